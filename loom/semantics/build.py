@@ -1,0 +1,246 @@
+"""``machine_for(op)``: the table of one concrete op, with arity and attributes resolved.
+
+This is the only place that reads IR attributes for semantics; the builders it
+calls are pure functions of types and parameters. Malformed ops raise
+``VerifyError`` at the op's location (with the spec's CPL_* code where one
+exists), never a Python exception.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from loom.diagnostics import VerifyError
+from loom.ir.attributes import (
+    Attribute,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
+from loom.ir.core import Operation
+from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
+from loom.semantics import dataflow_ops, handshake_ops, memory_ops
+from loom.semantics.functions import CONT_CONDS, STEP_OPS
+from loom.semantics.machine import Machine
+from loom.semantics.scalar import eval_scalar, scalar_fn
+from loom.semantics.values import zero_of
+
+SCALAR_DIALECTS = ("arith", "math")
+
+
+def _err(op: Operation, message: str, code: Optional[str] = None) -> VerifyError:
+    return VerifyError(f"'{op.name}' {message}", op.loc, code)
+
+
+def _arity(op: Operation, operands: Optional[int] = None, results: Optional[int] = None, *, min_operands: int = 0):
+    if operands is not None and len(op.operands) != operands:
+        raise _err(op, f"expects {operands} operand(s), got {len(op.operands)}")
+    if len(op.operands) < min_operands:
+        raise _err(op, f"expects at least {min_operands} operand(s), got {len(op.operands)}")
+    if results is not None and len(op.results) != results:
+        raise _err(op, f"expects {results} result(s), got {len(op.results)}")
+
+
+def _is_i1(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.width == 1
+
+
+def _string_attr(op: Operation, *names: str) -> Optional[str]:
+    for n in names:
+        a = op.attributes.get(n)
+        if a is None:
+            continue
+        if not isinstance(a, StringAttr):
+            raise _err(op, f"attribute '{n}' must be a string, got {a}")
+        return a.value
+    return None
+
+
+def _int_attr(op: Operation, name: str, default: Optional[int] = None) -> int:
+    a = op.attributes.get(name)
+    if a is None:
+        if default is None:
+            raise _err(op, f"requires integer attribute '{name}'")
+        return default
+    if not isinstance(a, IntegerAttr):
+        raise _err(op, f"attribute '{name}' must be an integer, got {a}")
+    return a.value
+
+
+def constant_value(op: Operation, attr: Attribute, t: Type) -> object:
+    """The runtime value of constant attribute ``attr`` at type ``t`` (via the scalar layer)."""
+    return eval_scalar("arith.constant", {"value": attr}, [], [t], [], op.loc)
+
+
+def _stream(op: Operation) -> Machine:
+    _arity(op, 3, 2)
+    if not all(isinstance(v.type, IndexType) for v in op.operands):
+        raise _err(op, "operands %start, %step and %bound must be index", "CPL_DATAFLOW_STREAM_OPERAND_TYPE")
+    step_op = _string_attr(op, "step_op") or "+="
+    cont = _string_attr(op, "cont_cond", "stop_cond")
+    if step_op not in STEP_OPS:
+        raise _err(op, f"step_op {step_op!r} is not one of {', '.join(STEP_OPS)}", "CPL_DATAFLOW_STREAM_INVALID_STEP_OP")
+    if cont is not None and cont not in CONT_CONDS:
+        raise _err(
+            op, f"cont_cond {cont!r} is not one of {', '.join(CONT_CONDS)}", "CPL_DATAFLOW_STREAM_INVALID_CONT_COND"
+        )
+    return dataflow_ops.stream(step_op, cont)
+
+
+def _gate(op: Operation) -> Machine:
+    _arity(op, 2, 2)
+    if not (_is_i1(op.operands[1].type) and _is_i1(op.results[1].type)):
+        raise _err(op, "%before_cond and %after_cond must be i1", "CPL_DATAFLOW_GATE_COND_TYPE")
+    if op.operands[0].type != op.results[0].type:
+        raise _err(op, "%before_value and %after_value must have the same type", "CPL_DATAFLOW_GATE_TYPE_MISMATCH")
+    return dataflow_ops.gate(op.operands[0].type)
+
+
+def _carry(op: Operation) -> Machine:
+    _arity(op, 3, 1)
+    if not _is_i1(op.operands[0].type):
+        raise _err(op, "%d must be i1", "CPL_DATAFLOW_CARRY_CTRL_TYPE")
+    t = op.results[0].type
+    if op.operands[1].type != t or op.operands[2].type != t:
+        raise _err(op, "%a, %b and %o must have the same type", "CPL_DATAFLOW_CARRY_TYPE_MISMATCH")
+    return dataflow_ops.carry(t)
+
+
+def _invariant(op: Operation) -> Machine:
+    _arity(op, 2, 1)
+    if not _is_i1(op.operands[0].type):
+        raise _err(op, "%d must be i1", "CPL_DATAFLOW_INVARIANT_CTRL_TYPE")
+    t = op.results[0].type
+    if op.operands[1].type != t:
+        raise _err(op, "%a and %o must have the same type", "CPL_DATAFLOW_INVARIANT_TYPE_MISMATCH")
+    return dataflow_ops.invariant(t)
+
+
+def _memory(op: Operation) -> Machine:
+    external = op.name == "handshake.extmemory"
+    ld, st = _int_attr(op, "ldCount"), _int_attr(op, "stCount")
+    if ld < 0 or st < 0:
+        raise _err(op, "ldCount and stCount must not be negative")
+    ports = list(op.operands)
+    if external:
+        _arity(op, min_operands=1)
+        mem_t = ports.pop(0).type
+        if not isinstance(mem_t, MemRefType):
+            raise _err(op, f"operand 0 must be a memref, got {mem_t}")
+        global_name = None
+    else:
+        ta = op.attributes.get("memRefType")
+        if not isinstance(ta, TypeAttr) or not isinstance(ta.type, MemRefType):
+            raise _err(op, "requires a memref 'memRefType' attribute")
+        mem_t = ta.type
+        if any(d is None for d in mem_t.shape):
+            raise _err(op, f"memRefType {mem_t} must have a static shape")
+        g = op.attributes.get("loom.global_memref")
+        global_name = g.root if isinstance(g, SymbolRefAttr) else None
+    rank = mem_t.rank
+    want = st * (1 + rank) + ld * rank
+    if len(ports) != want:
+        raise _err(op, f"with st = {st}, ld = {ld} on rank {rank} expects {want} port operand(s), got {len(ports)}")
+    if len(op.results) != 2 * ld + st:
+        raise _err(op, f"with st = {st}, ld = {ld} expects {2 * ld + st} result(s), got {len(op.results)}")
+    addr_t: Type = IndexType()
+    if rank:
+        addr_t = ports[1].type if st else ports[0].type
+    return memory_ops.memory(mem_t, ld, st, external=external, global_name=global_name, addr_type=addr_t)
+
+
+def _access(op: Operation) -> Machine:
+    _arity(op, min_operands=2)
+    n_addr = len(op.operands) - 2
+    if len(op.results) != 1 + n_addr:
+        raise _err(op, f"with {n_addr} address(es) expects {1 + n_addr} result(s), got {len(op.results)}")
+    addr_types = [v.type for v in op.operands[:n_addr]]
+    data_t = op.results[0].type
+    ctrl_t = op.operands[-1].type
+    if op.name == "handshake.load":
+        return handshake_ops.load(addr_types, data_t, ctrl_t)
+    return handshake_ops.store(addr_types, data_t, ctrl_t)
+
+
+def _handshake(op: Operation) -> Machine:
+    kind = op.name.split(".", 1)[1]
+    ops, res = op.operands, op.results
+    if kind == "fork":
+        _arity(op, 1)
+        return handshake_ops.fork(ops[0].type, len(res))
+    if kind == "join":
+        _arity(op, results=1, min_operands=1)
+        return handshake_ops.join([v.type for v in ops])
+    if kind == "cond_br":
+        _arity(op, 2, 2)
+        if not _is_i1(ops[0].type):
+            raise _err(op, f"condition must be i1, got {ops[0].type}")
+        return handshake_ops.cond_br(ops[1].type)
+    if kind == "mux":
+        _arity(op, results=1, min_operands=2)
+        sel_t = ops[0].type
+        if not isinstance(sel_t, (IndexType, IntegerType)):
+            raise _err(op, f"select must be index or an integer, got {sel_t}")
+        return handshake_ops.mux(sel_t, res[0].type, len(ops) - 1)
+    if kind == "merge":
+        _arity(op, results=1, min_operands=1)
+        return handshake_ops.merge(res[0].type, len(ops))
+    if kind == "control_merge":
+        _arity(op, results=2, min_operands=1)
+        return handshake_ops.control_merge(res[0].type, res[1].type, len(ops))
+    if kind == "constant":
+        _arity(op, 1, 1)
+        value_attr = op.attributes.get("value")
+        if value_attr is None:
+            raise _err(op, "requires a 'value' attribute")
+        return handshake_ops.constant(ops[0].type, res[0].type, constant_value(op, value_attr, res[0].type))
+    if kind == "sink":
+        _arity(op, 1, 0)
+        return handshake_ops.sink(ops[0].type)
+    if kind == "buffer":
+        _arity(op, 1, 1)
+        return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1))
+    if kind in ("load", "store"):
+        return _access(op)
+    if kind in ("memory", "extmemory"):
+        return _memory(op)
+    if kind == "return":
+        return handshake_ops.return_([v.type for v in ops])
+    raise _err(op, "has no token semantics")
+
+
+def machine_for(op: Operation) -> Machine:
+    """The state-machine table of ``op`` (any op allowed inside a handshake.func)."""
+    name = op.name
+    if name == "dataflow.stream":
+        return _stream(op)
+    if name == "dataflow.gate":
+        return _gate(op)
+    if name == "dataflow.carry":
+        return _carry(op)
+    if name == "dataflow.invariant":
+        return _invariant(op)
+    if name.startswith("handshake."):
+        return _handshake(op)
+    if name == "ub.poison":
+        _arity(op, 0, 1)
+        t = op.results[0].type
+        if isinstance(t, NoneType):
+            return handshake_ops.source(name, t, zero_of(t))
+        return handshake_ops.source(name, t, eval_scalar(name, {}, [], [t], [], op.loc)[0])
+    if op.dialect in SCALAR_DIALECTS:
+        if not op.results:
+            raise _err(op, "has no result to emit")
+        if any(isinstance(r.type, NoneType) for r in op.results):
+            raise _err(op, "cannot produce a none token")
+        if not op.operands:
+            if len(op.results) != 1 or "value" not in op.attributes:
+                raise _err(op, "without operands must be a constant with a 'value' attribute")
+            t = op.results[0].type
+            return handshake_ops.source(name, t, constant_value(op, op.attributes["value"], t))
+        attrs = tuple(sorted(op.attributes.items()))
+        operand_types, result_types = [v.type for v in op.operands], [r.type for r in op.results]
+        scalar_fn(name, dict(attrs), operand_types, result_types, op.loc)  # rejects unsupported ops now
+        return handshake_ops.combinational(name, attrs, operand_types, result_types)
+    raise _err(op, "has no token semantics (not a handshake, dataflow, arith or math op)")

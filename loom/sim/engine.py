@@ -1,0 +1,185 @@
+"""The token simulator: fires table rules until the network is quiescent.
+
+Scheduling is deterministic: a FIFO worklist of actors, initially every op in
+body order. An actor taken from the list fires at most one rule -- the first
+enabled rule of its current state in table order (this resolves the
+nondeterministic choice of merge, control_merge and memory ports as "lowest
+index first") -- and, if it fired, goes back to the end of the list together
+with every consumer that received a token. Since a rule's enabledness depends
+only on the actor's state and input channels, an actor that is not on the list
+cannot fire, so an empty list means quiescence.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Optional
+
+from loom.diagnostics import LoomError, SimulationError
+from loom.ir.core import Operation
+from loom.ir.location import UNKNOWN
+from loom.ir.types import NoneType
+from loom.sim.network import Actor, Forever, Network, build_network
+from loom.sim.result import SimResult
+
+STEP_LIMIT = "RT_SIM_STEP_LIMIT"
+
+
+class _Stop(Exception):
+    """Raised inside the loop when a rule's effect ends the run with an error."""
+
+    def __init__(self, error: LoomError) -> None:
+        self.error = error
+
+
+def _located(err: LoomError, actor: Actor) -> LoomError:
+    if err.loc is None or err.loc == UNKNOWN:
+        return SimulationError(f"{actor.op.name}: {err.message}", actor.op.loc, err.code)
+    return err
+
+
+def run(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optional[LoomError], bool]:
+    """Fire until quiescent, an error, or ``max_steps`` firings: (steps, return values, error, quiescent)."""
+    work: deque[Actor] = deque(net.actors)
+    for a in net.actors:
+        a.queued = True
+    returned: Optional[list[Any]] = None
+    steps = 0
+    popleft, append = work.popleft, work.append
+    try:
+        while work:
+            if steps >= max_steps:
+                return steps, returned, None, False
+            actor = popleft()
+            actor.queued = False
+            heads = actor.heads
+            for rule in actor.rules[actor.state]:
+                for _, q in rule.reads:
+                    if not q:
+                        break
+                else:
+                    for i, q in rule.reads:
+                        heads[i] = q[0]
+                    regs = actor.regs
+                    mem = actor.memory
+                    if rule.guard is not None and not rule.guard(heads, regs, mem):
+                        continue
+                    try:
+                        values = [(f(heads, regs, mem), chans) for f, chans in rule.emits]
+                        if rule.updates:
+                            new = [(n, f(heads, regs, mem)) for n, f in rule.updates]
+                            for n, v in new:
+                                regs[n] = v
+                        eff = rule.effect
+                        if eff is not None:
+                            kind = eff[0]
+                            if kind == "write":
+                                assert mem is not None
+                                mem.store(eff[2](heads, regs, mem), [a(heads, regs, mem) for a in eff[1]])
+                            elif kind == "complete":
+                                if returned is None:
+                                    returned = [f(heads, regs, mem) for f in eff[1]]
+                            else:
+                                raise SimulationError(eff[2], actor.op.loc, eff[1])
+                    except LoomError as err:
+                        raise _Stop(_located(err, actor)) from None
+                    for _, q in rule.reads:
+                        q.popleft()
+                    for v, chans in values:
+                        for ch in chans:
+                            ch.q.append(v)
+                            ch.count += 1
+                    actor.state = rule.next
+                    steps += 1
+                    for c in rule.wake:
+                        if not c.queued:
+                            c.queued = True
+                            append(c)
+                    if not actor.queued:
+                        actor.queued = True
+                        append(actor)
+                    break
+    except _Stop as stop:
+        return steps, returned, stop.error, True
+    return steps, returned, None, True
+
+
+def residual_count(net: Network) -> int:
+    """Tokens left in channels plus actors latched mid-burst (sources never count)."""
+    n = sum(len(ch.q) for ch in net.channels)
+    return n + sum(1 for a in net.actors if a.state in a.machine.residual_states)
+
+
+def stuck_report(net: Network) -> str:
+    """Which ops hold tokens or latched state, and which input ports they wait on."""
+    lines = []
+    for a in net.actors:
+        m = a.machine
+        held = [
+            f"{m.inputs[i].name} {ch.name} x{len(ch.q)}"
+            for i, ch in enumerate(a.inputs)
+            if ch is not None and not isinstance(ch.q, Forever) and len(ch.q)
+        ]
+        latched = a.state in m.residual_states
+        if not held and not latched:
+            continue
+        waits = sorted(
+            {
+                m.inputs[i].name
+                for rule in a.rules[a.state]
+                for i, q in rule.reads
+                if not q
+            }
+        )
+        parts = [f"  {a.label()} in state '{a.state}'" + (" (latched mid-burst)" if latched else "")]
+        if held:
+            parts.append("holds " + ", ".join(held))
+        if waits:
+            parts.append("waits on " + ", ".join(waits))
+        elif held:
+            parts.append("no rule of this state accepts the held tokens")
+        lines.append("; ".join(parts))
+    return "\n".join(lines)
+
+
+def simulate(func: Operation, inputs: dict[str, Any], *, max_steps: int = 10_000_000) -> SimResult:
+    """Run ``func`` (a handshake.func) on ``inputs`` keyed by argument name; see ``SimResult``.
+
+    ``inputs`` holds runtime values (``loom.runtime.decode_inputs``) or raw JSON
+    values; memref inputs are copied, never modified. Bad inputs and ops without
+    semantics raise ``LoomError``; runtime errors come back as status "error".
+    """
+    net = build_network(func, inputs)
+    steps, returned, error, quiescent = run(net, max_steps)
+    if error is None and not quiescent and returned is None:
+        error = SimulationError(
+            f"no completion after {steps} firings (raise --max-steps if the program is just long)", func.loc, STEP_LIMIT
+        )
+    if error is not None:
+        status = "error"
+    elif returned is not None:
+        status = "completed"
+    else:
+        status = "deadlock"
+    results: list[Any] = []
+    if returned is not None and net.ret is not None:
+        types = [v.type for v in net.ret.op.operands]
+        results = list(returned)
+        if types and isinstance(types[-1], NoneType):
+            results = results[:-1]
+    residual = residual_count(net)
+    report = ""
+    if status != "error" and (status == "deadlock" or residual):
+        title = "deadlock: the return never fired" if status == "deadlock" else f"{residual} residual token(s)"
+        report = title + "\n" + stuck_report(net)
+    return SimResult(
+        status=status,
+        results=results,
+        memrefs={name: view.to_flat() for name, view in net.memrefs.items()},
+        residual_tokens=residual,
+        channels={ch.name: ch.crossed for ch in net.channels},
+        error=error,
+        steps=steps,
+        deadlock_report=report,
+        quiescent=quiescent,
+    )

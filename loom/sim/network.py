@@ -1,0 +1,302 @@
+"""Build the runtime network of a handshake.func: one actor per op, one FIFO channel per use.
+
+Only wiring happens here; all behaviour comes from the op's table
+(``loom.semantics.machine_for``), compiled once into closures. Each use of an
+SSA value is its own unbounded FIFO (multi-use is an implicit fork); tokens
+emitted on a result nobody uses are discarded. Memref arguments carry memory,
+not tokens: their buffers back the extmemory ops that name them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from loom.diagnostics import LoomError, SimulationError
+from loom.ir.attributes import StringAttr
+from loom.ir.core import BlockArgument, Module, Operation, Value
+from loom.ir.location import Location
+from loom.ir.types import MemRefType, NoneType
+from loom.runtime import Buffer, MemRefView, decode_value, function_arg_names, global_view
+from loom.semantics import machine_for
+from loom.semantics.expr import TOKEN
+from loom.semantics.functions import compile_expr
+from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
+from loom.sim.names import use_channel_names
+
+INPUT_MISSING = "IO_INPUT_MISSING"
+
+
+class Forever:
+    """The queue of a channel fed by an always-ready source: never empty, never residual."""
+
+    __slots__ = ("value", "pops")
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        self.pops = 0
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        return 0
+
+    def __getitem__(self, i: int) -> object:
+        return self.value
+
+    def popleft(self) -> object:
+        self.pops += 1
+        return self.value
+
+
+@dataclass(eq=False)
+class Channel:
+    """One use of one value: an unbounded FIFO from the producer to ``consumer``'s input ``port``."""
+
+    name: str
+    q: Any  # deque, or Forever for a source
+    consumer: "Actor"
+    port: int
+    count: int = 0
+
+    @property
+    def crossed(self) -> int:
+        return self.q.pops if isinstance(self.q, Forever) else self.count
+
+
+class BoundMemory:
+    """A memory view bound to the op that accesses it, so errors name that op."""
+
+    __slots__ = ("view", "what", "loc")
+
+    def __init__(self, view: MemRefView, what: str, loc: Location) -> None:
+        self.view, self.what, self.loc = view, what, loc
+
+    def load(self, indices: Sequence[int]) -> object:
+        return self.view.load(indices, self.what, self.loc)
+
+    def store(self, value: object, indices: Sequence[int]) -> None:
+        self.view.store(value, indices, self.what, self.loc)
+
+
+class CompiledRule:
+    """A table rule with its expressions compiled and its ports resolved to channels."""
+
+    __slots__ = ("rule", "reads", "guard", "emits", "updates", "next", "effect", "wake")
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.reads: tuple = ()
+        self.guard = None
+        self.emits: tuple = ()
+        self.updates: tuple = ()
+        self.next = rule.next
+        self.effect: Optional[tuple] = None
+        self.wake: tuple = ()
+
+
+class Actor:
+    """One op at run time: its machine, current state, registers and compiled rules."""
+
+    __slots__ = ("op", "machine", "state", "regs", "rules", "inputs", "outputs", "heads", "memory", "queued", "index")
+
+    def __init__(self, op: Operation, machine: Machine, index: int) -> None:
+        self.op = op
+        self.machine = machine
+        self.index = index
+        self.state = machine.initial
+        self.regs = {r.name: r.init for r in machine.registers}
+        self.inputs: list[Optional[Channel]] = [None] * len(machine.inputs)
+        self.outputs: list[list[Channel]] = [[] for _ in machine.outputs]
+        self.heads: list[object] = [None] * len(machine.inputs)
+        self.memory: Optional[BoundMemory] = None
+        self.rules: dict[str, tuple[CompiledRule, ...]] = {}
+        self.queued = False
+
+    def label(self) -> str:
+        return f"'{self.op.name}' at {self.op.loc}"
+
+
+@dataclass
+class Network:
+    """Everything ``engine.run`` needs: actors in op order, channels in use order, memref views by arg name."""
+
+    func: Operation
+    actors: list[Actor]
+    channels: list[Channel]
+    memrefs: dict[str, MemRefView] = field(default_factory=dict)
+    ret: Optional[Actor] = None
+
+
+def _module_of(func: Operation) -> Optional[Module]:
+    top = None
+    p = func.parent_op
+    while p is not None:
+        if p.name == "builtin.module":
+            top = p
+        p = p.parent_op
+    return Module(top) if top is not None else None
+
+
+def _copy_view(view: MemRefView) -> MemRefView:
+    buf = view.buffer
+    return MemRefView(Buffer(list(buf.data), buf.element, buf.name, buf.readonly), view.offset, view.sizes, view.strides)
+
+
+def _arg_values(func: Operation, inputs: dict[str, Any]) -> tuple[list[object], dict[str, MemRefView]]:
+    """The initial token of each argument (memref args: their view) and the memref views by name."""
+    args = func.regions[0].entry.args
+    names = function_arg_names(func)
+    values: list[object] = []
+    memrefs: dict[str, MemRefView] = {}
+    for name, a in zip(names, args):
+        t = a.type
+        if isinstance(t, NoneType):
+            values.append(TOKEN)
+            continue
+        if name not in inputs:
+            raise LoomError(f"no input value for argument '{name}' of type {t}", func.loc, INPUT_MISSING)
+        raw = inputs[name]
+        if isinstance(t, MemRefType):
+            view = _copy_view(raw) if isinstance(raw, MemRefView) else decode_value(raw, t, "<inputs>", name)
+            memrefs[name] = view
+            values.append(view)
+        else:
+            values.append(decode_value(raw, t, "<inputs>", name))
+    return values, memrefs
+
+
+def _has_initializer(module: Optional[Module], name: str) -> bool:
+    if module is None:
+        return False
+    for o in module.walk():
+        sym = o.attributes.get("sym_name")
+        if o.name == "memref.global" and isinstance(sym, StringAttr) and sym.value == name:
+            return "initial_value" in o.attributes
+    return False
+
+
+def _fresh_memory(op: Operation, machine: Machine, inputs: dict[str, Any], module: Optional[Module]) -> MemRefView:
+    """A handshake.memory's buffer: its global's contents (inputs ``@name`` or ``name``, else the
+    module's initializer) when it carries ``loom.global_memref``, otherwise zeros."""
+    binding = machine.memory
+    assert binding is not None and isinstance(binding.type, MemRefType)
+    mt = binding.type
+    shape = [int(s) for s in mt.shape if s is not None]
+    g = binding.global_name
+    view: Optional[MemRefView] = None
+    if g is not None:
+        given = inputs["@" + g] if "@" + g in inputs else inputs.get(g)
+        if isinstance(given, MemRefView):
+            view = _copy_view(given)
+        elif given is not None:
+            view = decode_value(given, mt, "<inputs>", "@" + g)
+        elif _has_initializer(module, g):
+            view = _copy_view(global_view(module, g, {}, "<inputs>", op.loc))
+    if view is None:
+        return MemRefView.allocate(mt.element, shape, g or f"memory@{op.loc}")
+    if list(view.sizes) != shape:
+        raise SimulationError(f"global @{g} has shape {list(view.sizes)}, the memory expects {shape}", op.loc,
+                              "IO_INPUT_SHAPE")
+    return view
+
+
+def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[str, int]) -> CompiledRule:
+    cr = CompiledRule(rule)
+    reads = []
+    for p in rule.reads:
+        i = port_index[p]
+        ch = actor.inputs[i]
+        if ch is None:
+            raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc)
+        reads.append((i, ch.q))
+    cr.reads = tuple(reads)
+    cr.guard = compile_expr(rule.guard, port_index) if rule.guard is not None else None
+    out_index = {p.name: i for i, p in enumerate(machine.outputs)}
+    emits = []
+    wake: dict[int, Actor] = {}
+    for port, e in rule.emits:
+        chans = tuple(actor.outputs[out_index[port]])
+        emits.append((compile_expr(e, port_index), chans))
+        for ch in chans:
+            wake.setdefault(ch.consumer.index, ch.consumer)
+    cr.emits = tuple(emits)
+    cr.wake = tuple(wake.values())
+    cr.updates = tuple((name, compile_expr(e, port_index)) for name, e in rule.updates)
+    eff = rule.effect
+    if isinstance(eff, Write):
+        cr.effect = ("write", tuple(compile_expr(a, port_index) for a in eff.address), compile_expr(eff.data, port_index))
+    elif isinstance(eff, Complete):
+        cr.effect = ("complete", tuple(compile_expr(v, port_index) for v in eff.values))
+    elif isinstance(eff, Fail):
+        cr.effect = ("fail", eff.code, eff.message)
+    return cr
+
+
+def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
+    """Instantiate every op of ``func``'s body, wire one channel per use, bind memories."""
+    if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
+        raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc)
+    body = func.regions[0].entry
+    module = _module_of(func)
+    arg_values, memrefs = _arg_values(func, inputs)
+    actors = [Actor(op, machine_for(op), i) for i, op in enumerate(body.ops)]
+
+    # Channels: one per (consumer op, operand) in walk order, except memref ports.
+    uses: list[tuple[Value, int]] = []
+    slots: list[tuple[Actor, int]] = []
+    seen: dict[Value, int] = {}
+    for actor in actors:
+        for i, v in enumerate(actor.op.operands):
+            if actor.machine.inputs[i].kind == "memref":
+                continue
+            u = seen.get(v, 0)
+            seen[v] = u + 1
+            uses.append((v, u))
+            slots.append((actor, i))
+    names = use_channel_names(func, uses)
+    producer = {id(op): a for a, op in zip(actors, body.ops)}
+    channels: list[Channel] = []
+    for (v, _), (actor, i), name in zip(uses, slots, names):
+        q: Any = deque()
+        src = producer.get(id(v.op)) if not isinstance(v, BlockArgument) else None
+        if src is not None:
+            port = src.machine.outputs[v.index].name
+            forever = dict(src.machine.sources).get(port)
+            if forever is not None:
+                q = Forever(compile_expr(forever, {})((), {}, None))
+        ch = Channel(name, q, actor, i)
+        actor.inputs[i] = ch
+        channels.append(ch)
+        if isinstance(v, BlockArgument):
+            if v.block is not body:
+                raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc)
+            if isinstance(v.type, MemRefType):
+                raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc)
+            ch.q.append(arg_values[v.index])
+            ch.count += 1
+        elif src is None:
+            raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc)
+        elif not isinstance(q, Forever):
+            src.outputs[v.index].append(ch)
+
+    ret = None
+    for actor in actors:
+        m = actor.machine
+        if m.memory is not None:
+            if m.memory.source == "operand":
+                mv = actor.op.operands[0]
+                if not (isinstance(mv, BlockArgument) and mv.block is body):
+                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc)
+                view = arg_values[mv.index]
+                assert isinstance(view, MemRefView)
+            else:
+                view = _fresh_memory(actor.op, m, inputs, module)
+            actor.memory = BoundMemory(view, actor.op.name, actor.op.loc)
+        port_index = {p.name: i for i, p in enumerate(m.inputs)}
+        actor.rules = {s: tuple(_compile_rule(r, m, actor, port_index) for r in m.rules_in(s)) for s in m.states}
+        if actor.op.name == "handshake.return" and ret is None:
+            ret = actor
+    return Network(func, actors, channels, memrefs, ret)
