@@ -1,0 +1,68 @@
+"""Interpreter handlers for scalar ops (arith/math/ub via ``loom.semantics.scalar``) and func.call."""
+
+from __future__ import annotations
+
+from loom.diagnostics import LoomError
+from loom.interp.compiler import UNSUPPORTED_OP, Exec, FunctionCompiler, handler
+from loom.ir.attributes import SymbolRefAttr
+from loom.ir.core import Operation
+from loom.semantics.scalar import scalar_fn
+
+
+@handler("<scalar>")
+def compile_scalar(op: Operation, c: FunctionCompiler) -> Exec:
+    """Any op the scalar semantics knows: specialise it once, then read/write frame slots."""
+    fn = scalar_fn(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results], op.loc)
+    ins = c.operand_slots(op)
+    outs = c.result_slots(op)
+    if len(outs) == 1:
+        r = outs[0]
+        if not ins:
+            value = fn(())[0]  # constants and poison: evaluated once
+
+            def run0(frame: list) -> None:
+                frame[r] = value
+            return run0
+        if len(ins) == 1:
+            a = ins[0]
+
+            def run1(frame: list) -> None:
+                frame[r] = fn((frame[a],))[0]
+            return run1
+        if len(ins) == 2:
+            a, b = ins
+
+            def run2(frame: list) -> None:
+                frame[r] = fn((frame[a], frame[b]))[0]
+            return run2
+
+        def runn(frame: list) -> None:
+            frame[r] = fn([frame[s] for s in ins])[0]
+        return runn
+
+    def run_multi(frame: list) -> None:
+        for s, v in zip(outs, fn([frame[s] for s in ins])):
+            frame[s] = v
+    return run_multi
+
+
+@handler("func.call")
+def compile_call(op: Operation, c: FunctionCompiler) -> Exec:
+    """Call another func.func of the module in a fresh frame."""
+    callee = op.attributes.get("callee")
+    if not isinstance(callee, SymbolRefAttr):
+        raise LoomError("func.call without a 'callee' symbol", op.loc, UNSUPPORTED_OP)
+    name = callee.root
+    state = c.state
+    ins = c.operand_slots(op)
+    outs = c.result_slots(op)
+    loc = op.loc
+    target = []  # resolved on first execution, so mutually recursive functions compile
+
+    def run(frame: list) -> None:
+        if not target:
+            target.append(state.function(name, loc))
+        results = target[0].call([frame[s] for s in ins], state)
+        for s, v in zip(outs, results):
+            frame[s] = v
+    return run

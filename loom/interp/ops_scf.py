@@ -1,0 +1,156 @@
+"""Interpreter handlers for scf.for / scf.while / scf.if / scf.execute_region / scf.index_switch.
+
+``scf.for`` runs over the half-open range [lb, ub) of mathematical integers
+(signed, or unsigned with ``unsignedCmp``) in steps of ``step``: the IV takes
+lb, lb+step, ... while below ub, and an IV that would exceed the type's range
+ends the loop instead of wrapping (so trip count = ceildiv(ub - lb, step), the
+count MLIR's loop analyses assume). A step that is not positive (signed) or zero (unsigned) raises
+``RT_SCF_FOR_STEP``: MLIR leaves it undefined and it would never terminate.
+"""
+
+from __future__ import annotations
+
+from loom.diagnostics import SimulationError
+from loom.interp.compiler import Exec, FunctionCompiler, handler
+from loom.ir.attributes import DenseArrayAttr
+from loom.ir.core import Operation
+from loom.semantics.scalar import to_signed, width_of
+
+FOR_STEP = "RT_SCF_FOR_STEP"
+
+
+def _assign(frame: list, slots: list[int], values: list) -> None:
+    for s, v in zip(slots, values):
+        frame[s] = v
+
+
+@handler("scf.for")
+def compile_for(op: Operation, c: FunctionCompiler) -> Exec:
+    lb_s, ub_s, step_s, *init_slots = c.operand_slots(op)
+    body = c.region_block(op, 0, ("scf.yield",))
+    assert body is not None
+    iv_slot, *iter_slots = body.arg_slots
+    yield_slots = body.term_slots
+    out_slots = c.result_slots(op)
+    w = width_of(op.operands[0].type)
+    m = (1 << w) - 1
+    unsigned = "unsignedCmp" in op.attributes
+    run_body = body.run
+    loc = op.loc
+
+    def trip_range(frame: list) -> range:
+        lb, ub, step = frame[lb_s], frame[ub_s], frame[step_s]
+        if unsigned:
+            if step == 0:
+                raise SimulationError("scf.for step is 0", loc, FOR_STEP)
+            return range(lb, ub, step)
+        inc = to_signed(step, w)
+        if inc <= 0:
+            raise SimulationError(f"scf.for step must be positive, got {inc}", loc, FOR_STEP)
+        return range(to_signed(lb, w), to_signed(ub, w), inc)
+
+    if not init_slots:  # the common loop without iter_args: no list copies
+        def run_plain(frame: list) -> None:
+            for iv in trip_range(frame):
+                frame[iv_slot] = iv & m
+                run_body(frame)
+        return run_plain
+
+    def run(frame: list) -> None:
+        iters = [frame[s] for s in init_slots]
+        for iv in trip_range(frame):
+            frame[iv_slot] = iv & m
+            for s, v in zip(iter_slots, iters):
+                frame[s] = v
+            run_body(frame)
+            iters = [frame[s] for s in yield_slots]
+        _assign(frame, out_slots, iters)
+    return run
+
+
+@handler("scf.while")
+def compile_while(op: Operation, c: FunctionCompiler) -> Exec:
+    init_slots = c.operand_slots(op)
+    before = c.region_block(op, 0, ("scf.condition",))
+    after = c.region_block(op, 1, ("scf.yield",))
+    assert before is not None and after is not None
+    cond_slot, *carry_slots = before.term_slots
+    out_slots = c.result_slots(op)
+    b_args, b_run = before.arg_slots, before.run
+    a_args, a_run, a_yield = after.arg_slots, after.run, after.term_slots
+
+    def run(frame: list) -> None:
+        values = [frame[s] for s in init_slots]
+        while True:
+            _assign(frame, b_args, values)
+            b_run(frame)
+            values = [frame[s] for s in carry_slots]
+            if not frame[cond_slot]:
+                break
+            _assign(frame, a_args, values)
+            a_run(frame)
+            values = [frame[s] for s in a_yield]
+        _assign(frame, out_slots, values)
+    return run
+
+
+@handler("scf.if")
+def compile_if(op: Operation, c: FunctionCompiler) -> Exec:
+    (cond_slot,) = c.operand_slots(op)
+    then = c.region_block(op, 0, ("scf.yield",))
+    other = c.region_block(op, 1, ("scf.yield",), optional=True)
+    assert then is not None
+    out_slots = c.result_slots(op)
+    t_run, t_yield = then.run, then.term_slots
+    if other is None:
+        def run_then_only(frame: list) -> None:
+            if frame[cond_slot]:
+                t_run(frame)
+        return run_then_only
+    e_run, e_yield = other.run, other.term_slots
+    if not out_slots:
+        def run_no_results(frame: list) -> None:
+            if frame[cond_slot]:
+                t_run(frame)
+            else:
+                e_run(frame)
+        return run_no_results
+
+    def run(frame: list) -> None:
+        if frame[cond_slot]:
+            t_run(frame)
+            _assign(frame, out_slots, [frame[s] for s in t_yield])
+        else:
+            e_run(frame)
+            _assign(frame, out_slots, [frame[s] for s in e_yield])
+    return run
+
+
+@handler("scf.execute_region")
+def compile_execute_region(op: Operation, c: FunctionCompiler) -> Exec:
+    body = c.region_block(op, 0, ("scf.yield",))
+    assert body is not None
+    out_slots = c.result_slots(op)
+
+    def run(frame: list) -> None:
+        body.run(frame)
+        _assign(frame, out_slots, [frame[s] for s in body.term_slots])
+    return run
+
+
+@handler("scf.index_switch")
+def compile_index_switch(op: Operation, c: FunctionCompiler) -> Exec:
+    (arg_slot,) = c.operand_slots(op)
+    cases_attr = op.attributes.get("cases")
+    cases = [int(v) for v in cases_attr.values] if isinstance(cases_attr, DenseArrayAttr) else []
+    default = c.region_block(op, 0, ("scf.yield",))
+    blocks = [c.region_block(op, i + 1, ("scf.yield",)) for i in range(len(cases))]
+    table = {k: b for k, b in zip(cases, blocks)}
+    out_slots = c.result_slots(op)
+
+    def run(frame: list) -> None:
+        b = table.get(to_signed(frame[arg_slot], 64), default)
+        assert b is not None
+        b.run(frame)
+        _assign(frame, out_slots, [frame[s] for s in b.term_slots])
+    return run
