@@ -43,6 +43,8 @@ class Graph:
         names: Optional[Sequence[str]] = None,
         **attrs: Attribute,
     ) -> Operation:
+        if names is not None and len(names) == 1 and len(result_types) > 1:
+            names = list(names) * len(result_types)  # like MLIR's %x:2, printed %x#0, %x#1
         o = Operation.create(name, list(operands), list(result_types), dict(attrs), result_names=names)
         self.block.append(o)
         return o

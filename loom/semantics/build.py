@@ -70,7 +70,7 @@ def _int_attr(op: Operation, name: str, default: Optional[int] = None) -> int:
 
 def constant_value(op: Operation, attr: Attribute, t: Type) -> object:
     """The runtime value of constant attribute ``attr`` at type ``t`` (via the scalar layer)."""
-    return eval_scalar("arith.constant", {"value": attr}, [], [t], [], op.loc)
+    return eval_scalar("arith.constant", {"value": attr}, [], [t], [], op.loc)[0]
 
 
 def _stream(op: Operation) -> Machine:

@@ -47,7 +47,7 @@ def stream(step_op: str = "+=", cont_cond: Optional[str] = "<") -> Machine:
             operands,
             "idle",
             guard=app("eq", In("step"), Const(0)),
-            effect=Fail(ZERO_STEP, "dataflow.stream step is zero"),
+            effect=Fail(ZERO_STEP, "step is zero"),
         ),
         Rule(
             "activate",

@@ -83,7 +83,7 @@ def mux(select_t: Type, t: Type, n: int) -> Machine:
                 ("select",),
                 "ready",
                 guard=app("ucmp.>=", sel, Const(n)),
-                effect=Fail(MUX_SELECT_RANGE, f"handshake.mux select is not below {n}"),
+                effect=Fail(MUX_SELECT_RANGE, f"select is not below {n}"),
             )
         )
     ins = [Port("select", select_t)] + [Port(f"data{k}", t) for k in range(n)]

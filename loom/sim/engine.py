@@ -79,8 +79,9 @@ def run(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optiona
                             elif kind == "complete":
                                 if returned is None:
                                     returned = [f(heads, regs, mem) for f in eff[1]]
-                            else:
-                                raise SimulationError(eff[2], actor.op.loc, eff[1])
+                            else:  # fail
+                                err = SimulationError(f"{actor.op.name}: {eff[2]}", actor.op.loc, eff[1])
+                                raise _Stop(err)
                     except LoomError as err:
                         raise _Stop(_located(err, actor)) from None
                     for _, q in rule.reads:

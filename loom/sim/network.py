@@ -123,7 +123,7 @@ class Actor:
 class Network:
     """Everything ``engine.run`` needs: actors in op order, channels in use order, memref views by arg name."""
 
-    func: Operation
+    func: Optional[Operation]
     actors: list[Actor]
     channels: list[Channel]
     memrefs: dict[str, MemRefView] = field(default_factory=dict)
@@ -201,6 +201,13 @@ def _fresh_memory(op: Operation, machine: Machine, inputs: dict[str, Any], modul
         raise SimulationError(f"global @{g} has shape {list(view.sizes)}, the memory expects {shape}", op.loc,
                               "IO_INPUT_SHAPE")
     return view
+
+
+def compile_rules(actor: Actor) -> None:
+    """Compile every rule of ``actor``'s machine against its (already wired) channels."""
+    m = actor.machine
+    port_index = {p.name: i for i, p in enumerate(m.inputs)}
+    actor.rules = {s: tuple(_compile_rule(r, m, actor, port_index) for r in m.rules_in(s)) for s in m.states}
 
 
 def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[str, int]) -> CompiledRule:
@@ -295,8 +302,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             else:
                 view = _fresh_memory(actor.op, m, inputs, module)
             actor.memory = BoundMemory(view, actor.op.name, actor.op.loc)
-        port_index = {p.name: i for i, p in enumerate(m.inputs)}
-        actor.rules = {s: tuple(_compile_rule(r, m, actor, port_index) for r in m.rules_in(s)) for s in m.states}
+        compile_rules(actor)
         if actor.op.name == "handshake.return" and ret is None:
             ret = actor
     return Network(func, actors, channels, memrefs, ret)
