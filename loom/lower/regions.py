@@ -1,0 +1,348 @@
+"""Flattening of nested SCF regions (for / while / if) into dataflow edges.
+
+Walks the source function in order and emits, through ``DfgBuilder``, the
+structures of specs/lowering.md: stream + gate + boundary carries for
+``scf.for`` (wrapped in a zero-trip guard unless the loop provably runs),
+raw-condition carries and splits for ``scf.while``, cond_br + mux for
+``scf.if``, and for every memory access its place in the per-domain ctrl-done
+chain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from loom.ir.attributes import BoolAttr, IntegerAttr
+from loom.ir.core import Block, Operation, OpResult, Value
+from loom.ir.location import Location
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, i1, index, none
+from loom.lower.builder import DfgBuilder, Forward
+from loom.lower.memrefs import ALLOC_OPS, VIEW_OPS, Domain, MemoryAnalysis, root_indices, unsupported
+from loom.lower.options import LowerOptions
+from loom.lower.scopes import (
+    BranchScope,
+    ForBodyScope,
+    Scope,
+    WhileAfterScope,
+    WhileFrameScope,
+    hint,
+)
+from loom.semantics.scalar import is_scalar_op
+
+CMPI_SLT, CMPI_ULT = 2, 6
+INDEX_MIN = -(1 << 63)
+_IGNORED = ("memref.dealloc", "memref.get_global", "memref.assume_alignment") + ALLOC_OPS + VIEW_OPS
+
+
+@dataclass(eq=False)
+class Access:
+    """One lowered memory access and the memory-interface results it still waits for."""
+
+    domain: Domain
+    kind: str  # "load" | "store"
+    op: Operation  # the handshake.load / handshake.store
+    done: Forward
+    data: Optional[Forward] = None  # loads: data_from_mem
+
+
+def is_scalar_type(t: Type) -> bool:
+    return isinstance(t, (IntegerType, IndexType, FloatType))
+
+
+def _const_int(v: Value) -> Optional[int]:
+    op = v.op if isinstance(v, OpResult) else None
+    if op is None or op.name != "arith.constant":
+        return None
+    a = op.attributes.get("value")
+    if isinstance(a, IntegerAttr):
+        return a.value
+    if isinstance(a, BoolAttr):
+        return int(a.value)
+    return None
+
+
+def _width(t: Type) -> int:
+    return IndexType.WIDTH if isinstance(t, IndexType) else t.width  # type: ignore[attr-defined]
+
+
+def statically_runs(lb: Value, ub: Value, unsigned: bool) -> bool:
+    """True when constant bounds prove ``lb < ub`` (the loop body runs at least once)."""
+    lo, hi = _const_int(lb), _const_int(ub)
+    if lo is None or hi is None:
+        return False
+    w = _width(lb.type)
+    lo, hi = lo % (1 << w), hi % (1 << w)
+    if not unsigned:
+        lo = lo - (1 << w) if lo >> (w - 1) else lo
+        hi = hi - (1 << w) if hi >> (w - 1) else hi
+    return lo < hi
+
+
+class RegionLowering:
+    """Lowers the body of one func.func into the builder's block."""
+
+    def __init__(self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions) -> None:
+        self.b = b
+        self.memory = memory
+        self.options = options
+        self.accesses: list[Access] = []
+
+    # ------------------------------------------------------------------ blocks
+    def lower_block(self, block: Block, s: Scope) -> Operation:
+        """Lower every op of ``block`` in ``s``; returns the block's terminator (not lowered)."""
+        for op in block.ops:
+            name = op.name
+            if name in ("scf.yield", "scf.condition", "func.return"):
+                return op
+            if name in ("arith.constant", "ub.poison"):
+                self._check_results(op)
+                continue  # rematerialized on use in every scope that needs it
+            if name == "scf.for":
+                self.lower_for(op, s)
+            elif name == "scf.while":
+                self.lower_while(op, s)
+            elif name == "scf.if":
+                self.lower_if(op, s)
+            elif name == "memref.load":
+                self.lower_load(op, s)
+            elif name == "memref.store":
+                self.lower_store(op, s)
+            elif name == "memref.dim":
+                self.lower_dim(op, s)
+            elif name in _IGNORED:
+                continue
+            elif is_scalar_op(name) and not op.regions:
+                self._check_results(op)
+                new = self.b.create(name, [s.lookup(v) for v in op.operands], [r.type for r in op.results],
+                                    dict(op.attributes), op.loc, [_src_name(r) for r in op.results])
+                for r, nr in zip(op.results, new.results):
+                    s.bind(r, nr)
+            else:
+                raise unsupported(f"operation '{name}' is not supported by loom compile", op.loc)
+        raise unsupported("region without a terminator", block.parent_op.loc if block.parent_op else s.loc)
+
+    def _check_results(self, op: Operation) -> None:
+        for r in op.results:
+            if not is_scalar_type(r.type):
+                raise unsupported(f"'{op.name}' produces a value of type {r.type}; loom compile supports integer, "
+                                  f"index and float values only", op.loc)
+
+    # ------------------------------------------------------------------ memory accesses
+    def lower_load(self, op: Operation, s: Scope) -> None:
+        mem, idx = op.operands[0], op.operands[1:]
+        dom = self.memory.domain_of(mem, op.loc)
+        addrs = root_indices(s, mem, [s.lookup(i) for i in idx], op.loc)
+        elem = op.results[0].type
+        data = self.b.forward(elem, f"{dom.name}_ld")
+        done = self.b.forward(none, f"{dom.name}_lddone")
+        made: list[Operation] = []
+
+        def issue(ctrl: Value) -> Value:
+            ld = self.b.load(addrs, data.value, ctrl, elem, op.loc, _src_name(op.results[0]) or f"ld_{dom.name}")
+            made.append(ld)
+            self.accesses.append(Access(dom, "load", ld, done, data))
+            return done.value
+
+        s.access(dom, True, self.options.rar, op.loc, issue)
+        s.bind(op.results[0], made[0].results[0])
+
+    def lower_store(self, op: Operation, s: Scope) -> None:
+        value, mem, idx = op.operands[0], op.operands[1], op.operands[2:]
+        dom = self.memory.domain_of(mem, op.loc)
+        addrs = root_indices(s, mem, [s.lookup(i) for i in idx], op.loc)
+        data = s.lookup(value)
+        done = self.b.forward(none, f"{dom.name}_stdone")
+
+        def issue(ctrl: Value) -> Value:
+            st = self.b.store(addrs, data, ctrl, op.loc, f"st_{dom.name}")
+            self.accesses.append(Access(dom, "store", st, done))
+            return done.value
+
+        s.access(dom, False, self.options.rar, op.loc, issue)
+
+    def lower_dim(self, op: Operation, s: Scope) -> None:
+        t = op.operands[0].type
+        k = _const_int(op.operands[1])
+        if not isinstance(t, MemRefType) or k is None or not 0 <= k < t.rank or t.shape[k] is None:
+            raise unsupported("'memref.dim' is supported only for a constant dimension of static size", op.loc)
+        s.bind(op.results[0], s.index_const(t.shape[k], op.loc))
+
+    # ------------------------------------------------------------------ scf.if and two-way branches
+    def lower_if(self, op: Operation, s: Scope) -> None:
+        self._check_results(op)
+        cond = s.lookup(op.operands[0])
+        then_block = op.regions[0].entry
+        else_block = op.regions[1].entry if len(op.regions) > 1 and op.regions[1].blocks else None
+
+        def then_side(t: Scope) -> list[Value]:
+            term = self.lower_block(then_block, t)
+            return [t.lookup(v) for v in term.operands]
+
+        def else_side(e: Scope) -> list[Value]:
+            if else_block is None:
+                return []
+            term = self.lower_block(else_block, e)
+            return [e.lookup(v) for v in term.operands]
+
+        results = self.branch(s, cond, then_side, else_side, self.memory.touched(op), op.loc)
+        for r, v in zip(op.results, results):
+            s.bind(r, v)
+
+    def branch(self, s: Scope, cond: Value, then_side: Callable[[Scope], list[Value]],
+               else_side: Callable[[Scope], list[Value]], domains: Sequence[Domain], loc: Location) -> list[Value]:
+        """cond_br every live-in (control, values, domain tokens), lower both sides, mux the results."""
+        shared: dict = {}
+        t = BranchScope(self.b, s, cond, True, shared, loc)
+        e = BranchScope(self.b, s, cond, False, shared, loc)
+        for d in domains:
+            tt, tf = self.b.cond_br(cond, s.mem_take(d), loc, f"{d.name}_ctrl")
+            t.mem_set(d, tt)
+            e.mem_set(d, tf)
+        then_vals = then_side(t)
+        else_vals = else_side(e)
+        out = [self.b.mux(cond, ev, tv, loc, _src_name_of(tv)) for tv, ev in zip(then_vals, else_vals)]
+        for d in domains:
+            s.mem_set(d, self.b.mux(cond, e.mem_final(d), t.mem_final(d), loc, f"{d.name}_done"))
+        return out
+
+    # ------------------------------------------------------------------ scf.for
+    def lower_for(self, op: Operation, s: Scope) -> None:
+        self._check_results(op)
+        lb, ub = op.operands[0], op.operands[1]
+        unsigned = "unsignedCmp" in op.attributes
+        if not isinstance(lb.type, (IndexType, IntegerType)) or _width(lb.type) > 64:
+            raise unsupported(f"scf.for with induction variable type {lb.type} is not supported", op.loc)
+        inits = op.operands[3:]
+        if statically_runs(lb, ub, unsigned):
+            results = self._for_loop(op, s)
+        else:
+            # Zero-trip guard: inside, the loop runs N >= 1 times, so every after_cond-regime
+            # structure (invariants, memory-control carries) sees the N tokens it expects.
+            guard = self.b.cmpi(CMPI_ULT if unsigned else CMPI_SLT, s.lookup(lb), s.lookup(ub), op.loc, "guard")
+            results = self.branch(s, guard, lambda g: self._for_loop(op, g),
+                                  lambda e: [e.lookup(v) for v in inits], self.memory.touched(op), op.loc)
+        for r, v in zip(op.results, results):
+            s.bind(r, v)
+
+    def _to_stream_index(self, v: Value, unsigned: bool, s: Scope, loc: Location) -> Value:
+        """An IV-typed bound as the index the stream compares with signed '<'."""
+        t = v.type
+        if isinstance(t, IntegerType):
+            if unsigned and t.width < 64:
+                return self.b.arith("arith.index_castui", [v], index, loc)
+            v = self.b.arith("arith.index_cast", [v], index, loc)
+        if unsigned:  # x <u y  <=>  (x + MIN) <s (y + MIN)
+            v = self.b.arith("arith.addi", [v, s.index_const(INDEX_MIN, loc)], index, loc)
+        return v
+
+    def _for_loop(self, op: Operation, g: Scope) -> list[Value]:
+        """The loop proper, in a scope where it is known to run at least once."""
+        loc = op.loc
+        lb, ub, step = op.operands[0], op.operands[1], op.operands[2]
+        inits = op.operands[3:]
+        unsigned = "unsignedCmp" in op.attributes
+        biased = unsigned and _width(lb.type) == 64
+        body = op.regions[0].entry
+        start = self._to_stream_index(g.lookup(lb), unsigned, g, loc)
+        bound = self._to_stream_index(g.lookup(ub), unsigned, g, loc)
+        st = g.lookup(step)
+        if isinstance(st.type, IntegerType):
+            st = self.b.arith("arith.index_castui" if unsigned else "arith.index_cast", [st], index, loc)
+        idx, raw = self.b.stream(start, st, bound, loc)
+        iv_idx, after = self.b.gate(idx, raw, loc)
+        bs = ForBodyScope(self.b, g, after, loc)
+        iv = iv_idx
+        if biased:
+            iv = self.b.arith("arith.addi", [iv, bs.index_const(INDEX_MIN, loc)], index, loc)
+        if isinstance(lb.type, IntegerType):
+            iv = self.b.arith("arith.index_cast", [iv], lb.type, loc, result_name=_src_name(body.args[0]))
+        bs.bind(body.args[0], iv)
+        # iter_args: loop-boundary carries on raw_will_continue, split by it (true: body, false: result).
+        feedback: list[Forward] = []
+        exits: list[Value] = []
+        for arg, init in zip(body.args[1:], inits):
+            name = hint(arg, "iter")
+            fb = self.b.forward(arg.type, f"{name}_next")
+            c = self.b.carry(raw, g.lookup(init), fb.value, loc, f"carry_{name}")
+            into, out = self.b.cond_br(raw, c, loc, name)
+            bs.bind(arg, into)
+            feedback.append(fb)
+            exits.append(out)
+        # memory control: carry(after_cond, entry, body_done) per touched domain.
+        mem_fb: list[tuple[Domain, Forward]] = []
+        for d in self.memory.touched(op):
+            fb = self.b.forward(none, f"{d.name}_body_done")
+            bs.mem_set(d, self.b.carry(after, g.mem_take(d), fb.value, loc, f"{d.name}_loop_ctrl"))
+            mem_fb.append((d, fb))
+        term = self.lower_block(body, bs)
+        for fb, y in zip(feedback, term.operands):
+            fb.resolve(bs.lookup(y))
+        for d, fb in mem_fb:
+            nxt, done = self.b.cond_br(after, bs.mem_final(d), loc, f"{d.name}_body_done")
+            fb.resolve(nxt)
+            g.mem_set(d, done)
+        return exits
+
+    # ------------------------------------------------------------------ scf.while
+    def lower_while(self, op: Operation, s: Scope) -> None:
+        self._check_results(op)
+        loc = op.loc
+        before, after = op.regions[0].entry, op.regions[1].entry
+        raw = self.b.forward(i1, "whileCond")
+        w = WhileFrameScope(self.b, s, raw, loc)
+        feedback: list[Forward] = []
+        for arg, init in zip(before.args, op.operands):
+            if not is_scalar_type(arg.type):
+                raise unsupported(f"scf.while carrying a value of type {arg.type} is not supported", loc)
+            name = hint(arg, "w")
+            fb = self.b.forward(arg.type, f"{name}_next")
+            w.bind(arg, self.b.carry(raw.value, s.lookup(init), fb.value, loc, f"carry_{name}"))
+            feedback.append(fb)
+        domains = self.memory.touched(op)
+        mem_fb: list[tuple[Domain, Forward]] = []
+        for d in domains:
+            fb = self.b.forward(none, f"{d.name}_iter_done")
+            w.mem_set(d, self.b.carry(raw.value, s.mem_take(d), fb.value, loc, f"{d.name}_while_ctrl"))
+            mem_fb.append((d, fb))
+        cond_op = self.lower_block(before, w)
+        if cond_op.name != "scf.condition":
+            raise unsupported("scf.while before region must end with scf.condition", cond_op.loc)
+        raw_v = w.lookup(cond_op.operands[0])
+        raw.resolve(raw_v)
+        raw_v = self.b.current(raw_v)
+        a = WhileAfterScope(self.b, w, raw_v, loc)
+        results: list[Value] = []
+        for arg, v in zip(after.args, cond_op.operands[1:]):
+            into, out = self.b.cond_br(raw_v, w.lookup(v), loc, hint(arg, "cond_arg"))
+            a.bind(arg, into)
+            results.append(out)
+        exits: list[tuple[Domain, Value]] = []
+        for d in domains:
+            into, out = self.b.cond_br(raw_v, w.mem_final(d), loc, f"{d.name}_before_done")
+            a.mem_set(d, into)
+            exits.append((d, out))
+        term = self.lower_block(after, a)
+        for fb, y in zip(feedback, term.operands):
+            fb.resolve(a.lookup(y))
+        for (d, fb), (_, out) in zip(mem_fb, exits):
+            fb.resolve(a.mem_final(d))
+            s.mem_set(d, out)
+        for r, v in zip(op.results, results):
+            s.bind(r, v)
+
+
+def _src_name(v: Value) -> Optional[str]:
+    """The source SSA name to keep on a lowered value (numbers are left to the printer)."""
+    h = hint(v, "")
+    return h or None
+
+
+def _src_name_of(v: Value) -> Optional[str]:
+    h = v.name_hint
+    if h is None:
+        return None
+    for suffix in ("_t", "_f", "_inv", "_w", "_do"):
+        if h.endswith(suffix):
+            return h[: -len(suffix)] or None
+    return h
