@@ -1,0 +1,7 @@
+"""``python -m loom`` runs the CLI."""
+
+import sys
+
+from loom.cli import main
+
+sys.exit(main())

@@ -1,0 +1,255 @@
+"""The ``loom`` command line: parse arguments, call the library, print.
+
+Contract (exit codes, JSON shapes) is in DESIGN.md: 0 success, 1 a property
+refuted / program deadlocked or left tokens, 2 bad input or usage, 3
+inconclusive. Bad input never produces a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional, Sequence
+
+from loom.diagnostics import LoomError
+
+EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+class _UsageError(Exception):
+    """argparse errors, turned into a one-line message and exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(f"{self.prog}: error: {message}")
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".scf.mlir", ".dfg.mlir", ".mlir"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def _read_module(path: Path):
+    from loom.mlir import parse_file
+
+    if not path.is_file():
+        raise LoomError(f"cannot read input file: {'no such file' if not path.exists() else 'not a file'}",
+                        code=None, loc=_file_loc(path))
+    return parse_file(path)
+
+
+def _file_loc(path: Path):
+    from loom.ir.location import Location
+
+    return Location(str(path), 1, 1)
+
+
+def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path):
+    """The function named ``name``, or the single candidate of the given kinds."""
+    funcs = [f for f in module.functions() if f.name in kinds]
+    if name is not None:
+        for f in module.functions():
+            if f.attributes["sym_name"].value == name:
+                return f
+        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path))
+    if len(funcs) == 1:
+        return funcs[0]
+    if not funcs:
+        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path))
+    names = ", ".join(f.attributes["sym_name"].value for f in funcs)
+    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a failure never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# ----------------------------------------------------------------------------- compile
+
+
+def _lower_options(args):
+    from loom.lower import LowerOptions
+
+    k = getattr(args, "max_join_fanin", None)
+    return LowerOptions(rar=not getattr(args, "no_rar", False), max_join_fanin=k)
+
+
+def _dfg_module(path: Path, func: Optional[str], args):
+    """Parse ``path``; a file holding only func.func (SCF) is lowered first."""
+    from loom.lower import lower_module
+
+    module = _read_module(path)
+    kinds = [f.name for f in module.functions()]
+    if "handshake.func" in kinds and (func is None or _has_handshake_named(module, func)):
+        return module
+    _pick_function(module, func, ("func.func",), path)  # a clear error when absent/ambiguous
+    return lower_module(module, func, _lower_options(args))
+
+
+def _has_handshake_named(module, name: str) -> bool:
+    return any(f.name == "handshake.func" and f.attributes["sym_name"].value == name for f in module.functions())
+
+
+def cmd_compile(args) -> int:
+    from loom.lower import lower_module
+    from loom.mlir import print_module
+
+    outdir = Path(args.output)
+    # Lower everything first: nothing is written unless every input compiles.
+    texts = []
+    for name in args.inputs:
+        path = Path(name)
+        module = _read_module(path)
+        _pick_function(module, args.func, ("func.func",), path)
+        texts.append((outdir / f"{_stem(path)}.dfg.mlir", print_module(lower_module(module, args.func, _lower_options(args)))))
+    for out, text in texts:
+        _write_atomically(out, text)
+        print(f"wrote {out}")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- sim
+
+
+def cmd_sim(args) -> int:
+    from loom.runtime import decode_inputs, run_result_json
+
+    path = Path(args.input)
+    inputs_path = Path(args.inputs)
+    try:
+        raw_inputs = json.loads(inputs_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LoomError("cannot read inputs file: no such file", loc=_file_loc(inputs_path))
+    except json.JSONDecodeError as e:
+        from loom.ir.location import Location
+
+        raise LoomError(f"inputs are not valid JSON: {e.msg}", loc=Location(str(inputs_path), e.lineno, e.colno))
+
+    module = _read_module(path)
+    kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
+    if args.lower:
+        from loom.lower import lower_module
+
+        _pick_function(module, args.func, ("func.func",), path)
+        module = lower_module(module, args.func, _lower_options(args))
+    func = _pick_function(module, args.func, kinds, path)
+    if func.name == "func.func":
+        from loom.interp import interpret
+
+        names, types = _func_arg_names_types(func)
+        inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
+        r = interpret(module, func.attributes["sym_name"].value, inputs, max_steps=args.max_steps)
+        doc = run_result_json(r.status, r.results, r.memrefs, None, None, r.error, func=func)
+        failed = r.status != "completed"
+    else:
+        from loom.sim import simulate
+
+        names, types = _func_arg_names_types(func)
+        inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
+        r = simulate(func, inputs, max_steps=args.max_steps)
+        doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
+        failed = r.status != "completed" or r.residual_tokens != 0
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        _print_sim_human(doc, r)
+    return EXIT_REFUTED if failed else EXIT_OK
+
+
+def _func_arg_names_types(func):
+    from loom.runtime import function_arg_names
+
+    return function_arg_names(func), [a.type for a in func.regions[0].entry.args]
+
+
+def _print_sim_human(doc: dict, result) -> None:
+    print(f"status: {doc['status']}")
+    if doc.get("error"):
+        print(f"error: {doc['error']}")
+    print(f"results: {json.dumps(doc['results'])}")
+    for name, values in doc["memrefs"].items():
+        shown = values if len(values) <= 16 else values[:16] + ["..."]
+        print(f"memref {name}: {json.dumps(shown)}")
+    if doc.get("residual_tokens") is not None:
+        print(f"residual tokens: {doc['residual_tokens']}")
+    report = getattr(result, "deadlock_report", None)
+    if report:
+        print(report)
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="loom", description="Compile SCF loop kernels to verified dataflow graphs.")
+    p.add_argument("--version", action="version", version=_version())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    c = sub.add_parser("compile", help="lower SCF (func.func) to a dataflow graph (handshake.func)")
+    c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir")
+    c.add_argument("-o", "--output", default=".", metavar="OUTDIR")
+    c.add_argument("--func", metavar="NAME")
+    c.add_argument("--max-join-fanin", type=int, metavar="K")
+    c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
+    c.set_defaults(run=cmd_compile)
+
+    s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
+    s.add_argument("input", metavar="IN.mlir")
+    s.add_argument("--func", metavar="NAME")
+    s.add_argument("--inputs", required=True, metavar="IN.json")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--max-steps", type=int, default=10_000_000, metavar="N")
+    s.add_argument("--lower", action="store_true", help="lower a func.func first and simulate the DFG")
+    s.add_argument("--max-join-fanin", type=int, metavar="K")
+    s.add_argument("--no-rar", action="store_true")
+    s.set_defaults(run=cmd_sim)
+    return p
+
+
+def _version() -> str:
+    from loom import __version__
+
+    return f"loom {__version__}"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return EXIT_USAGE
+        return args.run(args)
+    except _UsageError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_USAGE
+    except LoomError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_USAGE
+    except RecursionError:
+        print("loom: error: input nested too deeply", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
