@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from loom.diagnostics import LoomError
+from loom.diagnostics import LoomError, VerifyError
 from loom.interp.compiler import UNSUPPORTED_OP, Exec, FunctionCompiler, handler
 from loom.ir.attributes import SymbolRefAttr
 from loom.ir.core import Operation
+from loom.ir.types import FunctionType
 from loom.semantics.scalar import scalar_fn
 
 
@@ -52,17 +53,24 @@ def compile_call(op: Operation, c: FunctionCompiler) -> Exec:
     callee = op.attributes.get("callee")
     if not isinstance(callee, SymbolRefAttr):
         raise LoomError("func.call without a 'callee' symbol", op.loc, UNSUPPORTED_OP)
-    name = callee.root
     state = c.state
+    # Compiled now (so IR errors surface before the run); a recursive callee is the
+    # function being compiled, registered before its body, and complete by run time.
+    target = state.function(callee.root, op.loc)
+    params = target.op.regions[0].entry.args
+    if len(params) != len(op.operands) or len(op.results) != len(_result_types(target.op)):
+        raise VerifyError(f"func.call @{callee.root}: {len(op.operands)} arguments and {len(op.results)} results "
+                          f"do not match the callee's signature", op.loc)
     ins = c.operand_slots(op)
     outs = c.result_slots(op)
-    loc = op.loc
-    target = []  # resolved on first execution, so mutually recursive functions compile
 
     def run(frame: list) -> None:
-        if not target:
-            target.append(state.function(name, loc))
-        results = target[0].call([frame[s] for s in ins], state)
+        results = target.call([frame[s] for s in ins], state)
         for s, v in zip(outs, results):
             frame[s] = v
     return run
+
+
+def _result_types(func: Operation) -> tuple:
+    ft = getattr(func.attributes.get("function_type"), "type", None)
+    return ft.results if isinstance(ft, FunctionType) else ()
