@@ -95,44 +95,55 @@ def is_known_function(fn: str) -> bool:
 Compiled = Callable[[Sequence[object], Mapping[str, object], Optional[Memory]], object]
 
 
-def compile_expr(e: Expr, port_index: Mapping[str, int]) -> Compiled:
-    """Turn an expression into a closure; ``port_index`` maps input port names to head positions."""
+def _mem_read(m: Optional[Memory], indices: list) -> object:
+    if m is None:
+        raise SimulationError("mem.read outside a memory operator", None, "RT_MEMORY_UNBOUND")
+    return m.load(indices)
+
+
+def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
+    """Python source for ``e`` over ``h`` (heads), ``r`` (registers), ``m`` (memory); helpers go in ``ns``."""
     if isinstance(e, In):
-        i = port_index[e.port]
-        return lambda h, r, m: h[i]
+        return f"h[{port_index[e.port]}]"
     if isinstance(e, Reg):
-        name = e.name
-        return lambda h, r, m: r[name]
+        return f"r[{e.name!r}]"
     if isinstance(e, Const):
-        v = e.value
-        return lambda h, r, m: v
-    assert isinstance(e, Apply)
-    args = [compile_expr(a, port_index) for a in e.args]
+        key = f"c{len(ns)}"
+        ns[key] = e.value
+        return key
+    if not isinstance(e, Apply):
+        raise ValueError(f"not an expression: {e!r}")
+    args = [_source(a, port_index, ns) for a in e.args]
+    key = f"f{len(ns)}"
     if e.fn in PURE_FUNCTIONS:
         arity, f = PURE_FUNCTIONS[e.fn]
         if arity != len(args):
             raise ValueError(f"{e.fn} takes {arity} arguments, got {len(args)}")
-        if arity == 1:
-            (a0,) = args
-            return lambda h, r, m: f(a0(h, r, m))
-        a0, a1 = args
-        return lambda h, r, m: f(a0(h, r, m), a1(h, r, m))
+        ns[key] = f
+        return f"{key}({', '.join(args)})"
     if e.fn == MEMORY_READ:
-
-        def read(h, r, m):
-            if m is None:
-                raise SimulationError("mem.read outside a memory operator", None, "RT_MEMORY_UNBOUND")
-            return m.load([a(h, r, m) for a in args])
-
-        return read
+        ns[key] = _mem_read
+        return f"{key}(m, [{', '.join(args)}])"
     if e.fn.startswith(SCALAR_PREFIX):
         info = e.param
         if not isinstance(info, ScalarInfo):
             raise ValueError(f"{e.fn} needs a ScalarInfo parameter")
-        f = scalar_fn(e.fn[len(SCALAR_PREFIX):], dict(info.attrs), info.operand_types, info.result_types)
-        k = info.result_index
-        return lambda h, r, m: f([a(h, r, m) for a in args])[k]
+        ns[key] = scalar_fn(e.fn[len(SCALAR_PREFIX):], dict(info.attrs), info.operand_types, info.result_types)
+        return f"{key}([{', '.join(args)}])[{info.result_index}]"
     raise ValueError(f"unknown function {e.fn!r} in an operator table")
+
+
+def compile_expr(e: Expr, port_index: Mapping[str, int]) -> Compiled:
+    """Turn an expression into one Python function ``(heads, registers, memory) -> value``.
+
+    ``port_index`` maps input port names to positions in ``heads``. The tree is
+    flattened into a single lambda that calls the vocabulary's implementations
+    (the same ones ``PURE_FUNCTIONS`` lists), so evaluation costs one call per
+    function application and none per leaf.
+    """
+    ns: dict = {}
+    src = _source(e, port_index, ns)
+    return eval(f"lambda h, r, m: {src}", ns)  # noqa: S307 - source built from the closed AST above
 
 
 def evaluate(

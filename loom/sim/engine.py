@@ -25,13 +25,6 @@ from loom.sim.result import SimResult
 STEP_LIMIT = "RT_SIM_STEP_LIMIT"
 
 
-class _Stop(Exception):
-    """Raised inside the loop when a rule's effect ends the run with an error."""
-
-    def __init__(self, error: LoomError) -> None:
-        self.error = error
-
-
 def _located(err: LoomError, actor: Actor) -> LoomError:
     if err.loc is None or err.loc == UNKNOWN:
         return SimulationError(f"{actor.op.name}: {err.message}", actor.op.loc, err.code)
@@ -39,69 +32,80 @@ def _located(err: LoomError, actor: Actor) -> LoomError:
 
 
 def run(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optional[LoomError], bool]:
-    """Fire until quiescent, an error, or ``max_steps`` firings: (steps, return values, error, quiescent)."""
+    """Fire until quiescent, an error, or ``max_steps`` firings: (steps, return values, error, quiescent).
+
+    Channel counts (``Channel.count``) are settled from the rules' firing counts on the way out.
+    """
+    try:
+        return _loop(net, max_steps)
+    finally:
+        for actor in net.actors:
+            for rules in actor.rules.values():
+                for rule in rules:
+                    if rule.fired:
+                        for ch in rule.emit_channels:
+                            ch.count += rule.fired
+                        rule.fired = 0
+
+
+def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optional[LoomError], bool]:
     work: deque[Actor] = deque(net.actors)
     for a in net.actors:
         a.queued = True
     returned: Optional[list[Any]] = None
     steps = 0
     popleft, append = work.popleft, work.append
-    try:
-        while work:
-            if steps >= max_steps:
-                return steps, returned, None, False
-            actor = popleft()
-            actor.queued = False
+    while work:
+        if steps >= max_steps:
+            return steps, returned, None, False
+        actor = popleft()
+        actor.queued = False
+        for rule in actor.rules[actor.state]:
+            if not all(rule.queues):
+                continue
             heads = actor.heads
-            for rule in actor.rules[actor.state]:
-                for _, q in rule.reads:
-                    if not q:
-                        break
-                else:
-                    for i, q in rule.reads:
-                        heads[i] = q[0]
-                    regs = actor.regs
-                    mem = actor.memory
-                    if rule.guard is not None and not rule.guard(heads, regs, mem):
-                        continue
-                    try:
-                        values = [(f(heads, regs, mem), chans) for f, chans in rule.emits]
-                        if rule.updates:
-                            new = [(n, f(heads, regs, mem)) for n, f in rule.updates]
-                            for n, v in new:
-                                regs[n] = v
-                        eff = rule.effect
-                        if eff is not None:
-                            kind = eff[0]
-                            if kind == "write":
-                                assert mem is not None
-                                mem.store(eff[2](heads, regs, mem), [a(heads, regs, mem) for a in eff[1]])
-                            elif kind == "complete":
-                                if returned is None:
-                                    returned = [f(heads, regs, mem) for f in eff[1]]
-                            else:  # fail
-                                err = SimulationError(f"{actor.op.name}: {eff[2]}", actor.op.loc, eff[1])
-                                raise _Stop(err)
-                    except LoomError as err:
-                        raise _Stop(_located(err, actor)) from None
-                    for _, q in rule.reads:
-                        q.popleft()
-                    for v, chans in values:
-                        for ch in chans:
-                            ch.q.append(v)
-                            ch.count += 1
-                    actor.state = rule.next
-                    steps += 1
-                    for c in rule.wake:
-                        if not c.queued:
-                            c.queued = True
-                            append(c)
-                    if not actor.queued:
-                        actor.queued = True
-                        append(actor)
-                    break
-    except _Stop as stop:
-        return steps, returned, stop.error, True
+            for i, q in rule.reads:
+                heads[i] = q[0]
+            regs = actor.regs
+            mem = actor.memory
+            if rule.guard is not None and not rule.guard(heads, regs, mem):
+                continue
+            try:
+                values = [(f(heads, regs, mem), appends) for f, appends in rule.emits]
+                if rule.updates:
+                    new = [(n, f(heads, regs, mem)) for n, f in rule.updates]
+                    for n, v in new:
+                        regs[n] = v
+                eff = rule.effect
+                if eff is not None:
+                    kind = eff[0]
+                    if kind == "write":
+                        assert mem is not None
+                        mem.store(eff[2](heads, regs, mem), [a(heads, regs, mem) for a in eff[1]])
+                    elif kind == "complete":
+                        if returned is None:
+                            returned = [f(heads, regs, mem) for f in eff[1]]
+                    else:  # fail
+                        err = SimulationError(f"{actor.op.name}: {eff[2]}", actor.op.loc, eff[1])
+                        return steps, returned, err, True
+            except LoomError as err:
+                return steps, returned, _located(err, actor), True
+            for q in rule.queues:
+                q.popleft()
+            for v, appends in values:
+                for ap in appends:
+                    ap(v)
+            rule.fired += 1
+            actor.state = rule.next
+            steps += 1
+            for c in rule.wake:
+                if not c.queued:
+                    c.queued = True
+                    append(c)
+            if not actor.queued:
+                actor.queued = True
+                append(actor)
+            break
     return steps, returned, None, True
 
 

@@ -51,7 +51,7 @@ class Forever:
         return self.value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Channel:
     """One use of one value: an unbounded FIFO from the producer to ``consumer``'s input ``port``."""
 
@@ -82,19 +82,28 @@ class BoundMemory:
 
 
 class CompiledRule:
-    """A table rule with its expressions compiled and its ports resolved to channels."""
+    """A table rule with its expressions compiled and its ports resolved to channels.
 
-    __slots__ = ("rule", "reads", "guard", "emits", "updates", "next", "effect", "wake")
+    ``reads`` pairs each read port's head position with its queue; ``emits``
+    pairs each compiled value with the ``append`` methods of its channels;
+    ``fired`` counts firings, from which channel counts are settled at the end.
+    """
+
+    __slots__ = ("rule", "reads", "queues", "guard", "emits", "emit_channels", "updates", "next", "effect", "wake",
+                 "fired")
 
     def __init__(self, rule: Rule) -> None:
         self.rule = rule
         self.reads: tuple = ()
+        self.queues: tuple = ()
         self.guard = None
         self.emits: tuple = ()
+        self.emit_channels: tuple = ()
         self.updates: tuple = ()
         self.next = rule.next
         self.effect: Optional[tuple] = None
         self.wake: tuple = ()
+        self.fired = 0
 
 
 class Actor:
@@ -220,16 +229,20 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
             raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc)
         reads.append((i, ch.q))
     cr.reads = tuple(reads)
+    cr.queues = tuple(q for _, q in reads)
     cr.guard = compile_expr(rule.guard, port_index) if rule.guard is not None else None
     out_index = {p.name: i for i, p in enumerate(machine.outputs)}
     emits = []
+    emit_channels: list[Channel] = []
     wake: dict[int, Actor] = {}
     for port, e in rule.emits:
         chans = tuple(actor.outputs[out_index[port]])
-        emits.append((compile_expr(e, port_index), chans))
+        emits.append((compile_expr(e, port_index), tuple(ch.q.append for ch in chans)))
+        emit_channels += chans
         for ch in chans:
             wake.setdefault(ch.consumer.index, ch.consumer)
     cr.emits = tuple(emits)
+    cr.emit_channels = tuple(emit_channels)
     cr.wake = tuple(wake.values())
     cr.updates = tuple((name, compile_expr(e, port_index)) for name, e in rule.updates)
     eff = rule.effect
