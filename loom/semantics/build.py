@@ -223,6 +223,12 @@ def machine_for(op: Operation) -> Machine:
         return _invariant(op)
     if name.startswith("handshake."):
         return _handshake(op)
+    if name == "memref.dim":
+        _arity(op, 2, 1)
+        mem_t = op.operands[0].type
+        if not isinstance(mem_t, MemRefType) or not isinstance(op.operands[1].type, IndexType):
+            raise _err(op, "expects a memref operand and an index operand")
+        return memory_ops.dim(mem_t)
     if name == "ub.poison":
         _arity(op, 0, 1)
         t = op.results[0].type

@@ -29,6 +29,8 @@ class Memory(Protocol):
 
     def store(self, value: object, indices: Sequence[int]) -> None: ...
 
+    def dim(self, i: int) -> int: ...
+
 
 def to_signed(x: int, bits: int = INDEX_BITS) -> int:
     """Interpret an unsigned ``bits``-wide pattern as two's complement."""
@@ -80,6 +82,7 @@ PURE_FUNCTIONS: Mapping[str, tuple[int, Callable[..., object]]] = {
 }
 
 MEMORY_READ = "mem.read"
+MEMORY_DIM = "mem.dim"
 SCALAR_PREFIX = "scalar:"
 
 STEP_OPS = ("+=", "-=", "*=", "/=", "<<=", ">>=")
@@ -88,7 +91,7 @@ CONT_CONDS = ("<", "<=", ">", ">=", "!=")
 
 def is_known_function(fn: str) -> bool:
     """True for every name the vocabulary defines."""
-    return fn in PURE_FUNCTIONS or fn == MEMORY_READ or fn.startswith(SCALAR_PREFIX)
+    return fn in PURE_FUNCTIONS or fn in (MEMORY_READ, MEMORY_DIM) or fn.startswith(SCALAR_PREFIX)
 
 
 # A compiled expression: (heads by input port index, registers, memory) -> value.
@@ -99,6 +102,12 @@ def _mem_read(m: Optional[Memory], indices: list) -> object:
     if m is None:
         raise SimulationError("mem.read outside a memory operator", None, "RT_MEMORY_UNBOUND")
     return m.load(indices)
+
+
+def _mem_dim(m: Optional[Memory], i: int) -> int:
+    if m is None:
+        raise SimulationError("mem.dim outside a memory operator", None, "RT_MEMORY_UNBOUND")
+    return m.dim(i)
 
 
 def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
@@ -124,6 +133,11 @@ def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
     if e.fn == MEMORY_READ:
         ns[key] = _mem_read
         return f"{key}(m, [{', '.join(args)}])"
+    if e.fn == MEMORY_DIM:
+        if len(args) != 1:
+            raise ValueError(f"{e.fn} takes 1 argument, got {len(args)}")
+        ns[key] = _mem_dim
+        return f"{key}(m, {args[0]})"
     if e.fn.startswith(SCALAR_PREFIX):
         info = e.param
         if not isinstance(info, ScalarInfo):

@@ -14,7 +14,7 @@ from typing import Optional
 
 from loom.ir.types import MemRefType, Type, index, none
 from loom.semantics.expr import TOKEN, Const, In, app
-from loom.semantics.functions import MEMORY_READ
+from loom.semantics.functions import MEMORY_DIM, MEMORY_READ
 from loom.semantics.machine import Machine, MemoryBinding, Port, Rule, Write
 
 
@@ -77,6 +77,23 @@ def memory(
         choice="arbitrary",
         memory=binding,
         summary=f"{st_count} store port(s), {ld_count} load port(s) on {mem_type}",
+    )
+    m.check()
+    return m
+
+
+def dim(mem_type: MemRefType) -> Machine:
+    """``memref.dim %m, %i`` on a memref argument: each index token becomes the runtime size of dimension i."""
+    rule = Rule("size", "ready", ("index",), "ready", emits=(("result", app(MEMORY_DIM, In("index"))),))
+    m = Machine(
+        "memref.dim",
+        (Port("memref", mem_type, kind="memref"), Port("index", index)),
+        (Port("result", index),),
+        ("ready",),
+        "ready",
+        (rule,),
+        memory=MemoryBinding("operand", mem_type),
+        summary=f"runtime size of a dimension of {mem_type}",
     )
     m.check()
     return m

@@ -80,6 +80,9 @@ class BoundMemory:
     def store(self, value: object, indices: Sequence[int]) -> None:
         self.view.store(value, indices, self.what, self.loc)
 
+    def dim(self, i: int) -> int:
+        return self.view.dim(i, self.what, self.loc)
+
 
 class CompiledRule:
     """A table rule with its expressions compiled and its ports resolved to channels.
