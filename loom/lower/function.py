@@ -89,7 +89,7 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     for src, dst in zip(src_entry.args, body.args):
         top.bind(src, dst)
         arg_map[src] = dst
-    lowering = RegionLowering(b, memory, options)
+    lowering = RegionLowering(b, memory, options, arg_map)
     term = lowering.lower_block(src_entry, top)
     if term.name != "func.return":
         raise unsupported(f"function body ends with '{term.name}', expected func.return", term.loc)

@@ -13,7 +13,7 @@ frontend does, that distinct memref arguments do not alias.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Protocol, Sequence, Union
+from typing import Callable, Optional, Protocol, Sequence, Union
 
 from loom.diagnostics import LoomError
 from loom.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr
@@ -324,6 +324,52 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
             break
         v = src
     return [m.val(i) for i in idx]
+
+
+def dim_of(scope: IndexScope, memref: Value, k: int, loc: Location,
+           root_dim: Callable[[Value, int], Value]) -> Value:
+    """The size of dimension ``k`` of ``memref`` in ``scope``: static sizes fold to constants, view sizes
+    come from the view's operands, and a dynamic dimension of a root argument is ``root_dim(arg, k)``."""
+    m = _Math(scope, loc)
+    return m.val(_dim(m, scope, memref, k, loc, root_dim))
+
+
+def _dim(m: _Math, scope: IndexScope, v: Value, k: int, loc: Location,
+         root_dim: Callable[[Value, int], Value]) -> Idx:
+    t = v.type
+    if not isinstance(t, MemRefType) or not 0 <= k < t.rank:
+        raise unsupported(f"dimension {k} out of range for {t}", loc)
+    if t.shape[k] is not None:
+        return t.shape[k]
+    if isinstance(v, BlockArgument):
+        root_of(v, loc)  # rejects block arguments of scf regions
+        return root_dim(v, k)
+    op = v.op if isinstance(v, OpResult) else None
+    if op is None:
+        raise unsupported("memref without a defining op", loc)
+    if op.name == "memref.cast":
+        return _dim(m, scope, op.operands[0], k, loc, root_dim)
+    if op.name in ("memref.subview", "memref.reinterpret_cast"):
+        _offsets, sizes, _strides = _mixed(op, scope)
+        if op.name == "memref.subview":
+            drop = len(sizes) - t.rank
+            kept = []
+            for s in sizes:
+                if drop > 0 and isinstance(s, int) and s == 1:
+                    drop -= 1
+                    continue
+                kept.append(s)
+            sizes = kept
+        return sizes[k]
+    if op.name == "memref.expand_shape":
+        dyn = [i for i, s in enumerate(t.shape) if s is None]
+        return scope.lookup(op.operands[1 + dyn.index(k)])
+    if op.name == "memref.collapse_shape":
+        acc: Idx = 1
+        for d in _groups(op)[k]:
+            acc = m.mul(acc, _dim(m, scope, op.operands[0], d, loc, root_dim))
+        return acc
+    raise unsupported(f"cannot tell the size of a memref produced by '{op.name}'", op.loc)
 
 
 def global_symbol(op: Operation) -> Optional[str]:

@@ -18,7 +18,7 @@ from loom.ir.core import Block, Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, i1, index, none
 from loom.lower.builder import DfgBuilder, Forward
-from loom.lower.memrefs import ALLOC_OPS, VIEW_OPS, Domain, MemoryAnalysis, root_indices, unsupported
+from loom.lower.memrefs import ALLOC_OPS, VIEW_OPS, Domain, MemoryAnalysis, dim_of, root_indices, unsupported
 from loom.lower.options import LowerOptions
 from loom.lower.scopes import (
     BranchScope,
@@ -82,8 +82,10 @@ def statically_runs(lb: Value, ub: Value, unsigned: bool) -> bool:
 class RegionLowering:
     """Lowers the body of one func.func into the builder's block."""
 
-    def __init__(self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions) -> None:
+    def __init__(self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions,
+                 args: dict[Value, Value]) -> None:
         self.b = b
+        self.args = args  # source function argument -> handshake.func argument
         self.memory = memory
         self.options = options
         self.accesses: list[Access] = []
@@ -162,11 +164,18 @@ class RegionLowering:
         s.access(dom, False, self.options.rar, op.loc, issue)
 
     def lower_dim(self, op: Operation, s: Scope) -> None:
-        t = op.operands[0].type
+        """Static sizes fold; a dynamic size of a memref argument is read by ``memref.dim`` on it."""
+        mem = op.operands[0]
         k = _const_int(op.operands[1])
-        if not isinstance(t, MemRefType) or k is None or not 0 <= k < t.rank or t.shape[k] is None:
-            raise unsupported("'memref.dim' is supported only for a constant dimension of static size", op.loc)
-        s.bind(op.results[0], s.index_const(t.shape[k], op.loc))
+        if k is None:
+            raise unsupported("'memref.dim' needs a constant dimension index", op.loc)
+
+        def root_dim(arg: Value, dim: int) -> Value:
+            dfg_arg = self.args[arg]
+            return self.b.create("memref.dim", [dfg_arg, s.index_const(dim, op.loc)], [index], None, op.loc,
+                                 [_src_name(op.results[0])]).result
+
+        s.bind(op.results[0], dim_of(s, mem, k, op.loc, root_dim))
 
     # ------------------------------------------------------------------ scf.if and two-way branches
     def lower_if(self, op: Operation, s: Scope) -> None:
