@@ -1,0 +1,219 @@
+"""arith dialect: constants, integer/float arithmetic, comparisons, select and casts."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from loom.dialects.checks import (
+    ATTRIBUTE,
+    OPERAND_TYPE,
+    RESULT_TYPE,
+    TYPE_MISMATCH,
+    VerifyContext,
+    all_same,
+    counts,
+    element,
+    fail,
+    is_float_like,
+    is_i1,
+    is_int_like,
+)
+from loom.dialects.opdef import OpDef
+from loom.dialects.syntax import (
+    FASTMATH,
+    OVERFLOW,
+    AttrDict,
+    CmpSig,
+    ConstantSig,
+    EnumAttr,
+    FlagAttr,
+    Format,
+    Lit,
+    Opd,
+    SelectSig,
+    binary,
+    cast,
+    constant_type,
+    unary,
+)
+from loom.ir.attributes import IntegerAttr
+from loom.ir.core import Operation
+from loom.ir.types import FloatType, IndexType, IntegerType, TensorType, Type, VectorType
+
+CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+CMPF_PREDICATES = (
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+)
+
+INT_BINARY_OVERFLOW = ("addi", "subi", "muli", "shli")
+INT_BINARY = (
+    "divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
+    "andi", "ori", "xori", "shrsi", "shrui", "maxsi", "minsi", "maxui", "minui",
+)
+FLOAT_BINARY = ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf")
+
+
+# ---------------------------------------------------------------------------- verifiers
+
+
+def _same_type_op(kind: Callable[[Type], bool], what: str, n: int) -> Callable[[Operation, VerifyContext], None]:
+    def verify(op: Operation, ctx: VerifyContext) -> None:
+        counts(op, operands=n, results=1)
+        t = all_same(op, [*op.operands, *op.results], "operands and result")
+        if not kind(t):
+            fail(op, OPERAND_TYPE, f"expects {what} operands, found {t}")
+
+    return verify
+
+
+def _shaped_like(t: Type, elem: Type) -> Type:
+    if isinstance(t, VectorType):
+        return VectorType(t.shape, elem)
+    if isinstance(t, TensorType):
+        return TensorType(t.shape, elem)
+    return elem
+
+
+def _cmp(kind: Callable[[Type], bool], what: str, n_predicates: int) -> Callable[[Operation, VerifyContext], None]:
+    def verify(op: Operation, ctx: VerifyContext) -> None:
+        counts(op, operands=2, results=1)
+        t = all_same(op, op.operands, "compared operands")
+        if not kind(t):
+            fail(op, OPERAND_TYPE, f"expects {what} operands, found {t}")
+        want = _shaped_like(t, IntegerType(1))
+        if op.results[0].type != want:
+            fail(op, RESULT_TYPE, f"result must be {want}, found {op.results[0].type}")
+        p = op.attributes.get("predicate")
+        if not (isinstance(p, IntegerAttr) and 0 <= p.value < n_predicates):
+            fail(op, ATTRIBUTE, f"needs an integer 'predicate' attribute in 0..{n_predicates - 1}")
+
+    return verify
+
+
+def verify_select(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=3, results=1)
+    c = op.operands[0].type
+    if not (is_i1(c) or (isinstance(c, (VectorType, TensorType)) and is_i1(c.element))):
+        fail(op, OPERAND_TYPE, f"condition must be i1, found {c}")
+    all_same(op, [op.operands[1], op.operands[2], op.results[0]], "true value, false value and result")
+
+
+def verify_constant(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=0, results=1)
+    v = op.attributes.get("value")
+    t = constant_type(v) if v is not None else None
+    if t is None:
+        fail(op, ATTRIBUTE, "needs a typed 'value' attribute (number, boolean or dense)")
+    if t != op.results[0].type:
+        fail(op, TYPE_MISMATCH, f"value has type {t} but the result is {op.results[0].type}")
+
+
+def _width(t: Type) -> int:
+    e = element(t)
+    if isinstance(e, IndexType):
+        return IndexType.WIDTH
+    return e.width  # type: ignore[attr-defined]
+
+
+def _cast(src: Callable[[Type], bool], dst: Callable[[Type], bool], width: str, what: str) -> Callable[[Operation, VerifyContext], None]:
+    """A cast verifier: operand/result kinds and the width relation (``<``, ``>``, ``=`` or ``*``)."""
+
+    def verify(op: Operation, ctx: VerifyContext) -> None:
+        counts(op, operands=1, results=1)
+        a, b = op.operands[0].type, op.results[0].type
+        if not src(a):
+            fail(op, OPERAND_TYPE, f"operand must be {what.split(' to ')[0]}, found {a}")
+        if not dst(b):
+            fail(op, RESULT_TYPE, f"result must be {what.split(' to ')[1]}, found {b}")
+        if isinstance(a, (VectorType, TensorType)) != isinstance(b, (VectorType, TensorType)) or (
+            isinstance(a, (VectorType, TensorType)) and a.shape != b.shape  # type: ignore[union-attr]
+        ):
+            fail(op, TYPE_MISMATCH, f"operand {a} and result {b} must have the same shape")
+        wa, wb = _width(a), _width(b)
+        ok = {"<": wb < wa, ">": wb > wa, "=": wb == wa, "*": True}[width]
+        if not ok:
+            rel = {"<": "narrower than", ">": "wider than", "=": "as wide as"}[width]
+            fail(op, RESULT_TYPE, f"result {b} must be {rel} the operand {a}")
+
+    return verify
+
+
+def _is_int(t: Type) -> bool:
+    return isinstance(element(t), IntegerType)
+
+
+def _is_index(t: Type) -> bool:
+    return isinstance(element(t), IndexType)
+
+
+def _index_cast(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=1, results=1)
+    a, b = op.operands[0].type, op.results[0].type
+    if not ((_is_int(a) and _is_index(b)) or (_is_index(a) and _is_int(b))):
+        fail(op, OPERAND_TYPE, f"casts between an integer and index, found {a} to {b}")
+
+
+def _bitcast(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=1, results=1)
+    a, b = op.operands[0].type, op.results[0].type
+    for t in (a, b):
+        if not isinstance(element(t), (IntegerType, FloatType)):
+            fail(op, OPERAND_TYPE, f"bitcasts integers and floats, found {t}")
+    if _width(a) != _width(b):
+        fail(op, TYPE_MISMATCH, f"operand {a} and result {b} must have the same bit width")
+
+
+# ---------------------------------------------------------------------------- table
+
+
+def _ops() -> list[OpDef]:
+    ops: list[OpDef] = [
+        OpDef("arith.constant", Format(AttrDict(), ConstantSig()), verify_constant),
+        OpDef(
+            "arith.cmpi",
+            Format(EnumAttr("predicate", CMPI_PREDICATES, trailing=","), Opd("lhs"), Lit(",", space=False), Opd("rhs"), AttrDict(), CmpSig()),
+            _cmp(is_int_like, "integer or index", len(CMPI_PREDICATES)),
+        ),
+        OpDef(
+            "arith.cmpf",
+            Format(
+                EnumAttr("predicate", CMPF_PREDICATES, trailing=","), Opd("lhs"), Lit(",", space=False), Opd("rhs"),
+                FlagAttr(*FASTMATH), AttrDict(), CmpSig(),
+            ),
+            _cmp(is_float_like, "float", len(CMPF_PREDICATES)),
+        ),
+        OpDef(
+            "arith.select",
+            Format(Opd("cond"), Lit(",", space=False), Opd("true"), Lit(",", space=False), Opd("false"), AttrDict(), SelectSig()),
+            verify_select,
+        ),
+        OpDef("arith.negf", unary(FASTMATH), _same_type_op(is_float_like, "float", 1)),
+    ]
+    for n in INT_BINARY_OVERFLOW:
+        ops.append(OpDef(f"arith.{n}", binary(OVERFLOW), _same_type_op(is_int_like, "integer or index", 2)))
+    for n in INT_BINARY:
+        ops.append(OpDef(f"arith.{n}", binary(), _same_type_op(is_int_like, "integer or index", 2)))
+    for n in FLOAT_BINARY:
+        ops.append(OpDef(f"arith.{n}", binary(FASTMATH), _same_type_op(is_float_like, "float", 2)))
+    casts = [
+        ("extsi", _cast(_is_int, _is_int, ">", "integer to integer"), None),
+        ("extui", _cast(_is_int, _is_int, ">", "integer to integer"), None),
+        ("trunci", _cast(_is_int, _is_int, "<", "integer to integer"), OVERFLOW),
+        ("extf", _cast(is_float_like, is_float_like, ">", "float to float"), FASTMATH),
+        ("truncf", _cast(is_float_like, is_float_like, "<", "float to float"), FASTMATH),
+        ("sitofp", _cast(_is_int, is_float_like, "*", "integer to float"), None),
+        ("uitofp", _cast(_is_int, is_float_like, "*", "integer to float"), None),
+        ("fptosi", _cast(is_float_like, _is_int, "*", "float to integer"), None),
+        ("fptoui", _cast(is_float_like, _is_int, "*", "float to integer"), None),
+        ("index_cast", _index_cast, None),
+        ("index_castui", _index_cast, None),
+        ("bitcast", _bitcast, None),
+    ]
+    for n, verify, flag in casts:
+        ops.append(OpDef(f"arith.{n}", cast(flag), verify))
+    return ops
+
+
+OPS = _ops()
+

@@ -1,0 +1,624 @@
+"""MLIR text -> loom IR: the op-level recursive-descent parser.
+
+Ops, regions, blocks, SSA names and the generic op form are parsed here; each
+registered op's custom syntax (``loom.dialects``) is driven through the
+``AsmParser`` services of ``Parser``; types and attributes go to the LALR
+sub-parser (``typeattr.py``). Forward references (graph regions, cycles) become
+placeholders that are patched when the definition appears; anything still
+undefined at the end of its name scope is reported at its first use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from loom.diagnostics import LoomError, ParseError, VerifyError
+from loom.dialects.registry import OpDef, lookup
+from loom.dialects.syntax import OperandRef, OpDraft
+from loom.ir.attributes import Attribute, DictAttr
+from loom.ir.core import Block, Module, Operation, Region, Value
+from loom.ir.location import Location
+from loom.ir.types import FunctionType, Type
+from loom.mlir.lexer import EOF_TYPE, Tok, tokenize, tok_loc
+from loom.mlir.typeattr import Aliases, parse_prefix, unescape_string
+
+MAX_REGION_DEPTH = 100  # nested regions; deeper input is rejected instead of overflowing the stack
+
+CODE_UNDEFINED = "CPL_IR_UNDEFINED_VALUE"
+CODE_REDEFINITION = "CPL_IR_REDEFINITION"
+CODE_TYPE_MISMATCH = "CPL_IR_TYPE_MISMATCH"
+
+
+class _Placeholder(Value):
+    """Stands for ``%name#index`` until its definition is parsed."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, type: Optional[Type], key: tuple[str, int]) -> None:
+        super().__init__(type, key[0])  # type: ignore[arg-type]
+        self.key = key
+
+
+@dataclass
+class _Forward:
+    placeholder: _Placeholder
+    first: OperandRef
+    uses: list[tuple[Operation, int]] = field(default_factory=list)
+
+
+@dataclass
+class _NameScope:
+    """SSA names visible in one isolated-from-above op (function, module)."""
+
+    values: dict[str, list[Value]] = field(default_factory=dict)
+    levels: list[list[str]] = field(default_factory=lambda: [[]])
+    forward: dict[tuple[str, int], _Forward] = field(default_factory=dict)
+
+
+@dataclass
+class _BlockScope:
+    """Block labels of one region: defined blocks and forward-referenced ones."""
+
+    blocks: dict[str, Block] = field(default_factory=dict)
+    defined: set[str] = field(default_factory=set)
+    first_use: dict[str, Tok] = field(default_factory=dict)
+
+
+class Parser:
+    """Parses one text (one ``// -----`` split) into a Module."""
+
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.toks = tokenize(text, filename)
+        self.pos = 0
+        self.aliases = Aliases()
+        self.loc_aliases: dict[str, str] = {}
+        self.scopes: list[_NameScope] = []
+        self.block_scopes: list[_BlockScope] = []
+        self.dialects: list[Optional[str]] = [None]
+        self.op_stack: list[tuple[str, Optional[OpDef]]] = []
+        self.depth = 0
+
+    # ------------------------------------------------------------------ tokens
+    def peek(self, k: int = 0) -> Tok:
+        return self.toks[min(self.pos + k, len(self.toks) - 1)]
+
+    def next(self) -> Tok:
+        tok = self.toks[self.pos]
+        if tok.type != EOF_TYPE:
+            self.pos += 1
+        return tok
+
+    def at(self, value: str) -> bool:
+        tok = self.peek()
+        return tok.value == value and tok.type != "STRING"
+
+    def accept(self, value: str) -> Optional[Tok]:
+        return self.next() if self.at(value) else None
+
+    def expect(self, value: str, context: str = "") -> Tok:
+        if not self.at(value):
+            tok = self.peek()
+            raise ParseError(f"expected '{value}'{context}, found {tok.describe()}", self.loc(tok))
+        return self.next()
+
+    def loc(self, tok: Tok) -> Location:
+        return tok_loc(tok, self.filename)
+
+    def error(self, message: str, tok: Any = None) -> ParseError:
+        return ParseError(message, self.loc(tok if tok is not None else self.peek()))
+
+    # ------------------------------------------------------------ simple pieces
+    def at_operand(self) -> bool:
+        return self.peek().type == "PERCENT_ID"
+
+    def parse_operand(self) -> OperandRef:
+        tok = self.peek()
+        if tok.type != "PERCENT_ID":
+            raise self.error(f"expected SSA value, found {tok.describe()}")
+        self.next()
+        name, _, idx = tok.value[1:].partition("#")
+        return OperandRef(name, int(idx) if idx else 0, tok)
+
+    def parse_operand_list(self, open: Optional[str] = None, close: Optional[str] = None) -> list[OperandRef]:
+        out: list[OperandRef] = []
+        if open is not None:
+            self.expect(open)
+            if self.accept(close or ""):
+                return out
+        elif not self.at_operand():
+            return out
+        out.append(self.parse_operand())
+        while self.accept(","):
+            out.append(self.parse_operand())
+        if close is not None:
+            self.expect(close, " after operand list")
+        return out
+
+    def parse_type(self) -> Type:
+        value, self.pos = parse_prefix("type", self.toks, self.pos, self.text, self.filename, self.aliases)
+        return value
+
+    def parse_type_list(self) -> list[Type]:
+        out = [self.parse_type()]
+        while self.accept(","):
+            out.append(self.parse_type())
+        return out
+
+    def parse_paren_type_list(self) -> list[Type]:
+        self.expect("(")
+        if self.accept(")"):
+            return []
+        out = self.parse_type_list()
+        self.expect(")", " after type list")
+        return out
+
+    def parse_attribute(self) -> Attribute:
+        value, self.pos = parse_prefix("attribute", self.toks, self.pos, self.text, self.filename, self.aliases)
+        return value
+
+    def parse_attr_dict(self, keyword: bool = False) -> dict[str, Attribute]:
+        if keyword:
+            if not self.accept("attributes"):
+                return {}
+        elif not self.at("{"):
+            return {}
+        tok = self.peek()
+        if not self.at("{"):
+            raise self.error(f"expected '{{' after 'attributes', found {tok.describe()}")
+        a = self.parse_attribute()
+        if not isinstance(a, DictAttr):  # pragma: no cover - '{' always starts a dictionary
+            raise self.error("expected attribute dictionary", tok)
+        return dict(a.entries)
+
+    def parse_int(self) -> int:
+        neg = self.accept("-")
+        tok = self.peek()
+        if tok.type not in ("INT", "HEX"):
+            raise self.error(f"expected integer, found {tok.describe()}")
+        self.next()
+        v = int(tok.value, 16) if tok.type == "HEX" else int(tok.value)
+        return -v if neg else v
+
+    def parse_keyword(self, choices: Optional[Sequence[str]] = None) -> str:
+        tok = self.peek()
+        if not tok.is_bare or (choices is not None and tok.value not in choices):
+            want = "keyword" if choices is None else "one of " + ", ".join(f"'{c}'" for c in choices)
+            raise self.error(f"expected {want}, found {tok.describe()}")
+        self.next()
+        return tok.value
+
+    def parse_symbol_name(self) -> str:
+        tok = self.peek()
+        if tok.type != "AT_ID":
+            raise self.error(f"expected symbol name '@...', found {tok.describe()}")
+        self.next()
+        s = tok.value[1:]
+        return unescape_string(s, self.loc(tok)) if s.startswith('"') else s
+
+    def parse_string(self) -> str:
+        tok = self.peek()
+        if tok.type != "STRING":
+            raise self.error(f"expected string, found {tok.describe()}")
+        self.next()
+        return unescape_string(tok.value, self.loc(tok))
+
+    def parse_optional_loc(self) -> Optional[str]:
+        """A trailing ``loc(...)``, returned verbatim (``#alias`` references resolved)."""
+        if not (self.at("loc") and self.peek(1).value == "(" and self.peek(1).type == "LPAR"):
+            return None
+        start = self.next()
+        self.next()
+        depth = 1
+        while depth:
+            tok = self.next()
+            if tok.type == EOF_TYPE:
+                raise self.error("unterminated 'loc(' location", start)
+            if tok.type == "LPAR":
+                depth += 1
+            elif tok.type == "RPAR":
+                depth -= 1
+        text = self.text[start.start : self.toks[self.pos - 1].end]
+        inner = text[4:-1].strip()
+        if inner.startswith("#") and inner[1:] in self.loc_aliases:
+            return self.loc_aliases[inner[1:]]
+        return text
+
+    # ------------------------------------------------------------------ values
+    @property
+    def scope(self) -> _NameScope:
+        return self.scopes[-1]
+
+    def define(self, name: str, values: list[Value], tok: Tok) -> None:
+        """Bind ``%name`` to ``values`` (one per result) and patch earlier forward uses."""
+        sc = self.scope
+        if name in sc.values:
+            raise VerifyError(f"redefinition of SSA value '%{name}'", self.loc(tok), CODE_REDEFINITION)
+        sc.values[name] = values
+        sc.levels[-1].append(name)
+        for k in range(len(values)):
+            fwd = sc.forward.pop((name, k), None)
+            if fwd is not None:
+                self._patch(fwd, values[k])
+        for (fname, k), fwd in list(sc.forward.items()):
+            if fname == name:
+                raise VerifyError(
+                    f"'%{name}' has {len(values)} result{'s' if len(values) != 1 else ''}, no result #{k}",
+                    self.loc(fwd.first.tok),
+                    CODE_UNDEFINED,
+                )
+
+    def _patch(self, fwd: _Forward, value: Value) -> None:
+        want = fwd.placeholder.type
+        if want is not None and value.type != want:
+            raise VerifyError(
+                f"use of value '%{fwd.first.name}' expects type {want}, but it is defined with type {value.type}",
+                self.loc(fwd.first.tok),
+                CODE_TYPE_MISMATCH,
+            )
+        for op, i in fwd.uses:
+            op.operands[i] = value
+
+    def resolve(self, ref: OperandRef, want: Optional[Type]) -> Value:
+        """The value ``ref`` names (a placeholder if not defined yet), checked against ``want``."""
+        sc = self.scope
+        vals = sc.values.get(ref.name)
+        if vals is not None:
+            if ref.index >= len(vals):
+                raise VerifyError(
+                    f"'%{ref.name}' has {len(vals)} result{'s' if len(vals) != 1 else ''}, no result #{ref.index}",
+                    self.loc(ref.tok),
+                    CODE_UNDEFINED,
+                )
+            v = vals[ref.index]
+            if want is not None and v.type != want:
+                raise VerifyError(
+                    f"use of value '%{ref.name}' expects type {want}, but it has type {v.type}",
+                    self.loc(ref.tok),
+                    CODE_TYPE_MISMATCH,
+                )
+            return v
+        key = (ref.name, ref.index)
+        fwd = sc.forward.get(key)
+        if fwd is None:
+            fwd = _Forward(_Placeholder(want, key), ref)
+            sc.forward[key] = fwd
+        elif want is not None:
+            if fwd.placeholder.type is None:
+                fwd.placeholder.type = want
+            elif fwd.placeholder.type != want:
+                raise VerifyError(
+                    f"use of value '%{ref.name}' expects type {want}, but an earlier use expects {fwd.placeholder.type}",
+                    self.loc(ref.tok),
+                    CODE_TYPE_MISMATCH,
+                )
+        return fwd.placeholder
+
+    def _use(self, op: Operation, i: int, value: Value) -> None:
+        if isinstance(value, _Placeholder):
+            self.scope.forward[value.key].uses.append((op, i))
+
+    def _push_scope(self) -> None:
+        self.scopes.append(_NameScope())
+
+    def _pop_scope(self) -> None:
+        sc = self.scopes.pop()
+        if sc.forward:
+            fwd = min(sc.forward.values(), key=lambda f: (f.first.tok.start))
+            raise VerifyError(f"use of undefined value '%{fwd.first.name}'", self.loc(fwd.first.tok), CODE_UNDEFINED)
+
+    # ------------------------------------------------------------------ module
+    def parse_module(self) -> Module:
+        self._scan_loc_aliases()
+        self._push_scope()
+        ops: list[Operation] = []
+        while self.peek().type != EOF_TYPE:
+            if self.peek().type in ("HASH_ID", "BANG_ID") and self.peek(1).type == "EQUAL":
+                self._parse_alias()
+                continue
+            ops.append(self.parse_op())
+        self._pop_scope()
+        if len(ops) == 1 and ops[0].name == "builtin.module":
+            module = Module(ops[0], explicit=True, filename=self.filename)
+        else:
+            module = Module.empty(self.filename)
+            for op in ops:
+                module.body.append(op)
+        module.attribute_aliases = dict(self.aliases.attributes)
+        module.type_aliases = dict(self.aliases.types)
+        return module
+
+    def _scan_loc_aliases(self) -> None:
+        """Collect ``#name = loc(...)`` definitions first: files print them after their uses."""
+        toks = self.toks
+        for k in range(len(toks) - 3):
+            if toks[k].type == "HASH_ID" and toks[k + 1].type == "EQUAL" and toks[k + 2].value == "loc" and toks[k + 3].type == "LPAR":
+                save = self.pos
+                self.pos = k + 2
+                try:
+                    text = self.parse_optional_loc()
+                finally:
+                    self.pos = save
+                if text is not None:
+                    self.loc_aliases[toks[k].value[1:]] = text
+
+    def _parse_alias(self) -> None:
+        tok = self.next()
+        self.expect("=")
+        name = tok.value[1:]
+        if tok.type == "HASH_ID":
+            if self.at("loc") and self.peek(1).type == "LPAR":
+                self.parse_optional_loc()
+                return
+            if name in self.aliases.attributes:
+                raise self.error(f"redefinition of attribute alias '#{name}'", tok)
+            self.aliases.attributes[name] = self.parse_attribute()
+        else:
+            if name in self.aliases.types:
+                raise self.error(f"redefinition of type alias '!{name}'", tok)
+            self.aliases.types[name] = self.parse_type()
+
+    # ---------------------------------------------------------------------- ops
+    def parse_op(self) -> Operation:
+        start = self.peek()
+        loc = self.loc(start)
+        defs: list[tuple[str, int, Tok]] = []
+        if start.type == "PERCENT_ID":
+            defs = self._parse_result_defs()
+        n_bound = sum(n for _, n, _ in defs)
+        tok = self.peek()
+        if tok.type == "STRING":
+            op = self._parse_generic(loc, n_bound)
+        elif tok.is_bare:
+            op = self._parse_custom(loc, n_bound)
+        else:
+            raise self.error(f"expected operation name, found {tok.describe()}")
+        text = self.parse_optional_loc()
+        if text is not None:
+            op.loc = Location(loc.file, loc.line, loc.col, text)
+        if defs and len(op.results) != n_bound:
+            raise ParseError(
+                f"operation defines {len(op.results)} result{'s' if len(op.results) != 1 else ''} but {n_bound} "
+                f"name{'s are' if n_bound != 1 else ' is'} bound",
+                loc,
+            )
+        k = 0
+        for name, n, dtok in defs:
+            vals: list[Value] = op.results[k : k + n]  # type: ignore[assignment]
+            for v in vals:
+                v.name_hint = name
+            self.define(name, vals, dtok)
+            k += n
+        opdef = lookup(op.name)
+        if opdef is not None and opdef.normalize is not None:
+            opdef.normalize(op)
+        return op
+
+    def _parse_result_defs(self) -> list[tuple[str, int, Tok]]:
+        defs = []
+        while True:
+            tok = self.peek()
+            if tok.type != "PERCENT_ID" or "#" in tok.value:
+                raise self.error(f"expected result name, found {tok.describe()}")
+            self.next()
+            n = 1
+            if self.accept(":"):
+                ctok = self.peek()
+                n = self.parse_int()
+                if n < 1:
+                    raise self.error("result group size must be positive", ctok)
+            defs.append((tok.value[1:], n, tok))
+            if not self.accept(","):
+                break
+        self.expect("=", " after result names")
+        return defs
+
+    def _resolve_name(self, tok: Tok) -> str:
+        name = tok.value
+        if "." in name:
+            return name
+        default = next((d for d in reversed(self.dialects) if d), None)
+        if default is not None and lookup(f"{default}.{name}") is not None:
+            return f"{default}.{name}"
+        if lookup(f"builtin.{name}") is not None:
+            return f"builtin.{name}"
+        raise self.error(f"unknown operation '{name}'", tok)
+
+    def _parse_custom(self, loc: Location, n_bound: int) -> Operation:
+        tok = self.next()
+        name = self._resolve_name(tok)
+        opdef = lookup(name)
+        if opdef is None or opdef.syntax is None:
+            raise self.error(f"custom syntax of '{name}' is unknown; write it in the generic form \"{name}\"(...)", tok)
+        st = OpDraft(name, loc, n_bound if n_bound else -1)
+        self.op_stack.append((name, opdef))
+        try:
+            opdef.syntax.parse(self, st)
+        finally:
+            self.op_stack.pop()
+        if st.result_types is None or st.operand_types is None:  # pragma: no cover - every Sig sets both
+            raise self.error(f"syntax of '{name}' did not give the op's types", tok)
+        return self._build(st)
+
+    def _build(self, st: OpDraft) -> Operation:
+        op = Operation.create(st.name, [], st.result_types or [], st.attributes, st.regions, st.loc)
+        types = st.operand_types or []
+        for i, ref in enumerate(st.operands):
+            v = self.resolve(ref, types[i] if i < len(types) else None)
+            op.operands.append(v)
+            self._use(op, i, v)
+        return op
+
+    def _parse_generic(self, loc: Location, n_bound: int) -> Operation:
+        tok = self.next()
+        name = unescape_string(tok.value, self.loc(tok))
+        if not name:
+            raise self.error("empty operation name", tok)
+        opdef = lookup(name)
+        refs = self.parse_operand_list("(", ")")
+        successors: list[Block] = []
+        if self.at("["):
+            self.next()
+            successors.append(self._parse_successor())
+            while self.accept(","):
+                successors.append(self._parse_successor())
+            self.expect("]", " after successor list")
+        attrs: dict[str, Attribute] = {}
+        if self.at("<") and self.peek(1).type == "LBRACE":
+            self.next()
+            attrs.update(self.parse_attr_dict())
+            self.expect(">", " after properties")
+        regions: list[Region] = []
+        if self.at("(") and self.peek(1).type == "LBRACE":
+            self.next()
+            self.op_stack.append((name, opdef))
+            try:
+                regions.append(self.parse_region())
+                while self.accept(","):
+                    regions.append(self.parse_region())
+            finally:
+                self.op_stack.pop()
+            self.expect(")", " after regions")
+        dtok = self.peek()
+        for k, v in self.parse_attr_dict().items():
+            if k in attrs:
+                raise self.error(f"attribute '{k}' is given twice", dtok)
+            attrs[k] = v
+        ctok = self.expect(":", " before the generic op's function type")
+        ft = self.parse_type()
+        if not isinstance(ft, FunctionType):
+            raise self.error(f"expected a function type '(...) -> (...)', found '{ft}'", ctok)
+        if len(ft.inputs) != len(refs):
+            raise self.error(f"{len(refs)} operands but {len(ft.inputs)} operand types", ctok)
+        st = OpDraft(name, loc, n_bound, refs, list(ft.inputs), list(ft.results), attrs, regions)
+        op = self._build(st)
+        op.successors = successors
+        return op
+
+    def _parse_successor(self) -> Block:
+        tok = self.peek()
+        if tok.type != "CARET_ID":
+            raise self.error(f"expected block name '^...', found {tok.describe()}")
+        self.next()
+        if not self.block_scopes:
+            raise self.error("successor outside of a region", tok)
+        bs = self.block_scopes[-1]
+        label = tok.value[1:]
+        if label not in bs.blocks:
+            bs.blocks[label] = Block(label=label)
+            bs.first_use[label] = tok
+        return bs.blocks[label]
+
+    # ------------------------------------------------------------------ regions
+    def parse_region(
+        self,
+        entry_args: Optional[list[tuple[OperandRef, Type]]] = None,
+        implicit_terminator: Optional[str] = None,
+    ) -> Region:
+        """``{ blocks }`` of the op being parsed; ``entry_args`` were named in the op's header."""
+        open_tok = self.expect("{")
+        self.depth += 1
+        if self.depth > MAX_REGION_DEPTH:
+            raise self.error(f"regions nested more than {MAX_REGION_DEPTH} levels deep", open_tok)
+        name, opdef = self.op_stack[-1] if self.op_stack else ("", None)
+        isolated = opdef is not None and opdef.isolated
+        if isolated:
+            self._push_scope()
+        self.scope.levels.append([])
+        self.dialects.append(opdef.default_dialect if opdef is not None else None)
+        self.block_scopes.append(_BlockScope())
+        self.op_stack.append(("", None))  # ops inside the region are not the op's own syntax
+        try:
+            region = self._parse_region_body(entry_args, open_tok)
+        finally:
+            self.op_stack.pop()
+            bs = self.block_scopes.pop()
+            self.dialects.pop()
+            for n in self.scope.levels.pop():
+                self.scope.values.pop(n, None)
+            self.depth -= 1
+        for label, block in bs.blocks.items():
+            if label not in bs.defined:
+                raise self.error(f"reference to undefined block '^{label}'", bs.first_use[label])
+        if isolated:
+            self._pop_scope()
+        if implicit_terminator is not None:
+            self._ensure_terminator(region, implicit_terminator)
+        return region
+
+    def _parse_region_body(self, entry_args: Optional[list[tuple[OperandRef, Type]]], open_tok: Tok) -> Region:
+        region = Region()
+        if entry_args is not None:
+            if self.peek().type == "CARET_ID":
+                raise self.error("the entry block's arguments are already named in the op header; no block label here")
+            block = region.add_block(Block())
+            for ref, t in entry_args:
+                if ref.index or "#" in ref.tok.value:
+                    raise self.error("block argument names cannot have a '#' result number", ref.tok)
+                self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
+        elif self.peek().type == "CARET_ID":
+            block = region.add_block(self._parse_block_header())
+        elif self.at("}"):
+            self.next()
+            return region
+        else:
+            block = region.add_block(Block())
+        while True:
+            tok = self.peek()
+            if tok.type == "RBRACE":
+                self.next()
+                return region
+            if tok.type == EOF_TYPE:
+                raise self.error("expected '}' to close the region opened here", open_tok)
+            if tok.type == "CARET_ID":
+                block = region.add_block(self._parse_block_header())
+                continue
+            block.append(self.parse_op())
+
+    def _parse_block_header(self) -> Block:
+        tok = self.next()
+        label = tok.value[1:]
+        bs = self.block_scopes[-1]
+        if label in bs.defined:
+            raise self.error(f"redefinition of block '^{label}'", tok)
+        bs.defined.add(label)
+        block = bs.blocks.setdefault(label, Block(label=label))
+        if self.accept("("):
+            if not self.accept(")"):
+                while True:
+                    ref = self.parse_operand()
+                    if ref.index or "#" in ref.tok.value:
+                        raise self.error("block argument names cannot have a '#' result number", ref.tok)
+                    self.expect(":", " after block argument name")
+                    t = self.parse_type()
+                    self.parse_optional_loc()
+                    self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
+                    if not self.accept(","):
+                        break
+                self.expect(")", " after block arguments")
+        self.expect(":", " after block label")
+        return block
+
+    @staticmethod
+    def _ensure_terminator(region: Region, name: str) -> None:
+        if not region.blocks:
+            region.add_block(Block())
+        block = region.blocks[-1]
+        last = block.terminator
+        if last is not None:
+            opdef = lookup(last.name)
+            if opdef is None or opdef.terminator:
+                return
+        block.append(Operation.create(name))
+
+
+def parse_module_text(text: str, filename: str) -> Module:
+    """Parse ``text`` (one split) without verifying it; only LoomError escapes."""
+    try:
+        return Parser(text, filename).parse_module()
+    except LoomError:
+        raise
+    except RecursionError:
+        raise ParseError("input nested too deeply", Location(filename, 1, 1)) from None
