@@ -131,6 +131,11 @@ def _memref_shape(raw: Any, t: MemRefType, ctx: _Ctx) -> tuple[list[int], list]:
         return [], [raw]
     if not isinstance(raw, list):
         raise ctx.error(f"expected a list for {t}, got {_json_kind(raw)}")
+    if not raw:  # an empty list: the leading dimension is 0, the others keep their static size (or 0)
+        shape = [0] + [s if s is not None else 0 for s in t.shape[1:]]
+        if t.shape[0] not in (None, 0):
+            raise ctx.error(f"dimension 0 of {t} is {t.shape[0]}, the list is empty", INPUT_SHAPE)
+        return shape, []
     flat_given = rank > 1 and all(not isinstance(x, list) for x in raw)
     if not flat_given:
         shape, flat = _nested_shape(raw, rank, ctx)
