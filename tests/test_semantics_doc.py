@@ -35,6 +35,7 @@ DOCUMENTED = {
     "return": h.return_([i32, none]),
     "poison": h.source("ub.poison", i32, 0),
     "addi": h.combinational("arith.addi", (), [i32, i32], [i32]),
+    "dim": mo.dim(MemRefType((None, None), i32)),
 }
 
 
@@ -46,8 +47,8 @@ def test_documented_table_matches_describe(key: str) -> None:
 
 def test_every_vocabulary_function_is_documented() -> None:
     text = DOC.read_text(encoding="utf-8")
-    documented = set(re.findall(r"`((?:cmp|ucmp|step)\.[^`]+|not|and|or|eq|ne|mem\.read)`", text))
-    assert set(PURE_FUNCTIONS) | {"mem.read"} <= documented
+    documented = set(re.findall(r"`((?:cmp|ucmp|step)\.[^`]+|not|and|or|eq|ne|mem\.read|mem\.dim)`", text))
+    assert set(PURE_FUNCTIONS) | {"mem.read", "mem.dim"} <= documented
     assert "`scalar:<op>`" in text
 
 

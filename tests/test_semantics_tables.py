@@ -87,6 +87,7 @@ def sample_ops() -> list[Operation]:
         mk("arith.index_cast", [i32], [index]),
         mk("math.fma", [f32, f32, f32], [f32]),
         mk("arith.constant", [], [i32], value=IntegerAttr(5, i32)),
+        mk("memref.dim", [MemRefType((4, None), f32), index], [index]),
     ]
 
 
