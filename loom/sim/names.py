@@ -3,7 +3,8 @@
 Each use of a value is its own channel (SSA multi-use is an implicit fork). A
 single-use value's channel is named like the value in printed MLIR; a value
 with several uses gets ``%v[u]``, u the 0-based index of the use in op walk
-order. Printer names come from ``loom.mlir.value_names`` when it is available.
+order. Printer names come from ``loom.mlir.value_names``; a value it does not
+name (IR built by hand) falls back to its name hint or its op's position.
 """
 
 from __future__ import annotations
@@ -11,17 +12,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
-
-
-def _printer_names(func: Operation) -> Mapping[Value, str]:
-    try:
-        from loom.mlir import value_names  # written by the parser engineer
-    except ImportError:
-        return {}
-    try:
-        return value_names(func)
-    except Exception:  # noqa: BLE001 - naming must never break a simulation; fall back below
-        return {}
+from loom.mlir import value_names
 
 
 def _fallback_name(v: Value, op_index: Mapping[int, int], hint_count: Mapping[tuple[int, str], int]) -> str:
@@ -37,7 +28,7 @@ def _fallback_name(v: Value, op_index: Mapping[int, int], hint_count: Mapping[tu
 
 def value_name_map(func: Operation, values: list[Value]) -> dict[Value, str]:
     """The display name of each value (with a leading ``%``), unique within the function."""
-    printed = _printer_names(func)
+    printed = value_names(func)
     body = func.regions[0].entry
     op_index = {id(op): i for i, op in enumerate(body.ops)}
     hint_count: dict[tuple[int, str], int] = {}
@@ -49,7 +40,7 @@ def value_name_map(func: Operation, values: list[Value]) -> dict[Value, str]:
     out: dict[Value, str] = {}
     taken: set[str] = set()
     for v in values:
-        name = printed.get(v) if printed else None
+        name = printed.get(v)
         if not name:
             name = _fallback_name(v, op_index, hint_count)
         elif not name.startswith("%"):
@@ -64,7 +55,10 @@ def value_name_map(func: Operation, values: list[Value]) -> dict[Value, str]:
 
 
 def use_channel_names(func: Operation, uses: list[tuple[Value, int]]) -> list[str]:
-    """Names for ``uses`` (value, use number) listed in walk order; ``use_counts`` decides the shape."""
+    """Channel names for ``uses``, the (value, use index) pairs of a function in op walk order.
+
+    A value used once keeps its printed name; a value used several times gets ``%name[u]``.
+    """
     counts: dict[Value, int] = {}
     for v, _ in uses:
         counts[v] = counts.get(v, 0) + 1
