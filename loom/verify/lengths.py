@@ -1,0 +1,301 @@
+"""Obligation 2 of ``loom verify``: stream lengths, channel balance and raw/body classification, for all trip counts.
+
+``check_lengths(func, ctx)`` runs the clock calculus (``lengths_typing``) and
+turns its side conditions into obligations:
+
+* ``len.<L>.raw``: loop L's raw streams carry N_L+1 tokens per activation
+  (N_L trues then a false): the stream's operands arrive together, or, for a
+  while loop, the condition computed in the loop has exactly the clock the
+  loop's carries assumed;
+* ``len.<L>.after_cond``: the gate of L turns the raw condition into N_L body
+  tokens (after_value/after_cond);
+* ``balance.<op>``: every channel into the op carries exactly the tokens the
+  op's firing rules consume (nothing starves, no token is left), including the
+  ``N >= 1`` a body-local carry/invariant on after_cond needs;
+* ``class.<value>``: the length class of each loop-structural channel (raw
+  N+1, body N, all-but-last N-1, exit 1, ...).
+
+A refutation carries the smallest trip counts (and branch outcomes, argument
+values) under which the channel's token count differs from what its consumer
+takes, with the token trace of both. See specs/verification-lengths.md.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import z3
+
+from loom.ir.core import Operation, Value
+from loom.sim.names import value_name_map
+from loom.verify.lengths_clock import AnyClock, Clock, Loop, TermMap, split
+from loom.verify.lengths_logic import Logic
+from loom.verify.lengths_typing import Check, Typing, infer
+from loom.verify.obligation import Obligation, VerifyContext
+
+STRUCTURAL = ("dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant")
+
+
+@dataclass
+class LengthAnalysis:
+    """The result of the calculus on one function: clocks of every value, loops, checks."""
+
+    typing: Typing
+    logic: Logic
+    names: dict[Value, str]
+    seconds: float
+
+    def clock(self, v: Value) -> Optional["Clock | AnyClock"]:
+        t = self.typing.types.get(v)
+        return t.clock if t is not None else None
+
+    def length(self, v: Value) -> str:
+        """Human-readable token count of ``v`` (e.g. ``N_L0+1 per activation of L0``)."""
+        c = self.clock(v)
+        return "untyped" if c is None else describe(c, self.typing.cond_names)[1]
+
+
+def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnalysis:
+    """Run the clock calculus on a handshake.func."""
+    ctx = ctx or VerifyContext()
+    t0 = time.perf_counter()
+    body = func.regions[0].entry
+    vals = list(body.args) + [r for op in body.ops for r in op.results]
+    names = value_name_map(func, vals)
+    logic = Logic(ctx.timeout)
+    typing = infer(func, logic, names, ctx.progress)
+    return LengthAnalysis(typing, logic, names, time.perf_counter() - t0)
+
+
+def check_lengths(func: Operation, ctx: VerifyContext) -> list[Obligation]:
+    """Obligations ``len.*``, ``balance.*`` and ``class.*`` of one handshake.func."""
+    a = analyze(func, ctx)
+    return obligations(a, ctx)
+
+
+# ---------------------------------------------------------------------------- classification
+def describe(clock: "Clock | AnyClock", cond_names: TermMap) -> tuple[str, str]:
+    """(class, text) of a clock: ``raw``/``body``/``body-but-last``/``once``/``sub``/``empty``/``any``."""
+    if isinstance(clock, AnyClock):
+        return "any", "always ready (a source)"
+    if clock.is_empty:
+        return "empty", "never carries a token"
+    memo: dict = {}
+    if not clock.levels:
+        cls, text = "once", "1 token per run"
+        outer = list(clock.conds)
+    else:
+        lp = clock.levels[-1]
+        outer, inner = split(clock, lp, memo)
+        ids = sorted(x.get_id() for x in inner)
+        act = f" per activation of {lp.name}"
+        if not ids:
+            cls, text = "raw", f"N_{lp.name}+1{act} (raw)"
+        elif ids == [lp.cont.get_id()]:
+            cls, text = "body", f"N_{lp.name}{act} (body)"
+        elif ids == sorted([lp.cont.get_id(), lp.after.get_id()]):
+            cls, text = "body-but-last", f"N_{lp.name}-1{act} (all iterations but the last)"
+        else:
+            names = ", ".join(_cond_text(c, cond_names) for c in inner)
+            cls, text = "sub", f"iterations of {lp.name} where {names}"
+        if len(clock.levels) > 1:
+            text += " inside " + " inside ".join(x.name for x in reversed(clock.levels[:-1]))
+    if outer:
+        text += " when " + " and ".join(_cond_text(c, cond_names) for c in outer)
+    return cls, text
+
+
+def _cond_text(c: z3.BoolRef, cond_names: TermMap) -> str:
+    name = cond_names.get(c)
+    if name:
+        return name
+    s = str(c).replace("\n", " ")
+    s = " ".join(s.split())
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ---------------------------------------------------------------------------- obligations
+def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
+    typing = a.typing
+    out: list[Obligation] = []
+    by_loop: dict[tuple[int, str], list[Check]] = {}
+    by_op: dict[Operation, list[Check]] = {}
+    for c in typing.checks:
+        if c.family == "balance":
+            by_op.setdefault(c.op, []).append(c)
+        elif c.loop is not None:
+            by_loop.setdefault((c.loop.index, c.family), []).append(c)
+    for lp in typing.loops:
+        raw = by_loop.get((lp.index, "len.raw"), [])
+        what = (f"stream {a.names.get(lp.op.results[1], '?')}: N_{lp.name}+1 tokens per activation, "
+                f"N_{lp.name} trues then one false") if lp.kind == "for" else (
+            f"while loop opened by {lp.op.name} {a.names.get(lp.op.results[0], '?')}: its condition carries "
+            f"N_{lp.name}+1 tokens per activation, N_{lp.name} trues then one false")
+        out.append(_obligation(a, ctx, f"len.{lp.name}.raw", "length", lp.op, what, raw,
+                               typing.unknown.get(lp.op)))
+        gates = by_loop.get((lp.index, "len.after_cond"))
+        if gates:
+            gop = gates[0].op
+            what = (f"gate {a.names.get(gop.results[1], '?')}: after_value/after_cond carry N_{lp.name} tokens "
+                    "per activation (nothing when the loop runs 0 times)")
+            out.append(_obligation(a, ctx, f"len.{lp.name}.after_cond", "length", gop, what, gates,
+                                   typing.unknown.get(gop)))
+    seen_unknown: set[Operation] = set()
+    counter: dict[str, int] = {}
+    for op in typing.func.regions[0].entry.ops:
+        checks = by_op.get(op, [])
+        reason = typing.unknown.get(op)
+        if op.name in STRUCTURAL[:2] and not checks:
+            continue  # stream/gate: covered by len.* obligations
+        if not checks and reason is None:
+            continue
+        seen_unknown.add(op)
+        oid = "balance." + _op_name(op, a.names, counter)
+        what = f"{op.name}: every input channel carries exactly the tokens its firings consume"
+        out.append(_obligation(a, ctx, oid, "balance", op, what, checks, reason))
+    rest = [op for op in typing.untyped if op not in seen_unknown and op not in typing.unknown]
+    if rest:
+        names = ", ".join(f"{op.name} at {op.loc}" for op in rest[:5]) + (" ..." if len(rest) > 5 else "")
+        out.append(Obligation("balance.untyped", "balance", "unknown", 0.0,
+                              f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
+                              f"cannot type): {names}", loc=rest[0].loc))
+    out.extend(_classes(a, ctx))
+    return out
+
+
+def _op_name(op: Operation, names: dict[Value, str], counter: dict[str, int]) -> str:
+    if op.results:
+        return names.get(op.results[0], "?")
+    base = op.name.split(".", 1)[-1]
+    k = counter.get(base, 0)
+    counter[base] = k + 1
+    return base if k == 0 else f"{base}{k}"
+
+
+def _obligation(a: LengthAnalysis, ctx: VerifyContext, oid: str, kind: str, op: Operation, what: str,
+                checks: list[Check], reason: Optional[str]) -> Obligation:
+    seconds = sum(c.seconds for c in checks)
+    refuted = [c for c in checks if c.outcome.status == "refuted"]
+    unknown = [c for c in checks if c.outcome.status == "unknown"]
+    smt2 = _smt2(a, checks) if ctx.want_smt2 else None
+    if refuted:
+        c = refuted[0]
+        cex = _counterexample(a, c)
+        w = c.outcome.witness
+        assert w is not None
+        got, want = w.totals[1], w.totals[0]
+        trips = ", ".join(f"{k}={v}" for k, v in w.trips.items()) or "no loop"
+        effect = ("a token is left over" if got > want else "its consumer starves")
+        detail = (f"{c.what}: {a.names.get(c.channel, '?')} carries {got} token(s) where {want} are consumed "
+                  f"({effect}) with trip counts {trips}")
+        if w.args:
+            detail += " (arguments " + ", ".join(f"{k}={v}" for k, v in w.args.items()) + ")"
+        return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2)
+    if reason is not None or unknown:
+        why = reason if reason is not None else f"{unknown[0].what}: {unknown[0].outcome.reason}"
+        return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {why}", None, op.loc, smt2)
+    how = "; ".join(sorted({c.outcome.reason for c in checks})) or "by construction"
+    return Obligation(oid, kind, "proved", seconds, f"{what} ({how})", None, op.loc, smt2)
+
+
+def _counterexample(a: LengthAnalysis, c: Check) -> dict:
+    w = c.outcome.witness
+    assert w is not None
+    channel = a.names.get(c.channel, "?") if c.channel is not None else "?"
+    ref = a.names.get(c.ref) if c.ref is not None else None
+    cex: dict = {
+        "op": c.op.name,
+        "loc": str(c.op.loc),
+        "channel": channel,
+        "trip_counts": dict(w.trips),
+        "max_trip_count": w.bound,
+        "arguments": dict(w.args),
+        "tokens": {channel: w.totals[1], "consumed": w.totals[0]},
+        "trace": {channel: w.tokens[1], "consumed": w.tokens[0]},
+        "branch_outcomes": _branches(a, c),
+        "expected": describe(c.expected, a.typing.cond_names)[1],
+        "actual": describe(c.actual, a.typing.cond_names)[1],
+    }
+    if ref is not None:
+        cex["against"] = ref
+    return cex
+
+
+def _branches(a: LengthAnalysis, c: Check) -> dict:
+    """Truth values, in the witness, of the named data-dependent conditions at function level."""
+    w = c.outcome.witness
+    assert w is not None
+    out = {}
+    for clock in (c.expected, c.actual):
+        if isinstance(clock, AnyClock):
+            continue
+        for cond in clock.conds:
+            name = a.typing.cond_names.get(cond)
+            if name is None or any(True for _ in a.logic.n_apps(cond)):
+                continue
+            if clock.levels and any(_mentions_j(cond, lp) for lp in clock.levels):
+                continue
+            v = w.model.eval(cond, model_completion=True)
+            if z3.is_true(v) or z3.is_false(v):
+                out[name.lstrip("!")] = z3.is_true(v) != name.startswith("!")
+    return out
+
+
+def _mentions_j(cond: z3.ExprRef, lp: Loop) -> bool:
+    from loom.verify.lengths_clock import mentions
+
+    return mentions(cond, lp.j, {})
+
+
+def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
+    """One SMT-LIB2 script: some checked channel differs from its expectation (``unsat`` = all proved)."""
+    assertions: list[z3.BoolRef] = []
+    violations: list[z3.BoolRef] = []
+    for c in checks:
+        e, x = c.expected, c.actual
+        if isinstance(e, AnyClock) or isinstance(x, AnyClock):
+            continue
+        if e.levels != x.levels:
+            return None  # not a single quantifier-free query (the refutation is a bounded witness)
+        q = a.logic.equality_query(e, x)
+        violations.append(z3.And(*q))
+    if not violations:
+        violations = [z3.BoolVal(False)]
+    assertions.append(z3.Or(*violations))
+    s = z3.Solver()
+    s.add(*assertions)
+    return s.to_smt2()
+
+
+def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
+    out: list[Obligation] = []
+    typing = a.typing
+    loop_conds: set[int] = set()
+    for lp in typing.loops:
+        loop_conds |= {lp.cont.get_id(), lp.after.get_id()}
+    for op in typing.func.regions[0].entry.ops:
+        structural = op.name in STRUCTURAL
+        if not structural and op.name in ("handshake.cond_br", "handshake.mux"):
+            c = typing.types.get(op.operands[0])
+            structural = c is not None and c.term.get_id() in loop_conds
+        if not structural:
+            continue
+        for r in op.results:
+            name = a.names.get(r, "?")
+            t = typing.types.get(r)
+            if t is None or op in typing.unknown:
+                why = typing.unknown.get(op, "depends on an untyped channel")
+                out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
+                                      f"{name}: length not derived ({why})", loc=op.loc))
+                continue
+            cls, text = describe(t.clock, typing.cond_names)
+            smt2 = None
+            if ctx.want_smt2 and isinstance(t.clock, Clock):
+                s = z3.Solver()
+                s.add(*a.logic.equality_query(t.clock, t.clock))
+                smt2 = s.to_smt2()
+            out.append(Obligation(f"class.{name}", "length", "proved", 0.0, f"{name}: {cls}: {text}",
+                                  loc=op.loc, smt2=smt2))
+    return out

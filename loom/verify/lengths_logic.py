@@ -1,0 +1,278 @@
+"""Z3 side of the length calculus: trip-count axioms, clock equality, and bounded count witnesses.
+
+Clock equality is decided for *all* trip counts: the negation (a coordinate in
+one clock and not in the other, within the loop domains, under the trip-count
+axioms) is a quantifier-free query; ``unsat`` proves equality. When it is not
+proved, ``count_witness`` enumerates every coordinate up to a small trip-count
+bound and looks for trip counts and branch outcomes under which the two clocks
+carry different *numbers* of tokens over the whole run -- a real imbalance
+(residual token or starvation). The bound grows from 0, so the first witness
+has the smallest trip counts.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import z3
+
+from loom.verify.lengths_clock import ANY, AnyClock, Clock, Loop
+
+WITNESS_MAX_TRIPS = 3  # largest free trip count tried when searching a counterexample
+WITNESS_MAX_LEAVES = 4096  # coordinates enumerated per clock
+
+
+@dataclass
+class Outcome:
+    """Verdict of one side condition: ``proved``, ``refuted`` (with a witness) or ``unknown`` (with a reason)."""
+
+    status: str
+    reason: str = ""
+    witness: Optional["Witness"] = None
+
+
+@dataclass
+class Witness:
+    """Trip counts and branch outcomes under which clocks carry different token counts over one run."""
+
+    model: z3.ModelRef
+    bound: int
+    totals: list[int]
+    trips: dict[str, int] = field(default_factory=dict)
+    args: dict[str, object] = field(default_factory=dict)
+    tokens: list[list[str]] = field(default_factory=list)  # per clock: coordinates of each token, in order
+
+
+class Logic:
+    """Trip-count axioms and the queries of one function's length analysis."""
+
+    def __init__(self, timeout: Optional[float]) -> None:
+        self.timeout_ms = int(timeout * 1000) if timeout else 0
+        self.loops: dict[str, Loop] = {}  # N decl name -> loop
+        self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
+        self._apps_memo: dict[int, tuple] = {}  # term id -> (term, apps)
+        self.queries = 0
+
+    def add_loop(self, loop: Loop) -> None:
+        self.loops[loop.n_decl.name()] = loop
+
+    # ------------------------------------------------------------------ axioms
+    def n_apps(self, term: z3.ExprRef) -> tuple:
+        """Every application ``N_L(args)`` in ``term`` as (loop, app) pairs."""
+        key = term.get_id()
+        hit = self._apps_memo.get(key)
+        if hit is not None:
+            return hit[1]
+        found: dict[int, tuple] = {}
+        if z3.is_app(term):
+            loop = self.loops.get(term.decl().name())
+            if loop is not None and term.sort() == z3.IntSort():
+                found[term.get_id()] = (loop, term)
+            for ch in term.children():
+                for lp, app in self.n_apps(ch):
+                    found[app.get_id()] = (lp, app)
+        res = tuple(found.values())
+        self._apps_memo[key] = (term, res)  # keep the term alive: Z3 recycles ids of dead terms
+        return res
+
+    def _instance(self, loop: Loop, app: z3.ArithRef, term: z3.ExprRef) -> z3.ExprRef:
+        args = app.children()
+        if not args:
+            return term
+        return z3.substitute(term, *zip(loop.outer_js, args))
+
+    def axioms(self, terms: Sequence[z3.ExprRef], exact: bool = False) -> list[z3.BoolRef]:
+        """Trip-count facts for every ``N`` application reachable from ``terms``: ``N >= 0``, the constant
+        trip count when known, ``N >= 1`` iff the first continue condition holds, and (``exact``, used only
+        when searching witnesses) the closed form of ``+=`` loops with a constant positive step."""
+        out: list[z3.BoolRef] = []
+        seen: set[int] = set()
+        todo = [pair for t in terms for pair in self.n_apps(t)]
+        while todo:
+            loop, app = todo.pop()
+            if app.get_id() in seen:
+                continue
+            seen.add(app.get_id())
+            new: list[z3.BoolRef] = [app >= 0]
+            if loop.trips is not None:
+                new.append(app == loop.trips)
+            if loop.first_cond is not None:
+                new.append((app >= 1) == self._instance(loop, app, loop.first_cond))
+            if exact:
+                closed = self._closed_form(loop)
+                if closed is not None:
+                    new.append(self._instance(loop, app, closed(loop.n)))
+            for f in new:
+                todo.extend(self.n_apps(f))
+            out.extend(new)
+        return out
+
+    @staticmethod
+    def _closed_form(loop: Loop) -> Optional[Callable[[z3.ArithRef], z3.BoolRef]]:
+        if loop.kind != "for" or loop.step_op != "+=" or loop.start is None or loop.step is None:
+            return None
+        step = z3.simplify(loop.step)
+        if not z3.is_bv_value(step) or not (0 < step.as_signed_long() < 1 << 20):
+            return None
+        s = step.as_signed_long()
+        lo = z3.BV2Int(loop.start, is_signed=True)
+        hi = z3.BV2Int(loop.bound, is_signed=True)
+        cond = loop.cont_cond
+        if cond == "<" or cond is None:
+            return lambda n: n == z3.If(lo < hi, (hi - lo + s - 1) / s, 0)
+        if cond == "<=":
+            return lambda n: n == z3.If(lo <= hi, (hi - lo) / s + 1, 0)
+        if cond == "!=" and s == 1:
+            return lambda n: z3.And(lo <= hi, n == hi - lo)
+        return None
+
+    @staticmethod
+    def domain(levels: Sequence[Loop]) -> list[z3.BoolRef]:
+        """Coordinates within their loops: ``0 <= j_L <= N_L`` for every level."""
+        out: list[z3.BoolRef] = []
+        for lp in levels:
+            out += [lp.j >= 0, lp.j <= lp.n]
+        return out
+
+    # ------------------------------------------------------------------ queries
+    def solver(self) -> z3.Solver:
+        s = z3.Solver()
+        if self.timeout_ms:
+            s.set("timeout", self.timeout_ms)
+        return s
+
+    def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:
+        """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels)."""
+        violation = z3.Xor(a.formula(), b.formula())
+        body = self.domain(a.levels) + [violation]
+        return self.axioms(body) + body
+
+    def equal(self, a: "Clock | AnyClock", b: "Clock | AnyClock") -> Outcome:
+        """Prove ``a`` and ``b`` carry tokens for the same coordinates, or find a count witness."""
+        if isinstance(a, AnyClock) or isinstance(b, AnyClock) or a.key == b.key:
+            return Outcome("proved", "identical clocks")
+        reason = "the two streams have different loop nests"
+        if a.levels == b.levels:
+            s = self.solver()
+            s.add(*self.equality_query(a, b))
+            self.queries += 1
+            r = s.check()
+            if r == z3.unsat:
+                return Outcome("proved", "equal for all trip counts (z3)")
+            reason = "z3 timed out" if r == z3.unknown else "the two streams cover different iterations"
+        w = self.count_witness([a, b])
+        if w is not None:
+            return Outcome("refuted", "token counts differ", w)
+        return Outcome("unknown", reason + "; no token-count difference found up to "
+                       f"{WITNESS_MAX_TRIPS} iterations per loop (misaligned but balanced?)")
+
+    # ------------------------------------------------------------------ witnesses
+    def _leaves(self, clock: Clock, bound: int) -> Optional[list[tuple[tuple[int, ...], z3.BoolRef]]]:
+        """Every coordinate tuple of ``clock``'s nest up to ``bound`` with the condition that it is a token."""
+        ranges = []
+        for lp in clock.levels:
+            ranges.append(range(0, (lp.trips if lp.trips is not None else bound) + 1))
+        total = 1
+        for r in ranges:
+            total *= len(r)
+        if total > WITNESS_MAX_LEAVES:
+            return None
+        js = [lp.j for lp in clock.levels]
+        f = clock.formula()
+        out = []
+        for coords in itertools.product(*ranges):
+            vals = [z3.IntVal(v) for v in coords]
+            dom = [z3.IntVal(v) <= lp.n_at(vals[:i]) for i, (v, lp) in enumerate(zip(coords, clock.levels))]
+            cond = z3.substitute(f, *zip(js, vals)) if js else f
+            out.append((coords, z3.And(*dom, cond)))
+        return out
+
+    def count_witness(self, clocks: Sequence[Clock], bound_max: int = WITNESS_MAX_TRIPS) -> Optional[Witness]:
+        """Smallest trip counts (and matching branch outcomes) under which not all ``clocks`` have the same
+        number of tokens in one run; None if there is none up to ``bound_max`` iterations per loop."""
+        if any(isinstance(c, AnyClock) for c in clocks):
+            return None
+        for bound in range(0, bound_max + 1):
+            leaves = [self._leaves(c, bound) for c in clocks]
+            if any(lv is None for lv in leaves):
+                return None
+            totals = [z3.Sum([z3.If(f, 1, 0) for _, f in lv]) if lv else z3.IntVal(0) for lv in leaves]
+            formulas = [f for lv in leaves for _, f in lv]
+            axioms = self.axioms(formulas, exact=True)
+            limits = [app <= bound for f in formulas + axioms for lp, app in self.n_apps(f) if lp.trips is None]
+            s = self.solver()
+            s.add(*axioms, *limits)
+            s.add(z3.Or(*[totals[0] != t for t in totals[1:]]))
+            self.queries += 1
+            if s.check() != z3.sat:
+                continue
+            m = s.model()
+            w = Witness(m, bound, [m.eval(t, model_completion=True).as_long() for t in totals])
+            w.trips = self._trips(m, formulas + axioms)
+            w.args = {name: _py(m.eval(c, model_completion=True)) for name, c in self.args.items()
+                      if _mentions_any(c, formulas + axioms)}
+            for c, lv in zip(clocks, leaves):
+                w.tokens.append([_coords_label(c.levels, co) for co, f in lv
+                                 if z3.is_true(m.eval(f, model_completion=True))])
+            return w
+        return None
+
+    def _trips(self, m: z3.ModelRef, formulas: Sequence[z3.ExprRef]) -> dict[str, int]:
+        """Trip count of every loop activation that exists in model ``m``."""
+        out: dict[tuple, int] = {}
+        for f in formulas:
+            for lp, app in self.n_apps(f):
+                args = [m.eval(a, model_completion=True) for a in app.children()]
+                coords = tuple(a.as_long() for a in args)
+                outer = lp.activation.levels
+                live = [z3.IntVal(v) <= ol.n_at([z3.IntVal(x) for x in coords[:i]])
+                        for i, (v, ol) in enumerate(zip(coords, outer))]
+                act = lp.activation.formula()
+                if outer:
+                    act = z3.substitute(act, *zip([ol.j for ol in outer], [z3.IntVal(v) for v in coords]))
+                if not z3.is_true(m.eval(z3.And(*live, act), model_completion=True)):
+                    continue
+                out[(lp.index, coords)] = m.eval(app, model_completion=True).as_long()
+        res: dict[str, int] = {}
+        for (idx, coords), n in sorted(out.items()):
+            lp = next(x for x in self.loops.values() if x.index == idx)
+            res[lp.name + ("@" + _coords_label(lp.activation.levels, coords) if coords else "")] = n
+        return res
+
+
+def _coords_label(levels: Sequence[Loop], coords: Sequence[int]) -> str:
+    if not levels:
+        return "run"
+    return ",".join(f"{lp.name}={c}" for lp, c in zip(levels, coords))
+
+
+def _py(v: z3.ExprRef) -> object:
+    if z3.is_bv_value(v):
+        return v.as_signed_long()
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    if z3.is_int_value(v):
+        return v.as_long()
+    return str(v)
+
+
+def _mentions_any(c: z3.ExprRef, formulas: Sequence[z3.ExprRef]) -> bool:
+    name = c.decl().name()
+    seen: set[int] = set()
+    stack = list(formulas)
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().name() == name:
+            return True
+        stack.extend(t.children())
+    return False
+
+
+__all__ = ["ANY", "Logic", "Outcome", "Witness", "WITNESS_MAX_TRIPS"]

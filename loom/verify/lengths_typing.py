@@ -1,0 +1,734 @@
+"""Clock inference over a handshake.func: give every channel a clock and check every consumer.
+
+The rules follow the operator contracts (the tables in ``loom.semantics``):
+
+* arith/join/store/return/cond_br/load-issue/memory ports read all their inputs
+  in one firing: the inputs must have equal clocks;
+* ``cond_br(c, x)`` splits clock C into ``C when c`` / ``C when !c``;
+  ``mux(s, d0, d1..)`` needs ``d_k`` on ``S when s == k`` and emits on S;
+* ``stream`` opens a loop L on the clock P of its operands: idx/cont carry
+  positions ``0..N_L`` (raw), cont is ``j_L < N_L``;
+* ``gate(v, c)`` needs c to be a loop condition; after_value/after_cond are on
+  ``raw when cont`` (body, N tokens), after_cond is ``j_L < N_L - 1``;
+* ``carry(d, a, b)``/``invariant(d, a)`` need d segmented over a's clock: one
+  run of trues closed by one false per a-token (raw: N trues then false;
+  after_cond: N-1 trues then false, which needs ``N >= 1``); the output is on
+  d's clock and the carry's b on ``D when d``;
+* a carry/invariant whose d is computed from its own output (scf.while) opens
+  a while loop W by hypothesis (d on ``raw(W)``, N_W = index of the first
+  false), confirmed when d's clock is derived.
+
+Every equality that is not syntactic is discharged by ``Logic.equal`` (Z3);
+nothing untypable is ever reported as proved.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import z3
+
+from loom.ir.core import Operation, Value
+from loom.ir.types import MemRefType, NoneType
+from loom.semantics import machine_for
+from loom.semantics.expr import Const
+from loom.semantics.machine import Machine
+from loom.verify.lengths_clock import (
+    ANY,
+    EMPTY,
+    ONE,
+    TermMap,
+    AnyClock,
+    Clock,
+    Loop,
+    mentions,
+    raw_clock,
+    split,
+    substitute,
+    when,
+)
+from loom.verify.lengths_logic import Logic, Outcome
+from loom.verify.lengths_values import Values, int_width, is_i1
+
+AnyOrClock = "Clock | AnyClock"
+
+
+@dataclass
+class Typed:
+    """The clock of a value and the term of its token at each coordinate."""
+
+    clock: "Clock | AnyClock"
+    term: z3.ExprRef
+
+
+@dataclass
+class Check:
+    """One side condition: channel ``channel`` must carry tokens exactly on ``expected``."""
+
+    op: Operation
+    family: str  # "balance", "len.raw" or "len.after_cond"
+    loop: Optional[Loop]
+    what: str
+    expected: "Clock | AnyClock"
+    actual: "Clock | AnyClock"
+    channel: Optional[Value]
+    ref: Optional[Value]
+    outcome: Outcome
+    seconds: float = 0.0
+
+
+@dataclass
+class Group:
+    """One independently firing part of an op: the operands it needs and the results it defines."""
+
+    op: Operation
+    ins: tuple[int, ...]
+    outs: tuple[int, ...]
+    kind: str = "all"
+    pending: int = 0
+
+
+@dataclass
+class Hypothesis:
+    """A while loop opened by a carry/invariant whose condition is computed from its own output."""
+
+    loop: Loop
+    clock: Clock
+    opener: Operation
+    confirmed: Optional[bool] = None
+
+
+@dataclass
+class Typing:
+    """Everything inferred for one function."""
+
+    func: Operation
+    types: dict[Value, Typed]
+    loops: list[Loop]
+    checks: list[Check]
+    unknown: dict[Operation, str]
+    untyped: list[Operation]
+    cond_names: TermMap
+    gates: dict[Operation, Loop] = field(default_factory=dict)
+
+
+class Typer:
+    """Runs the clock inference of one handshake.func (see the module docstring)."""
+
+    def __init__(self, func: Operation, logic: Logic, names: dict[Value, str],
+                 progress: Optional[Callable[[str], None]] = None) -> None:
+        self.func = func
+        self.body = func.regions[0].entry
+        self.logic = logic
+        self.values = Values()
+        self.names = names
+        self.progress = progress
+        self.types: dict[Value, Typed] = {}
+        self.loops: list[Loop] = []
+        self.loop_index: dict[tuple, Loop] = {}
+        self.checks: list[Check] = []
+        self.unknown: dict[Operation, str] = {}
+        self.hyps: dict[Value, Hypothesis] = {}
+        self.cond_names = TermMap()
+        self.gates: dict[Operation, Loop] = {}
+        self.memo: dict = {}
+        self.machines: dict[Operation, Machine] = {}
+        self.groups: list[Group] = []
+        self.waiting: dict[Value, list[Group]] = {}
+        self.ready: deque[Group] = deque()
+        self.done_groups: set[int] = set()
+        self.deferred: list[tuple] = []  # (op, what, expected clock, value, reference value)
+        self._eq_cache: dict[tuple, tuple] = {}
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> Typing:
+        for a in self.body.args:
+            if isinstance(a.type, MemRefType):
+                continue
+            name = self.names.get(a, f"%arg{a.index}").lstrip("%")
+            if isinstance(a.type, NoneType):
+                term = self.values.token()
+            else:
+                term = self.values.fresh(f"arg_{name}", a.type, [])
+                term = z3.Const(f"arg:{name}", term.sort())
+                self.logic.args[name] = term
+            self.types[a] = Typed(ONE, term)
+        for op in self.body.ops:
+            self._make_groups(op)
+        for g in self.groups:
+            if g.pending == 0:
+                self.ready.append(g)
+        while True:
+            self._drain()
+            if self._hypothesize():
+                continue
+            if self._silence():
+                continue
+            break
+        self._check_feedback()
+        untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
+        untyped = list(dict.fromkeys(untyped))
+        return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
+                      self.cond_names, self.gates)
+
+    def _make_groups(self, op: Operation) -> None:
+        m = machine_for(op)
+        self.machines[op] = m
+        tok = [i for i, p in enumerate(m.inputs) if p.kind == "token"]
+        name = op.name
+        if name == "handshake.load":
+            n_addr = len(op.operands) - 2
+            groups = [Group(op, tuple(range(n_addr)) + (n_addr + 1,), tuple(range(1, len(op.results))), "issue"),
+                      Group(op, (n_addr,), (0,), "deliver")]
+        elif name in ("handshake.memory", "handshake.extmemory"):
+            groups = self._memory_groups(op, m)
+        elif name in ("dataflow.carry", "dataflow.invariant"):
+            groups = [Group(op, (1, 0), (0,), "segment")]
+        elif name == "handshake.sink":
+            groups = [Group(op, tuple(tok), (), "sink")]
+        else:
+            groups = [Group(op, tuple(tok), tuple(range(len(op.results))))]
+        for g in groups:
+            self.groups.append(g)
+            for i in g.ins:
+                v = op.operands[i]
+                if v not in self.types:
+                    g.pending += 1
+                    self.waiting.setdefault(v, []).append(g)
+
+    @staticmethod
+    def _memory_groups(op: Operation, m: Machine) -> list[Group]:
+        index = {p.name: i for i, p in enumerate(m.inputs)}
+        outs = {p.name: i for i, p in enumerate(m.outputs)}
+        groups = []
+        for rule in m.rules:
+            ins = tuple(index[p] for p in rule.reads)
+            res = tuple(outs[p] for p, _ in rule.emits)
+            groups.append(Group(op, ins, res, "port:" + rule.name))
+        return groups
+
+    def _drain(self) -> None:
+        n = 0
+        while self.ready:
+            g = self.ready.popleft()
+            if id(g) in self.done_groups:
+                continue
+            self.done_groups.add(id(g))
+            self._fire(g)
+            n += 1
+            if self.progress is not None and n % 2000 == 0:
+                self.progress(f"lengths: {len(self.done_groups)}/{len(self.groups)} op parts typed")
+
+    def assign(self, v: Value, typed: Typed) -> None:
+        if v in self.types:
+            return
+        hyp = self.hyps.get(v)
+        if hyp is not None:
+            typed = self._confirm(v, hyp, typed)
+        self.types[v] = typed
+        for g in self.waiting.pop(v, ()):
+            g.pending -= 1
+            if g.pending == 0:
+                self.ready.append(g)
+
+    # ------------------------------------------------------------------ helpers
+    def t(self, v: Value) -> Typed:
+        return self.types[v]
+
+    def name(self, v: Optional[Value]) -> str:
+        return self.names.get(v, "?") if v is not None else "?"
+
+    def coords(self, clock: "Clock | AnyClock") -> list[z3.ArithRef]:
+        return [lp.j for lp in clock.levels]
+
+    def equal(self, a: "Clock | AnyClock", b: "Clock | AnyClock") -> Outcome:
+        key = (a.key, b.key)
+        hit = self._eq_cache.get(key)
+        if hit is None:
+            hit = self._eq_cache[key] = (self.logic.equal(a, b), a, b)  # the clocks keep their ids alive
+        return hit[0]
+
+    def check(self, op: Operation, what: str, expected: "Clock | AnyClock", actual: "Clock | AnyClock",
+              channel: Optional[Value], ref: Optional[Value], family: str = "balance",
+              loop: Optional[Loop] = None) -> Outcome:
+        import time
+
+        t0 = time.perf_counter()
+        out = self.equal(expected, actual)
+        self.checks.append(Check(op, family, loop, what, expected, actual, channel, ref, out,
+                                 time.perf_counter() - t0))
+        return out
+
+    def same(self, op: Operation, vals: Sequence[Value], family: str = "balance",
+             loop: Optional[Loop] = None) -> "Clock | AnyClock":
+        """All ``vals`` are read by one firing: their clocks must be equal. Returns the common clock."""
+        ref = next((v for v in vals if not isinstance(self.t(v).clock, AnyClock)), None)
+        if ref is None:
+            return ANY
+        rc = self.t(ref).clock
+        for v in vals:
+            if v is ref or isinstance(self.t(v).clock, AnyClock):
+                continue
+            self.check(op, f"{self.name(v)} and {self.name(ref)} are consumed together", rc, self.t(v).clock,
+                       v, ref, family, loop)
+        return rc
+
+    def cond_term(self, v: Value) -> z3.BoolRef:
+        term = self.t(v).term
+        if not z3.is_bool(term):
+            term = term != 0
+        self.cond_names.setdefault(term, self.name(v))
+        self.cond_names.setdefault(z3.Not(term), "!" + self.name(v))
+        return term
+
+    def fresh(self, v: Value, clock: "Clock | AnyClock") -> z3.ExprRef:
+        return self.values.fresh(self.name(v).lstrip("%"), v.type, self.coords(clock))
+
+    def unknown_op(self, op: Operation, reason: str) -> None:
+        self.unknown.setdefault(op, reason)
+
+    # ------------------------------------------------------------------ rules
+    def _fire(self, g: Group) -> None:
+        op = g.op
+        name = op.name
+        res = op.results
+        if g.kind == "sink":
+            return
+        if g.kind == "deliver":
+            self.assign(res[0], self.t(op.operands[g.ins[0]]))
+            return
+        if g.kind == "issue":
+            c = self.same(op, [op.operands[i] for i in g.ins])
+            for k in g.outs:
+                self.assign(res[k], Typed(c, self.t(op.operands[k - 1]).term))
+            return
+        if g.kind.startswith("port:"):
+            self._memory_port(g)
+            return
+        if g.kind == "segment":
+            self._segment(op)
+            return
+        handler = _RULES.get(name)
+        if handler is not None:
+            handler(self, op)
+            return
+        m = self.machines[op]
+        if m.sources:
+            val = m.sources[0][1]
+            term = self.values.literal(val.value, res[0].type) if isinstance(val, Const) else self.fresh(res[0], ANY)
+            self.assign(res[0], Typed(ANY, term))
+            return
+        if op.dialect in ("arith", "math"):
+            c = self.same(op, op.operands)
+            terms = self.values.scalar(op, [self.t(v).term for v in op.operands])
+            for r, term in zip(res, terms):
+                self.assign(r, Typed(c, term))
+            return
+        self.unknown_op(op, f"'{name}' has no rule in the length calculus")
+
+    def _identity(self, op: Operation) -> None:
+        for r in op.results:
+            self.assign(r, self.t(op.operands[0]))
+
+    def _join(self, op: Operation) -> None:
+        c = self.same(op, op.operands)
+        self.assign(op.results[0], Typed(c, self.values.token()))
+
+    def _constant(self, op: Operation) -> None:
+        m = self.machines[op]
+        val = m.rules[0].emits[0][1]
+        assert isinstance(val, Const)
+        self.assign(op.results[0], Typed(self.t(op.operands[0]).clock, self.values.literal(val.value, op.results[0].type)))
+
+    def _cond_br(self, op: Operation) -> None:
+        c_v, d_v = op.operands
+        c = self.same(op, [c_v, d_v])
+        cond = self.cond_term(c_v)
+        term = self.t(d_v).term
+        for r, pol in ((op.results[0], cond), (op.results[1], z3.Not(cond))):
+            clock, subst = when(c, pol, self.memo)
+            self.assign(r, Typed(clock, substitute(term, subst)))
+
+    def _mux(self, op: Operation) -> None:
+        sel_v, data = op.operands[0], op.operands[1:]
+        s = self.t(sel_v).clock
+        if isinstance(s, AnyClock):
+            self.unknown_op(op, f"the select {self.name(sel_v)} comes from an always-ready source")
+            return
+        sel = self.t(sel_v).term
+        boolean = is_i1(sel_v.type)
+        if boolean:
+            self.cond_term(sel_v)
+        width = int_width(sel_v.type) or 64
+        out_term: Optional[z3.ExprRef] = None
+        for k, d in reversed(list(enumerate(data))):
+            if boolean:
+                pick = sel if k == 1 else (z3.Not(sel) if k == 0 else z3.BoolVal(False))
+            else:
+                pick = sel == z3.BitVecVal(k, width)
+            expected, _ = when(s, pick, self.memo)
+            self.check(op, f"{self.name(d)} carries one token per select token choosing input {k}", expected,
+                       self.t(d).clock, d, sel_v)
+            dt = self.t(d).term
+            out_term = dt if out_term is None else z3.If(pick, dt, out_term)
+        if not (boolean and len(data) >= 2):
+            in_range = z3.BoolVal(len(data) >= 2) if boolean else z3.ULT(sel, z3.BitVecVal(len(data), width))
+            oob, _ = when(s, z3.Not(in_range), self.memo)
+            self.check(op, f"the select {self.name(sel_v)} is always below {len(data)}", EMPTY, oob, sel_v, None)
+        assert out_term is not None
+        self.assign(op.results[0], Typed(s, out_term))
+
+    def _merge(self, op: Operation) -> None:
+        ins = op.operands
+        clocks = [self.t(v).clock for v in ins]
+        if len(ins) == 1:
+            self.assign(op.results[0], self.t(ins[0]))
+            if len(op.results) > 1:
+                self.assign(op.results[1], Typed(clocks[0], self.values.literal(0, op.results[1].type)))
+            return
+        if any(isinstance(c, AnyClock) for c in clocks) or len({c.levels for c in clocks}) != 1:
+            self.unknown_op(op, "merge of streams from different loop nests")
+            return
+        for i in range(len(ins)):
+            for k in range(i + 1, len(ins)):
+                both = Clock(clocks[i].levels, clocks[i].conds + clocks[k].conds)
+                out = self.equal(EMPTY, both)
+                if out.status != "proved":
+                    self.unknown_op(op, f"cannot show that {self.name(ins[i])} and {self.name(ins[k])} never both "
+                                        "carry a token for one iteration (merge order is nondeterministic)")
+                    return
+        clock = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
+        for r in op.results:
+            self.assign(r, Typed(clock, self.fresh(r, clock)))
+
+    def _store(self, op: Operation) -> None:
+        c = self.same(op, op.operands)
+        n_addr = len(op.operands) - 2
+        self.assign(op.results[0], Typed(c, self.t(op.operands[n_addr]).term))
+        for k in range(1, len(op.results)):
+            self.assign(op.results[k], Typed(c, self.t(op.operands[k - 1]).term))
+
+    def _return(self, op: Operation) -> None:
+        for v in op.operands:
+            self.check(op, f"{self.name(v)} carries exactly one token per run", ONE, self.t(v).clock, v, None)
+
+    def _memory_port(self, g: Group) -> None:
+        op = g.op
+        vals = [op.operands[i] for i in g.ins]
+        c = self.same(op, vals) if vals else ANY
+        for k in g.outs:
+            r = op.results[k]
+            if isinstance(r.type, NoneType):
+                self.assign(r, Typed(c, self.values.token()))
+            else:
+                self.assign(r, Typed(c, self.fresh(r, c)))
+
+    def _stream(self, op: Operation) -> None:
+        p = self.same(op, op.operands, "len.raw")
+        start, step, bound = (self.t(v).term for v in op.operands)
+        if isinstance(p, AnyClock):
+            self.unknown_op(op, "the stream is activated by an always-ready source")
+            return
+        if p.is_empty:  # dead code (e.g. under a constant-false branch): never activated
+            for r in op.results:
+                self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
+            return
+        m = self.machines[op]
+        step_op = _attr_str(op, "step_op") or "+="
+        cont = _attr_str(op, "cont_cond", "stop_cond")
+        key = (p.key, step_op, cont, start.get_id(), step.get_id(), bound.get_id())
+        loop = self.loop_index.get(key)
+        if loop is None:
+            loop = Loop(len(self.loops), "for", op, p, step_op, cont)
+            loop.start, loop.step, loop.bound = start, step, bound
+            loop.first_cond = _first_cond(m, start, step, bound)
+            loop.trips = _constant_trips(step_op, cont, start, step, bound)
+            self.loops.append(loop)
+            self.loop_index[key] = loop
+            self.logic.add_loop(loop)
+        # The stream's own operand check is its loop's len.raw obligation.
+        for c in self.checks:
+            if c.op is op and c.loop is None:
+                c.loop = loop
+        if not any(c.op is op for c in self.checks):
+            self.checks.append(Check(op, "len.raw", loop, "the stream's operands arrive together", p, p, None, None,
+                                     Outcome("proved", "single activation clock")))
+        rc = raw_clock(loop)
+        idx, cont_v = op.results
+        first = z3.If(loop.j == 0, start, self.fresh(idx, rc))
+        self.assign(idx, Typed(rc, first))
+        self.assign(cont_v, Typed(rc, loop.cont))
+
+    def _gate(self, op: Operation) -> None:
+        v, c_v = op.operands
+        c = self.same(op, [v, c_v], "len.after_cond")
+        if isinstance(c, Clock) and c.is_empty:
+            for r in op.results:
+                self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
+            return
+        loop = self._loop_condition(op, c_v, c, "raw")
+        if loop is None:
+            return
+        for ch in self.checks:
+            if ch.op is op and ch.loop is None:
+                ch.loop = loop
+        self.gates[op] = loop
+        body, _ = when(c, loop.cont, self.memo)
+        self.checks.append(Check(op, "len.after_cond", loop, "after_value/after_cond: N tokens per activation",
+                                 body, body, None, None, Outcome("proved", "gate of the loop's raw condition")))
+        self.assign(op.results[0], Typed(body, self.t(v).term))
+        self.assign(op.results[1], Typed(body, loop.after))
+
+    def _loop_condition(self, op: Operation, c_v: Value, c: "Clock | AnyClock", shape: str) -> Optional[Loop]:
+        """The loop whose raw (``shape='raw'``) condition ``c_v`` is, or None (recorded as unknown)."""
+        if isinstance(c, AnyClock) or c.inner is None:
+            self.unknown_op(op, f"{self.name(c_v)} is not the condition of a loop")
+            return None
+        loop = c.inner
+        _, inner = split(c, loop, self.memo)
+        term = self.t(c_v).term
+        want_inner, want_term = ([], loop.cont) if shape == "raw" else ([loop.cont], loop.after)
+        if [x.get_id() for x in inner] != [x.get_id() for x in want_inner]:
+            self.unknown_op(op, f"{self.name(c_v)} is not the {shape} condition of {loop.name}")
+            return None
+        if term.get_id() != want_term.get_id() and not self._valid(c, term == want_term):
+            self.unknown_op(op, f"{self.name(c_v)} is not the {shape} condition of {loop.name}")
+            return None
+        return loop
+
+    def _valid(self, clock: Clock, prop: z3.BoolRef) -> bool:
+        body = self.logic.domain(clock.levels) + list(clock.conds) + [z3.Not(prop)]
+        s = self.logic.solver()
+        s.add(*self.logic.axioms(body), *body)
+        self.logic.queries += 1
+        return s.check() == z3.unsat
+
+    def _segment(self, op: Operation) -> None:
+        """carry/invariant with typed a and d."""
+        d_v, a_v = op.operands[0], op.operands[1]
+        self._segment_with(op, self.t(d_v).clock, self.t(d_v).term)
+
+    def _segment_with(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
+        d_v, a_v = op.operands[0], op.operands[1]
+        a = self.t(a_v)
+        o = op.results[0]
+        if isinstance(dclock, AnyClock):
+            self.unknown_op(op, f"the condition {self.name(d_v)} comes from an always-ready source")
+            return
+        if isinstance(a.clock, AnyClock):
+            self.unknown_op(op, f"the seed {self.name(a_v)} comes from an always-ready source")
+            return
+        shape = None
+        loop = dclock.inner
+        if loop is not None:
+            _, inner = split(dclock, loop, self.memo)
+            ids = [x.get_id() for x in inner]
+            if not ids and (dterm.get_id() == loop.cont.get_id() or self._valid(dclock, dterm == loop.cont)):
+                shape = "raw"
+            elif ids == [loop.cont.get_id()] and (dterm.get_id() == loop.after.get_id()
+                                                   or self._valid(dclock, dterm == loop.after)):
+                shape = "after_cond"
+        if shape is None and (dclock.is_empty or self._valid(dclock, z3.Not(dterm))):
+            shape = "flat"  # every d token is false: one segment of length one per token
+        if shape is None:
+            self.unknown_op(op, f"the condition {self.name(d_v)} is neither a loop's raw condition nor its "
+                                "after_cond (no segment structure the calculus knows)")
+            return
+        if shape == "flat":
+            expected = dclock
+            what = f"one {self.name(a_v)} token per {self.name(d_v)} token (every condition is false)"
+        else:
+            assert loop is not None
+            outer, _ = split(dclock, loop, self.memo)
+            extra = [loop.n >= 1] if shape == "after_cond" else []
+            expected = Clock(dclock.levels[:-1], outer + extra)
+            need = " (after_cond is empty when the loop runs 0 times: needs N >= 1)" if extra else ""
+            what = f"one {self.name(a_v)} token per activation of {loop.name}{need}"
+        self.check(op, what, expected, a.clock, a_v, d_v)
+        if op.name == "dataflow.invariant":
+            term = a.term
+        elif shape == "flat":
+            term = a.term
+        else:
+            assert loop is not None
+            term = z3.If(loop.j == 0, a.term, self.fresh(o, dclock))
+        if op.name == "dataflow.carry":
+            fb, _ = when(dclock, dterm, self.memo)
+            b = op.operands[2]
+            self.deferred.append((op, f"{self.name(b)} carries one token per true condition", fb, b, d_v))
+        self.assign(o, Typed(dclock, term))
+
+    # ------------------------------------------------------------------ while loops
+    def _hypothesize(self) -> bool:
+        """When stuck: open a while loop for the first carry/invariant whose seed is typed but whose
+        condition is not (it is computed from the loop's own outputs)."""
+        for g in self.groups:
+            if g.kind != "segment" or id(g) in self.done_groups:
+                continue
+            op = g.op
+            d_v, a_v = op.operands[0], op.operands[1]
+            if d_v in self.types or a_v not in self.types:
+                continue
+            p = self.t(a_v).clock
+            if isinstance(p, AnyClock):
+                continue
+            if p.is_empty:  # never seeded: never fires, so d (and b) must stay empty too
+                self.done_groups.add(id(g))
+                self.deferred.append((op, f"{self.name(d_v)} carries no token (the seed never arrives)", EMPTY,
+                                      d_v, a_v))
+                if op.name == "dataflow.carry":
+                    self.deferred.append((op, f"{self.name(op.operands[2])} carries no token (the seed never "
+                                              "arrives)", EMPTY, op.operands[2], a_v))
+                self.assign(op.results[0], Typed(EMPTY, self.fresh(op.results[0], EMPTY)))
+                return True
+            hyp = self.hyps.get(d_v)
+            if hyp is None:
+                loop = Loop(len(self.loops), "while", op, p)
+                self.loops.append(loop)
+                self.logic.add_loop(loop)
+                hyp = self.hyps[d_v] = Hypothesis(loop, raw_clock(loop), op)
+            self.done_groups.add(id(g))
+            self._segment_with(op, hyp.clock, hyp.loop.cont)
+            # every other carry/invariant on the same condition joins this loop now
+            for g2 in self.groups:
+                if (g2.kind == "segment" and id(g2) not in self.done_groups and g2.op.operands[0] is d_v
+                        and g2.op.operands[1] in self.types):
+                    self.done_groups.add(id(g2))
+                    self._segment_with(g2.op, hyp.clock, hyp.loop.cont)
+            return True
+        return False
+
+    def _confirm(self, d_v: Value, hyp: Hypothesis, typed: Typed) -> Typed:
+        """d (a hypothesised while condition) got its real clock: check it, define N by its first false."""
+        loop = hyp.loop
+        out = self.check(hyp.opener, f"the loop condition {self.name(d_v)} carries N+1 tokens per activation "
+                                     f"of {loop.name}", hyp.clock, typed.clock, d_v, None, "len.raw", loop)
+        if out.status != "proved":
+            hyp.confirmed = False
+            return typed
+        hyp.confirmed = True
+        first = z3.simplify(z3.substitute(typed.term, (loop.j, z3.IntVal(0))))
+        loop.first_cond = first
+        if z3.is_true(z3.simplify(typed.term)):
+            self.unknown_op(hyp.opener, f"the condition of {loop.name} is constantly true: the loop never ends")
+        self.cond_names.setdefault(loop.cont, self.name(d_v))
+        return Typed(typed.clock, loop.cont)
+
+    # ------------------------------------------------------------------ silent parts
+    def _silence(self) -> bool:
+        """Give the empty clock to every untyped value that no firing can ever produce (Kahn's least
+        fixpoint: a cycle without an initial token stays empty). Returns whether anything changed."""
+        stuck = [g for g in self.groups if id(g) not in self.done_groups]
+        if not stuck:
+            return False
+        ops = list(dict.fromkeys(g.op for g in stuck))
+        produced: set[Value] = {v for v, t in self.types.items() if not t.clock.is_empty}
+        changed = True
+        while changed:
+            changed = False
+            for op in ops:
+                m = self.machines[op]
+                index = {p.name: i for i, p in enumerate(m.inputs)}
+                outs = {p.name: i for i, p in enumerate(m.outputs)}
+                reach = {m.initial}
+                grew = True
+                while grew:
+                    grew = False
+                    for rule in m.rules:
+                        if rule.state in reach and all(op.operands[index[p]] in produced for p in rule.reads):
+                            if rule.next not in reach:
+                                reach.add(rule.next)
+                                grew = True
+                            for p, _ in rule.emits:
+                                r = op.results[outs[p]]
+                                if r not in produced:
+                                    produced.add(r)
+                                    changed = True
+                for p, _ in m.sources:
+                    r = op.results[outs[p]]
+                    if r not in produced:
+                        produced.add(r)
+                        changed = True
+        silent = [r for op in ops for r in op.results if r not in produced and r not in self.types]
+        if not silent:
+            return False
+        for r in silent:
+            self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
+        return True
+
+    def _check_feedback(self) -> None:
+        """Checks on inputs a rule does not wait for (carry feedback, a never-seeded loop's condition)."""
+        for op, what, expected, v, ref in self.deferred:
+            if v not in self.types:
+                self.unknown_op(op, f"{self.name(v)} could not be typed")
+                continue
+            self.check(op, what, expected, self.t(v).clock, v, ref)
+
+
+def _attr_str(op: Operation, *names: str) -> Optional[str]:
+    from loom.ir.attributes import StringAttr
+
+    for n in names:
+        a = op.attributes.get(n)
+        if isinstance(a, StringAttr):
+            return a.value
+    return None
+
+
+def _first_cond(m: Machine, start: z3.ExprRef, step: z3.ExprRef, bound: z3.ExprRef) -> Optional[z3.BoolRef]:
+    """The stream's first continue condition, read from its table's ``continue`` rule guard."""
+    from loom.verify.lengths_exprs import guard_term
+
+    rule = next((r for r in m.rules if r.name == "continue"), None)
+    if rule is None or rule.guard is None:
+        return None
+    return guard_term(rule.guard, {"next": start, "step": step, "bound": bound})
+
+
+def _constant_trips(step_op: str, cont: Optional[str], start, step, bound, cap: int = 1 << 16) -> Optional[int]:
+    """The trip count when start/step/bound are literals (running the stream's recurrence), else None."""
+    from loom.semantics.dataflow_ops import continue_condition
+    from loom.semantics.functions import PURE_FUNCTIONS, evaluate
+
+    vals = [z3.simplify(x) for x in (start, step, bound)]
+    if not all(z3.is_bv_value(x) for x in vals):
+        return None
+    nxt, st, bd = (x.as_long() for x in vals)
+    if st == 0:
+        return None
+    upd = PURE_FUNCTIONS["step." + step_op][1]
+    n = 0
+    while n <= cap:
+        cond = continue_condition(cont, Const(nxt), Const(bd), Const(st))
+        if not evaluate(cond, {}, {}):
+            return n
+        nxt = upd(nxt, st)
+        n += 1
+    return None
+
+
+_RULES: dict[str, Callable[[Typer, Operation], None]] = {
+    "handshake.fork": Typer._identity,
+    "handshake.buffer": Typer._identity,
+    "handshake.join": Typer._join,
+    "handshake.constant": Typer._constant,
+    "handshake.cond_br": Typer._cond_br,
+    "handshake.mux": Typer._mux,
+    "handshake.merge": Typer._merge,
+    "handshake.control_merge": Typer._merge,
+    "handshake.return": Typer._return,
+    "handshake.store": Typer._store,
+    "dataflow.stream": Typer._stream,
+    "dataflow.gate": Typer._gate,
+}
+
+
+def infer(func: Operation, logic: Logic, names: dict[Value, str],
+          progress: Optional[Callable[[str], None]] = None) -> Typing:
+    """Clock inference of ``func`` (a handshake.func with a body)."""
+    return Typer(func, logic, names, progress).run()
+
+
+__all__ = ["Check", "Typed", "Typing", "infer"]
