@@ -31,7 +31,7 @@ def one(hs: Operation, name: str) -> Operation:
 
 
 def for_kernel(const_bounds: int | None = None) -> Operation:
-    """acc = 0; for i in [0, n): a[i] = a[i] + x; acc += a[i] (a live-in x, an iter_arg, one memory domain)."""
+    """acc = 0; for i in [0, n): a[i] = a[i] + x; acc += a[i] (live-in x, an iter_arg, one domain)."""
     b = ScfBuilder("k", [MEM, index, i32], [i32], ["a", "n", "x"])
     a, n, x = b.args
     c0 = b.const(0, index)
@@ -58,17 +58,26 @@ def classify_for(hs: Operation) -> dict[str, Value]:
     mem_carry = [c for c in carries if c.operands[0] is after]
     assert len(iter_carry) == 1 and len(mem_carry) == 1
     invariants = ops(hs, "dataflow.invariant")
-    assert invariants and all(inv.operands[0] is after for inv in invariants), "body invariants use after_cond"
+    assert invariants and all(inv.operands[0] is after for inv in invariants), (
+        "body invariants use after_cond"
+    )
     splits = [op for op in ops(hs, "handshake.cond_br") if op.operands[0] is raw]
     (iter_split,) = [s for s in splits if s.operands[1] is iter_carry[0].results[0]]
     (done_split,) = [op for op in ops(hs, "handshake.cond_br") if op.operands[0] is after]
     (body_add,) = [op for op in ops(hs, "arith.addi") if any(v is iter_split.results[0] for v in op.operands)]
     return {
-        "index": stream.results[0], "raw": raw, "iv": gate.results[0], "after": after,
-        "iter_carry": iter_carry[0].results[0], "iter_body": iter_split.results[0],
-        "iter_exit": iter_split.results[1], "iter_feedback": iter_carry[0].operands[2],
-        "mem_carry": mem_carry[0].results[0], "mem_feedback": done_split.results[0],
-        "mem_exit": done_split.results[1], "body_value": body_add.results[0],
+        "index": stream.results[0],
+        "raw": raw,
+        "iv": gate.results[0],
+        "after": after,
+        "iter_carry": iter_carry[0].results[0],
+        "iter_body": iter_split.results[0],
+        "iter_exit": iter_split.results[1],
+        "iter_feedback": iter_carry[0].operands[2],
+        "mem_carry": mem_carry[0].results[0],
+        "mem_feedback": done_split.results[0],
+        "mem_exit": done_split.results[1],
+        "body_value": body_add.results[0],
         **{f"inv{i}": inv.results[0] for i, inv in enumerate(invariants)},
     }
 
@@ -173,6 +182,7 @@ def nested_kernel() -> Operation:
         def inner(j: Value, __: list[Value]) -> list[Value]:
             b.store(b.arith("arith.addi", [b.load(a, [j]), one_]), a, [j])
             return []
+
         b.for_(i, n, c1, [], inner)
         return []
 

@@ -28,7 +28,9 @@ EXAMPLES = ROOT / "examples"
 CORPUS = ROOT.parent / "shared" / "corpus" / "loom-legacy"
 
 
-def assert_agrees(module, func_name: str, inputs: dict[str, Any], options: LowerOptions = LowerOptions()) -> None:
+def assert_agrees(
+    module, func_name: str, inputs: dict[str, Any], options: LowerOptions = LowerOptions()
+) -> None:
     cmp = check_lowering(module, func_name, inputs, options)
     assert cmp.ok, cmp.detail
     assert cmp.sim.status == "completed", cmp.detail
@@ -44,7 +46,7 @@ def test_random_programs_agree(prog: GeneratedProgram, rar: bool) -> None:
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(prog=scf_programs(GenConfig(max_ops=350, max_depth=4)))
+@given(prog=scf_programs(GenConfig(max_ops=350, max_depth=4), seeded=True))
 def test_large_random_programs_agree(prog: GeneratedProgram) -> None:
     assert prog.ops >= 200, "the generator must be able to produce programs with hundreds of ops"
     assert_agrees(prog.module, prog.func_name, prog.inputs)
@@ -64,9 +66,24 @@ def test_generator_covers_every_construct() -> None:
         prog = generate_program(random.Random(seed), GenConfig(max_ops=80))
         seen |= {op.name for op in prog.module.walk()}
         seen |= {"unsigned" for op in prog.module.walk() if "unsignedCmp" in op.attributes}
-    for name in ("scf.for", "scf.while", "scf.if", "memref.load", "memref.store", "memref.subview",
-                 "memref.reinterpret_cast", "memref.collapse_shape", "memref.expand_shape", "memref.cast",
-                 "memref.get_global", "memref.global", "arith.divsi", "arith.cmpf", "math.fma", "unsigned"):
+    for name in (
+        "scf.for",
+        "scf.while",
+        "scf.if",
+        "memref.load",
+        "memref.store",
+        "memref.subview",
+        "memref.reinterpret_cast",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.cast",
+        "memref.get_global",
+        "memref.global",
+        "arith.divsi",
+        "arith.cmpf",
+        "math.fma",
+        "unsigned",
+    ):
         assert name in seen, name
 
 
@@ -111,29 +128,66 @@ def _ints(r: random.Random, n: int, lo: int = -50, hi: int = 50) -> list[int]:
 
 # kernel -> (cpu function name, inputs builder(rng, n))
 CORPUS_KERNELS: dict[str, Callable[[random.Random, int], dict[str, Any]]] = {
-    "vecadd": lambda r, n: {"arg0": _floats(r, n + 1), "arg1": _floats(r, n + 1), "arg2": [0.0] * (n + 1),
-                            "arg3": n},
+    "vecadd": lambda r, n: {
+        "arg0": _floats(r, n + 1),
+        "arg1": _floats(r, n + 1),
+        "arg2": [0.0] * (n + 1),
+        "arg3": n,
+    },
     "relu": lambda r, n: {"arg0": _floats(r, n + 1), "arg1": [0.0] * (n + 1), "arg2": n},
     "cumsum": lambda r, n: {"arg0": _floats(r, n + 1), "arg1": [0.0] * (n + 1), "arg2": n},
     "dotprod": lambda r, n: {"arg0": _floats(r, n + 1), "arg1": _floats(r, n + 1), "arg2": n},
-    "gather": lambda r, n: {"arg0": _ints(r, 6), "arg1": _ints(r, n + 1, 0, 9), "arg2": [0] * (n + 1),
-                            "arg3": n, "arg4": 6},
-    "scatter_add": lambda r, n: {"arg0": _ints(r, n + 1), "arg1": _ints(r, n + 1, 0, 7), "arg2": [0] * 5,
-                                 "arg3": n, "arg4": 5},
-    "fir_filter": lambda r, n: {"arg0": _floats(r, n + 1), "arg1": _floats(r, 3), "arg2": [0.0] * (n + 1),
-                                "arg3": n, "arg4": 3 if n % 2 else n % 3},
-    "binary_search": lambda r, n: {"arg0": sorted(_floats(r, 6)), "arg1": _floats(r, n + 1),
-                                   "arg2": [0] * (n + 1), "arg3": 6, "arg4": n},
-    "matmul": lambda r, n: {"arg0": _ints(r, 2 * 3), "arg1": _ints(r, 3 * n), "arg2": [0] * (2 * n),
-                            "arg3": 2 if n else 0, "arg4": 3, "arg5": n},
-    "crc32": lambda r, n: {"arg0": _ints(r, n + 1, -2**31, 2**31 - 1), "arg1": [0], "arg2": n,
-                           "@.crctable.2": [_crc_entry(i) for i in range(256)]},
+    "gather": lambda r, n: {
+        "arg0": _ints(r, 6),
+        "arg1": _ints(r, n + 1, 0, 9),
+        "arg2": [0] * (n + 1),
+        "arg3": n,
+        "arg4": 6,
+    },
+    "scatter_add": lambda r, n: {
+        "arg0": _ints(r, n + 1),
+        "arg1": _ints(r, n + 1, 0, 7),
+        "arg2": [0] * 5,
+        "arg3": n,
+        "arg4": 5,
+    },
+    "fir_filter": lambda r, n: {
+        "arg0": _floats(r, n + 1),
+        "arg1": _floats(r, 3),
+        "arg2": [0.0] * (n + 1),
+        "arg3": n,
+        "arg4": 3 if n % 2 else n % 3,
+    },
+    "binary_search": lambda r, n: {
+        "arg0": sorted(_floats(r, 6)),
+        "arg1": _floats(r, n + 1),
+        "arg2": [0] * (n + 1),
+        "arg3": 6,
+        "arg4": n,
+    },
+    "matmul": lambda r, n: {
+        "arg0": _ints(r, 2 * 3),
+        "arg1": _ints(r, 3 * n),
+        "arg2": [0] * (2 * n),
+        "arg3": 2 if n else 0,
+        "arg4": 3,
+        "arg5": n,
+    },
+    "crc32": lambda r, n: {
+        "arg0": _ints(r, n + 1, -(2**31), 2**31 - 1),
+        "arg1": [0],
+        "arg2": n,
+        "@.crctable.2": [_crc_entry(i) for i in range(256)],
+    },
 }
 
 
 def cpu_function(module) -> str:
-    (name,) = [f.attributes["sym_name"].value for f in module.functions()
-               if f.name == "func.func" and "_cpu" in f.attributes["sym_name"].value]
+    (name,) = [
+        f.attributes["sym_name"].value
+        for f in module.functions()
+        if f.name == "func.func" and "_cpu" in f.attributes["sym_name"].value
+    ]
     return name
 
 

@@ -52,29 +52,50 @@ ViewMaker = Callable[[ScfBuilder, Value, Value], tuple[Value, tuple[int, ...]]]
 VIEWS_1D: dict[str, ViewMaker] = {
     "identity": lambda b, a, k: (a, (16,)),
     "cast": lambda b, a, k: (b.memref_cast(a, MemRefType((None,), i32)), (16,)),
-    "subview": lambda b, a, k: (b.subview(a, [3], [8], [1], MemRefType((8,), i32, StridedLayoutAttr((1,), 3))),
-                                (8,)),
-    "strided": lambda b, a, k: (b.subview(a, [1], [5], [3], MemRefType((5,), i32, StridedLayoutAttr((3,), 1))),
-                                (5,)),
-    "dynamic_offset": lambda b, a, k: (b.subview(a, [k], [6], [1],
-                                                 MemRefType((6,), i32, StridedLayoutAttr((1,), None))), (6,)),
+    "subview": lambda b, a, k: (
+        b.subview(a, [3], [8], [1], MemRefType((8,), i32, StridedLayoutAttr((1,), 3))),
+        (8,),
+    ),
+    "strided": lambda b, a, k: (
+        b.subview(a, [1], [5], [3], MemRefType((5,), i32, StridedLayoutAttr((3,), 1))),
+        (5,),
+    ),
+    "dynamic_offset": lambda b, a, k: (
+        b.subview(a, [k], [6], [1], MemRefType((6,), i32, StridedLayoutAttr((1,), None))),
+        (6,),
+    ),
     "expand": lambda b, a, k: (b.expand_shape(a, [[0, 1]], MemRefType((4, 4), i32)), (4, 4)),
-    "reinterpret": lambda b, a, k: (b.reinterpret_cast(a, 2, [3, 4], [4, 1],
-                                                       MemRefType((3, 4), i32, StridedLayoutAttr((4, 1), 2))), (3, 4)),
+    "reinterpret": lambda b, a, k: (
+        b.reinterpret_cast(a, 2, [3, 4], [4, 1], MemRefType((3, 4), i32, StridedLayoutAttr((4, 1), 2))),
+        (3, 4),
+    ),
     "subview_of_expand": lambda b, a, k: (
-        b.subview(b.expand_shape(a, [[0, 1]], MemRefType((4, 4), i32)), [1, 1], [2, 3], [2, 1],
-                  MemRefType((2, 3), i32, StridedLayoutAttr((8, 1), 5))), (2, 3)),
+        b.subview(
+            b.expand_shape(a, [[0, 1]], MemRefType((4, 4), i32)),
+            [1, 1],
+            [2, 3],
+            [2, 1],
+            MemRefType((2, 3), i32, StridedLayoutAttr((8, 1), 5)),
+        ),
+        (2, 3),
+    ),
 }
 
 VIEWS_2D: dict[str, ViewMaker] = {
     "identity": lambda b, m, k: (m, (4, 6)),
-    "subview": lambda b, m, k: (b.subview(m, [1, 2], [2, 3], [1, 1],
-                                          MemRefType((2, 3), i64, StridedLayoutAttr((6, 1), 8))), (2, 3)),
-    "rank_reducing": lambda b, m, k: (b.subview(m, [2, 0], [1, 6], [1, 1],
-                                                MemRefType((6,), i64, StridedLayoutAttr((1,), 12))), (6,)),
+    "subview": lambda b, m, k: (
+        b.subview(m, [1, 2], [2, 3], [1, 1], MemRefType((2, 3), i64, StridedLayoutAttr((6, 1), 8))),
+        (2, 3),
+    ),
+    "rank_reducing": lambda b, m, k: (
+        b.subview(m, [2, 0], [1, 6], [1, 1], MemRefType((6,), i64, StridedLayoutAttr((1,), 12))),
+        (6,),
+    ),
     "collapse": lambda b, m, k: (b.collapse_shape(m, [[0, 1]], MemRefType((24,), i64)), (24,)),
-    "reinterpret_2d_root": lambda b, m, k: (b.reinterpret_cast(m, 5, [7], [2],
-                                                               MemRefType((7,), i64, StridedLayoutAttr((2,), 5))), (7,)),
+    "reinterpret_2d_root": lambda b, m, k: (
+        b.reinterpret_cast(m, 5, [7], [2], MemRefType((7,), i64, StridedLayoutAttr((2,), 5))),
+        (7,),
+    ),
 }
 
 
@@ -144,8 +165,14 @@ def test_port_packing_stores_first_then_loads() -> None:
     (iface,) = body_ops(hs, "handshake.extmemory")
     loads, stores = body_ops(hs, "handshake.load"), body_ops(hs, "handshake.store")
     assert iface.operands[0] is hs.regions[0].entry.args[0]
-    expected = [stores[0].results[0], stores[0].results[1], stores[1].results[0], stores[1].results[1],
-                loads[0].results[1], loads[1].results[1]]
+    expected = [
+        stores[0].results[0],
+        stores[0].results[1],
+        stores[1].results[0],
+        stores[1].results[1],
+        loads[0].results[1],
+        loads[1].results[1],
+    ]
     assert iface.operands[1:] == expected
     assert [str(r.type) for r in iface.results] == ["i32", "i32", "none", "none", "none", "none"]
     assert loads[0].operands[1] is iface.results[0] and loads[1].operands[1] is iface.results[1]
@@ -185,7 +212,9 @@ def test_local_alloca_and_global_tables() -> None:
     globals_ = {str(m.attributes.get("loom.global_memref")) for m in mems}
     assert globals_ == {"@lut", "@acc", "None"}
     assert {op.attributes["sym_name"].value for op in cmp.dfg_module.ops if op.name == "memref.global"} == {
-        "lut", "acc"}
+        "lut",
+        "acc",
+    }
 
 
 def test_undefined_global_is_declared_in_the_output() -> None:
@@ -213,6 +242,7 @@ def test_dynamic_dims_read_the_argument() -> None:
         def col(j: Value, __: list[Value]) -> list[Value]:
             b.store(b.arith("arith.addi", [b.load(g, [i, j]), b.load(sub, [j])]), g, [i, j])
             return []
+
         b.for_(c0, scols, c1, [], col)
         return []
 

@@ -64,7 +64,9 @@ def test_rar_issues_consecutive_loads_in_parallel() -> None:
     assert len({id(ld.operands[-1]) for ld in loads}) == 1, "the loads share one entry token"
     (store,) = body_ops(hs, "handshake.store")
     ctrl = store.operands[-1]
-    assert ctrl.op.name == "handshake.join" and len(ctrl.op.operands) == 4, "the store waits for all four loads"
+    assert ctrl.op.name == "handshake.join" and len(ctrl.op.operands) == 4, (
+        "the store waits for all four loads"
+    )
 
 
 def test_without_rar_every_access_is_serial() -> None:
@@ -73,7 +75,7 @@ def test_without_rar_every_access_is_serial() -> None:
     assert len({id(ld.operands[-1]) for ld in loads}) == 4
     assert not body_ops(hs, "handshake.join")
     (iface,) = body_ops(hs, "handshake.extmemory")
-    load_dones = iface.results[len(loads) + 1:]
+    load_dones = iface.results[len(loads) + 1 :]
     # load k+1 is controlled by load k's done; the store by the last load's done
     for k in range(1, len(loads)):
         assert loads[k].operands[-1] is load_dones[k - 1]
@@ -152,10 +154,16 @@ def join_graph(width: int) -> Operation:
     """handshake.func(width tokens) -> join of all of them."""
     block = Block.create([none] * width, [f"t{i}" for i in range(width)])
     ft = FunctionType(tuple([none] * width), (none,))
-    hs = Operation.create("handshake.func", attributes={
-        "sym_name": StringAttr("j"), "function_type": TypeAttr(ft),
-        "argNames": ArrayAttr(tuple(StringAttr(f"t{i}") for i in range(width))),
-        "resNames": ArrayAttr((StringAttr("done"),))}, regions=[Region.of(block)])
+    hs = Operation.create(
+        "handshake.func",
+        attributes={
+            "sym_name": StringAttr("j"),
+            "function_type": TypeAttr(ft),
+            "argNames": ArrayAttr(tuple(StringAttr(f"t{i}") for i in range(width))),
+            "resNames": ArrayAttr((StringAttr("done"),)),
+        },
+        regions=[Region.of(block)],
+    )
     j = Operation.create("handshake.join", list(block.args), [none])
     block.append(j)
     block.append(Operation.create("handshake.return", [j.results[0]]))

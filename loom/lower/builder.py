@@ -98,7 +98,9 @@ class DfgBuilder:
         return op
 
     # ------------------------------------------------------------------ handshake
-    def constant(self, ctrl: Value, value: Attribute, type: Type, loc: Location, name: Optional[str] = None) -> Value:
+    def constant(
+        self, ctrl: Value, value: Attribute, type: Type, loc: Location, name: Optional[str] = None
+    ) -> Value:
         return self.create("handshake.constant", [ctrl], [type], {"value": value}, loc, [name]).result
 
     def zero_constant(self, ctrl: Value, type: Type, loc: Location, name: Optional[str] = None) -> Value:
@@ -107,17 +109,26 @@ class DfgBuilder:
         return self.constant(ctrl, attr, type, loc, name)
 
     def index_constant(self, ctrl: Value, value: int, loc: Location) -> Value:
-        return self.constant(ctrl, IntegerAttr(value, index), index, loc, f"c{value}" if value >= 0 else "cneg")
+        return self.constant(
+            ctrl, IntegerAttr(value, index), index, loc, f"c{value}" if value >= 0 else "cneg"
+        )
 
-    def cond_br(self, cond: Value, data: Value, loc: Location, name: Optional[str] = None) -> tuple[Value, Value]:
+    def cond_br(
+        self, cond: Value, data: Value, loc: Location, name: Optional[str] = None
+    ) -> tuple[Value, Value]:
         base = name or "br"
-        op = self.create("handshake.cond_br", [cond, data], [data.type, data.type], None, loc,
-                         [f"{base}_t", f"{base}_f"])
+        op = self.create(
+            "handshake.cond_br", [cond, data], [data.type, data.type], None, loc, [f"{base}_t", f"{base}_f"]
+        )
         return op.results[0], op.results[1]
 
-    def mux(self, select: Value, on_false: Value, on_true: Value, loc: Location, name: Optional[str] = None) -> Value:
+    def mux(
+        self, select: Value, on_false: Value, on_true: Value, loc: Location, name: Optional[str] = None
+    ) -> Value:
         """``handshake.mux`` with an i1 select: false picks ``on_false`` (data 0)."""
-        return self.create("handshake.mux", [select, on_false, on_true], [on_true.type], None, loc, [name]).result
+        return self.create(
+            "handshake.mux", [select, on_false, on_true], [on_true.type], None, loc, [name]
+        ).result
 
     def join(self, inputs: Sequence[Value], loc: Location, name: Optional[str] = None) -> Value:
         return self.create("handshake.join", list(inputs), [none], None, loc, [name]).result
@@ -125,42 +136,78 @@ class DfgBuilder:
     def sink(self, value: Value, loc: Location) -> Operation:
         return self.create("handshake.sink", [value], [], None, loc)
 
-    def load(self, addresses: Sequence[Value], data_from_mem: Value, ctrl: Value, elem: Type, loc: Location,
-             name: str) -> Operation:
+    def load(
+        self,
+        addresses: Sequence[Value],
+        data_from_mem: Value,
+        ctrl: Value,
+        elem: Type,
+        loc: Location,
+        name: str,
+    ) -> Operation:
         types = [elem] + [a.type for a in addresses]
         names = [name] + [f"{name}_addr"] * len(addresses)
         return self.create("handshake.load", [*addresses, data_from_mem, ctrl], types, None, loc, names)
 
-    def store(self, addresses: Sequence[Value], data: Value, ctrl: Value, loc: Location, name: str) -> Operation:
+    def store(
+        self, addresses: Sequence[Value], data: Value, ctrl: Value, loc: Location, name: str
+    ) -> Operation:
         types = [data.type] + [a.type for a in addresses]
         names = [f"{name}_data"] + [f"{name}_addr"] * len(addresses)
         return self.create("handshake.store", [*addresses, data, ctrl], types, None, loc, names)
 
-    def extmemory(self, memref: Value, ports: Sequence[Value], result_types: Sequence[Type], ld: int, st: int,
-                  ident: int, loc: Location, names: Sequence[Optional[str]]) -> Operation:
-        attrs = {"ldCount": IntegerAttr(ld, IntegerType(32)), "stCount": IntegerAttr(st, IntegerType(32)),
-                 "id": IntegerAttr(ident, IntegerType(32))}
+    def extmemory(
+        self,
+        memref: Value,
+        ports: Sequence[Value],
+        result_types: Sequence[Type],
+        ld: int,
+        st: int,
+        ident: int,
+        loc: Location,
+        names: Sequence[Optional[str]],
+    ) -> Operation:
+        attrs = {
+            "ldCount": IntegerAttr(ld, IntegerType(32)),
+            "stCount": IntegerAttr(st, IntegerType(32)),
+            "id": IntegerAttr(ident, IntegerType(32)),
+        }
         return self.create("handshake.extmemory", [memref, *ports], result_types, attrs, loc, names)
 
-    def memory(self, ports: Sequence[Value], result_types: Sequence[Type], ld: int, st: int, ident: int,
-               memref_type: MemRefType, extra: dict[str, Attribute], loc: Location,
-               names: Sequence[Optional[str]]) -> Operation:
-        attrs: dict[str, Attribute] = {"ldCount": IntegerAttr(ld, IntegerType(32)),
-                                       "stCount": IntegerAttr(st, IntegerType(32)),
-                                       "id": IntegerAttr(ident, IntegerType(32)),
-                                       "memRefType": TypeAttr(memref_type), "lsq": BoolAttr(False)}
+    def memory(
+        self,
+        ports: Sequence[Value],
+        result_types: Sequence[Type],
+        ld: int,
+        st: int,
+        ident: int,
+        memref_type: MemRefType,
+        extra: dict[str, Attribute],
+        loc: Location,
+        names: Sequence[Optional[str]],
+    ) -> Operation:
+        attrs: dict[str, Attribute] = {
+            "ldCount": IntegerAttr(ld, IntegerType(32)),
+            "stCount": IntegerAttr(st, IntegerType(32)),
+            "id": IntegerAttr(ident, IntegerType(32)),
+            "memRefType": TypeAttr(memref_type),
+            "lsq": BoolAttr(False),
+        }
         attrs.update(extra)
         return self.create("handshake.memory", list(ports), result_types, attrs, loc, names)
 
     # ------------------------------------------------------------------ dataflow
     def stream(self, start: Value, step: Value, bound: Value, loc: Location) -> tuple[Value, Value]:
         attrs = {"step_op": StringAttr("+="), "cont_cond": StringAttr("<")}
-        op = self.create("dataflow.stream", [start, step, bound], [index, i1], attrs, loc,
-                         ["index", "willContinue"])
+        op = self.create(
+            "dataflow.stream", [start, step, bound], [index, i1], attrs, loc, ["index", "willContinue"]
+        )
         return op.results[0], op.results[1]
 
     def gate(self, value: Value, cond: Value, loc: Location) -> tuple[Value, Value]:
-        op = self.create("dataflow.gate", [value, cond], [value.type, i1], None, loc, ["afterValue", "afterCond"])
+        op = self.create(
+            "dataflow.gate", [value, cond], [value.type, i1], None, loc, ["afterValue", "afterCond"]
+        )
         return op.results[0], op.results[1]
 
     def carry(self, d: Value, a: Value, b: Value, loc: Location, name: Optional[str] = None) -> Value:
@@ -170,13 +217,23 @@ class DfgBuilder:
         return self.create("dataflow.invariant", [d, a], [a.type], None, loc, [name]).result
 
     # ------------------------------------------------------------------ arith helpers (index math for views)
-    def arith(self, name: str, operands: Sequence[Value], type: Type, loc: Location,
-              attributes: Optional[dict[str, Attribute]] = None, result_name: Optional[str] = None) -> Value:
+    def arith(
+        self,
+        name: str,
+        operands: Sequence[Value],
+        type: Type,
+        loc: Location,
+        attributes: Optional[dict[str, Attribute]] = None,
+        result_name: Optional[str] = None,
+    ) -> Value:
         return self.create(name, list(operands), [type], attributes, loc, [result_name]).result
 
-    def cmpi(self, predicate: int, lhs: Value, rhs: Value, loc: Location, name: Optional[str] = None) -> Value:
-        return self.arith("arith.cmpi", [lhs, rhs], i1, loc, {"predicate": IntegerAttr(predicate, IntegerType(64))},
-                          name)
+    def cmpi(
+        self, predicate: int, lhs: Value, rhs: Value, loc: Location, name: Optional[str] = None
+    ) -> Value:
+        return self.arith(
+            "arith.cmpi", [lhs, rhs], i1, loc, {"predicate": IntegerAttr(predicate, IntegerType(64))}, name
+        )
 
 
 def is_token(t: Type) -> bool:

@@ -14,8 +14,16 @@ from loom.ir.core import Block, OpResult
 from loom.ir.types import MemRefType
 from loom.lower.builder import DfgBuilder
 
-ROOT_OPS = frozenset({"handshake.return", "handshake.load", "handshake.store", "handshake.extmemory",
-                      "handshake.memory", "handshake.sink"})
+ROOT_OPS = frozenset(
+    {
+        "handshake.return",
+        "handshake.load",
+        "handshake.store",
+        "handshake.extmemory",
+        "handshake.memory",
+        "handshake.sink",
+    }
+)
 
 
 def remove_dead_ops(block: Block) -> int:

@@ -38,8 +38,11 @@ def _arg_names(func: Operation) -> list[str]:
     """Source argument names without '%': ``argNames`` if the function has them, else the SSA names."""
     args = func.regions[0].entry.args
     given = func.attributes.get("argNames")
-    if isinstance(given, ArrayAttr) and len(given.elements) == len(args) and all(
-            isinstance(e, StringAttr) for e in given.elements):
+    if (
+        isinstance(given, ArrayAttr)
+        and len(given.elements) == len(args)
+        and all(isinstance(e, StringAttr) for e in given.elements)
+    ):
         return [e.value for e in given.elements]  # type: ignore[union-attr]
     return [a.name_hint or f"arg{i}" for i, a in enumerate(args)]
 
@@ -50,7 +53,9 @@ def _check_signature(func: Operation) -> FunctionType:
         raise LoomError("function without a function_type", func.loc, UNSUPPORTED)
     for t in ft.type.inputs:
         if not (is_scalar_type(t) or isinstance(t, MemRefType)):
-            raise unsupported(f"argument of type {t} is not supported (integer, index, float or memref)", func.loc)
+            raise unsupported(
+                f"argument of type {t} is not supported (integer, index, float or memref)", func.loc
+            )
     for t in ft.type.results:
         if not is_scalar_type(t):
             raise unsupported(f"result of type {t} is not supported (integer, index or float)", func.loc)
@@ -65,7 +70,9 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     if not func.regions or not func.regions[0].blocks:
         raise unsupported(f"function '{_sym_name(func)}' is a declaration without a body", func.loc)
     if len(func.regions[0].blocks) != 1:
-        raise unsupported("functions with several blocks (unstructured control flow) are not supported", func.loc)
+        raise unsupported(
+            "functions with several blocks (unstructured control flow) are not supported", func.loc
+        )
     ftype = _check_signature(func)
     name = _sym_name(func)
     src_entry = func.regions[0].entry
@@ -74,10 +81,13 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     body = Block.create(list(ftype.inputs) + [none], arg_names + [START_NAME])
     attrs = {
         "sym_name": StringAttr(name),
-        "function_type": TypeAttr(FunctionType(tuple(ftype.inputs) + (none,), tuple(ftype.results) + (none,))),
+        "function_type": TypeAttr(
+            FunctionType(tuple(ftype.inputs) + (none,), tuple(ftype.results) + (none,))
+        ),
         "argNames": ArrayAttr(tuple(StringAttr(n) for n in arg_names + [START_NAME])),
-        "resNames": ArrayAttr(tuple(StringAttr(f"result{i}") for i in range(len(ftype.results)))
-                              + (StringAttr(DONE_NAME),)),
+        "resNames": ArrayAttr(
+            tuple(StringAttr(f"result{i}") for i in range(len(ftype.results))) + (StringAttr(DONE_NAME),)
+        ),
         "handshake.variadic": UnitAttr(),
     }
     hs = Operation.create("handshake.func", attributes=attrs, regions=[Region.of(body)], loc=func.loc)
@@ -101,8 +111,8 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
         done = finals[0]
     else:
         done = b.join(finals, term.loc, "done")
-    b.create("handshake.return", results + [done], [], None, term.loc)
     build_interfaces(b, memory.domains, lowering.accesses, arg_map)
+    b.create("handshake.return", results + [done], [], None, term.loc)  # the block's terminator: last
     pending = b.unresolved()
     if pending:  # pragma: no cover - an internal invariant, not a user error
         raise AssertionError(f"lowering left unresolved values: {[f.value for f in pending]}")
@@ -117,8 +127,9 @@ def globals_needed(func: Operation) -> list[Operation]:
     return [op for op in func.walk() if op.name == "memref.get_global"]
 
 
-def lower_module(module: Module, func_name: Optional[str] = None,
-                 options: Optional[LowerOptions] = None) -> Module:
+def lower_module(
+    module: Module, func_name: Optional[str] = None, options: Optional[LowerOptions] = None
+) -> Module:
     """Lower one func.func of ``module`` (``func_name``, or the only one) into a fresh module."""
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
     loc = module.op.loc
@@ -138,8 +149,11 @@ def lower_module(module: Module, func_name: Optional[str] = None,
 
     out = Module.empty(module.filename)
     out.explicit = True
-    defined = {op.attributes["sym_name"].value: op for op in module.walk()  # type: ignore[union-attr]
-               if op.name == "memref.global" and isinstance(op.attributes.get("sym_name"), StringAttr)}
+    defined = {
+        op.attributes["sym_name"].value: op
+        for op in module.walk()  # type: ignore[union-attr]
+        if op.name == "memref.global" and isinstance(op.attributes.get("sym_name"), StringAttr)
+    }
     emitted: set[str] = set()
     for get in globals_needed(func):
         ref = get.attributes.get("name")
@@ -152,8 +166,9 @@ def lower_module(module: Module, func_name: Optional[str] = None,
         g = defined.get(sym)
         if g is None:  # declared nowhere: keep an external declaration so the type is known
             t = get.results[0].type
-            g = Operation.create("memref.global", attributes={"sym_name": StringAttr(sym), "type": TypeAttr(t)},
-                                 loc=get.loc)
+            g = Operation.create(
+                "memref.global", attributes={"sym_name": StringAttr(sym), "type": TypeAttr(t)}, loc=get.loc
+            )
         else:
             g = _clone_global(g)
         out.body.append(g)

@@ -18,8 +18,9 @@ from loom.lower.memrefs import Domain
 from loom.lower.regions import Access
 
 
-def build_interfaces(b: DfgBuilder, domains: Sequence[Domain], accesses: Sequence[Access],
-                     arg_map: dict[Value, Value]) -> None:
+def build_interfaces(
+    b: DfgBuilder, domains: Sequence[Domain], accesses: Sequence[Access], arg_map: dict[Value, Value]
+) -> None:
     """Create the interface of every domain (in ``ident`` order) and wire its results back."""
     for d in domains:
         mine = [a for a in accesses if a.domain is d]
@@ -32,8 +33,11 @@ def build_interfaces(b: DfgBuilder, domains: Sequence[Domain], accesses: Sequenc
             ports.extend(a.op.results[1:])  # *addresses_to_mem
         elem = d.type.element
         types: list[Type] = [elem] * len(loads) + [none] * (len(stores) + len(loads))
-        names = ([f"{d.name}_data"] * len(loads) + [f"{d.name}_stdone"] * len(stores)
-                 + [f"{d.name}_lddone"] * len(loads))
+        names = (
+            [f"{d.name}_data"] * len(loads)
+            + [f"{d.name}_stdone"] * len(stores)
+            + [f"{d.name}_lddone"] * len(loads)
+        )
         loc = d.loc or (mine[0].op.loc if mine else None)
         assert loc is not None
         if d.kind == "arg":

@@ -22,8 +22,11 @@ def legalize_join_fanin(func: Operation, k: int) -> None:
     if not isinstance(k, int) or isinstance(k, bool):
         raise LoomError(f"max join fan-in must be an integer, got {k!r}", func.loc, FANIN_CODE)
     if k > MAX_SUPPORTED_FANIN:
-        raise LoomError(f"max join fan-in {k} exceeds the supported maximum of {MAX_SUPPORTED_FANIN}",
-                        func.loc, FANIN_CODE)
+        raise LoomError(
+            f"max join fan-in {k} exceeds the supported maximum of {MAX_SUPPORTED_FANIN}",
+            func.loc,
+            FANIN_CODE,
+        )
     if k < 1:
         raise LoomError(f"max join fan-in must be at least 1, got {k}", func.loc, FANIN_CODE)
     for region in func.regions:
@@ -39,9 +42,12 @@ def _legalize_block(block: Block, k: int) -> None:
                 _legalize_block(inner, k)
         if op.name == "handshake.join" and len(op.operands) > k:
             if k < 2:
-                raise LoomError(f"handshake.join with {len(op.operands)} inputs cannot be legalized for a "
-                                f"maximum join fan-in of {k} (joins wider than 1 need a fan-in of at least 2)",
-                                op.loc, FANIN_CODE)
+                raise LoomError(
+                    f"handshake.join with {len(op.operands)} inputs cannot be legalized for a "
+                    f"maximum join fan-in of {k} (joins wider than 1 need a fan-in of at least 2)",
+                    op.loc,
+                    FANIN_CODE,
+                )
             op.operands = _reduce(op, list(op.operands), k, block, out)
         out.append(op)
     block.ops = out
@@ -54,11 +60,13 @@ def _reduce(op: Operation, inputs: list[Value], k: int, block: Block, out: list[
     while len(inputs) > k:
         nxt: list[Value] = []
         for i in range(0, len(inputs), k):
-            group = inputs[i:i + k]
+            group = inputs[i : i + k]
             if len(group) == 1:
                 nxt.append(group[0])
                 continue
-            j = Operation.create("handshake.join", group, [none], loc=op.loc, result_names=[f"{base}_l{level}"])
+            j = Operation.create(
+                "handshake.join", group, [none], loc=op.loc, result_names=[f"{base}_l{level}"]
+            )
             j.parent = block
             out.append(j)
             nxt.append(j.results[0])

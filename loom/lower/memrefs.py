@@ -20,12 +20,18 @@ from loom.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, StringAtt
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.ir.types import MemRefType, index
+from loom.lower.statics import statically_skipped
 
 UNSUPPORTED = "CPL_LOWER_UNSUPPORTED"
 K_DYNAMIC = -9223372036854775808
 
-VIEW_OPS = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.collapse_shape",
-            "memref.expand_shape")
+VIEW_OPS = (
+    "memref.cast",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+)
 ALLOC_OPS = ("memref.alloc", "memref.alloca")
 SCF_OPS = ("scf.for", "scf.while", "scf.if")
 
@@ -72,6 +78,8 @@ class MemoryAnalysis:
         if op.name in ("memref.load", "memref.store"):
             mem = op.operands[0] if op.name == "memref.load" else op.operands[1]
             found.add(self.domain_of(mem, op.loc).ident)
+        if statically_skipped(op):  # never lowered: its accesses touch nothing
+            return found
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.ops:
@@ -101,8 +109,11 @@ class MemoryAnalysis:
                 key, kind, name, sym = ("alloc", id(root)), "alloc", root.name_hint or "mem", None
                 t = root.type
                 if isinstance(t, MemRefType) and any(d is None for d in t.shape):
-                    raise unsupported(f"'{rop.name}' with a dynamic size is not supported: a handshake.memory "
-                                      f"needs a static shape", rop.loc)
+                    raise unsupported(
+                        f"'{rop.name}' with a dynamic size is not supported: a handshake.memory "
+                        f"needs a static shape",
+                        rop.loc,
+                    )
         dom = self._by_key.get(key)
         if dom is None:
             t = root.type
@@ -122,8 +133,11 @@ def root_of(memref: Value, loc: Location) -> Value:
             if owner is not None and owner.name == "func.func":
                 return v
             where = owner.name if owner is not None else "a block"
-            raise unsupported(f"memref accessed through an argument of '{where}': loom needs the accessed "
-                              f"buffer to be statically known (a function argument, alloc or global)", loc)
+            raise unsupported(
+                f"memref accessed through an argument of '{where}': loom needs the accessed "
+                f"buffer to be statically known (a function argument, alloc or global)",
+                loc,
+            )
         op = v.op if isinstance(v, OpResult) else None
         if op is None:
             raise unsupported("memref without a defining op", loc)
@@ -132,8 +146,11 @@ def root_of(memref: Value, loc: Location) -> Value:
             continue
         if op.name in ALLOC_OPS or op.name == "memref.get_global":
             return v
-        raise unsupported(f"memref produced by '{op.name}' is not supported: loom needs the accessed buffer to "
-                          f"be statically known (a function argument, alloc or global, through views)", op.loc)
+        raise unsupported(
+            f"memref produced by '{op.name}' is not supported: loom needs the accessed buffer to "
+            f"be statically known (a function argument, alloc or global, through views)",
+            op.loc,
+        )
 
 
 # ----------------------------------------------------------------------------- address arithmetic
@@ -213,8 +230,9 @@ def _mixed(op: Operation, scope: IndexScope) -> tuple[list[Idx], list[Idx], list
         for s in _static(op, attr):
             if s == K_DYNAMIC:
                 if not dyn:
-                    raise unsupported(f"'{op.name}' has fewer dynamic operands than its static_* attributes say",
-                                      op.loc)
+                    raise unsupported(
+                        f"'{op.name}' has fewer dynamic operands than its static_* attributes say", op.loc
+                    )
                 vals.append(scope.lookup(dyn.pop(0)))
             else:
                 vals.append(s)
@@ -282,7 +300,9 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
                 else:
                     i = next(it, None)
                     if i is None:
-                        raise unsupported("'memref.subview': cannot tell which unit dimensions are dropped", op.loc)
+                        raise unsupported(
+                            "'memref.subview': cannot tell which unit dimensions are dropped", op.loc
+                        )
                     new.append(m.add(o, m.mul(i, st)))
             if drop:
                 raise unsupported("'memref.subview': cannot tell which unit dimensions are dropped", op.loc)
@@ -326,16 +346,18 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
     return [m.val(i) for i in idx]
 
 
-def dim_of(scope: IndexScope, memref: Value, k: int, loc: Location,
-           root_dim: Callable[[Value, int], Value]) -> Value:
+def dim_of(
+    scope: IndexScope, memref: Value, k: int, loc: Location, root_dim: Callable[[Value, int], Value]
+) -> Value:
     """The size of dimension ``k`` of ``memref`` in ``scope``: static sizes fold to constants, view sizes
     come from the view's operands, and a dynamic dimension of a root argument is ``root_dim(arg, k)``."""
     m = _Math(scope, loc)
     return m.val(_dim(m, scope, memref, k, loc, root_dim))
 
 
-def _dim(m: _Math, scope: IndexScope, v: Value, k: int, loc: Location,
-         root_dim: Callable[[Value, int], Value]) -> Idx:
+def _dim(
+    m: _Math, scope: IndexScope, v: Value, k: int, loc: Location, root_dim: Callable[[Value, int], Value]
+) -> Idx:
     t = v.type
     if not isinstance(t, MemRefType) or not 0 <= k < t.rank:
         raise unsupported(f"dimension {k} out of range for {t}", loc)

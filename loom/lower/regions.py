@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from loom.ir.attributes import BoolAttr, IntegerAttr
-from loom.ir.core import Block, Operation, OpResult, Value
+from loom.ir.core import Block, Operation, Value
 from loom.ir.location import Location
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, i1, index, none
+from loom.ir.types import FloatType, IndexType, IntegerType, Type, i1, index, none
 from loom.lower.builder import DfgBuilder, Forward
 from loom.lower.memrefs import ALLOC_OPS, VIEW_OPS, Domain, MemoryAnalysis, dim_of, root_indices, unsupported
 from loom.lower.options import LowerOptions
@@ -28,6 +27,7 @@ from loom.lower.scopes import (
     WhileFrameScope,
     hint,
 )
+from loom.lower.statics import const_int, static_trips_positive, width
 from loom.semantics.scalar import is_scalar_op
 
 CMPI_SLT, CMPI_ULT = 2, 6
@@ -50,40 +50,12 @@ def is_scalar_type(t: Type) -> bool:
     return isinstance(t, (IntegerType, IndexType, FloatType))
 
 
-def _const_int(v: Value) -> Optional[int]:
-    op = v.op if isinstance(v, OpResult) else None
-    if op is None or op.name != "arith.constant":
-        return None
-    a = op.attributes.get("value")
-    if isinstance(a, IntegerAttr):
-        return a.value
-    if isinstance(a, BoolAttr):
-        return int(a.value)
-    return None
-
-
-def _width(t: Type) -> int:
-    return IndexType.WIDTH if isinstance(t, IndexType) else t.width  # type: ignore[attr-defined]
-
-
-def statically_runs(lb: Value, ub: Value, unsigned: bool) -> bool:
-    """True when constant bounds prove ``lb < ub`` (the loop body runs at least once)."""
-    lo, hi = _const_int(lb), _const_int(ub)
-    if lo is None or hi is None:
-        return False
-    w = _width(lb.type)
-    lo, hi = lo % (1 << w), hi % (1 << w)
-    if not unsigned:
-        lo = lo - (1 << w) if lo >> (w - 1) else lo
-        hi = hi - (1 << w) if hi >> (w - 1) else hi
-    return lo < hi
-
-
 class RegionLowering:
     """Lowers the body of one func.func into the builder's block."""
 
-    def __init__(self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions,
-                 args: dict[Value, Value]) -> None:
+    def __init__(
+        self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions, args: dict[Value, Value]
+    ) -> None:
         self.b = b
         self.args = args  # source function argument -> handshake.func argument
         self.memory = memory
@@ -116,8 +88,14 @@ class RegionLowering:
                 continue
             elif is_scalar_op(name) and not op.regions:
                 self._check_results(op)
-                new = self.b.create(name, [s.lookup(v) for v in op.operands], [r.type for r in op.results],
-                                    dict(op.attributes), op.loc, [_src_name(r) for r in op.results])
+                new = self.b.create(
+                    name,
+                    [s.lookup(v) for v in op.operands],
+                    [r.type for r in op.results],
+                    dict(op.attributes),
+                    op.loc,
+                    [_src_name(r) for r in op.results],
+                )
                 for r, nr in zip(op.results, new.results):
                     s.bind(r, nr)
             else:
@@ -127,8 +105,11 @@ class RegionLowering:
     def _check_results(self, op: Operation) -> None:
         for r in op.results:
             if not is_scalar_type(r.type):
-                raise unsupported(f"'{op.name}' produces a value of type {r.type}; loom compile supports integer, "
-                                  f"index and float values only", op.loc)
+                raise unsupported(
+                    f"'{op.name}' produces a value of type {r.type}; loom compile supports integer, "
+                    f"index and float values only",
+                    op.loc,
+                )
 
     # ------------------------------------------------------------------ memory accesses
     def lower_load(self, op: Operation, s: Scope) -> None:
@@ -141,7 +122,9 @@ class RegionLowering:
         made: list[Operation] = []
 
         def issue(ctrl: Value) -> Value:
-            ld = self.b.load(addrs, data.value, ctrl, elem, op.loc, _src_name(op.results[0]) or f"ld_{dom.name}")
+            ld = self.b.load(
+                addrs, data.value, ctrl, elem, op.loc, _src_name(op.results[0]) or f"ld_{dom.name}"
+            )
             made.append(ld)
             self.accesses.append(Access(dom, "load", ld, done, data))
             return done.value
@@ -166,14 +149,20 @@ class RegionLowering:
     def lower_dim(self, op: Operation, s: Scope) -> None:
         """Static sizes fold; a dynamic size of a memref argument is read by ``memref.dim`` on it."""
         mem = op.operands[0]
-        k = _const_int(op.operands[1])
+        k = const_int(op.operands[1])
         if k is None:
             raise unsupported("'memref.dim' needs a constant dimension index", op.loc)
 
         def root_dim(arg: Value, dim: int) -> Value:
             dfg_arg = self.args[arg]
-            return self.b.create("memref.dim", [dfg_arg, s.index_const(dim, op.loc)], [index], None, op.loc,
-                                 [_src_name(op.results[0])]).result
+            return self.b.create(
+                "memref.dim",
+                [dfg_arg, s.index_const(dim, op.loc)],
+                [index],
+                None,
+                op.loc,
+                [_src_name(op.results[0])],
+            ).result
 
         s.bind(op.results[0], dim_of(s, mem, k, op.loc, root_dim))
 
@@ -198,8 +187,15 @@ class RegionLowering:
         for r, v in zip(op.results, results):
             s.bind(r, v)
 
-    def branch(self, s: Scope, cond: Value, then_side: Callable[[Scope], list[Value]],
-               else_side: Callable[[Scope], list[Value]], domains: Sequence[Domain], loc: Location) -> list[Value]:
+    def branch(
+        self,
+        s: Scope,
+        cond: Value,
+        then_side: Callable[[Scope], list[Value]],
+        else_side: Callable[[Scope], list[Value]],
+        domains: Sequence[Domain],
+        loc: Location,
+    ) -> list[Value]:
         """cond_br every live-in (control, values, domain tokens), lower both sides, mux the results."""
         shared: dict = {}
         t = BranchScope(self.b, s, cond, True, shared, loc)
@@ -220,17 +216,28 @@ class RegionLowering:
         self._check_results(op)
         lb, ub = op.operands[0], op.operands[1]
         unsigned = "unsignedCmp" in op.attributes
-        if not isinstance(lb.type, (IndexType, IntegerType)) or _width(lb.type) > 64:
+        if not isinstance(lb.type, (IndexType, IntegerType)) or width(lb.type) > 64:
             raise unsupported(f"scf.for with induction variable type {lb.type} is not supported", op.loc)
         inits = op.operands[3:]
-        if statically_runs(lb, ub, unsigned):
+        runs = static_trips_positive(lb, ub, unsigned)
+        if runs is True:
             results = self._for_loop(op, s)
+        elif runs is False:  # constant bounds, zero trips: the loop is its inits
+            results = [s.lookup(v) for v in inits]
         else:
             # Zero-trip guard: inside, the loop runs N >= 1 times, so every after_cond-regime
             # structure (invariants, memory-control carries) sees the N tokens it expects.
-            guard = self.b.cmpi(CMPI_ULT if unsigned else CMPI_SLT, s.lookup(lb), s.lookup(ub), op.loc, "guard")
-            results = self.branch(s, guard, lambda g: self._for_loop(op, g),
-                                  lambda e: [e.lookup(v) for v in inits], self.memory.touched(op), op.loc)
+            guard = self.b.cmpi(
+                CMPI_ULT if unsigned else CMPI_SLT, s.lookup(lb), s.lookup(ub), op.loc, "guard"
+            )
+            results = self.branch(
+                s,
+                guard,
+                lambda g: self._for_loop(op, g),
+                lambda e: [e.lookup(v) for v in inits],
+                self.memory.touched(op),
+                op.loc,
+            )
         for r, v in zip(op.results, results):
             s.bind(r, v)
 
@@ -251,7 +258,7 @@ class RegionLowering:
         lb, ub, step = op.operands[0], op.operands[1], op.operands[2]
         inits = op.operands[3:]
         unsigned = "unsignedCmp" in op.attributes
-        biased = unsigned and _width(lb.type) == 64
+        biased = unsigned and width(lb.type) == 64
         body = op.regions[0].entry
         start = self._to_stream_index(g.lookup(lb), unsigned, g, loc)
         bound = self._to_stream_index(g.lookup(ub), unsigned, g, loc)

@@ -134,7 +134,9 @@ class Scope:
     def _close(self, st: DomainState) -> None:
         if st.group_entry is not None:
             dones = st.group_dones
-            st.token = dones[0] if len(dones) == 1 else self.b.join(dones, st.group_loc or self.loc, "rar_done")
+            st.token = (
+                dones[0] if len(dones) == 1 else self.b.join(dones, st.group_loc or self.loc, "rar_done")
+            )
             st.group_entry, st.group_dones, st.group_loc = None, [], None
 
     def mem_take(self, d: "Domain") -> Value:
@@ -146,8 +148,9 @@ class Scope:
     def mem_final(self, d: "Domain") -> Value:
         return self.mem_take(d)
 
-    def access(self, d: "Domain", is_load: bool, rar: bool, loc: Location,
-               issue: Callable[[Value], Value]) -> None:
+    def access(
+        self, d: "Domain", is_load: bool, rar: bool, loc: Location, issue: Callable[[Value], Value]
+    ) -> None:
         """Wire one access: ``issue(ctrl)`` builds it and returns its done token."""
         st = self._state(d)
         if is_load and rar:
@@ -177,7 +180,9 @@ class FuncScope(Scope):
 class BranchScope(Scope):
     """One side of a two-way branch (scf.if, loop guard): values enter through a shared cond_br."""
 
-    def __init__(self, b: "DfgBuilder", parent: Scope, cond: Value, side: bool, shared: dict, loc: Location) -> None:
+    def __init__(
+        self, b: "DfgBuilder", parent: Scope, cond: Value, side: bool, shared: dict, loc: Location
+    ) -> None:
         super().__init__(b, parent, loc)
         self.cond = cond
         self.side = side

@@ -50,9 +50,15 @@ def _roundtrip(module: Module) -> Module:
     return parse_text(print_module(module), module.filename)
 
 
-def check_lowering(module: Module, func_name: str, inputs: dict[str, Any],
-                   options: Optional[LowerOptions] = None, *, text: bool = True,
-                   max_steps: int = 5_000_000) -> Comparison:
+def check_lowering(
+    module: Module,
+    func_name: str,
+    inputs: dict[str, Any],
+    options: Optional[LowerOptions] = None,
+    *,
+    text: bool = True,
+    max_steps: int = 5_000_000,
+) -> Comparison:
     """Interpret ``func_name`` and simulate its lowering on the same JSON-style ``inputs``.
 
     With ``text`` the source goes through print+parse before both runs and the
@@ -71,15 +77,22 @@ def check_lowering(module: Module, func_name: str, inputs: dict[str, Any],
     got = simulate(hs, inputs, max_steps=max_steps)
     problems: list[str] = []
     if ref.status != got.status:
-        problems.append(f"status: interpreter {ref.status} ({ref.error}), simulator {got.status} ({got.error})")
+        problems.append(
+            f"status: interpreter {ref.status} ({ref.error}), simulator {got.status} ({got.error})"
+        )
     if ref.status == "completed" and got.status == "completed":
         if len(ref.results) != len(got.results) or not all(
-                same_value(a, b) for a, b in zip(ref.results, got.results)):
+            same_value(a, b) for a, b in zip(ref.results, got.results)
+        ):
             problems.append(f"results: interpreter {ref.results}, simulator {got.results}")
         for name, view in ref.memrefs.items():
             want = view.to_flat()
             have = got.memrefs.get(name)
-            if have is None or len(have) != len(want) or not all(same_value(a, b) for a, b in zip(want, have)):
+            if (
+                have is None
+                or len(have) != len(want)
+                or not all(same_value(a, b) for a, b in zip(want, have))
+            ):
                 problems.append(f"memref {name}: interpreter {want}, simulator {have}")
     if got.status == "completed" and got.residual_tokens:
         problems.append(f"{got.residual_tokens} residual token(s):\n{got.deadlock_report}")

@@ -26,24 +26,48 @@ from loom.ir.location import Location
 from loom.ir.types import FloatType, FunctionType, IntegerType, MemRefType, TensorType, Type, i1, i64, index
 
 CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
-CMPF = {"false": 0, "oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "ord": 7, "ueq": 8, "ugt": 9,
-        "uge": 10, "ult": 11, "ule": 12, "une": 13, "uno": 14, "true": 15}
+CMPF = {
+    "false": 0,
+    "oeq": 1,
+    "ogt": 2,
+    "oge": 3,
+    "olt": 4,
+    "ole": 5,
+    "one": 6,
+    "ord": 7,
+    "ueq": 8,
+    "ugt": 9,
+    "uge": 10,
+    "ult": 11,
+    "ule": 12,
+    "une": 13,
+    "uno": 14,
+    "true": 15,
+}
 K_DYNAMIC = -9223372036854775808
 
 
 class ScfBuilder:
     """Builds one ``func.func`` op by op; ``module()`` wraps it (and any globals) in a Module."""
 
-    def __init__(self, name: str, arg_types: Sequence[Type], result_types: Sequence[Type],
-                 arg_names: Optional[Sequence[str]] = None, filename: str = "<generated>") -> None:
+    def __init__(
+        self,
+        name: str,
+        arg_types: Sequence[Type],
+        result_types: Sequence[Type],
+        arg_names: Optional[Sequence[str]] = None,
+        filename: str = "<generated>",
+    ) -> None:
         names = list(arg_names) if arg_names is not None else [f"arg{i}" for i in range(len(arg_types))]
         self.filename = filename
         self._line = 1
         self.entry = Block.create(list(arg_types), names)
         self.func = Operation.create(
             "func.func",
-            attributes={"sym_name": StringAttr(name),
-                        "function_type": TypeAttr(FunctionType(tuple(arg_types), tuple(result_types)))},
+            attributes={
+                "sym_name": StringAttr(name),
+                "function_type": TypeAttr(FunctionType(tuple(arg_types), tuple(result_types))),
+            },
             regions=[Region.of(self.entry)],
             loc=self._loc(),
         )
@@ -63,24 +87,37 @@ class ScfBuilder:
     def block(self) -> Block:
         return self._blocks[-1]
 
-    def op(self, name: str, operands: Sequence[Value] = (), result_types: Sequence[Type] = (),
-           attributes: Optional[dict[str, Attribute]] = None, regions: Sequence[Region] = (),
-           names: Optional[Sequence[Optional[str]]] = None) -> Operation:
+    def op(
+        self,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attributes: Optional[dict[str, Attribute]] = None,
+        regions: Sequence[Region] = (),
+        names: Optional[Sequence[Optional[str]]] = None,
+    ) -> Operation:
         o = Operation.create(name, operands, result_types, attributes, regions, self._loc(), names)
         self.block.append(o)
         return o
 
     def const(self, value, t: Type, name: Optional[str] = None, at_entry: bool = False) -> Value:
         """``arith.constant``; ``at_entry`` puts it at the top of the function (visible everywhere)."""
-        attr: Attribute = FloatAttr(float(value), t) if isinstance(t, FloatType) else IntegerAttr(int(value), t)
+        attr: Attribute = (
+            FloatAttr(float(value), t) if isinstance(t, FloatType) else IntegerAttr(int(value), t)
+        )
         if not at_entry:
             return self.op("arith.constant", [], [t], {"value": attr}, names=[name]).result
         o = Operation.create("arith.constant", [], [t], {"value": attr}, loc=self._loc(), result_names=[name])
         self.entry.insert(0, o)
         return o.result
 
-    def arith(self, name: str, operands: Sequence[Value], t: Optional[Type] = None,
-              attributes: Optional[dict[str, Attribute]] = None) -> Value:
+    def arith(
+        self,
+        name: str,
+        operands: Sequence[Value],
+        t: Optional[Type] = None,
+        attributes: Optional[dict[str, Attribute]] = None,
+    ) -> Value:
         rt = t if t is not None else operands[0].type
         return self.op(name, operands, [rt], attributes).result
 
@@ -108,9 +145,14 @@ class ScfBuilder:
     def alloca(self, t: MemRefType, name: Optional[str] = None, op_name: str = "memref.alloca") -> Value:
         return self.op(op_name, [], [t], names=[name]).result
 
-    def global_(self, sym: str, t: MemRefType, values: Optional[Sequence] = None, constant: bool = False) -> None:
-        attrs: dict[str, Attribute] = {"sym_name": StringAttr(sym), "type": TypeAttr(t),
-                                       "sym_visibility": StringAttr("private")}
+    def global_(
+        self, sym: str, t: MemRefType, values: Optional[Sequence] = None, constant: bool = False
+    ) -> None:
+        attrs: dict[str, Attribute] = {
+            "sym_name": StringAttr(sym),
+            "type": TypeAttr(t),
+            "sym_visibility": StringAttr("private"),
+        }
         if values is not None:
             attrs["initial_value"] = DenseElementsAttr(tuple(values), TensorType(t.shape, t.element))
         else:
@@ -122,7 +164,9 @@ class ScfBuilder:
     def get_global(self, sym: str, t: MemRefType) -> Value:
         return self.op("memref.get_global", [], [t], {"name": SymbolRefAttr(sym)}).result
 
-    def subview(self, src: Value, offsets: Sequence, sizes: Sequence, strides: Sequence, t: MemRefType) -> Value:
+    def subview(
+        self, src: Value, offsets: Sequence, sizes: Sequence, strides: Sequence, t: MemRefType
+    ) -> Value:
         """``offsets``/``sizes``/``strides`` entries are ints (static) or index Values (dynamic)."""
         dyn: list[Value] = []
         attrs: dict[str, Attribute] = {}
@@ -137,7 +181,9 @@ class ScfBuilder:
             attrs[key] = DenseArrayAttr(i64, tuple(stat))
         return self.op("memref.subview", [src, *dyn], [t], attrs).result
 
-    def reinterpret_cast(self, src: Value, offset, sizes: Sequence, strides: Sequence, t: MemRefType) -> Value:
+    def reinterpret_cast(
+        self, src: Value, offset, sizes: Sequence, strides: Sequence, t: MemRefType
+    ) -> Value:
         dyn: list[Value] = []
         attrs: dict[str, Attribute] = {}
         for key, vals in (("static_offsets", [offset]), ("static_sizes", sizes), ("static_strides", strides)):
@@ -159,12 +205,20 @@ class ScfBuilder:
 
     def expand_shape(self, src: Value, groups: Sequence[Sequence[int]], t: MemRefType) -> Value:
         shape = tuple(K_DYNAMIC if s is None else s for s in t.shape)
-        return self.op("memref.expand_shape", [src], [t], {"reassociation": _groups_attr(groups),
-                                                            "static_output_shape": DenseArrayAttr(i64, shape)}).result
+        return self.op(
+            "memref.expand_shape",
+            [src],
+            [t],
+            {"reassociation": _groups_attr(groups), "static_output_shape": DenseArrayAttr(i64, shape)},
+        ).result
 
     # ------------------------------------------------------------------ structured control flow
-    def _region(self, arg_types: Sequence[Type], fill: Callable[[list[Value]], None],
-                names: Optional[Sequence[Optional[str]]] = None) -> Region:
+    def _region(
+        self,
+        arg_types: Sequence[Type],
+        fill: Callable[[list[Value]], None],
+        names: Optional[Sequence[Optional[str]]] = None,
+    ) -> Region:
         block = Block.create(list(arg_types), names)
         self._blocks.append(block)
         try:
@@ -173,8 +227,15 @@ class ScfBuilder:
             self._blocks.pop()
         return Region.of(block)
 
-    def for_(self, lb: Value, ub: Value, step: Value, inits: Sequence[Value],
-             body: Callable[[Value, list[Value]], Sequence[Value]], unsigned: bool = False) -> list[Value]:
+    def for_(
+        self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        inits: Sequence[Value],
+        body: Callable[[Value, list[Value]], Sequence[Value]],
+        unsigned: bool = False,
+    ) -> list[Value]:
         types = [v.type for v in inits]
 
         def fill(args: list[Value]) -> None:
@@ -185,8 +246,13 @@ class ScfBuilder:
         attrs: dict[str, Attribute] = {"unsignedCmp": UnitAttr()} if unsigned else {}
         return list(self.op("scf.for", [lb, ub, step, *inits], types, attrs, [region]).results)
 
-    def while_(self, inits: Sequence[Value], before: Callable[[list[Value]], tuple[Value, Sequence[Value]]],
-               after_types: Sequence[Type], after: Callable[[list[Value]], Sequence[Value]]) -> list[Value]:
+    def while_(
+        self,
+        inits: Sequence[Value],
+        before: Callable[[list[Value]], tuple[Value, Sequence[Value]]],
+        after_types: Sequence[Type],
+        after: Callable[[list[Value]], Sequence[Value]],
+    ) -> list[Value]:
         def fill_before(args: list[Value]) -> None:
             cond, vals = before(args)
             self.op("scf.condition", [cond, *vals])
@@ -198,11 +264,17 @@ class ScfBuilder:
         r1 = self._region(list(after_types), fill_after)
         return list(self.op("scf.while", list(inits), list(after_types), None, [r0, r1]).results)
 
-    def if_(self, cond: Value, result_types: Sequence[Type], then: Callable[[], Sequence[Value]],
-            else_: Optional[Callable[[], Sequence[Value]]] = None) -> list[Value]:
+    def if_(
+        self,
+        cond: Value,
+        result_types: Sequence[Type],
+        then: Callable[[], Sequence[Value]],
+        else_: Optional[Callable[[], Sequence[Value]]] = None,
+    ) -> list[Value]:
         def fill(fn: Callable[[], Sequence[Value]]) -> Callable[[list[Value]], None]:
             def inner(_args: list[Value]) -> None:
                 self.op("scf.yield", list(fn()))
+
             return inner
 
         regions = [self._region([], fill(then))]
@@ -214,7 +286,9 @@ class ScfBuilder:
         self.op("func.return", list(values))
         ft = self.func.attributes["function_type"]
         assert isinstance(ft, TypeAttr) and isinstance(ft.type, FunctionType)
-        self.func.attributes["function_type"] = TypeAttr(FunctionType(ft.type.inputs, tuple(v.type for v in values)))
+        self.func.attributes["function_type"] = TypeAttr(
+            FunctionType(ft.type.inputs, tuple(v.type for v in values))
+        )
 
     def module(self) -> Module:
         m = Module.empty(self.filename)

@@ -24,7 +24,20 @@ from typing import Any, Callable, Optional, Sequence
 
 from loom.ir.attributes import StridedLayoutAttr
 from loom.ir.core import Module, Value
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, f32, i1, i8, i16, i32, i64, index
+from loom.ir.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Type,
+    f32,
+    i1,
+    i8,
+    i16,
+    i32,
+    i64,
+    index,
+)
 from loom.semantics.scalar import is_scalar_op
 from loom.testing.scf_builder import CMPF, CMPI, ScfBuilder
 
@@ -52,6 +65,10 @@ class GeneratedProgram:
     func_name: str
     inputs: dict[str, Any]
     ops: int = 0  # number of ops in the function
+    seed: Optional[int] = None  # the seed it was generated from, when known
+
+    def __repr__(self) -> str:
+        return f"GeneratedProgram(@{self.func_name}, {self.ops} ops, seed={self.seed}, inputs={self.inputs})"
 
 
 @dataclass
@@ -63,14 +80,55 @@ class _Mem:
 
 
 INT_TYPES: tuple[Type, ...] = (i8, i16, i32, i64, index)
-INT_BINARY = ("arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.shli",
-              "arith.shrui", "arith.shrsi", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui")
-INT_DIVISION = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
-                "arith.floordivsi")
-FLOAT_BINARY = ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf", "arith.minimumf",
-                "arith.maxnumf", "arith.minnumf", "arith.remf", "math.copysign", "math.powf")
-FLOAT_UNARY = ("arith.negf", "math.absf", "math.sqrt", "math.floor", "math.ceil", "math.trunc", "math.exp",
-               "math.sin", "math.tanh", "math.roundeven")
+INT_BINARY = (
+    "arith.addi",
+    "arith.subi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.shli",
+    "arith.shrui",
+    "arith.shrsi",
+    "arith.maxsi",
+    "arith.minsi",
+    "arith.maxui",
+    "arith.minui",
+)
+INT_DIVISION = (
+    "arith.divsi",
+    "arith.divui",
+    "arith.remsi",
+    "arith.remui",
+    "arith.ceildivsi",
+    "arith.ceildivui",
+    "arith.floordivsi",
+)
+FLOAT_BINARY = (
+    "arith.addf",
+    "arith.subf",
+    "arith.mulf",
+    "arith.divf",
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.maxnumf",
+    "arith.minnumf",
+    "arith.remf",
+    "math.copysign",
+    "math.powf",
+)
+FLOAT_UNARY = (
+    "arith.negf",
+    "math.absf",
+    "math.sqrt",
+    "math.floor",
+    "math.ceil",
+    "math.trunc",
+    "math.exp",
+    "math.sin",
+    "math.tanh",
+    "math.roundeven",
+)
 INT_UNARY = ("math.absi", "math.ctpop", "math.ctlz", "math.cttz")
 
 
@@ -142,12 +200,15 @@ class _Gen:
         return self.add(self.b.const(v, t))
 
     def get(self, t: Type, fresh: float = 0.15, depth: int = 0) -> Value:
-        """A value of type ``t``: mostly an existing one (recent ones preferred), sometimes a new expression."""
+        """A value of type ``t``: mostly an existing one (recent preferred), sometimes a new expression."""
         vals = self.visible(t)
         r = self.rng
         if vals and r.random() > fresh:
             if r.random() < 0.6:
-                return vals[-1 - min(int(r.expovariate(0.5)), len(vals) - 1)]
+                k = 0  # geometric: the most recent value is the likeliest
+                while k < len(vals) - 1 and r.random() < 0.5:
+                    k += 1
+                return vals[-1 - k]
             return r.choice(vals)
         if self.budget > 0 and depth < 3 and r.random() < 0.7:
             return self.expr(t, depth)
@@ -175,8 +236,7 @@ class _Gen:
             if k < 0.6 and self.cfg.floats:
                 return self.add(b.cmpf(r.choice(list(CMPF)), g(f32), g(f32)))
             if k < 0.85:
-                return self.add(b.arith(r.choice(["arith.andi", "arith.ori", "arith.xori"]),
-                                        [g(i1), g(i1)]))
+                return self.add(b.arith(r.choice(["arith.andi", "arith.ori", "arith.xori"]), [g(i1), g(i1)]))
             return self.add(b.select(g(i1), g(i1), g(i1)))
         if isinstance(t, FloatType):
             k = r.random()
@@ -314,8 +374,11 @@ class _Gen:
             ub = b.arith("arith.addi", [r.choice(outer), b.const(r.randint(0, 2), t)])
         if unsigned and _is_const_neg(lb):
             ub = b.const(r.randint(0, cfg.max_trip), t)
-        step = b.const(r.choice([1, 1, 1, 2, 3]), t) if r.random() < 0.8 else b.arith(
-            "arith.addi", [self.small(t, 3), b.const(1, t)])
+        step = (
+            b.const(r.choice([1, 1, 1, 2, 3]), t)
+            if r.random() < 0.8
+            else b.arith("arith.addi", [self.small(t, 3), b.const(1, t)])
+        )
         self.spend(4)
         inits = [self.get(r.choice(self.data_types())) for _ in range(r.choice([0, 0, 1, 1, 2, 3]))]
         budget = self.sub_budget()
@@ -338,7 +401,9 @@ class _Gen:
         b, r, cfg = self.b, self.rng, self.cfg
         ct = r.choice([i32, index, i64])
         init = b.const(r.randint(0, 2), ct) if r.random() < 0.6 else self.small(ct, 3)
-        limit = b.const(r.randint(0, cfg.max_trip), ct) if r.random() < 0.5 else self.small(ct, cfg.max_trip + 1)
+        limit = (
+            b.const(r.randint(0, cfg.max_trip), ct) if r.random() < 0.5 else self.small(ct, cfg.max_trip + 1)
+        )
         others = [self.get(r.choice(self.data_types())) for _ in range(r.choice([0, 1, 1, 2]))]
         inits = [init] + others
         cond_types = [ct] + [r.choice(self.data_types()) for _ in range(r.choice([0, 1, 2]))]
@@ -396,6 +461,7 @@ class _Gen:
                 ys = [self.get(t, fresh=0.3) for t in types]
                 self.pop()
                 return ys
+
             return fill
 
         results = b.if_(cond, types, side(budget // 2 + 1), side(budget // 2 + 1) if has_else else None)
@@ -424,8 +490,11 @@ class _Gen:
             else:
                 data = [r.randint(-100, 100) for _ in range(n)]
             arg_specs.append((name, t, data))
-        scalars: list[tuple[str, Type, Any]] = [("n", i32, r.randint(-5, 20)), ("k", index, r.randint(0, 9)),
-                                               ("y", i64, r.randint(-1000, 1000))]
+        scalars: list[tuple[str, Type, Any]] = [
+            ("n", i32, r.randint(-5, 20)),
+            ("k", index, r.randint(0, 9)),
+            ("y", i64, r.randint(-1000, 1000)),
+        ]
         if cfg.floats:
             scalars.append(("x", f32, r.choice([0.5, -1.25, 2.0, 3.5])))
         scalars = [s for s in scalars if r.random() < 0.8] or scalars[:1]
@@ -508,16 +577,28 @@ def _is_const_neg(v: Value) -> bool:
     return a is not None and getattr(a, "value", 0) < 0
 
 
-def generate_program(rng: random.Random, config: Optional[GenConfig] = None, name: str = "kernel") -> GeneratedProgram:
-    """One random, terminating, well-defined SCF kernel with its inputs."""
-    return _Gen(rng, config or GenConfig(), name).build()
+def generate_program(
+    rng: random.Random, config: Optional[GenConfig] = None, name: str = "kernel", seed: Optional[int] = None
+) -> GeneratedProgram:
+    """One random, terminating, well-defined SCF kernel with its inputs (``seed`` is only recorded)."""
+    prog = _Gen(rng, config or GenConfig(), name).build()
+    prog.seed = seed
+    return prog
 
 
-def scf_programs(config: Optional[GenConfig] = None):
-    """A hypothesis strategy of ``GeneratedProgram`` (imports hypothesis lazily: a test dependency)."""
+def scf_programs(config: Optional[GenConfig] = None, seeded: bool = False):
+    """A hypothesis strategy of ``GeneratedProgram`` (imports hypothesis lazily: a test dependency).
+
+    By default every random choice is a hypothesis draw, so failures shrink to
+    smaller programs; ``seeded`` draws one seed instead, which suits programs of
+    hundreds of ops (too many draws for hypothesis' buffer) and reproduces from
+    the seed shown in the failure.
+    """
     from hypothesis import strategies as st
 
     cfg = config or GenConfig()
+    if seeded:
+        return st.integers(0, 2**32 - 1).map(lambda seed: generate_program(random.Random(seed), cfg, seed=seed))
     return st.randoms(use_true_random=False).map(lambda rng: generate_program(rng, cfg))
 
 
