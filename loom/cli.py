@@ -133,17 +133,18 @@ def cmd_sim(args) -> int:
     from loom.runtime import decode_inputs, run_result_json
 
     path = Path(args.input)
+    module = _read_module(path)
     inputs_path = Path(args.inputs)
     try:
         raw_inputs = json.loads(inputs_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoomError("cannot read inputs file: no such file", loc=_file_loc(inputs_path))
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not UTF-8 text"
+        raise LoomError(f"cannot read inputs file: {reason.lower()}", loc=_file_loc(inputs_path))
     except json.JSONDecodeError as e:
         from loom.ir.location import Location
 
         raise LoomError(f"inputs are not valid JSON: {e.msg}", loc=Location(str(inputs_path), e.lineno, e.colno))
 
-    module = _read_module(path)
     kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
     if args.lower:
         from loom.lower import lower_module
