@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from loom.ir.attributes import Attribute, BoolAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
+from loom.ir.attributes import Attribute, BoolAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import Block, Operation, OpResult, Value
 from loom.ir.location import UNKNOWN, Location
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, Type, i1, index, none
+from loom.ir.types import IntegerType, MemRefType, Type, i1, index, none
 
 _PLACEHOLDER_OP = "loom.placeholder"
 
@@ -102,16 +102,6 @@ class DfgBuilder:
         self, ctrl: Value, value: Attribute, type: Type, loc: Location, name: Optional[str] = None
     ) -> Value:
         return self.create("handshake.constant", [ctrl], [type], {"value": value}, loc, [name]).result
-
-    def zero_constant(self, ctrl: Value, type: Type, loc: Location, name: Optional[str] = None) -> Value:
-        """A handshake.constant holding the zero of ``type`` (used for ``ub.poison``)."""
-        attr: Attribute = FloatAttr(0.0, type) if isinstance(type, FloatType) else IntegerAttr(0, type)
-        return self.constant(ctrl, attr, type, loc, name)
-
-    def index_constant(self, ctrl: Value, value: int, loc: Location) -> Value:
-        return self.constant(
-            ctrl, IntegerAttr(value, index), index, loc, f"c{value}" if value >= 0 else "cneg"
-        )
 
     def cond_br(
         self, cond: Value, data: Value, loc: Location, name: Optional[str] = None
@@ -235,10 +225,3 @@ class DfgBuilder:
             "arith.cmpi", [lhs, rhs], i1, loc, {"predicate": IntegerAttr(predicate, IntegerType(64))}, name
         )
 
-
-def is_token(t: Type) -> bool:
-    return isinstance(t, NoneType)
-
-
-def is_index(t: Type) -> bool:
-    return isinstance(t, IndexType)

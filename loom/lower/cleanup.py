@@ -11,6 +11,7 @@ residual tokens.
 from __future__ import annotations
 
 from loom.ir.core import Block, OpResult
+from loom.ir.location import UNKNOWN
 from loom.ir.types import MemRefType
 from loom.lower.builder import DfgBuilder
 
@@ -48,38 +49,30 @@ def remove_dead_ops(block: Block) -> int:
 
 
 def sink_unused(b: DfgBuilder) -> int:
-    """Add a handshake.sink for every unused op result and unused non-memref argument."""
+    """Sink (before the terminator) every unused op result and every unused non-memref argument."""
     block = b.block
     used: set[int] = set()
     for op in block.ops:
         for v in op.operands:
             used.add(id(v))
+    ret = block.ops.pop() if block.ops and block.ops[-1].name == "handshake.return" else None
+    loc = block.parent_op.loc if block.parent_op is not None else (ret.loc if ret is not None else UNKNOWN)
     n = 0
     for arg in block.args:
         if id(arg) not in used and not isinstance(arg.type, MemRefType):
-            b.sink(arg, block.parent_op.loc if block.parent_op is not None else _first_loc(block))
+            b.sink(arg, loc)
             n += 1
     for op in list(block.ops):
         for r in op.results:
             if id(r) not in used:
                 b.sink(r, op.loc)
                 n += 1
+    if ret is not None:
+        block.ops.append(ret)
     return n
 
 
-def _first_loc(block: Block):
-    from loom.ir.location import UNKNOWN
-
-    return block.ops[0].loc if block.ops else UNKNOWN
-
-
 def tidy(b: DfgBuilder) -> None:
-    """Dead-code removal, then sinks; the return stays the last op."""
-    block = b.block
-    remove_dead_ops(block)
-    ret = block.ops[-1] if block.ops and block.ops[-1].name == "handshake.return" else None
-    if ret is not None:
-        block.ops.pop()
+    """Dead-code removal, then sinks (the return stays the last op)."""
+    remove_dead_ops(b.block)
     sink_unused(b)
-    if ret is not None:
-        block.ops.append(ret)

@@ -20,10 +20,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
 
-from loom.ir.attributes import Attribute, BoolAttr, IntegerAttr
+from loom.ir.attributes import Attribute, BoolAttr, FloatAttr, IntegerAttr
 from loom.ir.core import OpResult, Value
 from loom.ir.location import Location
-from loom.ir.types import i1, index
+from loom.ir.types import FloatType, Type, i1, index
 
 if TYPE_CHECKING:  # pragma: no cover
     from loom.lower.builder import DfgBuilder, Forward
@@ -95,15 +95,17 @@ class Scope:
         assert isinstance(v, OpResult)
         op = v.op
         if op.name == "ub.poison":  # loom fixes poison to zero (loom.semantics.scalar)
-            return self.b.zero_constant(self.ctrl(), v.type, op.loc, "poison")
+            t = v.type
+            zero: Attribute = FloatAttr(0.0, t) if isinstance(t, FloatType) else IntegerAttr(0, t)
+            return self.constant(zero, t, op.loc, "poison")
         value = op.attributes.get("value")
         assert value is not None
         if isinstance(value, BoolAttr):
             value = IntegerAttr(1 if value.value else 0, i1)
-        return self.b.constant(self.ctrl(), value, v.type, op.loc, hint(v, "cst"))
+        return self.constant(value, v.type, op.loc, hint(v, "cst"))
 
-    def constant(self, value: Attribute, type, loc: Location, name: str) -> Value:
-        """A constant in this regime (cached per value and type)."""
+    def constant(self, value: Attribute, type: Type, loc: Location, name: str) -> Value:
+        """A constant in this regime, one per distinct value and type."""
         key = (str(value), str(type))
         got = self._consts.get(key)
         if got is None:
