@@ -30,7 +30,7 @@ import z3
 
 from loom.ir.core import Operation, Value
 from loom.sim.names import value_name_map
-from loom.verify.lengths_clock import AnyClock, Clock, Loop, TermMap, split
+from loom.verify.lengths_clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
 from loom.verify.lengths_logic import Logic
 from loom.verify.lengths_typing import Check, Typing, infer
 from loom.verify.obligation import Obligation, VerifyContext
@@ -54,7 +54,7 @@ class LengthAnalysis:
     def length(self, v: Value) -> str:
         """Human-readable token count of ``v`` (e.g. ``N_L0+1 per activation of L0``)."""
         c = self.clock(v)
-        return "untyped" if c is None else describe(c, self.typing.cond_names)[1]
+        return "untyped" if c is None else describe(c, self.typing.cond_names, self.logic.free)[1]
 
 
 def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnalysis:
@@ -76,13 +76,13 @@ def check_lengths(func: Operation, ctx: VerifyContext) -> list[Obligation]:
 
 
 # ---------------------------------------------------------------------------- classification
-def describe(clock: "Clock | AnyClock", cond_names: TermMap) -> tuple[str, str]:
+def describe(clock: "Clock | AnyClock", cond_names: TermMap, free: Optional[FreeVars] = None) -> tuple[str, str]:
     """(class, text) of a clock: ``raw``/``body``/``body-but-last``/``once``/``sub``/``empty``/``any``."""
     if isinstance(clock, AnyClock):
         return "any", "always ready (a source)"
     if clock.is_empty:
         return "empty", "never carries a token"
-    memo: dict = {}
+    memo = free if free is not None else FreeVars()
     if not clock.levels:
         cls, text = "once", "1 token per run"
         outer = list(clock.conds)
@@ -215,8 +215,8 @@ def _counterexample(a: LengthAnalysis, c: Check) -> dict:
         "tokens": {channel: w.totals[1], "consumed": w.totals[0]},
         "trace": {channel: w.tokens[1], "consumed": w.tokens[0]},
         "branch_outcomes": _branches(a, c),
-        "expected": describe(c.expected, a.typing.cond_names)[1],
-        "actual": describe(c.actual, a.typing.cond_names)[1],
+        "expected": describe(c.expected, a.typing.cond_names, a.logic.free)[1],
+        "actual": describe(c.actual, a.typing.cond_names, a.logic.free)[1],
     }
     if ref is not None:
         cex["against"] = ref
@@ -235,7 +235,7 @@ def _branches(a: LengthAnalysis, c: Check) -> dict:
             name = a.typing.cond_names.get(cond)
             if name is None or any(True for _ in a.logic.n_apps(cond)):
                 continue
-            if clock.levels and any(_mentions_j(cond, lp) for lp in clock.levels):
+            if clock.levels and any(_mentions_j(cond, lp, a.logic.free) for lp in clock.levels):
                 continue
             v = w.model.eval(cond, model_completion=True)
             if z3.is_true(v) or z3.is_false(v):
@@ -243,10 +243,8 @@ def _branches(a: LengthAnalysis, c: Check) -> dict:
     return out
 
 
-def _mentions_j(cond: z3.ExprRef, lp: Loop) -> bool:
-    from loom.verify.lengths_clock import mentions
-
-    return mentions(cond, lp.j, {})
+def _mentions_j(cond: z3.ExprRef, lp: Loop, free: FreeVars) -> bool:
+    return mentions(cond, lp, free)
 
 
 def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
@@ -290,7 +288,7 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
                                       f"{name}: length not derived ({why})", loc=op.loc))
                 continue
-            cls, text = describe(t.clock, typing.cond_names)
+            cls, text = describe(t.clock, typing.cond_names, a.logic.free)
             smt2 = None
             if ctx.want_smt2 and isinstance(t.clock, Clock):
                 s = z3.Solver()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Iterable, Optional, Sequence
 
 import z3
+from z3 import z3core
 
 from loom.ir.core import Operation
 
@@ -32,7 +33,8 @@ class Loop:
         self.activation = activation
         self.step_op = step_op
         self.cont_cond = cont_cond
-        self.j = z3.Int(f"j_{self.name}")
+        self.j_name = f"j_{self.name}"
+        self.j = z3.Int(self.j_name)
         outer = activation.levels
         self.outer_js = tuple(lp.j for lp in outer)
         if outer:
@@ -59,6 +61,11 @@ class Loop:
         return f"<Loop {self.name} {self.kind}>"
 
 
+_TRUE = z3.BoolVal(True)
+_FALSE = z3.BoolVal(False)
+_TRUE_ID, _FALSE_ID = _TRUE.get_id(), _FALSE.get_id()  # hash-consed: every BoolVal(True) has this id
+
+
 def _flatten(conds: Iterable[z3.BoolRef]) -> list[z3.BoolRef]:
     out: list[z3.BoolRef] = []
     for c in conds:
@@ -70,35 +77,43 @@ def _flatten(conds: Iterable[z3.BoolRef]) -> list[z3.BoolRef]:
 
 
 class Clock:
-    """A set of coordinate tuples: ``levels`` (enclosing loops, outermost first) and ``conds`` (a conjunction)."""
+    """A set of coordinate tuples: ``levels`` (enclosing loops, outermost first) and ``conds`` (a conjunction).
+
+    ``conds`` are kept flat (no ``And``), without ``True``, deduplicated and sorted by AST id, so two clocks
+    built the same way have the same ``key``; an empty clock is always ``levels=(), conds=(False,)``.
+    """
 
     __slots__ = ("levels", "conds", "key")
 
-    def __init__(self, levels: tuple[Loop, ...], conds: Iterable[z3.BoolRef] = ()) -> None:
+    def __init__(self, levels: tuple[Loop, ...], conds: Iterable[z3.BoolRef] = (), flat: bool = False) -> None:
         kept: dict[int, z3.BoolRef] = {}
         empty = False
-        for c in _flatten(conds):
-            if z3.is_true(c):
+        for c in (conds if flat else _flatten(conds)):
+            cid = c.get_id()
+            if cid == _TRUE_ID:
                 continue
-            if z3.is_false(c):
+            if cid == _FALSE_ID:
                 empty = True
                 break
-            kept.setdefault(c.get_id(), c)
+            kept.setdefault(cid, c)
         self.levels = () if empty else levels  # one canonical empty clock
-        self.conds: tuple[z3.BoolRef, ...] = (z3.BoolVal(False),) if empty else tuple(
-            kept[k] for k in sorted(kept))
-        self.key = (tuple(lp.index for lp in levels), tuple(c.get_id() for c in self.conds))
+        self.conds: tuple[z3.BoolRef, ...] = (_FALSE,) if empty else tuple(kept[k] for k in sorted(kept))
+        self.key = (tuple(lp.index for lp in self.levels), tuple(sorted(kept)) if not empty else (_FALSE_ID,))
+
+    def with_conds(self, more: Iterable[z3.BoolRef]) -> "Clock":
+        """This clock restricted by further conditions (only the new ones are flattened)."""
+        return Clock(self.levels, list(self.conds) + _flatten(more), flat=True)
 
     @property
     def is_empty(self) -> bool:
-        return len(self.conds) == 1 and z3.is_false(self.conds[0])
+        return self.key[1] == (_FALSE_ID,)
 
     @property
     def inner(self) -> Optional[Loop]:
         return self.levels[-1] if self.levels else None
 
     def formula(self) -> z3.BoolRef:
-        return z3.And(*self.conds) if self.conds else z3.BoolVal(True)
+        return z3.And(*self.conds) if self.conds else _TRUE
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Clock) and self.key == other.key
@@ -125,7 +140,7 @@ class AnyClock:
 
 ANY = AnyClock()
 ONE = Clock(())
-EMPTY = Clock((), [z3.BoolVal(False)])
+EMPTY = Clock((), [_FALSE])
 
 AnyOrClock = "Clock | AnyClock"
 
@@ -156,19 +171,75 @@ class TermMap:
         return term.get_id() in self._d
 
 
-def mentions(term: z3.ExprRef, var: z3.ExprRef, memo: dict) -> bool:
-    """Whether ``var`` (a constant) occurs in ``term``; ``memo`` caches by (term id, var id) and keeps
-    both terms alive (Z3 recycles the ids of dead terms)."""
-    key = (term.get_id(), var.get_id())
-    hit = memo.get(key)
-    if hit is not None:
-        return hit[0]
-    if z3.is_const(term):
-        res = term.eq(var)
-    else:
-        res = any(mentions(ch, var, memo) for ch in term.children())
-    memo[key] = (res, term, var)
-    return res
+class FreeVars:
+    """Per AST node, memoised over one analysis: the names of the constants in it and its applications of
+    trip-count functions (``N_<loop>``).
+
+    Walks Z3's C API directly (the Python wrappers cost far more per node) and keeps every visited node
+    alive, because Z3 recycles the ids of dead terms.
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[z3.AstRef, frozenset[str], frozenset[int]]] = {}
+        self.apps: dict[int, z3.ExprRef] = {}  # ast id -> N application
+
+    def _walk(self, term: z3.ExprRef) -> tuple[frozenset[str], frozenset[int]]:
+        ctx = term.ctx
+        cref = ctx.ref()
+        memo = self._memo
+        root = term.as_ast()
+        rid = z3core.Z3_get_ast_id(cref, root)
+        hit = memo.get(rid)
+        if hit is not None:
+            return hit[1], hit[2]
+        empty: frozenset = frozenset()
+        stack: list[tuple[object, int, bool]] = [(root, rid, False)]
+        while stack:
+            a, aid, expanded = stack.pop()
+            if aid in memo:
+                continue
+            if z3core.Z3_get_ast_kind(cref, a) != z3.Z3_APP_AST:
+                memo[aid] = (z3.AstRef(a, ctx), empty, empty)
+                continue
+            n = z3core.Z3_get_app_num_args(cref, a)
+            d = z3core.Z3_get_app_decl(cref, a)
+            uninterpreted = z3core.Z3_get_decl_kind(cref, d) == z3.Z3_OP_UNINTERPRETED
+            name = z3core.Z3_get_symbol_string(cref, z3core.Z3_get_decl_name(cref, d)) if uninterpreted else ""
+            own = empty
+            if name.startswith("N_L"):
+                self.apps[aid] = z3.z3._to_expr_ref(a, ctx)
+                own = frozenset([aid])
+            if n == 0:
+                memo[aid] = (z3.AstRef(a, ctx), frozenset([name]) if uninterpreted else empty, own)
+                continue
+            args = [z3core.Z3_get_app_arg(cref, a, i) for i in range(n)]
+            ids = [z3core.Z3_get_ast_id(cref, x) for x in args]
+            if expanded:
+                names: frozenset[str] = empty
+                apps: frozenset[int] = own
+                for i in ids:
+                    names = names | memo[i][1]
+                    apps = apps | memo[i][2]
+                memo[aid] = (z3.AstRef(a, ctx), names, apps)
+                continue
+            stack.append((a, aid, True))
+            for x, i in zip(args, ids):
+                if i not in memo:
+                    stack.append((x, i, False))
+        return memo[rid][1], memo[rid][2]
+
+    def __call__(self, term: z3.ExprRef) -> frozenset[str]:
+        """Names of the constants (and 0-ary functions) in ``term``."""
+        return self._walk(term)[0]
+
+    def n_apps(self, term: z3.ExprRef) -> list[z3.ExprRef]:
+        """Every ``N_<loop>(...)`` application in ``term``."""
+        return [self.apps[i] for i in self._walk(term)[1]]
+
+
+def mentions(term: z3.ExprRef, loop: Loop, memo: "FreeVars") -> bool:
+    """Whether ``loop``'s coordinate occurs in ``term``."""
+    return loop.j_name in memo(term)
 
 
 def raw_clock(loop: Loop) -> Clock:
@@ -176,25 +247,24 @@ def raw_clock(loop: Loop) -> Clock:
     return Clock(loop.activation.levels + (loop,), loop.activation.conds)
 
 
-def split(clock: Clock, loop: Loop, memo: dict) -> tuple[list[z3.BoolRef], list[z3.BoolRef]]:
+def split(clock: Clock, loop: Loop, memo: "FreeVars") -> tuple[list[z3.BoolRef], list[z3.BoolRef]]:
     """The conditions of ``clock`` that do not / do mention ``loop``'s coordinate."""
     outer, inner = [], []
     for c in clock.conds:
-        (inner if mentions(c, loop.j, memo) else outer).append(c)
+        (inner if mentions(c, loop, memo) else outer).append(c)
     return outer, inner
 
 
-def when(clock: "Clock | AnyClock", cond: z3.BoolRef, memo: dict) -> tuple["Clock | AnyClock", Optional[tuple]]:
+def when(clock: "Clock | AnyClock", cond: z3.BoolRef, memo: "FreeVars") -> tuple["Clock | AnyClock", Optional[tuple]]:
     """The sub-clock of ``clock`` where ``cond`` holds, with the innermost level projected away when
     ``cond`` pins it to one position per activation (a loop exit ``j = N`` or the last body
     iteration ``j = N-1``). Returns the clock and the substitution ``(j, t)`` applied, if any."""
     if isinstance(clock, AnyClock):
         return clock, None
-    c = Clock(clock.levels, clock.conds + (cond,))
-    return project(c, memo)
+    return project(clock.with_conds([cond]), memo)
 
 
-def project(clock: Clock, memo: dict) -> tuple[Clock, Optional[tuple]]:
+def project(clock: Clock, memo: "FreeVars") -> tuple[Clock, Optional[tuple]]:
     """Drop the innermost level when the conditions fix its coordinate to a function of the outer ones."""
     loop = clock.inner
     if loop is None or clock.is_empty:
@@ -210,7 +280,7 @@ def project(clock: Clock, memo: dict) -> tuple[Clock, Optional[tuple]]:
         return clock, None
     conds: list[z3.BoolRef] = []
     for c in clock.conds:
-        if mentions(c, loop.j, memo):
+        if mentions(c, loop, memo):
             c = z3.substitute(c, (loop.j, t))
             s = z3.simplify(c)
             if z3.is_true(s) or z3.is_false(s):

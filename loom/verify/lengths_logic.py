@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
-from loom.verify.lengths_clock import ANY, AnyClock, Clock, Loop
+from loom.verify.lengths_clock import ANY, AnyClock, Clock, FreeVars, Loop
 
 WITNESS_MAX_TRIPS = 3  # largest free trip count tried when searching a counterexample
 WITNESS_MAX_LEAVES = 4096  # coordinates enumerated per clock
@@ -52,30 +52,21 @@ class Logic:
         self.timeout_ms = int(timeout * 1000) if timeout else 0
         self.loops: dict[str, Loop] = {}  # N decl name -> loop
         self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
-        self._apps_memo: dict[int, tuple] = {}  # term id -> (term, apps)
+        self.free = FreeVars()  # shared with the typer: constants and N applications per term
         self.queries = 0
 
     def add_loop(self, loop: Loop) -> None:
         self.loops[loop.n_decl.name()] = loop
 
     # ------------------------------------------------------------------ axioms
-    def n_apps(self, term: z3.ExprRef) -> tuple:
+    def n_apps(self, term: z3.ExprRef) -> list[tuple[Loop, z3.ArithRef]]:
         """Every application ``N_L(args)`` in ``term`` as (loop, app) pairs."""
-        key = term.get_id()
-        hit = self._apps_memo.get(key)
-        if hit is not None:
-            return hit[1]
-        found: dict[int, tuple] = {}
-        if z3.is_app(term):
-            loop = self.loops.get(term.decl().name())
-            if loop is not None and term.sort() == z3.IntSort():
-                found[term.get_id()] = (loop, term)
-            for ch in term.children():
-                for lp, app in self.n_apps(ch):
-                    found[app.get_id()] = (lp, app)
-        res = tuple(found.values())
-        self._apps_memo[key] = (term, res)  # keep the term alive: Z3 recycles ids of dead terms
-        return res
+        out = []
+        for app in self.free.n_apps(term):
+            loop = self.loops.get(app.decl().name())
+            if loop is not None:
+                out.append((loop, app))
+        return out
 
     def _instance(self, loop: Loop, app: z3.ArithRef, term: z3.ExprRef) -> z3.ExprRef:
         args = app.children()
@@ -211,8 +202,9 @@ class Logic:
             m = s.model()
             w = Witness(m, bound, [m.eval(t, model_completion=True).as_long() for t in totals])
             w.trips = self._trips(m, formulas + axioms)
+            used = frozenset().union(*(self.free(f) for f in formulas + axioms))
             w.args = {name: _py(m.eval(c, model_completion=True)) for name, c in self.args.items()
-                      if _mentions_any(c, formulas + axioms)}
+                      if c.decl().name() in used}
             for c, lv in zip(clocks, leaves):
                 w.tokens.append([_coords_label(c.levels, co) for co, f in lv
                                  if z3.is_true(m.eval(f, model_completion=True))])
@@ -258,21 +250,6 @@ def _py(v: z3.ExprRef) -> object:
     if z3.is_int_value(v):
         return v.as_long()
     return str(v)
-
-
-def _mentions_any(c: z3.ExprRef, formulas: Sequence[z3.ExprRef]) -> bool:
-    name = c.decl().name()
-    seen: set[int] = set()
-    stack = list(formulas)
-    while stack:
-        t = stack.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().name() == name:
-            return True
-        stack.extend(t.children())
-    return False
 
 
 __all__ = ["ANY", "Logic", "Outcome", "Witness", "WITNESS_MAX_TRIPS"]

@@ -39,6 +39,7 @@ from loom.verify.lengths_clock import (
     ANY,
     EMPTY,
     ONE,
+    FreeVars,
     TermMap,
     AnyClock,
     Clock,
@@ -112,6 +113,7 @@ class Typing:
     untyped: list[Operation]
     cond_names: TermMap
     gates: dict[Operation, Loop] = field(default_factory=dict)
+    free: Optional[FreeVars] = None
 
 
 class Typer:
@@ -133,7 +135,7 @@ class Typer:
         self.hyps: dict[Value, Hypothesis] = {}
         self.cond_names = TermMap()
         self.gates: dict[Operation, Loop] = {}
-        self.memo: dict = {}
+        self.memo = logic.free
         self.machines: dict[Operation, Machine] = {}
         self.groups: list[Group] = []
         self.waiting: dict[Value, list[Group]] = {}
@@ -171,7 +173,7 @@ class Typer:
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates)
+                      self.cond_names, self.gates, self.memo)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
@@ -325,6 +327,17 @@ class Typer:
             terms = self.values.scalar(op, [self.t(v).term for v in op.operands])
             for r, term in zip(res, terms):
                 self.assign(r, Typed(c, term))
+            return
+        if len(m.states) == 1 and len(m.rules) == 1 and set(m.rules[0].reads) == {
+                p.name for p in m.inputs if p.kind == "token"} and len(m.rules[0].emits) == len(m.outputs):
+            # any other one-rule actor (e.g. memref.dim): reads every token input once, emits every output;
+            # its results are a deterministic function of the inputs (and of the memrefs it names)
+            toks = [v for v, p in zip(op.operands, m.inputs) if p.kind == "token"]
+            mems = [self.name(v) for v, p in zip(op.operands, m.inputs) if p.kind != "token"]
+            c = self.same(op, toks)
+            for k, r in enumerate(res):
+                fn = f"{name}({','.join(mems)})#{k}"
+                self.assign(r, Typed(c, self.values.apply(fn, [self.t(v).term for v in toks], r.type)))
             return
         self.unknown_op(op, f"'{name}' has no rule in the length calculus")
 

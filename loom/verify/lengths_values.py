@@ -22,7 +22,7 @@ from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type
 from loom.semantics.scalar import CMPI_PREDICATES, eval_scalar, is_scalar_op
-from loom.verify.lengths_clock import TermMap
+from loom.verify.lengths_clock import _FALSE_ID, _TRUE_ID, TermMap
 
 EXACT_BINARY = {
     "arith.addi": lambda a, b: a + b,
@@ -110,9 +110,10 @@ class Values:
 
     def runtime(self, term: z3.ExprRef, t: Type) -> Optional[object]:
         """The runtime value of a literal term, None when ``term`` is not a literal."""
-        if z3.is_true(term):
+        tid = term.get_id()
+        if tid == _TRUE_ID:
             return 1
-        if z3.is_false(term):
+        if tid == _FALSE_ID:
             return 0
         if z3.is_bv_value(term):
             return term.as_long()
@@ -129,6 +130,12 @@ class Values:
 
     def token(self) -> z3.ExprRef:
         return self.literal(None, NoneType())
+
+    def apply(self, name: str, args: Sequence[z3.ExprRef], result: Type) -> z3.ExprRef:
+        """An uninterpreted (deterministic) function ``name`` of ``args``; a constant when there are none."""
+        if not args:
+            return z3.Const(f"{name}->{result}", self.sort(result))
+        return self._uf(name, args, result)
 
     def _uf(self, name: str, args: Sequence[z3.ExprRef], result: Type) -> z3.ExprRef:
         key = f"{name}->{result}|" + ",".join(str(a.sort()) for a in args)
