@@ -44,7 +44,7 @@ from loom.ir.attributes import (
     UnitAttr,
 )
 from loom.ir.core import Operation
-from loom.ir.types import IndexType, MemRefType, Type, i64, index
+from loom.ir.types import IndexType, MemRefType, TensorType, Type, i64, index
 
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
 
@@ -300,7 +300,7 @@ class GlobalSyntax:
                 p.next()
                 st.set_attr(p, "initial_value", UnitAttr(), vtok)
             else:
-                st.set_attr(p, "initial_value", p.parse_attribute(), vtok)
+                st.set_attr(p, "initial_value", p.parse_attribute(TensorType(t.shape, t.element)), vtok)
         _merge_attrs(p, st)
         st.operand_types, st.result_types = [], []
 
@@ -324,6 +324,10 @@ class GlobalSyntax:
         init = a.get("initial_value")
         if isinstance(init, UnitAttr):
             out += " = uninitialized"
+            claim.add("initial_value")
+        elif isinstance(init, DenseElementsAttr) and init.type == TensorType(t.type.shape, t.type.element):
+            text = w.attr(init)
+            out += " = " + text[: text.rindex(" : ")]  # the type is implied by the memref's
             claim.add("initial_value")
         elif init is not None:
             out += f" = {w.attr(init)}"

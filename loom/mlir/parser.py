@@ -155,8 +155,8 @@ class Parser:
         self.expect(")", " after type list")
         return out
 
-    def parse_attribute(self) -> Attribute:
-        value, self.pos = parse_prefix("attribute", self.toks, self.pos, self.text, self.filename, self.aliases)
+    def parse_attribute(self, dense_type: Optional[Type] = None) -> Attribute:
+        value, self.pos = parse_prefix("attribute", self.toks, self.pos, self.text, self.filename, self.aliases, dense_type)
         return value
 
     def parse_attr_dict(self, keyword: bool = False) -> dict[str, Attribute]:

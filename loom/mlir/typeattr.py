@@ -115,8 +115,20 @@ def _expected(state_stack: list, end_state: int) -> str:
     return " or ".join(shown) if len(shown) <= 2 else "one of " + ", ".join(shown)
 
 
-def parse_prefix(start: str, toks: list[Tok], pos: int, text: str, filename: str, aliases: Aliases) -> tuple[Any, int]:
-    """Parse a ``type`` or ``attribute`` starting at ``toks[pos]``; returns (value, next pos)."""
+def parse_prefix(
+    start: str,
+    toks: list[Tok],
+    pos: int,
+    text: str,
+    filename: str,
+    aliases: Aliases,
+    dense_type: Optional[Type] = None,
+) -> tuple[Any, int]:
+    """Parse a ``type`` or ``attribute`` starting at ``toks[pos]``; returns (value, next pos).
+
+    ``dense_type`` is the type of a ``dense<...>`` written without ``: type`` (only
+    memref.global elides it); elsewhere such an attribute is an error.
+    """
     what = "type" if start == "type" else "attribute"
     ip = LARK.parse_interactive(start=start)
     stack = ip.parser_state.state_stack
@@ -145,7 +157,7 @@ def parse_prefix(start: str, toks: list[Tok], pos: int, text: str, filename: str
     except UnexpectedInput:  # pragma: no cover - _can_feed said EOF is fine
         raise ParseError(f"malformed {what}", tok_loc(toks[pos], filename)) from None
     try:
-        value = _Builder(text, filename, aliases).transform(tree)
+        value = _Builder(text, filename, aliases, dense_type).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, LoomError):
             raise e.orig_exc from None
@@ -215,11 +227,12 @@ class _Num:
 class _Builder(Transformer):
     """Turns a type/attribute parse tree into loom IR values."""
 
-    def __init__(self, text: str, filename: str, aliases: Aliases) -> None:
+    def __init__(self, text: str, filename: str, aliases: Aliases, dense_type: Optional[Type] = None) -> None:
         super().__init__()
         self.text = text
         self.filename = filename
         self.aliases = aliases
+        self.dense_type = dense_type
 
     def _loc(self, tok: Token) -> Location:
         return Location(self.filename, tok.line, tok.column)
@@ -480,14 +493,20 @@ class _Builder(Transformer):
 
     def dense_attr(self, children):
         vals = self._values(children)
-        t = vals[-1]
         anchor = children[0]
+        if vals and isinstance(vals[-1], Type):
+            t = vals[-1]
+            vals = vals[:-1]
+        elif self.dense_type is not None:
+            t = self.dense_type
+        else:
+            raise ParseError("dense attribute needs a type: 'dense<...> : tensor<...>'", self._loc(anchor))
         shape = getattr(t, "shape", None)
         element = getattr(t, "element", None)
         if element is None or shape is None or any(d is None for d in shape):
             raise ParseError(f"dense attribute needs a static shaped type, not '{t}'", self._loc(anchor))
         count = math.prod(shape)
-        if len(vals) == 1:
+        if not vals:
             if count != 0:
                 raise ParseError("empty dense attribute for a non-empty type", self._loc(anchor))
             return DenseElementsAttr((), t, False)
