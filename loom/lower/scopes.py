@@ -60,7 +60,7 @@ class Scope:
         self.env: dict[Value, Value] = {}
         self.mem: dict[int, DomainState] = {}
         self._ctrl: Optional[Value] = None
-        self._consts: dict[tuple, Value] = {}
+        self._consts: dict[tuple[Attribute, Type], Value] = {}
 
     # ------------------------------------------------------------------ values
     def transport(self, parent_value: Value, name: str) -> Value:  # pragma: no cover - abstract
@@ -106,7 +106,7 @@ class Scope:
 
     def constant(self, value: Attribute, type: Type, loc: Location, name: str) -> Value:
         """A constant in this regime, one per distinct value and type."""
-        key = (str(value), str(type))
+        key = (value, type)
         got = self._consts.get(key)
         if got is None:
             got = self.b.constant(self.ctrl(), value, type, loc, name)

@@ -31,6 +31,7 @@ from loom.ir.types import (
     MemRefType,
     Type,
     f32,
+    f64,
     i1,
     i8,
     i16,
@@ -130,6 +131,7 @@ FLOAT_UNARY = (
     "math.roundeven",
 )
 INT_UNARY = ("math.absi", "math.ctpop", "math.ctlz", "math.cttz")
+MULTI_RESULT = ("arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended")
 
 
 def _supported(names: Sequence[str]) -> tuple[str, ...]:
@@ -152,6 +154,7 @@ class _Gen:
         self.float_binary = _supported(FLOAT_BINARY)
         self.float_unary = _supported(FLOAT_UNARY)
         self.int_unary = _supported(INT_UNARY)
+        self.multi_result = _supported(MULTI_RESULT) or ("arith.addi",)
 
     # ------------------------------------------------------------------ value pools
     def push(self) -> None:
@@ -246,9 +249,16 @@ class _Gen:
                 return self.add(b.arith(r.choice(self.float_unary), [g(t)]))
             if k < 0.75:
                 return self.add(b.arith("math.fma", [g(t), g(t), g(t)]))
-            if k < 0.85:
+            if k < 0.82:
                 src = r.choice([i32, i64, i8])
                 return self.add(b.cast(r.choice(["arith.sitofp", "arith.uitofp"]), g(src), t))
+            if k < 0.88 and t == f32:  # through f64 and back, or reinterpret i32 bits
+                if r.random() < 0.5:
+                    wide = b.cast("arith.extf", g(t), f64)
+                    wide = b.arith(r.choice(["arith.addf", "arith.mulf"]), [wide, wide])
+                    self.spend(2)
+                    return self.add(b.cast("arith.truncf", wide, t))
+                return self.add(b.cast("arith.bitcast", g(i32), t))
             return self.add(b.select(g(i1), g(t), g(t)))
         # integers and index
         k = r.random()
@@ -260,6 +270,11 @@ class _Gen:
             return self.add(b.arith(r.choice(self.int_division), [g(t), divisor]))
         if k < 0.6 and self.int_unary and not isinstance(t, IndexType):
             return self.add(b.arith(r.choice(self.int_unary), [g(t)]))
+        if k < 0.64 and not isinstance(t, IndexType):  # two-result ops: keep one result
+            name = r.choice(self.multi_result)
+            types = [t, i1] if name == "arith.addui_extended" else [t, t]
+            res = b.op(name, [g(t), g(t)], types).results
+            return self.add(res[0] if r.random() < 0.5 or types[1] != t else res[1])
         if k < 0.7:
             return self.add(b.select(g(i1), g(t), g(t)))
         if k < 0.92:
