@@ -613,7 +613,8 @@ def scf_programs(config: Optional[GenConfig] = None, seeded: bool = False):
 
     cfg = config or GenConfig()
     if seeded:
-        return st.integers(0, 2**32 - 1).map(lambda seed: generate_program(random.Random(seed), cfg, seed=seed))
+        seeds = st.integers(0, 2**32 - 1)
+        return seeds.map(lambda seed: generate_program(random.Random(seed), cfg, seed=seed))
     return st.randoms(use_true_random=False).map(lambda rng: generate_program(rng, cfg))
 
 
