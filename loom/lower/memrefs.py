@@ -118,6 +118,8 @@ class MemoryAnalysis:
         if dom is None:
             t = root.type
             assert isinstance(t, MemRefType)
+            if t.rank == 0:
+                raise unsupported(f"rank-0 memref {t} is not supported: a memory interface needs addresses", loc)
             dom = Domain(len(self.domains), kind, t, name, root if kind != "global" else None, sym, rloc)
             self.domains.append(dom)
             self._by_key[key] = dom
