@@ -37,7 +37,8 @@ def best_of(repeat: int, fn: Callable[[], object]) -> float:
 
 
 def measure(ops: int, repeat: int, seed: int) -> dict[str, float]:
-    prog = generate_program(random.Random(seed), GenConfig(max_ops=ops, max_depth=4))
+    # two-result arith ops are left out: loom's text front end does not round-trip them yet
+    prog = generate_program(random.Random(seed), GenConfig(max_ops=ops, max_depth=4, two_result_ops=False))
     text = print_module(prog.module)
     func = [f for f in prog.module.functions() if f.name == "func.func"][0]
     dfg_ops = len(lower_function(func).regions[0].entry.ops)

@@ -56,6 +56,7 @@ class GenConfig:
     while_loops: bool = True
     unsigned_loops: bool = True
     max_results: int = 3
+    two_result_ops: bool = True  # arith.addui_extended / mulsi_extended / mului_extended
 
 
 @dataclass
@@ -154,7 +155,7 @@ class _Gen:
         self.float_binary = _supported(FLOAT_BINARY)
         self.float_unary = _supported(FLOAT_UNARY)
         self.int_unary = _supported(INT_UNARY)
-        self.multi_result = _supported(MULTI_RESULT) or ("arith.addi",)
+        self.multi_result = _supported(MULTI_RESULT) if cfg.two_result_ops else ()
 
     # ------------------------------------------------------------------ value pools
     def push(self) -> None:
@@ -270,7 +271,7 @@ class _Gen:
             return self.add(b.arith(r.choice(self.int_division), [g(t), divisor]))
         if k < 0.6 and self.int_unary and not isinstance(t, IndexType):
             return self.add(b.arith(r.choice(self.int_unary), [g(t)]))
-        if k < 0.64 and not isinstance(t, IndexType):  # two-result ops: keep one result
+        if k < 0.64 and self.multi_result and not isinstance(t, IndexType):  # two-result ops: keep one result
             name = r.choice(self.multi_result)
             types = [t, i1] if name == "arith.addui_extended" else [t, t]
             res = b.op(name, [g(t), g(t)], types).results
