@@ -171,7 +171,7 @@ def cmd_sim(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=2))
     else:
-        _print_sim_human(doc, r)
+        _print_sim_human(doc, r, dfg=func.name == "handshake.func")
     return EXIT_REFUTED if failed else EXIT_OK
 
 
@@ -181,7 +181,7 @@ def _func_arg_names_types(func):
     return function_arg_names(func), [a.type for a in func.regions[0].entry.args]
 
 
-def _print_sim_human(doc: dict, result) -> None:
+def _print_sim_human(doc: dict, result, dfg: bool) -> None:
     print(f"status: {doc['status']}")
     if doc.get("error"):
         print(f"error: {doc['error']}")
@@ -189,7 +189,7 @@ def _print_sim_human(doc: dict, result) -> None:
     for name, values in doc["memrefs"].items():
         shown = values if len(values) <= 16 else values[:16] + ["..."]
         print(f"memref {name}: {json.dumps(shown)}")
-    if doc.get("residual_tokens") is not None:
+    if dfg:
         print(f"residual tokens: {doc['residual_tokens']}")
     report = getattr(result, "deadlock_report", None)
     if report:
