@@ -1,0 +1,467 @@
+"""The contract of every operator kind, written against observable events only.
+
+A contract says what an operator must do to its token streams -- it never
+says how (that is the table's job). Each contract is a monitor over the events
+of a firing (ports consumed with their head values, ports emitted with their
+values) plus the strengthening invariant that ties the monitor to the table's
+control states for the induction proof (``loom.verify.induction``).
+
+* ``stream``: per activation (one token on each of start/step/bound), N+1
+  (idx, cont) pairs: N trues then one false, idx = start, start op step, ...; a
+  zero step is the runtime error RT_DATAFLOW_STREAM_ZERO_STEP, nothing else.
+* ``gate``: each burst of N+1 before-pairs ending in false gives N values (the
+  true-headed ones) and N conds, N-1 trues and a final false; nothing for N = 0.
+* ``carry`` / ``invariant``: per burst, |a| + #true(d) outputs (the seed, then one
+  feedback value per true for carry, the seed replayed for invariant), then back
+  to the initial state after each false.
+* single-state handshake ops: every firing matches one allowed firing *shape*
+  (which ports it consumes, which it emits with which values, under which
+  condition); the port counts then balance (e.g. cond_br: #cond = #data =
+  #true + #false and #true = #(cond = 1)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence, Union
+
+import z3
+
+from loom.ir.types import IntegerType, Type, index
+from loom.semantics.machine import Machine
+from loom.verify.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
+from loom.verify.termination import stream_variant, variant_name
+from loom.verify.z3model import MachineModel, as_bool, const_term, sort_of, width_of
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _tstr(t: Type) -> str:
+    return str(t).replace(" ", "")
+
+
+def family(machine: Machine) -> str:
+    """The lemma family of a table: op kind plus the parameters that change its shape, e.g. ``gate[index]``."""
+    name = machine.op_name
+    kind = name.split(".", 1)[1] if name.startswith(("handshake.", "dataflow.")) else name
+    ins = [p for p in machine.inputs if p.kind == "token"]
+    outs = list(machine.outputs)
+    if name == "dataflow.stream":
+        return f"stream[{variant_name(*stream_variant(machine))}]"
+    if name in ("dataflow.gate",):
+        return f"gate[{_tstr(ins[0].type)}]"
+    if name in ("dataflow.carry", "dataflow.invariant"):
+        return f"{kind}[{_tstr(outs[0].type)}]"
+    if name in ("handshake.memory", "handshake.extmemory"):
+        st = sum(1 for p in outs if p.name.startswith("st") and p.name.endswith(".done"))
+        ld = sum(1 for p in outs if p.name.startswith("ld") and p.name.endswith(".done"))
+        mt = machine.memory.type if machine.memory is not None else "?"
+        return f"{kind}[ld={ld},st={st};{_tstr(mt)}]"
+    if name == "handshake.mux":
+        return f"mux[{_tstr(ins[0].type)};{len(ins) - 1};{_tstr(outs[0].type)}]"
+    if name == "handshake.fork":
+        return f"fork[{len(outs)};{_tstr(ins[0].type)}]"
+    if name in ("handshake.merge", "handshake.control_merge"):
+        return f"{kind}[{len(ins)};{_tstr(outs[0].type)}]"
+    in_s = ",".join(_tstr(p.type) for p in ins)
+    out_s = ",".join(_tstr(p.type) for p in outs)
+    return f"{kind}[{in_s}->{out_s}]"
+
+
+# ----------------------------------------------------------------------------- dataflow contracts
+
+
+def gate_contract(machine: Machine) -> Contract:
+    fam = family(machine)
+    t = machine.inputs[0].type
+
+    def step(st: Step):
+        m, m2 = st.m, st.m2
+        rv, rc = st.reads("before_value"), st.reads("before_cond")
+        if not (rv and rc):
+            return st.keep("n", "v", "c", "ct"), z3.BoolVal(True)  # a gate consumes value and cond together
+        b = as_bool(st.head("before_cond"))
+        ev, ec = st.emits("after_value"), st.emits("after_cond")
+        bad = []
+        bad.append(b if not ev else z3.Not(b))  # a value is emitted exactly for a true head
+        if ev:
+            bad.append(st.out("after_value") != st.head("before_value"))
+        bad.append(m["n"] >= 1 if not ec else m["n"] == 0)  # a cond for every pair but the burst's first
+        if ec:
+            bad.append(as_bool(st.out("after_cond")) != b)
+        v2 = m["v"] + int(ev)
+        c2 = m["c"] + int(ec)
+        ct2 = m["ct"] + (z3.If(as_bool(st.out("after_cond")), 1, 0) if ec else 0)
+        # burst end (false head): N values, N conds = N-1 trues + final false, back to the initial state
+        n = m["n"]
+        ok_end = z3.And(v2 == n, c2 == n, ct2 == z3.If(n >= 1, n - 1, 0),
+                        st.s2.state == st.model.state_of[st.model.machine.initial])
+        bad.append(z3.And(z3.Not(b), z3.Not(ok_end)))
+        upd = z3.If(b, z3.And(m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2),
+                    z3.And(m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0))
+        return upd, z3.Or(*bad)
+
+    def invariant(model: MachineModel, s, m):
+        init = s.state == model.state_of[model.machine.initial]
+        return z3.And(
+            z3.Implies(init, z3.And(m["n"] == 0, m["v"] == 0, m["c"] == 0, m["ct"] == 0)),
+            z3.Implies(z3.Not(init), z3.And(m["n"] >= 1, m["v"] == m["n"], m["c"] == m["n"] - 1,
+                                            m["ct"] == m["n"] - 1)),
+        )
+
+    return Contract(
+        fam, "shape",
+        "each burst of N+1 (value, cond) pairs ending in false gives the N true-headed values and N conds "
+        "(N-1 trues, then false), nothing for N = 0, and returns to the initial state",
+        int_vars("n", "v", "c", "ct"), zero_init("n", "v", "c", "ct"), step, invariant,
+    )
+
+
+def _states_reading(machine: Machine, port: str) -> list[str]:
+    return sorted({r.state for r in machine.rules if port in r.reads})
+
+
+def carry_contract(machine: Machine) -> Contract:
+    fam = family(machine)
+
+    def step(st: Step):
+        m, m2 = st.m, st.m2
+        ra, rb, rd = st.reads("a"), st.reads("b"), st.reads("d")
+        bad = []
+        if ra and rb:
+            bad.append(z3.BoolVal(True))
+        if st.emits("o"):
+            if ra == rb:  # an output is exactly the a or b token consumed by the same firing
+                bad.append(z3.BoolVal(True))
+            else:
+                bad.append(st.out("o") != st.head("a" if ra else "b"))
+        if ra:
+            bad.append(m["a"] >= 1)  # one seed per burst
+        if rb:
+            bad.append(m["b"] >= m["t"])  # a feedback value only for a pending true
+        if rd:
+            bad.append(z3.Or(m["a"] == 0, m["t"] > m["b"]))  # d read after the seed, never with a pending true
+        d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
+        a2, b2 = m["a"] + int(ra), m["b"] + int(rb)
+        t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
+        o2 = m["o"] + int(st.emits("o"))
+        if rd:
+            end = z3.Not(d_true)
+            ok_end = z3.And(o2 == a2 + t2, a2 == 1, b2 == t2,
+                            st.s2.state == st.model.state_of[st.model.machine.initial])
+            bad.append(z3.And(end, z3.Not(ok_end)))
+            upd = z3.If(end, z3.And(m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0),
+                        z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2))
+        else:
+            upd = z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2)
+        return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
+
+    b_states = _states_reading(machine, "b")
+
+    def invariant(model: MachineModel, s, m):
+        init = s.state == model.state_of[model.machine.initial]
+        wait_b = z3.Or(*[s.state == model.state_of[x] for x in b_states]) if b_states else z3.BoolVal(False)
+        return z3.And(
+            z3.Implies(init, z3.And(m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0)),
+            z3.Implies(z3.Not(init), z3.And(m["a"] == 1, m["o"] == 1 + m["b"],
+                                            z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]))),
+        )
+
+    return Contract(
+        fam, "shape",
+        "per burst: the seed a, then one feedback value b per true d -- |a| + #true(d) outputs -- and back to "
+        "the initial state after each false",
+        int_vars("a", "b", "t", "o"), zero_init("a", "b", "t", "o"), step, invariant,
+    )
+
+
+def invariant_contract(machine: Machine) -> Contract:
+    fam = family(machine)
+    t = machine.outputs[0].type
+
+    def step(st: Step):
+        m, m2 = st.m, st.m2
+        ra, rd = st.reads("a"), st.reads("d")
+        bad = []
+        g2 = st.head("a") if ra else m["g"]
+        if st.emits("o"):
+            bad.append(st.out("o") != g2)  # every output is this burst's seed
+        if ra:
+            bad.append(m["a"] >= 1)
+        if rd:
+            bad.append(m["a"] == 0)
+        d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
+        a2 = m["a"] + int(ra)
+        t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
+        o2 = m["o"] + int(st.emits("o"))
+        if rd:
+            end = z3.Not(d_true)
+            ok_end = z3.And(o2 == a2 + t2, a2 == 1, st.s2.state == st.model.state_of[st.model.machine.initial])
+            bad.append(z3.And(end, z3.Not(ok_end)))
+            upd = z3.And(m2["g"] == g2, z3.If(end, z3.And(m2["a"] == 0, m2["t"] == 0, m2["o"] == 0),
+                                              z3.And(m2["a"] == a2, m2["t"] == t2, m2["o"] == o2)))
+        else:
+            upd = z3.And(m2["g"] == g2, m2["a"] == a2, m2["t"] == t2, m2["o"] == o2)
+        return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
+
+    regs_t = [r.name for r in machine.registers if width_of(r.type) == width_of(t)]
+
+    def invariant(model: MachineModel, s, m):
+        init = s.state == model.state_of[model.machine.initial]
+        holds = z3.Or(*[s.regs[r] == m["g"] for r in regs_t]) if regs_t else z3.BoolVal(False)
+        return z3.And(
+            z3.Implies(init, z3.And(m["a"] == 0, m["t"] == 0, m["o"] == 0)),
+            z3.Implies(z3.Not(init), z3.And(m["a"] == 1, m["o"] == 1 + m["t"], holds)),
+        )
+
+    return Contract(
+        fam, "shape",
+        "per burst: the seed a once, then replayed once per true d -- |a| + #true(d) outputs, all equal to "
+        "the seed -- and back to the initial state after each false",
+        int_vars("a", "t", "o") + (bv_var("g", t),), zero_init("a", "t", "o"), step, invariant,
+    )
+
+
+def stream_contract(machine: Machine) -> Contract:
+    fam = family(machine)
+    step_op, _ = stream_variant(machine)
+    ops = ("start", "step", "bound")
+
+    def step(st: Step):
+        m, m2 = st.m, st.m2
+        r = [st.reads(p) for p in ops]
+        f = st.firing
+        bad = []
+        keep_ghosts = st.keep("x", "stp", "bnd")
+        if any(r) and not all(r):
+            return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
+        if any(st.reads(p) for p in st.model.port_types if p not in ops):
+            return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
+        ei, ec = st.emits("idx"), st.emits("cont")
+        if ei != ec:
+            bad.append(z3.BoolVal(True))  # idx and cont come in pairs
+        if all(r):  # activation: one token of each operand
+            if ei or ec:
+                bad.append(z3.BoolVal(True))  # Phase A only latches
+            bad.append(m["act"])
+            zero = st.head("step") == 0
+            if f.fails is not None:
+                bad.append(z3.Not(zero))  # the only error is the zero step
+                upd = z3.And(m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts)
+            else:
+                bad.append(zero)  # a zero step must be reported
+                upd = z3.And(m2["act"], m2["e"] == 0, m2["t"] == 0, m2["x"] == st.head("start"),
+                             m2["stp"] == st.head("step"), m2["bnd"] == st.head("bound"))
+            return upd, z3.Or(*bad)
+        if not (ei and ec):
+            return z3.And(st.keep("act", "e", "t"), keep_ghosts), z3.Or(*bad) if bad else z3.BoolVal(False)
+        bad.append(z3.Not(m["act"]))  # emits only inside an activation
+        bad.append(st.out("idx") != m["x"])  # idx = start, start op step, ...
+        c = as_bool(st.out("cont"))
+        nxt = st.model.encoder.step_term(step_op, m["x"], m["stp"]) if step_op != "?" else m["x"]
+        initial = st.s2.state == st.model.state_of[st.model.machine.initial]
+        # the false is pair N+1 after N trues, and the activation is over
+        bad.append(z3.And(z3.Not(c), z3.Not(z3.And(m["e"] == m["t"], initial))))
+        upd = z3.If(
+            c,
+            z3.And(m2["act"] == m["act"], m2["e"] == m["e"] + 1, m2["t"] == m["t"] + 1, m2["x"] == nxt,
+                   st.keep("stp", "bnd")),
+            z3.And(z3.Not(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts),
+        )
+        return upd, z3.Or(*bad)
+
+    def invariant(model: MachineModel, s, m):
+        init = s.state == model.state_of[model.machine.initial]
+        regs = s.regs
+        latched = z3.And(*(
+            [regs["next"] == m["x"]] if "next" in regs else []
+        ), *([regs["step"] == m["stp"]] if "step" in regs else []),
+            *([regs["bound"] == m["bnd"]] if "bound" in regs else []))
+        return z3.And(
+            init == z3.Not(m["act"]),
+            m["e"] == m["t"],
+            z3.Implies(m["act"], z3.And(latched, m["stp"] != 0)),
+        )
+
+    return Contract(
+        fam, "shape",
+        "per activation (start, step, bound): N+1 (idx, cont) pairs -- idx = start, start "
+        f"{step_op} step, ... and N trues then one false -- then back to the initial state; a zero step is "
+        "RT_DATAFLOW_STREAM_ZERO_STEP",
+        (("act", "bool"),) + int_vars("e", "t") + (bv_var("x", index), bv_var("stp", index), bv_var("bnd", index)),
+        lambda m: z3.And(z3.Not(m["act"]), m["e"] == 0, m["t"] == 0),
+        step, invariant, abstract_steps=True,
+    )
+
+
+# ----------------------------------------------------------------------------- single-state shapes
+
+Source = Union[str, tuple[str, object], None]  # an input port name (value copied), ("const", v) or None (any)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One allowed firing: exactly ``consumes`` is read, exactly ``emits`` is written (with value sources)."""
+
+    name: str
+    consumes: frozenset[str]
+    emits: tuple[tuple[str, Source], ...]
+    when: Optional[Callable[[dict], z3.BoolRef]] = None
+    fails: bool = False
+    completes: bool = False
+
+
+def _eq_const(port: str, k: int, width: int) -> Callable[[dict], z3.BoolRef]:
+    return lambda h: h[port] == z3.BitVecVal(k, width)
+
+
+def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
+    """The allowed firing shapes of a single-state handshake/arith op, with the balance statement."""
+    name = machine.op_name
+    ins = [p.name for p in machine.inputs if p.kind == "token"]
+    outs = [p.name for p in machine.outputs]
+    ptype = {p.name: p.type for p in machine.inputs}
+    F = frozenset
+    if name == "handshake.fork":
+        return [Shape("copy", F(["in"]), tuple((o, "in") for o in outs))], \
+            "each input token is copied once to every output: #out_i = #in"
+    if name == "handshake.join":
+        return [Shape("sync", F(ins), (("out", None),))], "one output per token on every input: #out = #in_i"
+    if name == "handshake.cond_br":
+        return [
+            Shape("true", F(["cond", "data"]), (("true", "data"),), lambda h: as_bool(h["cond"])),
+            Shape("false", F(["cond", "data"]), (("false", "data"),), lambda h: z3.Not(as_bool(h["cond"]))),
+        ], "#cond = #data = #true + #false, #true = #(cond = 1), data routed unchanged"
+    if name == "handshake.mux":
+        data = [p for p in ins if p.startswith("data")]
+        st = ptype["select"]
+        w = width_of(st)
+        shapes = [Shape(f"pick{k}", F(["select", d]), (("out", d),), _eq_const("select", k, w))
+                  for k, d in enumerate(data)]
+        if not (isinstance(st, IntegerType) and st.width == 1 and len(data) >= 2):
+            n = len(data)
+            shapes.append(Shape("range", F(["select"]), (), lambda h, n=n, w=w: z3.UGE(h["select"], z3.BitVecVal(
+                n, w)) if n < (1 << w) else z3.BoolVal(False), fails=True))
+        return shapes, "#select = #out (+ range errors), #data_k = #(select = k), the selected token routed unchanged"
+    if name == "handshake.merge":
+        return [Shape(f"take{k}", F([p]), (("out", p),)) for k, p in enumerate(ins)], \
+            "#out = sum of #in_k, tokens routed unchanged"
+    if name == "handshake.control_merge":
+        it = machine.outputs[1].type
+        return [Shape(f"take{k}", F([p]), (("out", p), ("index", ("const", k)))) for k, p in enumerate(ins)], \
+            "#out = #index = sum of #in_k, index names the input taken"
+    if name == "handshake.constant":
+        return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
+    if name == "handshake.sink":
+        return [Shape("drop", F(["in"]), ())], "consumes every token, emits nothing"
+    if name == "handshake.buffer":
+        return [Shape("pass", F(["in"]), (("out", "in"),))], "#out = #in, order and values preserved"
+    if name == "handshake.load":
+        addrs = [p for p in ins if p.startswith("addr")]
+        return [
+            Shape("issue", F(addrs + ["ctrl"]), tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs))),
+            Shape("deliver", F(["mem_data"]), (("data", "mem_data"),)),
+        ], "#ctrl = #addr_i = #mem_addr_i (one memory request per control token), #data = #mem_data"
+    if name == "handshake.store":
+        addrs = [p for p in ins if p.startswith("addr")]
+        return [
+            Shape("issue", F(addrs + ["data", "ctrl"]),
+                  (("mem_data", "data"),) + tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs))),
+        ], "#ctrl = #data = #addr_i = #mem_data = #mem_addr_i"
+    if name in ("handshake.memory", "handshake.extmemory"):
+        shapes = []
+        st_ports = sorted({p.split(".")[0] for p in ins if p.startswith("st")})
+        ld_ports = sorted({p.split(".")[0] for p in ins if p.startswith("ld")})
+        for j in st_ports:
+            shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]), ((f"{j}.done", None),)))
+        for j in ld_ports:
+            shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]),
+                                ((f"{j}.data", None), (f"{j}.done", None))))
+        return shapes, "per port: one done token per executed access (#st_j.done = #st_j.data = #st_j.addr, " \
+                       "#ld_j.done = #ld_j.data = #ld_j.addr)"
+    if name == "handshake.return":
+        return [Shape("complete", F(ins), (), completes=True)], "completes once, reading one token of every operand"
+    if len(machine.rules) == 1 and len(machine.states) == 1 and not machine.registers:
+        (r,) = machine.rules
+        if set(r.reads) == set(ins) and {p for p, _ in r.emits} == set(outs) and r.effect is None:
+            return [Shape("fire", F(ins), tuple((o, None) for o in outs))], \
+                "one result per operand set: #out_k = #in_i"
+    return None
+
+
+def shape_contract(machine: Machine) -> Optional[Contract]:
+    """The balance contract of a single-state op from its allowed shapes (None when the op has none)."""
+    got = shapes_for(machine)
+    if got is None:
+        return None
+    shapes, statement = got
+    fam = family(machine)
+    in_ports = [p.name for p in machine.inputs if p.kind == "token"]
+    out_ports = [p.name for p in machine.outputs]
+    cvars = [f"n.{s.name}" for s in shapes]
+    ivars = [f"in.{p}" for p in in_ports]
+    ovars = [f"out.{p}" for p in out_ports]
+    names = cvars + ivars + ovars + ["done"]
+    once = any(s.completes for s in shapes)
+
+    def match(st: Step, s: Shape) -> z3.BoolRef:
+        f = st.firing
+        if frozenset(f.consumes) != s.consumes or set(f.emits) != {p for p, _ in s.emits}:
+            return z3.BoolVal(False)
+        if (f.fails is not None) != s.fails or f.completes != s.completes:
+            return z3.BoolVal(False)
+        parts = [s.when(st.heads)] if s.when is not None else []
+        for p, src in s.emits:
+            if isinstance(src, str):
+                parts.append(st.out(p) == st.head(src))
+            elif isinstance(src, tuple):
+                parts.append(st.out(p) == const_term(src[1], st.model.out_types[p]))
+        return z3.And(*parts) if parts else z3.BoolVal(True)
+
+    def step(st: Step):
+        ms = [match(st, s) for s in shapes]
+        c = Counter(st)
+        for s, mt in zip(shapes, ms):
+            c.inc(f"n.{s.name}", mt)
+        for p in in_ports:
+            c.inc(f"in.{p}", st.reads(p))
+        for p in out_ports:
+            c.inc(f"out.{p}", st.emits(p))
+        c.inc("done", st.firing.completes)
+        bad = z3.Not(z3.Or(*ms)) if ms else z3.BoolVal(True)
+        if once and st.firing.completes:
+            bad = z3.Or(bad, st.m["done"] >= 1)
+        return c.build(), bad
+
+    def invariant(model: MachineModel, s, m):
+        parts = []
+        for p in in_ports:
+            parts.append(m[f"in.{p}"] == z3.Sum(*[m[f"n.{x.name}"] for x in shapes if p in x.consumes] or [z3.IntVal(0)]))
+        for p in out_ports:
+            parts.append(m[f"out.{p}"] == z3.Sum(*[m[f"n.{x.name}"] for x in shapes if p in dict(x.emits)]
+                                                 or [z3.IntVal(0)]))
+        parts += [m[v] >= 0 for v in cvars]
+        if once:
+            init = s.state == model.state_of[model.machine.initial]
+            parts.append(m["done"] <= 1)
+            parts.append(init == (m["done"] == 0))
+        return z3.And(*parts)
+
+    return Contract(fam, "balance", statement, int_vars(*names), zero_init(*names), step, invariant)
+
+
+def contracts_for(machine: Machine) -> list[Contract]:
+    """Every contract that applies to a table (empty for always-ready sources)."""
+    name = machine.op_name
+    if not machine.rules:
+        return []
+    if name == "dataflow.stream":
+        return [stream_contract(machine)]
+    if name == "dataflow.gate":
+        return [gate_contract(machine)]
+    if name == "dataflow.carry":
+        return [carry_contract(machine)]
+    if name == "dataflow.invariant":
+        return [invariant_contract(machine)]
+    c = shape_contract(machine)
+    return [c] if c is not None else []

@@ -1,0 +1,305 @@
+"""A machine in an open environment, a contract monitor beside it, and the proof engine for both.
+
+An operator lemma is a safety property of the product "table x monitor": the
+monitor watches only observable events (which ports a firing consumes and with
+what head values, which ports it emits and what) and raises ``bad`` when the
+contract is broken. The environment offers any token at any time (every head is
+a fresh value at every step), which over-approximates every input sequence.
+
+Proof: 1-induction with a plain solver over the contract's strengthening
+invariant (one SMT query: base case or inductive step violated -- ``unsat``
+means proved). When the query is satisfiable, a bounded search from the initial
+state (BMC, depth ``bmc_depth``) looks for a real violation to report as a
+counterexample trace; if none exists within the depth, Z3's CHC engine
+(Spacer) tries to prove the property without the strengthening. Anything left
+open is ``unknown``, never ``proved``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional, Union
+
+import z3
+
+from loom.semantics.machine import Machine
+from loom.verify.solve import run_query
+from loom.verify.z3model import Firing, MachineModel, MState, bv_value, sort_of
+
+VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
+
+
+@dataclass
+class Step:
+    """What a monitor sees of one firing: the firing, its head values and monitor before/after."""
+
+    model: MachineModel
+    firing: Firing
+    heads: Mapping[str, z3.ExprRef]
+    m: dict[str, z3.ExprRef]
+    m2: dict[str, z3.ExprRef]
+    s: MState
+    s2: MState
+
+    def reads(self, port: str) -> bool:
+        return port in self.firing.consumes
+
+    def emits(self, port: str) -> bool:
+        return port in self.firing.emits
+
+    def head(self, port: str) -> z3.ExprRef:
+        return self.heads[port]
+
+    def out(self, port: str) -> z3.ExprRef:
+        return self.firing.emits[port]
+
+    def keep(self, *names: str) -> z3.BoolRef:
+        """Monitor variables ``names`` are unchanged by this step."""
+        return z3.And(*[self.m2[n] == self.m[n] for n in names])
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One lemma: a monitor (variables, initial values, per-firing update and badness) and its invariant.
+
+    ``step(st)`` returns ``(update, bad)``: a constraint fixing ``st.m2`` from
+    ``st.m`` and the event, and the condition under which this firing breaks the
+    contract. ``invariant(model, s, m)`` is the strengthening used by the
+    induction (it must imply that no reachable firing is bad).
+    """
+
+    family: str
+    prop: str
+    statement: str
+    variables: tuple[tuple[str, VarKind], ...]
+    init: Callable[[dict[str, z3.ExprRef]], z3.BoolRef]
+    step: Callable[[Step], tuple[z3.BoolRef, z3.BoolRef]]
+    invariant: Callable[[MachineModel, MState, dict[str, z3.ExprRef]], z3.BoolRef]
+    abstract_steps: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"fsm.{self.family}.{self.prop}"
+
+
+@dataclass
+class ProofResult:
+    """Verdict of one contract proof, with the SMT-LIB2 query and a trace for refutations."""
+
+    status: str
+    method: str
+    detail: str
+    seconds: float
+    smt2: Optional[str] = None
+    trace: Optional[list[dict]] = None
+
+
+def _var(name: str, kind: VarKind) -> z3.ExprRef:
+    if isinstance(kind, str):
+        return z3.Int(name) if kind == "int" else z3.Bool(name)
+    return z3.Const(name, kind)
+
+
+def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
+    return {n: _var(f"mon.{tag}.{n}", k) for n, k in contract.variables}
+
+
+def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
+    """Per rule: (firing, enabled ∧ goes_to ∧ update, bad)."""
+    out = []
+    for f in model.firings(s, heads):
+        st = Step(model, f, heads, m, m2, s, s2)
+        upd, bad = contract.step(st)
+        out.append((f, z3.And(f.enabled, model.goes_to(f, s2), upd), bad))
+    return out
+
+
+def _solver(timeout: Optional[float]) -> z3.Solver:
+    s = z3.Solver()
+    if timeout is not None:
+        s.set("timeout", max(1, int(timeout * 1000)))
+    return s
+
+
+def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]:
+    """The 1-induction query (one assertion): satisfiable iff the base case or the inductive step fails."""
+    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
+    base = z3.And(model.initial(s0), contract.init(m0), z3.Not(contract.invariant(model, s0, m0)))
+    s, m = model.new_state("k"), monitor_vars(contract, "k")
+    s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
+    heads = model.new_heads("k")
+    inv = contract.invariant(model, s, m)
+    inv2 = contract.invariant(model, s2, m2)
+    steps = [z3.And(tr, z3.Or(bad, z3.Not(inv2))) for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)]
+    return [z3.Or(base, z3.And(inv, z3.Or(*steps)))]
+
+
+def bmc_search(model: MachineModel, contract: Contract, depth: int, timeout: Optional[float]) -> Optional[list[dict]]:
+    """A firing sequence from the initial state of length <= ``depth`` whose last firing is bad, or None."""
+    solver = _solver(timeout)
+    s = model.new_state("t0")
+    m = monitor_vars(contract, "t0")
+    solver.add(model.initial(s), contract.init(m))
+    frames = []
+    for t in range(depth):
+        heads = model.new_heads(f"t{t}")
+        s2, m2 = model.new_state(f"t{t + 1}"), monitor_vars(contract, f"t{t + 1}")
+        sel = z3.Int(f"sel.t{t}")
+        options = _step_formula(model, contract, s, m, heads, s2, m2)
+        solver.add(z3.And(sel >= 0, sel < len(options)))
+        for i, (_, tr, _) in enumerate(options):
+            solver.add(z3.Implies(sel == i, tr))
+        bad_now = z3.Or(*[z3.And(sel == i, bad) for i, (_, _, bad) in enumerate(options)])
+        frames.append((s, heads, sel, options, bad_now))
+        solver.push()
+        solver.add(bad_now)
+        r = solver.check()
+        if r == z3.sat:
+            return _trace(solver.model(), model, frames)
+        solver.pop()
+        solver.add(z3.Not(bad_now))
+        s, m = s2, m2
+    return None
+
+
+def _trace(mdl: z3.ModelRef, model: MachineModel, frames) -> list[dict]:
+    out = []
+    for s, heads, sel, options, _ in frames:
+        i = mdl.eval(sel, model_completion=True).as_long()
+        f: Firing = options[i][0]
+        out.append({
+            "state": model.state_name(mdl, s),
+            "rule": f.rule.name,
+            "consumed": {p: bv_value(mdl, heads[p]) for p in f.consumes},
+            "emitted": {p: bv_value(mdl, v) for p, v in f.emits.items()},
+        })
+    return out
+
+
+def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[float]) -> Optional[z3.ExprRef]:
+    """Prove "no bad firing is reachable" with Z3's CHC engine (Spacer); an inductive invariant or None.
+
+    The returned formula ranges over the ``k`` configuration (``model.new_state("k")``
+    and ``monitor_vars(contract, "k")``) so a plain induction query can re-check it.
+    """
+    s, m = model.new_state("k"), monitor_vars(contract, "k")
+    s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
+    heads = model.new_heads("k")
+    args = [s.state] + list(s.regs.values()) + list(m.values())
+    args2 = [s2.state] + list(s2.regs.values()) + list(m2.values())
+    inv = z3.Function(f"Inv_{model.name}", *[a.sort() for a in args], z3.BoolSort())
+    horn = z3.SolverFor("HORN")
+    if timeout is not None:
+        horn.set("timeout", max(1, int(timeout * 1000)))
+    horn.add(z3.ForAll(args, z3.Implies(z3.And(model.initial(s), contract.init(m)), inv(*args))))
+    everything = args + args2 + list(heads.values())
+    for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2):
+        horn.add(z3.ForAll(everything, z3.Implies(z3.And(inv(*args), tr), inv(*args2))))
+        horn.add(z3.ForAll(everything, z3.Implies(z3.And(inv(*args), tr, bad), z3.BoolVal(False))))
+    try:
+        if horn.check() != z3.sat:
+            return None
+        return horn.model().eval(inv(*args), model_completion=True)
+    except z3.Z3Exception:
+        return None
+
+
+def prove(
+    machine: Machine,
+    contract: Contract,
+    name: str,
+    timeout: Optional[float] = None,
+    bmc_depth: int = 8,
+    use_spacer: bool = True,
+    abstract_steps: bool = False,
+) -> ProofResult:
+    """Prove ``contract`` for ``machine``: 1-induction, else BMC for a counterexample, else Spacer.
+
+    ``abstract_steps`` reads the ``step.<op>`` functions as uninterpreted
+    functions: sound for properties that hold whatever the step computes (the
+    stream's shape), and it keeps 64-bit multipliers out of the query.
+    """
+    t0 = time.perf_counter()
+    model = MachineModel(machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps)
+    res = run_query(induction_query(model, contract), timeout, want_model=False)
+    if res.status == "unsat":
+        return ProofResult("proved", "1-induction (plain solver)", contract.statement,
+                           time.perf_counter() - t0, res.smt2)
+
+    def left() -> Optional[float]:
+        return None if timeout is None else timeout - (time.perf_counter() - t0)
+
+    if left() is not None and left() <= 0:
+        return ProofResult("unknown", "1-induction", f"timeout after {timeout:g} s", time.perf_counter() - t0, res.smt2)
+    trace = bmc_search(model, contract, bmc_depth, left())
+    if trace is not None:
+        last = trace[-1]
+        return ProofResult(
+            "refuted", f"BMC depth {len(trace)}",
+            f"broken after {len(trace)} firing(s): rule '{last['rule']}' in state '{last['state']}' "
+            f"violates: {contract.statement}",
+            time.perf_counter() - t0, res.smt2, trace,
+        )
+    why = "timeout" if res.status == "unknown" else "the contract invariant is not inductive"
+    if use_spacer and res.status == "sat" and (left() is None or left() > 0):
+        found = spacer_prove(model, contract, left())
+        if found is not None:
+            checked = _recheck_with(model, contract, found)
+            if checked is not None:
+                return ProofResult("proved", "Spacer invariant, re-checked by 1-induction", contract.statement,
+                                   time.perf_counter() - t0, checked)
+    return ProofResult("unknown", "1-induction", f"not proved ({why}); no violation within {bmc_depth} firings",
+                       time.perf_counter() - t0, res.smt2)
+
+
+def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef) -> Optional[str]:
+    """Re-check a Spacer invariant with a plain induction query; its SMT-LIB2 text when unsat."""
+    s, m = model.new_state("k"), monitor_vars(contract, "k")
+    s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
+    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
+    heads = model.new_heads("k")
+    ks = [s.state] + list(s.regs.values()) + list(m.values())
+
+    def at(ss: MState, mm) -> z3.ExprRef:
+        return z3.substitute(inv_k, *zip(ks, [ss.state] + list(ss.regs.values()) + list(mm.values())))
+
+    steps = [z3.And(tr, z3.Or(bad, z3.Not(at(s2, m2))))
+             for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)]
+    q = z3.Or(z3.And(model.initial(s0), contract.init(m0), z3.Not(at(s0, m0))), z3.And(at(s, m), z3.Or(*steps)))
+    res = run_query([q], None, want_model=False)
+    return res.smt2 if res.status == "unsat" else None
+
+
+def int_vars(*names: str) -> tuple[tuple[str, VarKind], ...]:
+    return tuple((n, "int") for n in names)
+
+
+def bv_var(name: str, t) -> tuple[str, VarKind]:
+    return (name, sort_of(t))
+
+
+def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
+    def init(m: dict) -> z3.BoolRef:
+        return z3.And(*[m[n] == 0 for n in names]) if names else z3.BoolVal(True)
+
+    return init
+
+
+@dataclass
+class Counter:
+    """Helper for monitors: ``inc(name, cond)`` builds ``m2[name] == m[name] + (cond ? 1 : 0)``."""
+
+    st: Step
+    parts: list = field(default_factory=list)
+
+    def inc(self, name: str, by: Union[bool, z3.BoolRef] = True) -> "Counter":
+        m, m2 = self.st.m, self.st.m2
+        if isinstance(by, bool):
+            self.parts.append(m2[name] == m[name] + (1 if by else 0))
+        else:
+            self.parts.append(m2[name] == m[name] + z3.If(by, 1, 0))
+        return self
+
+    def build(self) -> z3.BoolRef:
+        return z3.And(*self.parts) if self.parts else z3.BoolVal(True)

@@ -1,0 +1,182 @@
+"""Obligation 1: the operator lemmas of a DFG, and the stream termination preconditions of its streams.
+
+For every distinct operator table in the function (``machine_for(op)``, deduplicated
+by the table's full text), each applicable contract of ``loom.verify.contracts`` is
+proved on the table itself for unbounded token sequences (``fsm.<family>.<property>``,
+1-induction with a plain solver; see ``loom.verify.induction``). Every stream
+variant also gets ``fsm.stream[<op>,<cond>].terminates`` (``loom.verify.termination``)
+and every stream op a DFG-level check that its operands meet that precondition:
+``fsm.stream.pre.<idx>`` -- proved, refuted with the arguments that make the stream
+run forever (only when the operands are straight-line functions of the arguments),
+or unknown with the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import z3
+
+from loom.ir.core import Operation
+from loom.semantics import describe, machine_for
+from loom.semantics.machine import Machine
+from loom.verify.contracts import contracts_for, family
+from loom.verify.induction import prove
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.operands import OperandAnalysis, arg_name_map
+from loom.verify.solve import run_query
+from loom.verify.termination import (
+    TERMINATION,
+    describe_precondition,
+    run_concrete,
+    stream_variant,
+    termination_query,
+    variant_name,
+)
+from loom.verify.z3model import MachineModel, bv_value
+
+CONCRETE_CAP = 1 << 20  # firings tried when deciding an exact-hit stream on constant operands
+STATUS_RANK = {"proved": 0, "unknown": 1, "refuted": 2}
+
+
+@dataclass
+class LemmaCache:
+    """Lemma verdicts by table text, shared across the functions/files of one run."""
+
+    done: dict[str, list[Obligation]] = field(default_factory=dict)
+
+
+def table_name(text: str) -> str:
+    """A stable identifier of a table (its Z3 names derive from it, so SMT-LIB2 output is reproducible)."""
+    return "T" + hashlib.sha1(text.encode()).hexdigest()[:10]
+
+
+def body_ops(func: Operation) -> list[Operation]:
+    return list(func.regions[0].entry.ops) if func.regions and func.regions[0].blocks else []
+
+
+def _progress(ctx: VerifyContext, msg: str) -> None:
+    if ctx.progress is not None:
+        ctx.progress(msg)
+
+
+def lemma_obligations(machine: Machine, ctx: VerifyContext, name: str, op: Optional[Operation] = None) -> list[Obligation]:
+    """Prove every contract of one table (and, for a stream, its termination lemma)."""
+    out: list[Obligation] = []
+    loc = op.loc if op is not None else None
+    for c in contracts_for(machine):
+        _progress(ctx, f"lemma {c.id}")
+        r = prove(machine, c, name, timeout=ctx.timeout)
+        cex = None
+        if r.trace is not None:
+            cex = {"op": machine.op_name, "trace": r.trace}
+        out.append(Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2))
+    if machine.op_name == "dataflow.stream":
+        out.append(termination_obligation(machine, ctx, name, loc))
+    return out
+
+
+def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=None) -> Obligation:
+    """``fsm.stream[<op>,<cond>].terminates``: the activation ends under the stated precondition."""
+    step_op, cond = stream_variant(machine)
+    oid = f"fsm.{family(machine)}.terminates"
+    term = TERMINATION.get((step_op, cond))
+    if term is None:
+        return Obligation(oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None,
+                          loc)
+    _progress(ctx, f"lemma {oid}")
+    model = MachineModel(machine, f"{name}_t")
+    res = run_query(termination_query(model, term).assertions(), ctx.timeout, want_model=True)
+    how = "ranking over the integers (exact products in range)" if term.domain == "int" else \
+        "ranking (plain solver)"
+    if res.status == "unsat":
+        return Obligation(oid, "fsm", "proved", res.seconds,
+                          f"{how}: every activation with {term.text} ends", None, loc, res.smt2)
+    if res.status == "sat":
+        return Obligation(oid, "fsm", "refuted", res.seconds,
+                          f"{how}: the table does not end under the stated precondition ({term.text})",
+                          {"op": "dataflow.stream", "model": str(res.model)}, loc, res.smt2)
+    return Obligation(oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2)
+
+
+def stream_precondition(op: Operation, machine: Machine, ana: OperandAnalysis, ctx: VerifyContext,
+                        oid: str) -> Obligation:
+    """Do the operands this stream can receive meet its termination precondition?"""
+    step_op, cond = stream_variant(machine)
+    term = TERMINATION.get((step_op, cond))
+    variant = variant_name(step_op, cond)
+    if term is None:
+        return Obligation(oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc)
+    t0 = time.perf_counter()
+    s = [ana.rename(ana.summary(v)) for v in op.operands]
+    start, step, bound = (x.value for x in s)
+    need = term.for_dfg(start, step, bound)
+    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.timeout)
+    text = describe_precondition(step_op, cond)
+    if res.status == "unsat":
+        return Obligation(oid, "fsm", "proved", time.perf_counter() - t0,
+                          f"stream[{variant}] operands always meet: {text}", None, op.loc, res.smt2)
+    if res.status == "unknown":
+        return Obligation(oid, "fsm", "unknown", time.perf_counter() - t0,
+                          f"stream[{variant}]: could not decide whether the operands meet {text} ({res.reason})",
+                          None, op.loc, res.smt2)
+    mdl = res.model
+    vals = {k: bv_value(mdl, x) for k, x in zip(("start", "step", "bound"), (start, step, bound))}
+    consts = [z3.simplify(x) for x in (start, step, bound)]
+    if all(z3.is_bv_value(c) for c in consts) and all(x.exact or not x.private for x in s):
+        n = run_concrete(machine, *(c.as_signed_long() for c in consts), CONCRETE_CAP)
+        if n is not None:
+            return Obligation(oid, "fsm", "proved", time.perf_counter() - t0,
+                              f"stream[{variant}] with constant operands {vals} ends after {n} trips "
+                              "(table run)", None, op.loc)
+    args = {str(d)[4:]: bv_value(mdl, d()) for d in mdl.decls() if str(d).startswith("arg.") and d.arity() == 0}
+    cex = {"op": "dataflow.stream", "operands": vals, "arguments": args}
+    if all(x.exact for x in s):
+        return Obligation(oid, "fsm", "refuted", time.perf_counter() - t0,
+                          f"stream[{variant}] gets start={vals['start']}, step={vals['step']}, bound={vals['bound']} "
+                          f"for arguments {args}, which violates: {text} (the stream never ends or wraps around)",
+                          cex, op.loc, res.smt2)
+    return Obligation(oid, "fsm", "unknown", time.perf_counter() - t0,
+                      f"stream[{variant}]: cannot show the operands meet {text}; e.g. start={vals['start']}, "
+                      f"step={vals['step']}, bound={vals['bound']} is not excluded by the (over-approximate) "
+                      "operand analysis", cex, op.loc, res.smt2)
+
+
+def _merge(into: dict[str, Obligation], obs: list[Obligation], op: Operation) -> None:
+    for o in obs:
+        o = dataclasses.replace(o, loc=op.loc)
+        prev = into.get(o.id)
+        if prev is None or STATUS_RANK[o.status] > STATUS_RANK[prev.status]:
+            into[o.id] = o
+
+
+def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache] = None) -> list[Obligation]:
+    """Obligation 1 for ``func`` (a handshake.func): one lemma per distinct table, one precondition per stream."""
+    from loom.sim.names import value_name_map
+
+    cache = cache if cache is not None else LemmaCache()
+    lemmas: dict[str, Obligation] = {}
+    streams: list[tuple[Operation, Machine]] = []
+    for op in body_ops(func):
+        m = machine_for(op)
+        if op.name == "dataflow.stream":
+            streams.append((op, m))
+        key = describe(m)
+        got = cache.done.get(key)
+        if got is None:
+            got = lemma_obligations(m, ctx, table_name(key), op)
+            cache.done[key] = got
+        _merge(lemmas, got, op)
+    out = sorted(lemmas.values(), key=lambda o: o.id)
+    if streams:
+        names = value_name_map(func, [op.results[0] for op, _ in streams])
+        ana = OperandAnalysis(func, arg_name_map(func))
+        for op, m in streams:
+            oid = f"fsm.stream.pre.{names[op.results[0]]}"
+            _progress(ctx, oid)
+            out.append(stream_precondition(op, m, ana, ctx, oid))
+    return out

@@ -1,0 +1,84 @@
+"""One place that runs Z3 on a query: preprocessing, per-query timeout, and the SMT-LIB2 text.
+
+Every obligation that is a single SMT query goes through ``run_query``: the
+query's assertions are printed with Z3's own printer (``Solver.to_smt2``) --
+that text is the obligation's self-contained SMT-LIB2 script -- and then solved
+with a tactic pipeline (simplify, propagate values, solve equations, then the
+default SMT core). The preprocessing only performs equisatisfiable rewrites, so
+``unsat`` from the pipeline is ``unsat`` of the printed script; it makes the
+bit-vector queries of the lemmas (whose states are enum datatypes, which
+disables Z3's QF_BV preprocessing by default) fast.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import z3
+
+
+@dataclass
+class QueryResult:
+    """``status`` is ``unsat``, ``sat`` or ``unknown``; ``model`` is set for ``sat``."""
+
+    status: str
+    seconds: float
+    smt2: str
+    model: Optional[z3.ModelRef] = None
+    reason: str = ""
+
+
+def _pipeline() -> z3.Solver:
+    return z3.Then(
+        "simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify", "smt"
+    ).solver()
+
+
+def to_smt2(assertions: Sequence[z3.BoolRef]) -> str:
+    """The SMT-LIB2 script of a conjunction of assertions (declarations, asserts, ``(check-sat)``)."""
+    s = z3.Solver()
+    s.add(*assertions)
+    return s.to_smt2()
+
+
+def run_query(
+    assertions: Sequence[z3.BoolRef],
+    timeout: Optional[float] = None,
+    want_model: bool = True,
+    preprocess: bool = True,
+) -> QueryResult:
+    """Solve the conjunction of ``assertions`` within ``timeout`` seconds (None: no limit).
+
+    A timeout or an incomplete answer is ``unknown`` (with Z3's reason), never ``unsat``.
+    """
+    t0 = time.perf_counter()
+    text = to_smt2(assertions)
+    if timeout is not None and timeout <= 0:
+        return QueryResult("unknown", 0.0, text, reason="timeout")
+    solver = _pipeline() if preprocess else z3.Solver()
+    if timeout is not None:
+        solver.set("timeout", max(1, int(timeout * 1000)))
+    solver.add(*assertions)
+    try:
+        r = solver.check()
+    except z3.Z3Exception as e:  # e.g. canceled
+        return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
+    seconds = time.perf_counter() - t0
+    if r == z3.unsat:
+        return QueryResult("unsat", seconds, text)
+    if r == z3.sat:
+        model = None
+        if want_model:
+            model = _model_of(assertions, solver, timeout)
+        return QueryResult("sat", seconds, text, model)
+    return QueryResult("unknown", seconds, text, reason=solver.reason_unknown() or "unknown")
+
+
+def _model_of(assertions: Sequence[z3.BoolRef], solver: z3.Solver, timeout: Optional[float]) -> Optional[z3.ModelRef]:
+    """The satisfying model (Z3's model converters restore variables the preprocessing eliminated)."""
+    try:
+        return solver.model()
+    except z3.Z3Exception:
+        return None

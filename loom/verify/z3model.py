@@ -1,0 +1,503 @@
+"""Operator tables (``loom.semantics``) as Z3 terms and transition relations.
+
+This module is the verifier's only reading of operator behaviour: it walks the
+``Machine`` a ``machine_for(op)`` returns (states, registers, rules with guard /
+emit / update expressions) and builds Z3 terms for it. Nothing here restates what
+an operator does; lemmas, memory-order operand analysis and V2's bounded model
+checker all go through ``MachineModel``.
+
+Value encoding: every runtime value is a bit-vector of its type's width (index =
+64, i1 = 1 with 0/1, none = a 1-bit constant 0, floats = their IEEE bit pattern,
+tagged = value and tag packed). ``scalar:<op>`` calls are encoded per
+``DataMode``: ``exact`` (integer arith ops bit-precisely, everything else — floats,
+math — as an uninterpreted function of the operands), ``uf`` (every scalar op an
+uninterpreted function: deterministic but otherwise unknown) or ``free`` (every
+evaluation a fresh unconstrained value). ``mem.read`` (and any other ``mem.*`` query) is always a
+fresh value (memory contents are abstracted). All three are sound over-approximations of the
+tables' behaviour for proofs of control properties.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional, Sequence
+
+import z3
+
+from loom.ir.attributes import IntegerAttr
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, Type, i1, index
+from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
+from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
+from loom.semantics.scalar import CMPI_PREDICATES, to_bits
+
+DATA_MODES = ("exact", "uf", "free")
+STEP_UF_NAMES = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
+INDEX_BITS = 64
+
+Fresh = Callable[[str, z3.SortRef], z3.ExprRef]
+"""Makes a new unconstrained constant of a sort; ``name`` is a readable hint."""
+
+
+class UnsupportedExpr(Exception):
+    """An expression the translator cannot encode; callers turn it into an ``unknown`` verdict."""
+
+
+def width_of(t: Type) -> int:
+    """Bit width of the Z3 encoding of a runtime value of type ``t`` (at least 1)."""
+    if isinstance(t, IntegerType):
+        return t.width
+    if isinstance(t, IndexType):
+        return INDEX_BITS
+    if isinstance(t, FloatType):
+        return t.width
+    if isinstance(t, NoneType):
+        return 1
+    if isinstance(t, TaggedType):
+        return width_of(t.value) + width_of(t.tag)
+    raise UnsupportedExpr(f"type {t} has no bit-vector encoding")
+
+
+def sort_of(t: Type) -> z3.BitVecSortRef:
+    """The Z3 sort of a runtime value of type ``t``."""
+    return z3.BitVecSort(width_of(t))
+
+
+def const_term(value: object, t: Type) -> z3.BitVecRef:
+    """A runtime value (int bit pattern, float, bool or ``TOKEN``) as a Z3 literal of type ``t``."""
+    w = width_of(t)
+    if value is TOKEN or isinstance(t, NoneType):
+        return z3.BitVecVal(0, w)
+    if isinstance(value, bool):
+        return z3.BitVecVal(int(value), w)
+    if isinstance(value, float) or isinstance(t, FloatType):
+        return z3.BitVecVal(to_bits(value, t), w)
+    if isinstance(value, int):
+        return z3.BitVecVal(value & ((1 << w) - 1), w)
+    raise UnsupportedExpr(f"constant {value!r} of type {t}")
+
+
+def as_bool(x: z3.ExprRef) -> z3.BoolRef:
+    """An i1 term (or a Bool) as a Z3 Bool: true iff the bit is 1."""
+    if z3.is_bool(x):
+        return x
+    return x == z3.BitVecVal(1, x.size())
+
+
+def as_bit(x: z3.ExprRef) -> z3.BitVecRef:
+    """A Bool as the i1 bit-vector 0/1 (bit-vectors pass through)."""
+    if z3.is_bool(x):
+        return z3.If(x, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1))
+    return x
+
+
+def _fit(x: z3.BitVecRef, w: int) -> z3.BitVecRef:
+    if x.size() == w:
+        return x
+    if x.size() < w:
+        return z3.ZeroExt(w - x.size(), x)
+    return z3.Extract(w - 1, 0, x)
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@dataclass
+class ExprEncoder:
+    """Translates table expressions to Z3 for one machine (port/register types known).
+
+    ``data_mode`` picks the encoding of ``scalar:<op>`` calls (see the module doc);
+    ``fresh`` supplies unconstrained constants (needed for ``free`` mode and for
+    ``mem.read``). Uninterpreted functions are cached per (op, signature) so two
+    applications of the same op to equal operands give equal results.
+    """
+
+    port_types: Mapping[str, Type]
+    reg_types: Mapping[str, Type]
+    data_mode: str = "exact"
+    fresh: Optional[Fresh] = None
+    mem_elem: Optional[Type] = None
+    abstract_steps: bool = False
+    _ufs: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.data_mode not in DATA_MODES:
+            raise ValueError(f"data_mode must be one of {DATA_MODES}")
+
+    # -- type inference (needed to give literals a width) --
+    def type_of(self, e: Expr) -> Optional[Type]:
+        if isinstance(e, In):
+            return self.port_types[e.port]
+        if isinstance(e, Reg):
+            return self.reg_types[e.name]
+        if isinstance(e, Const):
+            return None
+        assert isinstance(e, Apply)
+        fn = e.fn
+        if fn in ("not", "and", "or", "eq", "ne") or fn.startswith(("cmp.", "ucmp.")):
+            return i1
+        if fn.startswith("step."):
+            return index
+        if fn.startswith("scalar:"):
+            info = e.param
+            return info.result_types[info.result_index] if isinstance(info, ScalarInfo) else None
+        if fn == "mem.read":
+            return self.mem_elem
+        return None
+
+    def encode(
+        self,
+        e: Expr,
+        heads: Mapping[str, z3.ExprRef],
+        regs: Mapping[str, z3.ExprRef],
+        want: Optional[Type] = None,
+    ) -> z3.ExprRef:
+        """The Z3 term of ``e`` given head values of read ports and current registers."""
+        if isinstance(e, In):
+            return heads[e.port]
+        if isinstance(e, Reg):
+            return regs[e.name]
+        if isinstance(e, Const):
+            return const_term(e.value, want if want is not None else i1)
+        if not isinstance(e, Apply):
+            raise UnsupportedExpr(f"not an expression: {e!r}")
+        fn = e.fn
+        if fn in ("eq", "ne") or fn.startswith(("cmp.", "ucmp.", "step.")):
+            a, b = self._pair(e, heads, regs)
+            return self._binary(fn, a, b)
+        if fn == "not":
+            return as_bit(z3.Not(self._truthy(self.encode(e.args[0], heads, regs, i1))))
+        if fn in ("and", "or"):
+            xs = [self._truthy(self.encode(a, heads, regs, i1)) for a in e.args]
+            return as_bit(z3.And(*xs) if fn == "and" else z3.Or(*xs))
+        if fn == "mem.read":
+            return self._fresh_value("mem", self.mem_elem)
+        if fn.startswith("mem."):  # other memory queries (e.g. mem.dim): an unconstrained value
+            return self._fresh_value(fn.replace(".", "_"), want if want is not None else self.type_of(e))
+        if fn.startswith("scalar:"):
+            return self._scalar(e, heads, regs)
+        raise UnsupportedExpr(f"function {fn!r} has no Z3 encoding")
+
+    def guard(self, e: Optional[Expr], heads, regs) -> z3.BoolRef:
+        """A rule guard as a Bool (true when absent)."""
+        if e is None:
+            return z3.BoolVal(True)
+        return self._truthy(self.encode(e, heads, regs, i1))
+
+    # -- helpers --
+    def _truthy(self, x: z3.ExprRef) -> z3.BoolRef:
+        if z3.is_bool(x):
+            return x
+        return x != z3.BitVecVal(0, x.size())
+
+    def _pair(self, e: Apply, heads, regs) -> tuple[z3.ExprRef, z3.ExprRef]:
+        l, r = e.args
+        tl, tr = self.type_of(l), self.type_of(r)
+        if e.fn.startswith("step."):
+            tl = tr = index
+        a = self.encode(l, heads, regs, tl if tl is not None else tr)
+        b = self.encode(r, heads, regs, tr if tr is not None else tl)
+        if z3.is_bv(a) and z3.is_bv(b) and a.size() != b.size():
+            w = max(a.size(), b.size())
+            a, b = _fit(a, w), _fit(b, w)
+        return a, b
+
+    def _binary(self, fn: str, a, b) -> z3.ExprRef:
+        if fn in ("eq", "cmp.==") :
+            return as_bit(a == b)
+        if fn in ("ne", "cmp.!="):
+            return as_bit(a != b)
+        ops: dict[str, Callable] = {
+            "cmp.<": lambda: a < b,
+            "cmp.<=": lambda: a <= b,
+            "cmp.>": lambda: a > b,
+            "cmp.>=": lambda: a >= b,
+            "ucmp.<": lambda: z3.ULT(a, b),
+            "ucmp.>=": lambda: z3.UGE(a, b),
+        }
+        if fn in ops:
+            return as_bit(ops[fn]())
+        steps: dict[str, Callable] = {
+            "step.+=": lambda: a + b,
+            "step.-=": lambda: a - b,
+            "step.*=": lambda: a * b,
+            "step./=": lambda: a / b,  # bvsdiv: truncation toward zero, like the table
+            "step.<<=": lambda: a << b,  # bvshl: shift >= width gives 0, like the table
+            "step.>>=": lambda: a >> b,  # bvashr: shift >= width fills the sign, like the table
+        }
+        if fn in steps:
+            if self.abstract_steps:
+                f = self._ufs.get(fn)
+                if f is None:
+                    f = z3.Function(f"step_{STEP_UF_NAMES[fn[5:]]}", a.sort(), b.sort(), a.sort())
+                    self._ufs[fn] = f
+                return f(a, b)
+            return steps[fn]()
+        raise UnsupportedExpr(f"function {fn!r} has no Z3 encoding")
+
+    def step_term(self, step_op: str, x: z3.ExprRef, step: z3.ExprRef) -> z3.ExprRef:
+        """``x step_op step`` as the tables' ``step.<op>`` vocabulary function computes it."""
+        return self._binary("step." + step_op, x, step)
+
+    def _fresh_value(self, hint: str, t: Optional[Type]) -> z3.ExprRef:
+        if self.fresh is None or t is None:
+            raise UnsupportedExpr(f"{hint}: needs a fresh-value supplier")
+        return self.fresh(hint, sort_of(t))
+
+    def _scalar(self, e: Apply, heads, regs) -> z3.ExprRef:
+        info = e.param
+        if not isinstance(info, ScalarInfo):
+            raise UnsupportedExpr(f"{e.fn} without ScalarInfo")
+        name = e.fn[len("scalar:"):]
+        rt = info.result_types[info.result_index]
+        args = [self.encode(a, heads, regs, t) for a, t in zip(e.args, info.operand_types)]
+        if self.data_mode == "free":
+            return self._fresh_value(name, rt)
+        if self.data_mode == "exact":
+            exact = exact_scalar(name, dict(info.attrs), info.operand_types, info.result_types, info.result_index, args)
+            if exact is not None:
+                return exact
+        return self._uf(name, info, args)
+
+    def _uf(self, name: str, info: ScalarInfo, args: Sequence[z3.ExprRef]) -> z3.ExprRef:
+        key = (name, tuple(sorted((k, str(v)) for k, v in info.attrs)), info.operand_types, info.result_types,
+               info.result_index)
+        f = self._ufs.get(key)
+        if f is None:
+            sig = "_".join(str(t) for t in info.operand_types) or "void"
+            fname = f"{name.replace('.', '_')}__{sig}__{info.result_index}".replace("<", "").replace(">", "")
+            doms = [sort_of(t) for t in info.operand_types]
+            f = z3.Function(fname, *doms, sort_of(info.result_types[info.result_index]))
+            self._ufs[key] = f
+        return f(*args) if args else f()
+
+
+def exact_scalar(
+    name: str,
+    attrs: Mapping[str, object],
+    operand_types: Sequence[Type],
+    result_types: Sequence[Type],
+    result_index: int,
+    args: Sequence[z3.ExprRef],
+) -> Optional[z3.ExprRef]:
+    """Bit-precise Z3 term of an integer arith op, or ``None`` when the op is not encoded exactly.
+
+    Mirrors loom.semantics.scalar for the integer subset (wrapping add/sub/mul,
+    bitwise ops, shifts, min/max, compare, select, extensions, truncation, index
+    casts). Division and remainder are left to uninterpreted functions (their
+    by-zero case is a runtime error in the tables).
+    """
+    if result_index != 0 or len(result_types) != 1:
+        return None
+    rt = result_types[0]
+    if not all(isinstance(t, (IntegerType, IndexType)) for t in list(operand_types) + [rt]):
+        if name == "arith.select" and len(args) == 3:
+            return z3.If(as_bool(args[0]), args[1], args[2])
+        return None
+    w = width_of(rt)
+    bin2 = {
+        "arith.addi": lambda a, b: a + b,
+        "arith.subi": lambda a, b: a - b,
+        "arith.muli": lambda a, b: a * b,
+        "arith.andi": lambda a, b: a & b,
+        "arith.ori": lambda a, b: a | b,
+        "arith.xori": lambda a, b: a ^ b,
+        "arith.maxsi": lambda a, b: z3.If(a >= b, a, b),
+        "arith.minsi": lambda a, b: z3.If(a <= b, a, b),
+        "arith.maxui": lambda a, b: z3.If(z3.UGE(a, b), a, b),
+        "arith.minui": lambda a, b: z3.If(z3.ULE(a, b), a, b),
+        "arith.shli": lambda a, b: z3.If(z3.ULT(b, w), a << b, z3.BitVecVal(0, w)),
+        "arith.shrui": lambda a, b: z3.If(z3.ULT(b, w), z3.LShR(a, b), z3.BitVecVal(0, w)),
+    }
+    if name in bin2 and len(args) == 2:
+        return bin2[name](args[0], args[1])
+    if name == "arith.shrsi" and len(args) == 2:
+        a, b = args
+        return z3.If(z3.ULT(b, w), a >> b, a >> (w - 1))
+    if name == "arith.cmpi" and len(args) == 2:
+        pred = attrs.get("predicate")
+        if not isinstance(pred, IntegerAttr) or not 0 <= pred.value < len(CMPI_PREDICATES):
+            return None
+        a, b = args
+        p = CMPI_PREDICATES[pred.value]
+        cmp = {
+            "eq": lambda: a == b, "ne": lambda: a != b,
+            "slt": lambda: a < b, "sle": lambda: a <= b, "sgt": lambda: a > b, "sge": lambda: a >= b,
+            "ult": lambda: z3.ULT(a, b), "ule": lambda: z3.ULE(a, b),
+            "ugt": lambda: z3.UGT(a, b), "uge": lambda: z3.UGE(a, b),
+        }[p]()
+        return as_bit(cmp)
+    if name == "arith.select" and len(args) == 3:
+        return z3.If(as_bool(args[0]), args[1], args[2])
+    if len(args) == 1 and name in ("arith.extsi", "arith.index_cast", "arith.extui", "arith.trunci",
+                                   "arith.index_castui"):
+        a = args[0]
+        if a.size() >= w:
+            return z3.Extract(w - 1, 0, a) if a.size() > w else a
+        if name in ("arith.extsi", "arith.index_cast"):
+            return z3.SignExt(w - a.size(), a)
+        return z3.ZeroExt(w - a.size(), a)
+    return None
+
+
+# ----------------------------------------------------------------------------- machines
+
+
+@dataclass
+class MState:
+    """One symbolic configuration of a machine: its control state and its registers."""
+
+    state: z3.ExprRef
+    regs: dict[str, z3.ExprRef]
+
+
+@dataclass
+class Firing:
+    """One rule applied symbolically to one configuration with given input heads.
+
+    ``enabled`` is ``state == rule.state and guard`` (token presence on
+    ``rule.reads`` is the caller's business: the caller owns the channels).
+    """
+
+    rule: Rule
+    enabled: z3.BoolRef
+    consumes: tuple[str, ...]
+    emits: dict[str, z3.ExprRef]
+    next_state: z3.ExprRef
+    next_regs: dict[str, z3.ExprRef]
+    fails: Optional[str] = None
+    completes: bool = False
+    writes: bool = False
+
+
+_ENUMS: dict[tuple[str, tuple[str, ...]], tuple[z3.DatatypeSortRef, list]] = {}
+
+
+def enum_sort(name: str, values: tuple[str, ...]) -> tuple[z3.DatatypeSortRef, list]:
+    """Z3 enumeration sort ``name`` with ``values``; the same request gives the same sort.
+
+    Z3 refuses to declare one enumeration name twice in a context, so sorts are
+    memoized (this mirrors Z3's own declaration table; a name reused with other
+    values is a caller error).
+    """
+    key = (name, values)
+    hit = _ENUMS.get(key)
+    if hit is None:
+        if any(k[0] == name for k in _ENUMS):
+            raise ValueError(f"enumeration sort {name!r} already declared with other values")
+        hit = z3.EnumSort(name, list(values))
+        _ENUMS[key] = hit
+    return hit
+
+
+class MachineModel:
+    """The Z3 view of one operator table: a state enum, typed registers and one ``Firing`` per rule.
+
+    ``name`` must be unique among the models that share one solver (it prefixes
+    the enum sort and every constant). Typical use::
+
+        m = MachineModel(machine_for(op), "gate0")
+        s0, s1 = m.new_state("t0"), m.new_state("t1")
+        heads = m.new_heads("t0")
+        step = z3.Or([z3.And(f.enabled, m.goes_to(f, s1)) for f in m.firings(s0, heads)])
+    """
+
+    def __init__(
+        self,
+        machine: Machine,
+        name: str,
+        data_mode: str = "exact",
+        fresh: Optional[Fresh] = None,
+        abstract_steps: bool = False,
+    ) -> None:
+        self.machine = machine
+        self.name = name
+        self.state_sort, consts = enum_sort(f"{name}_State", tuple(f"{name}_{s}" for s in machine.states))
+        self.state_of = dict(zip(machine.states, consts))
+        self.port_types = {p.name: p.type for p in machine.inputs if p.kind == "token"}
+        self.out_types = {p.name: p.type for p in machine.outputs}
+        self.reg_types = {r.name: r.type for r in machine.registers}
+        self._fresh_count = itertools.count()
+        self.fresh = fresh if fresh is not None else self._default_fresh
+        mem_elem = machine.memory.type.element if machine.memory is not None else None
+        self.encoder = ExprEncoder(self.port_types, self.reg_types, data_mode, self.fresh, mem_elem, abstract_steps)
+
+    def _default_fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
+        return z3.Const(f"{self.name}.{hint}.{next(self._fresh_count)}", sort)
+
+    # -- configurations --
+    def new_state(self, tag: str) -> MState:
+        """Fresh symbolic configuration named ``<name>.<tag>.*``."""
+        st = z3.Const(f"{self.name}.{tag}.st", self.state_sort)
+        regs = {r: z3.Const(f"{self.name}.{tag}.{r}", sort_of(t)) for r, t in self.reg_types.items()}
+        return MState(st, regs)
+
+    def new_heads(self, tag: str) -> dict[str, z3.ExprRef]:
+        """Fresh head value for every token input port (the value a firing would read)."""
+        return {p: z3.Const(f"{self.name}.{tag}.in.{p}", sort_of(t)) for p, t in self.port_types.items()}
+
+    def initial(self, s: MState) -> z3.BoolRef:
+        """``s`` is the machine's initial configuration (initial state, registers at ``init``)."""
+        parts = [s.state == self.state_of[self.machine.initial]]
+        for r in self.machine.registers:
+            parts.append(s.regs[r.name] == const_term(r.init, r.type))
+        return z3.And(*parts)
+
+    def in_state(self, s: MState, *names: str) -> z3.BoolRef:
+        return z3.Or(*[s.state == self.state_of[n] for n in names]) if names else z3.BoolVal(False)
+
+    def same(self, a: MState, b: MState) -> z3.BoolRef:
+        """Configurations ``a`` and ``b`` are equal (a stutter step)."""
+        return z3.And(a.state == b.state, *[a.regs[r] == b.regs[r] for r in self.reg_types])
+
+    # -- rules --
+    def firing(self, rule: Rule, s: MState, heads: Mapping[str, z3.ExprRef]) -> Firing:
+        """The symbolic effect of ``rule`` from ``s`` with head values ``heads``."""
+        enc = self.encoder
+        enabled = z3.And(s.state == self.state_of[rule.state], enc.guard(rule.guard, heads, s.regs))
+        emits = {p: enc.encode(e, heads, s.regs, self.out_types[p]) for p, e in rule.emits}
+        emits = {p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()}
+        next_regs = dict(s.regs)
+        for r, e in rule.updates:
+            v = enc.encode(e, heads, s.regs, self.reg_types[r])
+            next_regs[r] = _fit(as_bit(v), width_of(self.reg_types[r]))
+        fails = rule.effect.code if isinstance(rule.effect, Fail) else None
+        return Firing(
+            rule,
+            enabled,
+            tuple(rule.reads),
+            emits,
+            self.state_of[rule.next],
+            next_regs,
+            fails,
+            isinstance(rule.effect, Complete),
+            isinstance(rule.effect, Write),
+        )
+
+    def firings(self, s: MState, heads: Mapping[str, z3.ExprRef]) -> list[Firing]:
+        """One ``Firing`` per rule of the table, in table order."""
+        return [self.firing(r, s, heads) for r in self.machine.rules]
+
+    def goes_to(self, f: Firing, t: MState) -> z3.BoolRef:
+        """``t`` is the configuration after firing ``f``."""
+        return z3.And(t.state == f.next_state, *[t.regs[r] == f.next_regs[r] for r in self.reg_types])
+
+    def state_name(self, model: z3.ModelRef, s: MState) -> str:
+        """The state name ``s`` takes in a Z3 model (for counterexample traces)."""
+        v = model.eval(s.state, model_completion=True)
+        for n, c in self.state_of.items():
+            if z3.eq(v, c):
+                return n
+        return str(v)
+
+
+def bv_value(model: z3.ModelRef, term: z3.ExprRef, signed: bool = True) -> int:
+    """The integer a model gives a bit-vector term (two's complement when ``signed``)."""
+    v = model.eval(term, model_completion=True)
+    if z3.is_bool(v):
+        return 1 if z3.is_true(v) else 0
+    if z3.is_int_value(v):
+        return v.as_long()
+    n = v.as_long()
+    w = v.size()
+    return n - (1 << w) if signed and w > 1 and n >> (w - 1) else n
