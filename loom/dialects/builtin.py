@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from loom.dialects.checks import ATTRIBUTE, VerifyContext, counts, fail
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, OpDraft
@@ -27,7 +25,7 @@ class ModuleSyntax:
         st.regions.append(region)
         st.operand_types, st.result_types = [], []
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if op.operands or op.results or op.successors or len(op.regions) != 1:
             return None
         if len(op.regions[0].blocks) != 1 or op.regions[0].blocks[0].args:

@@ -5,12 +5,23 @@ Every code used here is listed in specs/errors.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn, Optional, Sequence
+from typing import NoReturn
 
 from loom.diagnostics import VerifyError
 from loom.ir.core import Operation, Value
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, TaggedType, TensorType, Type, VectorType, i1
+from loom.ir.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TaggedType,
+    TensorType,
+    Type,
+    VectorType,
+    i1,
+)
 
 ARITY = "CPL_IR_ARITY"
 TYPE_MISMATCH = "CPL_IR_TYPE_MISMATCH"
@@ -45,9 +56,9 @@ def _plural(n: int, word: str) -> str:
 
 def counts(
     op: Operation,
-    operands: Optional[int] = None,
-    results: Optional[int] = None,
-    min_operands: Optional[int] = None,
+    operands: int | None = None,
+    results: int | None = None,
+    min_operands: int | None = None,
     regions: int = 0,
 ) -> None:
     """Check the number of operands, results and regions (CPL_IR_ARITY)."""
@@ -107,7 +118,7 @@ def tagged_value(t: Type) -> Type:
     return t.value if isinstance(t, TaggedType) else t
 
 
-def parent_of_kind(op: Operation, names: tuple[str, ...]) -> Optional[Operation]:
+def parent_of_kind(op: Operation, names: tuple[str, ...]) -> Operation | None:
     p = op.parent_op
     return p if p is not None and p.name in names else None
 

@@ -164,4 +164,4 @@ OPS = [
     ),
 ]
 
-__all__ = ["OPS", "STEP_OPS", "CONT_CONDS", "tagged_problem", "ARITY"]
+__all__ = ["ARITY", "CONT_CONDS", "OPS", "STEP_OPS", "tagged_problem"]

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
-from loom.dialects.checks import ARITY, ATTRIBUTE, TERMINATOR, UNKNOWN_SYMBOL, VerifyContext, counts, fail, must_be_last, types_equal
+from loom.dialects.checks import (
+    ARITY,
+    ATTRIBUTE,
+    TERMINATOR,
+    UNKNOWN_SYMBOL,
+    VerifyContext,
+    counts,
+    fail,
+    must_be_last,
+    types_equal,
+)
 from loom.dialects.opdef import OpDef
-from loom.dialects.syntax import AsmParser, AsmPrinter, AttrDict, EachOperand, FnSig, Format, Opds, OpDraft, OperandRef, SymbolAttr
+from loom.dialects.syntax import (
+    AsmParser,
+    AsmPrinter,
+    AttrDict,
+    EachOperand,
+    FnSig,
+    Format,
+    OpDraft,
+    Opds,
+    OperandRef,
+    SymbolAttr,
+)
 from loom.ir.attributes import ArrayAttr, Attribute, DictAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Operation, Region
 from loom.ir.types import FunctionType, Type
@@ -22,7 +41,7 @@ class FunctionSyntax:
     unit attribute (CIRCT's handshake.func prints one).
     """
 
-    def __init__(self, variadic_attr: Optional[str] = None) -> None:
+    def __init__(self, variadic_attr: str | None = None) -> None:
         self.variadic_attr = variadic_attr
 
     # ------------------------------------------------------------------ parse
@@ -55,9 +74,9 @@ class FunctionSyntax:
 
     def _parse_args(self, p: AsmParser):
         p.expect("(", " before the argument list")
-        args: list[tuple[Optional[OperandRef], Type]] = []
+        args: list[tuple[OperandRef | None, Type]] = []
         attrs: list[dict[str, Attribute]] = []
-        named: Optional[bool] = None
+        named: bool | None = None
         variadic = None
         if not p.at(")"):
             while True:
@@ -103,7 +122,7 @@ class FunctionSyntax:
         return types, attrs
 
     # ------------------------------------------------------------------ print
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         a = op.attributes
         name, ft_attr = a.get("sym_name"), a.get("function_type")
         if not isinstance(name, StringAttr) or not isinstance(ft_attr, TypeAttr) or not isinstance(ft_attr.type, FunctionType):

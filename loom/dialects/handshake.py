@@ -6,8 +6,6 @@ Inside ``handshake.func`` op names may be written bare (``load``, ``extmemory``,
 
 from __future__ import annotations
 
-from typing import Optional
-
 from loom.dialects.checks import (
     ARITY,
     ATTRIBUTE,
@@ -36,15 +34,26 @@ from loom.dialects.syntax import (
     Lit,
     MapSig,
     Opd,
-    Opds,
     OpDraft,
+    Opds,
     SameType,
     SigError,
     constant_type,
 )
 from loom.ir.attributes import IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import Operation
-from loom.ir.types import FunctionType, IndexType, IntegerType, MemRefType, NoneType, Type, i1, i32, index, none
+from loom.ir.types import (
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    Type,
+    i1,
+    i32,
+    index,
+    none,
+)
 
 CODE_PORTS_EMPTY = "CPL_MEMORY_PORTS_EMPTY"
 
@@ -111,7 +120,7 @@ class _PortCounts:
         st.set_attr(p, "stCount", IntegerAttr(counts_["st"], i32), tok)
 
     @staticmethod
-    def print(op: Operation) -> Optional[str]:
+    def print(op: Operation) -> str | None:
         ld, st = op.attributes.get("ldCount"), op.attributes.get("stCount")
         if not (isinstance(ld, IntegerAttr) and ld.type == i32 and isinstance(st, IntegerAttr) and st.type == i32):
             return None
@@ -148,7 +157,7 @@ class ExtMemorySyntax:
         st.operand_types = [mt, *ft.inputs]
         st.result_types = list(ft.results)
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         head = _PortCounts.print(op)
         if head is None or not op.operands or op.regions or op.successors:
             return None
@@ -181,7 +190,7 @@ class MemorySyntax:
         st.operand_types = list(ft.inputs)
         st.result_types = list(ft.results)
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         head = _PortCounts.print(op)
         mt = op.attributes.get("memRefType")
         if head is None or not isinstance(mt, TypeAttr) or not isinstance(mt.type, MemRefType) or op.regions or op.successors:

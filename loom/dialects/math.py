@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from loom.dialects.checks import OPERAND_TYPE, VerifyContext, all_same, counts, fail, is_float_like, is_int_like
+from loom.dialects.checks import (
+    OPERAND_TYPE,
+    VerifyContext,
+    all_same,
+    counts,
+    fail,
+    is_float_like,
+    is_int_like,
+)
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import FASTMATH, same_type_variadic
 from loom.ir.core import Operation

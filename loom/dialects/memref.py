@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from loom.dialects.checks import (
     ARITY,
     ATTRIBUTE,
@@ -26,8 +24,8 @@ from loom.dialects.syntax import (
     Lit,
     MemrefSig,
     Opd,
-    Opds,
     OpDraft,
+    Opds,
     OperandRef,
     SymbolAttr,
     cast,
@@ -89,14 +87,14 @@ def _print_mixed(w: AsmPrinter, static: tuple, dyn: list) -> str:
     return "[" + ", ".join(w.value(next(it)) if s == DYNAMIC else str(s) for s in static) + "]"
 
 
-def _static(op: Operation, name: str) -> Optional[tuple]:
+def _static(op: Operation, name: str) -> tuple | None:
     a = op.attributes.get(name)
     if isinstance(a, DenseArrayAttr) and a.element_type == i64:
         return a.values
     return None
 
 
-def _split_dynamic(op: Operation, names: tuple[str, ...], first: int) -> Optional[list[list]]:
+def _split_dynamic(op: Operation, names: tuple[str, ...], first: int) -> list[list] | None:
     """Operands after ``first`` split by the DYNAMIC entries of the static_* attributes."""
     lists = [_static(op, n) for n in names]
     if any(s is None for s in lists):
@@ -135,7 +133,7 @@ class SubviewSyntax:
         st.operand_types = [a] + [index] * len(refs)
         st.result_types = [b]
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or not op.operands or op.regions or op.successors:
             return None
         groups = _split_dynamic(op, _VIEW_ATTRS, 1)
@@ -173,7 +171,7 @@ class ReinterpretCastSyntax:
         st.operand_types = [a] + [index] * len(refs)
         st.result_types = [b]
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or not op.operands or op.regions or op.successors:
             return None
         groups = _split_dynamic(op, _VIEW_ATTRS, 1)
@@ -225,7 +223,7 @@ class ReshapeSyntax:
         st.operand_types = [a] + [index] * len(refs)
         st.result_types = [b]
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or not op.operands or op.regions or op.successors:
             return None
         r = op.attributes.get("reassociation")
@@ -266,7 +264,7 @@ class AllocSyntax:
         st.operand_types = [index] * len(refs)
         st.result_types = [t]
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or op.regions or op.successors or not isinstance(op.results[0].type, MemRefType):
             return None
         t = op.results[0].type
@@ -304,7 +302,7 @@ class GlobalSyntax:
         _merge_attrs(p, st)
         st.operand_types, st.result_types = [], []
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         a = op.attributes
         name, t = a.get("sym_name"), a.get("type")
         if op.operands or op.results or op.regions or op.successors:
@@ -415,7 +413,7 @@ def verify_global(op: Operation, ctx: VerifyContext) -> None:
     t = op.attributes.get("type")
     if not isinstance(t, TypeAttr) or not isinstance(t.type, MemRefType):
         fail(op, ATTRIBUTE, "needs a 'type' attribute holding a memref type")
-    init: Optional[Attribute] = op.attributes.get("initial_value")
+    init: Attribute | None = op.attributes.get("initial_value")
     if init is not None and not isinstance(init, (UnitAttr, DenseElementsAttr)):
         fail(op, ATTRIBUTE, "'initial_value' must be a dense attribute or 'uninitialized'")
 
@@ -447,4 +445,4 @@ OPS = [
     OpDef("memref.global", GlobalSyntax(), verify_global),
 ]
 
-__all__ = ["OPS", "DYNAMIC", "CastSig"]
+__all__ = ["DYNAMIC", "OPS", "CastSig"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from loom.dialects.syntax import OpSyntax
 from loom.ir.core import Operation
@@ -14,10 +14,10 @@ class OpDef:
     """Everything loom knows about one op name."""
 
     name: str
-    syntax: Optional[OpSyntax] = None
-    verify: Optional[Callable[..., None]] = None  # verify(op, ctx) raises VerifyError
+    syntax: OpSyntax | None = None
+    verify: Callable[..., None] | None = None  # verify(op, ctx) raises VerifyError
     terminator: bool = False
     isolated: bool = False  # IsolatedFromAbove: regions see no outer SSA names
-    default_dialect: Optional[str] = None  # bare op names inside its regions resolve here
+    default_dialect: str | None = None  # bare op names inside its regions resolve here
     graph_regions: bool = False  # regions have no SSA dominance (any order, cycles)
-    normalize: Optional[Callable[[Operation], None]] = None  # applied right after parsing
+    normalize: Callable[[Operation], None] | None = None  # applied right after parsing

@@ -6,8 +6,6 @@ rules are declared once, in its dialect module (``loom/dialects/<dialect>.py``).
 
 from __future__ import annotations
 
-from typing import Optional
-
 from loom.dialects import arith, builtin, dataflow, func, handshake, math, memref, scf, ub
 from loom.dialects.opdef import OpDef
 
@@ -25,7 +23,7 @@ def _build_table() -> dict[str, OpDef]:
 _TABLE: dict[str, OpDef] = _build_table()
 
 
-def lookup(name: str) -> Optional[OpDef]:
+def lookup(name: str) -> OpDef | None:
     """The definition of op ``name``; unregistered ``math.*`` ops get the generic math form."""
     d = _TABLE.get(name)
     if d is None and name.startswith("math.") and len(name) > 5:

@@ -7,8 +7,6 @@ empty one out again (as mlir-opt does).
 
 from __future__ import annotations
 
-from typing import Optional
-
 from loom.dialects.checks import (
     ARITY,
     OPERAND_TYPE,
@@ -30,8 +28,8 @@ from loom.dialects.syntax import (
     Format,
     Lit,
     Opd,
-    Opds,
     OpDraft,
+    Opds,
     OperandRef,
     Sig,
     SigError,
@@ -61,7 +59,7 @@ def _assignments(p: AsmParser) -> tuple[list[OperandRef], list[OperandRef]]:
     return names, inits
 
 
-def _elidable_yield(region: Region) -> Optional[str]:
+def _elidable_yield(region: Region) -> str | None:
     """The terminator name the printer may leave out (an empty scf.yield)."""
     if len(region.blocks) != 1:
         return None
@@ -106,7 +104,7 @@ class ForSyntax:
         st.operand_types = [iv_type] * 3 + types
         st.result_types = list(types)
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.operands) < 3 or len(op.regions) != 1 or op.successors or len(op.regions[0].blocks) != 1:
             return None
         body = op.regions[0].blocks[0]
@@ -155,7 +153,7 @@ class WhileSyntax:
         st.operand_types = list(ft.inputs)
         st.result_types = list(ft.results)
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.regions) != 2 or op.successors or not op.regions[0].blocks:
             return None
         before = op.regions[0].blocks[0]
@@ -190,7 +188,7 @@ class IfSyntax:
         st.operand_types = [i1]
         st.result_types = types
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.operands) != 1 or op.operands[0].type != i1 or len(op.regions) != 2 or op.successors:
             return None
         then, other = op.regions

@@ -16,13 +16,37 @@ the small ``AsmParser``/``AsmPrinter`` protocols below.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, Protocol
 
-from loom.ir.attributes import Attribute, BoolAttr, DenseElementsAttr, FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr
+from loom.ir.attributes import (
+    Attribute,
+    BoolAttr,
+    DenseElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
 from loom.ir.core import Operation, Region, Value
 from loom.ir.location import Location
-from loom.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, NoneType, TensorType, Type, VectorType, i1, i64, index, none
+from loom.ir.types import (
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    TensorType,
+    Type,
+    VectorType,
+    i1,
+    i64,
+    index,
+    none,
+)
 
 
 class NoFit(Exception):
@@ -50,13 +74,13 @@ class OpDraft:
     loc: Location
     n_bound: int  # number of result names bound by the text (``%a, %b:2 = ...`` -> 3)
     operands: list[OperandRef] = field(default_factory=list)
-    operand_types: Optional[list[Optional[Type]]] = None  # None entry: take the value's own type
-    result_types: Optional[list[Type]] = None
+    operand_types: list[Type | None] | None = None  # None entry: take the value's own type
+    result_types: list[Type] | None = None
     attributes: dict[str, Attribute] = field(default_factory=dict)
     regions: list[Region] = field(default_factory=list)
-    result_count: Optional[int] = None  # set by directives such as ``fork [N]``
+    result_count: int | None = None  # set by directives such as ``fork [N]``
 
-    def set_attr(self, p: "AsmParser", name: str, value: Attribute, tok: Any) -> None:
+    def set_attr(self, p: AsmParser, name: str, value: Attribute, tok: Any) -> None:
         if name in self.attributes:
             raise p.error(f"attribute '{name}' is given twice", tok)
         self.attributes[name] = value
@@ -73,18 +97,18 @@ class AsmParser(Protocol):
     def error(self, message: str, tok: Any = None) -> Exception: ...
     def at_operand(self) -> bool: ...
     def parse_operand(self) -> OperandRef: ...
-    def parse_operand_list(self, open: Optional[str] = None, close: Optional[str] = None) -> list[OperandRef]: ...
+    def parse_operand_list(self, open: str | None = None, close: str | None = None) -> list[OperandRef]: ...
     def parse_type(self) -> Type: ...
     def parse_type_list(self) -> list[Type]: ...
     def parse_paren_type_list(self) -> list[Type]: ...
-    def parse_attribute(self, dense_type: Optional[Type] = None) -> Attribute: ...
+    def parse_attribute(self, dense_type: Type | None = None) -> Attribute: ...
     def parse_attr_dict(self, keyword: bool = False) -> dict[str, Attribute]: ...
     def parse_int(self) -> int: ...
-    def parse_keyword(self, choices: Optional[Sequence[str]] = None) -> str: ...
+    def parse_keyword(self, choices: Sequence[str] | None = None) -> str: ...
     def parse_symbol_name(self) -> str: ...
     def parse_string(self) -> str: ...
-    def parse_region(self, entry_args: Optional[list[tuple[OperandRef, Type]]] = None, implicit_terminator: Optional[str] = None) -> Region: ...
-    def parse_optional_loc(self) -> Optional[str]: ...
+    def parse_region(self, entry_args: list[tuple[OperandRef, Type]] | None = None, implicit_terminator: str | None = None) -> Region: ...
+    def parse_optional_loc(self) -> str | None: ...
 
 
 class AsmPrinter(Protocol):
@@ -94,7 +118,7 @@ class AsmPrinter(Protocol):
     def type(self, t: Type) -> str: ...
     def attr(self, a: Attribute) -> str: ...
     def attr_dict(self, attrs: dict[str, Attribute], elide: set[str] = ..., keyword: bool = False) -> str: ...
-    def region(self, region: Region, entry_args: bool = True, elide_terminator: Optional[str] = None) -> str: ...
+    def region(self, region: Region, entry_args: bool = True, elide_terminator: str | None = None) -> str: ...
     def symbol(self, name: str) -> str: ...
 
 
@@ -103,7 +127,7 @@ class OpSyntax(Protocol):
 
     def parse(self, p: AsmParser, st: OpDraft) -> None: ...
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         """Text after the op name (with its leading space), or None when only the generic form fits."""
         ...
 
@@ -167,8 +191,8 @@ class Opds(Directive):
     """A comma-separated operand list, optionally between ``open`` and ``close``."""
 
     group: str
-    open: Optional[str] = None
-    close: Optional[str] = None
+    open: str | None = None
+    close: str | None = None
     space: bool = True
 
     def parse(self, p: AsmParser, st: OpDraft) -> None:
@@ -245,7 +269,7 @@ class FlagAttr(Directive):
         p.expect(">", f" to close '{self.keyword}<'")
         st.set_attr(p, self.attr, OpaqueAttr(f"{self.prefix}<{', '.join(words)}>"), tok)
 
-    def _inner(self, op: Operation) -> Optional[str]:
+    def _inner(self, op: Operation) -> str | None:
         a = op.attributes.get(self.attr)
         if not isinstance(a, OpaqueAttr) or not (a.text.startswith(self.prefix + "<") and a.text.endswith(">")):
             return None
@@ -377,7 +401,7 @@ class Sig(Directive):
     def extract(self, op: Operation) -> Any:
         raise NotImplementedError
 
-    def infer(self, s: Any, n_operands: int, count: Optional[int]) -> tuple[list[Optional[Type]], list[Type]]:
+    def infer(self, s: Any, n_operands: int, count: int | None) -> tuple[list[Type | None], list[Type]]:
         raise NotImplementedError
 
     def parse(self, p: AsmParser, st: OpDraft) -> None:
@@ -409,8 +433,8 @@ def _need(n_operands: int, k: int, what: str) -> None:
 class SameType(Sig):
     """``: T`` -- every operand and result has type T."""
 
-    results: Optional[int] = 1  # None: the count comes from the text (``fork [N]``)
-    operands: Optional[int] = None  # required operand count, if fixed
+    results: int | None = 1  # None: the count comes from the text (``fork [N]``)
+    operands: int | None = None  # required operand count, if fixed
     what: str = "operation"
 
     def parse_types(self, p, st):
@@ -562,7 +586,7 @@ class ArrowSig(Sig):
 class FnSig(Sig):
     """``: (A, B) -> (C)`` -- a function type with every operand and result type."""
 
-    optional_default: Optional[tuple[tuple[Optional[Type], ...], tuple[Type, ...]]] = None
+    optional_default: tuple[tuple[Type | None, ...], tuple[Type, ...]] | None = None
 
     def parse_types(self, p, st):
         if self.optional_default is not None and not p.at(":"):
@@ -710,7 +734,7 @@ class ConstantSig(Sig):
         return [], [t]
 
 
-def constant_type(a: Attribute) -> Optional[Type]:
+def constant_type(a: Attribute) -> Type | None:
     """The result type an ``arith.constant`` with value ``a`` has."""
     if isinstance(a, BoolAttr):
         return i1
@@ -792,7 +816,7 @@ class Format:
             k += size
         return out
 
-    def print(self, w: AsmPrinter, op: Operation) -> Optional[str]:
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if op.regions or op.successors:
             return None
         try:
@@ -806,7 +830,7 @@ class Format:
 
 # Convenience constructors for the most common shapes ------------------------------------
 
-def binary(flag: Optional[tuple[str, str, str]] = None) -> Format:
+def binary(flag: tuple[str, str, str] | None = None) -> Format:
     """``%a, %b [flag<...>] {attrs} : T``."""
     ds: list[Directive] = [Opd("lhs"), Lit(",", space=False), Opd("rhs")]
     if flag:
@@ -814,7 +838,7 @@ def binary(flag: Optional[tuple[str, str, str]] = None) -> Format:
     return Format(*ds, AttrDict(), SameType(operands=2, what="binary operation"))
 
 
-def unary(flag: Optional[tuple[str, str, str]] = None) -> Format:
+def unary(flag: tuple[str, str, str] | None = None) -> Format:
     """``%a [flag<...>] {attrs} : T``."""
     ds: list[Directive] = [Opd("operand")]
     if flag:
@@ -822,7 +846,7 @@ def unary(flag: Optional[tuple[str, str, str]] = None) -> Format:
     return Format(*ds, AttrDict(), SameType(operands=1, what="unary operation"))
 
 
-def same_type_variadic(flag: Optional[tuple[str, str, str]] = None) -> Format:
+def same_type_variadic(flag: tuple[str, str, str] | None = None) -> Format:
     """``%a, %b, ... [flag<...>] {attrs} : T`` (math ops of any arity)."""
     ds: list[Directive] = [Opds("operands")]
     if flag:
@@ -830,7 +854,7 @@ def same_type_variadic(flag: Optional[tuple[str, str, str]] = None) -> Format:
     return Format(*ds, AttrDict(), SameType())
 
 
-def cast(flag: Optional[tuple[str, str, str]] = None, keyword: str = "to") -> Format:
+def cast(flag: tuple[str, str, str] | None = None, keyword: str = "to") -> Format:
     """``%a {attrs} : A to B``."""
     ds: list[Directive] = [Opd("in")]
     if flag:
@@ -842,10 +866,49 @@ OVERFLOW = ("overflowFlags", "overflow", "#arith.overflow")
 FASTMATH = ("fastmath", "fastmath", "#arith.fastmath")
 
 __all__ = [
-    "NoFit", "SigError", "OperandRef", "OpDraft", "AsmParser", "AsmPrinter", "OpSyntax", "Directive",
-    "Lit", "Opd", "Opds", "AttrDict", "EnumAttr", "FlagAttr", "SymbolAttr", "Count", "BracketInt",
-    "KeywordAttr", "Sig", "SameType", "CmpSig", "CastSig", "SelectSig", "EachOperand", "ArrowSig", "FnSig",
-    "MemrefSig", "ResultSig", "FixedSig", "ConstantSig", "MapSig", "Format", "binary", "unary",
-    "same_type_variadic", "cast", "constant_type", "OVERFLOW", "FASTMATH", "NoneType", "IntegerType",
-    "IndexType", "none", "index", "i1",
+    "FASTMATH",
+    "OVERFLOW",
+    "ArrowSig",
+    "AsmParser",
+    "AsmPrinter",
+    "AttrDict",
+    "BracketInt",
+    "CastSig",
+    "CmpSig",
+    "ConstantSig",
+    "Count",
+    "Directive",
+    "EachOperand",
+    "EnumAttr",
+    "FixedSig",
+    "FlagAttr",
+    "FnSig",
+    "Format",
+    "IndexType",
+    "IntegerType",
+    "KeywordAttr",
+    "Lit",
+    "MapSig",
+    "MemrefSig",
+    "NoFit",
+    "NoneType",
+    "OpDraft",
+    "OpSyntax",
+    "Opd",
+    "Opds",
+    "OperandRef",
+    "ResultSig",
+    "SameType",
+    "SelectSig",
+    "Sig",
+    "SigError",
+    "SymbolAttr",
+    "binary",
+    "cast",
+    "constant_type",
+    "i1",
+    "index",
+    "none",
+    "same_type_variadic",
+    "unary",
 ]

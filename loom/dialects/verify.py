@@ -7,7 +7,7 @@ all listed in specs/errors.md).
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from loom.diagnostics import VerifyError
 from loom.dialects.checks import VerifyContext, fail
@@ -58,7 +58,7 @@ def _symbols(root: Operation) -> dict[str, Operation]:
 # ---------------------------------------------------------------------------- walk
 
 
-def _verify_op(op: Operation, ctx: VerifyContext, parent: Optional[Block]) -> None:
+def _verify_op(op: Operation, ctx: VerifyContext, parent: Block | None) -> None:
     if op.parent is not parent and parent is not None:
         fail(op, STRUCTURE, "has a stale parent link (it was moved without updating op.parent)")
     _check_types(op)
@@ -189,7 +189,7 @@ def _check_use(root: Operation, user: Operation, i: int, v: Value, pos_of, doms)
     def_block, def_pos = _def_site(v, pos_of)
     def_region = def_block.parent
     # climb from the user to the op that sits in the definition's region
-    anchor: Optional[Operation] = user
+    anchor: Operation | None = user
     while anchor is not None and (anchor.parent is None or anchor.parent.parent is not def_region):
         if anchor is root:
             anchor = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Optional
+from typing import Any
 
 from loom.ir.attributes import (
     ArrayAttr,
@@ -133,7 +133,7 @@ def modules_equal(a: Module, b: Module) -> bool:
     return ops_equal(a.op, b.op)
 
 
-def first_difference(a: Operation, b: Operation) -> Optional[str]:
+def first_difference(a: Operation, b: Operation) -> str | None:
     """A short description of where ``a`` and ``b`` first differ (for test messages), or None."""
     if ops_equal(a, b):
         return None

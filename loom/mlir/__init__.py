@@ -12,4 +12,4 @@ from loom.mlir.api import parse_file, parse_splits, parse_text
 from loom.mlir.names import value_names
 from loom.mlir.printer import print_module, print_op
 
-__all__ = ["parse_text", "parse_file", "parse_splits", "print_module", "print_op", "value_names"]
+__all__ = ["parse_file", "parse_splits", "parse_text", "print_module", "print_op", "value_names"]

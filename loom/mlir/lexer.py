@@ -1,16 +1,18 @@
 """Tokenizer for MLIR text, driven by the terminals of ``mlir.lark``.
 
-One lark LALR instance (built once, at import) serves both jobs: its basic lexer
-splits the whole text into tokens with line/column positions, and its parse
-tables parse the type and attribute sublanguage (see ``typeattr.py``).
+One lark LALR instance (built once, at import) serves both jobs: its terminal
+set (in lark's priority order) splits the whole text into tokens with
+line/column positions, and its parse tables parse the type and attribute
+sublanguage (see ``typeattr.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from pathlib import Path
+from typing import NamedTuple
+
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters
 
 from loom.diagnostics import ParseError
 from loom.ir.location import Location
@@ -39,8 +41,7 @@ BARE_TYPES = KEYWORD_TYPES | {"BARE_ID"}
 EOF_TYPE = "$END"
 
 
-@dataclass(frozen=True)
-class Tok:
+class Tok(NamedTuple):
     """One token: lark type name, text, 1-based line/column and character span."""
 
     type: str
@@ -62,25 +63,54 @@ class Tok:
         return Token(self.type, self.value, self.start, self.line, self.col, self.line, self.col + len(self.value), self.end)
 
 
+def _scanner() -> tuple[re.Pattern[str], dict[str, str], frozenset[str]]:
+    """One regex over lark's own terminal list (same order, same priorities), keyword table, ignored types.
+
+    lark's lexer retypes a BARE_ID/BANG_ID spelled like a keyword terminal; the keyword
+    table does the same here. Matching with one compiled alternation avoids lark's
+    per-token bookkeeping, which dominated parse time.
+    """
+    lexer = LARK.parser.lexer
+    lexer.scanner  # builds the ordered, keyword-free terminal list  # noqa: B018
+    scanned = lexer.scanner.terminals
+    names = {t.name for t in scanned}
+    keywords = {t.pattern.value: t.name for t in lexer.terminals if t.name not in names}
+    pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanned)
+    return re.compile(pattern), keywords, frozenset(lexer.ignore_types)
+
+
+_SCAN, _KEYWORDS, _IGNORED = _scanner()
+
+
 def tokenize(text: str, filename: str) -> list[Tok]:
     """All tokens of ``text`` (comments and whitespace dropped), ending with an EOF token."""
     toks: list[Tok] = []
-    try:
-        for t in LARK.lex(text):
-            toks.append(Tok(t.type, str(t), t.line, t.column, t.start_pos, t.end_pos))
-    except UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        what = "unterminated string" if ch == '"' else f"unexpected character {ch!r}"
-        raise ParseError(what, Location(filename, e.line, e.column)) from None
-    line, col = _end_position(text)
-    toks.append(Tok(EOF_TYPE, "", line, col, len(text), len(text)))
+    append = toks.append
+    pos, n = 0, len(text)
+    line, line_start = 1, 0
+    match = _SCAN.match
+    count = text.count
+    while pos < n:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            ch = text[pos]
+            what = "unterminated string" if ch == '"' else f"unexpected character {ch!r}"
+            raise ParseError(what, Location(filename, line, pos - line_start + 1))
+        kind = m.lastgroup
+        end = m.end()
+        if kind in _IGNORED:
+            nl = count("\n", pos, end)
+            if nl:
+                line += nl
+                line_start = text.rindex("\n", pos, end) + 1
+        else:
+            value = m.group()
+            if kind in ("BARE_ID", "BANG_ID"):
+                kind = _KEYWORDS.get(value, kind)
+            append(Tok(kind, value, line, pos - line_start + 1, pos, end))  # type: ignore[arg-type]
+        pos = end
+    append(Tok(EOF_TYPE, "", line, pos - line_start + 1, n, n))
     return toks
-
-
-def _end_position(text: str) -> tuple[int, int]:
-    line = text.count("\n") + 1
-    col = len(text) - (text.rfind("\n") + 1) + 1
-    return line, col
 
 
 def tok_loc(tok: Tok, filename: str) -> Location:

@@ -10,8 +10,8 @@ Multi-result ops whose results share one hint print as a group (``%8:2``, used a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from loom.dialects.registry import lookup
 from loom.ir.core import Block, Operation, Region, Value
@@ -39,7 +39,7 @@ class Names:
         return name
 
 
-def _clean(hint: Optional[str]) -> Optional[str]:
+def _clean(hint: str | None) -> str | None:
     if not hint:
         return None
     if _VALID.fullmatch(hint):
@@ -55,10 +55,10 @@ def _is_isolated(op: Operation) -> bool:
     return d is not None and d.isolated
 
 
-def _entries(regions: Iterable[Region], out: list, blocks: list[Block]) -> None:
+def _entries(regions: Iterable[Region], out: list, blocks: list[list[Block]]) -> None:
     for region in regions:
+        blocks.append(list(region.blocks))
         for block in region.blocks:
-            blocks.append(block)
             for arg in block.args:
                 out.append((None, [arg]))
             for op in block.ops:
@@ -70,8 +70,8 @@ def _entries(regions: Iterable[Region], out: list, blocks: list[Block]) -> None:
 
 def compute_names(regions: Iterable[Region], extra: Iterable[Operation] = ()) -> Names:
     """Names for the results of ``extra`` ops and everything defined in ``regions``."""
-    entries: list[tuple[Optional[Operation], list[Value]]] = []
-    blocks: list[Block] = []
+    entries: list[tuple[Operation | None, list[Value]]] = []
+    blocks: list[list[Block]] = []
     for op in extra:
         if op.results:
             entries.append((op, list(op.results)))
@@ -79,14 +79,14 @@ def compute_names(regions: Iterable[Region], extra: Iterable[Operation] = ()) ->
 
     names = Names()
     # Each entry is a group of values printed under one base name, or single values.
-    units: list[tuple[Optional[Operation], list[Value], Optional[str]]] = []
+    units: list[tuple[Operation | None, list[Value], str | None]] = []
     for op, vals in entries:
         hints = [_clean(v.name_hint) for v in vals]
         if len(vals) > 1 and len(set(hints)) == 1:
             units.append((op, vals, hints[0]))
         else:
             units.extend((None, [v], h) for v, h in zip(vals, hints))
-    base: list[Optional[str]] = [None] * len(units)
+    base: list[str | None] = [None] * len(units)
     for k, (_, _, hint) in enumerate(units):  # first come, first served for exact hints
         if hint is not None and hint not in names.taken:
             base[k] = hint
@@ -109,11 +109,13 @@ def compute_names(regions: Iterable[Region], extra: Iterable[Operation] = ()) ->
                 names.values[v] = f"%{b}#{i}"
         else:
             names.values[vals[0]] = f"%{b}"
-    _name_blocks(blocks, names)
+    for region_blocks in blocks:
+        _name_blocks(region_blocks, names)
     return names
 
 
 def _name_blocks(blocks: list[Block], names: Names) -> None:
+    """Block names are per region (successors only refer to blocks of their own region)."""
     used: set[str] = set()
     pending = []
     for b in blocks:

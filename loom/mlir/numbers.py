@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Optional
 
 from loom.ir.types import FloatType, IndexType, IntegerType, Type
 
@@ -36,7 +35,7 @@ def bits_to_float(bits: int, t: FloatType) -> float:
     return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
 
 
-def round_float(value: float, t: Optional[Type]) -> float:
+def round_float(value: float, t: Type | None) -> float:
     """``value`` rounded to the precision of float type ``t`` (f64 or untyped: unchanged)."""
     if not isinstance(t, FloatType) or t.name == "f64" or math.isnan(value):
         return value
@@ -63,7 +62,7 @@ def _bf16_bits(value: float) -> int:
     return ((bits + rounding) >> 16) & 0xFFFF
 
 
-def format_float(value: float, t: Optional[Type]) -> str:
+def format_float(value: float, t: Type | None) -> str:
     """Shortest MLIR float literal that re-parses to ``value`` at ``t``'s precision.
 
     Non-finite values print as the hex bit pattern of the type (f64 when untyped).
@@ -71,13 +70,13 @@ def format_float(value: float, t: Optional[Type]) -> str:
     if not math.isfinite(value):
         ft = t if isinstance(t, FloatType) else FloatType("f64")
         digits = ft.width // 4
-        return "0x%0*X" % (digits, float_to_bits(value, ft))
+        return f"0x{float_to_bits(value, ft):0{digits}X}"
     for precision in range(1, 18):
-        text = "%.*e" % (precision - 1, value)
+        text = f"{value:.{precision - 1}e}"
         if round_float(float(text), t) == value:
             break
     else:  # pragma: no cover - %.17e always round-trips a double
-        text = "%.17e" % value
+        text = f"{value:.17e}"
     mantissa, exponent = text.split("e")
     if "." not in mantissa:
         mantissa += ".0"
@@ -90,7 +89,7 @@ def format_float(value: float, t: Optional[Type]) -> str:
     return f"{mantissa}e{'+' if exp >= 0 else '-'}{abs(exp):02d}"
 
 
-def int_range(t: Type) -> Optional[tuple[int, int]]:
+def int_range(t: Type) -> tuple[int, int] | None:
     """Accepted literal range for integer type ``t`` (signless accepts both readings)."""
     if isinstance(t, IndexType):
         return -(2**63), 2**64 - 1

@@ -10,20 +10,22 @@ undefined at the end of its name scope is reported at its first use.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from loom.diagnostics import LoomError, ParseError, VerifyError
 from loom.dialects.registry import OpDef, lookup
-from loom.dialects.syntax import OperandRef, OpDraft
+from loom.dialects.syntax import OpDraft, OperandRef
 from loom.ir.attributes import Attribute, DictAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.location import Location
 from loom.ir.types import FunctionType, Type
-from loom.mlir.lexer import EOF_TYPE, Tok, tokenize, tok_loc
-from loom.mlir.typeattr import Aliases, parse_prefix, unescape_string
+from loom.mlir.lexer import EOF_TYPE, Tok, tok_loc, tokenize
+from loom.mlir.typeattr import SCALAR_TYPES, Aliases, PrefixCache, parse_prefix, unescape_string
 
-MAX_REGION_DEPTH = 100  # nested regions; deeper input is rejected instead of overflowing the stack
+MAX_REGION_DEPTH = 100
+MAX_INT_DIGITS = 1000  # longer integer literals are rejected (Python caps int() of huge strings)  # nested regions; deeper input is rejected instead of overflowing the stack
 
 CODE_UNDEFINED = "CPL_IR_UNDEFINED_VALUE"
 CODE_REDEFINITION = "CPL_IR_REDEFINITION"
@@ -35,7 +37,7 @@ class _Placeholder(Value):
 
     __slots__ = ("key",)
 
-    def __init__(self, type: Optional[Type], key: tuple[str, int]) -> None:
+    def __init__(self, type: Type | None, key: tuple[str, int]) -> None:
         super().__init__(type, key[0])  # type: ignore[arg-type]
         self.key = key
 
@@ -74,11 +76,12 @@ class Parser:
         self.toks = tokenize(text, filename)
         self.pos = 0
         self.aliases = Aliases()
+        self.cache = PrefixCache()
         self.loc_aliases: dict[str, str] = {}
         self.scopes: list[_NameScope] = []
         self.block_scopes: list[_BlockScope] = []
-        self.dialects: list[Optional[str]] = [None]
-        self.op_stack: list[tuple[str, Optional[OpDef]]] = []
+        self.dialects: list[str | None] = [None]
+        self.op_stack: list[tuple[str, OpDef | None]] = []
         self.depth = 0
 
     # ------------------------------------------------------------------ tokens
@@ -95,7 +98,7 @@ class Parser:
         tok = self.peek()
         return tok.value == value and tok.type != "STRING"
 
-    def accept(self, value: str) -> Optional[Tok]:
+    def accept(self, value: str) -> Tok | None:
         return self.next() if self.at(value) else None
 
     def expect(self, value: str, context: str = "") -> Tok:
@@ -122,7 +125,7 @@ class Parser:
         name, _, idx = tok.value[1:].partition("#")
         return OperandRef(name, int(idx) if idx else 0, tok)
 
-    def parse_operand_list(self, open: Optional[str] = None, close: Optional[str] = None) -> list[OperandRef]:
+    def parse_operand_list(self, open: str | None = None, close: str | None = None) -> list[OperandRef]:
         out: list[OperandRef] = []
         if open is not None:
             self.expect(open)
@@ -138,7 +141,13 @@ class Parser:
         return out
 
     def parse_type(self) -> Type:
-        value, self.pos = parse_prefix("type", self.toks, self.pos, self.text, self.filename, self.aliases)
+        tok = self.toks[self.pos]
+        if tok.type == "BARE_ID" and self.toks[self.pos + 1].type != "LESS":
+            simple = SCALAR_TYPES.get(tok.value)  # fast path: most types are one word
+            if simple is not None:
+                self.pos += 1
+                return simple
+        value, self.pos = parse_prefix("type", self.toks, self.pos, self.text, self.filename, self.aliases, cache=self.cache)
         return value
 
     def parse_type_list(self) -> list[Type]:
@@ -155,8 +164,10 @@ class Parser:
         self.expect(")", " after type list")
         return out
 
-    def parse_attribute(self, dense_type: Optional[Type] = None) -> Attribute:
-        value, self.pos = parse_prefix("attribute", self.toks, self.pos, self.text, self.filename, self.aliases, dense_type)
+    def parse_attribute(self, dense_type: Type | None = None) -> Attribute:
+        value, self.pos = parse_prefix(
+            "attribute", self.toks, self.pos, self.text, self.filename, self.aliases, dense_type, None if dense_type else self.cache
+        )
         return value
 
     def parse_attr_dict(self, keyword: bool = False) -> dict[str, Attribute]:
@@ -176,13 +187,13 @@ class Parser:
     def parse_int(self) -> int:
         neg = self.accept("-")
         tok = self.peek()
-        if tok.type not in ("INT", "HEX"):
+        if tok.type not in ("INT", "HEX") or len(tok.value) > MAX_INT_DIGITS:
             raise self.error(f"expected integer, found {tok.describe()}")
         self.next()
         v = int(tok.value, 16) if tok.type == "HEX" else int(tok.value)
         return -v if neg else v
 
-    def parse_keyword(self, choices: Optional[Sequence[str]] = None) -> str:
+    def parse_keyword(self, choices: Sequence[str] | None = None) -> str:
         tok = self.peek()
         if not tok.is_bare or (choices is not None and tok.value not in choices):
             want = "keyword" if choices is None else "one of " + ", ".join(f"'{c}'" for c in choices)
@@ -205,7 +216,7 @@ class Parser:
         self.next()
         return unescape_string(tok.value, self.loc(tok))
 
-    def parse_optional_loc(self) -> Optional[str]:
+    def parse_optional_loc(self) -> str | None:
         """A trailing ``loc(...)``, returned verbatim (``#alias`` references resolved)."""
         if not (self.at("loc") and self.peek(1).value == "(" and self.peek(1).type == "LPAR"):
             return None
@@ -261,7 +272,7 @@ class Parser:
         for op, i in fwd.uses:
             op.operands[i] = value
 
-    def resolve(self, ref: OperandRef, want: Optional[Type]) -> Value:
+    def resolve(self, ref: OperandRef, want: Type | None) -> Value:
         """The value ``ref`` names (a placeholder if not defined yet), checked against ``want``."""
         sc = self.scope
         vals = sc.values.get(ref.name)
@@ -514,15 +525,15 @@ class Parser:
     # ------------------------------------------------------------------ regions
     def parse_region(
         self,
-        entry_args: Optional[list[tuple[OperandRef, Type]]] = None,
-        implicit_terminator: Optional[str] = None,
+        entry_args: list[tuple[OperandRef, Type]] | None = None,
+        implicit_terminator: str | None = None,
     ) -> Region:
         """``{ blocks }`` of the op being parsed; ``entry_args`` were named in the op's header."""
         open_tok = self.expect("{")
         self.depth += 1
         if self.depth > MAX_REGION_DEPTH:
             raise self.error(f"regions nested more than {MAX_REGION_DEPTH} levels deep", open_tok)
-        name, opdef = self.op_stack[-1] if self.op_stack else ("", None)
+        _, opdef = self.op_stack[-1] if self.op_stack else ("", None)
         isolated = opdef is not None and opdef.isolated
         if isolated:
             self._push_scope()
@@ -539,7 +550,7 @@ class Parser:
             for n in self.scope.levels.pop():
                 self.scope.values.pop(n, None)
             self.depth -= 1
-        for label, block in bs.blocks.items():
+        for label in bs.blocks:
             if label not in bs.defined:
                 raise self.error(f"reference to undefined block '^{label}'", bs.first_use[label])
         if isolated:
@@ -548,7 +559,7 @@ class Parser:
             self._ensure_terminator(region, implicit_terminator)
         return region
 
-    def _parse_region_body(self, entry_args: Optional[list[tuple[OperandRef, Type]]], open_tok: Tok) -> Region:
+    def _parse_region_body(self, entry_args: list[tuple[OperandRef, Type]] | None, open_tok: Tok) -> Region:
         region = Region()
         if entry_args is not None:
             if self.peek().type == "CARET_ID":
@@ -585,19 +596,18 @@ class Parser:
             raise self.error(f"redefinition of block '^{label}'", tok)
         bs.defined.add(label)
         block = bs.blocks.setdefault(label, Block(label=label))
-        if self.accept("("):
-            if not self.accept(")"):
-                while True:
-                    ref = self.parse_operand()
-                    if ref.index or "#" in ref.tok.value:
-                        raise self.error("block argument names cannot have a '#' result number", ref.tok)
-                    self.expect(":", " after block argument name")
-                    t = self.parse_type()
-                    self.parse_optional_loc()
-                    self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
-                    if not self.accept(","):
-                        break
-                self.expect(")", " after block arguments")
+        if self.accept("(") and not self.accept(")"):
+            while True:
+                ref = self.parse_operand()
+                if ref.index or "#" in ref.tok.value:
+                    raise self.error("block argument names cannot have a '#' result number", ref.tok)
+                self.expect(":", " after block argument name")
+                t = self.parse_type()
+                self.parse_optional_loc()
+                self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
+                if not self.accept(","):
+                    break
+            self.expect(")", " after block arguments")
         self.expect(":", " after block label")
         return block
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Optional
 
 from loom.dialects.registry import lookup
 from loom.ir.attributes import (
@@ -62,9 +61,9 @@ def quote(s: str) -> str:
         elif ch == "\t":
             out.append("\\t")
         elif o < 0x20 or o == 0x7F:
-            out.append("\\%02X" % o)
+            out.append(f"\\{o:02X}")
         elif 0xDC80 <= o <= 0xDCFF:  # a raw byte kept by surrogateescape
-            out.append("\\%02X" % (o - 0xDC00))
+            out.append(f"\\{o - 0xDC00:02X}")
         else:
             out.append(ch)
     out.append('"')
@@ -167,7 +166,7 @@ class Printer:
         if isinstance(a, SymbolRefAttr):
             return "::".join(self.symbol(n) for n in (a.root, *a.nested))
         if isinstance(a, StridedLayoutAttr):
-            def d(x: Optional[int]) -> str:
+            def d(x: int | None) -> str:
                 return "?" if x is None else str(x)
 
             s = "strided<[" + ", ".join(d(x) for x in a.strides) + "]"
@@ -237,7 +236,7 @@ class Printer:
             if body is None:
                 text = self.generic(op)
             else:  # builtin ops print unqualified, as mlir-opt does (``module``)
-                text = (op.name[8:] if op.name.startswith("builtin.") else op.name) + body
+                text = (op.name.removeprefix("builtin.")) + body
         finally:
             if isolated:
                 self.scopes.pop()
@@ -256,7 +255,7 @@ class Printer:
         ins = ", ".join(self.type(x) for x in ft.inputs)
         return s + f" : ({ins}) -> ({', '.join(self.type(x) for x in ft.results)})"
 
-    def region(self, region: Region, entry_args: bool = True, elide_terminator: Optional[str] = None) -> str:
+    def region(self, region: Region, entry_args: bool = True, elide_terminator: str | None = None) -> str:
         """``{ ... }`` over several lines; the entry block header only when ``entry_args``."""
         pad = INDENT * self.depth
         lines = ["{"]

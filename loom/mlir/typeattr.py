@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
@@ -65,6 +65,18 @@ _TERMINAL_TEXT = {
 
 
 @dataclass
+class PrefixCache:
+    """Earlier type/attribute parses of one text, reused when the same source text recurs.
+
+    An entry is (start symbol, source text, token count, value, final LALR state
+    stack); it applies at a new position when the text there is identical and the
+    following token could not have extended the parse (checked on the saved stack).
+    """
+
+    entries: dict[tuple[str, str], list[tuple[str, int, Any, list]]] = field(default_factory=dict)
+
+
+@dataclass
 class Aliases:
     """``#name = attr`` and ``!name = type`` definitions seen so far in a file."""
 
@@ -74,6 +86,9 @@ class Aliases:
 
 def _parse_table():
     return LARK.parser.parser.parser.parse_table
+
+
+_END_STATES: dict[str, int] = dict(_parse_table().end_states)
 
 
 def _states() -> dict:
@@ -122,13 +137,26 @@ def parse_prefix(
     text: str,
     filename: str,
     aliases: Aliases,
-    dense_type: Optional[Type] = None,
+    dense_type: Type | None = None,
+    cache: PrefixCache | None = None,
 ) -> tuple[Any, int]:
     """Parse a ``type`` or ``attribute`` starting at ``toks[pos]``; returns (value, next pos).
 
     ``dense_type`` is the type of a ``dense<...>`` written without ``: type`` (only
     memref.global elides it); elsewhere such an attribute is an error.
     """
+    first = toks[pos]
+    key = (start, first.value)
+    if cache is not None:
+        for src, n, value, final in cache.entries.get(key, ()):
+            last = toks[pos + n - 1] if pos + n - 1 < len(toks) else None
+            if (
+                last is not None
+                and last.end - first.start == len(src)
+                and text.startswith(src, first.start)
+                and not _can_feed(final, _END_STATES[start], toks[pos + n].type)
+            ):
+                return value, pos + n
     what = "type" if start == "type" else "attribute"
     ip = LARK.parse_interactive(start=start)
     stack = ip.parser_state.state_stack
@@ -152,6 +180,7 @@ def parse_prefix(
         raise ParseError(f"expected {what}, found {tok.describe()}", tok_loc(tok, filename))
     if not _can_feed(stack, end, EOF_TYPE):
         raise ParseError(f"expected {_expected(stack, end)} in {what}, found {tok.describe()}", tok_loc(tok, filename))
+    final = list(stack)
     try:
         tree = ip.feed_eof(toks[i - 1].as_lark())
     except UnexpectedInput:  # pragma: no cover - _can_feed said EOF is fine
@@ -164,12 +193,20 @@ def parse_prefix(
         raise ParseError(f"malformed {what}: {e.orig_exc}", tok_loc(toks[pos], filename)) from None
     except RecursionError:
         raise ParseError(f"{what} nested too deeply", tok_loc(toks[pos], filename)) from None
+    if cache is not None:
+        cache.entries.setdefault(key, []).append((text[first.start : toks[i - 1].end], i - pos, value, final))
     return value, i
 
 
 # ---------------------------------------------------------------------------- tree -> IR
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)")
+SCALAR_TYPES: dict[str, Type] = {
+    **{f"i{w}": IntegerType(w) for w in (1, 2, 4, 8, 16, 32, 64, 128)},
+    "index": IndexType(),
+    "none": NoneType(),
+    **{n: FloatType(n) for n in ("f16", "bf16", "f32", "f64")},
+}
 _FLOATS = {"f16", "bf16", "f32", "f64"}
 _OTHER_FLOATS = re.compile(r"f80|f128|tf32|f8E[0-9A-Za-z]+|f6E[0-9A-Za-z]+|f4E[0-9A-Za-z]+")
 MAX_INT_WIDTH = 1 << 16
@@ -207,7 +244,7 @@ def unescape_string(literal: str, loc: Location) -> str:
     return "".join(out)
 
 
-def _dims(tok: Optional[Token]) -> tuple[Optional[int], ...]:
+def _dims(tok: Token | None) -> tuple[int | None, ...]:
     if tok is None:
         return ()
     return tuple(None if d == "?" else int(d) for d in str(tok).split("x")[:-1])
@@ -227,7 +264,7 @@ class _Num:
 class _Builder(Transformer):
     """Turns a type/attribute parse tree into loom IR values."""
 
-    def __init__(self, text: str, filename: str, aliases: Aliases, dense_type: Optional[Type] = None) -> None:
+    def __init__(self, text: str, filename: str, aliases: Aliases, dense_type: Type | None = None) -> None:
         super().__init__()
         self.text = text
         self.filename = filename
@@ -341,7 +378,7 @@ class _Builder(Transformer):
             return _Num("hex", -int(s, 16) if neg else int(s, 16), tok)
         return _Num("float", -float(s) if neg else float(s), tok)
 
-    def _typed_number(self, num: _Num, t: Optional[Type]) -> Attribute:
+    def _typed_number(self, num: _Num, t: Type | None) -> Attribute:
         if isinstance(t, FloatType):
             if num.kind == "hex":
                 if num.value < 0 or num.value >= 1 << t.width:
@@ -431,13 +468,13 @@ class _Builder(Transformer):
         # strides come before the OFFSET keyword, the offset after it
         offset_at = next((k for k, c in enumerate(children) if isinstance(c, Token) and c.type == "OFFSET"), None)
         strides = self._stride_values(children[: offset_at if offset_at is not None else len(children)])
-        offset: Optional[int] = 0
+        offset: int | None = 0
         if offset_at is not None:
             offset = self._stride_values(children[offset_at:])[0]
         return StridedLayoutAttr(tuple(strides), offset)
 
     @staticmethod
-    def _stride_values(children: list) -> list[Optional[int]]:
+    def _stride_values(children: list) -> list[int | None]:
         return [c for c in children if not isinstance(c, Token) and (c is None or isinstance(c, int))]
 
     def array_elem(self, children):
