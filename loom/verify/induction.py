@@ -137,6 +137,7 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
 
 def bmc_search(model: MachineModel, contract: Contract, depth: int, timeout: Optional[float]) -> Optional[list[dict]]:
     """A firing sequence from the initial state of length <= ``depth`` whose last firing is bad, or None."""
+    deadline = None if timeout is None else time.perf_counter() + timeout
     solver = _solver(timeout)
     s = model.new_state("t0")
     m = monitor_vars(contract, "t0")
@@ -154,6 +155,11 @@ def bmc_search(model: MachineModel, contract: Contract, depth: int, timeout: Opt
         frames.append((s, heads, sel, options, bad_now))
         solver.push()
         solver.add(bad_now)
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            solver.set("timeout", max(1, int(left * 1000)))
         r = solver.check()
         if r == z3.sat:
             return _trace(solver.model(), model, frames)

@@ -1,0 +1,145 @@
+"""``loom verify`` as a library: run every checker on a function or a file and collect a ``VerifyReport``.
+
+Checkers, in order: operator lemmas and stream preconditions (``lemmas``),
+stream lengths and balance (``lengths``, V2), access invariants / domain
+independence / done postdominance (``structure``), memory ordering
+(``memory_order``) and the bounded cross-check (``bmc``, V2). The V2 modules are
+imported lazily; a checker that is missing or crashes yields an ``unknown``
+obligation naming it -- never a silent pass. Bad input raises ``LoomError``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+import traceback
+from pathlib import Path
+from typing import Callable, Optional
+
+from loom.diagnostics import LoomError
+from loom.ir.attributes import StringAttr
+from loom.ir.core import Module, Operation
+from loom.verify.lemmas import LemmaCache, check_lemmas
+from loom.verify.memory_order import check_memory_order
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.report import VerifyReport
+from loom.verify.structure import check_structure, memory_layout
+
+Checker = Callable[[Operation, VerifyContext], list[Obligation]]
+EXTERNAL = (("lengths", "loom.verify.lengths", "check_lengths", "length"),
+            ("bmc", "loom.verify.bmc", "check_bmc", "bmc"))
+
+
+def func_name(func: Operation) -> str:
+    a = func.attributes.get("sym_name")
+    return a.value if isinstance(a, StringAttr) else "?"
+
+
+def _external(module: str, attr: str) -> Optional[Checker]:
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        return None
+    return getattr(mod, attr, None)
+
+
+def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation) -> list[Obligation]:
+    """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict)."""
+    t0 = time.perf_counter()
+    try:
+        return fn()
+    except LoomError:
+        raise
+    except RecursionError:
+        return [Obligation(f"internal.{name}", kind, "unknown", time.perf_counter() - t0,
+                           f"checker '{name}' exceeded the recursion limit on this graph", None, func.loc)]
+    except Exception as e:  # noqa: BLE001 - a crash must never read as a proof
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        return [Obligation(f"internal.{name}", kind, "unknown", time.perf_counter() - t0,
+                           f"checker '{name}' failed: {type(e).__name__}: {e} ({Path(where.filename).name}:"
+                           f"{where.lineno})", None, func.loc)]
+
+
+def verify_function(
+    func: Operation,
+    ctx: VerifyContext,
+    source: Optional[Operation] = None,
+    cache: Optional[LemmaCache] = None,
+    file: Optional[str] = None,
+    checkers: Optional[tuple[str, ...]] = None,
+) -> VerifyReport:
+    """Every obligation of ``func`` (a handshake.func).
+
+    ``source`` is the SCF func.func it was lowered from (enables program-order
+    checks of memory accesses); ``cache`` shares operator lemmas between
+    functions; ``checkers`` restricts the run to some of ``lemmas``, ``lengths``,
+    ``structure``, ``memory``, ``bmc`` (default: all).
+    """
+    if func.name != "handshake.func":
+        raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
+    t0 = time.perf_counter()
+    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "bmc"}
+    cache = cache if cache is not None else LemmaCache()
+    obs: list[Obligation] = []
+    if "lemmas" in want:
+        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache), func)
+    layout = memory_layout(func)
+    ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
+    if "lengths" in want:
+        obs += _run_external("lengths", *ext["lengths"], func, ctx)
+    if "structure" in want:
+        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func)
+    if "memory" in want:
+        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func)
+    if "bmc" in want:
+        obs += _run_external("bmc", *ext["bmc"], func, ctx)
+    return VerifyReport(func_name(func), func.loc.file if func.loc.line > 0 else None, obs,
+                        time.perf_counter() - t0)
+
+
+def _run_external(name: str, module: str, attr: str, kind: str, func: Operation,
+                  ctx: VerifyContext) -> list[Obligation]:
+    fn = _external(module, attr)
+    if fn is None:
+        return [Obligation(f"internal.{name}", kind, "unknown", 0.0,
+                           f"checker '{name}' ({module}.{attr}) is not available", None, func.loc)]
+    return _guarded(name, kind, lambda: fn(func, ctx), func)
+
+
+def _sources(module: Module) -> dict[str, Operation]:
+    return {func_name(f): f for f in module.functions() if f.name == "func.func"}
+
+
+def functions_to_verify(path: Path, func: Optional[str] = None) -> list[tuple[Operation, Optional[Operation]]]:
+    """The (handshake.func, SCF source or None) pairs ``loom verify`` checks in a file.
+
+    A ``.scf.mlir`` file is lowered first (one function: ``func`` or the only one);
+    any other file is verified as written (its handshake.funcs, or ``func``).
+    """
+    from loom.lower import LowerOptions, lower_module
+    from loom.mlir import parse_file
+
+    module = parse_file(path)
+    hs = [f for f in module.functions() if f.name == "handshake.func"]
+    if path.name.endswith(".scf.mlir") or not hs:
+        lowered = lower_module(module, func, LowerOptions())
+        srcs = _sources(module)
+        return [(f, srcs.get(func_name(f))) for f in lowered.functions() if f.name == "handshake.func"]
+    if func is not None:
+        hs = [f for f in hs if func_name(f) == func]
+        if not hs:
+            raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc)
+    return [(f, None) for f in hs]
+
+
+def verify_file(path, ctx: VerifyContext, func_name: Optional[str] = None,
+                cache: Optional[LemmaCache] = None) -> list[VerifyReport]:
+    """Verify the handshake.func(s) of a file (a ``.scf.mlir`` is lowered first, with program order from it)."""
+    p = Path(path)
+    cache = cache if cache is not None else LemmaCache()
+    reports = []
+    for f, src in functions_to_verify(p, func_name):
+        r = verify_function(f, ctx, source=src, cache=cache, file=str(p))
+        r.file = str(p)
+        reports.append(r)
+    return reports

@@ -1,0 +1,319 @@
+"""``VerifyReport``: the obligations of one verified function, and every output format of ``loom verify``.
+
+Formats (DESIGN.md): the human report (one line per obligation: verdict, id,
+seconds; a summary; a readable counterexample for each refutation), ``to_json``
+(``{"obligations": [{"id", "kind", "status", "seconds", "detail",
+"counterexample"}], "summary": {...}}``), ``to_junit`` (one testcase per
+obligation; a refutation is a ``<failure>``, an inconclusive result an
+``<error type="unknown">`` so that no CI counts it as passed), ``to_sarif`` (SARIF
+2.1.0, results located at the obligation's source op) and ``exit_code`` (0 all
+proved, 1 any refuted, 3 any unknown and none refuted). Several reports (several
+files or functions) combine with the module-level ``*_of`` functions; their
+obligation ids are then prefixed with ``<function>:`` so they stay unique.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional, TextIO
+
+from loom.verify.obligation import Obligation
+
+EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN = 0, 1, 3
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+TOOL_URI = "https://github.com/loom-dataflow/loom"
+KIND_RULES = {
+    "fsm": "Operator lemma: an operator table meets its contract for unbounded token sequences",
+    "length": "Stream length: a channel carries the N or N+1 tokens its role requires",
+    "balance": "Balance: every channel's produced and consumed token counts agree",
+    "memory": "Memory ordering: accesses of one domain run in program order, domains stay independent",
+    "structure": "Ctrl-done structure: access wiring and completion of the ctrl-done network",
+    "bmc": "Bounded model check of the whole network (up to K trips)",
+}
+
+
+@dataclass
+class VerifyReport:
+    """The verdicts for one handshake.func."""
+
+    function: str
+    file: Optional[str]
+    obligations: list[Obligation] = field(default_factory=list)
+    seconds: float = 0.0
+
+    # -- verdicts --
+    def counts(self) -> dict[str, int]:
+        c = {"proved": 0, "refuted": 0, "unknown": 0}
+        for o in self.obligations:
+            c[o.status] = c.get(o.status, 0) + 1
+        return c
+
+    def exit_code(self) -> int:
+        """0 when every obligation is proved, 1 when one is refuted, 3 when one is unknown and none refuted."""
+        return exit_code_of([self])
+
+    def summary(self) -> dict:
+        c = self.counts()
+        by_kind: dict[str, dict[str, int]] = {}
+        for o in self.obligations:
+            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0})[o.status] += 1
+        return {
+            "function": self.function,
+            "file": self.file,
+            "total": len(self.obligations),
+            **c,
+            "bounded": sum(1 for o in self.obligations if o.bounded is not None),
+            "by_kind": by_kind,
+            "seconds": round(self.seconds, 6),
+            "exit_code": self.exit_code(),
+        }
+
+    # -- formats --
+    def to_json(self) -> dict:
+        return json_of([self])
+
+    def to_junit(self) -> str:
+        return junit_of([self])
+
+    def to_sarif(self) -> dict:
+        return sarif_of([self])
+
+    def format_human(self, verbose: bool = False) -> str:
+        return human_of([self], verbose)
+
+
+# ----------------------------------------------------------------------------- combination
+
+
+def exit_code_of(reports: Iterable[VerifyReport]) -> int:
+    statuses = {o.status for r in reports for o in r.obligations}
+    if "refuted" in statuses:
+        return EXIT_REFUTED
+    if "unknown" in statuses:
+        return EXIT_UNKNOWN
+    return EXIT_PROVED
+
+
+def _tagged(reports: list[VerifyReport]) -> list[tuple[VerifyReport, Obligation, str]]:
+    prefix = len(reports) > 1
+    return [(r, o, f"{r.function}:{o.id}" if prefix else o.id) for r in reports for o in r.obligations]
+
+
+def _json_safe(x):
+    """Counterexamples must be JSON: anything else becomes its string."""
+    try:
+        json.dumps(x)
+        return x
+    except (TypeError, ValueError):
+        if isinstance(x, dict):
+            return {str(k): _json_safe(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [_json_safe(v) for v in x]
+        return str(x)
+
+
+def json_of(reports: list[VerifyReport]) -> dict:
+    """The DESIGN.md ``--json`` document for one or more reports."""
+    obligations = [
+        {"id": oid, "kind": o.kind, "status": o.status, "seconds": round(o.seconds, 6), "detail": o.detail,
+         "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None}
+        for _, o, oid in _tagged(reports)
+    ]
+    counts = {"proved": 0, "refuted": 0, "unknown": 0}
+    for _, o, _ in _tagged(reports):
+        counts[o.status] += 1
+    summary = {
+        "total": len(obligations),
+        **counts,
+        "bounded": sum(1 for r in reports for o in r.obligations if o.bounded is not None),
+        "seconds": round(sum(r.seconds for r in reports), 6),
+        "exit_code": exit_code_of(reports),
+        "functions": [r.summary() for r in reports],
+    }
+    return {"obligations": obligations, "summary": summary}
+
+
+def junit_of(reports: list[VerifyReport]) -> str:
+    """JUnit XML: one ``<testsuite>`` per function, one ``<testcase>`` per obligation."""
+    root = ET.Element("testsuites", name="loom verify")
+    tot = {"tests": 0, "failures": 0, "errors": 0}
+    prefix = len(reports) > 1
+    for r in reports:
+        c = r.counts()
+        suite = ET.SubElement(root, "testsuite", name=f"loom.verify.{r.function}", tests=str(len(r.obligations)),
+                              failures=str(c["refuted"]), errors=str(c["unknown"]), skipped="0",
+                              time=f"{r.seconds:.6f}")
+        if r.file:
+            suite.set("file", r.file)
+        for o in r.obligations:
+            case = ET.SubElement(suite, "testcase", name=f"{r.function}:{o.id}" if prefix else o.id,
+                                 classname=f"loom.verify.{r.function}.{o.kind}", time=f"{o.seconds:.6f}")
+            if o.loc is not None and o.loc.line > 0:
+                case.set("file", o.loc.file)
+                case.set("line", str(o.loc.line))
+            if o.status == "refuted":
+                f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
+                f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
+            elif o.status == "unknown":
+                e = ET.SubElement(case, "error", message=o.detail, type="unknown")
+                e.text = o.detail
+            if o.bounded is not None:
+                ET.SubElement(case, "system-out").text = f"bounded: holds for trip counts up to K={o.bounded}"
+        tot["tests"] += len(r.obligations)
+        tot["failures"] += c["refuted"]
+        tot["errors"] += c["unknown"]
+    for k, v in tot.items():
+        root.set(k, str(v))
+    root.set("time", f"{sum(r.seconds for r in reports):.6f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _artifact(path: str) -> str:
+    """A SARIF artifact URI: relative to the working directory when possible, with forward slashes."""
+    p = Path(path)
+    try:
+        p = p.resolve().relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):
+        pass
+    return p.as_posix()
+
+
+def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
+    """A SARIF 2.1.0 log with one result per obligation (pass, fail or open)."""
+    kinds = sorted({o.kind for r in reports for o in r.obligations} | set(KIND_RULES))
+    rules = [{"id": f"loom.{k}", "name": k, "shortDescription": {"text": KIND_RULES.get(k, k)},
+              "defaultConfiguration": {"level": "error"}} for k in kinds]
+    index = {f"loom.{k}": i for i, k in enumerate(kinds)}
+    results = []
+    for r, o, oid in _tagged(reports):
+        level, kind = {"proved": ("none", "pass"), "refuted": ("error", "fail"), "unknown": ("warning", "open")}[
+            o.status]
+        res = {
+            "ruleId": f"loom.{o.kind}",
+            "ruleIndex": index[f"loom.{o.kind}"],
+            "kind": kind,
+            "level": level,
+            "message": {"text": f"{oid}: {o.detail}"},
+            "partialFingerprints": {"obligationId": oid},
+            "properties": {"obligation": oid, "status": o.status, "seconds": round(o.seconds, 6),
+                           "function": r.function},
+        }
+        if o.bounded is not None:
+            res["properties"]["bounded"] = o.bounded
+        if o.counterexample is not None:
+            res["properties"]["counterexample"] = _json_safe(o.counterexample)
+        loc = _location(o, r)
+        if loc is not None:
+            res["locations"] = [loc]
+        results.append(res)
+    artifacts = sorted({r.file for r in reports if r.file})
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "loom-verify", "informationUri": TOOL_URI, "version": version,
+                                "rules": rules}},
+            "artifacts": [{"location": {"uri": _artifact(a)}} for a in artifacts],
+            "results": results,
+        }],
+    }
+
+
+def _location(o: Obligation, r: VerifyReport) -> Optional[dict]:
+    loc = o.loc
+    if loc is not None and loc.line > 0 and loc.file and not loc.file.startswith("<"):
+        region = {"startLine": loc.line}
+        if loc.col > 0:
+            region["startColumn"] = loc.col
+        return {"physicalLocation": {"artifactLocation": {"uri": _artifact(loc.file)}, "region": region}}
+    if r.file:
+        return {"physicalLocation": {"artifactLocation": {"uri": _artifact(r.file)}}}
+    return None
+
+
+# ----------------------------------------------------------------------------- human output
+
+
+def format_counterexample(cex: dict, indent: str = "    ") -> str:
+    """A readable multi-line rendering of a counterexample dict."""
+    lines = []
+    order = ["op", "channel", "domain", "trip_counts", "branches", "first", "second", "iterations", "operands",
+             "arguments", "reason", "schedule", "channel_path", "trace", "token_trace"]
+    keys = [k for k in order if k in cex] + sorted(k for k in cex if k not in order)
+    for k in keys:
+        v = cex[k]
+        label = k.replace("_", " ")
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            lines.append(f"{indent}{label}:")
+            for i, x in enumerate(v):
+                lines.append(f"{indent}  {i + 1}. " + ", ".join(f"{a}={_short(b)}" for a, b in x.items()))
+        elif isinstance(v, list):
+            lines.append(f"{indent}{label}:")
+            lines += [f"{indent}  - {_short(x)}" for x in v]
+        elif isinstance(v, dict):
+            lines.append(f"{indent}{label}: " + ", ".join(f"{a}={_short(b)}" for a, b in v.items()))
+        else:
+            lines.append(f"{indent}{label}: {v}")
+    return "\n".join(lines)
+
+
+def _short(x) -> str:
+    if isinstance(x, (dict, list)):
+        return json.dumps(_json_safe(x), sort_keys=True)
+    return str(x)
+
+
+def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
+    """One line per obligation, a summary per function and overall, and every refutation explained."""
+    out = []
+    width = max([len(o.id) for r in reports for o in r.obligations] + [20])
+    for r in reports:
+        where = f"{r.file} " if r.file else ""
+        out.append(f"loom verify: {where}@{r.function}")
+        for o in r.obligations:
+            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown"}[o.status]
+            bound = f"  (up to K={o.bounded})" if o.bounded is not None else ""
+            line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}"
+            if verbose or o.status != "proved":
+                line += f"  {o.detail}"
+            out.append(line)
+        c = r.counts()
+        out.append(f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
+                   f"{c['unknown']} unknown ({r.seconds:.2f} s)")
+        refuted = [o for o in r.obligations if o.status == "refuted"]
+        if refuted:
+            out.append("  counterexamples:")
+            for o in refuted:
+                where = f" at {o.loc}" if o.loc is not None and o.loc.line > 0 else ""
+                out.append(f"  - {o.id}{where}: {o.detail}")
+                if o.counterexample:
+                    out.append(format_counterexample(o.counterexample))
+    if len(reports) > 1:
+        total = {"proved": 0, "refuted": 0, "unknown": 0}
+        for r in reports:
+            for k, v in r.counts().items():
+                total[k] += v
+        out.append(f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
+                   f"{total['refuted']} refuted, {total['unknown']} unknown")
+    return "\n".join(out) + "\n"
+
+
+def progress_printer(stream: TextIO = sys.stderr, after: float = 2.0, every: float = 1.0) -> Callable[[str], None]:
+    """A ``VerifyContext.progress`` callback that prints only on long runs: after ``after`` s, at most every ``every`` s."""
+    start = time.monotonic()
+    state = {"last": 0.0, "n": 0}
+
+    def report(msg: str) -> None:
+        state["n"] += 1
+        now = time.monotonic() - start
+        if now >= after and now - state["last"] >= every:
+            state["last"] = now
+            print(f"[{now:6.1f}s] #{state['n']} {msg}", file=stream, flush=True)
+
+    return report

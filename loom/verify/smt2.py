@@ -1,0 +1,50 @@
+"""``--emit-smt2 DIR``: every single-query obligation as a self-contained SMT-LIB2 file, plus a manifest.
+
+A file holds the declarations, the assertions and ``(check-sat)`` exactly as
+Z3's printer wrote them for the query the verifier solved; a stock solver answers
+``unsat`` when the obligation is proved. Obligations that are not one SMT query
+(graph checks, BMC) get no file; the manifest lists them with ``file: null``.
+File names are the obligation ids made filesystem-safe, prefixed by the function.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Iterable
+
+from loom.verify.report import VerifyReport
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+=,-]")
+
+
+def safe_name(text: str) -> str:
+    """An obligation id as a portable file-name fragment (every unsafe character becomes ``_<hex>_``)."""
+    return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)
+
+
+def header(function: str, oid: str, status: str) -> str:
+    return f"; loom verify obligation {oid} of @{function}\n; verdict: {status} (unsat means proved)\n"
+
+
+def emit_smt2(reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "") -> list[dict]:
+    """Write one ``.smt2`` per obligation that has a script; returns the manifest entries (also written)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for r in reports:
+        for o in r.obligations:
+            entry = {"function": r.function, "id": o.id, "kind": o.kind, "verdict": o.status, "file": None}
+            if o.smt2:
+                name = safe_name(f"{prefix}{r.function}.{o.id}") + ".smt2"
+                (out_dir / name).write_text(header(r.function, o.id, o.status) + o.smt2, encoding="utf-8")
+                entry["file"] = name
+            entries.append(entry)
+    return entries
+
+
+def write_manifest(entries: list[dict], path: Path) -> None:
+    """The manifest: a JSON list of {file, function, id, kind, verdict}, sorted, one entry per obligation."""
+    ordered = sorted(entries, key=lambda e: (e.get("source", ""), e["function"], e["id"]))
+    Path(path).write_text(json.dumps(ordered, indent=1, sort_keys=True) + "\n", encoding="utf-8")
