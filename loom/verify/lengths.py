@@ -270,6 +270,11 @@ def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
 def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
     out: list[Obligation] = []
     typing = a.typing
+    consumers: dict[Value, list[Check]] = {}
+    for c in typing.checks:
+        if c.family == "class" and c.channel is not None:
+            consumers.setdefault(c.channel, []).append(c)
+    done: set[Value] = set()
     loop_conds: set[int] = set()
     for lp in typing.loops:
         loop_conds |= {lp.cont.get_id(), lp.after.get_id()}
@@ -283,6 +288,12 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         for r in op.results:
             name = a.names.get(r, "?")
             t = typing.types.get(r)
+            done.add(r)
+            if r in consumers and t is not None:
+                cls, text = describe(t.clock, typing.cond_names, a.logic.free)
+                out.append(_obligation(a, ctx, f"class.{name}", "length", op, f"{name}: {cls}: {text}; "
+                                       "consumed only by loop structures", consumers[r], None))
+                continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")
                 out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
@@ -296,4 +307,13 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 smt2 = s.to_smt2()
             out.append(Obligation(f"class.{name}", "length", "proved", 0.0, f"{name}: {cls}: {text}",
                                   loc=op.loc, smt2=smt2))
+    for v, checks in consumers.items():
+        if v in done:
+            continue
+        name = a.names.get(v, "?")
+        t = typing.types[v]
+        cls, text = describe(t.clock, typing.cond_names, a.logic.free)
+        owner = v.op if hasattr(v, "op") else checks[0].op
+        out.append(_obligation(a, ctx, f"class.{name}", "length", owner, f"{name}: {cls}: {text}; consumed only by "
+                               "loop structures", checks, None))
     return out

@@ -52,6 +52,10 @@ class Loop:
         self.start: Optional[z3.ExprRef] = None  # stream operands (for exact trip counts in witnesses)
         self.step: Optional[z3.ExprRef] = None
         self.bound: Optional[z3.ExprRef] = None
+        self.index_term: Optional[z3.ExprRef] = None  # the stream's idx at position j
+        self.holds: Optional[z3.BoolRef] = None  # the loop's continue condition at position j (true iff j < N)
+        self.facts: list[z3.BoolRef] = []  # further facts about the loop's values at position j
+        self.exact: Optional[z3.BoolRef] = None  # exact idx at position j (used at concrete positions only)
 
     def n_at(self, args: Sequence[z3.ArithRef]) -> z3.ArithRef:
         """``N`` of this loop for the activation at outer coordinates ``args``."""

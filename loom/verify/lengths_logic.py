@@ -54,6 +54,7 @@ class Logic:
         self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
         self.free = FreeVars()  # shared with the typer: constants and N applications per term
         self.queries = 0
+        self._facts: list[z3.BoolRef] = []
 
     def add_loop(self, loop: Loop) -> None:
         self.loops[loop.n_decl.name()] = loop
@@ -121,10 +122,21 @@ class Logic:
 
     @staticmethod
     def domain(levels: Sequence[Loop]) -> list[z3.BoolRef]:
-        """Coordinates within their loops: ``0 <= j_L <= N_L`` for every level."""
+        """Coordinates within their loops, ``0 <= j_L <= N_L``, and what position j means for the loop's own
+        condition: it holds at every j < N and fails at j = N (this ties N to the loop's data)."""
         out: list[z3.BoolRef] = []
         for lp in levels:
             out += [lp.j >= 0, lp.j <= lp.n]
+            out += Logic.position_facts(lp)
+        return out
+
+    @staticmethod
+    def position_facts(lp: Loop, concrete: bool = False) -> list[z3.BoolRef]:
+        out = list(lp.facts)
+        if lp.holds is not None:
+            out += [z3.Implies(lp.j < lp.n, lp.holds), z3.Implies(lp.j == lp.n, z3.Not(lp.holds))]
+        if concrete and lp.exact is not None:
+            out.append(lp.exact)
         return out
 
     # ------------------------------------------------------------------ queries
@@ -172,11 +184,15 @@ class Logic:
             return None
         js = [lp.j for lp in clock.levels]
         f = clock.formula()
+        facts = [Logic.position_facts(lp, concrete=True) for lp in clock.levels]
         out = []
         for coords in itertools.product(*ranges):
             vals = [z3.IntVal(v) for v in coords]
             dom = [z3.IntVal(v) <= lp.n_at(vals[:i]) for i, (v, lp) in enumerate(zip(coords, clock.levels))]
             cond = z3.substitute(f, *zip(js, vals)) if js else f
+            for i, fs in enumerate(facts):
+                pre = list(zip(js[: i + 1], vals[: i + 1]))
+                self._facts.extend(z3.simplify(z3.substitute(x, *pre)) for x in fs)
             out.append((coords, z3.And(*dom, cond)))
         return out
 
@@ -186,13 +202,16 @@ class Logic:
         if any(isinstance(c, AnyClock) for c in clocks):
             return None
         for bound in range(0, bound_max + 1):
+            self._facts = []
             leaves = [self._leaves(c, bound) for c in clocks]
             if any(lv is None for lv in leaves):
                 return None
             totals = [z3.Sum([z3.If(f, 1, 0) for _, f in lv]) if lv else z3.IntVal(0) for lv in leaves]
-            formulas = [f for lv in leaves for _, f in lv]
-            axioms = self.axioms(formulas, exact=True)
-            limits = [app <= bound for f in formulas + axioms for lp, app in self.n_apps(f) if lp.trips is None]
+            formulas = [f for lv in leaves for _, f in lv] + self._facts
+            axioms = self.axioms(formulas)
+            limits = [z3.Implies(self._live(lp, app), app <= bound)
+                      for lp, app in {a.get_id(): (lp, a) for f in formulas + axioms
+                                      for lp, a in self.n_apps(f)}.values() if lp.trips is None]
             s = self.solver()
             s.add(*axioms, *limits)
             s.add(z3.Or(*[totals[0] != t for t in totals[1:]]))
@@ -210,6 +229,17 @@ class Logic:
                                  if z3.is_true(m.eval(f, model_completion=True))])
             return w
         return None
+
+    @staticmethod
+    def _live(lp: Loop, app: z3.ArithRef) -> z3.BoolRef:
+        """The activation of ``lp`` that ``app`` (N at some outer coordinates) counts exists."""
+        args = app.children()
+        outer = lp.activation.levels
+        if not outer:
+            return lp.activation.formula()
+        live = [args[i] <= ol.n_at(args[:i]) for i, ol in enumerate(outer)]
+        act = z3.substitute(lp.activation.formula(), *zip([ol.j for ol in outer], args))
+        return z3.And(*live, act)
 
     def _trips(self, m: z3.ModelRef, formulas: Sequence[z3.ExprRef]) -> dict[str, int]:
         """Trip count of every loop activation that exists in model ``m``."""

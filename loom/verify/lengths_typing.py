@@ -303,6 +303,7 @@ class Typer:
             return
         if g.kind == "issue":
             c = self.same(op, [op.operands[i] for i in g.ins])
+            self._body_local(op, c, [op.operands[i] for i in g.ins])
             for k in g.outs:
                 self.assign(res[k], Typed(c, self.t(op.operands[k - 1]).term))
             return
@@ -324,6 +325,7 @@ class Typer:
             return
         if op.dialect in ("arith", "math"):
             c = self.same(op, op.operands)
+            self._body_local(op, c, op.operands)
             terms = self.values.scalar(op, [self.t(v).term for v in op.operands])
             for r, term in zip(res, terms):
                 self.assign(r, Typed(c, term))
@@ -418,10 +420,25 @@ class Typer:
 
     def _store(self, op: Operation) -> None:
         c = self.same(op, op.operands)
+        self._body_local(op, c, op.operands)
         n_addr = len(op.operands) - 2
         self.assign(op.results[0], Typed(c, self.t(op.operands[n_addr]).term))
         for k in range(1, len(op.results)):
             self.assign(op.results[k], Typed(c, self.t(op.operands[k - 1]).term))
+
+    def _body_local(self, op: Operation, c: "Clock | AnyClock", vals: Sequence[Value]) -> None:
+        """A computation or memory access inside a for loop is body-local: it must never fire at the raw
+        stream's exit position j = N (that would run it N+1 times per activation)."""
+        if not isinstance(c, Clock):
+            return
+        ids = {x.get_id() for x in c.conds}
+        for loop in c.levels:
+            if loop.kind != "for" or loop.cont.get_id() in ids:
+                continue  # restricted to the body of this loop syntactically
+            body = c.with_conds([loop.cont])
+            raw_v = next((v for v in vals if not isinstance(self.t(v).clock, AnyClock)), None)
+            self.check(op, f"body-local {op.name} must not consume the raw (N+1) stream {self.name(raw_v)} of "
+                           f"{loop.name}", body, c, raw_v, None, "class", loop)
 
     def _return(self, op: Operation) -> None:
         for v in op.operands:
@@ -439,7 +456,9 @@ class Typer:
                 self.assign(r, Typed(c, self.fresh(r, c)))
 
     def _stream(self, op: Operation) -> None:
+        n_checks = len(self.checks)
         p = self.same(op, op.operands, "len.raw")
+        self._body_local(op, p, op.operands)
         start, step, bound = (self.t(v).term for v in op.operands)
         if isinstance(p, AnyClock):
             self.unknown_op(op, "the stream is activated by an always-ready source")
@@ -453,29 +472,31 @@ class Typer:
         cont = _attr_str(op, "cont_cond", "stop_cond")
         key = (p.key, step_op, cont, start.get_id(), step.get_id(), bound.get_id())
         loop = self.loop_index.get(key)
+        idx, cont_v = op.results
         if loop is None:
             loop = Loop(len(self.loops), "for", op, p, step_op, cont)
             loop.start, loop.step, loop.bound = start, step, bound
             loop.first_cond = _first_cond(m, start, step, bound)
             loop.trips = _constant_trips(step_op, cont, start, step, bound)
+            loop.index_term = self.fresh(idx, raw_clock(loop))
+            loop.holds = _first_cond(m, loop.index_term, step, bound)
+            loop.facts, loop.exact = _index_facts(loop)
             self.loops.append(loop)
             self.loop_index[key] = loop
             self.logic.add_loop(loop)
         # The stream's own operand check is its loop's len.raw obligation.
-        for c in self.checks:
-            if c.op is op and c.loop is None:
-                c.loop = loop
-        if not any(c.op is op for c in self.checks):
+        for c in self.checks[n_checks:]:
+            c.loop = loop
+        if len(self.checks) == n_checks:
             self.checks.append(Check(op, "len.raw", loop, "the stream's operands arrive together", p, p, None, None,
                                      Outcome("proved", "single activation clock")))
         rc = raw_clock(loop)
-        idx, cont_v = op.results
-        first = z3.If(loop.j == 0, start, self.fresh(idx, rc))
-        self.assign(idx, Typed(rc, first))
+        self.assign(idx, Typed(rc, loop.index_term))
         self.assign(cont_v, Typed(rc, loop.cont))
 
     def _gate(self, op: Operation) -> None:
         v, c_v = op.operands
+        n_checks = len(self.checks)
         c = self.same(op, [v, c_v], "len.after_cond")
         if isinstance(c, Clock) and c.is_empty:
             for r in op.results:
@@ -484,9 +505,8 @@ class Typer:
         loop = self._loop_condition(op, c_v, c, "raw")
         if loop is None:
             return
-        for ch in self.checks:
-            if ch.op is op and ch.loop is None:
-                ch.loop = loop
+        for ch in self.checks[n_checks:]:
+            ch.loop = loop
         self.gates[op] = loop
         body, _ = when(c, loop.cont, self.memo)
         self.checks.append(Check(op, "len.after_cond", loop, "after_value/after_cond: N tokens per activation",
@@ -624,6 +644,7 @@ class Typer:
         hyp.confirmed = True
         first = z3.simplify(z3.substitute(typed.term, (loop.j, z3.IntVal(0))))
         loop.first_cond = first
+        loop.holds = typed.term  # true exactly at positions j < N: relates the loop's data to N
         if z3.is_true(z3.simplify(typed.term)):
             self.unknown_op(hyp.opener, f"the condition of {loop.name} is constantly true: the loop never ends")
         self.cond_names.setdefault(loop.cont, self.name(d_v))
@@ -698,6 +719,29 @@ def _first_cond(m: Machine, start: z3.ExprRef, step: z3.ExprRef, bound: z3.ExprR
     if rule is None or rule.guard is None:
         return None
     return guard_term(rule.guard, {"next": start, "step": step, "bound": bound})
+
+
+def _index_facts(loop: Loop) -> tuple[list[z3.BoolRef], Optional[z3.BoolRef]]:
+    """What is known about the stream's idx (an uninterpreted function of the coordinates) at position j.
+
+    Cheap facts for symbolic queries: idx = start at j = 0 and, for unit steps towards the bound
+    (``+=`` 1 with ``<``/``<=``, ``-=`` 1 with ``>``/``>=``), idx stays on the start's side (no wrap-around
+    before the exit). The exact value (start +- j*step, 64-bit wrapping, as the table computes it) is
+    returned separately: it is used only at concrete positions (witness search), where it costs nothing.
+    """
+    assert loop.index_term is not None and loop.start is not None and loop.step is not None
+    idx, start, step = loop.index_term, loop.start, loop.step
+    facts = [z3.Implies(loop.j == 0, idx == start)]
+    unit = z3.is_bv_value(z3.simplify(step)) and z3.simplify(step).as_signed_long() == 1
+    if unit and loop.step_op == "+=" and loop.cont_cond in ("<", "<="):
+        facts.append(z3.Implies(loop.j <= loop.n, idx >= start))
+    if unit and loop.step_op == "-=" and loop.cont_cond in (">", ">="):
+        facts.append(z3.Implies(loop.j <= loop.n, idx <= start))
+    exact = None
+    if loop.step_op in ("+=", "-="):
+        jb = z3.Int2BV(loop.j, 64)
+        exact = idx == (start + jb * step if loop.step_op == "+=" else start - jb * step)
+    return facts, exact
 
 
 def _constant_trips(step_op: str, cont: Optional[str], start, step, bound, cap: int = 1 << 16) -> Optional[int]:
