@@ -206,7 +206,7 @@ def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[floa
     try:
         if horn.check() != z3.sat:
             return None
-        return horn.model().eval(inv(*args), model_completion=True)
+        return horn.model().eval(inv(*args), model_completion=False)
     except z3.Z3Exception:
         return None
 

@@ -39,7 +39,7 @@ from loom.verify.termination import (
 )
 from loom.verify.z3model import MachineModel, bv_value
 
-CONCRETE_CAP = 1 << 20  # firings tried when deciding an exact-hit stream on constant operands
+CONCRETE_CAP = 1 << 12  # trips tried on constant operands (a multiplicative index wraps within 64 unless it cycles)
 STATUS_RANK = {"proved": 0, "unknown": 1, "refuted": 2}
 
 

@@ -55,7 +55,7 @@ def run_query(
     """
     t0 = time.perf_counter()
     text = to_smt2(assertions)
-    if timeout is not None and timeout <= 0:
+    if timeout is not None and timeout < 0.001:  # Z3 counts in milliseconds: less than 1 ms is no time at all
         return QueryResult("unknown", 0.0, text, reason="timeout")
     solver = _pipeline() if preprocess else z3.Solver()
     if timeout is not None:

@@ -31,7 +31,7 @@ from typing import Callable, Optional
 import z3
 
 from loom.semantics.expr import Apply, Const, In, Reg
-from loom.semantics.functions import evaluate
+from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Fail, Machine
 
 W = 64
@@ -240,35 +240,46 @@ def describe_precondition(step_op: str, cond: Optional[str]) -> str:
 
 
 def run_concrete(m: Machine, start: int, step: int, bound: int, cap: int) -> Optional[int]:
-    """Run one activation of a stream table on constant operands; the trip count N, or None after ``cap`` firings.
+    """Run one activation of a stream table on constant operands: the trip count N, or None after ``cap`` firings.
 
-    Raises nothing for a zero step: returns -1 (the activation is a runtime error, not a hang).
+    A zero step (the table's runtime error) gives -1: an error, not a hang.
     """
     mask = (1 << W) - 1
-    heads = {"start": start & mask, "step": step & mask, "bound": bound & mask}
+    ports = {"start": 0, "step": 1, "bound": 2}
+    heads = [start & mask, step & mask, bound & mask]
+    compiled = {}
+
+    def ev(e, h, r):
+        f = compiled.get(id(e))
+        if f is None:
+            f = compiled[id(e)] = compile_expr(e, ports)
+        return f(h, r, None)
+
     regs = {r.name: r.init for r in m.registers}
     state = m.initial
     for r in m.rules_in(state):
-        if r.reads and (r.guard is None or evaluate(r.guard, heads, regs)):
+        if r.reads and (r.guard is None or ev(r.guard, heads, regs)):
             if isinstance(r.effect, Fail):
                 return -1
-            regs = {**regs, **{n: evaluate(e, heads, regs) for n, e in r.updates}}
+            regs = {**regs, **{n: ev(e, heads, regs) for n, e in r.updates}}
             state = r.next
             break
     else:
         return None
     trips = 0
+    silent = {s: [r for r in m.rules_in(s) if not r.reads] for s in m.states}
+    seen: set = set()
     for _ in range(cap):
-        fired = None
-        for r in m.rules_in(state):
-            if not r.reads and (r.guard is None or evaluate(r.guard, {}, regs)):
-                fired = r
-                break
+        key = (state, tuple(sorted(regs.items())))
+        if key in seen:  # a deterministic table back in a configuration it was in: it never ends
+            return None
+        seen.add(key)
+        fired = next((r for r in silent[state] if r.guard is None or ev(r.guard, heads, regs)), None)
         if fired is None:
             return None
         cont = dict(fired.emits).get("cont")
-        cont_v = evaluate(cont, {}, regs) if cont is not None else 0
-        regs = {**regs, **{n: evaluate(e, {}, regs) for n, e in fired.updates}}
+        cont_v = ev(cont, heads, regs) if cont is not None else 0
+        regs = {**regs, **{n: ev(e, heads, regs) for n, e in fired.updates}}
         state = fired.next
         if state == m.initial:
             return trips
