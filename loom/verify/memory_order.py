@@ -295,9 +295,13 @@ class Recovery:
 
     def par(self, uses: list[tuple[Value, Operation, int]], loops: list[Operation]) -> tuple[Node, Stop]:
         pending: list[tuple[Node, Stop]] = []
+        dangling: list[Node] = []  # branches whose last done token goes nowhere: unordered with all that follows
         for u in uses:
             its, st = self.walk(u[0], loops, first=u)
-            pending.append((Node("seq", its), st))
+            (dangling if st.kind == "dead" else pending).append(Node("seq", its) if st.kind == "dead"
+                                                                   else (Node("seq", its), st))
+        if not pending:
+            return Node("par", dangling), Stop("dead")
         while len(pending) > 1:
             joins: dict[int, list[int]] = {}
             for k, (_, st) in enumerate(pending):
@@ -318,6 +322,9 @@ class Recovery:
             if not merged:
                 kinds = ", ".join(sorted({st.kind for _, st in pending}))
                 raise Unrecognized(f"parallel uses of one ctrl token do not meet again in one join (they end at {kinds})")
+        if dangling:
+            node, stop = pending[0]
+            return Node("par", dangling + [node]), stop
         return pending[0]
 
     def recover(self) -> Node:
