@@ -25,8 +25,9 @@ from loom.lower.statics import statically_skipped
 UNSUPPORTED = "CPL_LOWER_UNSUPPORTED"
 K_DYNAMIC = -9223372036854775808
 
+IDENTITY_VIEWS = ("memref.cast", "memref.assume_alignment")  # same buffer, same indices
 VIEW_OPS = (
-    "memref.cast",
+    *IDENTITY_VIEWS,
     "memref.subview",
     "memref.reinterpret_cast",
     "memref.collapse_shape",
@@ -288,7 +289,7 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
         src_t = src.type
         if not isinstance(src_t, MemRefType):
             raise unsupported(f"'{op.name}' on a non-memref operand", op.loc)
-        if op.name == "memref.cast":
+        if op.name in IDENTITY_VIEWS:
             pass
         elif op.name == "memref.subview":
             offsets, sizes, strides = _mixed(op, scope)
@@ -371,7 +372,7 @@ def _dim(
     op = v.op if isinstance(v, OpResult) else None
     if op is None:
         raise unsupported("memref without a defining op", loc)
-    if op.name == "memref.cast":
+    if op.name in IDENTITY_VIEWS:
         return _dim(m, scope, op.operands[0], k, loc, root_dim)
     if op.name in ("memref.subview", "memref.reinterpret_cast"):
         _offsets, sizes, _strides = _mixed(op, scope)

@@ -32,7 +32,7 @@ from loom.semantics.scalar import is_scalar_op
 
 CMPI_SLT, CMPI_ULT = 2, 6
 INDEX_MIN = -(1 << 63)
-_IGNORED = ("memref.dealloc", "memref.get_global", "memref.assume_alignment") + ALLOC_OPS + VIEW_OPS
+_IGNORED = ("memref.dealloc", "memref.get_global", *ALLOC_OPS, *VIEW_OPS)
 
 
 @dataclass(eq=False)
