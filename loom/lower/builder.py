@@ -224,4 +224,3 @@ class DfgBuilder:
         return self.arith(
             "arith.cmpi", [lhs, rhs], i1, loc, {"predicate": IntegerAttr(predicate, IntegerType(64))}, name
         )
-

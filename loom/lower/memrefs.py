@@ -120,7 +120,9 @@ class MemoryAnalysis:
             t = root.type
             assert isinstance(t, MemRefType)
             if t.rank == 0:
-                raise unsupported(f"rank-0 memref {t} is not supported: a memory interface needs addresses", loc)
+                raise unsupported(
+                    f"rank-0 memref {t} is not supported: a memory interface needs addresses", loc
+                )
             dom = Domain(len(self.domains), kind, t, name, root if kind != "global" else None, sym, rloc)
             self.domains.append(dom)
             self._by_key[key] = dom
