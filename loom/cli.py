@@ -37,12 +37,16 @@ def _stem(path: Path) -> str:
     return path.stem
 
 
+def _check_readable(path: Path) -> None:
+    if not path.is_file():
+        reason = "no such file" if not path.exists() else "not a file"
+        raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path))
+
+
 def _read_module(path: Path):
     from loom.mlir import parse_file
 
-    if not path.is_file():
-        raise LoomError(f"cannot read input file: {'no such file' if not path.exists() else 'not a file'}",
-                        code=None, loc=_file_loc(path))
+    _check_readable(path)
     return parse_file(path)
 
 
@@ -196,6 +200,37 @@ def _print_sim_human(doc: dict, result, dfg: bool) -> None:
         print(report)
 
 
+# ----------------------------------------------------------------------------- verify
+
+
+def cmd_verify(args) -> int:
+    from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
+                             progress_printer, sarif_of, verify_file)
+
+    if args.timeout is not None and args.timeout <= 0:
+        raise _UsageError("loom verify: error: --timeout must be positive")
+    if args.bmc_k < 0:
+        raise _UsageError("loom verify: error: --bmc-k must be >= 0")
+    ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
+                        progress=None if args.json or args.quiet else progress_printer())
+    reports = []
+    for name in args.inputs:
+        path = Path(name)
+        _check_readable(path)
+        reports += verify_file(path, ctx, args.func)
+    if args.emit_smt2 is not None:
+        emit_smt2(reports, Path(args.emit_smt2))
+    if args.junit:
+        _write_atomically(Path(args.junit), junit_of(reports))
+    if args.sarif:
+        _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports), indent=2) + "\n")
+    if args.json:
+        print(json.dumps(json_of(reports), indent=2))
+    else:
+        print(human_of(reports, verbose=args.verbose))
+    return exit_code_of(reports)
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -222,6 +257,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-join-fanin", type=int, metavar="K")
     s.add_argument("--no-rar", action="store_true")
     s.set_defaults(run=cmd_sim)
+
+    v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
+    v.add_argument("inputs", nargs="+", metavar="IN.mlir")
+    v.add_argument("--func", metavar="NAME")
+    v.add_argument("--json", action="store_true", help="print the report as JSON")
+    v.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (one testcase per obligation)")
+    v.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report located at the source ops")
+    v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
+    v.add_argument("--timeout", type=float, metavar="S", help="seconds per obligation; a timeout is 'unknown'")
+    v.add_argument("--bmc-k", type=int, default=4, metavar="K", help="trip-count bound of the BMC cross-check")
+    v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
+    v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    v.set_defaults(run=cmd_verify)
     return p
 
 

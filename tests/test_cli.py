@@ -112,3 +112,32 @@ def test_bad_inputs_json_is_located(tmp_path: Path) -> None:
 def test_console_script_runs_as_a_module() -> None:
     p = subprocess.run([sys.executable, "-m", "loom", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0 and p.stdout.startswith("loom ")
+
+
+def test_verify_proves_an_example_and_writes_junit_sarif_smt2(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    junit, sarif, smt = tmp_path / "r.xml", tmp_path / "r.sarif", tmp_path / "smt"
+    code, out, err = run("verify", str(EXAMPLES / "dot.scf.mlir"), "--json", "--junit", str(junit),
+                         "--sarif", str(sarif), "--emit-smt2", str(smt))
+    assert code == 0, err
+    doc = json.loads(out)
+    statuses = {o["status"] for o in doc["obligations"]}
+    assert statuses == {"proved"}
+    assert {"id", "kind", "status", "seconds", "detail", "counterexample"} <= set(doc["obligations"][0])
+    cases = ET.parse(junit).getroot().iter("testcase")
+    assert len(list(cases)) == len(doc["obligations"])
+    assert json.loads(sarif.read_text())["version"] == "2.1.0"
+    assert any(smt.glob("*.smt2"))
+
+
+def test_verify_refutes_the_legacy_vecadd_and_exits_1() -> None:
+    code, out, _ = run("verify", str(CORPUS / "loom-legacy" / "vecadd.mlir"), "--json")
+    assert code == 1
+    refuted = [o for o in json.loads(out)["obligations"] if o["status"] == "refuted"]
+    assert refuted and all(o["counterexample"] for o in refuted)
+
+
+def test_verify_bad_option_values_exit_2() -> None:
+    assert run("verify", str(EXAMPLES / "dot.scf.mlir"), "--timeout", "0")[0] == 2
+    assert run("verify", str(EXAMPLES / "dot.scf.mlir"), "--bmc-k", "-1")[0] == 2
