@@ -279,3 +279,12 @@ def test_unknown_function_name_is_an_error() -> None:
     with pytest.raises(LoomError) as e:
         lower_module(many_loads_kernel().module(), "nope", LowerOptions())
     assert "nope" in str(e.value)
+
+
+def test_start_token_name_never_collides_with_a_source_argument() -> None:
+    text = "func.func @f(%start_token: i32) -> i32 { return %start_token : i32 }"
+    hs = lower_module(parse_text(text), "f", LowerOptions()).ops[-1]
+    names = [a.value for a in hs.attributes["argNames"].elements]
+    assert names == ["start_token", "start_token_0"]
+    r = simulate(hs, {"start_token": 9})
+    assert r.status == "completed" and r.results == [9] and r.residual_tokens == 0

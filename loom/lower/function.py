@@ -47,6 +47,14 @@ def _arg_names(func: Operation) -> list[str]:
     return [a.name_hint or f"arg{i}" for i, a in enumerate(args)]
 
 
+def _fresh_name(base: str, taken: list[str]) -> str:
+    """``base``, or ``base_<k>`` if a source argument already has that name."""
+    name, k = base, 0
+    while name in taken:
+        name, k = f"{base}_{k}", k + 1
+    return name
+
+
 def _check_signature(func: Operation) -> FunctionType:
     ft = func.attributes.get("function_type")
     if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
@@ -78,13 +86,14 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     src_entry = func.regions[0].entry
     arg_names = _arg_names(func)
 
-    body = Block.create(list(ftype.inputs) + [none], arg_names + [START_NAME])
+    start = _fresh_name(START_NAME, arg_names)
+    body = Block.create(list(ftype.inputs) + [none], arg_names + [start])
     attrs = {
         "sym_name": StringAttr(name),
         "function_type": TypeAttr(
             FunctionType(tuple(ftype.inputs) + (none,), tuple(ftype.results) + (none,))
         ),
-        "argNames": ArrayAttr(tuple(StringAttr(n) for n in arg_names + [START_NAME])),
+        "argNames": ArrayAttr(tuple(StringAttr(n) for n in arg_names + [start])),
         "resNames": ArrayAttr(
             tuple(StringAttr(f"result{i}") for i in range(len(ftype.results))) + (StringAttr(DONE_NAME),)
         ),
