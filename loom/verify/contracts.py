@@ -433,13 +433,17 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
             bad = z3.Or(bad, st.m["done"] >= 1)
         return c.build(), bad
 
+    def total(terms: list) -> z3.ArithRef:
+        if not terms:
+            return z3.IntVal(0)
+        return terms[0] if len(terms) == 1 else z3.Sum(*terms)
+
     def invariant(model: MachineModel, s, m):
         parts = []
         for p in in_ports:
-            parts.append(m[f"in.{p}"] == z3.Sum(*[m[f"n.{x.name}"] for x in shapes if p in x.consumes] or [z3.IntVal(0)]))
+            parts.append(m[f"in.{p}"] == total([m[f"n.{x.name}"] for x in shapes if p in x.consumes]))
         for p in out_ports:
-            parts.append(m[f"out.{p}"] == z3.Sum(*[m[f"n.{x.name}"] for x in shapes if p in dict(x.emits)]
-                                                 or [z3.IntVal(0)]))
+            parts.append(m[f"out.{p}"] == total([m[f"n.{x.name}"] for x in shapes if p in dict(x.emits)]))
         parts += [m[v] >= 0 for v in cvars]
         if once:
             init = s.state == model.state_of[model.machine.initial]

@@ -25,7 +25,7 @@ import z3
 
 from loom.semantics.machine import Machine
 from loom.verify.solve import run_query
-from loom.verify.z3model import Firing, MachineModel, MState, bv_value, sort_of
+from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
 
@@ -102,7 +102,7 @@ def _var(name: str, kind: VarKind) -> z3.ExprRef:
 
 
 def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
-    return {n: _var(f"mon.{tag}.{n}", k) for n, k in contract.variables}
+    return {n: _var(smt_symbol(f"mon.{tag}.{n}"), k) for n, k in contract.variables}
 
 
 def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
@@ -194,7 +194,7 @@ def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[floa
     heads = model.new_heads("k")
     args = [s.state] + list(s.regs.values()) + list(m.values())
     args2 = [s2.state] + list(s2.regs.values()) + list(m2.values())
-    inv = z3.Function(f"Inv_{model.name}", *[a.sort() for a in args], z3.BoolSort())
+    inv = z3.Function(smt_symbol(f"Inv_{model.name}"), *[a.sort() for a in args], z3.BoolSort())
     horn = z3.SolverFor("HORN")
     if timeout is not None:
         horn.set("timeout", max(1, int(timeout * 1000)))

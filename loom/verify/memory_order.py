@@ -448,8 +448,8 @@ def pair_query(x: Access, y: Access, px, py, keys: Optional[dict], tag: str,
                data_deps: frozenset = frozenset()) -> PairQuery:
     """Instances of ``x`` and ``y`` that must be ordered (program order, or race-freedom) but are not."""
     lx, ly = _loops_on(px), _loops_on(py)
-    vx = {id(n): z3.Int(f"{tag}.{x.name}.k{j}") for j, n in enumerate(lx)}
-    vy = {id(n): z3.Int(f"{tag}.{y.name}'.k{j}") for j, n in enumerate(ly)}
+    vx = {id(n): z3.Int(f"{tag}.first.{x.name}.k{j}") for j, n in enumerate(lx)}
+    vy = {id(n): z3.Int(f"{tag}.second.{y.name}.k{j}") for j, n in enumerate(ly)}
     valid = z3.And(*[v >= 0 for v in list(vx.values()) + list(vy.values())])
     hb_xy, excl = _order(px, py, vx, vy, 0, "hb", None, (id(x), id(y)) in data_deps)
     hb_yx, _ = _order(py, px, vy, vx, 0, "hb", None, (id(y), id(x)) in data_deps)

@@ -28,7 +28,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
-from loom.verify.z3model import MachineModel, UnsupportedExpr, as_bool, const_term, sort_of
+from loom.verify.z3model import MachineModel, UnsupportedExpr, as_bool, const_term, smt_symbol, sort_of
 
 MAX_SIZE = 400  # summaries larger than this (in AST nodes) become opaque
 
@@ -93,7 +93,7 @@ class OperandAnalysis:
             if isinstance(v.type, MemRefType):
                 raise ValueError("memref")
             name = self.arg_names.get(v, f"arg{v.index}")
-            return Summary(z3.Const(f"arg.{name}", sort_of(v.type)), z3.BoolVal(True), (), True)
+            return Summary(z3.Const(smt_symbol(f"arg.{name}"), sort_of(v.type)), z3.BoolVal(True), (), True)
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name

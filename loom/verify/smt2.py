@@ -16,11 +16,18 @@ from typing import Iterable
 
 from loom.verify.report import VerifyReport
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._+=,-]")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+=,()-]")
+
+
+_WORDS = (("->", "_to_"), ("<<", "_shl_"), (">>", "_shr_"), ("<=", "_le_"), (">=", "_ge_"), ("!=", "_ne_"),
+          ("<", "_lt_"), (">", "_gt_"), ("|", "-"), ("%", ""), ("*", "_mul_"), ("/", "_div_"),
+          (";", ","), ("?", "q"), (":", "_"), (" ", ""), ("[", "("), ("]", ")"))
 
 
 def safe_name(text: str) -> str:
-    """An obligation id as a portable file-name fragment (every unsafe character becomes ``_<hex>_``)."""
+    """An obligation id as a portable, readable file-name fragment (``st0<ld1`` -> ``st0_lt_ld1``)."""
+    for a, b in _WORDS:
+        text = text.replace(a, b)
     return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)
 
 

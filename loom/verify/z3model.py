@@ -20,6 +20,7 @@ tables' behaviour for proofs of control properties.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Optional, Sequence
 
@@ -37,6 +38,15 @@ INDEX_BITS = 64
 
 Fresh = Callable[[str, z3.SortRef], z3.ExprRef]
 """Makes a new unconstrained constant of a sort; ``name`` is a readable hint."""
+
+
+_SYMBOL_BAD = re.compile(r"[^A-Za-z0-9._~!@$%^&*+=<>?/-]")
+
+
+def smt_symbol(text: str) -> str:
+    """``text`` as an SMT-LIB simple symbol (Z3's printer does not quote names; other solvers must parse them)."""
+    s = _SYMBOL_BAD.sub("_", text)
+    return s if s and not s[0].isdigit() else "_" + s
 
 
 class UnsupportedExpr(Exception):
@@ -265,7 +275,7 @@ class ExprEncoder:
         f = self._ufs.get(key)
         if f is None:
             sig = "_".join(str(t) for t in info.operand_types) or "void"
-            fname = f"{name.replace('.', '_')}__{sig}__{info.result_index}".replace("<", "").replace(">", "")
+            fname = smt_symbol(f"{name.replace('.', '_')}__{sig}__{info.result_index}")
             doms = [sort_of(t) for t in info.operand_types]
             f = z3.Function(fname, *doms, sort_of(info.result_types[info.result_index]))
             self._ufs[key] = f
@@ -411,7 +421,7 @@ class MachineModel:
         abstract_steps: bool = False,
     ) -> None:
         self.machine = machine
-        self.name = name
+        self.name = name = smt_symbol(name)
         self.state_sort, consts = enum_sort(f"{name}_State", tuple(f"{name}_{s}" for s in machine.states))
         self.state_of = dict(zip(machine.states, consts))
         self.port_types = {p.name: p.type for p in machine.inputs if p.kind == "token"}
@@ -423,18 +433,18 @@ class MachineModel:
         self.encoder = ExprEncoder(self.port_types, self.reg_types, data_mode, self.fresh, mem_elem, abstract_steps)
 
     def _default_fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
-        return z3.Const(f"{self.name}.{hint}.{next(self._fresh_count)}", sort)
+        return z3.Const(smt_symbol(f"{self.name}.{hint}.{next(self._fresh_count)}"), sort)
 
     # -- configurations --
     def new_state(self, tag: str) -> MState:
         """Fresh symbolic configuration named ``<name>.<tag>.*``."""
-        st = z3.Const(f"{self.name}.{tag}.st", self.state_sort)
-        regs = {r: z3.Const(f"{self.name}.{tag}.{r}", sort_of(t)) for r, t in self.reg_types.items()}
+        st = z3.Const(smt_symbol(f"{self.name}.{tag}.st"), self.state_sort)
+        regs = {r: z3.Const(smt_symbol(f"{self.name}.{tag}.{r}"), sort_of(t)) for r, t in self.reg_types.items()}
         return MState(st, regs)
 
     def new_heads(self, tag: str) -> dict[str, z3.ExprRef]:
         """Fresh head value for every token input port (the value a firing would read)."""
-        return {p: z3.Const(f"{self.name}.{tag}.in.{p}", sort_of(t)) for p, t in self.port_types.items()}
+        return {p: z3.Const(smt_symbol(f"{self.name}.{tag}.in.{p}"), sort_of(t)) for p, t in self.port_types.items()}
 
     def initial(self, s: MState) -> z3.BoolRef:
         """``s`` is the machine's initial configuration (initial state, registers at ``init``)."""

@@ -1,0 +1,14 @@
+; loom verify obligation fsm.stream.pre.%index of @dot
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun arg.n () (_ BitVec 64))
+(assert
+ (let (($x2604 (and true true)))
+ (let (($x2442 (and true $x2604 (= (_ bv1 1) (ite (bvslt (_ bv0 64) arg.n) (_ bv1 1) (_ bv0 1))))))
+ (and $x2442 $x2442 $x2442))))
+(assert
+ (let (($x2519 (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle arg.n (bvadd (bvsub (_ bv9223372036854775807 64) (_ bv1 64)) (_ bv1 64))))))
+(let (($x2600 (or (bvsge (_ bv0 64) arg.n) $x2519)))
+(not $x2600))))
+(check-sat)

@@ -1,0 +1,23 @@
+; loom verify obligation mem.m.order.ld0<st0 of @tile_scale
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun q0.first.ld0.k1 () Int)
+(declare-fun q0.second.st0.k1 () Int)
+(declare-fun q0.first.ld0.k0 () Int)
+(declare-fun q0.second.st0.k0 () Int)
+(assert
+ (let ((?x5388 (* 2 q0.first.ld0.k1)))
+(let ((?x5389 (+ ?x5388 0)))
+(let ((?x5353 (* 2 q0.second.st0.k1)))
+(let ((?x4294 (+ ?x5353 0)))
+(let ((?x5532 (* 2 q0.first.ld0.k0)))
+(let ((?x5297 (+ ?x5532 0)))
+(let ((?x5171 (* 2 q0.second.st0.k0)))
+(let ((?x5280 (+ ?x5171 0)))
+(let (($x5553 (or (< ?x5280 ?x5297) (and (= ?x5280 ?x5297) (or (< ?x4294 ?x5389) (and (= ?x4294 ?x5389) false))))))
+(let (($x5349 (or (< ?x5297 ?x5280) (and (= ?x5297 ?x5280) (or (< ?x5389 ?x4294) (and (= ?x5389 ?x4294) true))))))
+(let (($x5403 (and (>= q0.first.ld0.k0 0) (>= q0.first.ld0.k1 0) (>= q0.second.st0.k0 0) (>= q0.second.st0.k1 0))))
+(let (($x5311 (and $x5403 true (not (and (= ?x5297 ?x5280) (and (= ?x5389 ?x4294) false))) (or (and $x5349 (not $x5349)) (and $x5553 (not $x5553))))))
+(or $x5311))))))))))))))
+(check-sat)
