@@ -91,8 +91,11 @@ def compute_names(regions: Iterable[Region], extra: Iterable[Operation] = ()) ->
         if hint is not None and hint not in names.taken:
             base[k] = hint
             names.taken.add(hint)
-    for k, (_, _, hint) in enumerate(units):  # clashing hints get a suffix
+    for k, (_, _, hint) in enumerate(units):  # clashing hints get a suffix (numbers: a fresh number)
         if hint is not None and base[k] is None:
+            if hint.isdigit():
+                base[k] = names.fresh()
+                continue
             n = 0
             while f"{hint}_{n}" in names.taken:
                 n += 1

@@ -43,7 +43,7 @@ def round_float(value: float, t: Type | None) -> float:
 
 
 def _clamp32(value: float) -> float:
-    if math.isfinite(value) and abs(value) > 3.4028235677973366e38:
+    if math.isfinite(value) and abs(value) >= 3.4028235677973366e38:  # rounds to inf
         return math.copysign(math.inf, value)
     return value
 

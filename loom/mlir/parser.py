@@ -582,7 +582,9 @@ class Parser:
                 self.next()
                 return region
             if tok.type == EOF_TYPE:
-                raise self.error("expected '}' to close the region opened here", open_tok)
+                raise self.error(
+                    f"expected '}}' to close the region opened at {open_tok.line}:{open_tok.col}, found end of input", tok
+                )
             if tok.type == "CARET_ID":
                 block = region.add_block(self._parse_block_header())
                 continue
