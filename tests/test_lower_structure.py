@@ -31,8 +31,11 @@ def lowered(prog: GeneratedProgram, rar: bool = True) -> list[Operation]:
     return lower_function(func, LowerOptions(rar=rar)).regions[0].entry.ops
 
 
+PROGRAMS = scf_programs(GenConfig(max_ops=100, max_depth=4), seeded=True)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(prog=scf_programs(GenConfig(max_ops=80, max_depth=4)))
+@given(prog=PROGRAMS)
 def test_raw_and_after_cond_are_never_conflated(prog: GeneratedProgram) -> None:
     ops = lowered(prog)
     uses = consumers(ops)
@@ -65,7 +68,7 @@ def test_raw_and_after_cond_are_never_conflated(prog: GeneratedProgram) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(prog=scf_programs(GenConfig(max_ops=80, max_depth=4)))
+@given(prog=PROGRAMS)
 def test_every_value_is_consumed_and_accesses_are_wired(prog: GeneratedProgram) -> None:
     ops = lowered(prog, rar=False)
     uses = consumers(ops)
