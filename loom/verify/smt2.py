@@ -35,23 +35,37 @@ def header(function: str, oid: str, status: str) -> str:
     return f"; loom verify obligation {oid} of @{function}\n; verdict: {status} (unsat means proved)\n"
 
 
-def emit_smt2(reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "") -> list[dict]:
-    """Write one ``.smt2`` per obligation that has a script; returns the manifest entries (also written)."""
+def emit_smt2(reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "", manifest: bool = True) -> list[dict]:
+    """Write one ``.smt2`` per obligation that has a script, and (unless told not to) ``manifest.json``.
+
+    Returns the manifest entries: ``{function, id, kind, verdict, file}`` (``file``
+    relative to ``out_dir``, or None for an obligation that is not one SMT query).
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     entries = []
+    taken: set[str] = set()
     for r in reports:
         for o in r.obligations:
             entry = {"function": r.function, "id": o.id, "kind": o.kind, "verdict": o.status, "file": None}
+            if r.file:
+                entry["source"] = r.file
             if o.smt2:
-                name = safe_name(f"{prefix}{r.function}.{o.id}") + ".smt2"
+                base = safe_name(f"{prefix}{r.function}.{o.id}")
+                name, k = base + ".smt2", 1
+                while name in taken:
+                    name = f"{base}.{k}.smt2"
+                    k += 1
+                taken.add(name)
                 (out_dir / name).write_text(header(r.function, o.id, o.status) + o.smt2, encoding="utf-8")
                 entry["file"] = name
             entries.append(entry)
+    if manifest:
+        write_manifest(entries, out_dir / "manifest.json")
     return entries
 
 
 def write_manifest(entries: list[dict], path: Path) -> None:
-    """The manifest: a JSON list of {file, function, id, kind, verdict}, sorted, one entry per obligation."""
+    """The manifest: a JSON list of {source, function, id, kind, verdict, file}, sorted, one entry per obligation."""
     ordered = sorted(entries, key=lambda e: (e.get("source", ""), e["function"], e["id"]))
     Path(path).write_text(json.dumps(ordered, indent=1, sort_keys=True) + "\n", encoding="utf-8")
