@@ -18,7 +18,20 @@ from loom.ir.attributes import (
 )
 from loom.ir.core import BlockArgument, Operation
 from loom.ir.equality import modules_equal
-from loom.ir.types import FunctionType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, f32, i1, i32, i64, index, none
+from loom.ir.types import (
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    TaggedType,
+    f32,
+    i1,
+    i32,
+    i64,
+    index,
+    none,
+)
 from loom.mlir import parse_text, print_module, print_op
 
 DYN = -9223372036854775808
@@ -129,6 +142,7 @@ def test_arith_binary_flags_cmp_select():
     )
     sub, mul, cmpi, cmpf, sel = ops[:5]
     a, b, x = arg(ops, 0), arg(ops, 1), arg(ops, 2)
+    assert mul.operands == [x, x]
     assert sub.operands == [a, b] and sub.attributes["overflowFlags"] == OpaqueAttr("#arith.overflow<nsw, nuw>")
     assert mul.attributes["fastmath"] == OpaqueAttr("#arith.fastmath<fast>")
     assert cmpi.operands == [b, a] and cmpi.attributes["predicate"] == IntegerAttr(9, i64) and cmpi.results[0].type == i1

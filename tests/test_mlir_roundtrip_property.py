@@ -31,10 +31,8 @@ from loom.ir.equality import first_difference, modules_equal
 from loom.ir.types import (
     FloatType,
     FunctionType,
-    IndexType,
     IntegerType,
     MemRefType,
-    NoneType,
     OpaqueType,
     TaggedType,
     TensorType,
@@ -77,11 +75,11 @@ strided = st.builds(
 )
 
 
-def memrefs(elem=st.one_of(scalar, tagged)):
+def memrefs():
     return st.builds(
         MemRefType,
         st.lists(dim, max_size=3).map(tuple),
-        elem,
+        st.one_of(scalar, tagged),
         st.one_of(st.none(), strided, st.just(OpaqueAttr("affine_map<(d0) -> (d0)>"))),
         st.one_of(st.none(), st.builds(IntegerAttr, st.integers(0, 7))),
     )
@@ -139,7 +137,7 @@ def dense_elements(draw):
     t = draw(st.sampled_from([TensorType, VectorType]))(shape or (1,), elem) if shape else TensorType((), elem)
     if draw(st.booleans()):
         return DenseElementsAttr((draw(_elements(elem)),), t, True)
-    count = math.prod(getattr(t, "shape"))
+    count = math.prod(t.shape)
     return DenseElementsAttr(tuple(draw(st.lists(_elements(elem), min_size=count, max_size=count))), t, False)
 
 
@@ -396,9 +394,9 @@ HS_TYPES = [i32, i1, index, none]
 @given(st.data())
 def test_random_handshake_graphs_with_cycles_round_trip(data):
     draw = data.draw
-    hints = lambda n: [draw(HINTS) for _ in range(n)]  # noqa: E731
+    hints = lambda n: [draw(HINTS) for _ in range(n)]
     block = Block.create([i32, i1, index, none, MemRefType((8,), i32)], hints(5))
-    x, c, k, ctl, mem = block.args
+    mem = block.args[4]
     ops: list[tuple[Operation, list[Type]]] = []  # op and the types its operands need
 
     def new(name, operand_types, result_types, attrs=None, group=False):

@@ -8,7 +8,7 @@ on tagged index values.
 from __future__ import annotations
 
 from loom.diagnostics import warn
-from loom.dialects.checks import ARITY, RESULT_TYPE, VerifyContext, counts, fail, tagged_value
+from loom.dialects.checks import RESULT_TYPE, VerifyContext, counts, fail, tagged_value
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import ArrowSig, AttrDict, FnSig, Format, Lit, Opd
 from loom.ir.attributes import StringAttr
@@ -164,4 +164,3 @@ OPS = [
     ),
 ]
 
-__all__ = ["ARITY", "CONT_CONDS", "OPS", "STEP_OPS", "tagged_problem"]

@@ -19,7 +19,6 @@ from loom.dialects.syntax import (
     AsmParser,
     AsmPrinter,
     AttrDict,
-    CastSig,
     Format,
     Lit,
     MemrefSig,
@@ -418,10 +417,6 @@ def verify_global(op: Operation, ctx: VerifyContext) -> None:
         fail(op, ATTRIBUTE, "'initial_value' must be a dense attribute or 'uninitialized'")
 
 
-def _types_of(op: Operation) -> list[Type]:
-    return [v.type for v in op.operands]
-
-
 OPS = [
     OpDef(
         "memref.load",
@@ -445,4 +440,3 @@ OPS = [
     OpDef("memref.global", GlobalSyntax(), verify_global),
 ]
 
-__all__ = ["DYNAMIC", "OPS", "CastSig"]

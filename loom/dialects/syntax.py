@@ -35,17 +35,13 @@ from loom.ir.location import Location
 from loom.ir.types import (
     FloatType,
     FunctionType,
-    IndexType,
-    IntegerType,
     MemRefType,
-    NoneType,
     TensorType,
     Type,
     VectorType,
     i1,
     i64,
     index,
-    none,
 )
 
 
@@ -884,14 +880,11 @@ __all__ = [
     "FlagAttr",
     "FnSig",
     "Format",
-    "IndexType",
-    "IntegerType",
     "KeywordAttr",
     "Lit",
     "MapSig",
     "MemrefSig",
     "NoFit",
-    "NoneType",
     "OpDraft",
     "OpSyntax",
     "Opd",
@@ -906,9 +899,6 @@ __all__ = [
     "binary",
     "cast",
     "constant_type",
-    "i1",
-    "index",
-    "none",
     "same_type_variadic",
     "unary",
 ]

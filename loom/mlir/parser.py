@@ -71,9 +71,9 @@ class Parser:
     """Parses one text (one ``// -----`` split) into a Module."""
 
     def __init__(self, text: str, filename: str) -> None:
-        self.text = text
+        self.text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark is not part of the text
         self.filename = filename
-        self.toks = tokenize(text, filename)
+        self.toks = tokenize(self.text, filename)
         self.pos = 0
         self.aliases = Aliases()
         self.cache = PrefixCache()
