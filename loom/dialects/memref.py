@@ -41,7 +41,7 @@ from loom.ir.attributes import (
     UnitAttr,
 )
 from loom.ir.core import Operation
-from loom.ir.types import IndexType, MemRefType, TensorType, Type, i64, index
+from loom.ir.types import IndexType, MemRefType, TensorType, i64, index
 
 DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
 
