@@ -479,3 +479,24 @@ def test_print_op_uses_function_names():
     fork = f.regions[0].entry.ops[0]
     assert print_op(fork) == "%0:2 = handshake.fork [2] %a : i32"
     assert print_op(f).startswith("handshake.func @f(%a: i32, %ctl: none, %mem: memref<?xi32>, ...)")
+
+
+def test_empty_operand_list_does_not_swallow_the_next_op():
+    text = """
+    handshake.func @h(%ctl: none, ...) -> (none) {
+      %j = "handshake.join"() : () -> none
+      %k = join %j : none
+      return %k : none
+    }
+    """
+    m = parse_text(text, verify=False)
+    printed = print_module(m)
+    assert "%j = handshake.join\n" in printed
+    assert modules_equal(m, parse_text(printed, verify=False))
+
+
+def test_values_outside_the_scope_print_under_undefined_names():
+    m = parse_text("func.func @f(%a: i32) {\n  %0 = arith.addi %a, %a : i32\n  return\n}")
+    add = m.ops[0].regions[0].entry.ops[0]
+    add.parent.remove(add)
+    assert print_op(add).startswith("%0 = arith.addi %undef_")

@@ -131,14 +131,26 @@ class Parser:
             self.expect(open)
             if self.accept(close or ""):
                 return out
-        elif not self.at_operand():
-            return out
+        elif not self.at_operand() or self._at_result_names():
+            return out  # an empty list; a following ``%x = ...`` starts the next op
         out.append(self.parse_operand())
         while self.accept(","):
             out.append(self.parse_operand())
         if close is not None:
             self.expect(close, " after operand list")
         return out
+
+    def _at_result_names(self) -> bool:
+        """Whether the tokens ahead are ``%a, %b:2 =`` (the results of the next op)."""
+        k = 0
+        while self.peek(k).type == "PERCENT_ID" and "#" not in self.peek(k).value:
+            k += 1
+            if self.peek(k).type == "COLON" and self.peek(k + 1).type == "INT":
+                k += 2
+            if self.peek(k).type != "COMMA":
+                return self.peek(k).type == "EQUAL"
+            k += 1
+        return False
 
     def parse_type(self) -> Type:
         tok = self.toks[self.pos]

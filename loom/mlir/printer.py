@@ -83,16 +83,14 @@ class Printer:
 
     # ------------------------------------------------------------------ values
     def value(self, v: Value) -> str:
-        for names in reversed(self.scopes):
-            n = names.values.get(v)
-            if n is not None:
-                return n
-            break  # only the innermost scope is visible (isolated ops)
-        names = self.scopes[-1] if self.scopes else Names()
+        """``%name`` of ``v`` in the innermost scope (only it is visible: scopes are isolated)."""
         if not self.scopes:
-            self.scopes.append(names)
-        n = f"%undef_{names.fresh()}"  # not defined in this scope: printed so the parser reports it
-        names.values[v] = n
+            self.scopes.append(Names())
+        names = self.scopes[-1]
+        n = names.values.get(v)
+        if n is None:  # not defined in this scope: printed under a fresh name the parser will reject
+            n = f"%undef_{names.fresh()}"
+            names.values[v] = n
         return n
 
     def block_name(self, b: Block) -> str:
