@@ -26,6 +26,7 @@ LARK = Lark(
     start=["type", "attribute"],
     propagate_positions=True,
     maybe_placeholders=False,
+    cache=True,  # the LALR tables are pickled in the temp dir: much faster start-up of the CLI
 )
 
 # Token types that spell a bare identifier (keywords of the type/attribute language
