@@ -16,12 +16,12 @@ from loom.semantics.functions import CONT_CONDS, STEP_OPS
 from loom.sim import simulate
 from loom.verify.contracts import contracts_for
 from loom.verify.induction import prove
-from loom.verify.lemmas import check_lemmas, lemma_obligations, termination_obligation
+from loom.verify.lemmas import check_lemmas, lemma_obligations
 from loom.verify.obligation import VerifyContext
 from loom.verify.termination import MAXI, TERMINATION, run_concrete, termination_query
 from loom.verify.z3model import MachineModel
 
-CTX = VerifyContext(timeout=60)
+CTX = VerifyContext(timeout=60, want_smt2=True)
 
 TABLES = {
     "gate": dataflow_ops.gate(index),
@@ -74,20 +74,25 @@ def test_every_stream_variant_has_shape_and_termination_proved():
             assert o.kind == "fsm" and o.smt2
 
 
-@pytest.mark.parametrize("op,cond,weak", [
-    ("*=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(x >= 0, t >= 2, (b - 1) * t <= MAXI))),  # from 0
-    ("*=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(x >= 1, t >= 1, (b - 1) * t <= MAXI))),  # step 1
-    ("+=", "<", lambda x, t, b, k: z3.Or(x >= b, t > 0)),  # wrap near INT64_MAX
-    ("+=", "!=", lambda x, t, b, k: z3.BoolVal(True)),  # no exact hit
-    ("/=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(t >= 2, x < 0))),  # positive bound
-])
+@pytest.mark.parametrize(
+    "op,cond,weak",
+    [
+        ("*=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(x >= 0, t >= 2, (b - 1) * t <= MAXI))),  # from 0
+        ("*=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(x >= 1, t >= 1, (b - 1) * t <= MAXI))),  # step 1
+        ("+=", "<", lambda x, t, b, k: z3.Or(x >= b, t > 0)),  # wrap near INT64_MAX
+        ("+=", "!=", lambda x, t, b, k: z3.BoolVal(True)),  # no exact hit
+        ("/=", "<", lambda x, t, b, k: z3.Or(x >= b, z3.And(t >= 2, x < 0))),  # positive bound
+    ],
+)
 def test_termination_query_fails_for_too_weak_preconditions(op, cond, weak):
     """The stated preconditions are needed: weakening one lets the query find a run that never ends."""
     from loom.verify.solve import run_query
 
     term = dataclasses.replace(TERMINATION[(op, cond)], pre=weak)
     name = f"weak{STEP_OPS.index(op)}{CONT_CONDS.index(cond)}{abs(hash(weak)) % 1000}"
-    res = run_query(termination_query(MachineModel(dataflow_ops.stream(op, cond), name), term).assertions(), 60)
+    res = run_query(
+        termination_query(MachineModel(dataflow_ops.stream(op, cond), name), term).assertions(), 60
+    )
     assert res.status == "sat"
 
 
@@ -114,30 +119,51 @@ def _mutate(machine, rule_name, **changes):
 
 MUTANTS = {
     "gate emits a value on the false head": (
-        _mutate(dataflow_ops.gate(index), "head_false", emits=(("after_value", In("before_value")),)), "gate"),
-    "gate swallows the final false": (
-        _mutate(dataflow_ops.gate(index), "next_false", emits=()), "gate"),
+        _mutate(dataflow_ops.gate(index), "head_false", emits=(("after_value", In("before_value")),)),
+        "gate",
+    ),
+    "gate swallows the final false": (_mutate(dataflow_ops.gate(index), "next_false", emits=()), "gate"),
     "carry does not reset after a false": (
-        _mutate(dataflow_ops.carry(none), "cond_false", next="need_cond"), "carry"),
+        _mutate(dataflow_ops.carry(none), "cond_false", next="need_cond"),
+        "carry",
+    ),
     "carry emits the seed twice": (
-        _mutate(dataflow_ops.carry(i32), "cond_false", emits=(("o", Const(0)),)), "carry"),
+        _mutate(dataflow_ops.carry(i32), "cond_false", emits=(("o", Const(0)),)),
+        "carry",
+    ),
     "invariant replays the condition instead of the seed": (
-        _mutate(dataflow_ops.invariant(i1), "cond_true", emits=(("o", In("d")),)), "invariant"),
+        _mutate(dataflow_ops.invariant(i1), "cond_true", emits=(("o", In("d")),)),
+        "invariant",
+    ),
     "stream emits the updated index": (
-        _mutate(dataflow_ops.stream("+=", "<"), "continue",
-                emits=(("idx", app("step.+=", Reg("next"), Reg("step"))), ("cont", Const(1)))), "stream"),
-    "stream ends without a false": (
-        _mutate(dataflow_ops.stream("+=", "<"), "exit", emits=()), "stream"),
+        _mutate(
+            dataflow_ops.stream("+=", "<"),
+            "continue",
+            emits=(("idx", app("step.+=", Reg("next"), Reg("step"))), ("cont", Const(1))),
+        ),
+        "stream",
+    ),
+    "stream ends without a false": (_mutate(dataflow_ops.stream("+=", "<"), "exit", emits=()), "stream"),
     "cond_br routes true tokens to the false output": (
-        _mutate(handshake_ops.cond_br(i32), "to_true", emits=(("false", In("data")),)), "cond_br"),
+        _mutate(handshake_ops.cond_br(i32), "to_true", emits=(("false", In("data")),)),
+        "cond_br",
+    ),
     "mux emits the wrong input": (
-        _mutate(handshake_ops.mux(i1, i32, 2), "pick0", emits=(("out", In("select")),)), "mux"),
+        _mutate(handshake_ops.mux(i1, i32, 2), "pick0", emits=(("out", In("select")),)),
+        "mux",
+    ),
     "join consumes only its first input": (
-        _mutate(handshake_ops.join([none, none]), "fire", reads=("in0",)), "join"),
+        _mutate(handshake_ops.join([none, none]), "fire", reads=("in0",)),
+        "join",
+    ),
     "load issues without a ctrl token": (
-        _mutate(handshake_ops.load([index], i32), "issue", reads=("addr0",)), "load"),
+        _mutate(handshake_ops.load([index], i32), "issue", reads=("addr0",)),
+        "load",
+    ),
     "memory store port gives no done": (
-        _mutate(memory_ops.memory(MemRefType((4,), i32), 1, 1, external=True), "store0", emits=()), "memory"),
+        _mutate(memory_ops.memory(MemRefType((4,), i32), 1, 1, external=True), "store0", emits=()),
+        "memory",
+    ),
 }
 
 
@@ -158,8 +184,13 @@ def test_an_unreachable_bad_rule_is_proved_by_spacer_not_refuted():
     from loom.semantics.machine import Rule
 
     g = dataflow_ops.gate(index)
-    ghost = Rule("garbage", "ghost", ("before_value", "before_cond"), "need_head",
-                 emits=(("after_cond", Const(1)), ("after_value", Const(5))))
+    ghost = Rule(
+        "garbage",
+        "ghost",
+        ("before_value", "before_cond"),
+        "need_head",
+        emits=(("after_cond", Const(1)), ("after_value", Const(5))),
+    )
     weird = dataclasses.replace(g, states=g.states + ("ghost",), rules=g.rules + (ghost,))
     ((c, r),) = _prove_all(weird, "ghost_gate")
     assert r.status == "proved", r.detail
@@ -189,8 +220,11 @@ def _pre(func):
 
 
 def test_loom_streams_with_a_constant_step_meet_their_precondition():
-    func = _lowered(LOOP_STEP.format(step="%c1") .replace("%c0 = arith.constant 0 : i32",
-                                                            "%c0 = arith.constant 0 : i32\n  %c1 = arith.constant 1 : index"))
+    func = _lowered(
+        LOOP_STEP.format(step="%c1").replace(
+            "%c0 = arith.constant 0 : i32", "%c0 = arith.constant 0 : i32\n  %c1 = arith.constant 1 : index"
+        )
+    )
     (o,) = _pre(func)
     assert o.status == "proved", o.detail
 
@@ -201,7 +235,7 @@ def test_a_data_dependent_step_is_refuted_with_inputs_that_hang_the_stream():
     assert o.status == "refuted", o.detail
     args = o.counterexample["arguments"]
     ops = o.counterexample["operands"]
-    assert ops["step"] <= 0 or ops["bound"] - 1 + ops["step"] > 2 ** 63 - 1
+    assert ops["step"] <= 0 or ops["bound"] - 1 + ops["step"] > 2**63 - 1
     # reproduce: the simulator never completes on these inputs (the stream keeps emitting)
     inputs = {"a": [0] * 16, "lb": args.get("lb", 0), "ub": args.get("ub", 0), "s": args.get("s", 0)}
     if ops["step"] == 0:
@@ -242,12 +276,18 @@ def test_exact_hit_on_constants_is_decided_by_running_the_table():
       handshake.return %start_token : none
     }
     """
-    hit = next(f for f in parse_text(text.replace("%BOUND", "81"), "s.dfg.mlir").functions()
-               if f.name == "handshake.func")
+    hit = next(
+        f
+        for f in parse_text(text.replace("%BOUND", "81"), "s.dfg.mlir").functions()
+        if f.name == "handshake.func"
+    )
     (o,) = _pre(hit)
     assert o.status == "proved" and "4 trips" in o.detail
-    miss = next(f for f in parse_text(text.replace("%BOUND", "80"), "s.dfg.mlir").functions()
-                if f.name == "handshake.func")
+    miss = next(
+        f
+        for f in parse_text(text.replace("%BOUND", "80"), "s.dfg.mlir").functions()
+        if f.name == "handshake.func"
+    )
     (o,) = _pre(miss)
     assert o.status == "refuted"
 

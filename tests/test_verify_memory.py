@@ -114,8 +114,9 @@ def sim_vs_interp(func, module, src_name, inputs):
 def _example(name: str):
     m = parse_file(EXAMPLES / f"{name}.scf.mlir")
     out = lower_module(m, None, LowerOptions())
-    return next(f for f in out.functions() if f.name == "handshake.func"), \
-        next(f for f in m.functions() if f.name == "func.func")
+    return next(f for f in out.functions() if f.name == "handshake.func"), next(
+        f for f in m.functions() if f.name == "func.func"
+    )
 
 
 EXAMPLE_NAMES = sorted(p.name[: -len(".scf.mlir")] for p in EXAMPLES.glob("*.scf.mlir"))
@@ -236,9 +237,11 @@ def test_the_return_join_across_domains_is_allowed():
 
 
 def test_a_missing_done_is_refuted_and_lets_a_later_store_overtake():
-    text = SWAP.replace("memref.store %v, %b[%i] : memref<8xi32>",
-                        "memref.store %v, %b[%i] : memref<8xi32>\n  %y = arith.addi %x, %x : i32\n"
-                        "  memref.store %y, %a[%j] : memref<8xi32>")
+    text = SWAP.replace(
+        "memref.store %v, %b[%i] : memref<8xi32>",
+        "memref.store %v, %b[%i] : memref<8xi32>\n  %y = arith.addi %x, %x : i32\n"
+        "  memref.store %y, %a[%j] : memref<8xi32>",
+    )
     dfg, src, m = lowered(text)
     lay = memory_layout(dfg)
     ld = next(a for a in lay.accesses if a.name == "ld0")
@@ -309,8 +312,9 @@ def test_an_unrecognized_network_is_unknown_never_proved():
     st = next(a for a in lay.accesses if a.name == "st0")
     # feed the store its ctrl through a dataflow.invariant: every iteration would start at once
     inv_src = st.ctrl
-    carry = next(op for op in dfg.regions[0].entry.ops if op.name == "dataflow.carry"
-                 and op.results[0].type == none)
+    carry = next(
+        op for op in dfg.regions[0].entry.ops if op.name == "dataflow.carry" and op.results[0].type == none
+    )
     inv = Operation.create("dataflow.invariant", [carry.operands[0], inv_src], [none], result_names=["rep"])
     dfg.regions[0].entry.insert(len(dfg.regions[0].entry.ops) - 1, inv)
     st.op.operands[-1] = inv.results[0]

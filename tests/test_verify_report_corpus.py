@@ -39,10 +39,16 @@ FINDINGS: dict[str, dict[str, str]] = {
     "_Z11dotprod_dsaPKfS0_i": {},
     "_Z13vecmul_kernelPKfS0_Pfi": {},
     "_Z13vecsum_kernelPKfPfi": {},
-    "_Z14fir_filter_dsaPKfS0_Pfjj": {"fsm.stream.pre.%index": "refuted", "fsm.stream.pre.%index_2": "unknown"},
+    "_Z14fir_filter_dsaPKfS0_Pfjj": {
+        "fsm.stream.pre.%index": "refuted",
+        "fsm.stream.pre.%index_2": "unknown",
+    },
     "_Z10gather_dsaPKjS0_Pjjj": {"fsm.stream.pre.%index": "refuted"},
-    "_Z10matmul_dsaPKjS0_Pjjjj": {"fsm.stream.pre.%index": "refuted", "fsm.stream.pre.%index_2": "unknown",
-                                  "fsm.stream.pre.%index_8": "unknown"},
+    "_Z10matmul_dsaPKjS0_Pjjjj": {
+        "fsm.stream.pre.%index": "refuted",
+        "fsm.stream.pre.%index_2": "unknown",
+        "fsm.stream.pre.%index_8": "unknown",
+    },
     "_Z8relu_dsaPKfPfj": {"fsm.stream.pre.%index": "refuted"},
     "_Z15scatter_add_dsaPKjS0_Pjjj": {"fsm.stream.pre.%index": "refuted"},
     "_Z10vecadd_dsaPKfS0_Pfi": {},
@@ -53,7 +59,9 @@ FINDINGS: dict[str, dict[str, str]] = {
 
 
 def _functions():
-    files = sorted((CORPUS / "loom-legacy").glob("*.mlir")) + sorted((CORPUS / "loom-fabric").glob("*.dfg.mlir"))
+    files = sorted((CORPUS / "loom-legacy").glob("*.mlir")) + sorted(
+        (CORPUS / "loom-fabric").glob("*.dfg.mlir")
+    )
     assert files, f"corpus not found under {CORPUS}"
     out = []
     for path in files:
@@ -88,8 +96,11 @@ def test_the_recorded_findings_are_exactly_what_verify_reports(verdicts):
 def _twin_uses(module, dfg, arg_name: str) -> set[str]:
     """The ops through which the *_cpu twin reads the argument the DFG's stream bound comes from."""
     name = dfg.attributes["sym_name"].value
-    cpu = next(f for f in module.functions() if f.name == "func.func"
-               and f.attributes["sym_name"].value == name.replace("_dsa", "_cpu"))
+    cpu = next(
+        f
+        for f in module.functions()
+        if f.name == "func.func" and f.attributes["sym_name"].value == name.replace("_dsa", "_cpu")
+    )
     dfg_args = [a.value for a in dfg.attributes["argNames"].elements]
     arg = cpu.regions[0].entry.args[dfg_args.index(arg_name)]
     uses = set()
@@ -112,7 +123,7 @@ def test_unsigned_bounds_are_sign_extended_by_the_legacy_dfgs(verdicts):
             if o.id != "fsm.stream.pre.%index" or o.status != "refuted" or "_dsa" not in name:
                 continue
             seen += 1
-            (arg, value), = o.counterexample["arguments"].items()
+            ((arg, value),) = o.counterexample["arguments"].items()
             ops = o.counterexample["operands"]
             # the argument is >= 2^31 as an unsigned i32, and the DFG's bound is its sign extension
             assert value < 0 and ops["bound"] == value and ops["start"] == 0 and ops["step"] == 1

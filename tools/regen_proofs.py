@@ -45,7 +45,7 @@ def generate(out: Path) -> list[dict]:
     entries: list[dict] = []
     for src in sorted(EXAMPLES.glob("*.scf.mlir")):
         stem = src.name[: -len(".scf.mlir")]
-        reports = verify_file(src, VerifyContext(), cache=cache)
+        reports = verify_file(src, VerifyContext(want_smt2=True), cache=cache)
         for e in emit_smt2(reports, out / stem, manifest=False):
             e["source"] = f"examples/{src.name}"
             if e["file"] is not None:
@@ -74,8 +74,12 @@ def z3_binary() -> str | None:
 
 def check_with_z3(binary: str, path: Path) -> str:
     try:
-        r = subprocess.run([binary, "-smt2", f"-T:{SOLVER_TIMEOUT}", str(path)], capture_output=True, text=True,
-                           timeout=SOLVER_TIMEOUT + 10)
+        r = subprocess.run(
+            [binary, "-smt2", f"-T:{SOLVER_TIMEOUT}", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=SOLVER_TIMEOUT + 10,
+        )
     except subprocess.TimeoutExpired:
         return "timeout"
     lines = [x.strip() for x in r.stdout.splitlines() if x.strip()]
@@ -120,7 +124,9 @@ def compare(fresh: Path, repo: Path) -> list[str]:
     b = {p.relative_to(repo) for p in repo.rglob("*") if p.is_file()} if repo.exists() else set()
     problems += [f"missing in proofs/: {p}" for p in sorted(a - b)]
     problems += [f"stale file in proofs/: {p}" for p in sorted(b - a)]
-    problems += [f"differs: {p}" for p in sorted(a & b) if not filecmp.cmp(fresh / p, repo / p, shallow=False)]
+    problems += [
+        f"differs: {p}" for p in sorted(a & b) if not filecmp.cmp(fresh / p, repo / p, shallow=False)
+    ]
     return problems
 
 
@@ -134,7 +140,9 @@ def _body(path: Path) -> str:
 
 def recheck(tree: Path, entries: list[dict]) -> list[str]:
     """Every obligation is proved and its file is unsat for z3 (binary) and cvc5 (if installed)."""
-    problems = [f"{e['source']} {e['id']}: verdict {e['verdict']}" for e in entries if e["verdict"] != "proved"]
+    problems = [
+        f"{e['source']} {e['id']}: verdict {e['verdict']}" for e in entries if e["verdict"] != "proved"
+    ]
     binary = z3_binary()
     if binary is None:
         problems.append("no z3 binary found (z3-solver installs one)")
@@ -152,14 +160,18 @@ def recheck(tree: Path, entries: list[dict]) -> list[str]:
             answers = list(pool.map(lambda p: check_with_z3(binary, p), paths))
         problems += [f"z3 says {a} for {p.relative_to(tree)}" for p, a in zip(paths, answers) if a != "unsat"]
     if cvc5_check is not None:
-        problems += [f"cvc5 says {a} for {p.relative_to(tree)}" for p in paths if (a := cvc5_check(p)) != "unsat"]
+        problems += [
+            f"cvc5 says {a} for {p.relative_to(tree)}" for p in paths if (a := cvc5_check(p)) != "unsat"
+        ]
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with proofs/ and re-check with the solvers")
-    ap.add_argument("--proofs", type=Path, default=PROOFS, help="the proofs directory (default: repo proofs/)")
+    ap.add_argument(
+        "--proofs", type=Path, default=PROOFS, help="the proofs directory (default: repo proofs/)"
+    )
     args = ap.parse_args(argv)
     if not args.check:
         entries = generate(args.proofs)
@@ -178,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             print("  " + p)
         return 1
     n = sum(1 for e in entries if e["file"])
-    print(f"proofs/ is up to date: {len(entries)} obligations proved, {n} SMT-LIB2 files, all unsat for {solvers}")
+    print(
+        f"proofs/ is up to date: {len(entries)} obligations proved, {n} SMT-LIB2 files, all unsat for {solvers}"
+    )
     return 0
 
 

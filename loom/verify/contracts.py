@@ -23,7 +23,7 @@ control states for the induction proof (``loom.verify.induction``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Union
 
 import z3
 
@@ -31,7 +31,7 @@ from loom.ir.types import IntegerType, Type, index
 from loom.semantics.machine import Machine
 from loom.verify.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
 from loom.verify.termination import stream_variant, variant_name
-from loom.verify.z3model import MachineModel, as_bool, const_term, sort_of, width_of
+from loom.verify.z3model import MachineModel, as_bool, const_term, width_of
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -73,7 +73,6 @@ def family(machine: Machine) -> str:
 
 def gate_contract(machine: Machine) -> Contract:
     fam = family(machine)
-    t = machine.inputs[0].type
 
     def step(st: Step):
         m, m2 = st.m, st.m2
@@ -94,26 +93,39 @@ def gate_contract(machine: Machine) -> Contract:
         ct2 = m["ct"] + (z3.If(as_bool(st.out("after_cond")), 1, 0) if ec else 0)
         # burst end (false head): N values, N conds = N-1 trues + final false, back to the initial state
         n = m["n"]
-        ok_end = z3.And(v2 == n, c2 == n, ct2 == z3.If(n >= 1, n - 1, 0),
-                        st.s2.state == st.model.state_of[st.model.machine.initial])
+        ok_end = z3.And(
+            v2 == n,
+            c2 == n,
+            ct2 == z3.If(n >= 1, n - 1, 0),
+            st.s2.state == st.model.state_of[st.model.machine.initial],
+        )
         bad.append(z3.And(z3.Not(b), z3.Not(ok_end)))
-        upd = z3.If(b, z3.And(m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2),
-                    z3.And(m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0))
+        upd = z3.If(
+            b,
+            z3.And(m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2),
+            z3.And(m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0),
+        )
         return upd, z3.Or(*bad)
 
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
         return z3.And(
             z3.Implies(init, z3.And(m["n"] == 0, m["v"] == 0, m["c"] == 0, m["ct"] == 0)),
-            z3.Implies(z3.Not(init), z3.And(m["n"] >= 1, m["v"] == m["n"], m["c"] == m["n"] - 1,
-                                            m["ct"] == m["n"] - 1)),
+            z3.Implies(
+                z3.Not(init),
+                z3.And(m["n"] >= 1, m["v"] == m["n"], m["c"] == m["n"] - 1, m["ct"] == m["n"] - 1),
+            ),
         )
 
     return Contract(
-        fam, "shape",
+        fam,
+        "shape",
         "each burst of N+1 (value, cond) pairs ending in false gives the N true-headed values and N conds "
         "(N-1 trues, then false), nothing for N = 0, and returns to the initial state",
-        int_vars("n", "v", "c", "ct"), zero_init("n", "v", "c", "ct"), step, invariant,
+        int_vars("n", "v", "c", "ct"),
+        zero_init("n", "v", "c", "ct"),
+        step,
+        invariant,
     )
 
 
@@ -140,18 +152,24 @@ def carry_contract(machine: Machine) -> Contract:
         if rb:
             bad.append(m["b"] >= m["t"])  # a feedback value only for a pending true
         if rd:
-            bad.append(z3.Or(m["a"] == 0, m["t"] > m["b"]))  # d read after the seed, never with a pending true
+            bad.append(
+                z3.Or(m["a"] == 0, m["t"] > m["b"])
+            )  # d read after the seed, never with a pending true
         d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
         a2, b2 = m["a"] + int(ra), m["b"] + int(rb)
         t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
         o2 = m["o"] + int(st.emits("o"))
         if rd:
             end = z3.Not(d_true)
-            ok_end = z3.And(o2 == a2 + t2, a2 == 1, b2 == t2,
-                            st.s2.state == st.model.state_of[st.model.machine.initial])
+            ok_end = z3.And(
+                o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]
+            )
             bad.append(z3.And(end, z3.Not(ok_end)))
-            upd = z3.If(end, z3.And(m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0),
-                        z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2))
+            upd = z3.If(
+                end,
+                z3.And(m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0),
+                z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2),
+            )
         else:
             upd = z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2)
         return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
@@ -163,15 +181,23 @@ def carry_contract(machine: Machine) -> Contract:
         wait_b = z3.Or(*[s.state == model.state_of[x] for x in b_states]) if b_states else z3.BoolVal(False)
         return z3.And(
             z3.Implies(init, z3.And(m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0)),
-            z3.Implies(z3.Not(init), z3.And(m["a"] == 1, m["o"] == 1 + m["b"],
-                                            z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]))),
+            z3.Implies(
+                z3.Not(init),
+                z3.And(
+                    m["a"] == 1, m["o"] == 1 + m["b"], z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"])
+                ),
+            ),
         )
 
     return Contract(
-        fam, "shape",
+        fam,
+        "shape",
         "per burst: the seed a, then one feedback value b per true d -- |a| + #true(d) outputs -- and back to "
         "the initial state after each false",
-        int_vars("a", "b", "t", "o"), zero_init("a", "b", "t", "o"), step, invariant,
+        int_vars("a", "b", "t", "o"),
+        zero_init("a", "b", "t", "o"),
+        step,
+        invariant,
     )
 
 
@@ -196,10 +222,18 @@ def invariant_contract(machine: Machine) -> Contract:
         o2 = m["o"] + int(st.emits("o"))
         if rd:
             end = z3.Not(d_true)
-            ok_end = z3.And(o2 == a2 + t2, a2 == 1, st.s2.state == st.model.state_of[st.model.machine.initial])
+            ok_end = z3.And(
+                o2 == a2 + t2, a2 == 1, st.s2.state == st.model.state_of[st.model.machine.initial]
+            )
             bad.append(z3.And(end, z3.Not(ok_end)))
-            upd = z3.And(m2["g"] == g2, z3.If(end, z3.And(m2["a"] == 0, m2["t"] == 0, m2["o"] == 0),
-                                              z3.And(m2["a"] == a2, m2["t"] == t2, m2["o"] == o2)))
+            upd = z3.And(
+                m2["g"] == g2,
+                z3.If(
+                    end,
+                    z3.And(m2["a"] == 0, m2["t"] == 0, m2["o"] == 0),
+                    z3.And(m2["a"] == a2, m2["t"] == t2, m2["o"] == o2),
+                ),
+            )
         else:
             upd = z3.And(m2["g"] == g2, m2["a"] == a2, m2["t"] == t2, m2["o"] == o2)
         return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
@@ -215,10 +249,14 @@ def invariant_contract(machine: Machine) -> Contract:
         )
 
     return Contract(
-        fam, "shape",
+        fam,
+        "shape",
         "per burst: the seed a once, then replayed once per true d -- |a| + #true(d) outputs, all equal to "
         "the seed -- and back to the initial state after each false",
-        int_vars("a", "t", "o") + (bv_var("g", t),), zero_init("a", "t", "o"), step, invariant,
+        int_vars("a", "t", "o") + (bv_var("g", t),),
+        zero_init("a", "t", "o"),
+        step,
+        invariant,
     )
 
 
@@ -250,8 +288,14 @@ def stream_contract(machine: Machine) -> Contract:
                 upd = z3.And(m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts)
             else:
                 bad.append(zero)  # a zero step must be reported
-                upd = z3.And(m2["act"], m2["e"] == 0, m2["t"] == 0, m2["x"] == st.head("start"),
-                             m2["stp"] == st.head("step"), m2["bnd"] == st.head("bound"))
+                upd = z3.And(
+                    m2["act"],
+                    m2["e"] == 0,
+                    m2["t"] == 0,
+                    m2["x"] == st.head("start"),
+                    m2["stp"] == st.head("step"),
+                    m2["bnd"] == st.head("bound"),
+                )
             return upd, z3.Or(*bad)
         if not (ei and ec):
             return z3.And(st.keep("act", "e", "t"), keep_ghosts), z3.Or(*bad) if bad else z3.BoolVal(False)
@@ -264,8 +308,13 @@ def stream_contract(machine: Machine) -> Contract:
         bad.append(z3.And(z3.Not(c), z3.Not(z3.And(m["e"] == m["t"], initial))))
         upd = z3.If(
             c,
-            z3.And(m2["act"] == m["act"], m2["e"] == m["e"] + 1, m2["t"] == m["t"] + 1, m2["x"] == nxt,
-                   st.keep("stp", "bnd")),
+            z3.And(
+                m2["act"] == m["act"],
+                m2["e"] == m["e"] + 1,
+                m2["t"] == m["t"] + 1,
+                m2["x"] == nxt,
+                st.keep("stp", "bnd"),
+            ),
             z3.And(z3.Not(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts),
         )
         return upd, z3.Or(*bad)
@@ -273,10 +322,11 @@ def stream_contract(machine: Machine) -> Contract:
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
         regs = s.regs
-        latched = z3.And(*(
-            [regs["next"] == m["x"]] if "next" in regs else []
-        ), *([regs["step"] == m["stp"]] if "step" in regs else []),
-            *([regs["bound"] == m["bnd"]] if "bound" in regs else []))
+        latched = z3.And(
+            *([regs["next"] == m["x"]] if "next" in regs else []),
+            *([regs["step"] == m["stp"]] if "step" in regs else []),
+            *([regs["bound"] == m["bnd"]] if "bound" in regs else []),
+        )
         return z3.And(
             init == z3.Not(m["act"]),
             m["e"] == m["t"],
@@ -284,13 +334,18 @@ def stream_contract(machine: Machine) -> Contract:
         )
 
     return Contract(
-        fam, "shape",
+        fam,
+        "shape",
         "per activation (start, step, bound): N+1 (idx, cont) pairs -- idx = start, start "
         f"{step_op} step, ... and N trues then one false -- then back to the initial state; a zero step is "
         "RT_DATAFLOW_STREAM_ZERO_STEP",
-        (("act", "bool"),) + int_vars("e", "t") + (bv_var("x", index), bv_var("stp", index), bv_var("bnd", index)),
+        (("act", "bool"),)
+        + int_vars("e", "t")
+        + (bv_var("x", index), bv_var("stp", index), bv_var("bnd", index)),
         lambda m: z3.And(z3.Not(m["act"]), m["e"] == 0, m["t"] == 0),
-        step, invariant, abstract_steps=True,
+        step,
+        invariant,
+        abstract_steps=True,
     )
 
 
@@ -323,8 +378,9 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
     ptype = {p.name: p.type for p in machine.inputs}
     F = frozenset
     if name == "handshake.fork":
-        return [Shape("copy", F(["in"]), tuple((o, "in") for o in outs))], \
-            "each input token is copied once to every output: #out_i = #in"
+        return [
+            Shape("copy", F(["in"]), tuple((o, "in") for o in outs))
+        ], "each input token is copied once to every output: #out_i = #in"
     if name == "handshake.join":
         return [Shape("sync", F(ins), (("out", None),))], "one output per token on every input: #out = #in_i"
     if name == "handshake.cond_br":
@@ -336,20 +392,35 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
         data = [p for p in ins if p.startswith("data")]
         st = ptype["select"]
         w = width_of(st)
-        shapes = [Shape(f"pick{k}", F(["select", d]), (("out", d),), _eq_const("select", k, w))
-                  for k, d in enumerate(data)]
+        shapes = [
+            Shape(f"pick{k}", F(["select", d]), (("out", d),), _eq_const("select", k, w))
+            for k, d in enumerate(data)
+        ]
         if not (isinstance(st, IntegerType) and st.width == 1 and len(data) >= 2):
             n = len(data)
-            shapes.append(Shape("range", F(["select"]), (), lambda h, n=n, w=w: z3.UGE(h["select"], z3.BitVecVal(
-                n, w)) if n < (1 << w) else z3.BoolVal(False), fails=True))
-        return shapes, "#select = #out (+ range errors), #data_k = #(select = k), the selected token routed unchanged"
+            shapes.append(
+                Shape(
+                    "range",
+                    F(["select"]),
+                    (),
+                    lambda h, n=n, w=w: (
+                        z3.UGE(h["select"], z3.BitVecVal(n, w)) if n < (1 << w) else z3.BoolVal(False)
+                    ),
+                    fails=True,
+                )
+            )
+        return (
+            shapes,
+            "#select = #out (+ range errors), #data_k = #(select = k), the selected token routed unchanged",
+        )
     if name == "handshake.merge":
-        return [Shape(f"take{k}", F([p]), (("out", p),)) for k, p in enumerate(ins)], \
-            "#out = sum of #in_k, tokens routed unchanged"
+        return [
+            Shape(f"take{k}", F([p]), (("out", p),)) for k, p in enumerate(ins)
+        ], "#out = sum of #in_k, tokens routed unchanged"
     if name == "handshake.control_merge":
-        it = machine.outputs[1].type
-        return [Shape(f"take{k}", F([p]), (("out", p), ("index", ("const", k)))) for k, p in enumerate(ins)], \
-            "#out = #index = sum of #in_k, index names the input taken"
+        return [
+            Shape(f"take{k}", F([p]), (("out", p), ("index", ("const", k)))) for k, p in enumerate(ins)
+        ], "#out = #index = sum of #in_k, index names the input taken"
     if name == "handshake.constant":
         return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
     if name == "handshake.sink":
@@ -365,8 +436,11 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
     if name == "handshake.store":
         addrs = [p for p in ins if p.startswith("addr")]
         return [
-            Shape("issue", F(addrs + ["data", "ctrl"]),
-                  (("mem_data", "data"),) + tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs))),
+            Shape(
+                "issue",
+                F(addrs + ["data", "ctrl"]),
+                (("mem_data", "data"),) + tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs)),
+            ),
         ], "#ctrl = #data = #addr_i = #mem_data = #mem_addr_i"
     if name in ("handshake.memory", "handshake.extmemory"):
         shapes = []
@@ -375,17 +449,28 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
         for j in st_ports:
             shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]), ((f"{j}.done", None),)))
         for j in ld_ports:
-            shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]),
-                                ((f"{j}.data", None), (f"{j}.done", None))))
-        return shapes, "per port: one done token per executed access (#st_j.done = #st_j.data = #st_j.addr, " \
-                       "#ld_j.done = #ld_j.data = #ld_j.addr)"
+            shapes.append(
+                Shape(
+                    f"{j}",
+                    F([p for p in ins if p.startswith(j + ".")]),
+                    ((f"{j}.data", None), (f"{j}.done", None)),
+                )
+            )
+        return (
+            shapes,
+            "per port: one done token per executed access (#st_j.done = #st_j.data = #st_j.addr, "
+            "#ld_j.done = #ld_j.data = #ld_j.addr)",
+        )
     if name == "handshake.return":
-        return [Shape("complete", F(ins), (), completes=True)], "completes once, reading one token of every operand"
+        return [
+            Shape("complete", F(ins), (), completes=True)
+        ], "completes once, reading one token of every operand"
     if len(machine.rules) == 1 and len(machine.states) == 1 and not machine.registers:
         (r,) = machine.rules
         if set(r.reads) == set(ins) and {p for p, _ in r.emits} == set(outs) and r.effect is None:
-            return [Shape("fire", F(ins), tuple((o, None) for o in outs))], \
-                "one result per operand set: #out_k = #in_i"
+            return [
+                Shape("fire", F(ins), tuple((o, None) for o in outs))
+            ], "one result per operand set: #out_k = #in_i"
     return None
 
 

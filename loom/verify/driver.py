@@ -26,8 +26,10 @@ from loom.verify.report import VerifyReport
 from loom.verify.structure import check_structure, memory_layout
 
 Checker = Callable[[Operation, VerifyContext], list[Obligation]]
-EXTERNAL = (("lengths", "loom.verify.lengths", "check_lengths", "length"),
-            ("bmc", "loom.verify.bmc", "check_bmc", "bmc"))
+EXTERNAL = (
+    ("lengths", "loom.verify.lengths", "check_lengths", "length"),
+    ("bmc", "loom.verify.bmc", "check_bmc", "bmc"),
+)
 
 
 def func_name(func: Operation) -> str:
@@ -51,13 +53,31 @@ def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Ope
     except LoomError:
         raise
     except RecursionError:
-        return [Obligation(f"internal.{name}", kind, "unknown", time.perf_counter() - t0,
-                           f"checker '{name}' exceeded the recursion limit on this graph", None, func.loc)]
+        return [
+            Obligation(
+                f"internal.{name}",
+                kind,
+                "unknown",
+                time.perf_counter() - t0,
+                f"checker '{name}' exceeded the recursion limit on this graph",
+                None,
+                func.loc,
+            )
+        ]
     except Exception as e:  # noqa: BLE001 - a crash must never read as a proof
         where = traceback.extract_tb(e.__traceback__)[-1]
-        return [Obligation(f"internal.{name}", kind, "unknown", time.perf_counter() - t0,
-                           f"checker '{name}' failed: {type(e).__name__}: {e} ({Path(where.filename).name}:"
-                           f"{where.lineno})", None, func.loc)]
+        return [
+            Obligation(
+                f"internal.{name}",
+                kind,
+                "unknown",
+                time.perf_counter() - t0,
+                f"checker '{name}' failed: {type(e).__name__}: {e} ({Path(where.filename).name}:"
+                f"{where.lineno})",
+                None,
+                func.loc,
+            )
+        ]
 
 
 def verify_function(
@@ -93,16 +113,27 @@ def verify_function(
         obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func)
     if "bmc" in want:
         obs += _run_external("bmc", *ext["bmc"], func, ctx)
-    return VerifyReport(func_name(func), func.loc.file if func.loc.line > 0 else None, obs,
-                        time.perf_counter() - t0)
+    return VerifyReport(
+        func_name(func), func.loc.file if func.loc.line > 0 else None, obs, time.perf_counter() - t0
+    )
 
 
-def _run_external(name: str, module: str, attr: str, kind: str, func: Operation,
-                  ctx: VerifyContext) -> list[Obligation]:
+def _run_external(
+    name: str, module: str, attr: str, kind: str, func: Operation, ctx: VerifyContext
+) -> list[Obligation]:
     fn = _external(module, attr)
     if fn is None:
-        return [Obligation(f"internal.{name}", kind, "unknown", 0.0,
-                           f"checker '{name}' ({module}.{attr}) is not available", None, func.loc)]
+        return [
+            Obligation(
+                f"internal.{name}",
+                kind,
+                "unknown",
+                0.0,
+                f"checker '{name}' ({module}.{attr}) is not available",
+                None,
+                func.loc,
+            )
+        ]
     return _guarded(name, kind, lambda: fn(func, ctx), func)
 
 
@@ -110,7 +141,9 @@ def _sources(module: Module) -> dict[str, Operation]:
     return {func_name(f): f for f in module.functions() if f.name == "func.func"}
 
 
-def functions_to_verify(path: Path, func: Optional[str] = None) -> list[tuple[Operation, Optional[Operation]]]:
+def functions_to_verify(
+    path: Path, func: Optional[str] = None
+) -> list[tuple[Operation, Optional[Operation]]]:
     """The (handshake.func, SCF source or None) pairs ``loom verify`` checks in a file.
 
     A ``.scf.mlir`` file is lowered first (one function: ``func`` or the only one);
@@ -132,8 +165,9 @@ def functions_to_verify(path: Path, func: Optional[str] = None) -> list[tuple[Op
     return [(f, None) for f in hs]
 
 
-def verify_file(path, ctx: VerifyContext, func_name: Optional[str] = None,
-                cache: Optional[LemmaCache] = None) -> list[VerifyReport]:
+def verify_file(
+    path, ctx: VerifyContext, func_name: Optional[str] = None, cache: Optional[LemmaCache] = None
+) -> list[VerifyReport]:
     """Verify the handshake.func(s) of a file (a ``.scf.mlir`` is lowered first, with program order from it)."""
     p = Path(path)
     cache = cache if cache is not None else LemmaCache()

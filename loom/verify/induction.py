@@ -131,11 +131,16 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
     inv2 = contract.invariant(model, s2, m2)
-    steps = [z3.And(tr, z3.Or(bad, z3.Not(inv2))) for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)]
+    steps = [
+        z3.And(tr, z3.Or(bad, z3.Not(inv2)))
+        for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)
+    ]
     return [z3.Or(base, z3.And(inv, z3.Or(*steps)))]
 
 
-def bmc_search(model: MachineModel, contract: Contract, depth: int, timeout: Optional[float]) -> Optional[list[dict]]:
+def bmc_search(
+    model: MachineModel, contract: Contract, depth: int, timeout: Optional[float]
+) -> Optional[list[dict]]:
     """A firing sequence from the initial state of length <= ``depth`` whose last firing is bad, or None."""
     deadline = None if timeout is None else time.perf_counter() + timeout
     solver = _solver(timeout)
@@ -174,12 +179,14 @@ def _trace(mdl: z3.ModelRef, model: MachineModel, frames) -> list[dict]:
     for s, heads, sel, options, _ in frames:
         i = mdl.eval(sel, model_completion=True).as_long()
         f: Firing = options[i][0]
-        out.append({
-            "state": model.state_name(mdl, s),
-            "rule": f.rule.name,
-            "consumed": {p: bv_value(mdl, heads[p]) for p in f.consumes},
-            "emitted": {p: bv_value(mdl, v) for p, v in f.emits.items()},
-        })
+        out.append(
+            {
+                "state": model.state_name(mdl, s),
+                "rule": f.rule.name,
+                "consumed": {p: bv_value(mdl, heads[p]) for p in f.consumes},
+                "emitted": {p: bv_value(mdl, v) for p, v in f.emits.items()},
+            }
+        )
     return out
 
 
@@ -219,6 +226,7 @@ def prove(
     bmc_depth: int = 8,
     use_spacer: bool = True,
     abstract_steps: bool = False,
+    want_smt2: bool = True,
 ) -> ProofResult:
     """Prove ``contract`` for ``machine``: 1-induction, else BMC for a counterexample, else Spacer.
 
@@ -227,25 +235,33 @@ def prove(
     stream's shape), and it keeps 64-bit multipliers out of the query.
     """
     t0 = time.perf_counter()
-    model = MachineModel(machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps)
-    res = run_query(induction_query(model, contract), timeout, want_model=False)
+    model = MachineModel(
+        machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
+    )
+    res = run_query(induction_query(model, contract), timeout, want_model=False, want_smt2=want_smt2)
     if res.status == "unsat":
-        return ProofResult("proved", "1-induction (plain solver)", contract.statement,
-                           time.perf_counter() - t0, res.smt2)
+        return ProofResult(
+            "proved", "1-induction (plain solver)", contract.statement, time.perf_counter() - t0, res.smt2
+        )
 
     def left() -> Optional[float]:
         return None if timeout is None else timeout - (time.perf_counter() - t0)
 
     if left() is not None and left() <= 0:
-        return ProofResult("unknown", "1-induction", f"timeout after {timeout:g} s", time.perf_counter() - t0, res.smt2)
+        return ProofResult(
+            "unknown", "1-induction", f"timeout after {timeout:g} s", time.perf_counter() - t0, res.smt2
+        )
     trace = bmc_search(model, contract, bmc_depth, left())
     if trace is not None:
         last = trace[-1]
         return ProofResult(
-            "refuted", f"BMC depth {len(trace)}",
+            "refuted",
+            f"BMC depth {len(trace)}",
             f"broken after {len(trace)} firing(s): rule '{last['rule']}' in state '{last['state']}' "
             f"violates: {contract.statement}",
-            time.perf_counter() - t0, res.smt2, trace,
+            time.perf_counter() - t0,
+            res.smt2,
+            trace,
         )
     why = "timeout" if res.status == "unknown" else "the contract invariant is not inductive"
     if use_spacer and res.status == "sat" and (left() is None or left() > 0):
@@ -253,10 +269,20 @@ def prove(
         if found is not None:
             checked = _recheck_with(model, contract, found)
             if checked is not None:
-                return ProofResult("proved", "Spacer invariant, re-checked by 1-induction", contract.statement,
-                                   time.perf_counter() - t0, checked)
-    return ProofResult("unknown", "1-induction", f"not proved ({why}); no violation within {bmc_depth} firings",
-                       time.perf_counter() - t0, res.smt2)
+                return ProofResult(
+                    "proved",
+                    "Spacer invariant, re-checked by 1-induction",
+                    contract.statement,
+                    time.perf_counter() - t0,
+                    checked,
+                )
+    return ProofResult(
+        "unknown",
+        "1-induction",
+        f"not proved ({why}); no violation within {bmc_depth} firings",
+        time.perf_counter() - t0,
+        res.smt2,
+    )
 
 
 def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef) -> Optional[str]:
@@ -270,9 +296,13 @@ def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef) ->
     def at(ss: MState, mm) -> z3.ExprRef:
         return z3.substitute(inv_k, *zip(ks, [ss.state] + list(ss.regs.values()) + list(mm.values())))
 
-    steps = [z3.And(tr, z3.Or(bad, z3.Not(at(s2, m2))))
-             for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)]
-    q = z3.Or(z3.And(model.initial(s0), contract.init(m0), z3.Not(at(s0, m0))), z3.And(at(s, m), z3.Or(*steps)))
+    steps = [
+        z3.And(tr, z3.Or(bad, z3.Not(at(s2, m2))))
+        for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)
+    ]
+    q = z3.Or(
+        z3.And(model.initial(s0), contract.init(m0), z3.Not(at(s0, m0))), z3.And(at(s, m), z3.Or(*steps))
+    )
     res = run_query([q], None, want_model=False)
     return res.smt2 if res.status == "unsat" else None
 

@@ -39,7 +39,9 @@ from loom.verify.termination import (
 )
 from loom.verify.z3model import MachineModel, bv_value
 
-CONCRETE_CAP = 1 << 12  # trips tried on constant operands (a multiplicative index wraps within 64 unless it cycles)
+CONCRETE_CAP = (
+    1 << 12
+)  # trips tried on constant operands (a multiplicative index wraps within 64 unless it cycles)
 STATUS_RANK = {"proved": 0, "unknown": 1, "refuted": 2}
 
 
@@ -71,17 +73,21 @@ def _progress(ctx: VerifyContext, msg: str) -> None:
         ctx.progress(msg)
 
 
-def lemma_obligations(machine: Machine, ctx: VerifyContext, name: str, op: Optional[Operation] = None) -> list[Obligation]:
+def lemma_obligations(
+    machine: Machine, ctx: VerifyContext, name: str, op: Optional[Operation] = None
+) -> list[Obligation]:
     """Prove every contract of one table (and, for a stream, its termination lemma)."""
     out: list[Obligation] = []
     loc = op.loc if op is not None else None
     for c in contracts_for(machine):
         _progress(ctx, f"lemma {c.id}")
-        r = prove(machine, c, name, timeout=ctx.timeout)
+        r = prove(machine, c, name, timeout=ctx.timeout, want_smt2=ctx.want_smt2)
         cex = None
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
-        out.append(Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2))
+        out.append(
+            Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2 or None)
+        )
     if machine.op_name == "dataflow.stream":
         out.append(termination_obligation(machine, ctx, name, loc))
     return out
@@ -93,64 +99,129 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
     oid = f"fsm.{family(machine)}.terminates"
     term = TERMINATION.get((step_op, cond))
     if term is None:
-        return Obligation(oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None,
-                          loc)
+        return Obligation(
+            oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None, loc
+        )
     _progress(ctx, f"lemma {oid}")
     model = MachineModel(machine, f"{name}_t")
-    res = run_query(termination_query(model, term).assertions(), ctx.timeout, want_model=True)
-    how = "ranking over the integers (exact products in range)" if term.domain == "int" else \
-        "ranking (plain solver)"
+    res = run_query(
+        termination_query(model, term).assertions(), ctx.timeout, want_model=True, want_smt2=ctx.want_smt2
+    )
+    how = (
+        "ranking over the integers (exact products in range)"
+        if term.domain == "int"
+        else "ranking (plain solver)"
+    )
     if res.status == "unsat":
-        return Obligation(oid, "fsm", "proved", res.seconds,
-                          f"{how}: every activation with {term.text} ends", None, loc, res.smt2)
+        return Obligation(
+            oid,
+            "fsm",
+            "proved",
+            res.seconds,
+            f"{how}: every activation with {term.text} ends",
+            None,
+            loc,
+            res.smt2 or None,
+        )
     if res.status == "sat":
-        return Obligation(oid, "fsm", "refuted", res.seconds,
-                          f"{how}: the table does not end under the stated precondition ({term.text})",
-                          {"op": "dataflow.stream", "model": str(res.model)}, loc, res.smt2)
-    return Obligation(oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2)
+        return Obligation(
+            oid,
+            "fsm",
+            "refuted",
+            res.seconds,
+            f"{how}: the table does not end under the stated precondition ({term.text})",
+            {"op": "dataflow.stream", "model": str(res.model)},
+            loc,
+            res.smt2 or None,
+        )
+    return Obligation(
+        oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2 or None
+    )
 
 
-def stream_precondition(op: Operation, machine: Machine, ana: OperandAnalysis, ctx: VerifyContext,
-                        oid: str) -> Obligation:
+def stream_precondition(
+    op: Operation, machine: Machine, ana: OperandAnalysis, ctx: VerifyContext, oid: str
+) -> Obligation:
     """Do the operands this stream can receive meet its termination precondition?"""
     step_op, cond = stream_variant(machine)
     term = TERMINATION.get((step_op, cond))
     variant = variant_name(step_op, cond)
     if term is None:
-        return Obligation(oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc)
+        return Obligation(
+            oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc
+        )
     t0 = time.perf_counter()
     s = [ana.rename(ana.summary(v)) for v in op.operands]
     start, step, bound = (x.value for x in s)
     need = term.for_dfg(start, step, bound)
-    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.timeout)
-    text = describe_precondition(step_op, cond)
+    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.timeout, want_smt2=ctx.want_smt2)
+    text = describe_precondition(step_op, cond, dfg=True)
     if res.status == "unsat":
-        return Obligation(oid, "fsm", "proved", time.perf_counter() - t0,
-                          f"stream[{variant}] operands always meet: {text}", None, op.loc, res.smt2)
+        return Obligation(
+            oid,
+            "fsm",
+            "proved",
+            time.perf_counter() - t0,
+            f"stream[{variant}] operands always meet: {text}",
+            None,
+            op.loc,
+            res.smt2 or None,
+        )
     if res.status == "unknown":
-        return Obligation(oid, "fsm", "unknown", time.perf_counter() - t0,
-                          f"stream[{variant}]: could not decide whether the operands meet {text} ({res.reason})",
-                          None, op.loc, res.smt2)
+        return Obligation(
+            oid,
+            "fsm",
+            "unknown",
+            time.perf_counter() - t0,
+            f"stream[{variant}]: could not decide whether the operands meet {text} ({res.reason})",
+            None,
+            op.loc,
+            res.smt2 or None,
+        )
     mdl = res.model
     vals = {k: bv_value(mdl, x) for k, x in zip(("start", "step", "bound"), (start, step, bound))}
     consts = [z3.simplify(x) for x in (start, step, bound)]
     if all(z3.is_bv_value(c) for c in consts) and all(x.exact or not x.private for x in s):
         n = run_concrete(machine, *(c.as_signed_long() for c in consts), CONCRETE_CAP)
         if n is not None:
-            return Obligation(oid, "fsm", "proved", time.perf_counter() - t0,
-                              f"stream[{variant}] with constant operands {vals} ends after {n} trips "
-                              "(table run)", None, op.loc)
-    args = {str(d)[4:]: bv_value(mdl, d()) for d in mdl.decls() if str(d).startswith("arg.") and d.arity() == 0}
+            return Obligation(
+                oid,
+                "fsm",
+                "proved",
+                time.perf_counter() - t0,
+                f"stream[{variant}] with constant operands {vals} ends after {n} trips (table run)",
+                None,
+                op.loc,
+            )
+    args = {
+        str(d)[4:]: bv_value(mdl, d()) for d in mdl.decls() if str(d).startswith("arg.") and d.arity() == 0
+    }
     cex = {"op": "dataflow.stream", "operands": vals, "arguments": args}
     if all(x.exact for x in s):
-        return Obligation(oid, "fsm", "refuted", time.perf_counter() - t0,
-                          f"stream[{variant}] gets start={vals['start']}, step={vals['step']}, bound={vals['bound']} "
-                          f"for arguments {args}, which violates: {text} (the stream never ends or wraps around)",
-                          cex, op.loc, res.smt2)
-    return Obligation(oid, "fsm", "unknown", time.perf_counter() - t0,
-                      f"stream[{variant}]: cannot show the operands meet {text}; e.g. start={vals['start']}, "
-                      f"step={vals['step']}, bound={vals['bound']} is not excluded by the (over-approximate) "
-                      "operand analysis", cex, op.loc, res.smt2)
+        return Obligation(
+            oid,
+            "fsm",
+            "refuted",
+            time.perf_counter() - t0,
+            f"stream[{variant}] gets start={vals['start']}, step={vals['step']}, bound={vals['bound']} "
+            f"(arguments {', '.join(f'{k}={v}' for k, v in sorted(args.items()))}), violating: {text} "
+            "-- the index runs past the bound and only stops, if ever, after wrapping around",
+            cex,
+            op.loc,
+            res.smt2 or None,
+        )
+    return Obligation(
+        oid,
+        "fsm",
+        "unknown",
+        time.perf_counter() - t0,
+        f"stream[{variant}]: cannot show the operands meet {text}; e.g. start={vals['start']}, "
+        f"step={vals['step']}, bound={vals['bound']} is not excluded by the (over-approximate) "
+        "operand analysis",
+        cex,
+        op.loc,
+        res.smt2 or None,
+    )
 
 
 def _merge(into: dict[str, Obligation], obs: list[Obligation], op: Operation) -> None:

@@ -44,7 +44,15 @@ from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import run_query
-from loom.verify.structure import ACCESS_OPS, Access, Domain, Layout, done_domains, forward_values, memory_layout
+from loom.verify.structure import (
+    ACCESS_OPS,
+    Access,
+    Domain,
+    Layout,
+    done_domains,
+    forward_values,
+    memory_layout,
+)
 
 PAIR_LIMIT = 600  # beyond this many pairs in one domain, pairs are checked in batches
 
@@ -126,7 +134,9 @@ class Recovery:
         """For every ctrl value: the domains with an access whose ctrl is reachable from it."""
         reach: dict[Value, set[str]] = {}
         preds: dict[Value, list[Value]] = {}
-        seeds = list(self.layout.done_owner()) + ([self.layout.start] if self.layout.start is not None else [])
+        seeds = list(self.layout.done_owner()) + (
+            [self.layout.start] if self.layout.start is not None else []
+        )
         seen: set[Value] = set()
         stack = list(seeds)
         while stack:
@@ -198,7 +208,9 @@ class Recovery:
         return []
 
     # -- the walk --
-    def walk(self, v: Value, loops: list[Operation], first: Optional[tuple] = None) -> tuple[list[Node], Stop]:
+    def walk(
+        self, v: Value, loops: list[Operation], first: Optional[tuple] = None
+    ) -> tuple[list[Node], Stop]:
         items: list[Node] = []
         use = first
         while True:
@@ -237,8 +249,10 @@ class Recovery:
                 if i == 2:
                     if op in loops:
                         return items, Stop("feedback", loop=op)
-                    raise Unrecognized(f"{self.name(v)} feeds back into the loop {self.name(op.results[0])} "
-                                       "without entering it first")
+                    raise Unrecognized(
+                        f"{self.name(v)} feeds back into the loop {self.name(op.results[0])} "
+                        "without entering it first"
+                    )
                 if i != 1:
                     raise Unrecognized(f"ctrl token {self.name(v)} is used as a loop condition")
                 node, v = self.loop(op, loops)
@@ -250,26 +264,37 @@ class Recovery:
                 items.append(node)
                 v = nxt
             elif n == "dataflow.invariant":
-                raise Unrecognized(f"ctrl token {self.name(v)} is replicated by dataflow.invariant "
-                                   f"({self.name(op.results[0])}): every iteration's accesses would start at once")
+                raise Unrecognized(
+                    f"ctrl token {self.name(v)} is replicated by dataflow.invariant "
+                    f"({self.name(op.results[0])}): every iteration's accesses would start at once"
+                )
             else:
-                raise Unrecognized(f"ctrl token {self.name(v)} goes through {n}, which the serial-recursive "
-                                   "structure does not use")
+                raise Unrecognized(
+                    f"ctrl token {self.name(v)} goes through {n}, which the serial-recursive "
+                    "structure does not use"
+                )
 
     def loop(self, carry: Operation, loops: list[Operation]) -> tuple[Node, Value]:
         pre, stop = self.walk(carry.results[0], loops + [carry])
         if stop.kind != "exit" or stop.loop is not carry:
-            raise Unrecognized(f"the loop of {self.name(carry.results[0])} has no exit branch "
-                               f"(its chain ends at a {stop.kind})")
+            raise Unrecognized(
+                f"the loop of {self.name(carry.results[0])} has no exit branch "
+                f"(its chain ends at a {stop.kind})"
+            )
         cb = stop.op
         if _strip(carry.operands[0]) is not _strip(cb.operands[0]):
             raise Unrecognized(
                 f"the loop carry {self.name(carry.results[0])} reads condition {self.name(carry.operands[0])} but "
-                f"its exit branch reads {self.name(cb.operands[0])}: iterations are not aligned")
+                f"its exit branch reads {self.name(cb.operands[0])}: iterations are not aligned"
+            )
         label = self.name(carry.results[0])
-        return Node("loop", [Node("seq", pre), Node("seq", stop.post or [])], op=carry, label=label), cb.results[1]
+        return Node(
+            "loop", [Node("seq", pre), Node("seq", stop.post or [])], op=carry, label=label
+        ), cb.results[1]
 
-    def branch(self, cb: Operation, loops: list[Operation]) -> tuple[Optional[Node], Optional[Value], Optional[Stop]]:
+    def branch(
+        self, cb: Operation, loops: list[Operation]
+    ) -> tuple[Optional[Node], Optional[Value], Optional[Stop]]:
         t_items, t_stop = self.walk(cb.results[0], loops)
         if t_stop.kind == "feedback":
             if loops and t_stop.loop is loops[-1]:
@@ -277,29 +302,42 @@ class Recovery:
             raise Unrecognized(f"{self.name(cb.results[0])} feeds back into an outer loop (a break)")
         f_items, f_stop = self.walk(cb.results[1], loops)
         if f_stop.kind == "feedback":
-            raise Unrecognized(f"the loop continues on the false side of the branch on {self.name(cb.operands[0])}")
+            raise Unrecognized(
+                f"the loop continues on the false side of the branch on {self.name(cb.operands[0])}"
+            )
         if not (t_stop.kind == f_stop.kind == "mux" and t_stop.op is f_stop.op and t_stop.idx != f_stop.idx):
-            raise Unrecognized(f"the two sides of the branch on {self.name(cb.operands[0])} end at "
-                               f"{t_stop.kind} and {f_stop.kind}, not in one mux")
+            raise Unrecognized(
+                f"the two sides of the branch on {self.name(cb.operands[0])} end at "
+                f"{t_stop.kind} and {f_stop.kind}, not in one mux"
+            )
         mux = t_stop.op
         cond, inverted = selector(mux.operands[0])
         if cond is not _strip(cb.operands[0]):
-            raise Unrecognized(f"the mux {self.name(mux.results[0])} selects on {self.name(mux.operands[0])}, "
-                               f"not on the branch condition {self.name(cb.operands[0])}")
+            raise Unrecognized(
+                f"the mux {self.name(mux.results[0])} selects on {self.name(mux.operands[0])}, "
+                f"not on the branch condition {self.name(cb.operands[0])}"
+            )
         want_true = 1 if inverted else 2
         if t_stop.idx != want_true:
-            raise Unrecognized(f"the mux {self.name(mux.results[0])} takes each branch's token from the other "
-                               "side (its inputs are swapped)")
-        node = Node("if", [Node("seq", t_items), Node("seq", f_items)], op=cb, label=self.name(cb.operands[0]))
+            raise Unrecognized(
+                f"the mux {self.name(mux.results[0])} takes each branch's token from the other "
+                "side (its inputs are swapped)"
+            )
+        node = Node(
+            "if", [Node("seq", t_items), Node("seq", f_items)], op=cb, label=self.name(cb.operands[0])
+        )
         return node, mux.results[0], None
 
     def par(self, uses: list[tuple[Value, Operation, int]], loops: list[Operation]) -> tuple[Node, Stop]:
         pending: list[tuple[Node, Stop]] = []
-        dangling: list[Node] = []  # branches whose last done token goes nowhere: unordered with all that follows
+        dangling: list[
+            Node
+        ] = []  # branches whose last done token goes nowhere: unordered with all that follows
         for u in uses:
             its, st = self.walk(u[0], loops, first=u)
-            (dangling if st.kind == "dead" else pending).append(Node("seq", its) if st.kind == "dead"
-                                                                   else (Node("seq", its), st))
+            (dangling if st.kind == "dead" else pending).append(
+                Node("seq", its) if st.kind == "dead" else (Node("seq", its), st)
+            )
         if not pending:
             return Node("par", dangling), Stop("dead")
         while len(pending) > 1:
@@ -321,7 +359,9 @@ class Recovery:
                     break
             if not merged:
                 kinds = ", ".join(sorted({st.kind for _, st in pending}))
-                raise Unrecognized(f"parallel uses of one ctrl token do not meet again in one join (they end at {kinds})")
+                raise Unrecognized(
+                    f"parallel uses of one ctrl token do not meet again in one join (they end at {kinds})"
+                )
         if dangling:
             node, stop = pending[0]
             return Node("par", dangling + [node]), stop
@@ -368,8 +408,9 @@ def paths(root: Node) -> dict[int, list[tuple[Node, int]]]:
 # ----------------------------------------------------------------------------- the order formulas
 
 
-def _order(px, py, vx, vy, i: int, mode: str, keys: Optional[dict], data_first: bool = False
-           ) -> tuple[z3.BoolRef, z3.BoolRef]:
+def _order(
+    px, py, vx, vy, i: int, mode: str, keys: Optional[dict], data_first: bool = False
+) -> tuple[z3.BoolRef, z3.BoolRef]:
     """(X-instance before Y-instance, the two are the two sides of one branch instance) below depth ``i``.
 
     ``mode`` ``hb``: the network's order (par = unordered, unless ``data_first``:
@@ -395,7 +436,7 @@ def _order(px, py, vx, vy, i: int, mode: str, keys: Optional[dict], data_first: 
     if nx.kind == "if":
         return z3.BoolVal(False), z3.BoolVal(True)
     if nx.kind == "par" and mode == "hb":
-        loop_free = all(n.kind != "loop" for n, _ in px[i + 1:] + py[i + 1:])
+        loop_free = all(n.kind != "loop" for n, _ in px[i + 1 :] + py[i + 1 :])
         return z3.BoolVal(data_first and loop_free), z3.BoolVal(False)
     if mode == "po" and keys is not None:
         return z3.BoolVal(keys[id(nx.children[cx])] < keys[id(nx.children[cy])]), z3.BoolVal(False)
@@ -444,8 +485,9 @@ class PairQuery:
     loops_second: list[Node]
 
 
-def pair_query(x: Access, y: Access, px, py, keys: Optional[dict], tag: str,
-               data_deps: frozenset = frozenset()) -> PairQuery:
+def pair_query(
+    x: Access, y: Access, px, py, keys: Optional[dict], tag: str, data_deps: frozenset = frozenset()
+) -> PairQuery:
     """Instances of ``x`` and ``y`` that must be ordered (program order, or race-freedom) but are not."""
     lx, ly = _loops_on(px), _loops_on(py)
     vx = {id(n): z3.Int(f"{tag}.first.{x.name}.k{j}") for j, n in enumerate(lx)}
@@ -526,16 +568,24 @@ def _explain(model: z3.ModelRef, q: PairQuery, names_of_loops) -> dict:
     def iters(vs, loops):
         return {names_of_loops(n): model.eval(vs[id(n)], model_completion=True).as_long() for n in loops}
 
-    return {"first": {"access": q.first.name, "iterations": iters(q.vars_first, q.loops_first)},
-            "second": {"access": q.second.name, "iterations": iters(q.vars_second, q.loops_second)}}
+    return {
+        "first": {"access": q.first.name, "iterations": iters(q.vars_first, q.loops_first)},
+        "second": {"access": q.second.name, "iterations": iters(q.vars_second, q.loops_second)},
+    }
 
 
 def _fmt_iters(it: dict) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in it.items()) + ")" if it else "(top level)"
 
 
-def domain_order(layout: Layout, domain: Domain, names: dict[Value, str], ctx: VerifyContext,
-                 keys: Optional[dict[int, tuple]], keys_note: str) -> list[Obligation]:
+def domain_order(
+    layout: Layout,
+    domain: Domain,
+    names: dict[Value, str],
+    ctx: VerifyContext,
+    keys: Optional[dict[int, tuple]],
+    keys_note: str,
+) -> list[Obligation]:
     """The order obligations of one domain."""
     t0 = time.perf_counter()
     D = domain.name
@@ -544,39 +594,81 @@ def domain_order(layout: Layout, domain: Domain, names: dict[Value, str], ctx: V
     try:
         root = Recovery(layout, domain, names).recover()
     except Unrecognized as e:
-        return [Obligation(f"mem.{D}.order", "memory", "unknown", time.perf_counter() - t0,
-                           f"ctrl-done network of {D} not recognized: {e}", None, domain.mem.loc)]
+        return [
+            Obligation(
+                f"mem.{D}.order",
+                "memory",
+                "unknown",
+                time.perf_counter() - t0,
+                f"ctrl-done network of {D} not recognized: {e}",
+                None,
+                domain.mem.loc,
+            )
+        ]
     ps = paths(root)
     node_keys = _subtree_keys(root, keys) if keys is not None else None
-    accs = sorted(domain.accesses, key=(lambda a: keys[id(a)]) if keys is not None else
-                  (lambda a: [(c,) for _, c in ps[id(a)]]))
-    pairs = [(x, y) for i, x in enumerate(accs) for y in accs[i:] if "store" in (x.kind, y.kind)
-             and not (x is y and not _loops_on(ps[id(x)]))]
-    mode = "program order (source)" if keys is not None else "race freedom (no source order available" + \
-        (f": {keys_note}" if keys_note else "") + ")"
+    accs = sorted(
+        domain.accesses,
+        key=(lambda a: keys[id(a)]) if keys is not None else (lambda a: [(c,) for _, c in ps[id(a)]]),
+    )
+    pairs = [
+        (x, y)
+        for i, x in enumerate(accs)
+        for y in accs[i:]
+        if "store" in (x.kind, y.kind) and not (x is y and not _loops_on(ps[id(x)]))
+    ]
+    mode = (
+        "program order (source)"
+        if keys is not None
+        else "race freedom (no source order available" + (f": {keys_note}" if keys_note else "") + ")"
+    )
     loop_name = {id(n): n.label for n in _all_nodes(root) if n.kind == "loop"}
     deps = data_dependences(layout, domain)
     out: list[Obligation] = []
-    batches = [pairs[k:k + 1] for k in range(len(pairs))] if len(pairs) <= PAIR_LIMIT else \
-        [pairs[k:k + 50] for k in range(0, len(pairs), 50)]
+    batches = (
+        [pairs[k : k + 1] for k in range(len(pairs))]
+        if len(pairs) <= PAIR_LIMIT
+        else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
+    )
     for batch in batches:
-        queries = [pair_query(x, y, ps[id(x)], ps[id(y)], node_keys, f"q{j}", deps) for j, (x, y) in enumerate(batch)]
+        queries = [
+            pair_query(x, y, ps[id(x)], ps[id(y)], node_keys, f"q{j}", deps) for j, (x, y) in enumerate(batch)
+        ]
         x, y = batch[0]
-        oid = f"mem.{D}.order.{x.name}<{y.name}" if len(batch) == 1 else \
-            f"mem.{D}.order[{x.name}<{y.name}..{batch[-1][0].name}<{batch[-1][1].name}]"
+        oid = (
+            f"mem.{D}.order.{x.name}<{y.name}"
+            if len(batch) == 1
+            else f"mem.{D}.order[{x.name}<{y.name}..{batch[-1][0].name}<{batch[-1][1].name}]"
+        )
         if ctx.progress is not None:
             ctx.progress(oid)
-        res = run_query([z3.Or(*[q.violation for q in queries])], ctx.timeout)
+        res = run_query([z3.Or(*[q.violation for q in queries])], ctx.timeout, want_smt2=ctx.want_smt2)
         loc = y.op.loc
         if res.status == "unsat":
-            what = "every instance pair is ordered as the source orders it" if keys is not None else \
-                "no two instances can run concurrently"
-            out.append(Obligation(oid, "memory", "proved", res.seconds,
-                                  f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts", None, loc,
-                                  res.smt2))
+            what = (
+                "every instance pair is ordered as the source orders it"
+                if keys is not None
+                else "no two instances can run concurrently"
+            )
+            out.append(
+                Obligation(
+                    oid,
+                    "memory",
+                    "proved",
+                    res.seconds,
+                    f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts",
+                    None,
+                    loc,
+                    res.smt2 or None,
+                )
+            )
             continue
         if res.status == "unknown":
-            out.append(Obligation(oid, "memory", "unknown", res.seconds, f"{res.reason}", None, loc, res.smt2))
+            out.append(
+                Obligation(
+                    oid, "memory", "unknown", res.seconds, f"{res.reason}", None, loc, res.smt2 or None
+                )
+            )
             continue
         mdl = res.model
         q = next(q for q in queries if z3.is_true(mdl.eval(q.violation, model_completion=True)))
@@ -585,10 +677,19 @@ def domain_order(layout: Layout, domain: Domain, names: dict[Value, str], ctx: V
         why, schedule = _why(q, ps, keys, cex, names)
         cex["schedule"] = schedule
         cex["reason"] = why
-        out.append(Obligation(oid, "memory", "refuted", res.seconds,
-                              f"{q.first.name}{_fmt_iters(cex['first']['iterations'])} and "
-                              f"{q.second.name}{_fmt_iters(cex['second']['iterations'])} in {D}: {why}",
-                              cex, q.second.op.loc, res.smt2))
+        out.append(
+            Obligation(
+                oid,
+                "memory",
+                "refuted",
+                res.seconds,
+                f"{q.first.name}{_fmt_iters(cex['first']['iterations'])} and "
+                f"{q.second.name}{_fmt_iters(cex['second']['iterations'])} in {D}: {why}",
+                cex,
+                q.second.op.loc,
+                res.smt2 or None,
+            )
+        )
     return out
 
 
@@ -601,28 +702,38 @@ def _why(q: PairQuery, ps, keys, cex, names) -> tuple[str, list[str]]:
         common += 1
     div = pa[common][0] if common < len(pa) else None
     if div is not None and div.kind == "par":
-        why = (f"their ctrl tokens are copies of one token that nothing orders (parallel branches joined "
-               f"later), so the memory may execute either first")
-        sched = [f"{b.name}{ib} receives its ctrl {names.get(b.ctrl, '%?')} and issues",
-                 f"{a.name}{ia} receives its ctrl {names.get(a.ctrl, '%?')} and issues",
-                 "both requests reach the memory with no done token between them"]
+        why = (
+            "their ctrl tokens are copies of one token that nothing orders (parallel branches joined "
+            "later), so the memory may execute either first"
+        )
+        sched = [
+            f"{b.name}{ib} receives its ctrl {names.get(b.ctrl, '%?')} and issues",
+            f"{a.name}{ia} receives its ctrl {names.get(a.ctrl, '%?')} and issues",
+            "both requests reach the memory with no done token between them",
+        ]
         return why, sched
     if keys is not None:
-        why = ("the source runs " + (f"{a.name}{ia} first" if keys[id(a)] <= keys[id(b)] else f"{b.name}{ib} first")
-               + ", but the ctrl-done chain makes the other wait for it")
+        why = (
+            "the source runs "
+            + (f"{a.name}{ia} first" if keys[id(a)] <= keys[id(b)] else f"{b.name}{ib} first")
+            + ", but the ctrl-done chain makes the other wait for it"
+        )
         first_src, second_src = (a, ia), (b, ib)
         if keys[id(a)] > keys[id(b)]:
             first_src, second_src = second_src, first_src
-        sched = [f"{second_src[0].name}{second_src[1]} gets its ctrl {names.get(second_src[0].ctrl, '%?')} and "
-                 "executes",
-                 f"its done token releases {first_src[0].name}{first_src[1]}, which executes after it"]
+        sched = [
+            f"{second_src[0].name}{second_src[1]} gets its ctrl {names.get(second_src[0].ctrl, '%?')} and "
+            "executes",
+            f"its done token releases {first_src[0].name}{first_src[1]}, which executes after it",
+        ]
         return why, sched
     why = "the ctrl-done network does not order these two instances"
     return why, [f"{a.name}{ia} and {b.name}{ib} execute in either order"]
 
 
-def check_memory_order(func: Operation, ctx: VerifyContext, source: Optional[Operation] = None,
-                       layout: Optional[Layout] = None) -> list[Obligation]:
+def check_memory_order(
+    func: Operation, ctx: VerifyContext, source: Optional[Operation] = None, layout: Optional[Layout] = None
+) -> list[Obligation]:
     """Obligation 4 for ``func``: ``mem.<D>.order.*`` for every domain with a store.
 
     ``source`` is the SCF ``func.func`` the DFG was lowered from (accesses matched

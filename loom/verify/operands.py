@@ -101,8 +101,12 @@ class OperandAnalysis:
             return self.rename(self.summary(op.operands[0]))
         if name == "handshake.join":
             parts = [self.rename(self.summary(x)) for x in op.operands]
-            return Summary(const_term(None, v.type), z3.And(*[p.cond for p in parts]),
-                           tuple(x for p in parts for x in p.private), all(p.exact for p in parts))
+            return Summary(
+                const_term(None, v.type),
+                z3.And(*[p.cond for p in parts]),
+                tuple(x for p in parts for x in p.private),
+                all(p.exact for p in parts),
+            )
         if name == "handshake.cond_br":
             c, d = (self.rename(self.summary(x)) for x in op.operands)
             taken = as_bool(c.value) if k == 0 else z3.Not(as_bool(c.value))
@@ -134,7 +138,7 @@ class OperandAnalysis:
                 model = MachineModel(m, f"opd{next(self.counter)}")
                 emitted = dict(model.firing(rule, model.new_state("x"), {}).emits)
                 return Summary(emitted["out"], ctrl.cond, ctrl.private, ctrl.exact)
-            (_, e), = m.sources
+            ((_, e),) = m.sources
             model = MachineModel(m, f"opd{next(self.counter)}")
             return Summary(model.encoder.encode(e, {}, {}, v.type), z3.BoolVal(True), (), True)
         if op.dialect in ("arith", "math"):
@@ -144,8 +148,12 @@ class OperandAnalysis:
             model = MachineModel(m, f"opd{next(self.counter)}", data_mode="exact")
             heads = {f"in{i}": s.value for i, s in enumerate(ins)}
             f = model.firing(rule, model.new_state("x"), heads)
-            return Summary(f.emits[f"out{k}"], z3.And(*[s.cond for s in ins]),
-                           tuple(x for s in ins for x in s.private), all(s.exact for s in ins))
+            return Summary(
+                f.emits[f"out{k}"],
+                z3.And(*[s.cond for s in ins]),
+                tuple(x for s in ins for x in s.private),
+                all(s.exact for s in ins),
+            )
         return self._opaque(v)
 
 
@@ -158,7 +166,11 @@ def arg_name_map(func: Operation) -> dict[Value, str]:
     out: dict[Value, str] = {}
     for i, a in enumerate(block.args):
         n: Optional[str] = None
-        if isinstance(names, ArrayAttr) and i < len(names.elements) and isinstance(names.elements[i], StringAttr):
+        if (
+            isinstance(names, ArrayAttr)
+            and i < len(names.elements)
+            and isinstance(names.elements[i], StringAttr)
+        ):
             n = names.elements[i].value
         out[a] = n or a.name_hint or f"arg{i}"
     return out

@@ -120,8 +120,14 @@ def _json_safe(x):
 def json_of(reports: list[VerifyReport]) -> dict:
     """The DESIGN.md ``--json`` document for one or more reports."""
     obligations = [
-        {"id": oid, "kind": o.kind, "status": o.status, "seconds": round(o.seconds, 6), "detail": o.detail,
-         "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None}
+        {
+            "id": oid,
+            "kind": o.kind,
+            "status": o.status,
+            "seconds": round(o.seconds, 6),
+            "detail": o.detail,
+            "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None,
+        }
         for _, o, oid in _tagged(reports)
     ]
     counts = {"proved": 0, "refuted": 0, "unknown": 0}
@@ -145,14 +151,26 @@ def junit_of(reports: list[VerifyReport]) -> str:
     prefix = len(reports) > 1
     for r in reports:
         c = r.counts()
-        suite = ET.SubElement(root, "testsuite", name=f"loom.verify.{r.function}", tests=str(len(r.obligations)),
-                              failures=str(c["refuted"]), errors=str(c["unknown"]), skipped="0",
-                              time=f"{r.seconds:.6f}")
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=f"loom.verify.{r.function}",
+            tests=str(len(r.obligations)),
+            failures=str(c["refuted"]),
+            errors=str(c["unknown"]),
+            skipped="0",
+            time=f"{r.seconds:.6f}",
+        )
         if r.file:
             suite.set("file", r.file)
         for o in r.obligations:
-            case = ET.SubElement(suite, "testcase", name=f"{r.function}:{o.id}" if prefix else o.id,
-                                 classname=f"loom.verify.{r.function}.{o.kind}", time=f"{o.seconds:.6f}")
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                name=f"{r.function}:{o.id}" if prefix else o.id,
+                classname=f"loom.verify.{r.function}.{o.kind}",
+                time=f"{o.seconds:.6f}",
+            )
             if o.loc is not None and o.loc.line > 0:
                 case.set("file", o.loc.file)
                 case.set("line", str(o.loc.line))
@@ -187,13 +205,23 @@ def _artifact(path: str) -> str:
 def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
     """A SARIF 2.1.0 log with one result per obligation (pass, fail or open)."""
     kinds = sorted({o.kind for r in reports for o in r.obligations} | set(KIND_RULES))
-    rules = [{"id": f"loom.{k}", "name": k, "shortDescription": {"text": KIND_RULES.get(k, k)},
-              "defaultConfiguration": {"level": "error"}} for k in kinds]
+    rules = [
+        {
+            "id": f"loom.{k}",
+            "name": k,
+            "shortDescription": {"text": KIND_RULES.get(k, k)},
+            "defaultConfiguration": {"level": "error"},
+        }
+        for k in kinds
+    ]
     index = {f"loom.{k}": i for i, k in enumerate(kinds)}
     results = []
     for r, o, oid in _tagged(reports):
-        level, kind = {"proved": ("none", "pass"), "refuted": ("error", "fail"), "unknown": ("warning", "open")}[
-            o.status]
+        level, kind = {
+            "proved": ("none", "pass"),
+            "refuted": ("error", "fail"),
+            "unknown": ("warning", "open"),
+        }[o.status]
         res = {
             "ruleId": f"loom.{o.kind}",
             "ruleIndex": index[f"loom.{o.kind}"],
@@ -201,8 +229,12 @@ def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
             "level": level,
             "message": {"text": f"{oid}: {o.detail}"},
             "partialFingerprints": {"obligationId": oid},
-            "properties": {"obligation": oid, "status": o.status, "seconds": round(o.seconds, 6),
-                           "function": r.function},
+            "properties": {
+                "obligation": oid,
+                "status": o.status,
+                "seconds": round(o.seconds, 6),
+                "function": r.function,
+            },
         }
         if o.bounded is not None:
             res["properties"]["bounded"] = o.bounded
@@ -216,12 +248,20 @@ def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "loom-verify", "informationUri": TOOL_URI, "version": version,
-                                "rules": rules}},
-            "artifacts": [{"location": {"uri": _artifact(a)}} for a in artifacts],
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "loom-verify",
+                        "informationUri": TOOL_URI,
+                        "version": version,
+                        "rules": rules,
+                    }
+                },
+                "artifacts": [{"location": {"uri": _artifact(a)}} for a in artifacts],
+                "results": results,
+            }
+        ],
     }
 
 
@@ -243,8 +283,23 @@ def _location(o: Obligation, r: VerifyReport) -> Optional[dict]:
 def format_counterexample(cex: dict, indent: str = "    ") -> str:
     """A readable multi-line rendering of a counterexample dict."""
     lines = []
-    order = ["op", "channel", "domain", "trip_counts", "branches", "first", "second", "iterations", "operands",
-             "arguments", "reason", "schedule", "channel_path", "trace", "token_trace"]
+    order = [
+        "op",
+        "channel",
+        "domain",
+        "trip_counts",
+        "branches",
+        "first",
+        "second",
+        "iterations",
+        "operands",
+        "arguments",
+        "reason",
+        "schedule",
+        "channel_path",
+        "trace",
+        "token_trace",
+    ]
     keys = [k for k in order if k in cex] + sorted(k for k in cex if k not in order)
     for k in keys:
         v = cex[k]
@@ -284,8 +339,10 @@ def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
                 line += f"  {o.detail}"
             out.append(line)
         c = r.counts()
-        out.append(f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
-                   f"{c['unknown']} unknown ({r.seconds:.2f} s)")
+        out.append(
+            f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
+            f"{c['unknown']} unknown ({r.seconds:.2f} s)"
+        )
         refuted = [o for o in r.obligations if o.status == "refuted"]
         if refuted:
             out.append("  counterexamples:")
@@ -299,12 +356,16 @@ def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
         for r in reports:
             for k, v in r.counts().items():
                 total[k] += v
-        out.append(f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
-                   f"{total['refuted']} refuted, {total['unknown']} unknown")
+        out.append(
+            f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
+            f"{total['refuted']} refuted, {total['unknown']} unknown"
+        )
     return "\n".join(out) + "\n"
 
 
-def progress_printer(stream: TextIO = sys.stderr, after: float = 2.0, every: float = 1.0) -> Callable[[str], None]:
+def progress_printer(
+    stream: TextIO = sys.stderr, after: float = 2.0, every: float = 1.0
+) -> Callable[[str], None]:
     """A ``VerifyContext.progress`` callback that prints only on long runs: after ``after`` s, at most every ``every`` s."""
     start = time.monotonic()
     state = {"last": 0.0, "n": 0}

@@ -1,8 +1,9 @@
 """``--emit-smt2 DIR``: every single-query obligation as a self-contained SMT-LIB2 file, plus a manifest.
 
-A file holds the declarations, the assertions and ``(check-sat)`` exactly as
-Z3's printer wrote them for the query the verifier solved; a stock solver answers
-``unsat`` when the obligation is proved. Obligations that are not one SMT query
+A file holds the declarations, the assertions and ``(check-sat)`` as Z3's printer
+wrote them for the query the verifier solved (quoted ``|...|`` names rewritten to
+plain symbols, see ``portable``); a stock solver answers ``unsat`` when the
+obligation is proved. Obligations that are not one SMT query
 (graph checks, BMC) get no file; the manifest lists them with ``file: null``.
 File names are the obligation ids made filesystem-safe, prefixed by the function.
 """
@@ -15,13 +16,31 @@ from pathlib import Path
 from typing import Iterable
 
 from loom.verify.report import VerifyReport
+from loom.verify.z3model import smt_symbol
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=,()-]")
 
 
-_WORDS = (("->", "_to_"), ("<<", "_shl_"), (">>", "_shr_"), ("<=", "_le_"), (">=", "_ge_"), ("!=", "_ne_"),
-          ("<", "_lt_"), (">", "_gt_"), ("|", "-"), ("%", ""), ("*", "_mul_"), ("/", "_div_"),
-          (";", ","), ("?", "q"), (":", "_"), (" ", ""), ("[", "("), ("]", ")"))
+_WORDS = (
+    ("->", "_to_"),
+    ("<<", "_shl_"),
+    (">>", "_shr_"),
+    ("<=", "_le_"),
+    (">=", "_ge_"),
+    ("!=", "_ne_"),
+    ("<", "_lt_"),
+    (">", "_gt_"),
+    ("|", "-"),
+    ("%", ""),
+    ("*", "_mul_"),
+    ("/", "_div_"),
+    (";", ","),
+    ("?", "q"),
+    (":", "_"),
+    (" ", ""),
+    ("[", "("),
+    ("]", ")"),
+)
 
 
 def safe_name(text: str) -> str:
@@ -31,11 +50,37 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)
 
 
+_QUOTED = re.compile(r"\|((?:[^|\\]|\\.)*)\|")
+
+
+def portable(text: str) -> str:
+    """Z3's printer quotes unusual names as ``|...|`` and may leave ``\\|`` inside, which no parser accepts
+    (Z3's own included): every quoted symbol becomes a simple symbol, one-to-one, so any solver reads the file."""
+    mapping: dict[str, str] = {}
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9._~!@$%^&*+=<>?/-]*", _QUOTED.sub(" ", text)))
+
+    def simple(m: re.Match) -> str:
+        raw = m.group(1)
+        if raw not in mapping:
+            base = smt_symbol(raw.replace("\\|", "|"))
+            name, k = base, 1
+            while name in used:
+                name = f"{base}.q{k}"
+                k += 1
+            used.add(name)
+            mapping[raw] = name
+        return mapping[raw]
+
+    return _QUOTED.sub(simple, text)
+
+
 def header(function: str, oid: str, status: str) -> str:
     return f"; loom verify obligation {oid} of @{function}\n; verdict: {status} (unsat means proved)\n"
 
 
-def emit_smt2(reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "", manifest: bool = True) -> list[dict]:
+def emit_smt2(
+    reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "", manifest: bool = True
+) -> list[dict]:
     """Write one ``.smt2`` per obligation that has a script, and (unless told not to) ``manifest.json``.
 
     Returns the manifest entries: ``{function, id, kind, verdict, file}`` (``file``
@@ -57,7 +102,8 @@ def emit_smt2(reports: Iterable[VerifyReport], out_dir: Path, prefix: str = "", 
                     name = f"{base}.{k}.smt2"
                     k += 1
                 taken.add(name)
-                (out_dir / name).write_text(header(r.function, o.id, o.status) + o.smt2, encoding="utf-8")
+                text = header(r.function, o.id, o.status) + portable(o.smt2)
+                (out_dir / name).write_text(text, encoding="utf-8")
                 entry["file"] = name
             entries.append(entry)
     if manifest:

@@ -31,9 +31,7 @@ class QueryResult:
 
 
 def _pipeline() -> z3.Solver:
-    return z3.Then(
-        "simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify", "smt"
-    ).solver()
+    return z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify", "smt").solver()
 
 
 def to_smt2(assertions: Sequence[z3.BoolRef]) -> str:
@@ -48,13 +46,16 @@ def run_query(
     timeout: Optional[float] = None,
     want_model: bool = True,
     preprocess: bool = True,
+    want_smt2: bool = True,
 ) -> QueryResult:
     """Solve the conjunction of ``assertions`` within ``timeout`` seconds (None: no limit).
+
+    ``want_smt2`` False skips printing the SMT-LIB2 script (``smt2`` is then "").
 
     A timeout or an incomplete answer is ``unknown`` (with Z3's reason), never ``unsat``.
     """
     t0 = time.perf_counter()
-    text = to_smt2(assertions)
+    text = to_smt2(assertions) if want_smt2 else ""
     if timeout is not None and timeout < 0.001:  # Z3 counts in milliseconds: less than 1 ms is no time at all
         return QueryResult("unknown", 0.0, text, reason="timeout")
     solver = _pipeline() if preprocess else z3.Solver()
@@ -76,7 +77,9 @@ def run_query(
     return QueryResult("unknown", seconds, text, reason=solver.reason_unknown() or "unknown")
 
 
-def _model_of(assertions: Sequence[z3.BoolRef], solver: z3.Solver, timeout: Optional[float]) -> Optional[z3.ModelRef]:
+def _model_of(
+    assertions: Sequence[z3.BoolRef], solver: z3.Solver, timeout: Optional[float]
+) -> Optional[z3.ModelRef]:
     """The satisfying model (Z3's model converters restore variables the preprocessing eliminated)."""
     try:
         return solver.model()

@@ -160,11 +160,11 @@ def memory_layout(func: Operation) -> Layout:
         ports = list(mem.operands[1:] if mem.name == "handshake.extmemory" else mem.operands)
         pos = 0
         for j in range(st):
-            group = ports[pos:pos + 1 + rank]
+            group = ports[pos : pos + 1 + rank]
             pos += 1 + rank
             _attach(dom, "store", j, group, mem.results[ld + j] if ld + j < len(mem.results) else None, by_op)
         for j in range(ld):
-            group = ports[pos:pos + rank]
+            group = ports[pos : pos + rank]
             pos += rank
             done_i = ld + st + j
             _attach(dom, "load", j, group, mem.results[done_i] if done_i < len(mem.results) else None, by_op)
@@ -305,7 +305,7 @@ def access_obligations(layout: Layout, names: dict[Value, str]) -> list[Obligati
         problems = list(a.problems)
         if a.domain is None:
             problems.append("is not connected to any memory interface port")
-        for r in (a.op.results if a.kind == "store" else a.op.results[1:]):
+        for r in a.op.results if a.kind == "store" else a.op.results[1:]:
             n = len(layout.uses.get(r, []))
             if n != 1:
                 problems.append(f"result {names.get(r, '?')} has {n} uses (a memory port needs exactly one)")
@@ -323,19 +323,37 @@ def access_obligations(layout: Layout, names: dict[Value, str]) -> list[Obligati
         else:
             ok, bad = _ctrl_roots(layout, a.ctrl)
             if not ok:
-                problems.append(f"ctrl input {names.get(a.ctrl, '?')} does not come from the ctrl-done network "
-                                f"(it derives from {names.get(bad, '?')})")
+                problems.append(
+                    f"ctrl input {names.get(a.ctrl, '?')} does not come from the ctrl-done network "
+                    f"(it derives from {names.get(bad, '?')})"
+                )
         dom = a.domain.name if a.domain is not None else "-"
         oid = f"mem.access.{a.name}"
         if problems:
-            out.append(Obligation(oid, "structure", "refuted", time.perf_counter() - t0,
-                                  f"{a.kind} {a.name} ({dom}): " + "; ".join(problems),
-                                  {"op": a.op.name, "access": a.name, "domain": dom, "problems": problems}, a.op.loc))
+            out.append(
+                Obligation(
+                    oid,
+                    "structure",
+                    "refuted",
+                    time.perf_counter() - t0,
+                    f"{a.kind} {a.name} ({dom}): " + "; ".join(problems),
+                    {"op": a.op.name, "access": a.name, "domain": dom, "problems": problems},
+                    a.op.loc,
+                )
+            )
         else:
-            out.append(Obligation(oid, "structure", "proved", time.perf_counter() - t0,
-                                  f"{a.kind} {a.name} ({dom}) has one ctrl from the ctrl-done network, one port, "
-                                  "one consumed done token" + (", one data input" if a.kind == "load" else ""),
-                                  None, a.op.loc))
+            out.append(
+                Obligation(
+                    oid,
+                    "structure",
+                    "proved",
+                    time.perf_counter() - t0,
+                    f"{a.kind} {a.name} ({dom}) has one ctrl from the ctrl-done network, one port, "
+                    "one consumed done token" + (", one data input" if a.kind == "load" else ""),
+                    None,
+                    a.op.loc,
+                )
+            )
     return out
 
 
@@ -351,15 +369,18 @@ def independence_obligations(layout: Layout, names: dict[Value, str]) -> list[Ob
             key = tuple(sorted((a.domain.name, other)))
             crossings.setdefault(key, []).append(
                 f"{a.name} of {a.domain.name} takes ctrl {names.get(a.ctrl, '?')}, which waits for a done token "
-                f"of {other}")
+                f"of {other}"
+            )
     doms = [d.name for d in layout.domains if d.accesses]
     seconds = time.perf_counter() - t0
     out = []
     if len(doms) <= 12:
-        pairs = [(x, y) for i, x in enumerate(doms) for y in doms[i + 1:]]
+        pairs = [(x, y) for i, x in enumerate(doms) for y in doms[i + 1 :]]
         for x, y in pairs:
             key = tuple(sorted((x, y)))
-            out.append(_indep(f"mem.indep.{x}|{y}", crossings.get(key), x, y, seconds / max(1, len(pairs)), layout))
+            out.append(
+                _indep(f"mem.indep.{x}|{y}", crossings.get(key), x, y, seconds / max(1, len(pairs)), layout)
+            )
     else:
         for x in doms:
             found = [m for k, ms in crossings.items() if x in k for m in ms]
@@ -367,12 +388,28 @@ def independence_obligations(layout: Layout, names: dict[Value, str]) -> list[Ob
     return out
 
 
-def _indep(oid: str, found: Optional[list[str]], x: str, y: str, seconds: float, layout: Layout) -> Obligation:
+def _indep(
+    oid: str, found: Optional[list[str]], x: str, y: str, seconds: float, layout: Layout
+) -> Obligation:
     if not found:
-        return Obligation(oid, "memory", "proved", seconds,
-                          f"no access of {x} or {y} waits for a done token of the other domain", None, layout.func.loc)
-    return Obligation(oid, "memory", "refuted", seconds, f"[{MULTI_MEM}] " + "; ".join(found),
-                      {"code": MULTI_MEM, "crossings": found}, layout.func.loc)
+        return Obligation(
+            oid,
+            "memory",
+            "proved",
+            seconds,
+            f"no access of {x} or {y} waits for a done token of the other domain",
+            None,
+            layout.func.loc,
+        )
+    return Obligation(
+        oid,
+        "memory",
+        "refuted",
+        seconds,
+        f"[{MULTI_MEM}] " + "; ".join(found),
+        {"code": MULTI_MEM, "crossings": found},
+        layout.func.loc,
+    )
 
 
 def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
@@ -417,15 +454,33 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
             problems.append((acc, bad))
     seconds = time.perf_counter() - t0
     if not problems:
-        return Obligation("done.postdom", "structure", "proved", seconds,
-                          f"the return's control waits for every done token ({len(owner)} done token(s))", None,
-                          layout.ret.loc if layout.ret is not None else layout.func.loc)
+        return Obligation(
+            "done.postdom",
+            "structure",
+            "proved",
+            seconds,
+            f"the return's control waits for every done token ({len(owner)} done token(s))",
+            None,
+            layout.ret.loc if layout.ret is not None else layout.func.loc,
+        )
     acc, (path, why) = problems[0]
-    msgs = [f"done of {a.name} ({a.domain.name}) can reach {names.get(p[-1], '?')}, {w}" for a, (p, w) in problems]
-    return Obligation("done.postdom", "structure", "refuted", seconds, "; ".join(msgs),
-                      {"op": acc.op.name, "access": acc.name,
-                       "channel_path": [names.get(v, "?") for v in path], "reason": why},
-                      acc.op.loc)
+    msgs = [
+        f"done of {a.name} ({a.domain.name}) can reach {names.get(p[-1], '?')}, {w}" for a, (p, w) in problems
+    ]
+    return Obligation(
+        "done.postdom",
+        "structure",
+        "refuted",
+        seconds,
+        "; ".join(msgs),
+        {
+            "op": acc.op.name,
+            "access": acc.name,
+            "channel_path": [names.get(v, "?") for v in path],
+            "reason": why,
+        },
+        acc.op.loc,
+    )
 
 
 def _first_bad(layout: Layout, d: Value, good: set[Value]) -> Optional[tuple[list[Value], str]]:
@@ -445,7 +500,11 @@ def _first_bad(layout: Layout, d: Value, good: set[Value]) -> Optional[tuple[lis
             elif all(u == "handshake.sink" for u in users):
                 why = "which is dropped by handshake.sink"
             else:
-                why = "from which no path leads to the return (consumed by " + ", ".join(sorted(set(users))) + ")"
+                why = (
+                    "from which no path leads to the return (consumed by "
+                    + ", ".join(sorted(set(users)))
+                    + ")"
+                )
             return path, why
         for w in forward_values(layout, v):
             if w not in parent:

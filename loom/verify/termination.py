@@ -62,6 +62,7 @@ class Termination:
     ghost: bool = False
     exact_hit: bool = False
     dfg_pre: Optional[Callable] = None
+    dfg_text: Optional[str] = None
 
     def for_dfg(self, x, t, b) -> z3.BoolRef:
         """The condition checked on a DFG's operands (64-bit terms)."""
@@ -110,78 +111,160 @@ MAXI, MINI = (1 << (W - 1)) - 1, -(1 << (W - 1))
 def _table() -> dict[tuple[str, Optional[str]], Termination]:
     T: dict[tuple[str, Optional[str]], Termination] = {}
     # += : x' = x + t
-    T[("+=", "<")] = _bv(lambda x, t, b: z3.Or(x >= b, z3.And(t > 0, b <= MAX - t + 1)), _up,
-                         "start >= bound (zero trips), or step > 0 and bound - 1 + step <= INT64_MAX (no wrap)")
-    T[("+=", "<=")] = _bv(lambda x, t, b: z3.Or(x > b, z3.And(t > 0, b <= MAX - t)), _up,
-                          "start > bound, or step > 0 and bound + step <= INT64_MAX (bound = INT64_MAX never ends)")
-    T[("+=", ">")] = _bv(lambda x, t, b: z3.Or(x <= b, z3.And(t < 0, b >= MIN - t - 1)), _down,
-                         "start <= bound, or step < 0 and bound + 1 + step >= INT64_MIN (no wrap)")
-    T[("+=", ">=")] = _bv(lambda x, t, b: z3.Or(x < b, z3.And(t < 0, b >= MIN - t)), _down,
-                          "start < bound, or step < 0 and bound + step >= INT64_MIN")
+    T[("+=", "<")] = _bv(
+        lambda x, t, b: z3.Or(x >= b, z3.And(t > 0, b <= MAX - t + 1)),
+        _up,
+        "start >= bound (zero trips), or step > 0 and bound - 1 + step <= INT64_MAX (no wrap)",
+    )
+    T[("+=", "<=")] = _bv(
+        lambda x, t, b: z3.Or(x > b, z3.And(t > 0, b <= MAX - t)),
+        _up,
+        "start > bound, or step > 0 and bound + step <= INT64_MAX (bound = INT64_MAX never ends)",
+    )
+    T[("+=", ">")] = _bv(
+        lambda x, t, b: z3.Or(x <= b, z3.And(t < 0, b >= MIN - t - 1)),
+        _down,
+        "start <= bound, or step < 0 and bound + 1 + step >= INT64_MIN (no wrap)",
+    )
+    T[("+=", ">=")] = _bv(
+        lambda x, t, b: z3.Or(x < b, z3.And(t < 0, b >= MIN - t)),
+        _down,
+        "start < bound, or step < 0 and bound + step >= INT64_MIN",
+    )
     T[("+=", "!=")] = Termination(
-        lambda x, t, b, k: x + k * t == b, _ghost,
+        lambda x, t, b, k: x + k * t == b,
+        _ghost,
         "an exact hit: start + k*step == bound for some k >= 0 in 64-bit arithmetic (the activation then has "
         "at most k trips); a DFG is held to the no-wrap form: bound - start is a multiple of step with the "
         "sign of step (otherwise the index wraps around, ~2^64 trips)",
-        ghost=True, dfg_pre=_no_wrap_hit(+1))
+        ghost=True,
+        dfg_pre=_no_wrap_hit(+1),
+        dfg_text="bound - start is a multiple of step with the sign of step (an exact hit without wrap-around)",
+    )
     # -= : x' = x - t
-    T[("-=", "<")] = _bv(lambda x, t, b: z3.Or(x >= b, z3.And(t < 0, b <= MAX + t + 1)), _up,
-                         "start >= bound, or step < 0 and bound - 1 - step <= INT64_MAX")
-    T[("-=", "<=")] = _bv(lambda x, t, b: z3.Or(x > b, z3.And(t < 0, b <= MAX + t)), _up,
-                          "start > bound, or step < 0 and bound - step <= INT64_MAX")
-    T[("-=", ">")] = _bv(lambda x, t, b: z3.Or(x <= b, z3.And(t > 0, b >= MIN + t - 1)), _down,
-                         "start <= bound, or step > 0 and bound + 1 - step >= INT64_MIN")
-    T[("-=", ">=")] = _bv(lambda x, t, b: z3.Or(x < b, z3.And(t > 0, b >= MIN + t)), _down,
-                          "start < bound, or step > 0 and bound - step >= INT64_MIN")
+    T[("-=", "<")] = _bv(
+        lambda x, t, b: z3.Or(x >= b, z3.And(t < 0, b <= MAX + t + 1)),
+        _up,
+        "start >= bound, or step < 0 and bound - 1 - step <= INT64_MAX",
+    )
+    T[("-=", "<=")] = _bv(
+        lambda x, t, b: z3.Or(x > b, z3.And(t < 0, b <= MAX + t)),
+        _up,
+        "start > bound, or step < 0 and bound - step <= INT64_MAX",
+    )
+    T[("-=", ">")] = _bv(
+        lambda x, t, b: z3.Or(x <= b, z3.And(t > 0, b >= MIN + t - 1)),
+        _down,
+        "start <= bound, or step > 0 and bound + 1 - step >= INT64_MIN",
+    )
+    T[("-=", ">=")] = _bv(
+        lambda x, t, b: z3.Or(x < b, z3.And(t > 0, b >= MIN + t)),
+        _down,
+        "start < bound, or step > 0 and bound - step >= INT64_MIN",
+    )
     T[("-=", "!=")] = Termination(
-        lambda x, t, b, k: x - k * t == b, _ghost,
+        lambda x, t, b, k: x - k * t == b,
+        _ghost,
         "an exact hit: start - k*step == bound for some k >= 0 in 64-bit arithmetic; a DFG is held to the "
         "no-wrap form: start - bound is a multiple of step with the sign of step",
-        ghost=True, dfg_pre=_no_wrap_hit(-1))
+        ghost=True,
+        dfg_pre=_no_wrap_hit(-1),
+        dfg_text="start - bound is a multiple of step with the sign of step (an exact hit without wrap-around)",
+    )
     # *= : x' = x * t, proved over the integers (64-bit multiplication monotonicity is out of reach of
     # bit-blasting); every update carries the obligation that the exact product is in range.
-    T[("*=", "<")] = _int(lambda x, t, b: z3.Or(x >= b, z3.And(x >= 1, t >= 2, (b - 1) * t <= MAXI)), _up,
-                          "start >= bound, or start >= 1 and step >= 2 and (bound - 1) * step <= INT64_MAX "
-                          "(from 0 or with step 1 it never ends)")
-    T[("*=", "<=")] = _int(lambda x, t, b: z3.Or(x > b, z3.And(x >= 1, t >= 2, b * t <= MAXI)), _up,
-                           "start > bound, or start >= 1 and step >= 2 and bound * step <= INT64_MAX")
-    T[("*=", ">")] = _int(lambda x, t, b: z3.Or(x <= b, z3.And(x <= -1, t >= 2, (b + 1) * t >= MINI)), _down,
-                          "start <= bound, or start <= -1 and step >= 2 and (bound + 1) * step >= INT64_MIN")
-    T[("*=", ">=")] = _int(lambda x, t, b: z3.Or(x < b, z3.And(x <= -1, t >= 2, b * t >= MINI)), _down,
-                           "start < bound, or start <= -1 and step >= 2 and bound * step >= INT64_MIN")
+    T[("*=", "<")] = _int(
+        lambda x, t, b: z3.Or(x >= b, z3.And(x >= 1, t >= 2, (b - 1) * t <= MAXI)),
+        _up,
+        "start >= bound, or start >= 1 and step >= 2 and (bound - 1) * step <= INT64_MAX "
+        "(from 0 or with step 1 it never ends)",
+    )
+    T[("*=", "<=")] = _int(
+        lambda x, t, b: z3.Or(x > b, z3.And(x >= 1, t >= 2, b * t <= MAXI)),
+        _up,
+        "start > bound, or start >= 1 and step >= 2 and bound * step <= INT64_MAX",
+    )
+    T[("*=", ">")] = _int(
+        lambda x, t, b: z3.Or(x <= b, z3.And(x <= -1, t >= 2, (b + 1) * t >= MINI)),
+        _down,
+        "start <= bound, or start <= -1 and step >= 2 and (bound + 1) * step >= INT64_MIN",
+    )
+    T[("*=", ">=")] = _int(
+        lambda x, t, b: z3.Or(x < b, z3.And(x <= -1, t >= 2, b * t >= MINI)),
+        _down,
+        "start < bound, or start <= -1 and step >= 2 and bound * step >= INT64_MIN",
+    )
     # /= : x' = x / t (truncating; the magnitude shrinks to 0 for t >= 2)
-    T[("/=", "<")] = _int(lambda x, t, b: z3.Or(x >= b, z3.And(t >= 2, b <= 0, x < 0)), _up,
-                          "start >= bound, or step >= 2 and bound <= 0 (a negative index rises to 0)")
-    T[("/=", "<=")] = _int(lambda x, t, b: z3.Or(x > b, z3.And(t >= 2, b < 0, x < 0)), _up,
-                           "start > bound, or step >= 2 and bound < 0")
-    T[("/=", ">")] = _int(lambda x, t, b: z3.Or(x <= b, z3.And(t >= 2, b >= 0, x > 0)), _down,
-                          "start <= bound, or step >= 2 and bound >= 0 (a positive index falls to 0)")
-    T[("/=", ">=")] = _int(lambda x, t, b: z3.Or(x < b, z3.And(t >= 2, b > 0, x > 0)), _down,
-                           "start < bound, or step >= 2 and bound > 0")
+    T[("/=", "<")] = _int(
+        lambda x, t, b: z3.Or(x >= b, z3.And(t >= 2, b <= 0, x < 0)),
+        _up,
+        "start >= bound, or step >= 2 and bound <= 0 (a negative index rises to 0)",
+    )
+    T[("/=", "<=")] = _int(
+        lambda x, t, b: z3.Or(x > b, z3.And(t >= 2, b < 0, x < 0)),
+        _up,
+        "start > bound, or step >= 2 and bound < 0",
+    )
+    T[("/=", ">")] = _int(
+        lambda x, t, b: z3.Or(x <= b, z3.And(t >= 2, b >= 0, x > 0)),
+        _down,
+        "start <= bound, or step >= 2 and bound >= 0 (a positive index falls to 0)",
+    )
+    T[("/=", ">=")] = _int(
+        lambda x, t, b: z3.Or(x < b, z3.And(t >= 2, b > 0, x > 0)),
+        _down,
+        "start < bound, or step >= 2 and bound > 0",
+    )
     # <<= : x' = x << t
     sh_ok = lambda t: z3.And(z3.UGE(t, 1), z3.ULE(t, 62))  # noqa: E731
-    T[("<<=", "<")] = _bv(lambda x, t, b: z3.Or(x >= b, z3.And(x >= 1, sh_ok(t), b - 1 <= (MAX >> t))), _up,
-                          "start >= bound, or start >= 1, 1 <= step <= 62 and (bound - 1) << step does not overflow")
-    T[("<<=", "<=")] = _bv(lambda x, t, b: z3.Or(x > b, z3.And(x >= 1, sh_ok(t), b <= (MAX >> t))), _up,
-                           "start > bound, or start >= 1, 1 <= step <= 62 and bound << step does not overflow")
-    T[("<<=", ">")] = _bv(lambda x, t, b: z3.Or(x <= b, z3.And(x <= -1, sh_ok(t), b != MAX, b + 1 >= (MIN >> t))),
-                          _down, "start <= bound, or start <= -1, 1 <= step <= 62 and (bound + 1) << step does "
-                                 "not overflow")
-    T[("<<=", ">=")] = _bv(lambda x, t, b: z3.Or(x < b, z3.And(x <= -1, sh_ok(t), b >= (MIN >> t))), _down,
-                           "start < bound, or start <= -1, 1 <= step <= 62 and bound << step does not overflow")
+    T[("<<=", "<")] = _bv(
+        lambda x, t, b: z3.Or(x >= b, z3.And(x >= 1, sh_ok(t), b - 1 <= (MAX >> t))),
+        _up,
+        "start >= bound, or start >= 1, 1 <= step <= 62 and (bound - 1) << step does not overflow",
+    )
+    T[("<<=", "<=")] = _bv(
+        lambda x, t, b: z3.Or(x > b, z3.And(x >= 1, sh_ok(t), b <= (MAX >> t))),
+        _up,
+        "start > bound, or start >= 1, 1 <= step <= 62 and bound << step does not overflow",
+    )
+    T[("<<=", ">")] = _bv(
+        lambda x, t, b: z3.Or(x <= b, z3.And(x <= -1, sh_ok(t), b != MAX, b + 1 >= (MIN >> t))),
+        _down,
+        "start <= bound, or start <= -1, 1 <= step <= 62 and (bound + 1) << step does not overflow",
+    )
+    T[("<<=", ">=")] = _bv(
+        lambda x, t, b: z3.Or(x < b, z3.And(x <= -1, sh_ok(t), b >= (MIN >> t))),
+        _down,
+        "start < bound, or start <= -1, 1 <= step <= 62 and bound << step does not overflow",
+    )
     # >>= : x' = x >> t (arithmetic; moves toward 0 or -1)
-    T[(">>=", "<")] = _bv(lambda x, t, b: z3.Or(x >= b, z3.And(t != 0, b <= -1, x < 0)), _up,
-                          "start >= bound, or step != 0 and bound <= -1 (a negative index rises to -1)")
-    T[(">>=", "<=")] = _bv(lambda x, t, b: z3.Or(x > b, z3.And(t != 0, b <= -2, x < 0)), _up,
-                           "start > bound, or step != 0 and bound <= -2")
-    T[(">>=", ">")] = _bv(lambda x, t, b: z3.Or(x <= b, z3.And(t != 0, b >= 0, x > 0)), _down,
-                          "start <= bound, or step != 0 and bound >= 0 (a positive index falls to 0)")
-    T[(">>=", ">=")] = _bv(lambda x, t, b: z3.Or(x < b, z3.And(t != 0, b >= 1, x > 0)), _down,
-                           "start < bound, or step != 0 and bound >= 1")
+    T[(">>=", "<")] = _bv(
+        lambda x, t, b: z3.Or(x >= b, z3.And(t != 0, b <= -1, x < 0)),
+        _up,
+        "start >= bound, or step != 0 and bound <= -1 (a negative index rises to -1)",
+    )
+    T[(">>=", "<=")] = _bv(
+        lambda x, t, b: z3.Or(x > b, z3.And(t != 0, b <= -2, x < 0)),
+        _up,
+        "start > bound, or step != 0 and bound <= -2",
+    )
+    T[(">>=", ">")] = _bv(
+        lambda x, t, b: z3.Or(x <= b, z3.And(t != 0, b >= 0, x > 0)),
+        _down,
+        "start <= bound, or step != 0 and bound >= 0 (a positive index falls to 0)",
+    )
+    T[(">>=", ">=")] = _bv(
+        lambda x, t, b: z3.Or(x < b, z3.And(t != 0, b >= 1, x > 0)),
+        _down,
+        "start < bound, or step != 0 and bound >= 1",
+    )
     for op in ("*=", "/=", "<<=", ">>="):
-        T[(op, "!=")] = _bv(lambda x, t, b: x == b, _up,
-                            "start == bound (zero trips); any other activation ends only on an exact hit of bound, "
-                            "decided per DFG by running the table on constant operands")
+        T[(op, "!=")] = _bv(
+            lambda x, t, b: x == b,
+            _up,
+            "start == bound (zero trips); any other activation ends only on an exact hit of bound, "
+            "decided per DFG by running the table on constant operands",
+        )
         T[(op, "!=")] = Termination(T[(op, "!=")].pre, _up, T[(op, "!=")].text, exact_hit=True)
     # no cont_cond: '<' for a positive step, '>' for a negative one (a zero step is a runtime error)
     for op in STEP_NAMES:
@@ -222,11 +305,16 @@ def stream_variant(m: Machine) -> tuple[str, Optional[str]]:
     for r in m.rules:
         for reg, e in r.updates:
             if reg == "next" and isinstance(e, Apply) and e.fn.startswith("step."):
-                step_op = e.fn[len("step."):]
+                step_op = e.fn[len("step.") :]
         if any(p == "cont" and isinstance(e, Const) and e.value == 1 for p, e in r.emits):
             g = r.guard
-            if isinstance(g, Apply) and g.fn.startswith("cmp.") and len(g.args) == 2 and isinstance(g.args[0], Reg):
-                cond = g.fn[len("cmp."):]
+            if (
+                isinstance(g, Apply)
+                and g.fn.startswith("cmp.")
+                and len(g.args) == 2
+                and isinstance(g.args[0], Reg)
+            ):
+                cond = g.fn[len("cmp.") :]
     return step_op, cond
 
 
@@ -234,9 +322,12 @@ def variant_name(step_op: str, cond: Optional[str]) -> str:
     return f"{step_op},{cond if cond is not None else 'sign'}"
 
 
-def describe_precondition(step_op: str, cond: Optional[str]) -> str:
+def describe_precondition(step_op: str, cond: Optional[str], dfg: bool = False) -> str:
+    """The precondition in words (``dfg``: the form a DFG's operands are held to)."""
     t = TERMINATION.get((step_op, cond))
-    return t.text if t is not None else "no precondition known for this combination"
+    if t is None:
+        return "no precondition known for this combination"
+    return (t.dfg_text or t.text) if dfg else t.text
 
 
 def run_concrete(m: Machine, start: int, step: int, bound: int, cap: int) -> Optional[int]:
@@ -320,7 +411,9 @@ def termination_query(model, term: Termination) -> z3.Solver:
     for f in model.firings(s, h):
         if f.rule.state in active and f.rule.next in active:
             x, t = s.regs["next"], s.regs["step"]
-            ok = z3.Or(z3.And(inv(s2, k2), term.progress(x, s2.regs["next"], t, k, k2)), z3.Not(z3.Or(*stay_next)))
+            ok = z3.Or(
+                z3.And(inv(s2, k2), term.progress(x, s2.regs["next"], t, k, k2)), z3.Not(z3.Or(*stay_next))
+            )
             ghost = k2 == k - 1 if term.ghost else z3.BoolVal(True)
             bad.append(z3.And(in_active, inv(s, k), f.enabled, model.goes_to(f, s2), ghost, z3.Not(ok)))
     solver = z3.Solver()
@@ -394,10 +487,14 @@ class _IntReading:
                 inv = term.pre(regs["next"], regs["step"], regs["bound"], None)
                 bad.append(z3.And(*[rng(v) for v in h.values()], pre, g, z3.Not(z3.And(inv, *side))))
         regs0 = {n: z3.Int(f"int.{n}") for n in ("next", "step", "bound")}
-        inv0 = z3.And(*[rng(v) for v in regs0.values()], term.pre(regs0["next"], regs0["step"], regs0["bound"], None))
+        inv0 = z3.And(
+            *[rng(v) for v in regs0.values()], term.pre(regs0["next"], regs0["step"], regs0["bound"], None)
+        )
         silent = [r for r in m.rules if r.state in active and not r.reads]
-        guards = [as_boolean(self.expr(r.guard, regs0, [])) if r.guard is not None else z3.BoolVal(True)
-                  for r in silent]
+        guards = [
+            as_boolean(self.expr(r.guard, regs0, [])) if r.guard is not None else z3.BoolVal(True)
+            for r in silent
+        ]
         bad.append(z3.And(inv0, z3.Not(z3.Or(*guards))))
         for r in silent:
             if r.next not in active:
@@ -406,11 +503,19 @@ class _IntReading:
             g = as_boolean(self.expr(r.guard, regs0, side)) if r.guard is not None else z3.BoolVal(True)
             regs1 = dict(regs0)
             regs1.update({n: self.expr(e, regs0, side) for n, e in r.updates})
-            stay1 = [as_boolean(self.expr(q.guard, regs1, [])) if q.guard is not None else z3.BoolVal(True)
-                     for q in silent if q.next in active]
+            stay1 = [
+                as_boolean(self.expr(q.guard, regs1, [])) if q.guard is not None else z3.BoolVal(True)
+                for q in silent
+                if q.next in active
+            ]
             inv1 = term.pre(regs1["next"], regs1["step"], regs1["bound"], None)
-            ok = z3.And(*side, z3.Or(z3.And(inv1, term.progress(regs0["next"], regs1["next"], regs0["step"],
-                                                                   None, None)), z3.Not(z3.Or(*stay1))))
+            ok = z3.And(
+                *side,
+                z3.Or(
+                    z3.And(inv1, term.progress(regs0["next"], regs1["next"], regs0["step"], None, None)),
+                    z3.Not(z3.Or(*stay1)),
+                ),
+            )
             bad.append(z3.And(inv0, g, z3.Not(ok)))
         solver = z3.Solver()
         solver.add(z3.Or(*bad))

@@ -27,7 +27,7 @@ from typing import Callable, Mapping, Optional, Sequence
 import z3
 
 from loom.ir.attributes import IntegerAttr
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, Type, i1, index
+from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type, i1, index
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.scalar import CMPI_PREDICATES, to_bits
@@ -201,19 +201,19 @@ class ExprEncoder:
         return x != z3.BitVecVal(0, x.size())
 
     def _pair(self, e: Apply, heads, regs) -> tuple[z3.ExprRef, z3.ExprRef]:
-        l, r = e.args
-        tl, tr = self.type_of(l), self.type_of(r)
+        lhs, rhs = e.args
+        tl, tr = self.type_of(lhs), self.type_of(rhs)
         if e.fn.startswith("step."):
             tl = tr = index
-        a = self.encode(l, heads, regs, tl if tl is not None else tr)
-        b = self.encode(r, heads, regs, tr if tr is not None else tl)
+        a = self.encode(lhs, heads, regs, tl if tl is not None else tr)
+        b = self.encode(rhs, heads, regs, tr if tr is not None else tl)
         if z3.is_bv(a) and z3.is_bv(b) and a.size() != b.size():
             w = max(a.size(), b.size())
             a, b = _fit(a, w), _fit(b, w)
         return a, b
 
     def _binary(self, fn: str, a, b) -> z3.ExprRef:
-        if fn in ("eq", "cmp.==") :
+        if fn in ("eq", "cmp.=="):
             return as_bit(a == b)
         if fn in ("ne", "cmp.!="):
             return as_bit(a != b)
@@ -258,20 +258,27 @@ class ExprEncoder:
         info = e.param
         if not isinstance(info, ScalarInfo):
             raise UnsupportedExpr(f"{e.fn} without ScalarInfo")
-        name = e.fn[len("scalar:"):]
+        name = e.fn[len("scalar:") :]
         rt = info.result_types[info.result_index]
         args = [self.encode(a, heads, regs, t) for a, t in zip(e.args, info.operand_types)]
         if self.data_mode == "free":
             return self._fresh_value(name, rt)
         if self.data_mode == "exact":
-            exact = exact_scalar(name, dict(info.attrs), info.operand_types, info.result_types, info.result_index, args)
+            exact = exact_scalar(
+                name, dict(info.attrs), info.operand_types, info.result_types, info.result_index, args
+            )
             if exact is not None:
                 return exact
         return self._uf(name, info, args)
 
     def _uf(self, name: str, info: ScalarInfo, args: Sequence[z3.ExprRef]) -> z3.ExprRef:
-        key = (name, tuple(sorted((k, str(v)) for k, v in info.attrs)), info.operand_types, info.result_types,
-               info.result_index)
+        key = (
+            name,
+            tuple(sorted((k, str(v)) for k, v in info.attrs)),
+            info.operand_types,
+            info.result_types,
+            info.result_index,
+        )
         f = self._ufs.get(key)
         if f is None:
             sig = "_".join(str(t) for t in info.operand_types) or "void"
@@ -331,16 +338,27 @@ def exact_scalar(
         a, b = args
         p = CMPI_PREDICATES[pred.value]
         cmp = {
-            "eq": lambda: a == b, "ne": lambda: a != b,
-            "slt": lambda: a < b, "sle": lambda: a <= b, "sgt": lambda: a > b, "sge": lambda: a >= b,
-            "ult": lambda: z3.ULT(a, b), "ule": lambda: z3.ULE(a, b),
-            "ugt": lambda: z3.UGT(a, b), "uge": lambda: z3.UGE(a, b),
+            "eq": lambda: a == b,
+            "ne": lambda: a != b,
+            "slt": lambda: a < b,
+            "sle": lambda: a <= b,
+            "sgt": lambda: a > b,
+            "sge": lambda: a >= b,
+            "ult": lambda: z3.ULT(a, b),
+            "ule": lambda: z3.ULE(a, b),
+            "ugt": lambda: z3.UGT(a, b),
+            "uge": lambda: z3.UGE(a, b),
         }[p]()
         return as_bit(cmp)
     if name == "arith.select" and len(args) == 3:
         return z3.If(as_bool(args[0]), args[1], args[2])
-    if len(args) == 1 and name in ("arith.extsi", "arith.index_cast", "arith.extui", "arith.trunci",
-                                   "arith.index_castui"):
+    if len(args) == 1 and name in (
+        "arith.extsi",
+        "arith.index_cast",
+        "arith.extui",
+        "arith.trunci",
+        "arith.index_castui",
+    ):
         a = args[0]
         if a.size() >= w:
             return z3.Extract(w - 1, 0, a) if a.size() > w else a
@@ -430,7 +448,9 @@ class MachineModel:
         self._fresh_count = itertools.count()
         self.fresh = fresh if fresh is not None else self._default_fresh
         mem_elem = machine.memory.type.element if machine.memory is not None else None
-        self.encoder = ExprEncoder(self.port_types, self.reg_types, data_mode, self.fresh, mem_elem, abstract_steps)
+        self.encoder = ExprEncoder(
+            self.port_types, self.reg_types, data_mode, self.fresh, mem_elem, abstract_steps
+        )
 
     def _default_fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
         return z3.Const(smt_symbol(f"{self.name}.{hint}.{next(self._fresh_count)}"), sort)
@@ -439,12 +459,17 @@ class MachineModel:
     def new_state(self, tag: str) -> MState:
         """Fresh symbolic configuration named ``<name>.<tag>.*``."""
         st = z3.Const(smt_symbol(f"{self.name}.{tag}.st"), self.state_sort)
-        regs = {r: z3.Const(smt_symbol(f"{self.name}.{tag}.{r}"), sort_of(t)) for r, t in self.reg_types.items()}
+        regs = {
+            r: z3.Const(smt_symbol(f"{self.name}.{tag}.{r}"), sort_of(t)) for r, t in self.reg_types.items()
+        }
         return MState(st, regs)
 
     def new_heads(self, tag: str) -> dict[str, z3.ExprRef]:
         """Fresh head value for every token input port (the value a firing would read)."""
-        return {p: z3.Const(smt_symbol(f"{self.name}.{tag}.in.{p}"), sort_of(t)) for p, t in self.port_types.items()}
+        return {
+            p: z3.Const(smt_symbol(f"{self.name}.{tag}.in.{p}"), sort_of(t))
+            for p, t in self.port_types.items()
+        }
 
     def initial(self, s: MState) -> z3.BoolRef:
         """``s`` is the machine's initial configuration (initial state, registers at ``init``)."""
@@ -466,7 +491,9 @@ class MachineModel:
         enc = self.encoder
         enabled = z3.And(s.state == self.state_of[rule.state], enc.guard(rule.guard, heads, s.regs))
         emits = {p: enc.encode(e, heads, s.regs, self.out_types[p]) for p, e in rule.emits}
-        emits = {p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()}
+        emits = {
+            p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()
+        }
         next_regs = dict(s.regs)
         for r, e in rule.updates:
             v = enc.encode(e, heads, s.regs, self.reg_types[r])

@@ -5,7 +5,7 @@
 (declare-fun q0.first.ld0.k1 () Int)
 (declare-fun q0.first.ld0.k0 () Int)
 (assert
- (let (($x5273 (not false)))
-(let (($x5550 (and (and (>= q0.first.ld0.k0 0) (>= q0.first.ld0.k1 0)) true $x5273 (or (and true (not true)) (and false $x5273)))))
-(or $x5550))))
+ (let (($x5545 (not false)))
+(let (($x5742 (and (and (>= q0.first.ld0.k0 0) (>= q0.first.ld0.k1 0)) true $x5545 (or (and true (not true)) (and false $x5545)))))
+(or $x5742))))
 (check-sat)

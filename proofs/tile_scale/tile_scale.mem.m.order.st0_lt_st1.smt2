@@ -5,7 +5,7 @@
 (declare-fun q0.first.st0.k1 () Int)
 (declare-fun q0.first.st0.k0 () Int)
 (assert
- (let (($x5425 (not false)))
-(let (($x5422 (and (and (>= q0.first.st0.k0 0) (>= q0.first.st0.k1 0)) true $x5425 (or (and true (not true)) (and false $x5425)))))
-(or $x5422))))
+ (let (($x5461 (not false)))
+(let (($x5456 (and (and (>= q0.first.st0.k0 0) (>= q0.first.st0.k1 0)) true $x5461 (or (and true (not true)) (and false $x5461)))))
+(or $x5456))))
 (check-sat)

@@ -1,0 +1,22 @@
+; loom verify obligation balance.%v_done_0 of @clamp_count
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let ((?x134 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($x218 (bvslt (_ bv0 64) ?x134)))
+(let (($x242 (not $x218)))
+(let (($x304 (and $x242)))
+(let (($x20 (xor $x304 $x304)))
+(let (($x269 (and $x20)))
+(let (($x131 (>= N_L0 1)))
+(let (($x494 (and $x131 $x218)))
+(let (($x199 (and $x218)))
+(let (($x399 (xor $x199 $x494)))
+(let (($x148 (= $x131 $x218)))
+(let (($x121 (>= N_L0 0)))
+(let (($x19 (and $x121 $x148 $x399)))
+(or $x19 $x269)))))))))))))))
+(check-sat)

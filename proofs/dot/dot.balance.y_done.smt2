@@ -1,0 +1,21 @@
+; loom verify obligation balance.%y_done of @dot
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun arg_n () (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let (($x2520 (bvslt (_ bv0 64) arg_n)))
+(let (($x2544 (not $x2520)))
+(let (($x2511 (and $x2544)))
+(let (($x2477 (xor $x2511 $x2511)))
+(let (($x2540 (and $x2477)))
+(let (($x2530 (>= N_L0 1)))
+(let (($x2643 (and $x2520 $x2530)))
+(let (($x2600 (and $x2520)))
+(let (($x3583 (xor $x2600 $x2643)))
+(let (($x2491 (= $x2530 $x2520)))
+(let (($x2454 (>= N_L0 0)))
+(let (($x2567 (and $x2454 $x2491 $x3583)))
+(or $x2567 $x2540))))))))))))))
+(check-sat)

@@ -1,0 +1,12 @@
+; loom verify obligation len.L0.raw of @dot
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun arg_n () (_ BitVec 64))
+(assert
+ (let (($x2520 (bvslt (_ bv0 64) arg_n)))
+(let (($x2600 (and $x2520)))
+(let (($x2589 (xor $x2600 $x2600)))
+(let (($x2626 (and $x2589)))
+(or $x2626 $x2626))))))
+(check-sat)

@@ -1,0 +1,9 @@
+; loom verify obligation balance.%done of @histogram
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(assert
+ (let (($x2739 (xor true true)))
+(let (($x2816 (and $x2739)))
+(or $x2816))))
+(check-sat)

@@ -1,0 +1,22 @@
+; loom verify obligation balance.%A_done_1 of @matmul
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun memref.dim_%A__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+(let (($x4038 (bvslt (_ bv0 64) ?x4035)))
+(let (($x4039 (not $x4038)))
+(let (($x2972 (and $x4039)))
+(let (($x2832 (xor $x2972 $x2972)))
+(let (($x2688 (and $x2832)))
+(let (($x4091 (>= N_L0 1)))
+(let (($x4117 (and $x4038 $x4091)))
+(let (($x4174 (and $x4038)))
+(let (($x2640 (xor $x4174 $x4117)))
+(let (($x4177 (= $x4091 $x4038)))
+(let (($x4176 (>= N_L0 0)))
+(let (($x2874 (and $x4176 $x4177 $x2640)))
+(or $x2874 $x2688)))))))))))))))
+(check-sat)

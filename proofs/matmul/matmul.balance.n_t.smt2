@@ -1,0 +1,9 @@
+; loom verify obligation balance.%n_t of @matmul
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(assert
+ (let (($x2675 (xor true true)))
+(let (($x2726 (and $x2675)))
+(or $x2726))))
+(check-sat)

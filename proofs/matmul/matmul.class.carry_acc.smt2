@@ -1,0 +1,142 @@
+; loom verify obligation class.%carry_acc of @matmul
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun N_L1 (Int) Int)
+(declare-fun j_L0 () Int)
+(declare-fun memref.dim_%B__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(declare-fun memref.dim_%A__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L2 (Int Int) Int)
+(declare-fun j_L1 () Int)
+(declare-fun index_1 (Int) (_ BitVec 64))
+(declare-fun index_0_5 (Int Int) (_ BitVec 64))
+(declare-fun j_L2 () Int)
+(declare-fun index_1_9 (Int Int Int) (_ BitVec 64))
+(assert
+ (let ((?x3887 (N_L1 j_L0)))
+ (>= ?x3887 0)))
+(assert
+ (let ((?x4037 (memref.dim_%B__0->index_BitVec_64_ (_ bv1 64))))
+ (let (($x3884 (bvslt (_ bv0 64) ?x4037)))
+ (let ((?x3887 (N_L1 j_L0)))
+ (let (($x2776 (>= ?x3887 1)))
+ (= $x2776 $x3884))))))
+(assert
+ (>= N_L0 0))
+(assert
+ (let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($x4038 (bvslt (_ bv0 64) ?x4035)))
+ (let (($x4091 (>= N_L0 1)))
+ (= $x4091 $x4038)))))
+(assert
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (>= ?x2709 0)))
+(assert
+ (let ((?x4036 (memref.dim_%A__0->index_BitVec_64_ (_ bv1 64))))
+ (let (($x2466 (bvslt (_ bv0 64) ?x4036)))
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (let (($x2653 (>= ?x2709 1)))
+ (= $x2653 $x2466))))))
+(assert
+ (>= j_L0 0))
+(assert
+ (<= j_L0 N_L0))
+(assert
+ (let ((?x4084 (index_1 j_L0)))
+ (let (($x4099 (= (_ bv0 64) ?x4084)))
+ (let (($x4098 (= j_L0 0)))
+ (=> $x4098 $x4099)))))
+(assert
+ (let ((?x4084 (index_1 j_L0)))
+ (let (($x4093 (bvsle (_ bv0 64) ?x4084)))
+ (let (($x4092 (<= j_L0 N_L0)))
+ (=> $x4092 $x4093)))))
+(assert
+ (let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?x4084 (index_1 j_L0)))
+ (let (($x4097 (bvslt ?x4084 ?x4035)))
+ (let (($x4042 (< j_L0 N_L0)))
+ (=> $x4042 $x4097))))))
+(assert
+ (let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?x4084 (index_1 j_L0)))
+ (let (($x4097 (bvslt ?x4084 ?x4035)))
+ (let (($x2725 (not $x4097)))
+ (let (($x3889 (= j_L0 N_L0)))
+ (=> $x3889 $x2725)))))))
+(assert
+ (>= j_L1 0))
+(assert
+ (let ((?x3887 (N_L1 j_L0)))
+ (<= j_L1 ?x3887)))
+(assert
+ (let ((?x3888 (index_0_5 j_L0 j_L1)))
+ (let (($x3878 (= (_ bv0 64) ?x3888)))
+ (let (($x3877 (= j_L1 0)))
+ (=> $x3877 $x3878)))))
+(assert
+ (let ((?x3888 (index_0_5 j_L0 j_L1)))
+ (let (($x3829 (bvsle (_ bv0 64) ?x3888)))
+ (let ((?x3887 (N_L1 j_L0)))
+ (let (($x3893 (<= j_L1 ?x3887)))
+ (=> $x3893 $x3829))))))
+(assert
+ (let ((?x4037 (memref.dim_%B__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x3888 (index_0_5 j_L0 j_L1)))
+ (let (($x3837 (bvslt ?x3888 ?x4037)))
+ (let ((?x3887 (N_L1 j_L0)))
+ (let (($x3836 (< j_L1 ?x3887)))
+ (=> $x3836 $x3837)))))))
+(assert
+ (let ((?x4037 (memref.dim_%B__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x3888 (index_0_5 j_L0 j_L1)))
+ (let (($x3837 (bvslt ?x3888 ?x4037)))
+ (let (($x2944 (not $x3837)))
+ (let ((?x3887 (N_L1 j_L0)))
+ (let (($x3431 (= j_L1 ?x3887)))
+ (=> $x3431 $x2944))))))))
+(assert
+ (>= j_L2 0))
+(assert
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (<= j_L2 ?x2709)))
+(assert
+ (let ((?x2738 (index_1_9 j_L0 j_L1 j_L2)))
+ (let (($x2415 (= (_ bv0 64) ?x2738)))
+ (let (($x2621 (= j_L2 0)))
+ (=> $x2621 $x2415)))))
+(assert
+ (let ((?x2738 (index_1_9 j_L0 j_L1 j_L2)))
+ (let (($x2831 (bvsle (_ bv0 64) ?x2738)))
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (let (($x2666 (<= j_L2 ?x2709)))
+ (=> $x2666 $x2831))))))
+(assert
+ (let ((?x4036 (memref.dim_%A__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x2738 (index_1_9 j_L0 j_L1 j_L2)))
+ (let (($x2667 (bvslt ?x2738 ?x4036)))
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (let (($x2656 (< j_L2 ?x2709)))
+ (=> $x2656 $x2667)))))))
+(assert
+ (let ((?x4036 (memref.dim_%A__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x2738 (index_1_9 j_L0 j_L1 j_L2)))
+ (let (($x2667 (bvslt ?x2738 ?x4036)))
+ (let (($x2935 (not $x2667)))
+ (let ((?x2709 (N_L2 j_L0 j_L1)))
+ (let (($x2774 (= j_L2 ?x2709)))
+ (=> $x2774 $x2935))))))))
+(assert
+ (let (($x4042 (< j_L0 N_L0)))
+(let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+(let (($x4038 (bvslt (_ bv0 64) ?x4035)))
+(let ((?x4037 (memref.dim_%B__0->index_BitVec_64_ (_ bv1 64))))
+(let (($x3884 (bvslt (_ bv0 64) ?x4037)))
+(let ((?x3887 (N_L1 j_L0)))
+(let (($x3836 (< j_L1 ?x3887)))
+(let ((?x4036 (memref.dim_%A__0->index_BitVec_64_ (_ bv1 64))))
+(let (($x2466 (bvslt (_ bv0 64) ?x4036)))
+(let (($x2035 (and $x2466 $x3836 $x3884 $x4038 $x4042)))
+(xor $x2035 $x2035))))))))))))
+(check-sat)

@@ -1,0 +1,22 @@
+; loom verify obligation balance.%v_done of @popcount_lut
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let ((?x4192 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($x4230 (bvslt (_ bv0 64) ?x4192)))
+(let (($x4444 (not $x4230)))
+(let (($x4274 (and $x4444)))
+(let (($x4326 (xor $x4274 $x4274)))
+(let (($x4490 (and $x4326)))
+(let (($x4376 (>= N_L0 1)))
+(let (($x4344 (and $x4230 $x4376)))
+(let (($x4368 (and $x4230)))
+(let (($x4208 (xor $x4368 $x4344)))
+(let (($x4316 (= $x4376 $x4230)))
+(let (($x4312 (>= N_L0 0)))
+(let (($x4500 (and $x4312 $x4316 $x4208)))
+(or $x4500 $x4490)))))))))))))))
+(check-sat)

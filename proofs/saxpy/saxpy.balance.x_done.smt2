@@ -1,0 +1,21 @@
+; loom verify obligation balance.%x_done of @saxpy
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun arg_n () (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let (($x4444 (bvslt (_ bv0 64) arg_n)))
+(let (($x3725 (not $x4444)))
+(let (($x4341 (and $x3725)))
+(let (($x4362 (xor $x4341 $x4341)))
+(let (($x4376 (and $x4362)))
+(let (($x4372 (>= N_L0 1)))
+(let (($x4278 (and $x4372 $x4444)))
+(let (($x4321 (and $x4444)))
+(let (($x4324 (xor $x4321 $x4278)))
+(let (($x4208 (= $x4372 $x4444)))
+(let (($x4520 (>= N_L0 0)))
+(let (($x4426 (and $x4520 $x4208 $x4324)))
+(or $x4426 $x4376))))))))))))))
+(check-sat)

@@ -1,0 +1,23 @@
+; loom verify obligation balance.%in_done_0 of @stencil2d
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun memref.dim_%in__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L0 () Int)
+(assert
+ (let ((?x4341 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+(let ((?x4496 (bvsub ?x4341 (_ bv1 64))))
+(let (($x4607 (bvslt (_ bv1 64) ?x4496)))
+(let (($x2735 (not $x4607)))
+(let (($x4384 (and $x2735)))
+(let (($x4755 (xor $x4384 $x4384)))
+(let (($x5595 (and $x4755)))
+(let (($x4410 (>= N_L0 1)))
+(let (($x4885 (and $x4410 $x4607)))
+(let (($x4774 (and $x4607)))
+(let (($x4853 (xor $x4774 $x4885)))
+(let (($x4762 (= $x4410 $x4607)))
+(let (($x4901 (>= N_L0 0)))
+(let (($x3232 (and $x4901 $x4762 $x4853)))
+(or $x3232 $x5595))))))))))))))))
+(check-sat)

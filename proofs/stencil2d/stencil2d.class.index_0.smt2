@@ -1,0 +1,102 @@
+; loom verify obligation class.%index_0 of @stencil2d
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun N_L0 () Int)
+(declare-fun memref.dim_%in__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L1 (Int) Int)
+(declare-fun j_L0 () Int)
+(declare-fun index_1 (Int) (_ BitVec 64))
+(declare-fun j_L1 () Int)
+(declare-fun index_0_4 (Int Int) (_ BitVec 64))
+(assert
+ (>= N_L0 0))
+(assert
+ (let ((?x4341 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?x4496 (bvsub ?x4341 (_ bv1 64))))
+ (let (($x4607 (bvslt (_ bv1 64) ?x4496)))
+ (let (($x4410 (>= N_L0 1)))
+ (= $x4410 $x4607))))))
+(assert
+ (let ((?x4811 (N_L1 j_L0)))
+ (>= ?x4811 0)))
+(assert
+ (let ((?x4278 (memref.dim_%in__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x4605 (bvsub ?x4278 (_ bv1 64))))
+ (let (($x4809 (bvslt (_ bv1 64) ?x4605)))
+ (let ((?x4811 (N_L1 j_L0)))
+ (let (($x4862 (>= ?x4811 1)))
+ (= $x4862 $x4809)))))))
+(assert
+ (>= j_L0 0))
+(assert
+ (<= j_L0 N_L0))
+(assert
+ (let ((?x4416 (index_1 j_L0)))
+ (let (($x4326 (= (_ bv1 64) ?x4416)))
+ (let (($x4420 (= j_L0 0)))
+ (=> $x4420 $x4326)))))
+(assert
+ (let ((?x4416 (index_1 j_L0)))
+ (let (($x3417 (bvsle (_ bv1 64) ?x4416)))
+ (let (($x4295 (<= j_L0 N_L0)))
+ (=> $x4295 $x3417)))))
+(assert
+ (let ((?x4341 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?x4496 (bvsub ?x4341 (_ bv1 64))))
+ (let ((?x4416 (index_1 j_L0)))
+ (let (($x4272 (bvslt ?x4416 ?x4496)))
+ (let (($x4478 (< j_L0 N_L0)))
+ (=> $x4478 $x4272)))))))
+(assert
+ (let ((?x4341 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?x4496 (bvsub ?x4341 (_ bv1 64))))
+ (let ((?x4416 (index_1 j_L0)))
+ (let (($x4272 (bvslt ?x4416 ?x4496)))
+ (let (($x4903 (not $x4272)))
+ (let (($x4902 (= j_L0 N_L0)))
+ (=> $x4902 $x4903))))))))
+(assert
+ (>= j_L1 0))
+(assert
+ (let ((?x4811 (N_L1 j_L0)))
+ (<= j_L1 ?x4811)))
+(assert
+ (let ((?x4812 (index_0_4 j_L0 j_L1)))
+ (let (($x4804 (= (_ bv1 64) ?x4812)))
+ (let (($x4803 (= j_L1 0)))
+ (=> $x4803 $x4804)))))
+(assert
+ (let ((?x4812 (index_0_4 j_L0 j_L1)))
+ (let (($x4397 (bvsle (_ bv1 64) ?x4812)))
+ (let ((?x4811 (N_L1 j_L0)))
+ (let (($x4805 (<= j_L1 ?x4811)))
+ (=> $x4805 $x4397))))))
+(assert
+ (let ((?x4278 (memref.dim_%in__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x4605 (bvsub ?x4278 (_ bv1 64))))
+ (let ((?x4812 (index_0_4 j_L0 j_L1)))
+ (let (($x4808 (bvslt ?x4812 ?x4605)))
+ (let ((?x4811 (N_L1 j_L0)))
+ (let (($x4377 (< j_L1 ?x4811)))
+ (=> $x4377 $x4808))))))))
+(assert
+ (let ((?x4278 (memref.dim_%in__0->index_BitVec_64_ (_ bv1 64))))
+ (let ((?x4605 (bvsub ?x4278 (_ bv1 64))))
+ (let ((?x4812 (index_0_4 j_L0 j_L1)))
+ (let (($x4808 (bvslt ?x4812 ?x4605)))
+ (let (($x4421 (not $x4808)))
+ (let ((?x4811 (N_L1 j_L0)))
+ (let (($x4858 (= j_L1 ?x4811)))
+ (=> $x4858 $x4421)))))))))
+(assert
+ (let ((?x4278 (memref.dim_%in__0->index_BitVec_64_ (_ bv1 64))))
+(let ((?x4605 (bvsub ?x4278 (_ bv1 64))))
+(let (($x4809 (bvslt (_ bv1 64) ?x4605)))
+(let ((?x4341 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+(let ((?x4496 (bvsub ?x4341 (_ bv1 64))))
+(let (($x4607 (bvslt (_ bv1 64) ?x4496)))
+(let (($x4478 (< j_L0 N_L0)))
+(let (($x4906 (and $x4478 $x4607 $x4809)))
+(xor $x4906 $x4906))))))))))
+(check-sat)

@@ -1,0 +1,47 @@
+; loom verify obligation class.%m_body_done_t_0 of @tile_scale
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun N_L0 () Int)
+(declare-fun j_L0 () Int)
+(declare-fun index_4 (Int) (_ BitVec 64))
+(assert
+ (>= N_L0 0))
+(assert
+ (= N_L0 2))
+(assert
+ (let (($x5599 (bvslt (_ bv0 64) (_ bv2 64))))
+ (let (($x5513 (>= N_L0 1)))
+ (= $x5513 $x5599))))
+(assert
+ (>= j_L0 0))
+(assert
+ (<= j_L0 N_L0))
+(assert
+ (let ((?x5457 (index_4 j_L0)))
+ (let (($x5553 (= (_ bv0 64) ?x5457)))
+ (let (($x5444 (= j_L0 0)))
+ (=> $x5444 $x5553)))))
+(assert
+ (let ((?x5457 (index_4 j_L0)))
+ (let (($x5465 (bvsle (_ bv0 64) ?x5457)))
+ (let (($x5600 (<= j_L0 N_L0)))
+ (=> $x5600 $x5465)))))
+(assert
+ (let ((?x5457 (index_4 j_L0)))
+ (let (($x5504 (bvsgt (_ bv2 64) ?x5457)))
+ (let (($x5455 (< j_L0 N_L0)))
+ (=> $x5455 $x5504)))))
+(assert
+ (let ((?x5457 (index_4 j_L0)))
+ (let (($x5504 (bvsgt (_ bv2 64) ?x5457)))
+ (let (($x5511 (not $x5504)))
+ (let (($x5551 (= j_L0 N_L0)))
+ (=> $x5551 $x5511))))))
+(assert
+ (let ((?x5524 (- N_L0 1)))
+(let (($x5467 (< j_L0 ?x5524)))
+(let (($x5455 (< j_L0 N_L0)))
+(let (($x5648 (and $x5455 $x5467)))
+(xor $x5648 $x5648))))))
+(check-sat)
