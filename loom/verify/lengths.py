@@ -111,8 +111,7 @@ def _cond_text(c: z3.BoolRef, cond_names: TermMap) -> str:
     name = cond_names.get(c)
     if name:
         return name
-    s = str(c).replace("\n", " ")
-    s = " ".join(s.split())
+    s = " ".join(c.sexpr().split())  # Z3's C printer: much cheaper than the Python pretty printer
     return s if len(s) <= 60 else s[:57] + "..."
 
 

@@ -209,9 +209,9 @@ class Logic:
             totals = [z3.Sum([z3.If(f, 1, 0) for _, f in lv]) if lv else z3.IntVal(0) for lv in leaves]
             formulas = [f for lv in leaves for _, f in lv] + self._facts
             axioms = self.axioms(formulas)
-            limits = [z3.Implies(self._live(lp, app), app <= bound)
-                      for lp, app in {a.get_id(): (lp, a) for f in formulas + axioms
-                                      for lp, a in self.n_apps(f)}.values() if lp.trips is None]
+            apps = [(lp, a, self._live(lp, a)) for lp, a in {a.get_id(): (lp, a) for f in formulas + axioms
+                                                              for lp, a in self.n_apps(f)}.values()]
+            limits = [z3.Implies(live, app <= bound) for lp, app, live in apps if lp.trips is None]
             s = self.solver()
             s.add(*axioms, *limits)
             s.add(z3.Or(*[totals[0] != t for t in totals[1:]]))
@@ -220,7 +220,7 @@ class Logic:
                 continue
             m = s.model()
             w = Witness(m, bound, [m.eval(t, model_completion=True).as_long() for t in totals])
-            w.trips = self._trips(m, formulas + axioms)
+            w.trips = self._trips(m, apps)
             used = frozenset().union(*(self.free(f) for f in formulas + axioms))
             w.args = {name: _py(m.eval(c, model_completion=True)) for name, c in self.args.items()
                       if c.decl().name() in used}
@@ -241,25 +241,18 @@ class Logic:
         act = z3.substitute(lp.activation.formula(), *zip([ol.j for ol in outer], args))
         return z3.And(*live, act)
 
-    def _trips(self, m: z3.ModelRef, formulas: Sequence[z3.ExprRef]) -> dict[str, int]:
+    def _trips(self, m: z3.ModelRef, apps: Sequence[tuple[Loop, z3.ArithRef, z3.BoolRef]]) -> dict[str, int]:
         """Trip count of every loop activation that exists in model ``m``."""
         out: dict[tuple, int] = {}
-        for f in formulas:
-            for lp, app in self.n_apps(f):
-                args = [m.eval(a, model_completion=True) for a in app.children()]
-                coords = tuple(a.as_long() for a in args)
-                outer = lp.activation.levels
-                live = [z3.IntVal(v) <= ol.n_at([z3.IntVal(x) for x in coords[:i]])
-                        for i, (v, ol) in enumerate(zip(coords, outer))]
-                act = lp.activation.formula()
-                if outer:
-                    act = z3.substitute(act, *zip([ol.j for ol in outer], [z3.IntVal(v) for v in coords]))
-                if not z3.is_true(m.eval(z3.And(*live, act), model_completion=True)):
-                    continue
-                out[(lp.index, coords)] = m.eval(app, model_completion=True).as_long()
+        for lp, app, live in apps:
+            if not z3.is_true(m.eval(live, model_completion=True)):
+                continue
+            coords = tuple(m.eval(x, model_completion=True).as_long() for x in app.children())
+            out[(lp.index, coords)] = m.eval(app, model_completion=True).as_long()
+        by_index = {lp.index: lp for lp in self.loops.values()}
         res: dict[str, int] = {}
         for (idx, coords), n in sorted(out.items()):
-            lp = next(x for x in self.loops.values() if x.index == idx)
+            lp = by_index[idx]
             res[lp.name + ("@" + _coords_label(lp.activation.levels, coords) if coords else "")] = n
         return res
 

@@ -51,7 +51,7 @@ from loom.verify.lengths_clock import (
     when,
 )
 from loom.verify.lengths_logic import Logic, Outcome
-from loom.verify.lengths_values import Values, int_width, is_i1
+from loom.verify.lengths_values import Values, int_width, is_i1, symbol
 
 AnyOrClock = "Clock | AnyClock"
 
@@ -146,15 +146,18 @@ class Typer:
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Typing:
+        from loom.runtime import function_arg_names
+
+        arg_names = function_arg_names(self.func)  # the names ``loom sim`` inputs use
         for a in self.body.args:
             if isinstance(a.type, MemRefType):
                 continue
-            name = self.names.get(a, f"%arg{a.index}").lstrip("%")
+            name = arg_names[a.index]
             if isinstance(a.type, NoneType):
                 term = self.values.token()
             else:
                 term = self.values.fresh(f"arg_{name}", a.type, [])
-                term = z3.Const(f"arg:{name}", term.sort())
+                term = z3.Const(symbol(f"arg:{name}"), term.sort())
                 self.logic.args[name] = term
             self.types[a] = Typed(ONE, term)
         for op in self.body.ops:

@@ -104,7 +104,7 @@ class Values:
         srt = self.sort(t)
         if isinstance(srt, z3.BitVecSortRef) and isinstance(value, int):
             return z3.BitVecVal(value, srt.size())
-        c = z3.Const(f"{t}:{value!r}", srt)
+        c = z3.Const(symbol(f"{t}:{value!r}"), srt)
         self.literals.set(c, value)
         return c
 
@@ -122,7 +122,7 @@ class Values:
     def fresh(self, name: str, t: Type, coords: Sequence[z3.ArithRef]) -> z3.ExprRef:
         """A data value: an uninterpreted function of the token's coordinates."""
         self._fresh += 1
-        fname = f"{name}#{self._fresh}"
+        fname = symbol(f"{name}#{self._fresh}")
         if not coords:
             return z3.Const(fname, self.sort(t))
         f = z3.Function(fname, *([z3.IntSort()] * len(coords)), self.sort(t))
@@ -134,11 +134,11 @@ class Values:
     def apply(self, name: str, args: Sequence[z3.ExprRef], result: Type) -> z3.ExprRef:
         """An uninterpreted (deterministic) function ``name`` of ``args``; a constant when there are none."""
         if not args:
-            return z3.Const(f"{name}->{result}", self.sort(result))
+            return z3.Const(symbol(f"{name}->{result}"), self.sort(result))
         return self._uf(name, args, result)
 
     def _uf(self, name: str, args: Sequence[z3.ExprRef], result: Type) -> z3.ExprRef:
-        key = f"{name}->{result}|" + ",".join(str(a.sort()) for a in args)
+        key = symbol(f"{name}->{result}:" + ",".join(str(a.sort()) for a in args))
         f = self._funcs.get(key)
         if f is None:
             f = self._funcs[key] = z3.Function(key, *[a.sort() for a in args], self.sort(result))
@@ -200,6 +200,11 @@ class Values:
                 y = z3.ZeroExt(wo - wi, x)
             return from_bv(y, rt)
         return None
+
+
+def symbol(name: str) -> str:
+    """A Z3 symbol name SMT-LIB can quote (no ``|`` or backslash), so emitted scripts parse back."""
+    return name.replace("|", "/").replace("\\", "/")
 
 
 class _Missing:

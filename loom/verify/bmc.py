@@ -1,0 +1,790 @@
+"""Obligation 3 of ``loom verify``: bounded model checking of the whole network, exact in control.
+
+``check_bmc(func, ctx)`` explores every run of the network's state machines
+(the ``loom.semantics`` tables, expressions through ``z3model.ExprEncoder``) in
+which every loop activation runs at most ``K = ctx.bmc_k`` iterations, and
+checks that each run ends with the return fired (no deadlock, no runtime
+error) and no token left in a channel or latched in an operator.
+
+How it is exact and why it is fast:
+
+* Control values are exact: every value that can reach a guard (cond_br,
+  mux select, carry/invariant/gate conditions, stream operands, ...) is a
+  Z3 term (bit-vectors, integer ops exact) or a concrete value. Data that
+  cannot reach a guard is not computed at all (an opaque token). Values that
+  reach a guard but come from memory (loads) or from an opaque value are
+  fresh unconstrained symbols per token: memory contents are abstracted, so
+  every branch outcome they could cause is explored.
+* A decision whose guard is symbolic forks the run when both outcomes are
+  feasible under the path condition (Z3); each branch is explored once.
+* Structural reduction: apart from merge (whose choice is forked), every
+  operator is deterministic, so the network is a Kahn process network: the
+  tokens every channel carries, and hence deadlock / leftovers / completion,
+  do not depend on the firing order. One schedule per control path suffices.
+* The bound: a stream activation or a carry/invariant burst whose decision
+  is symbolic may continue at most K times (the path then takes the exit if
+  feasible, else it is outside the bound and dropped). Loops whose trip
+  count is a constant run in full (up to ``CONCRETE_CAP``).
+
+The exploration deepens K' = 0, 1, ..., K and reports the largest bound fully
+explored (``bounded``); a violation gives the smallest K' that shows it, the
+argument values (Z3 model of the path) and a report of the stuck channels.
+``plain_bmc`` in ``bmc_plain`` is the unreduced baseline the benchmark compares.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import z3
+
+from loom.ir.core import BlockArgument, Operation, Value
+from loom.ir.types import MemRefType, NoneType, Type
+from loom.semantics import machine_for
+from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ports_read, registers_read
+from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, PURE_FUNCTIONS, compile_expr
+from loom.semantics.machine import Complete, Fail, Machine, Rule
+from loom.semantics.scalar import scalar_fn
+from loom.runtime import function_arg_names
+from loom.sim.names import value_name_map
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, sort_of
+
+CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
+STEP_CAP = 200_000  # firings per explored run
+DEFAULT_BUDGET = 10.0  # seconds per function when the context sets no timeout
+
+
+class Opaque:
+    """A data value no guard ever reads: not computed."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<data>"
+
+
+OPAQUE = Opaque()
+
+
+# ---------------------------------------------------------------------------- slicing
+def _reg_deps(m: Machine) -> dict[str, set[str]]:
+    """Input ports each register (transitively) depends on."""
+    deps: dict[str, set[str]] = {r.name: set() for r in m.registers}
+    changed = True
+    while changed:
+        changed = False
+        for rule in m.rules:
+            for r, e in rule.updates:
+                new = set(ports_read(e))
+                for q in registers_read(e):
+                    new |= deps[q]
+                if not new <= deps[r]:
+                    deps[r] |= new
+                    changed = True
+    return deps
+
+
+def _expr_ports(e: Expr, deps: dict[str, set[str]]) -> set[str]:
+    out = set(ports_read(e))
+    for r in registers_read(e):
+        out |= deps[r]
+    return out
+
+
+def _havoc_read(e: Expr) -> bool:
+    """Memory contents are abstracted: a loaded value is unconstrained."""
+    return isinstance(e, Apply) and (e.fn == MEMORY_READ or any(_havoc_read(a) for a in e.args))
+
+
+def control_values(func: Operation) -> set[Value]:
+    """Values whose tokens can influence a guard (backward closure through the tables' data flow)."""
+    body = func.regions[0].entry
+    machines = {op: machine_for(op) for op in body.ops}
+    guard_in: dict[Operation, set[int]] = {}
+    flow: dict[Operation, dict[int, set[int]]] = {}
+    for op, m in machines.items():
+        deps = _reg_deps(m)
+        idx = {p.name: i for i, p in enumerate(m.inputs)}
+        outs = {p.name: i for i, p in enumerate(m.outputs)}
+        g: set[int] = set()
+        f: dict[int, set[int]] = {i: set() for i in range(len(m.outputs))}
+        for rule in m.rules:
+            if rule.guard is not None:
+                g |= {idx[p] for p in _expr_ports(rule.guard, deps)}
+            for p, e in rule.emits:
+                if not _havoc_read(e):
+                    f[outs[p]] |= {idx[q] for q in _expr_ports(e, deps)}
+        guard_in[op] = g
+        flow[op] = f
+    relevant: set[Value] = set()
+    work: list[Value] = []
+
+    def mark(v: Value) -> None:
+        if v not in relevant:
+            relevant.add(v)
+            work.append(v)
+
+    for op in body.ops:
+        for i in guard_in[op]:
+            mark(op.operands[i])
+    while work:
+        v = work.pop()
+        if isinstance(v, BlockArgument):
+            continue
+        op = v.op
+        if op not in flow:
+            continue
+        for i in flow[op].get(v.index, ()):
+            mark(op.operands[i])
+    return relevant
+
+
+# ---------------------------------------------------------------------------- network
+class _CRule:
+    """A table rule prepared for the explorer: channels resolved, leaves listed, concrete code compiled."""
+
+    __slots__ = ("rule", "name", "reads", "guard", "gleaves", "gfast", "emits", "updates", "effect", "next",
+                 "loop", "reset")
+
+    def __init__(self, rule: Rule, a: "_Actor") -> None:
+        index = {p.name: i for i, p in enumerate(a.machine.inputs)}
+        self.rule = rule
+        self.name = rule.name
+        self.reads = tuple((p, index[p], a.inputs[index[p]]) for p in rule.reads)
+        self.guard = rule.guard
+        self.gleaves = _leaves(rule.guard) if rule.guard is not None else ((), ())
+        self.gfast = compile_expr(rule.guard, index) if rule.guard is not None else None
+        emits = []
+        for p, e in rule.emits:
+            oi = a.out_index[p]
+            t = a.machine.outputs[oi].type
+            emits.append((oi, a.relevant_out[oi], e, _leaves(e), _fast(e, index), t))
+        self.emits = tuple(emits)
+        self.updates = tuple((r, e, _leaves(e), _fast(e, index), a.encoder.reg_types[r]) for r, e in rule.updates)
+        self.effect = rule.effect
+        self.next = rule.next
+        self.loop = rule.name == a.loop_rule
+        self.reset = rule.name == a.reset_rule
+
+
+def _leaves(e: Expr) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(sorted(ports_read(e))), tuple(sorted(registers_read(e)))
+
+
+def _fast(e: Expr, index: dict[str, int]):
+    """The simulator's compiled evaluator of ``e`` (None when it needs memory: those values are symbolic)."""
+    if _havoc_read(e) or (isinstance(e, Apply) and e.fn == MEMORY_DIM):
+        return None
+    return compile_expr(e, index)
+
+
+@dataclass(eq=False)
+class _Actor:
+    op: Operation
+    machine: Machine
+    index: int
+    inputs: list[Optional[int]]  # channel id per input port (None: memref port)
+    outputs: list[list[int]]  # channel ids per output port
+    relevant_out: list[bool]
+    encoder: ExprEncoder
+    rules: dict[str, tuple[Rule, ...]]
+    port_index: dict[str, int]
+    out_index: dict[str, int]
+    loop_rule: Optional[str] = None  # the rule whose repetition is bounded (stream continue, carry/inv true)
+    reset_rule: Optional[str] = None  # the rule that starts a new activation
+    crules: dict[str, tuple[_CRule, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class _State:
+    """One point of the exploration: every actor's state/registers, every channel, the path."""
+
+    states: list[str]
+    regs: list[dict[str, Any]]
+    chans: list[deque]
+    counters: list[int]
+    work: deque
+    queued: list[bool]
+    returned: bool = False
+    error: Optional[str] = None
+    path: list = field(default_factory=list)  # the path condition: one assumed literal per decision
+    decided: dict = field(default_factory=dict)  # term id -> (term, bool)
+    steps: int = 0
+    maxc: int = 0  # most iterations any activation ran on a symbolic decision (the run's bound)
+    model: Optional[z3.ModelRef] = None  # a model of ``path``, when known
+
+    def copy(self) -> "_State":
+        return _State(list(self.states), [dict(r) for r in self.regs], [deque(c) for c in self.chans],
+                      list(self.counters), deque(self.work), list(self.queued), self.returned, self.error,
+                      list(self.path), dict(self.decided), self.steps, self.maxc, self.model)
+
+
+class _Pruned(Exception):
+    """The run leaves the bound (a loop would need more than K iterations) or the step cap."""
+
+
+@dataclass
+class BmcResult:
+    """Outcome of the exploration up to one bound."""
+
+    status: str  # "ok", "violation", "budget"
+    bound: int
+    paths: int = 0
+    pruned: int = 0
+    kind: str = ""  # deadlock | residual | error
+    detail: str = ""
+    arguments: dict = field(default_factory=dict)
+    trips: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class Explorer:
+    """Symbolic-control exploration of one handshake.func up to bound K (see the module docstring)."""
+
+    def __init__(self, func: Operation, deadline: float) -> None:
+        self.func = func
+        self.k = 0
+        self.deadline = deadline
+        self.solver_path: list = []
+        self.queries = 0
+        self._scalars: dict[int, Any] = {}
+        self.dims: dict[tuple, z3.ExprRef] = {}
+        self._consts: dict[tuple, z3.ExprRef] = {}
+        self._guards: dict[tuple, Any] = {}
+        body = func.regions[0].entry
+        self.names = value_name_map(func, list(body.args) + [r for op in body.ops for r in op.results])
+        self.relevant = control_values(func)
+        self.arg_names = function_arg_names(func)
+        self.solver = z3.Solver()
+        self.fresh_count = 0
+        self.actors: list[_Actor] = []
+        self.chan_consumer: list[tuple[int, int]] = []
+        self.chan_name: list[str] = []
+        self.forever: dict[int, Any] = {}
+        self.args: dict[str, z3.ExprRef] = {}
+        self.paths = 0
+        self.pruned = 0
+        self._build(body)
+
+    # ------------------------------------------------------------------ construction
+    def fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
+        self.fresh_count += 1
+        return z3.Const(f"{hint}!{self.fresh_count}", sort)
+
+    def _build(self, body) -> None:
+        uses: dict[Value, list[int]] = {}
+        for k, op in enumerate(body.ops):
+            m = machine_for(op)
+            port_types = {p.name: p.type for p in m.inputs if p.kind == "token"}
+            reg_types = {r.name: r.type for r in m.registers}
+            mem_elem = m.memory.type.element if m.memory is not None else None
+            enc = ExprEncoder(port_types, reg_types, "exact", self.fresh, mem_elem)
+            a = _Actor(op, m, k, [None] * len(m.inputs), [[] for _ in m.outputs],
+                       [r in self.relevant for r in op.results], enc,
+                       {s: m.rules_in(s) for s in m.states}, {p.name: i for i, p in enumerate(m.inputs)},
+                       {p.name: i for i, p in enumerate(m.outputs)})
+            if op.name == "dataflow.stream":
+                a.loop_rule, a.reset_rule = "continue", "activate"
+            elif op.name in ("dataflow.carry", "dataflow.invariant"):
+                a.loop_rule, a.reset_rule = "cond_true", "init"
+            self.actors.append(a)
+        producer = {id(op): self.actors[k] for k, op in enumerate(body.ops)}
+        self.init_tokens: list[list[Any]] = []
+        for a in self.actors:
+            for i, v in enumerate(a.op.operands):
+                if a.machine.inputs[i].kind != "token":
+                    continue
+                cid = len(self.chan_consumer)
+                self.chan_consumer.append((a.index, i))
+                self.chan_name.append(self.names.get(v, "?"))
+                a.inputs[i] = cid
+                tokens: list[Any] = []
+                if isinstance(v, BlockArgument):
+                    tokens.append(self._arg_value(v))
+                else:
+                    src = producer[id(v.op)]
+                    port = src.machine.outputs[v.index].name
+                    source = dict(src.machine.sources).get(port)
+                    if source is not None:
+                        self.forever[cid] = source.value if isinstance(source, Const) else OPAQUE
+                    else:
+                        src.outputs[v.index].append(cid)
+                self.init_tokens.append(tokens)
+        for a in self.actors:
+            a.crules = {state: tuple(_CRule(r, a) for r in rules) for state, rules in a.rules.items()}
+
+    def _arg_value(self, v: BlockArgument) -> Any:
+        if isinstance(v.type, NoneType):
+            return TOKEN
+        if isinstance(v.type, MemRefType):
+            return OPAQUE
+        if v not in self.relevant:
+            return OPAQUE
+        name = self.arg_names[v.index]  # the names ``loom sim`` inputs use
+        try:
+            c = z3.Const(f"arg:{name}", sort_of(v.type))
+        except UnsupportedExpr:
+            return OPAQUE
+        self.args[name] = c
+        return c
+
+    def initial(self) -> _State:
+        n = len(self.actors)
+        chans = [deque(t) for t in self.init_tokens]
+        return _State([a.machine.initial for a in self.actors],
+                      [{r.name: r.init for r in a.machine.registers} for a in self.actors],
+                      chans, [0] * n, deque(range(n)), [True] * n)
+
+    # ------------------------------------------------------------------ values
+    def _head(self, st: _State, cid: int) -> Any:
+        if cid in self.forever:
+            return self.forever[cid]
+        return st.chans[cid][0]
+
+    def _has(self, st: _State, cid: int) -> bool:
+        return cid in self.forever or bool(st.chans[cid])
+
+    def _dim(self, a: _Actor, e: Apply, heads: list, regs: dict[str, Any]) -> Any:
+        """``mem.dim``: the size of a memref argument's dimension, one non-negative symbol per run."""
+        index = {p.name: i for i, p in enumerate(a.machine.inputs)}
+        k = compile_expr(e.args[0], index)(heads, regs, None) if not registers_read(e) else None
+        mem = a.op.operands[0]
+        key = (self.arg_names[mem.index] if isinstance(mem, BlockArgument) else self.names.get(mem, "?"), k)
+        c = self.dims.get(key)
+        if c is None:
+            c = z3.BitVec(f"dim:{key[0]}:{k}", 64)
+            self.dims[key] = c
+            self.solver.pop(self.solver.num_scopes())
+            self.solver_path.clear()
+            self.solver.add(c >= 0)  # sizes are never negative (base level: holds on every path)
+        return c
+
+    def _symbolic(self, a: _Actor, e: Expr, leaves: tuple, heads: list, regs: dict[str, Any],
+                  t: Optional[Type], guard: bool) -> Any:
+        index = a.port_index
+        zh = {p: self._z3(heads[index[p]], a.encoder.port_types[p]) for p in leaves[0]}
+        zr = {r: self._z3(regs[r], a.encoder.reg_types[r]) for r in leaves[1]}
+        if guard:
+            g = z3.simplify(a.encoder.guard(e, zh, zr))
+            return True if z3.is_true(g) else False if z3.is_false(g) else g
+        term = z3.simplify(a.encoder.encode(e, zh, zr, t))
+        return term.as_long() if z3.is_bv_value(term) else term
+
+    def _eval(self, a: _Actor, e: Expr, leaves: tuple, fast, heads: list, regs: dict[str, Any],
+              t: Optional[Type]) -> Any:
+        """Concrete value when every leaf is concrete, a Z3 term otherwise, fresh when data is opaque."""
+        vals = [heads[a.port_index[p]] for p in leaves[0]] + [regs[r] for r in leaves[1]]
+        if fast is not None and not any(isinstance(x, (z3.ExprRef, Opaque)) for x in vals):
+            return fast(heads, regs, None)
+        if isinstance(e, Apply) and e.fn == MEMORY_DIM and not any(isinstance(x, z3.ExprRef) for x in vals):
+            return self._dim(a, e, heads, regs)
+        if fast is None or any(x is OPAQUE for x in vals):
+            if t is None or isinstance(t, NoneType):
+                return TOKEN if isinstance(t, NoneType) else OPAQUE
+            try:
+                return self.fresh("data", sort_of(t))
+            except UnsupportedExpr:
+                return OPAQUE
+        return self._symbolic(a, e, leaves, heads, regs, t, False)
+
+    def _z3(self, v: Any, t: Type) -> z3.ExprRef:
+        if isinstance(v, z3.ExprRef):
+            return v
+        key = (v, str(t))
+        c = self._consts.get(key)
+        if c is None:
+            c = self._consts[key] = const_term(v, t)
+        return c
+
+    def _guard(self, a: _Actor, cr: _CRule, heads: list, regs: dict[str, Any]) -> Any:
+        if cr.guard is None:
+            return True
+        vals = [heads[a.port_index[p]] for p in cr.gleaves[0]] + [regs[r] for r in cr.gleaves[1]]
+        sym = False
+        for x in vals:
+            if x is OPAQUE:
+                return self.fresh("choice", z3.BoolSort())  # an opaque guard input: both outcomes possible
+            if isinstance(x, z3.ExprRef):
+                sym = True
+        if not sym:
+            return bool(cr.gfast(heads, regs, None))
+        key = (id(cr),) + tuple(x.get_id() if isinstance(x, z3.ExprRef) else x for x in vals)
+        hit = self._guards.get(key)
+        if hit is not None:
+            return hit[0]
+        out = self._symbolic(a, cr.guard, cr.gleaves, heads, regs, None, True)
+        self._guards[key] = (out, vals)  # keeps the leaf terms alive (Z3 recycles ids)
+        return out
+
+    # ------------------------------------------------------------------ decisions
+    def _sync(self, st: _State) -> None:
+        """Make the solver's scopes hold exactly ``st``'s path condition (one scope per literal)."""
+        have = self.solver_path
+        common = 0
+        while common < len(have) and common < len(st.path) and have[common] is st.path[common]:
+            common += 1
+        if len(have) > common:
+            self.solver.pop(len(have) - common)
+            del have[common:]
+        for lit in st.path[common:]:
+            self.solver.push()
+            self.solver.add(lit)
+            have.append(lit)
+
+    def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
+        """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path."""
+        self._sync(st)
+        self.solver.push()
+        self.solver.add(g)
+        r = self.solver.check()
+        m = self.solver.model() if r == z3.sat else None
+        self.solver.pop()
+        self.queries += 1
+        if r == z3.unknown:
+            raise TimeoutError
+        return m
+
+    @staticmethod
+    def _assume(st: _State, g: z3.BoolRef, value: bool) -> None:
+        st.path.append(g if value else z3.Not(g))
+        st.decided[g.get_id()] = (g, value)
+
+    def _decide(self, st: _State, g: z3.BoolRef, pending: list, k: int, loop: bool) -> bool:
+        """The outcome of symbolic guard ``g`` on this path: forced, or forked (the false side is queued,
+        with actor ``k`` first in line to try its next rule). A known model of the path settles one side
+        without a query."""
+        hit = st.decided.get(g.get_id())
+        if hit is not None:
+            return hit[1]
+        guess = None
+        if st.model is not None:
+            v = st.model.eval(g, model_completion=True)
+            guess = True if z3.is_true(v) else False if z3.is_false(v) else None
+        m_t = st.model if guess is True else self._feasible(st, g)
+        m_f = st.model if guess is False else self._feasible(st, z3.Not(g))
+        if m_t is not None and m_f is not None:
+            other = st.copy()
+            self._assume(other, g, False)
+            other.model = m_f
+            if loop:
+                self._pin(other, g)
+            other.work.appendleft(k)
+            other.queued[k] = True
+            pending.append(other)
+            self._assume(st, g, True)
+            st.model = m_t
+            if loop:
+                self._pin(st, g)
+            return True
+        if m_t is None and m_f is None:
+            raise _Pruned()  # the path condition itself is infeasible
+        st.decided[g.get_id()] = (g, m_t is not None)
+        return m_t is not None
+
+    def _pin(self, st: _State, g: z3.BoolRef) -> None:
+        """After a loop decision: every argument/size symbol of ``g`` the path now fixes to one value is
+        replaced by that value in the whole state, so the rest of the path runs on concrete values."""
+        subst = []
+        model = st.model
+        assert model is not None
+        for c in _symbols(g):
+            if not c.decl().name().startswith(("arg:", "dim:")):
+                continue
+            v = model.eval(c, model_completion=True)
+            if self._feasible(st, c != v) is None:
+                subst.append((c, v))
+        if not subst:
+            return
+
+        def rw(x: Any) -> Any:
+            if not isinstance(x, z3.ExprRef):
+                return x
+            y = z3.simplify(z3.substitute(x, *subst))
+            return y.as_long() if z3.is_bv_value(y) else y
+
+        st.regs = [{r: rw(v) for r, v in regs.items()} for regs in st.regs]
+        st.chans = [deque(rw(v) for v in q) if any(isinstance(v, z3.ExprRef) for v in q) else q
+                    for q in st.chans]
+
+    # ------------------------------------------------------------------ running
+    def run_path(self, st: _State, pending: list, level: int) -> Any:
+        """Fire until quiescence: (kind, detail) of a violation, None for a clean run, or ``"requeue"``
+        when the run just went beyond ``level`` iterations in some activation (it waits its turn)."""
+        actors = self.actors
+        n = 0
+        while st.work:
+            n += 1
+            if n & 255 == 0 and time.perf_counter() > self.deadline:
+                raise TimeoutError
+            k = st.work.popleft()
+            st.queued[k] = False
+            a = actors[k]
+            fired = self._try_fire(st, a, pending)
+            if fired and not st.queued[k]:
+                st.queued[k] = True
+                st.work.append(k)
+            if st.error is not None:
+                return "error", st.error
+            if st.maxc > level:
+                return "requeue"
+        return self._verdict(st)
+
+    def _try_fire(self, st: _State, a: _Actor, pending: list) -> bool:
+        k = a.index
+        chans = st.chans
+        forever = self.forever
+        n_in = len(a.machine.inputs)
+        for cr in a.crules[st.states[k]]:
+            heads: list = [None] * n_in
+            ready = True
+            for p, i, cid in cr.reads:
+                if cid in forever:
+                    heads[i] = forever[cid]
+                elif chans[cid]:
+                    heads[i] = chans[cid][0]
+                else:
+                    ready = False
+                    break
+            if not ready:
+                continue
+            regs = st.regs[k]
+            g = self._guard(a, cr, heads, regs)
+            symbolic = isinstance(g, z3.ExprRef)
+            if symbolic:
+                if cr.loop and st.counters[k] >= self.k:
+                    # the bound: this activation may not continue again
+                    hit = st.decided.get(g.get_id())
+                    if hit is None:
+                        m = self._feasible(st, z3.Not(g))
+                        if m is None:
+                            raise _Pruned()
+                        self._assume(st, g, False)
+                        st.model = m
+                    elif hit[1]:
+                        raise _Pruned()
+                    continue
+                g = self._decide(st, g, pending, k, cr.loop)
+            if not g:
+                continue
+            if cr.loop:
+                st.counters[k] += 1
+                if st.counters[k] > CONCRETE_CAP:
+                    raise _Pruned()
+                if symbolic and st.counters[k] > st.maxc:
+                    st.maxc = st.counters[k]
+            elif cr.reset:
+                st.counters[k] = 0
+            if a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge", "handshake.control_merge"):
+                self._fork_merge(st, a, cr, pending)
+            self._fire(st, a, cr, heads)
+            return True
+        return False
+
+    def _fork_merge(self, st: _State, a: _Actor, taken: _CRule, pending: list) -> None:
+        """A merge may take any ready input: queue the runs that take the later ready ones."""
+        later = False
+        for cr in a.crules[st.states[a.index]]:
+            if cr is taken:
+                later = True
+                continue
+            if later and all(cid in self.forever or st.chans[cid] for _, _, cid in cr.reads):
+                other = st.copy()
+                heads: list = [None] * len(a.machine.inputs)
+                for _, i, cid in cr.reads:
+                    heads[i] = self.forever[cid] if cid in self.forever else other.chans[cid][0]
+                self._fire(other, a, cr, heads)
+                if not other.queued[a.index]:
+                    other.queued[a.index] = True
+                    other.work.append(a.index)
+                pending.append(other)
+
+    def _fire(self, st: _State, a: _Actor, cr: _CRule, heads: list) -> None:
+        k = a.index
+        regs = st.regs[k]
+        values = []
+        for oi, relevant, e, leaves, fast, t in cr.emits:
+            if not relevant:
+                values.append((oi, TOKEN if isinstance(t, NoneType) else OPAQUE))
+            else:
+                values.append((oi, self._eval(a, e, leaves, fast, heads, regs, t)))
+        if cr.updates:
+            new = [(r, self._eval(a, e, leaves, fast, heads, regs, t)) for r, e, leaves, fast, t in cr.updates]
+            for r, v in new:
+                regs[r] = v
+        eff = cr.effect
+        if eff is not None:
+            if isinstance(eff, Complete):
+                st.returned = True
+            elif isinstance(eff, Fail):
+                st.error = f"{eff.code} at {a.op.name} ({a.op.loc})"
+        chans = st.chans
+        for _, _, cid in cr.reads:
+            if cid not in self.forever:
+                chans[cid].popleft()
+        queued, work, consumer = st.queued, st.work, self.chan_consumer
+        for oi, v in values:
+            for cid in a.outputs[oi]:
+                chans[cid].append(v)
+                ck = consumer[cid][0]
+                if not queued[ck]:
+                    queued[ck] = True
+                    work.append(ck)
+        st.states[k] = cr.next
+        st.steps += 1
+        if st.steps > STEP_CAP:
+            raise _Pruned()
+
+    def _verdict(self, st: _State) -> Optional[tuple[str, str]]:
+        left = [(self.chan_name[c], len(q)) for c, q in enumerate(st.chans) if q and c not in self.forever]
+        latched = [a for a in self.actors if st.states[a.index] in a.machine.residual_states]
+        if not st.returned:
+            where = ", ".join(f"{n} x{c}" for n, c in left[:6]) or "no channel"
+            return "deadlock", f"the return never fires (tokens waiting: {where})"
+        if left or latched:
+            parts = [f"{n} x{c}" for n, c in left[:6]]
+            parts += [f"{a.op.name} {self.names.get(a.op.results[0], '') if a.op.results else ''} latched in "
+                      f"'{st.states[a.index]}'" for a in latched[:4]]
+            return "residual", "tokens left after the return: " + ", ".join(parts)
+        return None
+
+    # ------------------------------------------------------------------ search
+    def explore(self, k: int) -> BmcResult:
+        """Every run with at most ``k`` iterations per loop activation (symbolic decisions), smallest
+        bounds first: runs wait in a queue ordered by the most iterations they used so far, so when the
+        budget runs out every run within a smaller bound is already done."""
+        t0 = time.perf_counter()
+        self.k = k
+        self.paths = self.pruned = 0
+        seq = 0
+        heap: list = [(0, 0, self.initial())]
+        while heap:
+            level, _, st = heapq.heappop(heap)
+            pending: list[_State] = []
+            try:
+                bad = self.run_path(st, pending, level)
+            except _Pruned:
+                self.pruned += 1
+                bad = None
+                st = None  # type: ignore[assignment]
+            except TimeoutError:
+                done = min([level] + [c for c, _, _ in heap] + [p.maxc for p in pending]) - 1
+                return BmcResult("budget", min(done, k), self.paths, self.pruned,
+                                 seconds=time.perf_counter() - t0)
+            for p in pending:
+                seq += 1
+                heapq.heappush(heap, (p.maxc, seq, p))
+            if st is None:
+                continue
+            if bad == "requeue":
+                seq += 1
+                heapq.heappush(heap, (st.maxc, seq, st))
+                continue
+            self.paths += 1
+            if bad is not None:
+                res = BmcResult("violation", st.maxc, self.paths, self.pruned, bad[0], bad[1])
+                res.arguments = self._model_args(st)
+                res.seconds = time.perf_counter() - t0
+                return res
+        return BmcResult("ok", k, self.paths, self.pruned, seconds=time.perf_counter() - t0)
+
+    def _model_args(self, st: _State) -> dict:
+        self._sync(st)
+        if self.solver.check() != z3.sat:
+            return {}
+        m = self.solver.model()
+        out = {name: bv_value(m, c) for name, c in self.args.items()}
+        out.update({f"{mem}.dim{k}": bv_value(m, c) for (mem, k), c in self.dims.items()})
+        return out
+
+
+def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants of a term."""
+    out: dict[int, z3.ExprRef] = {}
+    seen: set[int] = set()
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[i] = x
+        else:
+            stack.extend(x.children())
+    return list(out.values())
+
+
+def _concrete(e: Expr, heads: dict[str, Any], regs: dict[str, Any], cache: dict[int, Any]) -> Any:
+    """Evaluate a table expression on concrete runtime values (the simulator's semantics)."""
+    if isinstance(e, In):
+        return heads[e.port]
+    if isinstance(e, Reg):
+        return regs[e.name]
+    if isinstance(e, Const):
+        return e.value
+    assert isinstance(e, Apply)
+    args = [_concrete(x, heads, regs, cache) for x in e.args]
+    f = PURE_FUNCTIONS.get(e.fn)
+    if f is not None:
+        return f[1](*args)
+    if e.fn.startswith("scalar:"):
+        fn = cache.get(id(e))
+        if fn is None:
+            info = e.param
+            fn = (e, scalar_fn(e.fn[7:], dict(info.attrs), info.operand_types, info.result_types))
+            cache[id(e)] = fn
+        return fn[1](args)[e.param.result_index]
+    raise UnsupportedExpr(f"{e.fn} cannot be evaluated concretely")
+
+
+def explore(func: Operation, k: int, budget: float) -> BmcResult:
+    """All runs within bound ``k`` (at most ``budget`` seconds): ``ok``, the smallest-bound ``violation``,
+    or ``budget`` with the largest bound fully explored."""
+    return Explorer(func, time.perf_counter() + budget).explore(k)
+
+
+def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
+    """``bmc.K<k>.deadlock`` (every run within the bound reaches the return, without runtime error) and
+    ``bmc.K<k>.residual`` (no run leaves a token), for every loop activation running at most K times."""
+    k = ctx.bmc_k
+    budget = ctx.timeout if ctx.timeout else DEFAULT_BUDGET
+    if ctx.progress is not None:
+        ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
+    res = explore(func, k, budget)
+    scope = (f"{res.paths} run(s) with every loop activation at most K iterations "
+             f"({res.pruned} run prefix(es) beyond the bound dropped)")
+    note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
+    ids = (f"bmc.K{k}.deadlock", f"bmc.K{k}.residual")
+    if res.status == "violation":
+        cex = {"bound": res.bound, "kind": res.kind, "arguments": res.arguments, "report": res.detail}
+        out = []
+        for oid in ids:
+            hit = (res.kind in ("deadlock", "error")) == oid.endswith("deadlock")
+            if hit:
+                out.append(Obligation(oid, "bmc", "refuted", res.seconds,
+                                      f"{res.kind} with at most {res.bound} iteration(s) per loop activation: "
+                                      f"{res.detail}" + (f" (arguments {res.arguments})" if res.arguments else ""),
+                                      cex, func.loc, None, res.bound))
+            else:
+                out.append(Obligation(oid, "bmc", "unknown", 0.0, f"not decided: the exploration stopped at a "
+                                      f"{res.kind} with bound {res.bound} ({note})", None, func.loc, None,
+                                      res.bound))
+        return out
+    if res.status == "budget" and res.bound < 0:
+        return [Obligation(oid, "bmc", "unknown", res.seconds, f"time budget of {budget:g}s exhausted before "
+                           f"bound 0 was explored ({note})", None, func.loc, None, None) for oid in ids]
+    bound = res.bound
+    short = f" (requested K={k}; time budget {budget:g}s reached)" if bound < k else ""
+    what = {"deadlock": "every run reaches the return without a runtime error",
+            "residual": "no run leaves a token in a channel or an operator"}
+    return [Obligation(oid, "bmc", "proved", res.seconds, f"{what[oid.rsplit('.', 1)[1]]}: {scope.replace('K', str(bound), 1)}"
+                       f"{short}; {note}", None, func.loc, None, bound) for oid in ids]
+
+
+__all__ = ["BmcResult", "check_bmc", "control_values", "explore"]
