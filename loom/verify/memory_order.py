@@ -43,7 +43,7 @@ from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.solve import run_query
+from loom.verify.solve import QuerySession
 from loom.verify.structure import (
     ACCESS_OPS,
     Access,
@@ -121,13 +121,20 @@ def selector(sel: Value) -> tuple[Value, bool]:
 class Recovery:
     """Reads one domain's ctrl-done network back into a ``Node`` tree (raises ``Unrecognized``)."""
 
-    def __init__(self, layout: Layout, domain: Domain, names: dict[Value, str]) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        domain: Domain,
+        names: dict[Value, str],
+        taint: Optional[dict[Value, set[str]]] = None,
+        reach: Optional[dict[Value, set[str]]] = None,
+    ) -> None:
         self.layout = layout
         self.D = domain.name
         self.domain = domain
         self.names = names
-        self.taint = done_domains(layout)
-        self.reach = self._reach()
+        self.taint = taint if taint is not None else done_domains(layout)
+        self.reach = reach if reach is not None else self._reach()
         self.steps = 0
 
     def _reach(self) -> dict[Value, set[str]]:
@@ -181,7 +188,7 @@ class Recovery:
                     out.append((v, op, i))
                 continue
             if op.name in ACCESS_OPS and i == len(op.operands) - 1:
-                acc = next(a for a in self.layout.accesses if a.op is op)
+                acc = self.layout.by_op[id(op)]
                 if acc.domain is self.domain or (acc.done is not None and self.relevant(acc.done)):
                     out.append((v, op, i))
                 continue
@@ -230,7 +237,7 @@ class Recovery:
             use = None
             n = op.name
             if n in ACCESS_OPS:
-                acc = next(a for a in self.layout.accesses if a.op is op)
+                acc = self.layout.by_op[id(op)]
                 if acc.domain is self.domain:
                     items.append(Node("acc", access=acc, label=acc.name))
                 if acc.done is None:
@@ -585,14 +592,15 @@ def domain_order(
     ctx: VerifyContext,
     keys: Optional[dict[int, tuple]],
     keys_note: str,
+    shared: Optional[tuple[dict, dict]] = None,
 ) -> list[Obligation]:
-    """The order obligations of one domain."""
+    """The order obligations of one domain (``shared``: the layout's taint and reach maps, computed once)."""
     t0 = time.perf_counter()
     D = domain.name
     if not any(a.kind == "store" for a in domain.accesses):
         return []
     try:
-        root = Recovery(layout, domain, names).recover()
+        root = Recovery(layout, domain, names, *(shared or (None, None))).recover()
     except Unrecognized as e:
         return [
             Obligation(
@@ -630,6 +638,7 @@ def domain_order(
         if len(pairs) <= PAIR_LIMIT
         else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
     )
+    session = QuerySession(ctx.timeout, ctx.want_smt2)
     for batch in batches:
         queries = [
             pair_query(x, y, ps[id(x)], ps[id(y)], node_keys, f"q{j}", deps) for j, (x, y) in enumerate(batch)
@@ -642,7 +651,7 @@ def domain_order(
         )
         if ctx.progress is not None:
             ctx.progress(oid)
-        res = run_query([z3.Or(*[q.violation for q in queries])], ctx.timeout, want_smt2=ctx.want_smt2)
+        res = session.check([z3.Or(*[q.violation for q in queries])])
         loc = y.op.loc
         if res.status == "unsat":
             what = (
@@ -749,7 +758,11 @@ def check_memory_order(
     if source is not None:
         keys, note = source_keys(source, layout)
     out: list[Obligation] = []
+    shared = None
     for d in layout.domains:
-        if d.accesses:
-            out += domain_order(layout, d, names, ctx, keys, note)
+        if d.accesses and any(a.kind == "store" for a in d.accesses):
+            if shared is None:
+                probe = Recovery(layout, d, names)
+                shared = (probe.taint, probe.reach)
+            out += domain_order(layout, d, names, ctx, keys, note, shared)
     return out

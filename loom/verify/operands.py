@@ -30,7 +30,7 @@ from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
 from loom.verify.z3model import MachineModel, UnsupportedExpr, as_bool, const_term, smt_symbol, sort_of
 
-MAX_SIZE = 400  # summaries larger than this (in AST nodes) become opaque
+MAX_SIZE = 4000  # summaries larger than this (parentheses in their text) become opaque
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,35 @@ class OperandAnalysis:
         self.memo[v] = s
         return s
 
+    def _loop_index(self, gate: Operation, v: Value) -> Optional[Summary]:
+        """The body index of a ``+=``/``<`` (``<=``) or ``-=``/``>`` (``>=``) stream: start <= idx < bound.
+
+        A true-headed index meets the continue condition (the table's guard); that
+        it also lies on the start side relies on the stream's own termination
+        precondition (no wrap-around), which is assumed here and proved by that
+        stream's ``fsm.stream.pre`` obligation.
+        """
+        idx, cont = gate.operands
+        if not (isinstance(idx, OpResult) and isinstance(cont, OpResult) and idx.op is cont.op):
+            return None
+        s_op = idx.op
+        if s_op.name != "dataflow.stream" or idx.index != 0 or cont.index != 1:
+            return None
+        from loom.verify.termination import TERMINATION, stream_variant
+
+        variant = stream_variant(machine_for(s_op))
+        if variant not in (("+=", "<"), ("+=", "<="), ("-=", ">"), ("-=", ">=")):
+            return None
+        start, step, bound = (self.rename(self.summary(x)) for x in s_op.operands)
+        x = z3.Const(f"opaque.{next(self.counter)}", sort_of(v.type))
+        lo, hi = start.value, bound.value
+        op_ = variant[1]
+        inside = {"<": z3.And(lo <= x, x < hi), "<=": z3.And(lo <= x, x <= hi),
+                  ">": z3.And(hi < x, x <= lo), ">=": z3.And(hi <= x, x <= lo)}[op_]
+        pre = TERMINATION[variant].for_dfg(lo, step.value, hi)
+        cond = z3.And(start.cond, step.cond, bound.cond, pre, inside)
+        return Summary(x, cond, start.private + step.private + bound.private + (x,), False)
+
     def _compute(self, v: Value) -> Summary:
         if isinstance(v, BlockArgument):
             if isinstance(v.type, NoneType):
@@ -128,6 +157,9 @@ class OperandAnalysis:
             a = self.summary(op.operands[1])
             return Summary(a.value, a.cond, a.private, False)
         if name == "dataflow.gate" and k == 0:
+            ranged = self._loop_index(op, v)
+            if ranged is not None:
+                return ranged
             a = self.summary(op.operands[0])
             return Summary(a.value, a.cond, a.private, False)
         if name == "handshake.constant" or (not op.operands and op.dialect in ("arith", "ub")):
@@ -148,13 +180,31 @@ class OperandAnalysis:
             model = MachineModel(m, f"opd{next(self.counter)}", data_mode="exact")
             heads = {f"in{i}": s.value for i, s in enumerate(ins)}
             f = model.firing(rule, model.new_state("x"), heads)
+            value = z3.simplify(f.emits[f"out{k}"])
             return Summary(
-                f.emits[f"out{k}"],
+                value,
                 z3.And(*[s.cond for s in ins]),
                 tuple(x for s in ins for x in s.private),
-                all(s.exact for s in ins),
+                all(s.exact for s in ins) and not _abstracted(value),
             )
         return self._opaque(v)
+
+
+def _abstracted(term: z3.ExprRef) -> bool:
+    """Does ``term`` still apply an uninterpreted function (an abstracted float/math op or division by zero)?"""
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t):
+            d = t.decl()
+            if d.kind() == z3.Z3_OP_UNINTERPRETED and d.arity() > 0:
+                return True
+            stack.extend(t.children())
+    return False
 
 
 def arg_name_map(func: Operation) -> dict[Value, str]:

@@ -50,6 +50,7 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)
 
 
+_LET = re.compile(r"(?<![A-Za-z0-9._~!@$%^&*+=<>?/-])[?$]x\d+(?![A-Za-z0-9._~!@$%^&*+=<>?/-])")
 _QUOTED = re.compile(r"\|((?:[^|\\]|\\.)*)\|")
 
 
@@ -71,7 +72,15 @@ def portable(text: str) -> str:
             mapping[raw] = name
         return mapping[raw]
 
-    return _QUOTED.sub(simple, text)
+    text = _QUOTED.sub(simple, text)
+    # Z3 names let-bound terms after internal AST ids, which depend on everything the process built
+    # before; renumbering them by first appearance makes a file depend on its query alone.
+    lets: dict[str, str] = {}
+
+    def renumber(m: re.Match) -> str:
+        return lets.setdefault(m.group(), f"{m.group()[0]}t{len(lets) + 1}")
+
+    return _LET.sub(renumber, text)
 
 
 def header(function: str, oid: str, status: str) -> str:

@@ -77,6 +77,45 @@ def run_query(
     return QueryResult("unknown", seconds, text, reason=solver.reason_unknown() or "unknown")
 
 
+class QuerySession:
+    """Many small queries on one plain solver (push/pop): far cheaper than a new solver per query.
+
+    Each ``check`` is still one self-contained query (its own SMT-LIB2 text, its own
+    timeout); a query that Z3's simplifier already reduces to false is unsat
+    without a solver call.
+    """
+
+    def __init__(self, timeout: Optional[float], want_smt2: bool = True) -> None:
+        self.timeout = timeout
+        self.want_smt2 = want_smt2
+        self.solver = z3.Solver()
+
+    def check(self, assertions: Sequence[z3.BoolRef]) -> QueryResult:
+        t0 = time.perf_counter()
+        text = to_smt2(assertions) if self.want_smt2 else ""
+        if self.timeout is not None and self.timeout < 0.001:
+            return QueryResult("unknown", 0.0, text, reason="timeout")
+        simplified = z3.simplify(z3.And(*assertions))
+        if z3.is_false(simplified):
+            return QueryResult("unsat", time.perf_counter() - t0, text)
+        s = self.solver
+        s.push()
+        try:
+            if self.timeout is not None:
+                s.set("timeout", max(1, int(self.timeout * 1000)))
+            s.add(simplified)
+            r = s.check()
+            if r == z3.unsat:
+                return QueryResult("unsat", time.perf_counter() - t0, text)
+            if r == z3.sat:
+                return QueryResult("sat", time.perf_counter() - t0, text, s.model())
+            return QueryResult("unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown")
+        except z3.Z3Exception as e:
+            return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
+        finally:
+            s.pop()
+
+
 def _model_of(
     assertions: Sequence[z3.BoolRef], solver: z3.Solver, timeout: Optional[float]
 ) -> Optional[z3.ModelRef]:

@@ -83,15 +83,18 @@ class Layout:
     uses: dict[Value, list[tuple[Operation, int]]]
     start: Optional[Value]
     ret: Optional[Operation]
+    by_op: dict[int, Access] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_op = {id(a.op): a for a in self.accesses}
+        self._owner = {a.done: a for a in self.accesses if a.done is not None}
 
     def access_of(self, op: Operation) -> Optional[Access]:
-        for a in self.accesses:
-            if a.op is op:
-                return a
-        return None
+        return self.by_op.get(id(op))
 
     def done_owner(self) -> dict[Value, Access]:
-        return {a.done: a for a in self.accesses if a.done is not None}
+        """Done token -> its access (shared; do not modify)."""
+        return self._owner
 
 
 def _counts(mem: Operation) -> tuple[int, int, int]:
@@ -217,7 +220,7 @@ def ctrl_successors(layout: Layout, v: Value) -> list[tuple[str, object]]:
     Uses by data consumers (constants, arith, selects, conditions) are not ctrl edges.
     """
     out: list[tuple[str, object]] = []
-    owners = {id(a.op): a for a in layout.accesses}
+    owners = layout.by_op
     for op, i in layout.uses.get(v, []):
         if op.name == "handshake.return":
             out.append(("return", op))

@@ -301,8 +301,8 @@ def exact_scalar(
 
     Mirrors loom.semantics.scalar for the integer subset (wrapping add/sub/mul,
     bitwise ops, shifts, min/max, compare, select, extensions, truncation, index
-    casts). Division and remainder are left to uninterpreted functions (their
-    by-zero case is a runtime error in the tables).
+    casts, division and remainder -- whose by-zero case, a runtime error in the
+    tables, is an uninterpreted value).
     """
     if result_index != 0 or len(result_types) != 1:
         return None
@@ -328,6 +328,17 @@ def exact_scalar(
     }
     if name in bin2 and len(args) == 2:
         return bin2[name](args[0], args[1])
+    divs = {
+        "arith.divui": lambda a, b: z3.UDiv(a, b),
+        "arith.remui": lambda a, b: z3.URem(a, b),
+        "arith.divsi": lambda a, b: a / b,  # bvsdiv truncates toward zero, like the scalar semantics
+        "arith.remsi": lambda a, b: z3.SRem(a, b),  # sign of the dividend, like the scalar semantics
+    }
+    if name in divs and len(args) == 2:
+        a, b = args
+        # a zero divisor is the runtime error RT_ARITH_DIV_BY_ZERO: the run stops, any value is sound there
+        undefined = z3.Function(f"{name.replace('.', '_')}_by_zero_w{w}", a.sort(), a.sort())
+        return z3.If(b == 0, undefined(a), divs[name](a, b))
     if name == "arith.shrsi" and len(args) == 2:
         a, b = args
         return z3.If(z3.ULT(b, w), a >> b, a >> (w - 1))

@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x203 (xor true true)))
-(let (($x525 (and $x203)))
-(or $x525 $x525))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2 $t2))))
 (check-sat)

@@ -4,8 +4,8 @@
 (set-info :status unknown)
 (declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
 (assert
- (let ((?x134 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x218 (bvslt (_ bv0 64) ?x134)))
-(let (($x199 (and $x218)))
-(xor $x199 $x199)))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (and $t2)))
+(xor $t3 $t3)))))
 (check-sat)

@@ -7,14 +7,14 @@
 (assert
  (>= N_L0 0))
 (assert
- (let ((?x134 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
- (let (($x218 (bvslt (_ bv0 64) ?x134)))
- (let (($x131 (>= N_L0 1)))
- (= $x131 $x218)))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
 (assert
- (let ((?x134 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x218 (bvslt (_ bv0 64) ?x134)))
-(let (($x131 (>= N_L0 1)))
-(let (($x494 (and $x131 $x218)))
-(xor $x494 $x494))))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (>= N_L0 1)))
+(let (($t4 (and $t3 $t2)))
+(xor $t4 $t4))))))
 (check-sat)

@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x2445 (xor true true)))
-(let (($x2362 (and $x2445)))
-(or $x2362 $x2362 $x2362))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2 $t2 $t2))))
 (check-sat)

@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x2599 (xor true true)))
-(let (($x2593 (and $x2599)))
-(or $x2593))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2))))
 (check-sat)

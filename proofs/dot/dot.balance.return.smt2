@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x2599 (xor true true)))
-(let (($x2541 (and $x2599)))
-(or $x2541 $x2541))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2 $t2))))
 (check-sat)

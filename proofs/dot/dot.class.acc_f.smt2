@@ -4,7 +4,7 @@
 (set-info :status unknown)
 (declare-fun arg_n () (_ BitVec 64))
 (assert
- (let (($x2520 (bvslt (_ bv0 64) arg_n)))
-(let (($x2600 (and $x2520)))
-(xor $x2600 $x2600))))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+(let (($t2 (and $t1)))
+(xor $t2 $t2))))
 (check-sat)

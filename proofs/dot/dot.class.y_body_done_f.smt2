@@ -7,12 +7,12 @@
 (assert
  (>= N_L0 0))
 (assert
- (let (($x2520 (bvslt (_ bv0 64) arg_n)))
- (let (($x2530 (>= N_L0 1)))
- (= $x2530 $x2520))))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+ (let (($t2 (>= N_L0 1)))
+ (= $t2 $t1))))
 (assert
- (let (($x2530 (>= N_L0 1)))
-(let (($x2520 (bvslt (_ bv0 64) arg_n)))
-(let (($x2643 (and $x2520 $x2530)))
-(xor $x2643 $x2643)))))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+(let (($t2 (>= N_L0 1)))
+(let (($t3 (and $t2 $t1)))
+(xor $t3 $t3)))))
 (check-sat)

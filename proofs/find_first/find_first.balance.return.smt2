@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x3090 (xor true true)))
-(let (($x3156 (and $x3090)))
-(or $x3156 $x3156))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2 $t2))))
 (check-sat)

@@ -7,14 +7,14 @@
 (assert
  (>= N_L0 0))
 (assert
- (let ((?x2731 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
- (let (($x2725 (bvslt (_ bv0 64) ?x2731)))
- (let (($x2530 (>= N_L0 1)))
- (= $x2530 $x2725)))))
+ (let ((?t1 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
 (assert
- (let ((?x2731 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x2725 (bvslt (_ bv0 64) ?x2731)))
-(let (($x2530 (>= N_L0 1)))
-(let (($x2737 (and $x2530 $x2725)))
-(xor $x2737 $x2737))))))
+ (let ((?t1 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (>= N_L0 1)))
+(let (($t4 (and $t3 $t2)))
+(xor $t4 $t4))))))
 (check-sat)

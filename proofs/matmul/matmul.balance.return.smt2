@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x2675 (xor true true)))
-(let (($x3058 (and $x2675)))
-(or $x3058))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2))))
 (check-sat)

@@ -7,14 +7,14 @@
 (assert
  (>= N_L0 0))
 (assert
- (let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
- (let (($x4038 (bvslt (_ bv0 64) ?x4035)))
- (let (($x4091 (>= N_L0 1)))
- (= $x4091 $x4038)))))
+ (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
 (assert
- (let (($x4091 (>= N_L0 1)))
-(let ((?x4035 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x4038 (bvslt (_ bv0 64) ?x4035)))
-(let (($x4117 (and $x4038 $x4091)))
-(xor $x4117 $x4117))))))
+ (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (>= N_L0 1)))
+(let (($t4 (and $t3 $t2)))
+(xor $t4 $t4))))))
 (check-sat)

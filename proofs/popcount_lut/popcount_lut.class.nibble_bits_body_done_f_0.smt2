@@ -7,14 +7,14 @@
 (assert
  (>= N_L0 0))
 (assert
- (let ((?x4192 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
- (let (($x4230 (bvslt (_ bv0 64) ?x4192)))
- (let (($x4376 (>= N_L0 1)))
- (= $x4376 $x4230)))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
 (assert
- (let (($x4376 (>= N_L0 1)))
-(let ((?x4192 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x4230 (bvslt (_ bv0 64) ?x4192)))
-(let (($x4344 (and $x4230 $x4376)))
-(xor $x4344 $x4344))))))
+ (let (($t3 (>= N_L0 1)))
+(let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t4 (and $t2 $t3)))
+(xor $t4 $t4))))))
 (check-sat)

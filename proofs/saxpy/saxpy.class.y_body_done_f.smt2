@@ -7,12 +7,12 @@
 (assert
  (>= N_L0 0))
 (assert
- (let (($x4444 (bvslt (_ bv0 64) arg_n)))
- (let (($x4372 (>= N_L0 1)))
- (= $x4372 $x4444))))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+ (let (($t2 (>= N_L0 1)))
+ (= $t2 $t1))))
 (assert
- (let (($x4444 (bvslt (_ bv0 64) arg_n)))
-(let (($x4372 (>= N_L0 1)))
-(let (($x4278 (and $x4372 $x4444)))
-(xor $x4278 $x4278)))))
+ (let (($t2 (>= N_L0 1)))
+(let (($t1 (bvslt (_ bv0 64) arg_n)))
+(let (($t3 (and $t1 $t2)))
+(xor $t3 $t3)))))
 (check-sat)

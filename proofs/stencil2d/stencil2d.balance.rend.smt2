@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x4891 (xor true true)))
-(let (($x4380 (and $x4891)))
-(or $x4380))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2))))
 (check-sat)

@@ -8,11 +8,11 @@
 (assert
  (= N_L0 2))
 (assert
- (let (($x5599 (bvslt (_ bv0 64) (_ bv2 64))))
- (let (($x5513 (>= N_L0 1)))
- (= $x5513 $x5599))))
+ (let (($t1 (bvslt (_ bv0 64) (_ bv2 64))))
+ (let (($t2 (>= N_L0 1)))
+ (= $t2 $t1))))
 (assert
- (let (($x5513 (>= N_L0 1)))
-(let (($x5747 (and $x5513)))
-(xor $x5747 $x5747))))
+ (let (($t2 (>= N_L0 1)))
+(let (($t3 (and $t2)))
+(xor $t3 $t3))))
 (check-sat)

@@ -5,6 +5,6 @@
 (assert
  (and true true true))
 (assert
- (let (($x5724 (or (bvsge (_ bv0 64) (_ bv2 64)) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle (_ bv2 64) (bvadd (bvsub (_ bv9223372036854775807 64) (_ bv1 64)) (_ bv1 64)))))))
-(not $x5724)))
+ (let (($t1 (or (bvsge (_ bv0 64) (_ bv2 64)) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle (_ bv2 64) (bvadd (bvsub (_ bv9223372036854775807 64) (_ bv1 64)) (_ bv1 64)))))))
+(not $t1)))
 (check-sat)

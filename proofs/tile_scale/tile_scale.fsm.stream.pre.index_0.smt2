@@ -5,6 +5,6 @@
 (assert
  (and true true true))
 (assert
- (let (($x5718 (or (bvsge (_ bv0 64) (_ bv3 64)) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle (_ bv3 64) (bvadd (bvsub (_ bv9223372036854775807 64) (_ bv1 64)) (_ bv1 64)))))))
-(not $x5718)))
+ (let (($t1 (or (bvsge (_ bv0 64) (_ bv3 64)) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle (_ bv3 64) (bvadd (bvsub (_ bv9223372036854775807 64) (_ bv1 64)) (_ bv1 64)))))))
+(not $t1)))
 (check-sat)

@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x5582 (xor true true)))
-(let (($x5646 (and $x5582)))
-(or $x5646 $x5646))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2 $t2))))
 (check-sat)

@@ -5,7 +5,7 @@
 (declare-fun q0.first.ld0.k1 () Int)
 (declare-fun q0.first.ld0.k0 () Int)
 (assert
- (let (($x5545 (not false)))
-(let (($x5742 (and (and (>= q0.first.ld0.k0 0) (>= q0.first.ld0.k1 0)) true $x5545 (or (and true (not true)) (and false $x5545)))))
-(or $x5742))))
+ (let (($t1 (not false)))
+(let (($t2 (and (and (>= q0.first.ld0.k0 0) (>= q0.first.ld0.k1 0)) true $t1 (or (and true (not true)) (and false $t1)))))
+(or $t2))))
 (check-sat)

@@ -5,7 +5,7 @@
 (declare-fun q0.first.st0.k1 () Int)
 (declare-fun q0.first.st0.k0 () Int)
 (assert
- (let (($x5461 (not false)))
-(let (($x5456 (and (and (>= q0.first.st0.k0 0) (>= q0.first.st0.k1 0)) true $x5461 (or (and true (not true)) (and false $x5461)))))
-(or $x5456))))
+ (let (($t1 (not false)))
+(let (($t2 (and (and (>= q0.first.st0.k0 0) (>= q0.first.st0.k1 0)) true $t1 (or (and true (not true)) (and false $t1)))))
+(or $t2))))
 (check-sat)

@@ -3,7 +3,7 @@
 ; benchmark generated from python API
 (set-info :status unknown)
 (assert
- (let (($x5689 (xor true true)))
-(let (($x5630 (and $x5689)))
-(or $x5630))))
+ (let (($t1 (xor true true)))
+(let (($t2 (and $t1)))
+(or $t2))))
 (check-sat)

@@ -7,14 +7,14 @@
 (assert
  (>= N_L0 0))
 (assert
- (let ((?x5713 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
- (let (($x5714 (bvslt (_ bv0 64) ?x5713)))
- (let (($x5673 (>= N_L0 1)))
- (= $x5673 $x5714)))))
+ (let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
 (assert
- (let ((?x5713 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
-(let (($x5714 (bvslt (_ bv0 64) ?x5713)))
-(let (($x5673 (>= N_L0 1)))
-(let (($x5735 (and $x5673 $x5714)))
-(xor $x5735 $x5735))))))
+ (let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (>= N_L0 1)))
+(let (($t4 (and $t3 $t2)))
+(xor $t4 $t4))))))
 (check-sat)
