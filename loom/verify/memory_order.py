@@ -582,7 +582,19 @@ def _explain(model: z3.ModelRef, q: PairQuery, names_of_loops) -> dict:
 
 
 def _fmt_iters(it: dict) -> str:
-    return "(" + ", ".join(f"{k}={v}" for k, v in it.items()) + ")" if it else "(top level)"
+    """``(iteration 2 of %loop)`` -- the loops are named after their ctrl carry."""
+    if not it:
+        return "(outside loops)"
+    return "(" + ", ".join(f"iteration {v} of {k}" for k, v in it.items()) + ")"
+
+
+def _trip_counts(cex: dict) -> dict:
+    """The smallest trip count of each loop that has both instances (iteration k needs k+1 trips)."""
+    out: dict = {}
+    for side in ("first", "second"):
+        for loop, k in cex[side]["iterations"].items():
+            out[loop] = max(out.get(loop, 0), k + 1)
+    return out
 
 
 def domain_order(
@@ -682,7 +694,8 @@ def domain_order(
         mdl = res.model
         q = next(q for q in queries if z3.is_true(mdl.eval(q.violation, model_completion=True)))
         cex = _explain(mdl, q, lambda n: loop_name.get(id(n), "loop"))
-        cex.update({"domain": D, "op": q.second.op.name, "channel": names.get(q.second.ctrl, "%?")})
+        cex.update({"domain": D, "op": q.second.op.name, "channel": names.get(q.second.ctrl, "%?"),
+                    "trip_counts": _trip_counts(cex)})
         why, schedule = _why(q, ps, keys, cex, names)
         cex["schedule"] = schedule
         cex["reason"] = why
@@ -722,14 +735,13 @@ def _why(q: PairQuery, ps, keys, cex, names) -> tuple[str, list[str]]:
         ]
         return why, sched
     if keys is not None:
-        why = (
-            "the source runs "
-            + (f"{a.name}{ia} first" if keys[id(a)] <= keys[id(b)] else f"{b.name}{ib} first")
-            + ", but the ctrl-done chain makes the other wait for it"
-        )
         first_src, second_src = (a, ia), (b, ib)
         if keys[id(a)] > keys[id(b)]:
             first_src, second_src = second_src, first_src
+        why = (
+            f"the source runs {first_src[0].name}{first_src[1]} first, but the ctrl-done chain makes it wait "
+            f"for {second_src[0].name}{second_src[1]}"
+        )
         sched = [
             f"{second_src[0].name}{second_src[1]} gets its ctrl {names.get(second_src[0].ctrl, '%?')} and "
             "executes",
