@@ -693,10 +693,22 @@ class Explorer:
         return BmcResult("ok", k, self.paths, self.pruned, seconds=time.perf_counter() - t0)
 
     def _model_args(self, st: _State) -> dict:
+        """Argument values (and memref sizes) of the violating path, small and non-negative when possible."""
         self._sync(st)
-        if self.solver.check() != z3.sat:
-            return {}
-        m = self.solver.model()
+        syms = list(self.args.values()) + list(self.dims.values())
+        m = None
+        for lo, hi in ((0, 2 * self.k + 2), (-64, 1 << 16)):
+            self.solver.push()
+            self.solver.add(*[z3.And(c >= lo, c <= hi) for c in syms if z3.is_bv(c)])
+            if self.solver.check() == z3.sat:
+                m = self.solver.model()
+            self.solver.pop()
+            if m is not None:
+                break
+        if m is None:
+            if self.solver.check() != z3.sat:
+                return {}
+            m = self.solver.model()
         out = {name: bv_value(m, c) for name, c in self.args.items()}
         out.update({f"{mem}.dim{k}": bv_value(m, c) for (mem, k), c in self.dims.items()})
         return out

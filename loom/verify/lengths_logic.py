@@ -219,6 +219,13 @@ class Logic:
             if s.check() != z3.sat:
                 continue
             m = s.model()
+            small = [z3.And(c >= 0, c <= 2 * bound + 2) for c in self.args.values() if z3.is_bv(c)]
+            if small:  # prefer small non-negative argument values: easier to reproduce
+                s.push()
+                s.add(*small)
+                if s.check() == z3.sat:
+                    m = s.model()
+                s.pop()
             w = Witness(m, bound, [m.eval(t, model_completion=True).as_long() for t in totals])
             w.trips = self._trips(m, apps)
             used = frozenset().union(*(self.free(f) for f in formulas + axioms))
