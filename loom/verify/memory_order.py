@@ -739,8 +739,8 @@ def _why(q: PairQuery, ps, keys, cex, names) -> tuple[str, list[str]]:
         if keys[id(a)] > keys[id(b)]:
             first_src, second_src = second_src, first_src
         why = (
-            f"the source runs {first_src[0].name}{first_src[1]} first, but the ctrl-done chain makes it wait "
-            f"for {second_src[0].name}{second_src[1]}"
+            f"they run out of order: the source runs {first_src[0].name}{first_src[1]} first, but the ctrl-done "
+            f"chain makes it wait for {second_src[0].name}{second_src[1]}"
         )
         sched = [
             f"{second_src[0].name}{second_src[1]} gets its ctrl {names.get(second_src[0].ctrl, '%?')} and "
