@@ -318,7 +318,10 @@ class Recovery:
                 f"{t_stop.kind} and {f_stop.kind}, not in one mux"
             )
         mux = t_stop.op
-        cond, inverted = selector(mux.operands[0])
+        if _strip(mux.operands[0]) is _strip(cb.operands[0]):
+            cond, inverted = _strip(cb.operands[0]), False
+        else:
+            cond, inverted = selector(mux.operands[0])
         if cond is not _strip(cb.operands[0]):
             raise Unrecognized(
                 f"the mux {self.name(mux.results[0])} selects on {self.name(mux.operands[0])}, "
