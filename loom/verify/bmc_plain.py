@@ -29,7 +29,7 @@ from loom.verify.z3model import MachineModel, UnsupportedExpr, sort_of
 
 @dataclass
 class PlainResult:
-    """``sat`` (a violation within T steps), ``unsat`` (none) or ``unknown`` (timeout), with timings."""
+    """``sat`` (a violation within T steps), ``unsat`` (none) or ``timeout``, with build and solve times."""
 
     status: str
     steps: int
@@ -94,6 +94,8 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
     returned = z3.BoolVal(False)
     failed = z3.BoolVal(False)
     for t in range(steps):
+        if timeout and time.perf_counter() - t0 > timeout:
+            return PlainResult("timeout", steps, time.perf_counter() - t0, 0.0)
         options = []  # (enabled, effects) per (actor, rule)
         for k, mm in enumerate(models):
             m = mm.machine
@@ -164,13 +166,16 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
     bad = z3.And(quiet, z3.Or(z3.Not(returned), leftover, latched, failed))
     s = z3.Solver()
     if timeout:
-        s.set("timeout", int(timeout * 1000))
+        left = timeout - (time.perf_counter() - t0)
+        if left <= 0:
+            return PlainResult("timeout", steps, time.perf_counter() - t0, 0.0)
+        s.set("timeout", max(1, int(left * 1000)))
     s.add(*cons)
     s.add(bad)
     t1 = time.perf_counter()
     r = s.check()
     t2 = time.perf_counter()
-    return PlainResult(str(r), steps, t1 - t0, t2 - t1)
+    return PlainResult("timeout" if r == z3.unknown else str(r), steps, t1 - t0, t2 - t1)
 
 
 _UID = itertools.count()

@@ -1,0 +1,115 @@
+"""Verification time against DFG size, and against the plain BMC baseline on the same networks.
+
+Run: ``python benchmarks/bench_verify.py [--sizes 100 1000 5000] [--plain-timeout S] [--bmc-k K]``.
+
+For each size a random SCF kernel (``loom.testing.scf_gen``) is lowered with
+``loom.lower``; the table reports its op count and the seconds of
+
+* ``lengths``: stream lengths / balance / classification for all trip counts (obligation 2),
+* ``structural``: every structural obligation (``verify_function`` without BMC: operator lemmas,
+  lengths, structure, memory order) -- the "proved for all N" part,
+* ``bmc``: the explicit-control bounded cross-check at bound K (``check_bmc``),
+* ``plain``: the plain unrolled-transition-relation BMC (``bmc_plain``) over as many steps as one
+  complete simulated run of the kernel needs (a lower bound for covering the same bound K),
+
+and the ratios plain/structural and plain/bmc (``>`` when the baseline timed out: a lower bound).
+The examples line is ``loom verify`` on every examples/*.scf.mlir with all obligations.
+Targets: all examples under 5 s, a 5,000-op DFG under 60 s (2 cores). Not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from loom.lower import LowerOptions, lower_module  # noqa: E402
+from loom.sim import simulate  # noqa: E402
+from loom.testing.scf_gen import GenConfig, generate_program  # noqa: E402
+from loom.verify.bmc import check_bmc  # noqa: E402
+from loom.verify.bmc_plain import plain_bmc  # noqa: E402
+from loom.verify.driver import verify_file, verify_function  # noqa: E402
+from loom.verify.lemmas import LemmaCache  # noqa: E402
+from loom.verify.lengths import check_lengths  # noqa: E402
+from loom.verify.obligation import VerifyContext  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def kernel(target: int, seed: int = 1):
+    """A lowered generated kernel with about ``target`` DFG ops, and its inputs."""
+    best = None
+    for k in range(6):
+        p = generate_program(random.Random(seed + 101 * k), GenConfig(max_ops=target))
+        m = lower_module(p.module, p.func_name, LowerOptions())
+        f = [g for g in m.functions() if g.name == "handshake.func"][0]
+        n = len(f.regions[0].entry.ops)
+        if best is None or abs(n - target) < abs(best[2] - target):
+            best = (f, p.inputs, n)
+        if abs(n - target) <= target // 5:
+            break
+    assert best is not None
+    return best
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def summary(obs) -> str:
+    c: dict[str, int] = {}
+    for o in obs:
+        c[o.status] = c.get(o.status, 0) + 1
+    return "/".join(f"{c.get(s, 0)}{s[0]}" for s in ("proved", "refuted", "unknown"))
+
+
+def ratio(plain, plain_s: float, other: float) -> str:
+    mark = ">" if plain.status == "timeout" else ""
+    return f"{mark}{plain_s / other:.1f}x" if other > 0 else "-"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
+    ap.add_argument("--plain-timeout", type=float, default=60.0)
+    ap.add_argument("--bmc-k", type=int, default=2)
+    ap.add_argument("--bmc-budget", type=float, default=30.0)
+    ap.add_argument("--no-examples", action="store_true")
+    args = ap.parse_args(argv)
+
+    if not args.no_examples:
+        cache = LemmaCache()
+        paths = sorted((ROOT / "examples").glob("*.scf.mlir"))
+        reports, t = timed(lambda: [r for p in paths for r in verify_file(p, VerifyContext(), cache=cache)])
+        obs = [o for r in reports for o in r.obligations]
+        print(f"examples: {len(paths)} kernels, {len(obs)} obligations ({summary(obs)}) in {t:.2f}s "
+              f"(target < 5 s; default bmc_k={VerifyContext().bmc_k})")
+
+    print(f"{'ops':>6} {'lengths':>9} {'structural':>11} {'bmc K=' + str(args.bmc_k):>10} "
+          f"{'plain':>10} {'steps':>6} {'plain/struct':>13} {'plain/bmc':>10}  verdicts")
+    for target in args.sizes:
+        f, inputs, n = kernel(target)
+        run = simulate(f, inputs)
+        steps = max(8, run.steps)
+        lobs, t_len = timed(lambda: check_lengths(f, VerifyContext()))
+        rep, t_struct = timed(lambda: verify_function(
+            f, VerifyContext(), checkers=("lemmas", "lengths", "structure", "memory")))
+        bobs, t_bmc = timed(lambda: check_bmc(f, VerifyContext(bmc_k=args.bmc_k, timeout=args.bmc_budget)))
+        plain, t_plain = timed(lambda: plain_bmc(f, steps, timeout=args.plain_timeout))
+        bounded = min((o.bounded for o in bobs if o.bounded is not None), default=None)
+        print(f"{n:6d} {t_len:8.2f}s {t_struct:10.2f}s {t_bmc:9.2f}s "
+              f"{('>' if plain.status == 'timeout' else '') + f'{t_plain:.2f}s':>10} {steps:6d} "
+              f"{ratio(plain, t_plain, t_struct):>13} {ratio(plain, t_plain, t_bmc):>10}  "
+              f"lengths {summary(lobs)}, structural {summary(rep.obligations)}, bmc {summary(bobs)} "
+              f"(bounded={bounded}), plain {plain.status}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
