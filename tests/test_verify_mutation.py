@@ -15,9 +15,9 @@ import functools
 import itertools
 import json
 import random
-from collections import Counter, deque
+from collections import Counter
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import pytest
 

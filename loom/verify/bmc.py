@@ -45,10 +45,9 @@ import z3
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import MemRefType, NoneType, Type
 from loom.semantics import machine_for
-from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ports_read, registers_read
-from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, PURE_FUNCTIONS, compile_expr
+from loom.semantics.expr import TOKEN, Apply, Const, Expr, ports_read, registers_read
+from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule
-from loom.semantics.scalar import scalar_fn
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.obligation import Obligation, VerifyContext
@@ -277,7 +276,6 @@ class Explorer:
         return z3.Const(f"{hint}!{self.fresh_count}", sort)
 
     def _build(self, body) -> None:
-        uses: dict[Value, list[int]] = {}
         for k, op in enumerate(body.ops):
             m = machine_for(op)
             port_types = {p.name: p.type for p in m.inputs if p.kind == "token"}
@@ -732,29 +730,6 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
     return list(out.values())
 
 
-def _concrete(e: Expr, heads: dict[str, Any], regs: dict[str, Any], cache: dict[int, Any]) -> Any:
-    """Evaluate a table expression on concrete runtime values (the simulator's semantics)."""
-    if isinstance(e, In):
-        return heads[e.port]
-    if isinstance(e, Reg):
-        return regs[e.name]
-    if isinstance(e, Const):
-        return e.value
-    assert isinstance(e, Apply)
-    args = [_concrete(x, heads, regs, cache) for x in e.args]
-    f = PURE_FUNCTIONS.get(e.fn)
-    if f is not None:
-        return f[1](*args)
-    if e.fn.startswith("scalar:"):
-        fn = cache.get(id(e))
-        if fn is None:
-            info = e.param
-            fn = (e, scalar_fn(e.fn[7:], dict(info.attrs), info.operand_types, info.result_types))
-            cache[id(e)] = fn
-        return fn[1](args)[e.param.result_index]
-    raise UnsupportedExpr(f"{e.fn} cannot be evaluated concretely")
-
-
 def explore(func: Operation, k: int, budget: float) -> BmcResult:
     """All runs within bound ``k`` (at most ``budget`` seconds): ``ok``, the smallest-bound ``violation``,
     or ``budget`` with the largest bound fully explored."""
@@ -765,38 +740,36 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     """``bmc.K<k>.deadlock`` (every run within the bound reaches the return, without runtime error) and
     ``bmc.K<k>.residual`` (no run leaves a token), for every loop activation running at most K times."""
     k = ctx.bmc_k
+    if not func.regions or len(func.regions[0].blocks) != 1:
+        return [Obligation(f"bmc.K{k}.deadlock", "bmc", "unknown", 0.0, "the function has no single-block body",
+                           loc=func.loc)]
     budget = ctx.timeout if ctx.timeout else DEFAULT_BUDGET
     if ctx.progress is not None:
         ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
     res = explore(func, k, budget)
-    scope = (f"{res.paths} run(s) with every loop activation at most K iterations "
-             f"({res.pruned} run prefix(es) beyond the bound dropped)")
     note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
-    ids = (f"bmc.K{k}.deadlock", f"bmc.K{k}.residual")
+    ids = {"deadlock": f"bmc.K{k}.deadlock", "residual": f"bmc.K{k}.residual"}
     if res.status == "violation":
         cex = {"bound": res.bound, "kind": res.kind, "arguments": res.arguments, "report": res.detail}
-        out = []
-        for oid in ids:
-            hit = (res.kind in ("deadlock", "error")) == oid.endswith("deadlock")
-            if hit:
-                out.append(Obligation(oid, "bmc", "refuted", res.seconds,
-                                      f"{res.kind} with at most {res.bound} iteration(s) per loop activation: "
-                                      f"{res.detail}" + (f" (arguments {res.arguments})" if res.arguments else ""),
-                                      cex, func.loc, None, res.bound))
-            else:
-                out.append(Obligation(oid, "bmc", "unknown", 0.0, f"not decided: the exploration stopped at a "
-                                      f"{res.kind} with bound {res.bound} ({note})", None, func.loc, None,
-                                      res.bound))
-        return out
-    if res.status == "budget" and res.bound < 0:
+        hit = "residual" if res.kind == "residual" else "deadlock"
+        args = f" (arguments {res.arguments})" if res.arguments else ""
+        out = [Obligation(ids[hit], "bmc", "refuted", res.seconds,
+                          f"{res.kind} with at most {res.bound} iteration(s) per loop activation: {res.detail}{args}",
+                          cex, func.loc, None, res.bound)]
+        other = "deadlock" if hit == "residual" else "residual"
+        out.append(Obligation(ids[other], "bmc", "unknown", 0.0, f"not decided: the exploration stopped at a "
+                              f"{res.kind} with bound {res.bound} ({note})", None, func.loc, None, res.bound))
+        return sorted(out, key=lambda o: o.id)
+    if res.bound < 0:
         return [Obligation(oid, "bmc", "unknown", res.seconds, f"time budget of {budget:g}s exhausted before "
-                           f"bound 0 was explored ({note})", None, func.loc, None, None) for oid in ids]
-    bound = res.bound
-    short = f" (requested K={k}; time budget {budget:g}s reached)" if bound < k else ""
+                           f"bound 0 was explored ({note})", None, func.loc, None, None) for oid in ids.values()]
+    short = f" (requested K={k}: the time budget of {budget:g}s ran out)" if res.bound < k else ""
+    scope = (f"{res.paths} run(s) with every loop activation at most {res.bound} iteration(s){short}; "
+             f"{res.pruned} run prefix(es) beyond the bound dropped; {note}")
     what = {"deadlock": "every run reaches the return without a runtime error",
             "residual": "no run leaves a token in a channel or an operator"}
-    return [Obligation(oid, "bmc", "proved", res.seconds, f"{what[oid.rsplit('.', 1)[1]]}: {scope.replace('K', str(bound), 1)}"
-                       f"{short}; {note}", None, func.loc, None, bound) for oid in ids]
+    return [Obligation(ids[key], "bmc", "proved", res.seconds, f"{what[key]}: {scope}", None, func.loc, None,
+                       res.bound) for key in ("deadlock", "residual")]
 
 
 __all__ = ["BmcResult", "check_bmc", "control_values", "explore"]

@@ -71,6 +71,9 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
 
 def check_lengths(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     """Obligations ``len.*``, ``balance.*`` and ``class.*`` of one handshake.func."""
+    if not func.regions or len(func.regions[0].blocks) != 1:
+        return [Obligation("balance.body", "balance", "unknown", 0.0, "the function has no single-block body to "
+                           "analyse (a declaration?)", loc=func.loc)]
     a = analyze(func, ctx)
     return obligations(a, ctx)
 

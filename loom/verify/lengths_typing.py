@@ -44,7 +44,6 @@ from loom.verify.lengths_clock import (
     AnyClock,
     Clock,
     Loop,
-    mentions,
     raw_clock,
     split,
     substitute,
@@ -543,7 +542,7 @@ class Typer:
 
     def _segment(self, op: Operation) -> None:
         """carry/invariant with typed a and d."""
-        d_v, a_v = op.operands[0], op.operands[1]
+        d_v = op.operands[0]
         self._segment_with(op, self.t(d_v).clock, self.t(d_v).term)
 
     def _segment_with(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional, Sequence
 
-from loom.ir.attributes import BoolAttr, IntegerAttr, StringAttr
+from loom.ir.attributes import BoolAttr, StringAttr
 from loom.ir.core import Block, Module, Operation, OpResult, Value
 from loom.ir.types import IntegerType, NoneType, i1, none
 from loom.semantics import machine_for
