@@ -18,11 +18,16 @@ CACHE = LemmaCache()  # lemma verdicts depend only on the table text: share them
 def test_generated_kernels_verify_without_false_alarms(prog):
     out = lower_module(prog.module, prog.func_name, LowerOptions())
     dfg = next(f for f in out.functions() if f.name == "handshake.func")
-    src = next(f for f in prog.module.functions()
-               if f.name == "func.func" and f.attributes["sym_name"].value == prog.func_name)
-    r = verify_function(dfg, VerifyContext(timeout=60), source=src, cache=CACHE,
-                        checkers=("lemmas", "structure", "memory"))
+    src = next(
+        f
+        for f in prog.module.functions()
+        if f.name == "func.func" and f.attributes["sym_name"].value == prog.func_name
+    )
+    r = verify_function(
+        dfg, VerifyContext(timeout=60), source=src, cache=CACHE, checkers=("lemmas", "structure", "memory")
+    )
     bad = [(o.id, o.status, o.detail) for o in r.obligations if o.status != "proved"]
     assert not bad, (prog.seed, bad)
-    assert any(o.id.endswith(".terminates") or o.id.startswith("fsm.stream.pre") for o in r.obligations) or \
-        not any(op.name == "dataflow.stream" for op in dfg.regions[0].entry.ops)
+    assert any(
+        o.id.endswith(".terminates") or o.id.startswith("fsm.stream.pre") for o in r.obligations
+    ) or not any(op.name == "dataflow.stream" for op in dfg.regions[0].entry.ops)

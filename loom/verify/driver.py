@@ -113,9 +113,8 @@ def verify_function(
         obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func)
     if "bmc" in want:
         obs += _run_external("bmc", *ext["bmc"], func, ctx)
-    return VerifyReport(
-        func_name(func), func.loc.file if func.loc.line > 0 else None, obs, time.perf_counter() - t0
-    )
+    where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
+    return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0)
 
 
 def _run_external(

@@ -697,8 +697,14 @@ def domain_order(
         mdl = res.model
         q = next(q for q in queries if z3.is_true(mdl.eval(q.violation, model_completion=True)))
         cex = _explain(mdl, q, lambda n: loop_name.get(id(n), "loop"))
-        cex.update({"domain": D, "op": q.second.op.name, "channel": names.get(q.second.ctrl, "%?"),
-                    "trip_counts": _trip_counts(cex)})
+        cex.update(
+            {
+                "domain": D,
+                "op": q.second.op.name,
+                "channel": names.get(q.second.ctrl, "%?"),
+                "trip_counts": _trip_counts(cex),
+            }
+        )
         why, schedule = _why(q, ps, keys, cex, names)
         cex["schedule"] = schedule
         cex["reason"] = why

@@ -109,8 +109,12 @@ class OperandAnalysis:
         x = z3.Const(f"opaque.{next(self.counter)}", sort_of(v.type))
         lo, hi = start.value, bound.value
         op_ = variant[1]
-        inside = {"<": z3.And(lo <= x, x < hi), "<=": z3.And(lo <= x, x <= hi),
-                  ">": z3.And(hi < x, x <= lo), ">=": z3.And(hi <= x, x <= lo)}[op_]
+        inside = {
+            "<": z3.And(lo <= x, x < hi),
+            "<=": z3.And(lo <= x, x <= hi),
+            ">": z3.And(hi < x, x <= lo),
+            ">=": z3.And(hi <= x, x <= lo),
+        }[op_]
         pre = TERMINATION[variant].for_dfg(lo, step.value, hi)
         cond = z3.And(start.cond, step.cond, bound.cond, pre, inside)
         return Summary(x, cond, start.private + step.private + bound.private + (x,), False)

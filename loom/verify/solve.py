@@ -109,7 +109,9 @@ class QuerySession:
                 return QueryResult("unsat", time.perf_counter() - t0, text)
             if r == z3.sat:
                 return QueryResult("sat", time.perf_counter() - t0, text, s.model())
-            return QueryResult("unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown")
+            return QueryResult(
+                "unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown"
+            )
         except z3.Z3Exception as e:
             return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
         finally:
