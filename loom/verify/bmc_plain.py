@@ -87,7 +87,7 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
              for t, (_, _, s) in zip(init, chans)]
     ms = []
     for k, mm in enumerate(models):
-        st = mm.new_state(f"t0")
+        st = mm.new_state("t0")
         ms.append(st)
     cons = [mm.initial(st) for mm, st in zip(models, ms)]
     in_chan = {(k, p): c for c, (k, p, _) in enumerate(chans)}
