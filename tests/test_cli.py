@@ -141,3 +141,11 @@ def test_verify_refutes_the_legacy_vecadd_and_exits_1() -> None:
 def test_verify_bad_option_values_exit_2() -> None:
     assert run("verify", str(EXAMPLES / "dot.scf.mlir"), "--timeout", "0")[0] == 2
     assert run("verify", str(EXAMPLES / "dot.scf.mlir"), "--bmc-k", "-1")[0] == 2
+
+
+def test_verify_func_naming_the_scf_function_of_a_corpus_file_lowers_it() -> None:
+    code, out, err = run("verify", str(CORPUS / "loom-legacy" / "vecadd.mlir"), "--func", "_Z10vecadd_cpuPKfS0_Pfi",
+                         "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["obligations"] and {o["status"] for o in doc["obligations"]} == {"proved"}

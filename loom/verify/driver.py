@@ -145,15 +145,17 @@ def functions_to_verify(
 ) -> list[tuple[Operation, Optional[Operation]]]:
     """The (handshake.func, SCF source or None) pairs ``loom verify`` checks in a file.
 
-    A ``.scf.mlir`` file is lowered first (one function: ``func`` or the only one);
-    any other file is verified as written (its handshake.funcs, or ``func``).
+    A ``.scf.mlir`` file, a file without handshake.func, or a ``func`` that names a
+    func.func is lowered first (one function: ``func`` or the only one); any other
+    file is verified as written (its handshake.funcs, or ``func``).
     """
     from loom.lower import LowerOptions, lower_module
     from loom.mlir import parse_file
 
     module = parse_file(path)
     hs = [f for f in module.functions() if f.name == "handshake.func"]
-    if path.name.endswith(".scf.mlir") or not hs:
+    names_scf = func is not None and func in _sources(module) and all(func_name(f) != func for f in hs)
+    if path.name.endswith(".scf.mlir") or not hs or names_scf:
         lowered = lower_module(module, func, LowerOptions())
         srcs = _sources(module)
         return [(f, srcs.get(func_name(f))) for f in lowered.functions() if f.name == "handshake.func"]
