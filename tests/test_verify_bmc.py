@@ -107,7 +107,7 @@ def test_budget_never_reads_as_a_proof_at_the_requested_bound():
     obs = check_bmc(f, VerifyContext(bmc_k=4, timeout=0.05))
     for o in obs:
         assert o.status != "refuted"
-        assert o.status == "unknown" or (o.bounded is not None and o.bounded < 4), o.detail
+        assert o.status == "unknown", o.detail  # a budget cut short of K=4 is never "proved"
 
 
 def test_while_loop_is_bounded_by_k():

@@ -768,7 +768,10 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
              f"{res.pruned} run prefix(es) beyond the bound dropped; {note}")
     what = {"deadlock": "every run reaches the return without a runtime error",
             "residual": "no run leaves a token in a channel or an operator"}
-    return [Obligation(ids[key], "bmc", "proved", res.seconds, f"{what[key]}: {scope}", None, func.loc, None,
+    # The obligation is named for K: a run cut short by the budget is "unknown" (holding only
+    # up to the smaller bound it reached), never "proved".
+    status = "proved" if res.bound >= k else "unknown"
+    return [Obligation(ids[key], "bmc", status, res.seconds, f"{what[key]}: {scope}", None, func.loc, None,
                        res.bound) for key in ("deadlock", "residual")]
 
 
