@@ -206,6 +206,7 @@ def _print_sim_human(doc: dict, result, dfg: bool) -> None:
 def cmd_verify(args) -> int:
     from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
                              progress_printer, sarif_of, verify_file)
+    from loom.verify.lemmas import LemmaCache
 
     if args.timeout is not None and args.timeout <= 0:
         raise _UsageError("loom verify: error: --timeout must be positive")
@@ -214,10 +215,11 @@ def cmd_verify(args) -> int:
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer())
     reports = []
+    cache = LemmaCache()  # one run proves each operator table once, whichever file it first appears in
     for name in args.inputs:
         path = Path(name)
         _check_readable(path)
-        reports += verify_file(path, ctx, args.func)
+        reports += verify_file(path, ctx, args.func, cache=cache)
     if args.emit_smt2 is not None:
         emit_smt2(reports, Path(args.emit_smt2))
     if args.junit:
