@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import run_query
+from loom.verify.solve import run_query, to_smt2
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -41,6 +41,7 @@ class Step:
     m2: dict[str, z3.ExprRef]
     s: MState
     s2: MState
+    memo: dict = field(default_factory=dict)  # shared by the steps of one query: monitor updates built once
 
     def reads(self, port: str) -> bool:
         return port in self.firing.consumes
@@ -108,8 +109,9 @@ def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
 def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
     """Per rule: (firing, enabled ∧ goes_to ∧ update, bad)."""
     out = []
+    memo: dict = {}  # a wide table (extmemory: hundreds of ports x rules) repeats the same updates
     for f in model.firings(s, heads):
-        st = Step(model, f, heads, m, m2, s, s2)
+        st = Step(model, f, heads, m, m2, s, s2, memo)
         upd, bad = contract.step(st)
         out.append((f, z3.And(f.enabled, model.goes_to(f, s2), upd), bad))
     return out
@@ -136,6 +138,44 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
         for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)
     ]
     return [z3.Or(base, z3.And(inv, z3.Or(*steps)))]
+
+
+SPLIT_RULES = 24  # from this many rules on, the induction query is decided one disjunct at a time
+
+
+def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
+    """Is ``Or(base, And(inv, Or(steps)))`` (an ``induction_query``) unsat, decided disjunct by disjunct?
+
+    Equivalent to solving it whole (a disjunction is unsat iff every disjunct is), but a wide
+    table's single query is far slower for Z3 than its rules one by one on a solver holding
+    the invariant. False means "not shown here" (sat, unknown or timeout): the caller then
+    solves the whole query as usual, so a verdict other than "proved" never comes from here.
+    """
+    t0 = time.perf_counter()
+    if not (z3.is_or(query) and query.num_args() == 2 and z3.is_and(query.arg(1))):
+        return False
+    base, step = query.children()
+    if step.num_args() != 2 or not z3.is_or(step.arg(1)):
+        return False
+    inv, steps = step.children()
+    solver = z3.Solver()
+
+    def unsat(part: z3.BoolRef) -> bool:
+        left = None if timeout is None else timeout - (time.perf_counter() - t0)
+        if left is not None:
+            if left <= 0.001:
+                return False
+            solver.set("timeout", max(1, int(left * 1000)))
+        solver.push()
+        solver.add(part)
+        r = solver.check()
+        solver.pop()
+        return r == z3.unsat
+
+    if not unsat(base):
+        return False
+    solver.add(inv)
+    return all(unsat(d) for d in steps.children())
 
 
 def bmc_search(
@@ -238,7 +278,18 @@ def prove(
     model = MachineModel(
         machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
     )
-    res = run_query(induction_query(model, contract), timeout, want_model=False, want_smt2=want_smt2)
+    query = induction_query(model, contract)
+    if len(machine.rules) >= SPLIT_RULES and split_unsat(query[0], timeout):
+        return ProofResult(
+            "proved",
+            "1-induction (plain solver, rule by rule)",
+            contract.statement,
+            time.perf_counter() - t0,
+            to_smt2(query) if want_smt2 else None,
+        )
+    spent = time.perf_counter() - t0
+    rest = None if timeout is None else max(0.0, timeout - spent)  # the split attempt counts against it
+    res = run_query(query, rest, want_model=False, want_smt2=want_smt2)
     if res.status == "unsat":
         return ProofResult(
             "proved", "1-induction (plain solver)", contract.statement, time.perf_counter() - t0, res.smt2
@@ -330,12 +381,29 @@ class Counter:
     parts: list = field(default_factory=list)
 
     def inc(self, name: str, by: Union[bool, z3.BoolRef] = True) -> "Counter":
-        m, m2 = self.st.m, self.st.m2
-        if isinstance(by, bool):
-            self.parts.append(m2[name] == m[name] + (1 if by else 0))
-        else:
-            self.parts.append(m2[name] == m[name] + z3.If(by, 1, 0))
+        m, m2, memo = self.st.m, self.st.m2, self.st.memo
+        key = (name, by) if isinstance(by, bool) else (name, by.get_id())  # the memo keeps ``by`` alive
+        term = memo.get(key)
+        if term is None:
+            if isinstance(by, bool):
+                term = m2[name] == m[name] + (1 if by else 0)
+            else:
+                term = m2[name] == m[name] + z3.If(by, 1, 0)
+            memo[key] = term
+        self.parts.append(term)
         return self
 
     def build(self) -> z3.BoolRef:
-        return z3.And(*self.parts) if self.parts else z3.BoolVal(True)
+        return conjunction(self.parts) if self.parts else z3.BoolVal(True)
+
+
+def conjunction(parts: list) -> z3.BoolRef:
+    """``z3.And(*parts)`` -- the same term -- without its per-argument coercion (a wide table's monitor
+    update has one part per port, for each of its rules)."""
+    if not parts or not all(isinstance(p, z3.BoolRef) for p in parts):
+        return z3.And(*parts)
+    ctx = parts[0].ctx
+    if any(p.ctx is not ctx for p in parts):
+        return z3.And(*parts)
+    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(parts), arr), ctx)
