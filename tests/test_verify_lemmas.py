@@ -15,9 +15,10 @@ from loom.semantics.expr import Const, In, Reg, app
 from loom.semantics.functions import CONT_CONDS, STEP_OPS
 from loom.sim import simulate
 from loom.verify.contracts import contracts_for
-from loom.verify.induction import prove
+from loom.verify.induction import SPLIT_RULES, induction_query, prove, split_unsat
 from loom.verify.lemmas import check_lemmas, lemma_obligations
 from loom.verify.obligation import VerifyContext
+from loom.verify.solve import run_query
 from loom.verify.termination import MAXI, TERMINATION, run_concrete, termination_query
 from loom.verify.z3model import MachineModel
 
@@ -301,3 +302,26 @@ def test_tiny_timeouts_give_unknown_never_proved():
     x, t, b = z3.BitVecs("x t b", 64)
     hard = z3.And(x >= 1, t >= 2, z3.BVMulNoOverflow(b - 1, t, True), x < b, z3.Not(x * t > x))
     assert run_query([hard], timeout=0.2).status == "unknown"
+
+
+def test_a_wide_memory_is_proved_rule_by_rule_and_its_mutant_still_refuted():
+    wide = memory_ops.memory(MemRefType((None,), i32), 14, 12, external=True)
+    assert len(wide.rules) >= SPLIT_RULES
+    (c, r), = _prove_all(wide, "lem_wide")
+    assert r.status == "proved" and r.method == "1-induction (plain solver, rule by rule)", r.detail
+    assert r.smt2 and "(check-sat)" in r.smt2
+    assert run_query([z3.parse_smt2_string(r.smt2)[0]], 60, want_model=False).status == "unsat"
+    bad = _mutate(wide, "store3", emits=())
+    results = _prove_all(bad, "lem_wide_bad")
+    assert [x.status for _, x in results] == ["refuted"], [x.detail for _, x in results]
+
+
+@pytest.mark.parametrize("what", sorted(MUTANTS)[:3] + ["memory store port gives no done"])
+def test_the_rule_by_rule_split_agrees_with_the_whole_query(what):
+    n = sorted(MUTANTS).index(what)
+    for i, machine in enumerate([MUTANTS[what][0], TABLES["fork3"]]):
+        for c in contracts_for(machine):
+            model = MachineModel(machine, f"split{n}_{i}", data_mode="uf")
+            q = induction_query(model, c)
+            whole = run_query(q, 60, want_model=False, want_smt2=False).status
+            assert split_unsat(q[0], 60) == (whole == "unsat"), (i, c.id, whole)
