@@ -205,8 +205,8 @@ def _print_sim_human(doc: dict, result, dfg: bool) -> None:
 
 def cmd_verify(args) -> int:
     from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
-                             progress_printer, sarif_of, verify_file)
-    from loom.verify.lemmas import LemmaCache
+                             progress_printer, sarif_of)
+    from loom.verify.driver import verify_files
 
     if args.timeout is not None and args.timeout <= 0:
         raise _UsageError("loom verify: error: --timeout must be positive")
@@ -214,12 +214,11 @@ def cmd_verify(args) -> int:
         raise _UsageError("loom verify: error: --bmc-k must be >= 0")
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer())
-    reports = []
-    cache = LemmaCache()  # one run proves each operator table once, whichever file it first appears in
-    for name in args.inputs:
-        path = Path(name)
+    paths = [Path(name) for name in args.inputs]
+    for path in paths:
         _check_readable(path)
-        reports += verify_file(path, ctx, args.func, cache=cache)
+    # several files: spread over the cores; each worker proves an operator table once
+    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1)
     if args.emit_smt2 is not None:
         emit_smt2(reports, Path(args.emit_smt2))
     if args.junit:

@@ -219,3 +219,21 @@ def test_smt2_file_names_are_portable(oid):
     name = safe_name(oid)
     assert all(c.isalnum() or c in "._+=,()-" for c in name)
     assert name != safe_name(oid + "x")
+
+
+def test_verify_files_in_worker_processes_matches_one_process_and_keeps_the_first_error(tmp_path):
+    from loom.diagnostics import LoomError
+    from loom.verify.driver import verify_files
+
+    ctx = VerifyContext(bmc_k=1, timeout=30)
+    paths = [SAXPY, ROOT / "examples" / "dot.scf.mlir", ROOT / "examples" / "tile_scale.scf.mlir"]
+
+    def verdicts(reports):
+        return [(r.function, r.file, [(o.id, o.status) for o in r.obligations]) for r in reports]
+
+    assert verdicts(verify_files(paths, ctx, jobs=2)) == verdicts(verify_files(paths, ctx, jobs=1))
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    with pytest.raises(LoomError) as e:
+        verify_files([SAXPY, bad, ROOT / "examples" / "dot.scf.mlir"], ctx, jobs=2)
+    assert "bad.mlir" in str(e.value.loc.file)

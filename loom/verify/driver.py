@@ -178,3 +178,45 @@ def verify_file(
         r.file = str(p)
         reports.append(r)
     return reports
+
+
+def verify_files(
+    paths: list, ctx: VerifyContext, func_name: Optional[str] = None, jobs: int = 1
+) -> list[VerifyReport]:
+    """``verify_file`` on each path, in order, sharing one ``LemmaCache``; with ``jobs`` > 1 the files
+    are spread over that many forked worker processes (each with its own cache).
+
+    A file that fails with a ``LoomError`` is verified again here, in order, so the caller sees the
+    same error (the first failing file's) as a sequential run would raise.
+    """
+    import multiprocessing
+
+    jobs = min(jobs, len(paths))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        cache = LemmaCache()
+        return [r for p in paths for r in verify_file(p, ctx, func_name, cache)]
+    # fork: the context (with its progress callback) is inherited, not pickled
+    pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name))
+    try:
+        results = pool.map(_worker_verify, [str(p) for p in paths], chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+    out: list[VerifyReport] = []
+    for p, got in zip(paths, results):
+        out += verify_file(p, ctx, func_name) if got is None else got
+    return out
+
+
+_WORKER: dict = {}  # per worker process: its context, function name and lemma cache (set once at fork)
+
+
+def _worker_init(ctx: VerifyContext, func_name: Optional[str]) -> None:
+    _WORKER.update(ctx=ctx, func=func_name, cache=LemmaCache())
+
+
+def _worker_verify(path: str) -> Optional[list[VerifyReport]]:
+    try:
+        return verify_file(path, _WORKER["ctx"], _WORKER["func"], _WORKER["cache"])
+    except LoomError:
+        return None  # re-raised by the parent, in file order
