@@ -59,6 +59,12 @@ def _assignments(p: AsmParser) -> tuple[list[OperandRef], list[OperandRef]]:
     return names, inits
 
 
+def _ends_with_yield(region: Region) -> bool:
+    """One block ending in scf.yield: the parser's implicit terminator cannot change it."""
+    last = region.blocks[0].terminator if len(region.blocks) == 1 else None
+    return last is not None and last.name == "scf.yield"
+
+
 def _elidable_yield(region: Region) -> str | None:
     """The terminator name the printer may leave out (an empty scf.yield)."""
     if len(region.blocks) != 1:
@@ -106,6 +112,8 @@ class ForSyntax:
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.operands) < 3 or len(op.regions) != 1 or op.successors or len(op.regions[0].blocks) != 1:
+            return None
+        if not _ends_with_yield(op.regions[0]):
             return None
         body = op.regions[0].blocks[0]
         inits = op.operands[3:]
@@ -192,7 +200,9 @@ class IfSyntax:
         if len(op.operands) != 1 or op.operands[0].type != i1 or len(op.regions) != 2 or op.successors:
             return None
         then, other = op.regions
-        if not then.blocks or any(b.args for r in op.regions for b in r.blocks[:1]):
+        if not _ends_with_yield(then) or (other.blocks and not _ends_with_yield(other)):
+            return None
+        if any(b.args for r in op.regions for b in r.blocks):
             return None
         out = f" {w.value(op.operands[0])}"
         if op.results:

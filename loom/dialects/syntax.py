@@ -413,8 +413,8 @@ class Sig(Directive):
         try:
             s = self.extract(op)
             opd, res = self.infer(s, len(op.operands), len(op.results))
-        except (SigError, IndexError, AttributeError, TypeError):
-            raise NoFit from None
+        except (SigError, LookupError, AttributeError, TypeError, ValueError):
+            raise NoFit from None  # the op's shape is not this signature's: print it generically
         if opd != [v.type for v in op.operands] or res != [r.type for r in op.results]:
             raise NoFit
         return self.render(w, s)

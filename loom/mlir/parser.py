@@ -55,7 +55,7 @@ class _NameScope:
 
     values: dict[str, list[Value]] = field(default_factory=dict)
     levels: list[list[str]] = field(default_factory=lambda: [[]])
-    forward: dict[tuple[str, int], _Forward] = field(default_factory=dict)
+    forward: dict[str, dict[int, _Forward]] = field(default_factory=dict)  # name -> result # -> uses
 
 
 @dataclass
@@ -261,17 +261,14 @@ class Parser:
             raise VerifyError(f"redefinition of SSA value '%{name}'", self.loc(tok), CODE_REDEFINITION)
         sc.values[name] = values
         sc.levels[-1].append(name)
-        for k in range(len(values)):
-            fwd = sc.forward.pop((name, k), None)
-            if fwd is not None:
-                self._patch(fwd, values[k])
-        for (fname, k), fwd in list(sc.forward.items()):
-            if fname == name:
+        for k, fwd in sorted(sc.forward.pop(name, {}).items()):
+            if k >= len(values):
                 raise VerifyError(
                     f"'%{name}' has {len(values)} result{'s' if len(values) != 1 else ''}, no result #{k}",
                     self.loc(fwd.first.tok),
                     CODE_UNDEFINED,
                 )
+            self._patch(fwd, values[k])
 
     def _patch(self, fwd: _Forward, value: Value) -> None:
         want = fwd.placeholder.type
@@ -303,11 +300,11 @@ class Parser:
                     CODE_TYPE_MISMATCH,
                 )
             return v
-        key = (ref.name, ref.index)
-        fwd = sc.forward.get(key)
+        pending = sc.forward.setdefault(ref.name, {})
+        fwd = pending.get(ref.index)
         if fwd is None:
-            fwd = _Forward(_Placeholder(want, key), ref)
-            sc.forward[key] = fwd
+            fwd = _Forward(_Placeholder(want, (ref.name, ref.index)), ref)
+            pending[ref.index] = fwd
         elif want is not None:
             if fwd.placeholder.type is None:
                 fwd.placeholder.type = want
@@ -321,15 +318,17 @@ class Parser:
 
     def _use(self, op: Operation, i: int, value: Value) -> None:
         if isinstance(value, _Placeholder):
-            self.scope.forward[value.key].uses.append((op, i))
+            name, k = value.key
+            self.scope.forward[name][k].uses.append((op, i))
 
     def _push_scope(self) -> None:
         self.scopes.append(_NameScope())
 
     def _pop_scope(self) -> None:
         sc = self.scopes.pop()
-        if sc.forward:
-            fwd = min(sc.forward.values(), key=lambda f: (f.first.tok.start))
+        pending = [f for uses in sc.forward.values() for f in uses.values()]
+        if pending:
+            fwd = min(pending, key=lambda f: f.first.tok.start)
             raise VerifyError(f"use of undefined value '%{fwd.first.name}'", self.loc(fwd.first.tok), CODE_UNDEFINED)
 
     # ------------------------------------------------------------------ module

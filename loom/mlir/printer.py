@@ -227,12 +227,13 @@ class Printer:
         head = self.results(op)
         d = lookup(op.name)
         isolated = d is not None and d.isolated
+        operands = [self.value(v) for v in op.operands]  # named in the enclosing scope, even for isolated ops
         if isolated:
             self.scopes.append(compute_names(op.regions))
         try:
-            body = d.syntax.print(self, op) if d is not None and d.syntax is not None else None
+            body = d.syntax.print(self, op) if d is not None and d.syntax is not None and not (isolated and op.operands) else None
             if body is None:
-                text = self.generic(op)
+                text = self.generic(op, operands)
             else:  # builtin ops print unqualified, as mlir-opt does (``module``)
                 text = (op.name.removeprefix("builtin.")) + body
         finally:
@@ -242,8 +243,9 @@ class Printer:
             text += " " + op.loc.text
         return head + text
 
-    def generic(self, op: Operation) -> str:
-        s = quote(op.name) + "(" + ", ".join(self.value(v) for v in op.operands) + ")"
+    def generic(self, op: Operation, operands: list[str]) -> str:
+        """``"name"(operands)[succ] ({regions}) {attrs} : (types) -> (types)``."""
+        s = quote(op.name) + "(" + ", ".join(operands) + ")"
         if op.successors:
             s += "[" + ", ".join(self.block_name(b) for b in op.successors) + "]"
         if op.regions:
@@ -263,7 +265,8 @@ class Printer:
                 ops = block.ops
                 if elide_terminator and k == len(region.blocks) - 1 and ops and ops[-1].name == elide_terminator:
                     ops = ops[:-1]
-                header = k > 0 or (entry_args and (bool(block.args) or (not block.ops and len(region.blocks) == 1)))
+                # an empty entry block needs its label, or the next block's label would start the region
+                header = k > 0 or (entry_args and (bool(block.args) or not block.ops))
                 if header:
                     lines.append(pad + self.block_header(block))
                 for inner in ops:
