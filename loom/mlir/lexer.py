@@ -64,53 +64,61 @@ class Tok(NamedTuple):
         return Token(self.type, self.value, self.start, self.line, self.col, self.line, self.col + len(self.value), self.end)
 
 
-def _scanner() -> tuple[re.Pattern[str], dict[str, str], frozenset[str]]:
-    """One regex over lark's own terminal list (same order, same priorities), keyword table, ignored types.
+def _scanner() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
+    """Regexes over lark's own terminal list (same order, same priorities) and the keyword table.
 
-    lark's lexer retypes a BARE_ID/BANG_ID spelled like a keyword terminal; the keyword
-    table does the same here. Matching with one compiled alternation avoids lark's
-    per-token bookkeeping, which dominated parse time.
+    Each match of the token regex is the ignored text (whitespace, comments) before a
+    token plus the token itself, in one named group. lark's lexer retypes a
+    BARE_ID/BANG_ID spelled like a keyword terminal; the keyword table does the same
+    here. One compiled alternation, scanned with ``finditer``, avoids lark's per-token
+    bookkeeping, which dominated parse time.
     """
     lexer = LARK.parser.lexer
     lexer.scanner  # builds the ordered, keyword-free terminal list  # noqa: B018
     scanned = lexer.scanner.terminals
     names = {t.name for t in scanned}
     keywords = {t.pattern.value: t.name for t in lexer.terminals if t.name not in names}
-    pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanned)
-    return re.compile(pattern), keywords, frozenset(lexer.ignore_types)
+    trivia = "(?:" + "|".join(t.pattern.to_regexp() for t in scanned if t.name in lexer.ignore_types) + ")*"
+    tokens = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanned if t.name not in lexer.ignore_types)
+    return re.compile(f"{trivia}(?:{tokens})"), re.compile(trivia), keywords
 
 
-_SCAN, _KEYWORDS, _IGNORED = _scanner()
+_TOKEN, _TRIVIA, _KEYWORDS = _scanner()
+_RETYPED = ("BARE_ID", "BANG_ID")
 
 
 def tokenize(text: str, filename: str) -> list[Tok]:
     """All tokens of ``text`` (comments and whitespace dropped), ending with an EOF token."""
     toks: list[Tok] = []
     append = toks.append
-    pos, n = 0, len(text)
-    line, line_start = 1, 0
-    match = _SCAN.match
     count = text.count
-    while pos < n:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            ch = text[pos]
-            what = "unterminated string" if ch == '"' else f"unexpected character {ch!r}"
-            raise ParseError(what, Location(filename, line, pos - line_start + 1))
+    keywords = _KEYWORDS
+    line, line_start, pos = 1, 0, 0
+    for m in _TOKEN.finditer(text):
         kind = m.lastgroup
-        end = m.end()
-        if kind in _IGNORED:
-            nl = count("\n", pos, end)
-            if nl:
-                line += nl
-                line_start = text.rindex("\n", pos, end) + 1
-        else:
-            value = m.group()
-            if kind in ("BARE_ID", "BANG_ID"):
-                kind = _KEYWORDS.get(value, kind)
-            append(Tok(kind, value, line, pos - line_start + 1, pos, end))  # type: ignore[arg-type]
+        start, end = m.span(kind)
+        if m.start() != pos or start == end:  # finditer skipped text no token matches
+            break
+        nl = count("\n", pos, start)
+        if nl:
+            line += nl
+            line_start = text.rindex("\n", pos, start) + 1
+        value = m.group(kind)
+        if kind in _RETYPED:
+            kind = keywords.get(value, kind)
+        append(Tok(kind, value, line, start - line_start + 1, start, end))  # type: ignore[arg-type]
         pos = end
-    append(Tok(EOF_TYPE, "", line, pos - line_start + 1, n, n))
+    rest = _TRIVIA.match(text, pos)
+    stop = rest.end() if rest else pos
+    nl = count("\n", pos, stop)
+    if nl:
+        line += nl
+        line_start = text.rindex("\n", pos, stop) + 1
+    if stop < len(text):
+        ch = text[stop]
+        what = "unterminated string" if ch == '"' else f"unexpected character {ch!r}"
+        raise ParseError(what, Location(filename, line, stop - line_start + 1))
+    append(Tok(EOF_TYPE, "", line, stop - line_start + 1, stop, stop))
     return toks
 
 
