@@ -78,7 +78,8 @@ def _scanner() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
     scanned = lexer.scanner.terminals
     names = {t.name for t in scanned}
     keywords = {t.pattern.value: t.name for t in lexer.terminals if t.name not in names}
-    trivia = "(?:" + "|".join(t.pattern.to_regexp() for t in scanned if t.name in lexer.ignore_types) + ")*"
+    # atomic: a comment must never give characters back to a token after it
+    trivia = "(?>(?:" + "|".join(t.pattern.to_regexp() for t in scanned if t.name in lexer.ignore_types) + ")*)"
     tokens = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanned if t.name not in lexer.ignore_types)
     return re.compile(f"{trivia}(?:{tokens})"), re.compile(trivia), keywords
 
