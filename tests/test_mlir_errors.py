@@ -71,6 +71,16 @@ def test_deeply_nested_regions_are_rejected_not_recursed():
     assert "nested" in err.message
 
 
+def test_nesting_below_the_limit_is_fine():
+    from loom.ir.equality import modules_equal
+    from loom.mlir import print_module
+
+    depth = 95
+    body = "".join("  " * k + "scf.if %c {\n" for k in range(depth)) + "".join("}\n" for _ in range(depth))
+    m = parse_text("func.func @f(%c: i1) {\n" + body + "  return\n}", "e.mlir")
+    assert modules_equal(m, parse_text(print_module(m), "p.mlir"))
+
+
 def test_huge_integer_literal():
     digits = "9" * 6000
     err = parse_error(f"func.func @f() {{\n  %0 = arith.constant {digits} : i32\n  return\n}}")
