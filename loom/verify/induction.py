@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import run_query, to_smt2
+from loom.verify.solve import conjunction, run_query, to_smt2
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -396,14 +396,3 @@ class Counter:
     def build(self) -> z3.BoolRef:
         return conjunction(self.parts) if self.parts else z3.BoolVal(True)
 
-
-def conjunction(parts: list) -> z3.BoolRef:
-    """``z3.And(*parts)`` -- the same term -- without its per-argument coercion (a wide table's monitor
-    update has one part per port, for each of its rules)."""
-    if not parts or not all(isinstance(p, z3.BoolRef) for p in parts):
-        return z3.And(*parts)
-    ctx = parts[0].ctx
-    if any(p.ctx is not ctx for p in parts):
-        return z3.And(*parts)
-    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(parts), arr), ctx)

@@ -43,7 +43,7 @@ from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.solve import QuerySession
+from loom.verify.solve import QuerySession, conjunction, disjunction
 from loom.verify.structure import (
     ACCESS_OPS,
     Access,
@@ -440,7 +440,8 @@ def _order(
             rest, excl = _order(px, py, vx, vy, i + 1, mode, keys, data_first)
         else:
             rest, excl = z3.BoolVal(False), z3.BoolVal(False)
-        return z3.Or(pos_x < pos_y, z3.And(pos_x == pos_y, rest)), z3.And(pos_x == pos_y, excl)
+        same = pos_x == pos_y
+        return disjunction([pos_x < pos_y, conjunction([same, rest])]), conjunction([same, excl])
     if cx == cy:
         return _order(px, py, vx, vy, i + 1, mode, keys, data_first)
     if nx.kind == "if":
@@ -502,19 +503,19 @@ def pair_query(
     lx, ly = _loops_on(px), _loops_on(py)
     vx = {id(n): z3.Int(f"{tag}.first.{x.name}.k{j}") for j, n in enumerate(lx)}
     vy = {id(n): z3.Int(f"{tag}.second.{y.name}.k{j}") for j, n in enumerate(ly)}
-    valid = z3.And(*[v >= 0 for v in list(vx.values()) + list(vy.values())])
+    valid = conjunction([v >= 0 for v in list(vx.values()) + list(vy.values())])
     hb_xy, excl = _order(px, py, vx, vy, 0, "hb", None, (id(x), id(y)) in data_deps)
     hb_yx, _ = _order(py, px, vy, vx, 0, "hb", None, (id(y), id(x)) in data_deps)
     distinct = z3.BoolVal(True)
     if x is y:
-        distinct = z3.Or(*[vx[k] != vy[k] for k in vx]) if vx else z3.BoolVal(False)
+        distinct = disjunction([vx[k] != vy[k] for k in vx]) if vx else z3.BoolVal(False)
     if keys is not None:
         po_xy, _ = _order(px, py, vx, vy, 0, "po", keys)
         po_yx, _ = _order(py, px, vy, vx, 0, "po", keys)
-        bad = z3.Or(z3.And(po_xy, z3.Not(hb_xy)), z3.And(po_yx, z3.Not(hb_yx)))
+        bad = disjunction([conjunction([po_xy, z3.Not(hb_xy)]), conjunction([po_yx, z3.Not(hb_yx)])])
     else:
-        bad = z3.And(z3.Not(hb_xy), z3.Not(hb_yx))
-    return PairQuery(x, y, z3.And(valid, distinct, z3.Not(excl), bad), vx, vy, lx, ly)
+        bad = conjunction([z3.Not(hb_xy), z3.Not(hb_yx)])
+    return PairQuery(x, y, conjunction([valid, distinct, z3.Not(excl), bad]), vx, vy, lx, ly)
 
 
 SAME_TOKEN_OPS = ("handshake.fork", "handshake.buffer")

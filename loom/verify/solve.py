@@ -126,3 +126,24 @@ def _model_of(
         return solver.model()
     except z3.Z3Exception:
         return None
+
+
+def _nary(mk, slow, parts: Sequence) -> z3.BoolRef:
+    if not parts or not all(isinstance(p, z3.BoolRef) for p in parts):
+        return slow(*parts)
+    ctx = parts[0].ctx
+    if any(p.ctx is not ctx for p in parts):
+        return slow(*parts)
+    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    return z3.BoolRef(mk(ctx.ref(), len(parts), arr), ctx)
+
+
+def conjunction(parts: Sequence) -> z3.BoolRef:
+    """``z3.And(*parts)`` -- the same term -- without its per-argument coercion (Z3 terms only; anything
+    else goes through ``z3.And``). Wide tables and thousands of access pairs build many of these."""
+    return _nary(z3.Z3_mk_and, z3.And, parts)
+
+
+def disjunction(parts: Sequence) -> z3.BoolRef:
+    """``z3.Or(*parts)``, the same term, built as cheaply as ``conjunction``."""
+    return _nary(z3.Z3_mk_or, z3.Or, parts)

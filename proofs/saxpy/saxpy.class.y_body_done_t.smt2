@@ -40,8 +40,8 @@
 (assert
  (let ((?t12 (- N_L0 1)))
 (let (($t13 (< j_L0 ?t12)))
-(let (($t9 (< j_L0 N_L0)))
 (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t14 (and $t1 $t9 $t13)))
+(let (($t9 (< j_L0 N_L0)))
+(let (($t14 (and $t9 $t1 $t13)))
 (xor $t14 $t14)))))))
 (check-sat)
