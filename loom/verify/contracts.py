@@ -30,6 +30,7 @@ import z3
 from loom.ir.types import IntegerType, Type, index
 from loom.semantics.machine import Machine
 from loom.verify.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
+from loom.verify.solve import disjunction
 from loom.verify.termination import stream_variant, variant_name
 from loom.verify.z3model import MachineModel, as_bool, const_term, width_of
 
@@ -513,7 +514,7 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
         for p in out_ports:
             c.inc(f"out.{p}", st.emits(p))
         c.inc("done", st.firing.completes)
-        bad = z3.Not(z3.Or(*ms)) if ms else z3.BoolVal(True)
+        bad = z3.Not(disjunction(ms)) if ms else z3.BoolVal(True)
         if once and st.firing.completes:
             bad = z3.Or(bad, st.m["done"] >= 1)
         return c.build(), bad
