@@ -112,75 +112,74 @@ def _split_dynamic(op: Operation, names: tuple[str, ...], first: int) -> list[li
 _VIEW_ATTRS = ("static_offsets", "static_sizes", "static_strides")
 
 
-class SubviewSyntax:
+class _ViewSyntax:
+    """The shared shape of the offset/size/stride view ops: a source, three mixed
+    static/dynamic lists (stored as ``static_*`` attributes plus dynamic operands),
+    attributes, ``: A to B``. Subclasses only say how the three lists are spelled."""
+
+    def parse_lists(self, p: AsmParser, st: OpDraft) -> list[OperandRef]:
+        refs: list[OperandRef] = []
+        for k, name in enumerate(_VIEW_ATTRS):
+            self.before_list(p, k)
+            tok = p.peek()
+            static, dyn = _parse_mixed(p)
+            st.set_attr(p, name, DenseArrayAttr(i64, tuple(static)), tok)
+            refs += dyn
+        return refs
+
+    def before_list(self, p: AsmParser, k: int) -> None:
+        """Consume what precedes list ``k`` (nothing by default)."""
+
+    def format_lists(self, lists: list[str]) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def parse(self, p: AsmParser, st: OpDraft) -> None:
+        src = p.parse_operand()
+        refs = self.parse_lists(p, st)
+        _merge_attrs(p, st)
+        p.expect(":", " before the source type")
+        a = _memref_type(p, "the source")
+        p.expect("to", " between the source and result types")
+        b = _memref_type(p, "the result")
+        st.operands = [src, *refs]
+        st.operand_types = [a] + [index] * len(refs)
+        st.result_types = [b]
+
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if len(op.results) != 1 or not op.operands or op.regions or op.successors:
+            return None
+        groups = _split_dynamic(op, _VIEW_ATTRS, 1)
+        if groups is None:
+            return None
+        lists = [_print_mixed(w, _static(op, n), g) for n, g in zip(_VIEW_ATTRS, groups)]  # type: ignore[arg-type]
+        return (
+            f" {w.value(op.operands[0])}{self.format_lists(lists)}"
+            f"{w.attr_dict(op.attributes, set(_VIEW_ATTRS))} : {w.type(op.operands[0].type)} to {w.type(op.results[0].type)}"
+        )
+
+
+class SubviewSyntax(_ViewSyntax):
     """``memref.subview %src[offsets] [sizes] [strides] {attrs} : A to B``."""
 
-    def parse(self, p: AsmParser, st: OpDraft) -> None:
-        src = p.parse_operand()
-        refs: list[OperandRef] = []
-        for name in _VIEW_ATTRS:
-            tok = p.peek()
-            static, dyn = _parse_mixed(p)
-            st.set_attr(p, name, DenseArrayAttr(i64, tuple(static)), tok)
-            refs += dyn
-        _merge_attrs(p, st)
-        p.expect(":", " before the source type")
-        a = _memref_type(p, "the source")
-        p.expect("to", " between the source and result types")
-        b = _memref_type(p, "the result")
-        st.operands = [src, *refs]
-        st.operand_types = [a] + [index] * len(refs)
-        st.result_types = [b]
-
-    def print(self, w: AsmPrinter, op: Operation) -> str | None:
-        if len(op.results) != 1 or not op.operands or op.regions or op.successors:
-            return None
-        groups = _split_dynamic(op, _VIEW_ATTRS, 1)
-        if groups is None:
-            return None
-        lists = [_print_mixed(w, _static(op, n), g) for n, g in zip(_VIEW_ATTRS, groups)]  # type: ignore[arg-type]
-        return (
-            f" {w.value(op.operands[0])}{lists[0]} {lists[1]} {lists[2]}"
-            f"{w.attr_dict(op.attributes, set(_VIEW_ATTRS))} : {w.type(op.operands[0].type)} to {w.type(op.results[0].type)}"
-        )
+    def format_lists(self, lists: list[str]) -> str:
+        return f"{lists[0]} {lists[1]} {lists[2]}"
 
 
-class ReinterpretCastSyntax:
+class ReinterpretCastSyntax(_ViewSyntax):
     """``memref.reinterpret_cast %src to offset: [o], sizes: [s], strides: [t] {attrs} : A to B``."""
 
-    def parse(self, p: AsmParser, st: OpDraft) -> None:
-        src = p.parse_operand()
-        p.expect("to", " after the source")
-        refs: list[OperandRef] = []
-        for k, (name, word) in enumerate(zip(_VIEW_ATTRS, ("offset", "sizes", "strides"))):
-            if k:
-                p.expect(",", " between the offset, sizes and strides lists")
-            p.expect(word)
-            p.expect(":", f" after '{word}'")
-            tok = p.peek()
-            static, dyn = _parse_mixed(p)
-            st.set_attr(p, name, DenseArrayAttr(i64, tuple(static)), tok)
-            refs += dyn
-        _merge_attrs(p, st)
-        p.expect(":", " before the source type")
-        a = _memref_type(p, "the source")
-        p.expect("to", " between the source and result types")
-        b = _memref_type(p, "the result")
-        st.operands = [src, *refs]
-        st.operand_types = [a] + [index] * len(refs)
-        st.result_types = [b]
+    WORDS = ("offset", "sizes", "strides")
 
-    def print(self, w: AsmPrinter, op: Operation) -> str | None:
-        if len(op.results) != 1 or not op.operands or op.regions or op.successors:
-            return None
-        groups = _split_dynamic(op, _VIEW_ATTRS, 1)
-        if groups is None:
-            return None
-        lists = [_print_mixed(w, _static(op, n), g) for n, g in zip(_VIEW_ATTRS, groups)]  # type: ignore[arg-type]
-        return (
-            f" {w.value(op.operands[0])} to offset: {lists[0]}, sizes: {lists[1]}, strides: {lists[2]}"
-            f"{w.attr_dict(op.attributes, set(_VIEW_ATTRS))} : {w.type(op.operands[0].type)} to {w.type(op.results[0].type)}"
-        )
+    def before_list(self, p: AsmParser, k: int) -> None:
+        if k:
+            p.expect(",", " between the offset, sizes and strides lists")
+        else:
+            p.expect("to", " after the source")
+        p.expect(self.WORDS[k])
+        p.expect(":", f" after '{self.WORDS[k]}'")
+
+    def format_lists(self, lists: list[str]) -> str:
+        return f" to offset: {lists[0]}, sizes: {lists[1]}, strides: {lists[2]}"
 
 
 class ReshapeSyntax:
