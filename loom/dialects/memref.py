@@ -112,6 +112,18 @@ def _split_dynamic(op: Operation, names: tuple[str, ...], first: int) -> list[li
 _VIEW_ATTRS = ("static_offsets", "static_sizes", "static_strides")
 
 
+def _finish_view(p: AsmParser, st: OpDraft, src: OperandRef, refs: list[OperandRef], sep: str) -> None:
+    """The common tail of the view ops: attributes, then ``: A <sep> B``; operands are the source then the dynamic indices."""
+    _merge_attrs(p, st)
+    p.expect(":", " before the source type")
+    a = _memref_type(p, "the source")
+    p.expect(sep, " between the source and result types")
+    b = _memref_type(p, "the result")
+    st.operands = [src, *refs]
+    st.operand_types = [a] + [index] * len(refs)
+    st.result_types = [b]
+
+
 class _ViewSyntax:
     """The shared shape of the offset/size/stride view ops: a source, three mixed
     static/dynamic lists (stored as ``static_*`` attributes plus dynamic operands),
@@ -136,14 +148,7 @@ class _ViewSyntax:
     def parse(self, p: AsmParser, st: OpDraft) -> None:
         src = p.parse_operand()
         refs = self.parse_lists(p, st)
-        _merge_attrs(p, st)
-        p.expect(":", " before the source type")
-        a = _memref_type(p, "the source")
-        p.expect("to", " between the source and result types")
-        b = _memref_type(p, "the result")
-        st.operands = [src, *refs]
-        st.operand_types = [a] + [index] * len(refs)
-        st.result_types = [b]
+        _finish_view(p, st, src, refs, "to")
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or not op.operands or op.regions or op.successors:
@@ -212,14 +217,7 @@ class ReshapeSyntax:
             otok = p.next()
             static, refs = _parse_mixed(p)
             st.set_attr(p, "static_output_shape", DenseArrayAttr(i64, tuple(static)), otok)
-        _merge_attrs(p, st)
-        p.expect(":", " before the source type")
-        a = _memref_type(p, "the source")
-        p.expect("into", " between the source and result types")
-        b = _memref_type(p, "the result")
-        st.operands = [src, *refs]
-        st.operand_types = [a] + [index] * len(refs)
-        st.result_types = [b]
+        _finish_view(p, st, src, refs, "into")
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
         if len(op.results) != 1 or not op.operands or op.regions or op.successors:

@@ -168,25 +168,18 @@ class ScfBuilder:
         self, src: Value, offsets: Sequence, sizes: Sequence, strides: Sequence, t: MemRefType
     ) -> Value:
         """``offsets``/``sizes``/``strides`` entries are ints (static) or index Values (dynamic)."""
-        dyn: list[Value] = []
-        attrs: dict[str, Attribute] = {}
-        for key, vals in (("static_offsets", offsets), ("static_sizes", sizes), ("static_strides", strides)):
-            stat = []
-            for v in vals:
-                if isinstance(v, int):
-                    stat.append(v)
-                else:
-                    stat.append(K_DYNAMIC)
-                    dyn.append(v)
-            attrs[key] = DenseArrayAttr(i64, tuple(stat))
-        return self.op("memref.subview", [src, *dyn], [t], attrs).result
+        return self._view("memref.subview", src, (offsets, sizes, strides), t)
 
     def reinterpret_cast(
         self, src: Value, offset, sizes: Sequence, strides: Sequence, t: MemRefType
     ) -> Value:
+        return self._view("memref.reinterpret_cast", src, ([offset], sizes, strides), t)
+
+    def _view(self, name: str, src: Value, lists: tuple[Sequence, Sequence, Sequence], t: MemRefType) -> Value:
+        """An offset/size/stride view: ints go to the ``static_*`` attributes, Values become operands."""
         dyn: list[Value] = []
         attrs: dict[str, Attribute] = {}
-        for key, vals in (("static_offsets", [offset]), ("static_sizes", sizes), ("static_strides", strides)):
+        for key, vals in zip(("static_offsets", "static_sizes", "static_strides"), lists):
             stat = []
             for v in vals:
                 if isinstance(v, int):
@@ -195,7 +188,7 @@ class ScfBuilder:
                     stat.append(K_DYNAMIC)
                     dyn.append(v)
             attrs[key] = DenseArrayAttr(i64, tuple(stat))
-        return self.op("memref.reinterpret_cast", [src, *dyn], [t], attrs).result
+        return self.op(name, [src, *dyn], [t], attrs).result
 
     def memref_cast(self, src: Value, t: MemRefType) -> Value:
         return self.op("memref.cast", [src], [t]).result
