@@ -86,6 +86,17 @@ def _scanner() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
 
 _TOKEN, _TRIVIA, _KEYWORDS = _scanner()
 _RETYPED = ("BARE_ID", "BANG_ID")
+_DIMS = re.compile(LARK.get_terminal("DIMS").pattern.to_regexp())
+_SHAPED = frozenset({"MEMREF", "TENSOR", "VECTOR"})
+
+
+def _in_shape(toks: list[Tok]) -> bool:
+    """True right after `memref<`, `tensor<` or `vector<`: where a shape's first dimension starts.
+
+    There `0xf32` is the dimension `0x` then `f32` (MLIR's own lexer makes the same
+    context-sensitive split); later dimensions are inside one DIMS token already.
+    """
+    return len(toks) >= 2 and toks[-1].type == "LESS" and toks[-2].type in _SHAPED
 
 
 def tokenize(text: str, filename: str) -> list[Tok]:
@@ -95,16 +106,21 @@ def tokenize(text: str, filename: str) -> list[Tok]:
     count = text.count
     keywords = _KEYWORDS
     line, line_start, pos = 1, 0, 0
-    for m in _TOKEN.finditer(text):
+    match = _TOKEN.match
+    while (m := match(text, pos)) is not None:
         kind = m.lastgroup
         start, end = m.span(kind)
-        if m.start() != pos or start == end:  # finditer skipped text no token matches
+        if start == end:
             break
         nl = count("\n", pos, start)
         if nl:
             line += nl
             line_start = text.rindex("\n", pos, start) + 1
-        value = m.group(kind)
+        if kind == "HEX" and _in_shape(toks):
+            dims = _DIMS.match(text, start)
+            if dims is not None:  # `memref<0xf32>`: a zero-size dimension, not hex
+                kind, end = "DIMS", dims.end()
+        value = text[start:end]
         if kind in _RETYPED:
             kind = keywords.get(value, kind)
         append(Tok(kind, value, line, start - line_start + 1, start, end))  # type: ignore[arg-type]
