@@ -201,6 +201,9 @@ def _handshake(op: Operation) -> Machine:
     if kind == "buffer":
         _arity(op, 1, 1)
         return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1))
+    if kind == "br":
+        _arity(op, 1, 1)
+        return handshake_ops.br(ops[0].type)
     if kind in ("load", "store"):
         return _access(op)
     if kind in ("memory", "extmemory"):

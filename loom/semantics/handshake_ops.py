@@ -136,6 +136,12 @@ def buffer(t: Type, slots: int) -> Machine:
     return _single_state("handshake.buffer", [Port("in", t)], [Port("out", t)], [rule], summary=f"{slots} slots")
 
 
+def br(t: Type) -> Machine:
+    """``handshake.br``: an unconditional branch, passing every token on unchanged (an identity)."""
+    rule = Rule("pass", "ready", ("in",), "ready", emits=(("out", In("in")),))
+    return _single_state("handshake.br", [Port("in", t)], [Port("out", t)], [rule], summary="pass-through")
+
+
 def load(addr_types: Sequence[Type], t: Type, ctrl_t: Type = none) -> Machine:
     """``handshake.load``: address+ctrl -> address to memory; data from memory -> data out (independent)."""
     addrs = [f"addr{i}" for i in range(len(addr_types))]
