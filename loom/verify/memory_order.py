@@ -86,7 +86,7 @@ class Stop:
 
 def _strip(v: Value) -> Value:
     """Look through forks and buffers to the value they copy."""
-    while isinstance(v, OpResult) and v.op.name in ("handshake.fork", "handshake.buffer"):
+    while isinstance(v, OpResult) and v.op.name in ("handshake.fork", "handshake.buffer", "handshake.br"):
         v = v.op.operands[0]
     return v
 
@@ -179,7 +179,7 @@ class Recovery:
         """The D-relevant ctrl uses of ``v`` (forks and buffers expanded)."""
         out = []
         for op, i in self.layout.uses.get(v, []):
-            if op.name in ("handshake.fork", "handshake.buffer"):
+            if op.name in ("handshake.fork", "handshake.buffer", "handshake.br"):
                 for r in op.results:
                     out += self.uses(r)
                 continue
@@ -518,7 +518,7 @@ def pair_query(
     return PairQuery(x, y, conjunction([valid, distinct, z3.Not(excl), bad]), vx, vy, lx, ly)
 
 
-SAME_TOKEN_OPS = ("handshake.fork", "handshake.buffer")
+SAME_TOKEN_OPS = ("handshake.fork", "handshake.buffer", "handshake.br")
 
 
 def data_dependences(layout: Layout, domain: Domain) -> frozenset:
