@@ -426,7 +426,7 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
         return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
     if name == "handshake.sink":
         return [Shape("drop", F(["in"]), ())], "consumes every token, emits nothing"
-    if name == "handshake.buffer":
+    if name in ("handshake.buffer", "handshake.br"):
         return [Shape("pass", F(["in"]), (("out", "in"),))], "#out = #in, order and values preserved"
     if name == "handshake.load":
         addrs = [p for p in ins if p.startswith("addr")]

@@ -771,6 +771,7 @@ def _constant_trips(step_op: str, cont: Optional[str], start, step, bound, cap: 
 _RULES: dict[str, Callable[[Typer, Operation], None]] = {
     "handshake.fork": Typer._identity,
     "handshake.buffer": Typer._identity,
+    "handshake.br": Typer._identity,
     "handshake.join": Typer._join,
     "handshake.constant": Typer._constant,
     "handshake.cond_br": Typer._cond_br,
