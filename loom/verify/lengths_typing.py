@@ -30,7 +30,7 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
-from loom.ir.core import Operation, Value
+from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
@@ -618,18 +618,20 @@ class Typer:
                                               "arrives)", EMPTY, op.operands[2], a_v))
                 self.assign(op.results[0], Typed(EMPTY, self.fresh(op.results[0], EMPTY)))
                 return True
-            hyp = self.hyps.get(d_v)
+            root = copied_value(d_v)
+            hyp = self.hyps.get(root)
             if hyp is None:
                 loop = Loop(len(self.loops), "while", op, p)
                 self.loops.append(loop)
                 self.logic.add_loop(loop)
-                hyp = self.hyps[d_v] = Hypothesis(loop, raw_clock(loop), op)
+                hyp = self.hyps[root] = Hypothesis(loop, raw_clock(loop), op)
             self.done_groups.add(id(g))
             self._segment_with(op, hyp.clock, hyp.loop.cont)
-            # every other carry/invariant on the same condition joins this loop now
+            # every other carry/invariant on the same condition (or a fork/buffer/br copy of it) joins
+            # this loop now
             for g2 in self.groups:
-                if (g2.kind == "segment" and id(g2) not in self.done_groups and g2.op.operands[0] is d_v
-                        and g2.op.operands[1] in self.types):
+                if (g2.kind == "segment" and id(g2) not in self.done_groups
+                        and copied_value(g2.op.operands[0]) is root and g2.op.operands[1] in self.types):
                     self.done_groups.add(id(g2))
                     self._segment_with(g2.op, hyp.clock, hyp.loop.cont)
             return True
@@ -701,6 +703,16 @@ class Typer:
                 self.unknown_op(op, f"{self.name(v)} could not be typed")
                 continue
             self.check(op, what, expected, self.t(v).clock, v, ref)
+
+
+IDENTITY_OPS = ("handshake.fork", "handshake.buffer", "handshake.br")
+
+
+def copied_value(v: Value) -> Value:
+    """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise)."""
+    while isinstance(v, OpResult) and v.op.name in IDENTITY_OPS:
+        v = v.op.operands[0]
+    return v
 
 
 def _attr_str(op: Operation, *names: str) -> Optional[str]:
