@@ -122,15 +122,18 @@ class FunctionCompiler:
         self.state = state
         self.target = target
         self.slots: dict[Value, int] = {}
+        self.nslots = 0
 
     def compile(self) -> None:
         body = self.target.op.regions[0]
-        if len(body.blocks) != 1:
-            raise VerifyError(f"@{self.target.name}: the interpreter runs single-block function bodies "
-                              f"(found {len(body.blocks)} blocks)", self.target.op.loc)
-        code = self.block(body.blocks[0], ("func.return",))
+        if len(body.blocks) == 1:
+            code = self.block(body.blocks[0], ("func.return",))
+        else:
+            from loom.interp.cfg import compile_cfg  # cfg imports this module
+
+            code = compile_cfg(body, self)
         self.target.entry = code
-        self.target.nslots = len(self.slots)
+        self.target.nslots = self.nslots
 
     # -- slots --------------------------------------------------------------------------
 
@@ -138,8 +141,13 @@ class FunctionCompiler:
         """The frame slot of ``v`` (allocated on first sight)."""
         s = self.slots.get(v)
         if s is None:
-            s = self.slots[v] = len(self.slots)
+            s = self.slots[v] = self.fresh_slot()
         return s
+
+    def fresh_slot(self) -> int:
+        """A frame slot no value owns (scratch space of compiled control flow)."""
+        self.nslots += 1
+        return self.nslots - 1
 
     def operand_slots(self, op: Operation) -> list[int]:
         return [self.slot(v) for v in op.operands]

@@ -471,6 +471,7 @@ class Parser:
             v = self.resolve(ref, types[i] if i < len(types) else None)
             op.operands.append(v)
             self._use(op, i, v)
+        op.successors = list(st.successors)
         return op
 
     def _parse_generic(self, loc: Location, n_bound: int) -> Operation:
@@ -518,6 +519,10 @@ class Parser:
         op = self._build(st)
         op.successors = successors
         return op
+
+    def parse_successor(self) -> Block:
+        """``^label``: a block of the region being parsed (created on first mention)."""
+        return self._parse_successor()
 
     def _parse_successor(self) -> Block:
         tok = self.peek()
