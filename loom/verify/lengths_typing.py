@@ -417,8 +417,18 @@ class Typer:
                                         "carry a token for one iteration (merge order is nondeterministic)")
                     return
         clock = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
-        for r in op.results:
-            self.assign(r, Typed(clock, self.fresh(r, clock)))
+        # The inputs are disjoint, so at each coordinate exactly one of them holds a token: the output is
+        # that token and a control_merge's index names it (the index is what a CIRCT-style mux selects on).
+        value = self.t(ins[-1]).term
+        index = self.values.literal(len(ins) - 1, op.results[1].type) if len(op.results) > 1 else None
+        for k in range(len(ins) - 2, -1, -1):
+            here = clocks[k].formula()
+            value = z3.If(here, self.t(ins[k]).term, value)
+            if index is not None:
+                index = z3.If(here, self.values.literal(k, op.results[1].type), index)
+        self.assign(op.results[0], Typed(clock, value))
+        if index is not None:
+            self.assign(op.results[1], Typed(clock, index))
 
     def _store(self, op: Operation) -> None:
         c = self.same(op, op.operands)
