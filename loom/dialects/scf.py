@@ -287,7 +287,7 @@ def verify_yield(op: Operation, ctx: VerifyContext) -> None:
     counts(op, results=0)
     must_be_last(op)
     parent = op.parent_op
-    if parent is None or parent.name not in ("scf.for", "scf.if", "scf.while"):
+    if parent is None or parent.name not in ("scf.for", "scf.if", "scf.while", "scf.index_switch", "scf.execute_region"):
         if parent is not None and not parent.name.startswith("scf."):
             fail(op, TERMINATOR, "must be inside an scf.for, scf.if or scf.while region")
         return

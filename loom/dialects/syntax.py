@@ -119,6 +119,7 @@ class AsmPrinter(Protocol):
     def region(self, region: Region, entry_args: bool = True, elide_terminator: str | None = None) -> str: ...
     def symbol(self, name: str) -> str: ...
     def block_name(self, b: Any) -> str: ...
+    def indent(self) -> str: ...
 
 
 class OpSyntax(Protocol):
@@ -618,7 +619,8 @@ class MemrefSig(Sig):
     """``: memref<...>`` -- the memref type gives every other type.
 
     kinds: ``load`` [M, *idx] -> [elem]; ``store`` [elem, M, *idx] -> [];
-    ``dim`` [M, index] -> [index]; ``alloc`` [*index] -> [M]; ``result`` [] -> [M].
+    ``dim`` [M, index] -> [index]; ``alloc`` [*index] -> [M]; ``result`` [] -> [M];
+    ``free`` [M] -> []; ``rank`` [M] -> [index].
     """
 
     kind: str
@@ -634,7 +636,7 @@ class MemrefSig(Sig):
         return f" : {w.type(s)}"
 
     def extract(self, op):
-        if self.kind in ("load", "dim"):
+        if self.kind in ("load", "dim", "free", "rank"):
             return op.operands[0].type
         if self.kind == "store":
             return op.operands[1].type
@@ -657,6 +659,12 @@ class MemrefSig(Sig):
             return [s, index], [index]
         if k == "alloc":
             return [index] * n, [s]
+        if k == "free":
+            _need(n, 1, "memref.dealloc")
+            return [s], []
+        if k == "rank":
+            _need(n, 1, "memref.rank")
+            return [s], [index]
         _need(n, 0, "operation")
         return [], [s]
 

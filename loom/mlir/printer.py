@@ -93,6 +93,10 @@ class Printer:
             names.values[v] = n
         return n
 
+    def indent(self) -> str:
+        """The indentation of the op being printed (for syntax that continues on new lines)."""
+        return INDENT * self.depth
+
     def block_name(self, b: Block) -> str:
         for names in reversed(self.scopes):
             n = names.blocks.get(b)
