@@ -59,6 +59,9 @@ def _file_loc(path: Path):
 def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path):
     """The function named ``name``, or the single candidate of the given kinds."""
     funcs = [f for f in module.functions() if f.name in kinds]
+    # declarations and private helpers (func.func private @f) are never the entry point
+    public = [f for f in funcs if f.regions and f.regions[0].blocks and getattr(f.attributes.get("sym_visibility"), "value", "public") != "private"]
+    funcs = public or funcs
     if name is not None:
         for f in module.functions():
             if f.attributes["sym_name"].value == name:
