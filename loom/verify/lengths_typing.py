@@ -771,7 +771,8 @@ def _index_facts(loop: Loop) -> tuple[list[z3.BoolRef], Optional[z3.BoolRef]]:
 def _constant_trips(step_op: str, cont: Optional[str], start, step, bound, cap: int = 1 << 16) -> Optional[int]:
     """The trip count when start/step/bound are literals (running the stream's recurrence), else None."""
     from loom.semantics.dataflow_ops import continue_condition
-    from loom.semantics.functions import PURE_FUNCTIONS, evaluate
+    from loom.semantics.expr import Reg
+    from loom.semantics.functions import PURE_FUNCTIONS, compile_expr
 
     vals = [z3.simplify(x) for x in (start, step, bound)]
     if not all(z3.is_bv_value(x) for x in vals):
@@ -780,11 +781,17 @@ def _constant_trips(step_op: str, cont: Optional[str], start, step, bound, cap: 
     if st == 0:
         return None
     upd = PURE_FUNCTIONS["step." + step_op][1]
+    holds = compile_expr(continue_condition(cont, Reg("next"), Reg("bound"), Reg("step")), {})
+    regs = {"bound": bd, "step": st}
+    seen: set[int] = set()
     n = 0
     while n <= cap:
-        cond = continue_condition(cont, Const(nxt), Const(bd), Const(st))
-        if not evaluate(cond, {}, {}):
+        regs["next"] = nxt
+        if not holds([], regs, None):
             return n
+        if nxt in seen:  # the recurrence is deterministic: a repeated index never reaches an exit
+            return None
+        seen.add(nxt)
         nxt = upd(nxt, st)
         n += 1
     return None
