@@ -771,6 +771,9 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     # The obligation is named for K: a run cut short by the budget is "unknown" (holding only
     # up to the smaller bound it reached), never "proved".
     status = "proved" if res.bound >= k else "unknown"
+    if res.paths == 0:  # every run was cut at the bound (a loop that may never end): nothing was checked
+        status = "unknown"
+        scope = f"no run ends within the bound, nothing was checked; {scope}"
     return [Obligation(ids[key], "bmc", status, res.seconds, f"{what[key]}: {scope}", None, func.loc, None,
                        res.bound) for key in ("deadlock", "residual")]
 
