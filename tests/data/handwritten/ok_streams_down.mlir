@@ -1,0 +1,62 @@
+// ok_streams_down: four independent counting-down streams started by forks of the start
+// token, each summing its indices with a carry on its raw condition:
+//   "-=" 3 from 10 while ">" 0             -> 10, 7, 4, 1          sum 22
+//   ">>=" 1 from x while ">" 0 (x an arg)  -> x, x/2, ..., 1       (zero trips for x <= 0)
+//   "+=" -1 from 5 while ">=" 2            -> 5, 4, 3, 2           sum 14
+//   "+=" -2 from 6 to 0, no cont_cond (sign of the step: ">") -> 6, 4, 2  sum 12
+// verify: proved
+// sim: {"x": 13} => completed [22, 23, 14, 12]
+// sim: {"x": 0} => completed [22, 0, 14, 12]
+// sim: {"x": -5} => completed [22, 0, 14, 12]
+module {
+  handshake.func @streams_down(%x: index, %start: none, ...) -> (index, index, index, index, none) attributes {argNames = ["x", "start"], resNames = ["s1", "s2", "s3", "s4", "done"]} {
+    %s:16 = handshake.fork [16] %start : none
+    %a0 = handshake.constant %s#0 {value = 10 : index} : index
+    %a1 = handshake.constant %s#1 {value = 3 : index} : index
+    %a2 = handshake.constant %s#2 {value = 0 : index} : index
+    %ai, %ac = dataflow.stream %a0, %a1, %a2 {step_op = "-=", cont_cond = ">"} : (index, index, index) -> (index, i1)
+    %acf:3 = handshake.fork [3] %ac : i1
+    %av, %aac = dataflow.gate %ai, %acf#0 : index, i1 -> index, i1
+    handshake.sink %aac : i1
+    %az = handshake.constant %s#3 {value = 0 : index} : index
+    %aacc = dataflow.carry %acf#1, %az, %anext : i1, index, index -> index
+    %aacc_t, %aacc_f = handshake.cond_br %acf#2, %aacc : index
+    %anext = arith.addi %aacc_t, %av : index
+
+    %b1 = handshake.constant %s#4 {value = 1 : index} : index
+    %b2 = handshake.constant %s#5 {value = 0 : index} : index
+    %bi, %bc = dataflow.stream %x, %b1, %b2 {step_op = ">>=", cont_cond = ">"} : (index, index, index) -> (index, i1)
+    %bcf:3 = handshake.fork [3] %bc : i1
+    %bv, %bac = dataflow.gate %bi, %bcf#0 : index, i1 -> index, i1
+    handshake.sink %bac : i1
+    %bz = handshake.constant %s#6 {value = 0 : index} : index
+    %bacc = dataflow.carry %bcf#1, %bz, %bnext : i1, index, index -> index
+    %bacc_t, %bacc_f = handshake.cond_br %bcf#2, %bacc : index
+    %bnext = arith.addi %bacc_t, %bv : index
+
+    %c0 = handshake.constant %s#7 {value = 5 : index} : index
+    %c1 = handshake.constant %s#8 {value = -1 : index} : index
+    %c2 = handshake.constant %s#9 {value = 2 : index} : index
+    %ci, %cc = dataflow.stream %c0, %c1, %c2 {step_op = "+=", cont_cond = ">="} : (index, index, index) -> (index, i1)
+    %ccf:3 = handshake.fork [3] %cc : i1
+    %cv, %cac = dataflow.gate %ci, %ccf#0 : index, i1 -> index, i1
+    handshake.sink %cac : i1
+    %cz = handshake.constant %s#10 {value = 0 : index} : index
+    %cacc = dataflow.carry %ccf#1, %cz, %cnext : i1, index, index -> index
+    %cacc_t, %cacc_f = handshake.cond_br %ccf#2, %cacc : index
+    %cnext = arith.addi %cacc_t, %cv : index
+
+    %d0 = handshake.constant %s#11 {value = 6 : index} : index
+    %d1 = handshake.constant %s#12 {value = -2 : index} : index
+    %d2 = handshake.constant %s#13 {value = 0 : index} : index
+    %di, %dc = dataflow.stream %d0, %d1, %d2 : (index, index, index) -> (index, i1)
+    %dcf:3 = handshake.fork [3] %dc : i1
+    %dv, %dac = dataflow.gate %di, %dcf#0 : index, i1 -> index, i1
+    handshake.sink %dac : i1
+    %dz = handshake.constant %s#14 {value = 0 : index} : index
+    %dacc = dataflow.carry %dcf#1, %dz, %dnext : i1, index, index -> index
+    %dacc_t, %dacc_f = handshake.cond_br %dcf#2, %dacc : index
+    %dnext = arith.addi %dacc_t, %dv : index
+    handshake.return %aacc_f, %bacc_f, %cacc_f, %dacc_f, %s#15 : index, index, index, index, none
+  }
+}
