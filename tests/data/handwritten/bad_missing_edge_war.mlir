@@ -3,6 +3,7 @@
 // joined. Nothing orders the write after the read any more: a race on a[i]. The simulator's
 // memory serves ready stores first, so b receives the new values instead of the old ones.
 // verify: refuted mem.order
+// twin: ok_war_chain.mlir
 // sim: {"a": [7, 8, 9], "b": [0, 0, 0], "n": 3} => completed [] a=[0, 1, 2] b=[0, 1, 2]
 module {
   handshake.func @war(%a: memref<?xi32>, %b: memref<?xi32>, %n: index, %start: none, ...) -> none attributes {argNames = ["a", "b", "n", "start"], resNames = ["done"]} {

@@ -1,7 +1,7 @@
 // bad_mux_i1_three: a handshake.mux with an i1 select but three data inputs (wrong select type
 // for its arity): an i1 can only pick data 0 or 1, so data 2 could never be consumed. The IR
 // verifier rejects it when the file is read: loom verify exits 2 with the located message.
-// verify: error CPL_IR_ARITY 12:5
+// verify: error CPL_IR_ARITY 11:5
 module {
   handshake.func @mux_i1(%c: i1, %start: none, ...) -> (i32, none) attributes {argNames = ["c", "start"], resNames = ["y", "done"]} {
     %s:4 = handshake.fork [4] %start : none

@@ -1,0 +1,324 @@
+"""``loom verify`` on DFGs written by hand (tests/data/handwritten), in styles loom's lowering never emits.
+
+Each file states in its comment header what ``loom verify`` must say and what the
+token simulator shows:
+
+    // verify: proved                    every obligation proved
+    // verify: unknown <family>...       nothing refuted; the unknowns are exactly of these families
+    // verify: refuted <family>...       each family has a refuted obligation (others may be refuted too)
+    // verify: error <CODE> <line>:<col> the file is rejected when read (exit 2, located message)
+    // sim: <inputs JSON> => completed [results] name=[contents]... | deadlock | residual | error <CODE>
+    // twin: <file>                      the correct DFG this faulty one was derived from
+
+Correct DFGs must never be refuted. Every refutation must show as a real fault: its
+counterexample replayed in the simulator deadlocks, leaves tokens, stops on a runtime
+error, or the channel it names carries the counted number of tokens; a memory-order
+refutation computes other memory contents than the correct twin; structural
+refutations name the spec rule (domain independence, done postdominance).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from loom.diagnostics import LoomError
+from loom.mlir import parse_file
+from loom.runtime import function_arg_names
+from loom.ir.types import MemRefType
+from loom.sim import simulate
+from loom.testing.differential import same_value
+from loom.verify.driver import verify_function
+from loom.verify.lemmas import LemmaCache
+from loom.verify.obligation import Obligation, VerifyContext
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "handwritten"
+FILES = sorted(p.name for p in DATA.glob("*.mlir"))
+CTX = VerifyContext(bmc_k=3, timeout=20)
+MAX_STEPS = 20_000
+CACHE = LemmaCache()
+
+# A family named in a header -> the obligation ids it covers.
+FAMILY = {
+    "bmc": r"bmc\.K\d+\.",
+    "bmc.deadlock": r"bmc\.K\d+\.deadlock$",
+    "bmc.residual": r"bmc\.K\d+\.residual$",
+    "mem.order": r"mem\.[^.]+\.order",
+    "mem.indep": r"mem\.indep\.",
+    "balance.return": r"balance\.return$",
+}
+
+
+def matches(family: str, oid: str) -> bool:
+    pattern = FAMILY.get(family, re.escape(family) + r"(\.|$)")
+    return re.match(pattern, oid) is not None
+
+
+@dataclass
+class SimCase:
+    """One ``// sim:`` line: inputs and what the simulator must show."""
+
+    inputs: dict
+    status: str  # completed | deadlock | residual | error
+    code: Optional[str] = None
+    results: Optional[list] = None
+    memrefs: dict = field(default_factory=dict)
+
+
+@dataclass
+class Spec:
+    """The expectations of one hand-written DFG, read from its comment header."""
+
+    verdict: str  # proved | unknown | refuted | error
+    families: list[str]
+    sims: list[SimCase]
+    twin: Optional[str] = None
+    where: Optional[str] = None
+
+
+def _sim_case(text: str) -> SimCase:
+    inputs, _, want = text.partition("=>")
+    words = want.split(None, 1)
+    case = SimCase(json.loads(inputs), words[0])
+    rest = words[1] if len(words) > 1 else ""
+    if case.status == "error":
+        case.code = rest.strip()
+        return case
+    if case.status == "completed":
+        m = re.match(r"\s*(\[[^\]]*\])(.*)$", rest)
+        assert m, f"completed needs [results]: {text}"
+        case.results = json.loads(m.group(1))
+        for name, value in re.findall(r"(\w+)=(\[[^\]]*\])", m.group(2)):
+            case.memrefs[name] = json.loads(value)
+    return case
+
+
+@functools.lru_cache(maxsize=None)
+def spec(name: str) -> Spec:
+    verdict, families, sims, twin, where = None, [], [], None, None
+    for line in (DATA / name).read_text().splitlines():
+        if not line.startswith("//"):
+            break
+        key, _, value = line[2:].strip().partition(":")
+        if key == "verify":
+            words = value.split()
+            verdict, families = words[0], words[1:]
+            if verdict == "error":
+                families, where = words[1:2], words[2]
+        elif key == "sim":
+            sims.append(_sim_case(value))
+        elif key == "twin":
+            twin = value.strip()
+    assert verdict in ("proved", "unknown", "refuted", "error"), f"{name}: no '// verify:' line"
+    return Spec(verdict, families, sims, twin, where)
+
+
+@functools.lru_cache(maxsize=None)
+def dfg(name: str):
+    m = parse_file(DATA / name)
+    return [f for f in m.functions() if f.name == "handshake.func"][0]
+
+
+@functools.lru_cache(maxsize=None)
+def report(name: str):
+    return verify_function(dfg(name), CTX, cache=CACHE)
+
+
+def by_status(name: str, status: str) -> list[Obligation]:
+    return [o for o in report(name).obligations if o.status == status]
+
+
+def runnable(kind: str) -> list[str]:
+    return [n for n in FILES if spec(n).verdict == kind]
+
+
+def sim_faulty(res) -> bool:
+    return res.status != "completed" or res.residual_tokens > 0
+
+
+# ---------------------------------------------------------------------------- the collection itself
+def test_collection_is_large_and_mixed():
+    kinds = [spec(n).verdict for n in FILES]
+    correct = kinds.count("proved") + kinds.count("unknown")
+    faulty = kinds.count("refuted") + kinds.count("error")
+    assert len(FILES) >= 25 and correct >= 12 and faulty >= 12, (correct, faulty)
+    for n in FILES:  # every file says what it is and is exercised in the simulator
+        assert (DATA / n).read_text().startswith(f"// {n[:-len('.mlir')]}:"), n
+        assert spec(n).verdict == "error" or spec(n).sims, n
+
+
+def test_handwritten_styles_are_covered():
+    """The collection uses what loom's own lowering never emits."""
+    text = "\n".join((DATA / n).read_text() for n in FILES)
+    for needle in ("handshake.fork", "handshake.buffer", "handshake.br", "handshake.merge",
+                   "handshake.control_merge", "handshake.join", "handshake.memory[", "handshake.extmemory[",
+                   'step_op = "-="', 'step_op = "*="', 'step_op = "<<="', 'step_op = ">>="',
+                   'cont_cond = "<"', 'cont_cond = "<="', 'cont_cond = ">"', 'cont_cond = ">="',
+                   'cont_cond = "!="', "dataflow.stream %d0, %d1, %d2 :"):
+        assert needle in text, needle
+
+
+# ---------------------------------------------------------------------------- correct DFGs
+@pytest.mark.parametrize("name", runnable("proved") + runnable("unknown"))
+def test_correct_dfg_is_never_refuted(name):
+    s = spec(name)
+    assert not by_status(name, "refuted"), [f"{o.id}: {o.detail}" for o in by_status(name, "refuted")]
+    unknown = by_status(name, "unknown")
+    if s.verdict == "proved":
+        assert not unknown, [f"{o.id}: {o.detail}" for o in unknown]
+        assert report(name).exit_code() == 0
+    else:
+        assert unknown and report(name).exit_code() == 3
+        for o in unknown:
+            assert any(matches(f, o.id) for f in s.families), f"{o.id}: {o.detail}"
+            assert len(o.detail) > 20, o.detail  # a stated reason
+
+
+# ---------------------------------------------------------------------------- faulty DFGs
+@pytest.mark.parametrize("name", runnable("refuted"))
+def test_faulty_dfg_is_refuted_by_the_right_obligation(name):
+    s = spec(name)
+    refuted = by_status(name, "refuted")
+    assert report(name).exit_code() == 1
+    for fam in s.families:
+        assert any(matches(fam, o.id) for o in refuted), (fam, [o.id for o in refuted])
+    for o in refuted:
+        assert o.detail and o.counterexample is not None, o.id
+
+
+def _replay_inputs(name: str, args: dict) -> dict:
+    """The file's first simulation inputs with the counterexample's scalar arguments and memref sizes."""
+    f = dfg(name)
+    base = dict(spec(name).sims[0].inputs)
+    types = {n: a.type for n, a in zip(function_arg_names(f), f.regions[0].entry.args)}
+    for k, v in args.items():
+        arg, dot, dim = k.partition(".")
+        if dot and isinstance(types.get(arg), MemRefType):
+            fill = itertools.cycle(base.get(arg) or [1])
+            base[arg] = [next(fill) for _ in range(int(v))]
+        elif arg in types:
+            base[arg] = v
+    for arg, t in types.items():  # room for the iterations the witness runs
+        if isinstance(t, MemRefType) and base.get(arg) and len(base[arg]) < 16 and f"{arg}.dim0" not in args:
+            fill = itertools.cycle(base[arg])
+            base[arg] = [next(fill) for _ in range(16)]
+    return base
+
+
+def _replays_as_fault(name: str, o: Obligation) -> Optional[str]:
+    """Why ``o``'s counterexample is a real fault in the simulator (None when it does not show)."""
+    cex = o.counterexample or {}
+    res = simulate(dfg(name), _replay_inputs(name, cex.get("arguments") or {}), max_steps=MAX_STEPS)
+    if res.status == "error" and res.error is not None and "OUT_OF_BOUNDS" not in str(res.error):
+        return f"runtime error {res.error}"
+    if res.status == "deadlock":
+        return "deadlock"
+    if res.residual_tokens:
+        return f"{res.residual_tokens} residual token(s)"
+    channel, tokens = cex.get("channel"), cex.get("tokens") or {}
+    if res.status == "completed" and channel in res.channels and channel in tokens:
+        if res.channels[channel] == tokens[channel] and tokens[channel] != tokens.get("consumed"):
+            return f"{channel} carries {tokens[channel]} token(s) where {tokens['consumed']} are consumed"
+    return None
+
+
+@pytest.mark.parametrize("name", runnable("refuted"))
+def test_every_refutation_shows_as_a_real_fault(name):
+    s = spec(name)
+    for o in by_status(name, "refuted"):
+        cex = o.counterexample or {}
+        if o.id.startswith("mem.indep."):
+            assert "CPL_HANDSHAKE_CTRL_MULTI_MEM" in o.detail, o.detail
+        elif o.id == "done.postdom":
+            assert "no path leads to the return" in o.detail and cex.get("channel_path"), o.detail
+        elif matches("mem.order", o.id):
+            assert s.twin, f"{name}: a memory-order refutation needs a correct twin to compare with"
+            inputs = s.sims[0].inputs
+            got, want = simulate(dfg(name), inputs), simulate(dfg(s.twin), inputs)
+            assert got.memrefs != want.memrefs, "the race does not change memory under the simulator's schedule"
+        elif o.id.startswith("fsm.stream.pre."):
+            res = simulate(dfg(name), _replay_inputs(name, cex.get("arguments") or {}), max_steps=MAX_STEPS)
+            assert res.status == "error" and "RT_SIM_STEP_LIMIT" in str(res.error), res.status
+        else:
+            assert _replays_as_fault(name, o), f"{o.id}: {o.detail}"
+
+
+@pytest.mark.parametrize("name", runnable("error"))
+def test_rejected_dfg_gives_a_located_error(name):
+    s = spec(name)
+    with pytest.raises(LoomError) as e:
+        parse_file(DATA / name)
+    assert f"[{s.families[0]}]" in str(e.value) and f":{s.where}:" in str(e.value), str(e.value)
+
+
+# ---------------------------------------------------------------------------- simulation
+@pytest.mark.parametrize("name", [n for n in FILES if spec(n).verdict != "error"])
+def test_simulation_shows_what_the_header_says(name):
+    for case in spec(name).sims:
+        res = simulate(dfg(name), case.inputs, max_steps=MAX_STEPS)
+        where = f"{name} {case.inputs}"
+        if case.status == "completed":
+            assert res.status == "completed" and res.residual_tokens == 0, (where, res.status, res.deadlock_report)
+            assert len(res.results) == len(case.results), where
+            t = list(dfg(name).attributes["function_type"].type.results)
+            want = [_runtime(v, ty) for v, ty in zip(case.results, t)]
+            assert all(same_value(a, b) for a, b in zip(res.results, want)), (where, res.results)
+            for k, vals in case.memrefs.items():
+                have = res.memrefs[k]
+                want_mem = [v & 0xFFFFFFFF if isinstance(v, int) else v for v in vals]  # i32 bit patterns
+                assert list(have) == want_mem, (where, k, have)
+        elif case.status == "residual":
+            assert res.status == "completed" and res.residual_tokens > 0, (where, res.status)
+        elif case.status == "deadlock":
+            assert res.status == "deadlock", (where, res.status)
+        else:
+            assert res.status == "error" and case.code in str(res.error), (where, res.status, res.error)
+
+
+def _runtime(value, t):
+    """A header's result value as the simulator's runtime value (integers as bit patterns)."""
+    from loom.ir.types import IndexType, IntegerType
+
+    if isinstance(value, int) and isinstance(t, (IntegerType, IndexType)):
+        width = 64 if isinstance(t, IndexType) else t.width
+        return value & ((1 << width) - 1)
+    return value
+
+
+# ---------------------------------------------------------------------------- the CLI
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "loom", "verify", "-q", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+@pytest.mark.parametrize("name,code", [
+    ("ok_cmerge_if.mlir", 0),
+    ("bad_cross_domain.mlir", 1),
+    ("bad_mux_i1_three.mlir", 2),
+])
+def test_cli_exit_codes(name, code):
+    out = _cli(str(DATA / name))
+    assert out.returncode == code, out.stdout + out.stderr
+    assert "Traceback" not in out.stdout + out.stderr
+    if code == 2:
+        assert re.search(r"bad_mux_i1_three\.mlir:\d+:\d+: error: \[CPL_IR_ARITY\]", out.stderr), out.stderr
+    elif code == 1:
+        assert "REFUTED  mem.indep.a|c" in out.stdout, out.stdout
+
+
+def test_cli_exit_code_3_when_inconclusive():
+    names = runnable("unknown")
+    assert names, "the collection needs a correct DFG the verifier can only call unknown"
+    out = _cli(str(DATA / names[0]))
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "REFUTED" not in out.stdout and "unknown" in out.stdout
