@@ -257,7 +257,7 @@ def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
         e, x = c.expected, c.actual
         if isinstance(e, AnyClock) or isinstance(x, AnyClock):
             continue
-        if e.levels != x.levels:
+        if e.levels != x.levels and e.is_empty == x.is_empty:
             return None  # not a single quantifier-free query (the refutation is a bounded witness)
         q = a.logic.equality_query(e, x)
         violations.append(z3.And(*q))

@@ -147,7 +147,12 @@ class Logic:
         return s
 
     def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:
-        """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels)."""
+        """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels, or
+        one of them empty: the empty clock has no levels and stands for "no token at any coordinate")."""
+        if a.is_empty != b.is_empty and a.levels != b.levels:
+            other = b if a.is_empty else a
+            body = self.domain(other.levels) + [other.formula()]
+            return self.axioms(body) + body
         violation = z3.Xor(a.formula(), b.formula())
         body = self.domain(a.levels) + [violation]
         return self.axioms(body) + body
@@ -157,7 +162,16 @@ class Logic:
         if isinstance(a, AnyClock) or isinstance(b, AnyClock) or a.key == b.key:
             return Outcome("proved", "identical clocks")
         reason = "the two streams have different loop nests"
-        if a.levels == b.levels:
+        if a.is_empty != b.is_empty and a.levels != b.levels:
+            # the empty clock has no levels: "never a token" is one query over the other clock's nest
+            s = self.solver()
+            s.add(*self.equality_query(a, b))
+            self.queries += 1
+            r = s.check()
+            if r == z3.unsat:
+                return Outcome("proved", "never carries a token, for all trip counts (z3)")
+            reason = "z3 timed out" if r == z3.unknown else "a stream that should be empty may carry tokens"
+        elif a.levels == b.levels:
             s = self.solver()
             s.add(*self.equality_query(a, b))
             self.queries += 1

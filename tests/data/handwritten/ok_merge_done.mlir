@@ -1,0 +1,40 @@
+// ok_merge_done: ok_fork_sum's shape with the zero-trip and loop paths rejoined by
+// handshake.merge (done token) and handshake.control_merge (the sum; its index is dropped)
+// instead of a mux on the guard; the accumulator's feedback goes through a buffer.
+// verify: proved
+// sim: {"a": [3, 4, 5], "n": 3} => completed [12]
+// sim: {"a": [3, 4, 5], "n": 0} => completed [0]
+module {
+  handshake.func @merge_done(%a: memref<?xi32>, %n: index, %start: none, ...) -> (i32, none) attributes {argNames = ["a", "n", "start"], resNames = ["sum", "done"]} {
+    %s:3 = handshake.fork [3] %start : none
+    %n2:2 = handshake.fork [2] %n : index
+    %c0 = handshake.constant %s#0 {value = 0 : index} : index
+    %guard = arith.cmpi slt, %c0, %n2#0 : index
+    %g:3 = handshake.fork [3] %guard : i1
+    %ctrl_t, %ctrl_f = handshake.cond_br %g#0, %s#1 : none
+    %mem_t, %mem_f = handshake.cond_br %g#1, %s#2 : none
+    %n_t, %n_f = handshake.cond_br %g#2, %n2#1 : index
+    handshake.sink %n_f : index
+    %ct:3 = handshake.fork [3] %ctrl_t : none
+    %start_i = handshake.constant %ct#0 {value = 0 : index} : index
+    %step_i = handshake.constant %ct#1 {value = 1 : index} : index
+    %idx, %cont = dataflow.stream %start_i, %step_i, %n_t {step_op = "+=", cont_cond = "<"} : (index, index, index) -> (index, i1)
+    %cont2:3 = handshake.fork [3] %cont : i1
+    %av, %ac = dataflow.gate %idx, %cont2#0 : index, i1 -> index, i1
+    %ac2:2 = handshake.fork [2] %ac : i1
+    %zero = handshake.constant %ct#2 {value = 0 : i32} : i32
+    %acc = dataflow.carry %cont2#1, %zero, %next_b : i1, i32, i32 -> i32
+    %acc_t, %acc_f = handshake.cond_br %cont2#2, %acc : i32
+    %mctl = dataflow.carry %ac2#0, %mem_t, %body_done : i1, none, none -> none
+    %v, %v_addr = handshake.load [%av] %ld_data, %mctl : index, i32
+    %next = arith.addi %acc_t, %v : i32
+    %next_b = handshake.buffer [2] fifo %next : i32
+    %body_done, %exit_done = handshake.cond_br %ac2#1, %ld_done : none
+    %zero_f = handshake.constant %ctrl_f {value = 0 : i32} : i32
+    %sum, %which = handshake.control_merge %zero_f, %acc_f : i32, index
+    handshake.sink %which : index
+    %done = handshake.merge %mem_f, %exit_done : none
+    %ld_data, %ld_done = handshake.extmemory[ld = 1, st = 0] (%a : memref<?xi32>) (%v_addr) {id = 0 : i32} : (index) -> (i32, none)
+    handshake.return %sum, %done : i32, none
+  }
+}
