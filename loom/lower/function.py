@@ -136,6 +136,12 @@ def globals_needed(func: Operation) -> list[Operation]:
     return [op for op in func.walk() if op.name == "memref.get_global"]
 
 
+def _entry_points(funcs: list[Operation]) -> list[Operation]:
+    """The functions that may be the kernel: private helpers are not, unless there is nothing else."""
+    public = [f for f in funcs if getattr(f.attributes.get("sym_visibility"), "value", "public") != "private"]
+    return public or funcs
+
+
 def lower_module(
     module: Module, func_name: Optional[str] = None, options: Optional[LowerOptions] = None
 ) -> Module:
@@ -148,12 +154,12 @@ def lower_module(
             names = ", ".join(_sym_name(f) for f in funcs) or "none"
             raise LoomError(f"no func.func named '{func_name}' (functions: {names})", loc, UNSUPPORTED)
         func = chosen[0]
-    elif len(funcs) == 1:
-        func = funcs[0]
+    elif len(_entry_points(funcs)) == 1:
+        func = _entry_points(funcs)[0]
     elif not funcs:
         raise LoomError("no func.func with a body to compile", loc, UNSUPPORTED)
     else:
-        names = ", ".join(_sym_name(f) for f in funcs)
+        names = ", ".join(_sym_name(f) for f in _entry_points(funcs))
         raise LoomError(f"several functions ({names}); choose one with --func", loc, UNSUPPORTED)
 
     out = Module.empty(module.filename)

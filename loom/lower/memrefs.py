@@ -34,7 +34,7 @@ VIEW_OPS = (
     "memref.expand_shape",
 )
 ALLOC_OPS = ("memref.alloc", "memref.alloca")
-SCF_OPS = ("scf.for", "scf.while", "scf.if")
+SCF_OPS = ("scf.for", "scf.while", "scf.if", "scf.index_switch", "scf.execute_region")
 
 
 def unsupported(message: str, loc: Location) -> LoomError:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+from loom.ir.attributes import DenseArrayAttr, IntegerAttr
 from loom.ir.core import Block, Operation, Value
 from loom.ir.location import Location
-from loom.ir.types import FloatType, IndexType, IntegerType, Type, i1, index, none
+from loom.ir.types import FloatType, IndexType, IntegerType, Type, i1, i64, index, none
 from loom.lower.builder import DfgBuilder, Forward
 from loom.lower.memrefs import ALLOC_OPS, VIEW_OPS, Domain, MemoryAnalysis, dim_of, root_indices, unsupported
 from loom.lower.options import LowerOptions
@@ -30,7 +31,7 @@ from loom.lower.scopes import (
 from loom.lower.statics import const_int, static_trips_positive, width
 from loom.semantics.scalar import is_scalar_op
 
-CMPI_SLT, CMPI_ULT = 2, 6
+CMPI_EQ, CMPI_SLT, CMPI_ULT = 0, 2, 6
 INDEX_MIN = -(1 << 63)
 _IGNORED = ("memref.dealloc", "memref.get_global", *ALLOC_OPS, *VIEW_OPS)
 
@@ -78,6 +79,10 @@ class RegionLowering:
                 self.lower_while(op, s)
             elif name == "scf.if":
                 self.lower_if(op, s)
+            elif name == "scf.index_switch":
+                self.lower_switch(op, s)
+            elif name == "scf.execute_region":
+                self.lower_execute_region(op, s)
             elif name == "memref.load":
                 self.lower_load(op, s)
             elif name == "memref.store":
@@ -185,6 +190,49 @@ class RegionLowering:
 
         results = self.branch(s, cond, then_side, else_side, self.memory.touched(op), op.loc)
         for r, v in zip(op.results, results):
+            s.bind(r, v)
+
+    def lower_switch(self, op: Operation, s: Scope) -> None:
+        """``scf.index_switch``: a chain of two-way branches, ``x == case_k`` tested in case order.
+
+        The case values are distinct, so at most one test is true and the chain
+        picks the same region as the switch; the last else side is the default.
+        """
+        self._check_results(op)
+        cases = op.attributes.get("cases")
+        values = list(cases.values) if isinstance(cases, DenseArrayAttr) else []
+        domains = self.memory.touched(op)
+
+        def region_side(region_index: int) -> Callable[[Scope], list[Value]]:
+            def side(t: Scope) -> list[Value]:
+                term = self.lower_block(op.regions[region_index].entry, t)
+                return [t.lookup(v) for v in term.operands]
+            return side
+
+        def arm(k: int) -> Callable[[Scope], list[Value]]:
+            if k == len(values):
+                return region_side(0)
+
+            def side(c: Scope) -> list[Value]:
+                x = c.lookup(op.operands[0])
+                test = self.b.create(
+                    "arith.cmpi", [x, c.index_const(values[k], op.loc)], [i1],
+                    {"predicate": IntegerAttr(CMPI_EQ, i64)}, op.loc, [f"case{k}"],
+                ).result
+                return self.branch(c, test, region_side(k + 1), arm(k + 1), domains, op.loc)
+            return side
+
+        for r, v in zip(op.results, arm(0)(s)):
+            s.bind(r, v)
+
+    def lower_execute_region(self, op: Operation, s: Scope) -> None:
+        """A single-block ``scf.execute_region`` runs once, in place: its ops are lowered in ``s``."""
+        self._check_results(op)
+        region = op.regions[0]
+        if len(region.blocks) != 1:
+            raise unsupported("scf.execute_region with several blocks (unstructured control flow) is not supported", op.loc)
+        term = self.lower_block(region.entry, s)
+        for r, v in zip(op.results, [s.lookup(v) for v in term.operands]):
             s.bind(r, v)
 
     def branch(
