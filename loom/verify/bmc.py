@@ -51,7 +51,7 @@ from loom.semantics.machine import Complete, Fail, Machine, Rule
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, sort_of
+from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
 CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
 STEP_CAP = 200_000  # firings per explored run
@@ -255,6 +255,7 @@ class Explorer:
         self.dims: dict[tuple, z3.ExprRef] = {}
         self._consts: dict[tuple, z3.ExprRef] = {}
         self._guards: dict[tuple, Any] = {}
+        self._fact_cache: dict[int, tuple] = {}
         body = func.regions[0].entry
         self.names = value_name_map(func, list(body.args) + [r for op in body.ops for r in op.results])
         self.relevant = control_values(func)
@@ -431,14 +432,22 @@ class Explorer:
             del have[common:]
         for lit in st.path[common:]:
             self.solver.push()
-            self.solver.add(lit)
+            self.solver.add(lit, *self._facts(lit))
             have.append(lit)
+
+    def _facts(self, g: z3.BoolRef) -> list:
+        """Valid range facts of the divisions in ``g`` (``division_facts``; cached per term)."""
+        key = g.get_id()
+        hit = self._fact_cache.get(key)
+        if hit is None:
+            hit = self._fact_cache[key] = (g, division_facts(g))  # the entry keeps ``g`` (its id) alive
+        return hit[1]
 
     def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
         """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path."""
         self._sync(st)
         self.solver.push()
-        self.solver.add(g)
+        self.solver.add(g, *self._facts(g))
         r = self.solver.check()
         m = self.solver.model() if r == z3.sat else None
         self.solver.pop()

@@ -412,6 +412,56 @@ class Firing:
 _ENUMS: dict[tuple[str, tuple[str, ...]], tuple[z3.DatatypeSortRef, list]] = {}
 
 
+_UREM = (z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I)
+_SREM = (z3.Z3_OP_BSREM, z3.Z3_OP_BSREM_I, z3.Z3_OP_BSMOD, z3.Z3_OP_BSMOD_I)
+_UDIV = (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I)
+
+
+def division_facts(term: z3.ExprRef, seen: Optional[set] = None) -> list[z3.BoolRef]:
+    """Valid range facts about the bit-vector divisions and remainders inside ``term``.
+
+    ``x urem d < d``, ``|x srem d| < |d|`` (also smod) and ``x udiv d <= max/d`` for a
+    non-zero constant divisor, and ``y != 0 -> x urem y < y`` otherwise. They hold in
+    every model, so adding them changes no verdict; they let the SAT back end refute
+    e.g. ``(y urem 5) > 4`` at once instead of searching a 64-bit divider circuit.
+    ``seen`` (term ids) skips subterms already covered by an earlier call.
+    """
+    seen = set() if seen is None else seen
+    out: list[z3.BoolRef] = []
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        i = t.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if not z3.is_app(t):
+            continue
+        kids = t.children()
+        stack.extend(kids)
+        k = t.decl().kind()
+        if len(kids) != 2 or k not in _UREM + _SREM + _UDIV:
+            continue
+        d = kids[1]
+        w = t.size()
+        if not z3.is_bv_value(d):
+            if k in _UREM:
+                out.append(z3.Implies(d != 0, z3.ULT(t, d)))
+            continue
+        v = d.as_long()
+        if v == 0:
+            continue
+        if k in _UREM:
+            out.append(z3.ULT(t, d))
+        elif k in _UDIV:
+            out.append(z3.ULE(t, z3.BitVecVal(((1 << w) - 1) // v, w)))
+        else:
+            mag = v if v < (1 << (w - 1)) else (1 << w) - v  # |d| (d = INT_MIN: no bound)
+            if mag < (1 << (w - 1)):
+                out.append(z3.And(t < z3.BitVecVal(mag, w), t > z3.BitVecVal(-mag, w)))
+    return out
+
+
 def enum_sort(name: str, values: tuple[str, ...]) -> tuple[z3.DatatypeSortRef, list]:
     """Z3 enumeration sort ``name`` with ``values``; the same request gives the same sort.
 
