@@ -1,14 +1,20 @@
 """Interpreter handlers for scf.for / scf.while / scf.if / scf.execute_region / scf.index_switch.
 
-``scf.for`` runs over the half-open range [lb, ub) of mathematical integers
-(signed, or unsigned with ``unsignedCmp``) in steps of ``step``: the IV takes
-lb, lb+step, ... while below ub, and an IV that would exceed the type's range
-ends the loop instead of wrapping (so trip count = ceildiv(ub - lb, step), the
-count MLIR's loop analyses assume). A step that is not positive (signed) or zero (unsigned) raises
-``RT_SCF_FOR_STEP``: MLIR leaves it undefined and it would never terminate.
+``scf.for`` runs over the half-open range [lb, ub) (signed, or unsigned with
+``unsignedCmp``) in steps of ``step``: the IV takes lb, lb+step, ... while
+below ub. For a 64-bit IV (index, i64) the increment wraps modulo 2^64, as in
+MLIR's scf-to-cf lowering and in ``dataflow.stream`` (specs/semantics.md): an
+increment past the type's maximum gives a small IV that is again below ub, and
+the loop goes on. Narrower IVs are lowered to 64-bit streams, where their
+increments cannot wrap, so there the IV never passes the maximum either: the
+loop ends (trip count = ceildiv(ub - lb, step)). A step that is not positive
+(signed) or zero (unsigned) raises ``RT_SCF_FOR_STEP``: MLIR leaves it
+undefined and it would never terminate.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
 
 from loom.diagnostics import SimulationError
 from loom.interp.compiler import Exec, FunctionCompiler, handler
@@ -22,6 +28,16 @@ FOR_STEP = "RT_SCF_FOR_STEP"
 def _assign(frame: list, slots: list[int], values: list) -> None:
     for s, v in zip(slots, values):
         frame[s] = v
+
+
+def _wrapping(lb: int, ub: int, step: int, unsigned: bool) -> Iterator[int]:
+    """The IVs of a 64-bit loop whose increment passes the maximum: it wraps and the loop goes on."""
+    iv = lb
+    while iv < ub:
+        yield iv
+        iv = (iv + step) & ((1 << 64) - 1)
+        if not unsigned:
+            iv = to_signed(iv, 64)
 
 
 @handler("scf.for")
@@ -38,16 +54,22 @@ def compile_for(op: Operation, c: FunctionCompiler) -> Exec:
     run_body = body.run
     loc = op.loc
 
-    def trip_range(frame: list) -> range:
+    top = (1 << w) - 1 if unsigned else (1 << (w - 1)) - 1
+
+    def trip_range(frame: list) -> Iterable[int]:
         lb, ub, step = frame[lb_s], frame[ub_s], frame[step_s]
         if unsigned:
             if step == 0:
                 raise SimulationError("scf.for step is 0", loc, FOR_STEP)
-            return range(lb, ub, step)
-        inc = to_signed(step, w)
-        if inc <= 0:
-            raise SimulationError(f"scf.for step must be positive, got {inc}", loc, FOR_STEP)
-        return range(to_signed(lb, w), to_signed(ub, w), inc)
+            r = range(lb, ub, step)
+        else:
+            step = to_signed(step, w)
+            if step <= 0:
+                raise SimulationError(f"scf.for step must be positive, got {step}", loc, FOR_STEP)
+            r = range(to_signed(lb, w), to_signed(ub, w), step)
+        if w == 64 and r and r[-1] + step > top:
+            return _wrapping(r.start, r.stop, step, unsigned)
+        return r
 
     if not init_slots:  # the common loop without iter_args: no list copies
         def run_plain(frame: list) -> None:
