@@ -227,7 +227,9 @@ class Logic:
                                                               for lp, a in self.n_apps(f)}.values()]
             limits = [z3.Implies(live, app <= bound) for lp, app, live in apps if lp.trips is None]
             s = self.solver()
-            s.add(*axioms, *limits)
+            # the streams' index facts at the enumerated positions tie trip counts to argument values, so
+            # the reported arguments really give the reported trip counts
+            s.add(*axioms, *limits, *self._facts)
             s.add(z3.Or(*[totals[0] != t for t in totals[1:]]))
             self.queries += 1
             if s.check() != z3.sat:

@@ -405,7 +405,15 @@ class Typer:
             if len(op.results) > 1:
                 self.assign(op.results[1], Typed(clocks[0], self.values.literal(0, op.results[1].type)))
             return
-        if any(isinstance(c, AnyClock) for c in clocks) or len({c.levels for c in clocks}) != 1:
+        if any(isinstance(c, AnyClock) for c in clocks):
+            self.unknown_op(op, "merge of an always-ready source")
+            return
+        live = [c for c in clocks if not c.is_empty]  # an input that never carries a token adds nothing
+        if not live:
+            for r in op.results:
+                self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
+            return
+        if len({c.levels for c in live}) != 1:
             self.unknown_op(op, "merge of streams from different loop nests")
             return
         for i in range(len(ins)):
@@ -419,7 +427,7 @@ class Typer:
                     self.unknown_op(op, f"cannot show that {self.name(ins[i])} and {self.name(ins[k])} never both "
                                         "carry a token for one iteration (merge order is nondeterministic)")
                     return
-        clock = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
+        clock = Clock(live[0].levels, [z3.Or(*[c.formula() for c in live])])
         # The inputs are disjoint, so at each coordinate exactly one of them holds a token: the output is
         # that token and a control_merge's index names it (the index is what a CIRCT-style mux selects on).
         value = self.t(ins[-1]).term
