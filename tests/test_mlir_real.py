@@ -52,6 +52,7 @@ TABLE: dict[str, Expect] = {
     "memref_views.mlir": Expect("tile"),
     "poison.mlir": Expect("pick"),
     "poison_call.mlir": Expect("apply", compile=UNSUPPORTED, error_line=17),
+    "resources.mlir": Expect("lookup"),
     "switch_region.mlir": Expect("classify"),
     "vector_ops.mlir": Expect("vadd", sim="IO_INPUT_TYPE", compile=UNSUPPORTED, error_line=5),
     "while_multi.mlir": Expect("gcd_steps"),

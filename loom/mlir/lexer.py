@@ -33,7 +33,7 @@ LARK = Lark(
 # are retyped by lark, but in op syntax they are ordinary words).
 KEYWORD_TYPES = frozenset(
     {
-        "MEMREF", "TENSOR", "VECTOR", "COMPLEX", "TUPLE", "DENSE", "ARRAY", "STRIDED",
+        "MEMREF", "TENSOR", "VECTOR", "COMPLEX", "TUPLE", "DENSE", "DENSE_RESOURCE", "ARRAY", "STRIDED",
         "OFFSET", "AFFINE_MAP", "AFFINE_SET", "TRUE", "FALSE", "UNIT",
     }
 )

@@ -21,6 +21,7 @@ from loom.ir.attributes import Attribute, DictAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.location import Location
 from loom.ir.types import FunctionType, Type
+from loom.mlir.resources import split_metadata
 from loom.mlir.lexer import EOF_TYPE, Tok, tok_loc, tokenize
 from loom.mlir.typeattr import SCALAR_TYPES, Aliases, PrefixCache, parse_prefix, unescape_string
 
@@ -71,11 +72,12 @@ class Parser:
     """Parses one text (one ``// -----`` split) into a Module."""
 
     def __init__(self, text: str, filename: str) -> None:
-        self.text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark is not part of the text
+        text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark is not part of the text
+        self.text, resources = split_metadata(text, filename)
         self.filename = filename
         self.toks = tokenize(self.text, filename)
         self.pos = 0
-        self.aliases = Aliases()
+        self.aliases = Aliases(resources=resources)
         self.cache = PrefixCache()
         self.loc_aliases: dict[str, str] = {}
         self.scopes: list[_NameScope] = []

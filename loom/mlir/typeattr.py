@@ -82,6 +82,7 @@ class Aliases:
 
     attributes: dict[str, Attribute] = field(default_factory=dict)
     types: dict[str, Type] = field(default_factory=dict)
+    resources: dict[str, str] = field(default_factory=dict)  # dense_resource key -> "0x" blob (file metadata)
 
 
 def _parse_table():
@@ -559,6 +560,35 @@ class _Builder(Transformer):
             return DenseElementsAttr(tuple(self._element(e, element, anchor) for e in flat), t, False)
         return DenseElementsAttr((self._element(body, element, anchor),), t, True)
 
+    def dense_resource_attr(self, children):
+        """``dense_resource<key>``: the blob from the file metadata, decoded like ``dense<"0x...">``.
+
+        A blob starts with 4 bytes of alignment, then the elements little-endian.
+        """
+        key = children[2]
+        name = unescape_string(str(key), self._loc(key)) if key.type == "STRING" else str(key)
+        blob = self.aliases.resources.get(name)
+        if blob is None:
+            raise ParseError(f"dense_resource '{key}' is not defined in the file's dialect_resources", self._loc(key))
+        types = [c for c in children if isinstance(c, Type)]
+        t = types[0] if types else self.dense_type
+        if t is None:
+            raise ParseError("dense_resource attribute needs a type: 'dense_resource<key> : tensor<...>'", self._loc(key))
+        shape = getattr(t, "shape", None)
+        element = getattr(t, "element", None)
+        if element is None or shape is None or any(d is None for d in shape):
+            raise ParseError(f"dense_resource attribute needs a static shaped type, not '{t}'", self._loc(key))
+        count = math.prod(shape)
+        data = blob[10:]
+        if count == 0:
+            if data:
+                raise ParseError(f"resource '{key}' holds data but type '{t}' has no elements", self._loc(key))
+            return DenseElementsAttr((), t, False)
+        values = self._dense_blob(bytes.fromhex(data), element, count, key)
+        if len(values) != count:
+            raise ParseError(f"resource '{key}' holds {len(values)} elements but type '{t}' needs {count}", self._loc(key))
+        return DenseElementsAttr(tuple(values), t, False)
+
     def _flatten(self, node: Any, out: list) -> None:
         if isinstance(node, tuple) and len(node) == 2 and node[0] == "list":
             for c in node[1]:
@@ -570,7 +600,10 @@ class _Builder(Transformer):
         s = unescape_string(str(tok), self._loc(tok))
         if not re.fullmatch(r"0x([0-9A-Fa-f]{2})*", s):
             raise ParseError("dense string must be a hex blob \"0x...\"", self._loc(tok))
-        data = bytes.fromhex(s[2:])
+        return self._dense_blob(bytes.fromhex(s[2:]), element, count, tok)
+
+    def _dense_blob(self, data: bytes, element: Type, count: int, tok: Token) -> list:
+        """Little-endian elements of ``element`` packed in ``data`` (one element is a splat)."""
         if isinstance(element, (IntegerType, IndexType, FloatType)):
             width = 64 if isinstance(element, IndexType) else element.width
         else:
@@ -585,6 +618,8 @@ class _Builder(Transformer):
                 out.append(bits_to_float(raw, element))
             elif isinstance(element, IntegerType) and element.width == 1:
                 out.append(bool(raw & 1))
+            elif isinstance(element, IntegerType) and element.signedness != "u" and raw >> (width - 1):
+                out.append(raw - (1 << width))  # signless/signed elements read back as MLIR prints them
             else:
                 out.append(raw)
         return out
