@@ -112,8 +112,9 @@ def test_budget_never_reads_as_a_proof_at_the_requested_bound():
 
 def test_while_loop_is_bounded_by_k():
     _, f = compiled("collatz")
-    res = explore(f, 2, 30)
-    assert res.status == "ok" and res.pruned > 0  # runs needing a third iteration are outside the bound
+    res = explore(f, 3, 30)
+    assert res.status == "ok" and res.pruned > 0  # runs needing a fourth iteration are outside the bound
+    assert explore(f, 2, 30).paths < res.paths  # a larger bound explores more runs
 
 
 TINY_BAD = """

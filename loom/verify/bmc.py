@@ -35,6 +35,7 @@ argument values (Z3 model of the path) and a report of the stuck channels.
 from __future__ import annotations
 
 import heapq
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -51,11 +52,16 @@ from loom.semantics.machine import Complete, Fail, Machine, Rule
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.solve import conjunction, disjunction
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
 CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
 STEP_CAP = 200_000  # firings per explored run
 DEFAULT_BUDGET = 10.0  # seconds per function when the context sets no timeout
+
+
+_DIVISION_NAMES = ("bvurem", "bvsrem", "bvsmod", "bvudiv")
+_FRESH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*![0-9]+")  # ``Explorer.fresh`` names (checked by lookup)
 
 
 class Opaque:
@@ -147,28 +153,51 @@ def control_values(func: Operation) -> set[Value]:
 class _CRule:
     """A table rule prepared for the explorer: channels resolved, leaves listed, concrete code compiled."""
 
-    __slots__ = ("rule", "name", "reads", "guard", "gleaves", "gfast", "emits", "updates", "effect", "next",
-                 "loop", "reset")
+    __slots__ = ("rule", "name", "reads", "guard", "gleaves", "gfast", "gports", "emits", "updates", "effect",
+                 "next", "loop", "reset", "pull", "heads0")
 
     def __init__(self, rule: Rule, a: "_Actor") -> None:
         index = {p.name: i for i, p in enumerate(a.machine.inputs)}
         self.rule = rule
         self.name = rule.name
         self.reads = tuple((p, index[p], a.inputs[index[p]]) for p in rule.reads)
+        forever = a.forever
+        self.pull = tuple((i, cid) for _, i, cid in self.reads if cid not in forever)  # FIFO heads to read
+        self.heads0 = [None] * len(a.machine.inputs)  # the always-ready inputs' values filled in
+        for _, i, cid in self.reads:
+            if cid in forever:
+                self.heads0[i] = forever[cid]
         self.guard = rule.guard
         self.gleaves = _leaves(rule.guard) if rule.guard is not None else ((), ())
         self.gfast = compile_expr(rule.guard, index) if rule.guard is not None else None
+        self.gports = tuple(index[p] for p in self.gleaves[0])
         emits = []
         for p, e in rule.emits:
             oi = a.out_index[p]
             t = a.machine.outputs[oi].type
-            emits.append((oi, a.relevant_out[oi], e, _leaves(e), _fast(e, index), t))
+            lv = _leaves(e)
+            emits.append((oi, a.relevant_out[oi], e, lv, _fast(e, index), t, tuple(index[q] for q in lv[0])))
         self.emits = tuple(emits)
-        self.updates = tuple((r, e, _leaves(e), _fast(e, index), a.encoder.reg_types[r]) for r, e in rule.updates)
+        self.updates = tuple((r, e, lv, _fast(e, index), a.encoder.reg_types[r], tuple(index[q] for q in lv[0]))
+                             for r, e in rule.updates for lv in (_leaves(e),))
         self.effect = rule.effect
         self.next = rule.next
         self.loop = rule.name == a.loop_rule
         self.reset = rule.name == a.reset_rule
+
+
+_PLAIN = (int, bool, float, type(None))  # concrete runtime values (None is the ``none`` token)
+
+
+def _concrete(heads: list, ports: tuple, regs: dict, names: tuple) -> bool:
+    """Are the listed head and register values all concrete (no Z3 term, nothing opaque)?"""
+    for i in ports:
+        if type(heads[i]) not in _PLAIN:
+            return False
+    for r in names:
+        if type(regs[r]) not in _PLAIN:
+            return False
+    return True
 
 
 def _leaves(e: Expr) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -197,6 +226,8 @@ class _Actor:
     loop_rule: Optional[str] = None  # the rule whose repetition is bounded (stream continue, carry/inv true)
     reset_rule: Optional[str] = None  # the rule that starts a new activation
     crules: dict[str, tuple[_CRule, ...]] = field(default_factory=dict)
+    arbitrary: bool = False  # a merge: any ready input may be taken (the explorer forks)
+    forever: dict = field(default_factory=dict)  # the explorer's always-ready channels (by channel id)
 
 
 @dataclass
@@ -216,11 +247,16 @@ class _State:
     steps: int = 0
     maxc: int = 0  # most iterations any activation ran on a symbolic decision (the run's bound)
     model: Optional[z3.ModelRef] = None  # a model of ``path``, when known
+    blocked: list = field(default_factory=list)  # actors waiting for an undecided symbolic guard
+    ready: bool = False  # at a checkpoint: the next run_path decides for the first blocked actor
+    dead: bool = False  # merged into another state (skipped when popped)
+    ckey: Any = None  # the coarse key it is filed under while waiting at a checkpoint
 
     def copy(self) -> "_State":
         return _State(list(self.states), [dict(r) for r in self.regs], [deque(c) for c in self.chans],
                       list(self.counters), deque(self.work), list(self.queued), self.returned, self.error,
-                      list(self.path), dict(self.decided), self.steps, self.maxc, self.model)
+                      list(self.path), dict(self.decided), self.steps, self.maxc, self.model,
+                      list(self.blocked), self.ready)
 
 
 class _Pruned(Exception):
@@ -256,6 +292,10 @@ class Explorer:
         self._consts: dict[tuple, z3.ExprRef] = {}
         self._guards: dict[tuple, Any] = {}
         self._fact_cache: dict[int, tuple] = {}
+        self._fresh_by_name: dict[str, z3.ExprRef] = {}
+        self._sexprs: dict[int, tuple] = {}
+        self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
+        self.merged = 0
         body = func.regions[0].entry
         self.names = value_name_map(func, list(body.args) + [r for op in body.ops for r in op.results])
         self.relevant = control_values(func)
@@ -274,7 +314,9 @@ class Explorer:
     # ------------------------------------------------------------------ construction
     def fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
         self.fresh_count += 1
-        return z3.Const(f"{hint}!{self.fresh_count}", sort)
+        name = f"{hint}!{self.fresh_count}"
+        c = self._fresh_by_name[name] = z3.Const(name, sort)
+        return c
 
     def _build(self, body) -> None:
         for k, op in enumerate(body.ops):
@@ -315,7 +357,10 @@ class Explorer:
                         src.outputs[v.index].append(cid)
                 self.init_tokens.append(tokens)
         for a in self.actors:
+            a.forever = self.forever
             a.crules = {state: tuple(_CRule(r, a) for r in rules) for state, rules in a.rules.items()}
+            a.arbitrary = a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge",
+                                                                             "handshake.control_merge")
 
     def _arg_value(self, v: BlockArgument) -> Any:
         if isinstance(v.type, NoneType):
@@ -403,7 +448,9 @@ class Explorer:
     def _guard(self, a: _Actor, cr: _CRule, heads: list, regs: dict[str, Any]) -> Any:
         if cr.guard is None:
             return True
-        vals = [heads[a.port_index[p]] for p in cr.gleaves[0]] + [regs[r] for r in cr.gleaves[1]]
+        if _concrete(heads, cr.gports, regs, cr.gleaves[1]):
+            return bool(cr.gfast(heads, regs, None))
+        vals = [heads[i] for i in cr.gports] + [regs[r] for r in cr.gleaves[1]]
         sym = False
         for x in vals:
             if x is OPAQUE:
@@ -440,7 +487,9 @@ class Explorer:
         key = g.get_id()
         hit = self._fact_cache.get(key)
         if hit is None:
-            hit = self._fact_cache[key] = (g, division_facts(g))  # the entry keeps ``g`` (its id) alive
+            text = g.sexpr()
+            facts = division_facts(g) if any(op in text for op in _DIVISION_NAMES) else []
+            hit = self._fact_cache[key] = (g, facts)  # the entry keeps ``g`` (its id) alive
         return hit[1]
 
     def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
@@ -508,11 +557,16 @@ class Explorer:
         if not subst:
             return
 
+        memo: dict[int, tuple] = {}  # a token copied by forks is rewritten once
+
         def rw(x: Any) -> Any:
             if not isinstance(x, z3.ExprRef):
                 return x
-            y = z3.simplify(z3.substitute(x, *subst))
-            return y.as_long() if z3.is_bv_value(y) else y
+            hit = memo.get(x.get_id())
+            if hit is None:
+                y = z3.simplify(z3.substitute(x, *subst))
+                hit = memo[x.get_id()] = (x, y.as_long() if z3.is_bv_value(y) else y)
+            return hit[1]
 
         st.regs = [{r: rw(v) for r, v in regs.items()} for regs in st.regs]
         st.chans = [deque(rw(v) for v in q) if any(isinstance(v, z3.ExprRef) for v in q) else q
@@ -520,18 +574,41 @@ class Explorer:
 
     # ------------------------------------------------------------------ running
     def run_path(self, st: _State, pending: list, level: int) -> Any:
-        """Fire until quiescence: (kind, detail) of a violation, None for a clean run, or ``"requeue"``
-        when the run just went beyond ``level`` iterations in some activation (it waits its turn)."""
+        """Fire until quiescence: (kind, detail) of a violation, None for a clean run, ``"requeue"``
+        when the run just went beyond ``level`` iterations in some activation (it waits its turn), or
+        ``"checkpoint"`` when only symbolic decisions are left (it waits in the queue, where runs that
+        reached the same state merge; popped again, it decides for its first blocked actor)."""
         actors = self.actors
         n = 0
-        while st.work:
-            n += 1
-            if n & 255 == 0 and time.perf_counter() > self.deadline:
-                raise TimeoutError
-            k = st.work.popleft()
-            st.queued[k] = False
-            a = actors[k]
-            fired = self._try_fire(st, a, pending)
+        while True:
+            while st.work:
+                n += 1
+                if n & 255 == 0 and time.perf_counter() > self.deadline:
+                    raise TimeoutError
+                k = st.work.popleft()
+                st.queued[k] = False
+                a = actors[k]
+                fired = self._try_fire(st, a, pending)
+                if fired and not st.queued[k]:
+                    st.queued[k] = True
+                    st.work.append(k)
+                if st.error is not None:
+                    return "error", st.error
+                if st.maxc > level:
+                    return "requeue"
+            if not st.blocked:
+                return self._verdict(st)
+            if not st.ready:
+                st.ready = True
+                return "checkpoint"
+            st.ready = False
+            k = min(st.blocked)
+            st.blocked.remove(k)
+            self.deciding = k
+            try:
+                fired = self._try_fire(st, actors[k], pending)
+            finally:
+                self.deciding = None
             if fired and not st.queued[k]:
                 st.queued[k] = True
                 st.work.append(k)
@@ -539,58 +616,63 @@ class Explorer:
                 return "error", st.error
             if st.maxc > level:
                 return "requeue"
-        return self._verdict(st)
 
     def _try_fire(self, st: _State, a: _Actor, pending: list) -> bool:
         k = a.index
         chans = st.chans
-        forever = self.forever
-        n_in = len(a.machine.inputs)
         for cr in a.crules[st.states[k]]:
-            heads: list = [None] * n_in
-            ready = True
-            for p, i, cid in cr.reads:
-                if cid in forever:
-                    heads[i] = forever[cid]
-                elif chans[cid]:
-                    heads[i] = chans[cid][0]
-                else:
-                    ready = False
+            for _, cid in cr.pull:
+                if not chans[cid]:
                     break
-            if not ready:
-                continue
-            regs = st.regs[k]
-            g = self._guard(a, cr, heads, regs)
-            symbolic = isinstance(g, z3.ExprRef)
-            if symbolic:
-                if cr.loop and st.counters[k] >= self.k:
-                    # the bound: this activation may not continue again
-                    hit = st.decided.get(g.get_id())
-                    if hit is None:
-                        m = self._feasible(st, z3.Not(g))
-                        if m is None:
-                            raise _Pruned()
-                        self._assume(st, g, False)
-                        st.model = m
-                    elif hit[1]:
-                        raise _Pruned()
-                    continue
-                g = self._decide(st, g, pending, k, cr.loop)
-            if not g:
-                continue
-            if cr.loop:
-                st.counters[k] += 1
-                if st.counters[k] > CONCRETE_CAP:
-                    raise _Pruned()
-                if symbolic and st.counters[k] > st.maxc:
-                    st.maxc = st.counters[k]
-            elif cr.reset:
-                st.counters[k] = 0
-            if a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge", "handshake.control_merge"):
-                self._fork_merge(st, a, cr, pending)
-            self._fire(st, a, cr, heads)
-            return True
+            else:
+                heads = cr.heads0.copy()
+                for i, cid in cr.pull:
+                    heads[i] = chans[cid][0]
+                got = self._attempt(st, a, cr, heads, pending)
+                if got is not None:
+                    return got
         return False
+
+    def _attempt(self, st: _State, a: _Actor, cr: _CRule, heads: list, pending: list) -> Optional[bool]:
+        """Rule ``cr`` of actor ``a`` with its inputs ready: True when it fired, None when its guard is
+        false (the next rule is tried), False when the actor waits: its guard is symbolic and must be
+        decided, which is deferred (the actor is blocked) while other firings are possible."""
+        k = a.index
+        g = self._guard(a, cr, heads, st.regs[k])
+        symbolic = isinstance(g, z3.ExprRef)
+        if symbolic:
+            if cr.loop and st.counters[k] >= self.k:
+                # the bound: this activation may not continue again
+                hit = st.decided.get(g.get_id())
+                if hit is None:
+                    m = self._feasible(st, z3.Not(g))
+                    if m is None:
+                        raise _Pruned()
+                    self._assume(st, g, False)
+                    st.model = m
+                elif hit[1]:
+                    raise _Pruned()
+                return None
+            if self.deciding != k and g.get_id() not in st.decided:
+                # decisions wait until nothing concrete can fire (a canonical point where runs meet)
+                if k not in st.blocked:
+                    st.blocked.append(k)
+                return False
+            g = self._decide(st, g, pending, k, cr.loop)
+        if not g:
+            return None
+        if cr.loop:
+            st.counters[k] += 1
+            if st.counters[k] > CONCRETE_CAP:
+                raise _Pruned()
+            if symbolic and st.counters[k] > st.maxc:
+                st.maxc = st.counters[k]
+        elif cr.reset:
+            st.counters[k] = 0
+        if a.arbitrary:
+            self._fork_merge(st, a, cr, pending)
+        self._fire(st, a, cr, heads)
+        return True
 
     def _fork_merge(self, st: _State, a: _Actor, taken: _CRule, pending: list) -> None:
         """A merge may take any ready input: queue the runs that take the later ready ones."""
@@ -614,13 +696,17 @@ class Explorer:
         k = a.index
         regs = st.regs[k]
         values = []
-        for oi, relevant, e, leaves, fast, t in cr.emits:
+        for oi, relevant, e, leaves, fast, t, ports in cr.emits:
             if not relevant:
                 values.append((oi, TOKEN if isinstance(t, NoneType) else OPAQUE))
+            elif fast is not None and _concrete(heads, ports, regs, leaves[1]):
+                values.append((oi, fast(heads, regs, None)))
             else:
                 values.append((oi, self._eval(a, e, leaves, fast, heads, regs, t)))
         if cr.updates:
-            new = [(r, self._eval(a, e, leaves, fast, heads, regs, t)) for r, e, leaves, fast, t in cr.updates]
+            new = [(r, fast(heads, regs, None) if fast is not None and _concrete(heads, ports, regs, leaves[1])
+                    else self._eval(a, e, leaves, fast, heads, regs, t))
+                   for r, e, leaves, fast, t, ports in cr.updates]
             for r, v in new:
                 regs[r] = v
         eff = cr.effect
@@ -630,8 +716,9 @@ class Explorer:
             elif isinstance(eff, Fail):
                 st.error = f"{eff.code} at {a.op.name} ({a.op.loc})"
         chans = st.chans
+        forever = self.forever
         for _, _, cid in cr.reads:
-            if cid not in self.forever:
+            if cid not in forever:
                 chans[cid].popleft()
         queued, work, consumer = st.queued, st.work, self.chan_consumer
         for oi, v in values:
@@ -666,11 +753,16 @@ class Explorer:
         budget runs out every run within a smaller bound is already done."""
         t0 = time.perf_counter()
         self.k = k
-        self.paths = self.pruned = 0
+        self.paths = self.pruned = self.merged = 0
         seq = 0
-        heap: list = [(0, 0, self.initial())]
+        heap: list = [(0, 0, 0, self.initial())]
+        waiting: dict[Any, list[_State]] = {}  # coarse key -> states waiting at a checkpoint
         while heap:
-            level, _, st = heapq.heappop(heap)
+            level, _, _, st = heapq.heappop(heap)
+            if st.dead:
+                continue
+            if st.ready:
+                st = self._merge_waiting(st, waiting)
             pending: list[_State] = []
             try:
                 bad = self.run_path(st, pending, level)
@@ -679,17 +771,20 @@ class Explorer:
                 bad = None
                 st = None  # type: ignore[assignment]
             except TimeoutError:
-                done = min([level] + [c for c, _, _ in heap] + [p.maxc for p in pending]) - 1
+                done = min([level] + [e[0] for e in heap] + [p.maxc for p in pending]) - 1
                 return BmcResult("budget", min(done, k), self.paths, self.pruned,
                                  seconds=time.perf_counter() - t0)
             for p in pending:
                 seq += 1
-                heapq.heappush(heap, (p.maxc, seq, p))
+                heapq.heappush(heap, (p.maxc, p.steps, seq, p))
             if st is None:
                 continue
-            if bad == "requeue":
+            if bad in ("requeue", "checkpoint"):
+                if bad == "checkpoint":
+                    st.ckey = self._coarse_key(st)
+                    waiting.setdefault(st.ckey, []).append(st)
                 seq += 1
-                heapq.heappush(heap, (st.maxc, seq, st))
+                heapq.heappush(heap, (st.maxc, st.steps, seq, st))
                 continue
             self.paths += 1
             if bad is not None:
@@ -698,6 +793,112 @@ class Explorer:
                 res.seconds = time.perf_counter() - t0
                 return res
         return BmcResult("ok", k, self.paths, self.pruned, seconds=time.perf_counter() - t0)
+
+    # ------------------------------------------------------------------ merging runs
+    @staticmethod
+    def _coarse_key(st: _State) -> tuple:
+        """What two states must share to be compared term by term: everything but the terms."""
+
+        def val(v: Any) -> Any:
+            return (type(v).__name__, repr(v)) if type(v) in _PLAIN else "t" if isinstance(v, z3.ExprRef) else "o"
+
+        return (tuple(st.states), tuple(st.counters), st.maxc, st.returned, st.error,
+                tuple(tuple(val(x) for x in regs.values()) for regs in st.regs),
+                tuple(tuple(val(x) for x in q) for q in st.chans))
+
+    def _fine_key(self, st: _State) -> tuple[tuple, list]:
+        """Every register and channel value, with the names of fresh constants (``fresh``: per-run
+        data, choices) replaced by their order of first appearance, and the sorts of those constants:
+        states equal up to the names of their fresh symbols get equal keys. Also the symbols in that
+        order. Terms are compared by Z3's own printing (``sexpr``), which determines a term once the
+        sorts of its constants are fixed; argument and size symbols keep their names."""
+        order: dict[str, int] = {}
+        syms: list = []
+
+        def canon(m: re.Match) -> str:
+            name = m.group(0)
+            j = order.get(name)
+            if j is None:
+                c = self._fresh_by_name.get(name)
+                if c is None:  # not one of ours: compare it by name
+                    return name
+                j = order[name] = len(syms)
+                syms.append(c)
+            return f"~{j}~"
+
+        def val(v: Any) -> tuple:
+            if isinstance(v, z3.ExprRef):
+                hit = self._sexprs.get(v.get_id())
+                if hit is None:
+                    hit = self._sexprs[v.get_id()] = (v, v.sexpr())  # keeps ``v`` (its id) alive
+                return ("t", _FRESH_NAME.sub(canon, hit[1]))
+            if v is OPAQUE:
+                return ("o",)
+            if v is TOKEN:
+                return ("k",)
+            return (type(v).__name__, repr(v))  # repr: -0.0 and 0.0 (or 1 and True) stay apart
+
+        key = tuple(tuple(val(x) for x in regs.values()) for regs in st.regs)
+        key += tuple(tuple(val(x) for x in q) for q in st.chans)
+        return key + (tuple(c.sort().sexpr() for c in syms),), syms
+
+    def _merge_waiting(self, st: _State, waiting: dict) -> _State:
+        """Merge every state waiting at a checkpoint that equals ``st`` up to fresh-symbol names.
+
+        The merged state is ``st`` with each differing fresh symbol renamed to a new one, and its path
+        condition is the disjunction of the (renamed) path conditions: the runs it explores are exactly
+        the union of the runs of the states merged, so nothing is lost and nothing is added.
+        """
+        bucket = waiting.get(st.ckey, [])
+        if st in bucket:
+            bucket.remove(st)
+        mates = [o for o in bucket if not o.dead]
+        if not mates:
+            return st
+        key, syms = self._fine_key(st)
+        group = [(st, syms)]
+        for o in mates:
+            k2, s2 = self._fine_key(o)
+            if k2 == key:
+                group.append((o, s2))
+        if len(group) == 1:
+            return st
+        cols = list(zip(*[g[1] for g in group])) if syms else []
+        new = [col[0] if all(c.eq(col[0]) for c in col) else self.fresh("merged", col[0].sort()) for col in cols]
+        renames = [[(s_, c) for s_, c in zip(g[1], new) if not s_.eq(c)] for g in group]
+        paths = [g[0].path for g in group]
+        common = 0
+        while all(common < len(p) for p in paths) and all(p[common] is paths[0][common] for p in paths):
+            common += 1
+        prefix = paths[0][:common]
+        pre = conjunction(prefix) if prefix else None
+        if pre is not None and any(r and not z3.substitute(pre, *r).eq(pre) for r in renames):
+            prefix, common = [], 0
+        parts = []
+        for p, r in zip(paths, renames):
+            rest = p[common:]
+            term = conjunction(rest) if len(rest) > 1 else rest[0] if rest else z3.BoolVal(True)
+            parts.append(z3.substitute(term, *r) if r else term)
+        out = st.copy()
+        if renames[0]:
+            r0 = renames[0]
+
+            def rw(x: Any) -> Any:
+                return z3.substitute(x, *r0) if isinstance(x, z3.ExprRef) else x
+
+            out.regs = [{r: rw(v) for r, v in regs.items()} for regs in out.regs]
+            out.chans = [deque(rw(v) for v in q) for q in out.chans]
+        out.path = prefix + [disjunction(parts)]
+        out.decided, out.model = {}, None
+        n = len(self.actors)
+        out.work, out.queued, out.blocked, out.ready = deque(range(n)), [True] * n, [], False
+        out.steps = max(g[0].steps for g in group)
+        for g in group:
+            g[0].dead = True
+        for o, _ in group[1:]:
+            bucket.remove(o)
+        self.merged += len(group) - 1
+        return out
 
     def _model_args(self, st: _State) -> dict:
         """Argument values (and memref sizes) of the violating path, small and non-negative when possible."""
