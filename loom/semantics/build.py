@@ -166,7 +166,7 @@ def _access(op: Operation) -> Machine:
 def _handshake(op: Operation) -> Machine:
     kind = op.name.split(".", 1)[1]
     ops, res = op.operands, op.results
-    if kind == "fork":
+    if kind in ("fork", "lazy_fork"):  # with unbounded channels a lazy fork copies exactly like a fork
         _arity(op, 1)
         return handshake_ops.fork(ops[0].type, len(res))
     if kind == "join":
