@@ -95,7 +95,7 @@ class Stop:
 
 def _strip(v: Value) -> Value:
     """Look through forks and buffers to the value they copy."""
-    while isinstance(v, OpResult) and v.op.name in ("handshake.fork", "handshake.buffer", "handshake.br"):
+    while isinstance(v, OpResult) and v.op.name in ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br"):
         v = v.op.operands[0]
     return v
 
@@ -188,7 +188,7 @@ class Recovery:
         """The D-relevant ctrl uses of ``v`` (forks and buffers expanded)."""
         out = []
         for op, i in self.layout.uses.get(v, []):
-            if op.name in ("handshake.fork", "handshake.buffer", "handshake.br"):
+            if op.name in ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br"):
                 for r in op.results:
                     out += self.uses(r)
                 continue
@@ -579,7 +579,7 @@ def pair_violation_possible(
     return not c_xy and not c_yx
 
 
-SAME_TOKEN_OPS = ("handshake.fork", "handshake.buffer", "handshake.br")
+SAME_TOKEN_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
 
 
 def data_dependences(layout: Layout, domain: Domain) -> frozenset:
