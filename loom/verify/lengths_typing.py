@@ -729,7 +729,7 @@ class Typer:
             self.check(op, what, expected, self.t(v).clock, v, ref)
 
 
-IDENTITY_OPS = ("handshake.fork", "handshake.buffer", "handshake.br")
+IDENTITY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
 
 
 def copied_value(v: Value) -> Value:
@@ -815,6 +815,7 @@ _RULES: dict[str, Callable[[Typer, Operation], None]] = {
     "handshake.fork": Typer._identity,
     "handshake.buffer": Typer._identity,
     "handshake.br": Typer._identity,
+    "handshake.lazy_fork": Typer._identity,
     "handshake.join": Typer._join,
     "handshake.constant": Typer._constant,
     "handshake.cond_br": Typer._cond_br,

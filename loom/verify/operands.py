@@ -130,7 +130,7 @@ class OperandAnalysis:
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name
-        if name in ("handshake.fork", "handshake.buffer", "handshake.br"):
+        if name in ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br"):
             return self.rename(self.summary(op.operands[0]))
         if name == "handshake.join":
             parts = [self.rename(self.summary(x)) for x in op.operands]

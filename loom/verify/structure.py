@@ -205,6 +205,7 @@ CTRL_INPUTS = {
     "handshake.fork": (0,),
     "handshake.buffer": (0,),
     "handshake.br": (0,),
+    "handshake.lazy_fork": (0,),
     "handshake.merge": None,
     "handshake.control_merge": None,
     "dataflow.carry": (1, 2),

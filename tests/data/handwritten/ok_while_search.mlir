@@ -1,7 +1,8 @@
 // ok_while_search: linear search with a sentinel, while (a[i] != key) i += 1, built from
 // carries: the load sits in the while loop's before region, so it runs once per evaluation
 // of the condition (N+1 times for N iterations) and its ctrl-done carry runs on the raw
-// while condition; the exit done token leaves the loop on the condition's false side.
+// while condition; the exit done token leaves the loop on the condition's false side. The
+// condition is copied by a handshake.lazy_fork.
 // verify: proved
 // sim: {"a": [4, 8, 15, 16], "key": 15} => completed [2]
 // sim: {"a": [4, 8, 15, 16], "key": 4} => completed [0]
@@ -17,7 +18,7 @@ module {
     %if:2 = handshake.fork [2] %i : index
     %v, %v_addr = handshake.load [%if#0] %a_data, %mem : index, i32
     %gov = arith.cmpi ne, %v, %k : i32
-    %go:7 = handshake.fork [7] %gov : i1
+    %go:7 = handshake.lazy_fork [7] %gov : i1
     %i_t, %i_f = handshake.cond_br %go#4, %if#1 : index
     %c_t, %c_f = handshake.cond_br %go#5, %ctl : none
     handshake.sink %c_f : none
