@@ -428,8 +428,10 @@ class Typer:
                                         "carry a token for one iteration (merge order is nondeterministic)")
                     return
         clock = Clock(live[0].levels, [z3.Or(*[c.formula() for c in live])])
-        # The inputs are disjoint, so at each coordinate exactly one of them holds a token: the output is
-        # that token and a control_merge's index names it (the index is what a CIRCT-style mux selects on).
+        # The inputs are disjoint, so at each coordinate exactly one of them holds a token: a control_merge's
+        # index names it (the index is what a CIRCT-style mux selects on; #(index = k) = #in_k whatever the
+        # arrival order). The output is that token -- its value is kept only at function level (one token
+        # per run): inside a loop, tokens of later iterations may overtake earlier ones at the merge.
         value = self.t(ins[-1]).term
         index = self.values.literal(len(ins) - 1, op.results[1].type) if len(op.results) > 1 else None
         for k in range(len(ins) - 2, -1, -1):
@@ -437,6 +439,8 @@ class Typer:
             value = z3.If(here, self.t(ins[k]).term, value)
             if index is not None:
                 index = z3.If(here, self.values.literal(k, op.results[1].type), index)
+        if clock.levels:
+            value = self.fresh(op.results[0], clock)
         self.assign(op.results[0], Typed(clock, value))
         if index is not None:
             self.assign(op.results[1], Typed(clock, index))
