@@ -22,7 +22,7 @@ CASES = [
     ("func.func @f() {\n  %0 = arith.constant 1 : i32\n", 3, 1, "expected '}' to close the region"),
     ("func.func @f(%a: i32) {\n  %0 = arith.cmpi foo, %a, %a : i32\n}", 2, 19, "expected one of 'eq', 'ne'"),
     ("func.func @f(%a: i32) {\n  %0 = arith.addi %a %a : i32\n}", 2, 22, "expected ',', found '%a'"),
-    ("func.func @f(%a: i32) {\n  %0 = arith.frobnicate %a : i32\n}", 2, 8, "custom syntax of 'arith.frobnicate' is unknown"),
+    ("func.func @f(%a: i32) {\n  %0 = arith.frobnicate %a : i32\n}", 2, 8, "'arith.frobnicate' is not an operation loom knows"),
     ("func.func @f() {\n  %0 = frobnicate\n}", 2, 8, "unknown operation 'frobnicate'"),
     ("func.func @f(%a: i32) {\n  %0 = arith.addi %a, %a : i33x\n}", 2, 28, "unknown type 'i33x'"),
     ("func.func @f(%a: memref<4xf32) {\n}", 1, 30, "expected ',' or '>' in type, found ')'"),

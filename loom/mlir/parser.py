@@ -68,6 +68,18 @@ class _BlockScope:
     first_use: dict[str, Tok] = field(default_factory=dict)
 
 
+UNKNOWN_OP = "CPL_IR_UNKNOWN_OP"
+# mlir-opt passes that bring a dialect outside loom's subset down into it
+_HINTS = {
+    "affine": " (run 'mlir-opt --lower-affine' first to get scf/arith/memref)",
+    "linalg": " (run 'mlir-opt --convert-linalg-to-loops' on bufferized IR first)",
+    "tensor": " (bufferize first: 'mlir-opt --one-shot-bufferize')",
+    "bufferization": " (bufferize first: 'mlir-opt --one-shot-bufferize')",
+    "vector": " (loom handles scalar code: 'mlir-opt --convert-vector-to-scf' or unvectorized input)",
+    "llvm": " (loom reads MLIR before conversion to the llvm dialect)",
+}
+
+
 class Parser:
     """Parses one text (one ``// -----`` split) into a Module."""
 
@@ -448,14 +460,19 @@ class Parser:
             return f"{default}.{name}"
         if lookup(f"builtin.{name}") is not None:
             return f"builtin.{name}"
-        raise self.error(f"unknown operation '{name}'", tok)
+        raise ParseError(f"unknown operation '{name}'", self.loc(tok), UNKNOWN_OP)
 
     def _parse_custom(self, loc: Location, n_bound: int) -> Operation:
         tok = self.next()
         name = self._resolve_name(tok)
         opdef = lookup(name)
         if opdef is None or opdef.syntax is None:
-            raise self.error(f"custom syntax of '{name}' is unknown; write it in the generic form \"{name}\"(...)", tok)
+            raise ParseError(
+                f"'{name}' is not an operation loom knows; only its generic form \"{name}\"(...) can be read"
+                + _HINTS.get(name.split(".", 1)[0], ""),
+                self.loc(tok),
+                UNKNOWN_OP,
+            )
         st = OpDraft(name, loc, n_bound if n_bound else -1)
         self.op_stack.append((name, opdef))
         try:
