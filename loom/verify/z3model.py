@@ -129,6 +129,7 @@ class ExprEncoder:
     mem_elem: Optional[Type] = None
     abstract_steps: bool = False
     _ufs: dict = field(default_factory=dict)
+    _vals: dict = field(default_factory=dict)  # (value, width) -> bit-vector literal, built once
 
     def __post_init__(self) -> None:
         if self.data_mode not in DATA_MODES:
@@ -172,14 +173,11 @@ class ExprEncoder:
         if not isinstance(e, Apply):
             raise UnsupportedExpr(f"not an expression: {e!r}")
         fn = e.fn
-        if fn in ("eq", "ne") or fn.startswith(("cmp.", "ucmp.", "step.")):
+        if fn in ("eq", "ne", "not", "and", "or") or fn.startswith(("cmp.", "ucmp.")):
+            return self._bit(self._bool(e, heads, regs))
+        if fn.startswith("step."):
             a, b = self._pair(e, heads, regs)
             return self._binary(fn, a, b)
-        if fn == "not":
-            return as_bit(z3.Not(self._truthy(self.encode(e.args[0], heads, regs, i1))))
-        if fn in ("and", "or"):
-            xs = [self._truthy(self.encode(a, heads, regs, i1)) for a in e.args]
-            return as_bit(z3.And(*xs) if fn == "and" else z3.Or(*xs))
         if fn == "mem.read":
             return self._fresh_value("mem", self.mem_elem)
         if fn.startswith("mem."):  # other memory queries (e.g. mem.dim): an unconstrained value
@@ -192,13 +190,36 @@ class ExprEncoder:
         """A rule guard as a Bool (true when absent)."""
         if e is None:
             return z3.BoolVal(True)
-        return self._truthy(self.encode(e, heads, regs, i1))
+        return self._bool(e, heads, regs)
 
     # -- helpers --
+    def _bool(self, e: Expr, heads, regs) -> z3.BoolRef:
+        """A truth-valued expression as a Z3 Bool, built directly (no detour through the i1 bit)."""
+        if isinstance(e, Apply):
+            fn = e.fn
+            if fn in ("eq", "ne") or fn.startswith(("cmp.", "ucmp.")):
+                a, b = self._pair(e, heads, regs)
+                return self._compare(fn, a, b)
+            if fn == "not":
+                return z3.Not(self._bool(e.args[0], heads, regs))
+            if fn in ("and", "or"):
+                xs = [self._bool(a, heads, regs) for a in e.args]
+                return z3.And(*xs) if fn == "and" else z3.Or(*xs)
+        return self._truthy(self.encode(e, heads, regs, i1))
+
+    def _lit(self, value: int, w: int) -> z3.BitVecRef:
+        c = self._vals.get((value, w))
+        if c is None:
+            c = self._vals[(value, w)] = z3.BitVecVal(value, w)
+        return c
+
+    def _bit(self, x: z3.BoolRef) -> z3.BitVecRef:
+        return z3.If(x, self._lit(1, 1), self._lit(0, 1))
+
     def _truthy(self, x: z3.ExprRef) -> z3.BoolRef:
         if z3.is_bool(x):
             return x
-        return x != z3.BitVecVal(0, x.size())
+        return x != self._lit(0, x.size())
 
     def _pair(self, e: Apply, heads, regs) -> tuple[z3.ExprRef, z3.ExprRef]:
         lhs, rhs = e.args
@@ -212,11 +233,12 @@ class ExprEncoder:
             a, b = _fit(a, w), _fit(b, w)
         return a, b
 
-    def _binary(self, fn: str, a, b) -> z3.ExprRef:
+    @staticmethod
+    def _compare(fn: str, a, b) -> z3.BoolRef:
         if fn in ("eq", "cmp.=="):
-            return as_bit(a == b)
+            return a == b
         if fn in ("ne", "cmp.!="):
-            return as_bit(a != b)
+            return a != b
         ops: dict[str, Callable] = {
             "cmp.<": lambda: a < b,
             "cmp.<=": lambda: a <= b,
@@ -226,7 +248,12 @@ class ExprEncoder:
             "ucmp.>=": lambda: z3.UGE(a, b),
         }
         if fn in ops:
-            return as_bit(ops[fn]())
+            return ops[fn]()
+        raise UnsupportedExpr(f"function {fn!r} has no Z3 encoding")
+
+    def _binary(self, fn: str, a, b) -> z3.ExprRef:
+        if fn in ("eq", "ne") or fn.startswith(("cmp.", "ucmp.")):
+            return self._bit(self._compare(fn, a, b))
         steps: dict[str, Callable] = {
             "step.+=": lambda: a + b,
             "step.-=": lambda: a - b,
