@@ -241,8 +241,8 @@ def test_every_refutation_shows_as_a_real_fault(name):
             assert "CPL_HANDSHAKE_CTRL_MULTI_MEM" in o.detail, o.detail
         elif o.id == "done.postdom":
             assert "no path leads to the return" in o.detail and cex.get("channel_path"), o.detail
-        elif matches("mem.order", o.id):
-            assert s.twin, f"{name}: a memory-order refutation needs a correct twin to compare with"
+        elif matches("mem.order", o.id) or o.id.startswith("mem.alias."):
+            assert s.twin, f"{name}: a memory race refutation needs a correct twin to compare with"
             inputs = s.sims[0].inputs
             got, want = simulate(dfg(name), inputs), simulate(dfg(s.twin), inputs)
             assert (got.results, got.memrefs) != (want.results, want.memrefs), \

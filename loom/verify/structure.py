@@ -13,7 +13,11 @@ port, its done token and its ctrl input. On top of it, ``check_structure`` gives
   domains on the way to the return is allowed;
 * ``done.postdom`` -- the return's control postdominates every done token: from
   every token a done token can turn into, the return is reachable, and none ends
-  in a sink or a dangling output.
+  in a sink or a dangling output;
+* ``mem.alias.<arg>`` (only when a memref argument has several
+  ``handshake.extmemory`` interfaces) -- references that may alias must stay in
+  one ordering domain: interfaces of one buffer are refuted when any of them
+  stores (their accesses are ordered by no ctrl-done network: a race).
 
 These are graph facts checked exactly over the IR (no SMT query; ``smt2`` is None).
 Access names: ``ld<k>``/``st<k>`` number loads and stores separately in op order
@@ -532,4 +536,41 @@ def check_structure(func: Operation, ctx: VerifyContext, layout: Optional[Layout
     out += independence_obligations(layout, names)
     if layout.accesses:
         out.append(postdom_obligation(layout, names))
+    out += alias_obligations(layout)
+    return out
+
+
+def alias_obligations(layout: Layout) -> list[Obligation]:
+    """``mem.alias.<arg>`` for each memref argument behind several extmemory interfaces (domains).
+
+    Distinct domains are assumed not to alias (spec-dataflow-memory's alias-free model); two interfaces of
+    one buffer certainly do, and nothing orders their accesses, so any store among them can race.
+    """
+    t0 = time.perf_counter()
+    by_buffer: dict[Value, list[Domain]] = {}
+    for d in layout.domains:
+        buf = d.mem.operands[0] if d.mem.name == "handshake.extmemory" and d.mem.operands else None
+        if isinstance(buf, BlockArgument) and d.accesses:
+            by_buffer.setdefault(buf, []).append(d)
+    out = []
+    for buf, doms in by_buffer.items():
+        if len(doms) < 2:
+            continue
+        names = [d.name for d in doms]
+        stores = [f"{a.name} of {d.name}" for d in doms for a in d.accesses if a.kind == "store"]
+        oid = f"mem.alias.{names[0]}"
+        seconds = time.perf_counter() - t0
+        where = " and ".join(names)
+        if not stores:
+            out.append(Obligation(oid, "memory", "proved", seconds, f"domains {where} share one buffer but only "
+                                  "load from it (reads need no order)", None, layout.func.loc))
+            continue
+        accesses = [f"{a.name} of {d.name}" for d in doms for a in d.accesses]
+        out.append(Obligation(
+            oid, "memory", "refuted", seconds,
+            f"domains {where} are interfaces of one memref argument: they alias, yet no ctrl-done network orders "
+            f"their accesses ({', '.join(stores)} can race with the other interface's accesses; references that "
+            "may alias must stay in one ordering domain)",
+            {"memref": names[0], "domains": names, "accesses": accesses, "stores": stores},
+            doms[1].mem.loc))
     return out
