@@ -576,18 +576,23 @@ class Parser:
         self.dialects.append(opdef.default_dialect if opdef is not None else None)
         self.block_scopes.append(_BlockScope())
         self.op_stack.append(("", None))  # ops inside the region are not the op's own syntax
+        bs = self.block_scopes[-1]
+        done = False
         try:
             region = self._parse_region_body(entry_args, open_tok)
-        finally:
+            for label in bs.blocks:
+                if label not in bs.defined:
+                    raise self.error(f"reference to undefined block '^{label}'", bs.first_use[label])
+            done = True
+        finally:  # unwind this region's state also on errors, so the enclosing regions' state stays intact
             self.op_stack.pop()
-            bs = self.block_scopes.pop()
+            self.block_scopes.pop()
             self.dialects.pop()
             for n in self.scope.levels.pop():
                 self.scope.values.pop(n, None)
             self.depth -= 1
-        for label in bs.blocks:
-            if label not in bs.defined:
-                raise self.error(f"reference to undefined block '^{label}'", bs.first_use[label])
+            if isolated and not done:
+                self.scopes.pop()
         if isolated:
             self._pop_scope()
         if implicit_terminator is not None:
