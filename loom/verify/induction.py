@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import conjunction, run_query, to_smt2
+from loom.verify.solve import conjunction, disjunction, run_query, to_smt2
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -57,7 +57,7 @@ class Step:
 
     def keep(self, *names: str) -> z3.BoolRef:
         """Monitor variables ``names`` are unchanged by this step."""
-        return z3.And(*[self.m2[n] == self.m[n] for n in names])
+        return conjunction([self.m2[n] == self.m[n] for n in names])
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, 
     for f in model.firings(s, heads):
         st = Step(model, f, heads, m, m2, s, s2, memo)
         upd, bad = contract.step(st)
-        out.append((f, z3.And(f.enabled, model.goes_to(f, s2), upd), bad))
+        out.append((f, conjunction([f.enabled, model.goes_to(f, s2), upd]), bad))
     return out
 
 
@@ -127,17 +127,17 @@ def _solver(timeout: Optional[float]) -> z3.Solver:
 def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]:
     """The 1-induction query (one assertion): satisfiable iff the base case or the inductive step fails."""
     s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
-    base = z3.And(model.initial(s0), contract.init(m0), z3.Not(contract.invariant(model, s0, m0)))
+    base = conjunction([model.initial(s0), contract.init(m0), z3.Not(contract.invariant(model, s0, m0))])
     s, m = model.new_state("k"), monitor_vars(contract, "k")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
     inv2 = contract.invariant(model, s2, m2)
     steps = [
-        z3.And(tr, z3.Or(bad, z3.Not(inv2)))
+        conjunction([tr, disjunction([bad, z3.Not(inv2)])])
         for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2)
     ]
-    return [z3.Or(base, z3.And(inv, z3.Or(*steps)))]
+    return [disjunction([base, conjunction([inv, disjunction(steps)])])]
 
 
 SPLIT_RULES = 24  # from this many rules on, the induction query is decided one disjunct at a time
@@ -368,7 +368,10 @@ def bv_var(name: str, t) -> tuple[str, VarKind]:
 
 def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
     def init(m: dict) -> z3.BoolRef:
-        return z3.And(*[m[n] == 0 for n in names]) if names else z3.BoolVal(True)
+        if not names:
+            return z3.BoolVal(True)
+        zero = z3.IntVal(0)
+        return conjunction([m[n] == zero if z3.is_int(m[n]) else m[n] == 0 for n in names])
 
     return init
 

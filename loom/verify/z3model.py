@@ -31,6 +31,7 @@ from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedTyp
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.scalar import CMPI_PREDICATES, to_bits
+from loom.verify.solve import conjunction, disjunction
 
 DATA_MODES = ("exact", "uf", "free")
 STEP_UF_NAMES = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
@@ -564,20 +565,20 @@ class MachineModel:
         parts = [s.state == self.state_of[self.machine.initial]]
         for r in self.machine.registers:
             parts.append(s.regs[r.name] == const_term(r.init, r.type))
-        return z3.And(*parts)
+        return conjunction(parts)
 
     def in_state(self, s: MState, *names: str) -> z3.BoolRef:
-        return z3.Or(*[s.state == self.state_of[n] for n in names]) if names else z3.BoolVal(False)
+        return disjunction([s.state == self.state_of[n] for n in names]) if names else z3.BoolVal(False)
 
     def same(self, a: MState, b: MState) -> z3.BoolRef:
         """Configurations ``a`` and ``b`` are equal (a stutter step)."""
-        return z3.And(a.state == b.state, *[a.regs[r] == b.regs[r] for r in self.reg_types])
+        return conjunction([a.state == b.state] + [a.regs[r] == b.regs[r] for r in self.reg_types])
 
     # -- rules --
     def firing(self, rule: Rule, s: MState, heads: Mapping[str, z3.ExprRef]) -> Firing:
         """The symbolic effect of ``rule`` from ``s`` with head values ``heads``."""
         enc = self.encoder
-        enabled = z3.And(s.state == self.state_of[rule.state], enc.guard(rule.guard, heads, s.regs))
+        enabled = conjunction([s.state == self.state_of[rule.state], enc.guard(rule.guard, heads, s.regs)])
         emits = {p: enc.encode(e, heads, s.regs, self.out_types[p]) for p, e in rule.emits}
         emits = {
             p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()
@@ -605,7 +606,7 @@ class MachineModel:
 
     def goes_to(self, f: Firing, t: MState) -> z3.BoolRef:
         """``t`` is the configuration after firing ``f``."""
-        return z3.And(t.state == f.next_state, *[t.regs[r] == f.next_regs[r] for r in self.reg_types])
+        return conjunction([t.state == f.next_state] + [t.regs[r] == f.next_regs[r] for r in self.reg_types])
 
     def state_name(self, model: z3.ModelRef, s: MState) -> str:
         """The state name ``s`` takes in a Z3 model (for counterexample traces)."""
