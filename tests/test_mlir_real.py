@@ -48,6 +48,7 @@ class Expect:
 UNSUPPORTED = "CPL_LOWER_UNSUPPORTED"
 
 TABLE: dict[str, Expect] = {
+    "affine_layout.mlir": Expect("rowsum"),
     "affine_loop.mlir": Expect("scale", sim="CPL_IR_UNKNOWN_OP", compile="CPL_IR_UNKNOWN_OP", error_line=8, parses=False),
     "arith_flags.mlir": Expect("mix"),
     "assert_fails.mlir": Expect("checked_div", sim="RT_CF_ASSERT", compile=UNSUPPORTED, error_line=7),
@@ -55,6 +56,7 @@ TABLE: dict[str, Expect] = {
     "cf_loop.mlir": Expect("sum", compile=UNSUPPORTED, error_line=4),
     "cf_select.mlir": Expect("clamp", compile=UNSUPPORTED, error_line=4),
     "for_i32_unsigned.mlir": Expect("sum_u"),
+    "generic_cf.mlir": Expect("sum_pos", compile=UNSUPPORTED, error_line=4),
     "generic_form.mlir": Expect("count_above"),
     "if_no_else.mlir": Expect("relu_count"),
     "locs_saxpy.mlir": Expect("saxpy"),

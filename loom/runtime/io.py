@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import ArrayAttr, DenseElementsAttr, StridedLayoutAttr, StringAttr, SymbolRefAttr, TypeAttr
+from loom.ir.attributes import ArrayAttr, DenseElementsAttr, OpaqueAttr, StridedLayoutAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Module, Operation
 from loom.ir.location import Location
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, Type
+from loom.runtime.layout import affine_strides
 from loom.runtime.memory import Buffer, MemRefView, row_major_strides
 from loom.semantics.scalar import mask, normalize, to_signed, unpack_tagged, width_of
 
@@ -182,8 +183,11 @@ def _decode_memref(raw: Any, t: MemRefType, ctx: _Ctx, name: str) -> MemRefView:
                 if s < 0:
                     raise ctx.error(f"negative static stride in {t} is not supported", INPUT_UNSUPPORTED)
                 strides[d] = s
+    elif isinstance(layout, OpaqueAttr) and (strided := affine_strides(layout.text, shape)) is not None:
+        offset, strides = strided[0], list(strided[1])
     elif layout is not None:
-        raise ctx.error(f"memref layout {layout} is not supported for arguments", INPUT_UNSUPPORTED)
+        raise ctx.error(f"memref layout {layout} is not supported for arguments (strided and "
+                        "strided-equivalent affine-map layouts are)", INPUT_UNSUPPORTED)
     if offset == 0 and tuple(strides) == row_major_strides(shape):
         return MemRefView.from_flat(values, t.element, shape, name)
     # Honour a static offset/strides: a buffer large enough to hold every element.
