@@ -64,7 +64,7 @@ TABLE: dict[str, Expect] = {
     "memref_views.mlir": Expect("tile"),
     "poison.mlir": Expect("pick"),
     "polygeist_histogram.mlir": Expect("histogram"),
-    "poison_call.mlir": Expect("apply", compile=UNSUPPORTED, error_line=17),
+    "poison_call.mlir": Expect("apply"),
     "resources.mlir": Expect("lookup"),
     "switch_region.mlir": Expect("classify"),
     "torch_relu.mlir": Expect("forward", compile=UNSUPPORTED, error_line=12),

@@ -1,6 +1,6 @@
 // A helper called with func.call, a private external declaration, and
-// ub.poison feeding a select that never picks it. The interpreter runs calls;
-// the lowering handles one function at a time and rejects the call.
+// ub.poison feeding a select that never picks it. The interpreter runs the
+// call; the lowering inlines it (a dataflow graph is one graph).
 module {
   func.func private @ext_log(f32) -> f32
   func.func private @scale(%arg0: f32, %arg1: f32) -> f32 {
