@@ -9,6 +9,7 @@ token simulator shows:
     // verify: error <CODE> <line>:<col> the file is rejected when read (exit 2, located message)
     // sim: <inputs JSON> => completed [results] name=[contents]... | deadlock | residual | error <CODE>
     // twin: <file>                      the correct DFG this faulty one was derived from
+    // budget: <seconds>                 a smaller solver/exploration budget (a run that never ends)
 
 Correct DFGs must never be refuted. Every refutation must show as a real fault: its
 counterexample replayed in the simulator deadlocks, leaves tokens, stops on a runtime
@@ -84,6 +85,7 @@ class Spec:
     sims: list[SimCase]
     twin: Optional[str] = None
     where: Optional[str] = None
+    budget: Optional[float] = None
 
 
 def _sim_case(text: str) -> SimCase:
@@ -105,7 +107,7 @@ def _sim_case(text: str) -> SimCase:
 
 @functools.lru_cache(maxsize=None)
 def spec(name: str) -> Spec:
-    verdict, families, sims, twin, where = None, [], [], None, None
+    verdict, families, sims, twin, where, budget = None, [], [], None, None, None
     for line in (DATA / name).read_text().splitlines():
         if not line.startswith("//"):
             break
@@ -119,8 +121,10 @@ def spec(name: str) -> Spec:
             sims.append(_sim_case(value))
         elif key == "twin":
             twin = value.strip()
+        elif key == "budget":
+            budget = float(value)
     assert verdict in ("proved", "unknown", "refuted", "error"), f"{name}: no '// verify:' line"
-    return Spec(verdict, families, sims, twin, where)
+    return Spec(verdict, families, sims, twin, where, budget)
 
 
 @functools.lru_cache(maxsize=None)
@@ -131,7 +135,9 @@ def dfg(name: str):
 
 @functools.lru_cache(maxsize=None)
 def report(name: str):
-    return verify_function(dfg(name), CTX, cache=CACHE)
+    s = spec(name)
+    ctx = CTX if s.budget is None else VerifyContext(bmc_k=CTX.bmc_k, timeout=s.budget)
+    return verify_function(dfg(name), ctx, cache=CACHE)
 
 
 def by_status(name: str, status: str) -> list[Obligation]:

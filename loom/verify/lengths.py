@@ -296,6 +296,12 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 out.append(_obligation(a, ctx, f"class.{name}", "length", op, f"{name}: {cls}: {text}; "
                                        "consumed only by loop structures", consumers[r], None))
                 continue
+            if op in typing.forever:
+                out.append(Obligation(f"class.{name}", "length", "refuted", 0.0,
+                                      f"{name}: the stream never stops: {typing.forever[op]}",
+                                      {"op": op.name, "loc": str(op.loc), "channel": name, "arguments": {},
+                                       "reason": typing.forever[op]}, op.loc))
+                continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")
                 out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,

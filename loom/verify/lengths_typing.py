@@ -113,6 +113,7 @@ class Typing:
     cond_names: TermMap
     gates: dict[Operation, Loop] = field(default_factory=dict)
     free: Optional[FreeVars] = None
+    forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
 
 
 class Typer:
@@ -141,6 +142,7 @@ class Typer:
         self.ready: deque[Group] = deque()
         self.done_groups: set[int] = set()
         self.deferred: list[tuple] = []  # (op, what, expected clock, value, reference value)
+        self.forever: dict[Operation, str] = {}
         self._eq_cache: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ driver
@@ -175,7 +177,7 @@ class Typer:
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates, self.memo)
+                      self.cond_names, self.gates, self.memo, self.forever)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
@@ -489,6 +491,10 @@ class Typer:
         start, step, bound = (self.t(v).term for v in op.operands)
         if isinstance(p, AnyClock):
             self.unknown_op(op, "the stream is activated by an always-ready source")
+            # start, step and bound are all offered forever (ANY comes only from always-ready sources): after
+            # every exit the stream is activated again
+            self.forever[op] = ("its start, step and bound all come from always-ready sources, so it is activated "
+                                "again after every exit and never stops emitting")
             return
         if p.is_empty:  # dead code (e.g. under a constant-false branch): never activated
             for r in op.results:
