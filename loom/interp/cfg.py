@@ -16,19 +16,23 @@ from loom.dialects.cf import cond_br_groups
 from loom.interp.compiler import BlockCode, Exec, FunctionCompiler, handler
 from loom.ir.core import Block, Operation, Region
 
-TERMINATORS = ("func.return", "cf.br", "cf.cond_br")
+BRANCHES = ("cf.br", "cf.cond_br")
 ASSERT_FAILED = "RT_CF_ASSERT"
 
 # a compiled edge: reads the frame, writes the successor's arguments, names the successor
 Step = Callable[[list], Optional[int]]
 
 
-def compile_cfg(region: Region, c: FunctionCompiler) -> BlockCode:
-    """Compile every block of a function body and a driver that follows the branches."""
+def compile_cfg(region: Region, c: FunctionCompiler, exit: str = "func.return") -> BlockCode:
+    """Compile every block of a region and a driver that follows the branches until ``exit``.
+
+    The returned code's ``term_slots`` hold the exit terminator's operands (the
+    function's results, or an scf.execute_region's yielded values).
+    """
     blocks = region.blocks
     index = {id(b): k for k, b in enumerate(blocks)}
-    codes = [c.block(b, TERMINATORS) for b in blocks]
-    ret = next((code.term for code in codes if code.term is not None and code.term.name == "func.return"), None)
+    codes = [c.block(b, (exit, *BRANCHES)) for b in blocks]
+    ret = next((code.term for code in codes if code.term is not None and code.term.name == exit), None)
     n_results = len(ret.operands) if ret is not None else 0
     result_slots = [c.fresh_slot() for _ in range(n_results)]
     steps: list[Step] = [_edge(code.term, c, index, result_slots) for code in codes if code.term is not None]
@@ -54,7 +58,7 @@ def _jump(c: FunctionCompiler, index: dict[int, int], block: Block, src: list[in
 
 
 def _edge(term: Operation, c: FunctionCompiler, index: dict[int, int], result_slots: list[int]) -> Step:
-    if term.name == "func.return":
+    if term.name not in BRANCHES:  # the exit terminator
         src = c.operand_slots(term)
 
         def ret(frame: list) -> Optional[int]:

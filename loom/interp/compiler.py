@@ -24,6 +24,8 @@ HANDLERS: dict[str, Handler] = {}
 STEP_LIMIT = "RT_STEP_LIMIT"
 UNSUPPORTED_OP = "RT_UNSUPPORTED_OP"
 CALL_DEPTH = "RT_CALL_DEPTH"
+ARITY = "CPL_IR_ARITY"  # IR the verifier lets through but the interpreter cannot run
+TERMINATOR = "CPL_IR_TERMINATOR"
 MAX_CALL_DEPTH = 200
 
 
@@ -163,10 +165,11 @@ class FunctionCompiler:
         if index >= len(op.regions) or not op.regions[index].blocks:
             if optional:
                 return None
-            raise VerifyError(f"{op.name}: region {index} is empty", op.loc)
+            raise VerifyError(f"{op.name}: region {index} is empty", op.loc, ARITY)
         region: Region = op.regions[index]
         if len(region.blocks) != 1:
-            raise VerifyError(f"{op.name}: region {index} must have one block, found {len(region.blocks)}", op.loc)
+            raise VerifyError(f"{op.name}: region {index} must have one block, found {len(region.blocks)}", op.loc,
+                              ARITY)
         return self.block(region.blocks[0], terminators)
 
     def block(self, block: Block, terminators: tuple[str, ...]) -> BlockCode:
@@ -175,7 +178,7 @@ class FunctionCompiler:
         if term is None or term.name not in terminators:
             where = term.loc if term is not None else (block.parent_op.loc if block.parent_op else None)
             found = term.name if term is not None else "nothing"
-            raise VerifyError(f"block must end with {' or '.join(terminators)}, found {found}", where)
+            raise VerifyError(f"block must end with {' or '.join(terminators)}, found {found}", where, TERMINATOR)
         arg_slots = [self.slot(a) for a in block.args]
         fns = [self.op(o) for o in block.ops[:-1]]
         term_slots = self.operand_slots(term)

@@ -150,7 +150,12 @@ def compile_if(op: Operation, c: FunctionCompiler) -> Exec:
 
 @handler("scf.execute_region")
 def compile_execute_region(op: Operation, c: FunctionCompiler) -> Exec:
-    body = c.region_block(op, 0, ("scf.yield",))
+    if op.regions and len(op.regions[0].blocks) > 1:  # a CFG of cf branches ending in scf.yield
+        from loom.interp.cfg import compile_cfg  # cfg imports the compiler this module registers with
+
+        body = compile_cfg(op.regions[0], c, "scf.yield")
+    else:
+        body = c.region_block(op, 0, ("scf.yield",))
     assert body is not None
     out_slots = c.result_slots(op)
 
