@@ -94,6 +94,27 @@ def _reg_deps(m: Machine) -> dict[str, set[str]]:
     return deps
 
 
+def _relevant_registers(m: Machine, outputs: set[str]) -> set[str]:
+    """Registers whose value can reach a guard or one of ``outputs`` (directly or through other registers);
+    the others only carry data nothing observes, so the explorer does not compute them."""
+    need: set[str] = set()
+    for rule in m.rules:
+        if rule.guard is not None:
+            need |= set(registers_read(rule.guard))
+        for p, e in rule.emits:
+            if p in outputs:
+                need |= set(registers_read(e))
+    changed = True
+    while changed:
+        changed = False
+        for rule in m.rules:
+            for r, e in rule.updates:
+                if r in need and not set(registers_read(e)) <= need:
+                    need |= set(registers_read(e))
+                    changed = True
+    return need
+
+
 def _expr_ports(e: Expr, deps: dict[str, set[str]]) -> set[str]:
     out = set(ports_read(e))
     for r in registers_read(e):
@@ -178,14 +199,15 @@ class _CRule:
             lv = _leaves(e)
             emits.append((oi, a.relevant_out[oi], e, lv, _fast(e, index), t, tuple(index[q] for q in lv[0])))
         self.emits = tuple(emits)
-        self.updates = tuple((r, e, lv, _fast(e, index), a.encoder.reg_types[r], tuple(index[q] for q in lv[0]))
-                             for r, e in rule.updates for lv in (_leaves(e),))
+        self.updates = tuple((r, e, lv, _fast(e, index) if r in a.relevant_regs else _SKIP, a.encoder.reg_types[r],
+                              tuple(index[q] for q in lv[0])) for r, e in rule.updates for lv in (_leaves(e),))
         self.effect = rule.effect
         self.next = rule.next
         self.loop = rule.name == a.loop_rule
         self.reset = rule.name == a.reset_rule
 
 
+_SKIP = "skip"  # the evaluator of a register no guard or tracked output reads: not computed
 _PLAIN = (int, bool, float, type(None))  # concrete runtime values (None is the ``none`` token)
 
 
@@ -227,6 +249,7 @@ class _Actor:
     reset_rule: Optional[str] = None  # the rule that starts a new activation
     crules: dict[str, tuple[_CRule, ...]] = field(default_factory=dict)
     arbitrary: bool = False  # a merge: any ready input may be taken (the explorer forks)
+    relevant_regs: set = field(default_factory=set)  # registers that reach a guard or a tracked output
     forever: dict = field(default_factory=dict)  # the explorer's always-ready channels (by channel id)
 
 
@@ -358,6 +381,8 @@ class Explorer:
                 self.init_tokens.append(tokens)
         for a in self.actors:
             a.forever = self.forever
+            a.relevant_regs = _relevant_registers(a.machine, {p.name for p, rel in zip(a.machine.outputs,
+                                                                                        a.relevant_out) if rel})
             a.crules = {state: tuple(_CRule(r, a) for r in rules) for state, rules in a.rules.items()}
             a.arbitrary = a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge",
                                                                              "handshake.control_merge")
@@ -618,8 +643,11 @@ class Explorer:
                 return "requeue"
 
     def _try_fire(self, st: _State, a: _Actor, pending: list) -> bool:
+        """Fire the first rule of ``a`` whose inputs are ready and whose guard holds (False: none fired,
+        or the actor waits for a symbolic decision)."""
         k = a.index
         chans = st.chans
+        regs = st.regs[k]
         for cr in a.crules[st.states[k]]:
             for _, cid in cr.pull:
                 if not chans[cid]:
@@ -628,9 +656,25 @@ class Explorer:
                 heads = cr.heads0.copy()
                 for i, cid in cr.pull:
                     heads[i] = chans[cid][0]
-                got = self._attempt(st, a, cr, heads, pending)
-                if got is not None:
-                    return got
+                if cr.guard is not None:
+                    if not _concrete(heads, cr.gports, regs, cr.gleaves[1]):
+                        got = self._attempt(st, a, cr, heads, pending)
+                        if got is None:
+                            continue
+                        return got
+                    if not cr.gfast(heads, regs, None):
+                        continue
+                # a concrete decision: the rule fires
+                if cr.loop:
+                    st.counters[k] += 1
+                    if st.counters[k] > CONCRETE_CAP:
+                        raise _Pruned()
+                elif cr.reset:
+                    st.counters[k] = 0
+                if a.arbitrary:
+                    self._fork_merge(st, a, cr, pending)
+                self._fire(st, a, cr, heads)
+                return True
         return False
 
     def _attempt(self, st: _State, a: _Actor, cr: _CRule, heads: list, pending: list) -> Optional[bool]:
@@ -704,7 +748,8 @@ class Explorer:
             else:
                 values.append((oi, self._eval(a, e, leaves, fast, heads, regs, t)))
         if cr.updates:
-            new = [(r, fast(heads, regs, None) if fast is not None and _concrete(heads, ports, regs, leaves[1])
+            new = [(r, OPAQUE if fast is _SKIP
+                    else fast(heads, regs, None) if fast is not None and _concrete(heads, ports, regs, leaves[1])
                     else self._eval(a, e, leaves, fast, heads, regs, t))
                    for r, e, leaves, fast, t, ports in cr.updates]
             for r, v in new:
@@ -797,13 +842,18 @@ class Explorer:
     # ------------------------------------------------------------------ merging runs
     @staticmethod
     def _coarse_key(st: _State) -> tuple:
-        """What two states must share to be compared term by term: everything but the terms."""
+        """What two states must share to be compared value by value (cheap: no value looked at)."""
+        return (tuple(st.states), tuple(st.counters), st.maxc, st.returned, st.error,
+                tuple(len(q) for q in st.chans))
+
+    @staticmethod
+    def _plain_key(st: _State) -> tuple:
+        """Every concrete value of a state (terms only marked): what must agree before terms are printed."""
 
         def val(v: Any) -> Any:
             return (type(v).__name__, repr(v)) if type(v) in _PLAIN else "t" if isinstance(v, z3.ExprRef) else "o"
 
-        return (tuple(st.states), tuple(st.counters), st.maxc, st.returned, st.error,
-                tuple(tuple(val(x) for x in regs.values()) for regs in st.regs),
+        return (tuple(tuple(val(x) for x in regs.values()) for regs in st.regs),
                 tuple(tuple(val(x) for x in q) for q in st.chans))
 
     def _fine_key(self, st: _State) -> tuple[tuple, list]:
@@ -853,6 +903,10 @@ class Explorer:
         if st in bucket:
             bucket.remove(st)
         mates = [o for o in bucket if not o.dead]
+        if not mates:
+            return st
+        plain = self._plain_key(st)
+        mates = [o for o in mates if self._plain_key(o) == plain]
         if not mates:
             return st
         key, syms = self._fine_key(st)
