@@ -535,11 +535,11 @@ class Explorer:
         st.path.append(g if value else z3.Not(g))
         st.decided[g.get_id()] = (g, value)
 
-    def _decide(self, st: _State, g: z3.BoolRef, pending: list, k: int, loop: bool) -> bool:
-        """The outcome of symbolic guard ``g`` on this path: forced, or forked (the false side is queued,
-        with actor ``k`` first in line to try its next rule). A known model of the path settles one side
-        without a query."""
-        hit = st.decided.get(g.get_id())
+    def _decide(self, st: _State, g: z3.BoolRef, pending: list, k: int, loop: bool, gid: int) -> bool:
+        """The outcome of symbolic guard ``g`` (term id ``gid``) on this path: forced, or forked (the false
+        side is queued, with actor ``k`` first in line to try its next rule). A known model of the path
+        settles one side without a query."""
+        hit = st.decided.get(gid)
         if hit is not None:
             return hit[1]
         guess = None
@@ -559,12 +559,11 @@ class Explorer:
             pending.append(other)
             self._assume(st, g, True)
             st.model = m_t
-            if loop:
-                self._pin(st, g)
+            # no pin on the continuing side: "one more iteration" bounds a trip count from below only
             return True
         if m_t is None and m_f is None:
             raise _Pruned()  # the path condition itself is infeasible
-        st.decided[g.get_id()] = (g, m_t is not None)
+        st.decided[gid] = (g, m_t is not None)
         return m_t is not None
 
     def _pin(self, st: _State, g: z3.BoolRef) -> None:
@@ -685,9 +684,10 @@ class Explorer:
         g = self._guard(a, cr, heads, st.regs[k])
         symbolic = isinstance(g, z3.ExprRef)
         if symbolic:
+            gid = g.get_id()
             if cr.loop and st.counters[k] >= self.k:
                 # the bound: this activation may not continue again
-                hit = st.decided.get(g.get_id())
+                hit = st.decided.get(gid)
                 if hit is None:
                     m = self._feasible(st, z3.Not(g))
                     if m is None:
@@ -697,12 +697,12 @@ class Explorer:
                 elif hit[1]:
                     raise _Pruned()
                 return None
-            if self.deciding != k and g.get_id() not in st.decided:
+            if self.deciding != k and gid not in st.decided:
                 # decisions wait until nothing concrete can fire (a canonical point where runs meet)
                 if k not in st.blocked:
                     st.blocked.append(k)
                 return False
-            g = self._decide(st, g, pending, k, cr.loop)
+            g = self._decide(st, g, pending, k, cr.loop, gid)
         if not g:
             return None
         if cr.loop:
