@@ -304,8 +304,9 @@ class BmcResult:
 class Explorer:
     """Symbolic-control exploration of one handshake.func up to bound K (see the module docstring)."""
 
-    def __init__(self, func: Operation, deadline: float) -> None:
+    def __init__(self, func: Operation, deadline: float, merge: bool = True) -> None:
         self.func = func
+        self.merge = merge  # merge runs that meet in the same state (off: every run explored on its own)
         self.k = 0
         self.deadline = deadline
         self.solver_path: list = []
@@ -806,7 +807,7 @@ class Explorer:
             level, _, _, st = heapq.heappop(heap)
             if st.dead:
                 continue
-            if st.ready:
+            if st.ready and self.merge:
                 st = self._merge_waiting(st, waiting)
             pending: list[_State] = []
             try:
@@ -994,10 +995,10 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
     return list(out.values())
 
 
-def explore(func: Operation, k: int, budget: float) -> BmcResult:
+def explore(func: Operation, k: int, budget: float, merge: bool = True) -> BmcResult:
     """All runs within bound ``k`` (at most ``budget`` seconds): ``ok``, the smallest-bound ``violation``,
     or ``budget`` with the largest bound fully explored."""
-    return Explorer(func, time.perf_counter() + budget).explore(k)
+    return Explorer(func, time.perf_counter() + budget, merge).explore(k)
 
 
 def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
