@@ -23,6 +23,7 @@ from loom.verify.lemmas import LemmaCache, check_lemmas
 from loom.verify.memory_order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
+from loom.verify.refinement import check_refinement
 from loom.verify.structure import check_structure, memory_layout
 
 Checker = Callable[[Operation, VerifyContext], list[Obligation]]
@@ -91,14 +92,15 @@ def verify_function(
     """Every obligation of ``func`` (a handshake.func).
 
     ``source`` is the SCF func.func it was lowered from (enables program-order
-    checks of memory accesses); ``cache`` shares operator lemmas between
-    functions; ``checkers`` restricts the run to some of ``lemmas``, ``lengths``,
-    ``structure``, ``memory``, ``bmc`` (default: all).
+    checks of memory accesses and the refinement obligations); ``cache`` shares
+    operator lemmas between functions; ``checkers`` restricts the run to some of
+    ``lemmas``, ``lengths``, ``structure``, ``memory``, ``refine``, ``bmc``
+    (default: all).
     """
     if func.name != "handshake.func":
         raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
     t0 = time.perf_counter()
-    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "bmc"}
+    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc"}
     cache = cache if cache is not None else LemmaCache()
     obs: list[Obligation] = []
     if "lemmas" in want:
@@ -111,6 +113,8 @@ def verify_function(
         obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func)
     if "memory" in want:
         obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func)
+    if "refine" in want and source is not None:
+        obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func)
     if "bmc" in want:
         obs += _run_external("bmc", *ext["bmc"], func, ctx)
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)

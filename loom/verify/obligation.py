@@ -11,7 +11,7 @@ from typing import Callable
 
 from loom.ir.location import Location
 
-KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc")
+KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement")
 STATUSES = ("proved", "refuted", "unknown")
 
 

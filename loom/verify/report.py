@@ -34,6 +34,7 @@ KIND_RULES = {
     "memory": "Memory ordering: accesses of one domain run in program order, domains stay independent",
     "structure": "Ctrl-done structure: access wiring and completion of the ctrl-done network",
     "bmc": "Bounded model check of the whole network (up to K trips)",
+    "refinement": "Refinement: the DFG computes what its SCF source computes (loops, accesses, results)",
 }
 
 

@@ -1,0 +1,615 @@
+"""Refinement: the DFG computes what its SCF source computes, for every trip count and branch outcome.
+
+Translation validation by a simulation relation. Both sides are evaluated
+symbolically at a *generic* iteration of every loop (``refine_scf``,
+``refine_dfg``); loops and memory accesses are paired by the source location
+the lowering keeps on the ops. For each pair of loops a relation between their
+state variables (DFG carries / stream index vs. the source's induction variable
+and iter_args) is found as the greatest inductive set of equalities (Houdini:
+start from every same-sorted pair, drop a pair whose initial values or
+next-iteration values cannot be proved equal assuming the rest, repeat). Under
+that relation the obligations are:
+
+* ``refine.loop@L:C.cond``: the DFG loop continues exactly when the source loop does
+  (so both run the same number of iterations in every activation);
+* ``refine.loop@L:C.activation``: the DFG starts the loop whenever the source runs at
+  least one iteration of it, and never runs an iteration the source does not;
+* ``refine.load@L:C`` / ``refine.store@L:C``: the access runs under the same
+  condition, in the same loop nest, at the same address (and stores the same value);
+* ``refine.result<k>``: the returned values are equal.
+
+Every query is discharged by Z3 on bit-vectors (integer ops exact), with floats,
+division and math as uninterpreted functions (the lowering never rewrites them),
+and loaded values shared by the two sides -- sound because the address
+obligations prove the same cells are read and the memory-order obligations prove
+that stores reach memory in program order. Loop exit values are related by
+axioms that hold whenever the relation is inductive and the continue conditions
+agree; each axiom is guarded by the conditions under which it was proved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import z3
+
+from loom.ir.core import Operation
+from loom.mlir import value_names
+from loom.ir.types import MemRefType
+from loom.verify.lengths_values import symbol
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.refine_dfg import DfgModel
+from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term
+from loom.verify.refine_scf import ScfModel
+from loom.verify.solve import QuerySession
+from loom.verify.structure import Layout, memory_layout
+
+KIND = "refinement"
+
+
+@dataclass(eq=False)
+class Rel:
+    """A candidate relation between a DFG and a source state variable: ``dfg == source + offset``
+    (the lowering may bias an index, e.g. an unsigned loop's stream runs 2^63 above the source's IV)."""
+
+    a: StateVar
+    b: StateVar
+    offset: Optional[z3.ExprRef] = None
+    widen: str = ""  # "sext" / "zext": the DFG value is the source's, extended (a narrow IV on an index stream)
+
+    def holds(self, x: z3.ExprRef, y: z3.ExprRef) -> z3.BoolRef:
+        if self.widen:
+            extra = x.size() - y.size()
+            y = z3.SignExt(extra, y) if self.widen == "sext" else z3.ZeroExt(extra, y)
+        return x == (y if self.offset is None else y + self.offset)
+
+    @property
+    def text(self) -> str:
+        off = "" if self.offset is None else f" + {_fmt(self.offset)}"
+        rhs = f"{self.widen}({self.b.name})" if self.widen else self.b.name
+        return f"{self.a.name}={rhs}{off}"
+
+
+@dataclass(eq=False)
+class LoopPair:
+    """A DFG loop and the source loop it was lowered from, with their state relation."""
+
+    d: Frame
+    s: Frame
+    parent: Optional["LoopPair"]
+    relation: list[Rel] = field(default_factory=list)
+    bounds: list[tuple[StateVar, str]] = field(default_factory=list)  # (state var, "sge"/"uge"): never below its start
+    dropped: list[str] = field(default_factory=list)
+
+
+class Refinement:
+    """One run of the check over one (DFG, source) pair."""
+
+    def __init__(self, func: Operation, source: Operation, ctx: VerifyContext, layout: Layout) -> None:
+        self.ctx = ctx
+        self.values = TermValues()
+        self.names = value_names(func)
+        self.scf = ScfModel(source, self.values, value_names(source))
+        self.dfg = DfgModel(func, self.values, layout, self.names)
+        self.session = QuerySession(ctx.timeout, ctx.want_smt2)
+        self.labels = {**self.scf.labels, **self.dfg.labels}
+        self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
+        self.unpaired: list[tuple[Frame, str]] = []
+        self.obligations: list[Obligation] = []
+        self._exits: Optional[dict[str, object]] = None  # exit symbol -> the loop (pair) that defines it
+        self.constants = _Constants()
+
+    # ------------------------------------------------------------------ pairing
+    def pair_loops(self) -> None:
+        by_loc: dict[object, list[Frame]] = {}
+        for f in self.dfg.frames:
+            by_loc.setdefault((f.loc, f.kind), []).append(f)
+        for s in sorted(self.scf.frames, key=lambda f: f.depth):
+            cands = by_loc.get((s.loc, s.kind), [])
+            parent = self.pairs.get(s.parent) if s.parent is not None else None
+            if s.parent is not None and parent is None:
+                self.unpaired.append((s, "its enclosing loop has no DFG counterpart"))
+                continue
+            cands = [d for d in cands if (d.parent is None) == (s.parent is None)
+                     and (parent is None or d.parent is parent.d)]
+            if len(cands) != 1:
+                why = "no DFG loop" if not cands else f"{len(cands)} DFG loops"
+                self.unpaired.append((s, f"{why} carries its source location"))
+                continue
+            lp = LoopPair(cands[0], s, parent)
+            self.pairs[s] = self.pairs[cands[0]] = lp
+        for d in self.dfg.frames:
+            if d not in self.pairs:
+                self.unpaired.append((d, "no source loop at its location"))
+
+    def loop_pairs(self) -> list[LoopPair]:
+        out = list(dict.fromkeys(self.pairs.values()))
+        return sorted(out, key=lambda p: p.s.depth)
+
+    # ------------------------------------------------------------------ assumptions
+    def level(self, lp: LoopPair, phase: str) -> list[z3.BoolRef]:
+        """What holds at a generic iteration of a pair of loops (in the given phase)."""
+        facts: list[z3.BoolRef] = [lp.d.pc, lp.s.pc]
+        facts += [r.holds(r.a.sym, r.b.sym) for r in lp.relation]
+        facts += [_bound(sv, kind, sv.sym) for sv, kind in lp.bounds]
+        if phase == "body":
+            for f in (lp.d, lp.s):
+                if f.cont is not None:
+                    facts.append(f.cont)
+                    first = _at_init(f, f.cont)
+                    if first is not None:
+                        facts.append(first)
+        return facts
+
+    def context(self, lp: Optional[LoopPair], phase: str = "body") -> list[z3.BoolRef]:
+        """Facts of every loop pair from the top down to ``lp`` (``lp`` in ``phase``, the others in body)."""
+        out: list[z3.BoolRef] = []
+        chain: list[LoopPair] = []
+        while lp is not None:
+            chain.append(lp)
+            lp = lp.parent
+        for k, p in enumerate(reversed(chain)):
+            out += self.level(p, phase if k == len(chain) - 1 else "body")
+        return out
+
+    def axioms(self, lp: LoopPair) -> list[z3.BoolRef]:
+        """Exit values of a loop pair, each guarded by the context it was proved in: related state is
+        equal at the exit when both sides run the loop; a side that runs no iteration exits with its
+        initial values."""
+        outer = self.context(lp.parent)
+        out: list[z3.BoolRef] = []
+        if lp.relation:
+            guard = z3.And(*outer, lp.d.pc, lp.s.pc)
+            out.append(z3.Implies(guard, z3.And(*[r.holds(r.a.exit, r.b.exit) for r in lp.relation])))
+        for f in (lp.d, lp.s):
+            first = _at_init(f, f.cont) if f.cont is not None else None
+            if first is None:
+                continue
+            ax = [sv.exit == sv.init for sv in f.state if sv.init is not None]
+            if ax:
+                out.append(z3.Implies(z3.And(*outer, f.pc, z3.Not(first)), z3.And(*ax)))
+        return out
+
+    def single_axioms(self, f: Frame) -> list[z3.BoolRef]:
+        """Exit values of a source loop with no DFG counterpart: its initial values when it runs no
+        iteration, and the initial value of any state it passes through unchanged."""
+        guard = z3.And(*self.side_context(f.outer), f.pc)
+        first = _at_init(f, f.cont) if f.cont is not None else None
+        out: list[z3.BoolRef] = []
+        for sv in f.state:
+            if sv.init is None:
+                continue
+            if sv.next is not None and sv.next.eq(sv.sym):
+                out.append(z3.Implies(guard, sv.exit == sv.init))
+            elif first is not None:
+                out.append(z3.Implies(z3.And(guard, z3.Not(first)), sv.exit == sv.init))
+        return out
+
+    def with_axioms(self, facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
+        """``facts`` plus the exit axioms of every loop whose exit values they mention (transitively)."""
+        if self._exits is None:
+            self._exits = {}
+            for lp in self.loop_pairs():
+                for f in (lp.d, lp.s):
+                    for sv in f.state:
+                        self._exits[sv.exit.decl().name()] = lp
+            for f, _ in self.unpaired:
+                for sv in f.state:
+                    self._exits.setdefault(sv.exit.decl().name(), f)
+        out = list(facts)
+        done: set[int] = set()
+        todo = list(facts)
+        while todo:
+            names: set[str] = set()
+            for t in todo:
+                names |= self.constants(t)
+            todo = []
+            for n in sorted(names):
+                owner = self._exits.get(n)
+                if owner is None or id(owner) in done:
+                    continue
+                done.add(id(owner))
+                ax = self.axioms(owner) if isinstance(owner, LoopPair) else self.single_axioms(owner)
+                out += ax
+                todo += ax
+        return out
+
+    def prove(self, facts: list[z3.BoolRef], goal: z3.BoolRef):
+        """Check ``facts => goal``. A DFG state symbol that a fact equates to a source term is replaced by
+        that term everywhere first (the query stays equivalent: the equality is kept), so the two sides'
+        copies of one computation become the same Z3 term and cancel before any bit-blasting."""
+        subst: dict[int, tuple] = {}
+        for f in facts:
+            if z3.is_eq(f):
+                lhs, rhs = f.arg(0), f.arg(1)
+                if (z3.is_const(lhs) and lhs.decl().kind() == z3.Z3_OP_UNINTERPRETED
+                        and lhs.decl().name().startswith("dfg:") and lhs.get_id() not in subst):
+                    subst[lhs.get_id()] = (lhs, rhs)
+        query = facts + self.values.lemmas + [z3.Not(goal)]
+        if subst:
+            pairs = list(subst.values())
+            query = _substitute_all(query, pairs)
+            query = [q for q in query if not z3.is_true(q)] + [a == b for a, b in pairs]
+        return self.session.check(self.with_axioms(query))
+
+    # ------------------------------------------------------------------ relations (Houdini)
+    def relate(self) -> None:
+        pairs = self.loop_pairs()
+        for lp in pairs:
+            for a in lp.d.state:
+                for b in lp.s.state:
+                    if a.init is not None and b.init is not None:
+                        lp.relation += _candidates(a, b)
+            for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
+                sv = f.state[0] if f.kind == "for" and f.state else None
+                if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
+                    lp.bounds += [(sv, "sge"), (sv, "uge")]
+        changed = True
+        while changed:
+            changed = False
+            for lp in pairs:
+                keep = []
+                outer = self.context(lp.parent) + [lp.d.pc, lp.s.pc]
+                for rel in lp.relation:
+                    a, b = rel.a, rel.b
+                    ok = self.prove(outer, rel.holds(a.init, b.init)).status == "unsat"
+                    if ok:
+                        ok = a.next is not None and b.next is not None and self.prove(
+                            self.context(lp), rel.holds(a.next, b.next)).status == "unsat"
+                    if ok:
+                        keep.append(rel)
+                    else:
+                        changed = True
+                        lp.dropped.append(rel.text)
+                lp.relation = keep
+                kept = []
+                for sv, kind in lp.bounds:
+                    assert sv.next is not None
+                    if self.prove(self.context(lp), _bound(sv, kind, sv.next)).status == "unsat":
+                        kept.append((sv, kind))
+                    else:
+                        changed = True
+                lp.bounds = kept
+
+    # ------------------------------------------------------------------ obligations
+    def emit(self, oid: str, goal_facts: list[z3.BoolRef], goal: z3.BoolRef, loc, what: str,
+             show: dict[str, tuple]) -> None:
+        t0 = time.perf_counter()
+        r = self.prove(goal_facts, goal)
+        secs = time.perf_counter() - t0
+        if r.status == "unsat":
+            self.obligations.append(Obligation(oid, KIND, "proved", secs, what, None, loc, r.smt2 or None))
+            return
+        if r.status != "sat":
+            self.obligations.append(Obligation(oid, KIND, "unknown", secs, f"{what}: solver gave up ({r.reason})",
+                                               None, loc, r.smt2 or None))
+            return
+        cex = self.counterexample(r.model, goal_facts, show)
+        shown = ", ".join(f"{k}: {v}" for k, v in cex["terms"].items())
+        vals = ", ".join(f"{k} = {v}" for k, v in list(cex["values"].items())[:8])
+        detail = f"NOT {what}: {shown}" + (f" when {vals}" if vals else "")
+        self.obligations.append(Obligation(oid, KIND, "refuted", secs, detail, cex, loc, r.smt2 or None))
+
+    def counterexample(self, model, facts, show: dict[str, tuple]) -> dict:
+        terms = {}
+        for label, (term,) in show.items():
+            try:
+                terms[label] = _fmt(model.eval(term, model_completion=True))
+            except z3.Z3Exception:
+                terms[label] = "?"
+        names: set[str] = set()
+        for t in [*facts, *[t for (t,) in show.values()]]:
+            names |= self.constants(t)
+        values = {}
+        for d in model.decls() if model is not None else []:
+            n = d.name()
+            if n in names and n in self.labels and d.arity() == 0:
+                values[self.labels[n]] = _fmt(model[d])
+        return {"terms": terms, "values": dict(sorted(values.items())), "arguments": self.arguments(model)}
+
+    def arguments(self, model) -> dict:
+        """The function arguments the counterexample picks: scalars, and memref sizes as ``name.dimK``
+        (the shape of ``loom sim`` inputs that replay it)."""
+        out: dict = {}
+        if model is None:
+            return out
+        from loom.runtime import function_arg_names
+
+        for a, n in zip(self.scf.func.regions[0].entry.args, function_arg_names(self.scf.func)):
+            if isinstance(a.type, MemRefType):
+                for k in range(a.type.rank):
+                    if a.type.shape[k] is None:
+                        v = model.eval(dim_term(self.values, f"arg:{n}", a.type, k), model_completion=True)
+                        if z3.is_bv_value(v):
+                            out[f"{n}.dim{k}"] = v.as_signed_long()
+                continue
+            v = model.eval(z3.Const(symbol(f"arg:{n}"), self.values.sort(a.type)), model_completion=True)
+            if z3.is_bv_value(v):
+                out[n] = v.as_signed_long()
+            elif z3.is_true(v) or z3.is_false(v):
+                out[n] = int(z3.is_true(v))
+        return out
+
+    def unknown(self, oid: str, why: str, loc) -> None:
+        self.obligations.append(Obligation(oid, KIND, "unknown", 0.0, why, None, loc))
+
+    def check_loops(self) -> None:
+        for f, why in self.unpaired:
+            if f.side != "scf" or self.irrelevant(f):
+                continue
+            first = _at_init(f, f.cont) if f.cont is not None else None
+            oid = f"refine.loop@{_at(f)}"
+            if first is None:
+                self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
+                continue
+            t0 = time.perf_counter()
+            r = self.prove(self.side_context(f.outer), z3.Not(z3.And(f.pc, first)))
+            if r.status == "unsat":
+                self.obligations.append(Obligation(oid, KIND, "proved", time.perf_counter() - t0,
+                                                   f"{f.name} never runs an iteration (the DFG has no loop for it)",
+                                                   None, f.op.loc, r.smt2 or None))
+            else:
+                self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
+        for lp in self.loop_pairs():
+            s, d = lp.s, lp.d
+            oid = f"refine.loop@{_at(s)}"
+            rel = ", ".join(r.text for r in lp.relation) or "nothing"
+            if s.cont is None or d.cont is None:
+                self.unknown(f"{oid}.cond", f"no continue condition for {s.name}: {s.why_not or d.why_not}", s.op.loc)
+            else:
+                raw = self.context(lp.parent) + self.level(lp, "raw")
+                self.emit(f"{oid}.cond", raw, s.cont == d.cont, s.op.loc,
+                          f"the DFG loop continues exactly when {s.name} does (state related: {rel})",
+                          {"DFG continues": (d.cont,), "source continues": (s.cont,)})
+            outer = self.context(lp.parent)
+            fd = _at_init(d, d.cont) if d.cont is not None else None
+            fs = _at_init(s, s.cont) if s.cont is not None else None
+            if d.raw_events or s.raw_events:
+                goal = d.pc == s.pc
+            elif fd is None or fs is None:
+                self.unknown(f"{oid}.activation", f"the first continue condition of {s.name} is not known", s.op.loc)
+                continue
+            else:
+                goal = z3.And(z3.Implies(z3.And(d.pc, fd), s.pc), z3.Implies(z3.And(s.pc, fs), d.pc))
+            self.emit(f"{oid}.activation", outer, goal, s.op.loc,
+                      f"the DFG runs {s.name} whenever the source runs an iteration of it, and only then",
+                      {"DFG starts it": (d.pc,), "source starts it": (s.pc,)})
+
+    def irrelevant(self, f: Frame) -> bool:
+        """A source loop with no access inside and no result anything observable uses (the lowering drops
+        such loops): nothing to relate. Refinement is partial correctness; termination is the length and
+        BMC obligations' business."""
+        inside = lambda ctx: any(g is f for g, _ in ctx)  # noqa: E731
+        if any(inside(e.ctx) for e in self.scf.events):
+            return False
+        exits = {sv.exit.decl().name() for g in self.scf.frames if g is f or inside(g.outer) for sv in g.state}
+        used: set[str] = set()
+        for e in self.scf.events:
+            for t in (e.pc, e.addr, e.value):
+                if t is not None:
+                    used |= self.constants(t)
+        for g in self.scf.frames:
+            if g is f or inside(g.outer):
+                continue
+            for t in [g.pc, g.cont, *[x for sv in g.state for x in (sv.init, sv.next)]]:
+                if t is not None:
+                    used |= self.constants(t)
+        return not (exits & used)
+
+    def check_events(self) -> None:
+        src: dict[tuple, list[Event]] = {}
+        for e in self.scf.events:
+            src.setdefault((e.kind, e.key), []).append(e)
+        dfg: dict[tuple, list[Event]] = {}
+        for e in self.dfg.events:
+            dfg.setdefault((e.kind, e.key), []).append(e)
+        for e in self.scf.events + self.dfg.events:
+            if e.ctx and e.ctx[-1][1] == "raw":
+                e.ctx[-1][0].raw_events = True
+                if e.ctx[-1][0] in self.pairs:
+                    lp = self.pairs[e.ctx[-1][0]]
+                    lp.d.raw_events = lp.s.raw_events = True
+        for key in sorted(set(src) | set(dfg), key=_event_order):
+            ss, ds = src.get(key, []), dfg.get(key, [])
+            kind = key[0]
+            oid = f"refine.result{key[1]}" if kind == "result" else f"refine.{kind}@{key[1].line}:{key[1].col}"
+            loc = ss[0].op.loc if ss else ds[0].op.loc
+            if len(ss) > 1 or len(ds) > 1:
+                self.unknown(oid, f"{len(ss)} source and {len(ds)} DFG {kind}s share this location", loc)
+                continue
+            if not ds:
+                self.missing(oid, ss[0], "the DFG never performs it", loc)
+                continue
+            if not ss:
+                self.missing(oid, ds[0], "the source has no such access", loc)
+                continue
+            self.compare(oid, ss[0], ds[0], loc)
+
+    def missing(self, oid: str, e: Event, why: str, loc) -> None:
+        """An event only one side has: fine only if it can never happen."""
+        if e.why_not or e.pc is None:
+            self.unknown(oid, f"{e.kind} at {loc}: {why}, and its condition is unknown ({e.why_not})", loc)
+            return
+        facts = self.side_context(e.ctx)
+        self.emit(oid, facts, z3.Not(e.pc), loc, f"the {e.kind} never runs ({why})", {"runs": (e.pc,)})
+
+    def side_context(self, ctx: Ctx) -> list[z3.BoolRef]:
+        """What holds at a generic iteration of ``ctx`` on one side alone."""
+        out: list[z3.BoolRef] = []
+        for f, phase in ctx:
+            out.append(f.pc)
+            if phase == "body" and f.cont is not None:
+                out.append(f.cont)
+                first = _at_init(f, f.cont)
+                if first is not None:
+                    out.append(first)
+        return out
+
+    def compare(self, oid: str, s: Event, d: Event, loc) -> None:
+        why = s.why_not or d.why_not
+        if why or s.pc is None or d.pc is None:
+            self.unknown(oid, f"cannot relate the {s.kind}: {why or 'unknown firing condition'}", loc)
+            return
+        lp, bad = self.common_context(s.ctx, d.ctx)
+        if bad:
+            self.emit_refuted(oid, f"the DFG runs the {s.kind} {bad}", loc)
+            return
+        phase = s.ctx[-1][1] if s.ctx else "body"
+        facts = self.context(lp, phase) if lp is not None else []
+        parts = [s.pc == d.pc]
+        show: dict[str, tuple] = {"DFG runs it": (d.pc,), "source runs it": (s.pc,)}
+        what = "runs under the same condition"
+        if s.kind in ("load", "store"):
+            if s.root != d.root and (s.root.startswith("arg:") or d.root.startswith("arg:")):
+                self.emit_refuted(oid, f"the DFG accesses {d.root} where the source accesses {s.root}", loc)
+                return
+            parts.append(z3.Implies(s.pc, s.addr == d.addr))
+            show.update({"DFG address": (d.addr,), "source address": (s.addr,)})
+            what += ", at the same address"
+        if s.kind in ("store", "result"):
+            parts.append(z3.Implies(s.pc, s.value == d.value))
+            show.update({"DFG value": (d.value,), "source value": (s.value,)})
+            what += ", with the same value"
+        label = f"{s.kind} at {loc.line}:{loc.col}" if s.kind != "result" else f"result #{s.key}"
+        self.emit(oid, facts, z3.And(*parts), loc, f"the {label} {what} as in the source", show)
+
+    def emit_refuted(self, oid: str, why: str, loc) -> None:
+        self.obligations.append(Obligation(oid, KIND, "refuted", 0.0, why, {"reason": why}, loc))
+
+    def common_context(self, sctx: Ctx, dctx: Ctx) -> tuple[Optional[LoopPair], str]:
+        if len(sctx) != len(dctx):
+            return None, f"in {len(dctx)} nested loop(s) where the source has {len(sctx)}"
+        lp = None
+        for (fs, ps), (fd, pd) in zip(sctx, dctx):
+            p = self.pairs.get(fs)
+            if p is None or p.d is not fd:
+                return None, f"in a different loop than {fs.name}"
+            if ps != pd:
+                return None, f"in the {pd} phase of {fs.name} (the source: {ps})"
+            lp = p
+        return lp, ""
+
+
+def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Operation] = None,
+                     layout: Optional[Layout] = None) -> list[Obligation]:
+    """The refinement obligations of ``func`` against its SCF ``source`` (none without a source)."""
+    if source is None:
+        return []
+    t0 = time.perf_counter()
+    try:
+        r = Refinement(func, source, ctx, layout if layout is not None else memory_layout(func))
+    except Unsupported as e:
+        loc = e.op.loc if e.op is not None else func.loc
+        return [Obligation("refine.model", KIND, "unknown", time.perf_counter() - t0,
+                           f"the DFG cannot be related to its source: {e.reason}", None, loc)]
+    r.pair_loops()
+    r.relate()
+    r.check_events()
+    r.check_loops()
+    return r.obligations
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _candidates(a: StateVar, b: StateVar) -> list[Rel]:
+    """Relations worth trying between a DFG and a source state variable: equality (up to a constant
+    offset the initial values show), or equality after sign/zero extension of a narrower source value."""
+    if a.sym.sort() == b.sym.sort():
+        rels = [Rel(a, b)]
+    elif z3.is_bv(a.sym) and z3.is_bv(b.sym) and a.sym.size() > b.sym.size():
+        rels = [Rel(a, b, None, "sext"), Rel(a, b, None, "zext")]
+    else:
+        return []
+    if z3.is_bv(a.sym):
+        for r in rels:
+            assert a.init is not None and b.init is not None
+            off = z3.simplify(a.init - r.holds(a.init, b.init).arg(1))
+            if z3.is_bv_value(off) and off.as_long() != 0:
+                r.offset = off
+    return rels
+
+
+def _bound(sv: StateVar, kind: str, x: z3.ExprRef) -> z3.BoolRef:
+    """``x`` is not below the state variable's value at the loop's start (signed or unsigned)."""
+    assert sv.init is not None
+    return x >= sv.init if kind == "sge" else z3.UGE(x, sv.init)
+
+
+def _substitute_all(terms: list[z3.BoolRef], pairs: list[tuple]) -> list[z3.BoolRef]:
+    """``z3.substitute(t, *pairs)`` for each term, without the Python wrapper's per-call sort checks
+    (the pairs are built sort-correct: a state symbol and a term of its sort)."""
+    ctx = terms[0].ctx
+    n = len(pairs)
+    src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
+    dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    return [z3.BoolRef(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
+
+
+def _at(f: Frame) -> str:
+    return f"{f.loc.line}:{f.loc.col}"
+
+
+def _at_init(f: Frame, term: z3.BoolRef) -> Optional[z3.BoolRef]:
+    """``term`` with the loop's state at its initial values (None if some initial value is unknown)."""
+    if any(sv.init is None for sv in f.state):
+        return None
+    return z3.substitute(term, *f.init_subst()) if f.state else term
+
+
+class _Constants:
+    """Names of the uninterpreted constants of a term, memoised per AST node (queries share most terms)."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, frozenset[str]] = {}
+        self.alive: list[z3.ExprRef] = []  # AST ids are reused once a term is freed: keep every term seen
+
+    def __call__(self, term: z3.ExprRef) -> frozenset[str]:
+        memo = self.memo
+        self.alive.append(term)
+        ctx = term.ctx_ref()
+        stack = [(term.as_ast(), False)]
+        while stack:
+            a, expanded = stack.pop()
+            i = z3.Z3_get_ast_id(ctx, a)
+            if i in memo:
+                continue
+            if z3.Z3_get_ast_kind(ctx, a) != z3.Z3_APP_AST:
+                memo[i] = frozenset()
+                continue
+            n = z3.Z3_get_app_num_args(ctx, a)
+            if n == 0:
+                d = z3.Z3_get_app_decl(ctx, a)
+                uninterpreted = z3.Z3_get_decl_kind(ctx, d) == z3.Z3_OP_UNINTERPRETED
+                memo[i] = frozenset([z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, d))]) if uninterpreted \
+                    else frozenset()
+                continue
+            args = [z3.Z3_get_app_arg(ctx, a, k) for k in range(n)]
+            if expanded:
+                out: frozenset[str] = frozenset()
+                for b in args:
+                    out |= memo[z3.Z3_get_ast_id(ctx, b)]
+                memo[i] = out
+            else:
+                stack.append((a, True))
+                stack.extend((b, False) for b in args)
+        return memo[z3.Z3_get_ast_id(ctx, term.as_ast())]
+
+
+def _fmt(v) -> str:
+    if z3.is_bv_value(v):
+        s = v.as_signed_long()
+        return str(s)
+    return str(v)
+
+
+def _event_order(key: tuple):
+    kind, k = key
+    if kind == "result":
+        return (1, 0, 0, k)
+    return (0, k.line, k.col, 0 if kind == "load" else 1)
+
+
+__all__ = ["Refinement", "check_refinement"]
