@@ -489,13 +489,14 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
     ovars = [f"out.{p}" for p in out_ports]
     names = cvars + ivars + ovars + ["done"]
     once = any(s.completes for s in shapes)
+    false = z3.BoolVal(False)  # one object for every mismatch: the monitor's update memo then hits
 
     def match(st: Step, s: Shape) -> z3.BoolRef:
         f = st.firing
         if frozenset(f.consumes) != s.consumes or set(f.emits) != {p for p, _ in s.emits}:
-            return z3.BoolVal(False)
+            return false
         if (f.fails is not None) != s.fails or f.completes != s.completes:
-            return z3.BoolVal(False)
+            return false
         parts = [s.when(st.heads)] if s.when is not None else []
         for p, src in s.emits:
             if isinstance(src, str):

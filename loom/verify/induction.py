@@ -42,6 +42,7 @@ class Step:
     s: MState
     s2: MState
     memo: dict = field(default_factory=dict)  # shared by the steps of one query: monitor updates built once
+    frame: Optional[tuple] = None  # (update term, its definitions m2[x] = t) when a ``Counter`` built it
 
     def reads(self, port: str) -> bool:
         return port in self.firing.consumes
@@ -106,15 +107,23 @@ def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
     return {n: _var(smt_symbol(f"mon.{tag}.{n}"), k) for n, k in contract.variables}
 
 
-def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
-    """Per rule: (firing, enabled ∧ goes_to ∧ update, bad)."""
+def _step_parts(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
+    """Per rule: (firing, its Step, monitor update, bad)."""
     out = []
     memo: dict = {}  # a wide table (extmemory: hundreds of ports x rules) repeats the same updates
     for f in model.firings(s, heads):
         st = Step(model, f, heads, m, m2, s, s2, memo)
         upd, bad = contract.step(st)
-        out.append((f, conjunction([f.enabled, model.goes_to(f, s2), upd]), bad))
+        out.append((f, st, upd, bad))
     return out
+
+
+def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
+    """Per rule: (firing, enabled ∧ goes_to ∧ update, bad)."""
+    return [
+        (f, conjunction([f.enabled, model.goes_to(f, s2), upd]), bad)
+        for f, _, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2)
+    ]
 
 
 def _solver(timeout: Optional[float]) -> z3.Solver:
@@ -141,6 +150,63 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
 
 
 SPLIT_RULES = 24  # from this many rules on, the induction query is decided one disjunct at a time
+
+
+def _substitute(t: z3.ExprRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.ExprRef:
+    """``z3.substitute(t, *pairs)`` through the C API directly (hundreds of pairs per call)."""
+    if not pairs:
+        return t
+    n = len(pairs)
+    src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
+    dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    return z3.BoolRef(z3.Z3_substitute(t.ctx_ref(), t.as_ast(), n, src, dst), t.ctx)
+
+
+def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optional[float]) -> bool:
+    """Is the ``induction_query`` of ``contract`` unsat? Decided like ``split_unsat`` (the base case, then
+    each rule's step on a solver holding the invariant), but each step with its next-state variables
+    replaced by their definitions: the firing's next state and registers, and the monitor variables a
+    ``Counter`` defines. Every model of a step satisfies those equalities, so the substituted formula is
+    implied by the step and its unsatisfiability proves the step's. A wide table's frame -- the many
+    counters a firing leaves unchanged -- then makes most of the next-state invariant the current one.
+    False means "not shown here" (the caller solves the whole query), never a verdict.
+    """
+    t0 = time.perf_counter()
+    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
+    base = conjunction([model.initial(s0), contract.init(m0), z3.Not(contract.invariant(model, s0, m0))])
+    s, m = model.new_state("k"), monitor_vars(contract, "k")
+    s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
+    heads = model.new_heads("k")
+    inv = contract.invariant(model, s, m)
+    not_inv2 = z3.Not(contract.invariant(model, s2, m2))
+    solver = z3.Solver()
+
+    def unsat(part: z3.BoolRef) -> bool:
+        left = None if timeout is None else timeout - (time.perf_counter() - t0)
+        if left is not None:
+            if left <= 0.001:
+                return False
+            solver.set("timeout", max(1, int(left * 1000)))
+        solver.push()
+        solver.add(part)
+        r = solver.check()
+        solver.pop()
+        return r == z3.unsat
+
+    if not unsat(base):
+        return False
+    solver.add(z3.simplify(inv))
+    for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2):
+        pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
+        keep = [f.enabled]
+        if st.frame is not None and st.frame[0] is upd:
+            pairs += st.frame[1]
+        else:
+            keep.append(upd)
+        step = _substitute(conjunction(keep + [disjunction([bad, not_inv2])]), pairs)
+        if not unsat(z3.simplify(step)):
+            return False
+    return True
 
 
 def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
@@ -278,15 +344,15 @@ def prove(
     model = MachineModel(
         machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
     )
-    query = induction_query(model, contract)
-    if len(machine.rules) >= SPLIT_RULES and split_unsat(query[0], timeout):
+    if len(machine.rules) >= SPLIT_RULES and split_unsat_framed(model, contract, timeout):
         return ProofResult(
             "proved",
             "1-induction (plain solver, rule by rule)",
             contract.statement,
             time.perf_counter() - t0,
-            to_smt2(query) if want_smt2 else None,
+            to_smt2(induction_query(model, contract)) if want_smt2 else None,
         )
+    query = induction_query(model, contract)
     spent = time.perf_counter() - t0
     rest = None if timeout is None else max(0.0, timeout - spent)  # the split attempt counts against it
     res = run_query(query, rest, want_model=False, want_smt2=want_smt2)
@@ -382,20 +448,23 @@ class Counter:
 
     st: Step
     parts: list = field(default_factory=list)
+    defs: list = field(default_factory=list)  # (m2[name], its new value), one per part
 
     def inc(self, name: str, by: Union[bool, z3.BoolRef] = True) -> "Counter":
         m, m2, memo = self.st.m, self.st.m2, self.st.memo
-        key = (name, by) if isinstance(by, bool) else (name, by.get_id())  # the memo keeps ``by`` alive
-        term = memo.get(key)
-        if term is None:
-            if isinstance(by, bool):
-                term = m2[name] == m[name] + (1 if by else 0)
-            else:
-                term = m2[name] == m[name] + z3.If(by, 1, 0)
-            memo[key] = term
-        self.parts.append(term)
+        # keyed by the condition object (the entry keeps it alive, so its id is not reused): the same
+        # object, as a contract passes for every shape a firing cannot match, is one lookup
+        key = (name, by) if isinstance(by, bool) else (name, id(by))
+        hit = memo.get(key)
+        if hit is None:
+            value = m[name] + (1 if by else 0) if isinstance(by, bool) else m[name] + z3.If(by, 1, 0)
+            hit = memo[key] = (m2[name] == value, (m2[name], value), by)
+        self.parts.append(hit[0])
+        self.defs.append(hit[1])
         return self
 
     def build(self) -> z3.BoolRef:
-        return conjunction(self.parts) if self.parts else z3.BoolVal(True)
+        term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
+        self.st.frame = (term, list(self.defs))
+        return term
 
