@@ -127,10 +127,10 @@ def _havoc_read(e: Expr) -> bool:
     return isinstance(e, Apply) and (e.fn == MEMORY_READ or any(_havoc_read(a) for a in e.args))
 
 
-def control_values(func: Operation) -> set[Value]:
+def control_values(func: Operation, machines: Optional[dict] = None) -> set[Value]:
     """Values whose tokens can influence a guard (backward closure through the tables' data flow)."""
     body = func.regions[0].entry
-    machines = {op: machine_for(op) for op in body.ops}
+    machines = machines if machines is not None else {op: machine_for(op) for op in body.ops}
     guard_in: dict[Operation, set[int]] = {}
     flow: dict[Operation, dict[int, set[int]]] = {}
     for op, m in machines.items():
@@ -190,16 +190,18 @@ class _CRule:
                 self.heads0[i] = forever[cid]
         self.guard = rule.guard
         self.gleaves = _leaves(rule.guard) if rule.guard is not None else ((), ())
-        self.gfast = compile_expr(rule.guard, index) if rule.guard is not None else None
+        self.gfast = a.compile(rule.guard, index) if rule.guard is not None else None
         self.gports = tuple(index[p] for p in self.gleaves[0])
         emits = []
         for p, e in rule.emits:
             oi = a.out_index[p]
             t = a.machine.outputs[oi].type
             lv = _leaves(e)
-            emits.append((oi, a.relevant_out[oi], e, lv, _fast(e, index), t, tuple(index[q] for q in lv[0])))
+            emits.append((oi, a.relevant_out[oi], e, lv, _fast(e, index, a.compile), t,
+                          tuple(index[q] for q in lv[0])))
         self.emits = tuple(emits)
-        self.updates = tuple((r, e, lv, _fast(e, index) if r in a.relevant_regs else _SKIP, a.encoder.reg_types[r],
+        self.updates = tuple((r, e, lv, _fast(e, index, a.compile) if r in a.relevant_regs else _SKIP,
+                              a.encoder.reg_types[r],
                               tuple(index[q] for q in lv[0])) for r, e in rule.updates for lv in (_leaves(e),))
         self.effect = rule.effect
         self.next = rule.next
@@ -226,11 +228,11 @@ def _leaves(e: Expr) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(ports_read(e))), tuple(sorted(registers_read(e)))
 
 
-def _fast(e: Expr, index: dict[str, int]):
+def _fast(e: Expr, index: dict[str, int], compile_=compile_expr):
     """The simulator's compiled evaluator of ``e`` (None when it needs memory: those values are symbolic)."""
     if _havoc_read(e) or (isinstance(e, Apply) and e.fn == MEMORY_DIM):
         return None
-    return compile_expr(e, index)
+    return compile_(e, index)
 
 
 @dataclass(eq=False)
@@ -251,6 +253,15 @@ class _Actor:
     arbitrary: bool = False  # a merge: any ready input may be taken (the explorer forks)
     relevant_regs: set = field(default_factory=set)  # registers that reach a guard or a tracked output
     forever: dict = field(default_factory=dict)  # the explorer's always-ready channels (by channel id)
+    compiled: dict = field(default_factory=dict)  # the explorer's compiled expressions, shared by its actors
+
+    def compile(self, e: Expr, index: dict[str, int]):
+        """``compile_expr(e, index)``, once per distinct (expression, port positions) of the explorer."""
+        key = (e, tuple(sorted(index.items())))
+        fn = self.compiled.get(key)
+        if fn is None:
+            fn = self.compiled[key] = compile_expr(e, index)
+        return fn
 
 
 @dataclass
@@ -322,7 +333,8 @@ class Explorer:
         self.merged = 0
         body = func.regions[0].entry
         self.names = value_name_map(func, list(body.args) + [r for op in body.ops for r in op.results])
-        self.relevant = control_values(func)
+        self._machines = {op: machine_for(op) for op in body.ops}
+        self.relevant = control_values(func, self._machines)
         self.arg_names = function_arg_names(func)
         self.solver = z3.Solver()
         self.fresh_count = 0
@@ -344,7 +356,7 @@ class Explorer:
 
     def _build(self, body) -> None:
         for k, op in enumerate(body.ops):
-            m = machine_for(op)
+            m = self._machines[op]
             port_types = {p.name: p.type for p in m.inputs if p.kind == "token"}
             reg_types = {r.name: r.type for r in m.registers}
             mem_elem = m.memory.type.element if m.memory is not None else None
@@ -380,8 +392,10 @@ class Explorer:
                     else:
                         src.outputs[v.index].append(cid)
                 self.init_tokens.append(tokens)
+        compiled: dict = {}
         for a in self.actors:
             a.forever = self.forever
+            a.compiled = compiled
             a.relevant_regs = _relevant_registers(a.machine, {p.name for p, rel in zip(a.machine.outputs,
                                                                                         a.relevant_out) if rel})
             a.crules = {state: tuple(_CRule(r, a) for r in rules) for state, rules in a.rules.items()}
