@@ -503,7 +503,11 @@ class Typer:
         m = self.machines[op]
         step_op = _attr_str(op, "step_op") or "+="
         cont = _attr_str(op, "cont_cond", "stop_cond")
-        key = (p.key, step_op, cont, start.get_id(), step.get_id(), bound.get_id())
+        # Streams share a loop only when they are copies of one activation: equal clocks and operand terms
+        # and the same tokens behind the operands (a stream started by another loop's exit token has the
+        # same counts but runs after it: sharing would pair iterations that never coexist).
+        roots = tuple(id(activation_root(v)) for v in op.operands)
+        key = (p.key, step_op, cont, start.get_id(), step.get_id(), bound.get_id(), roots)
         loop = self.loop_index.get(key)
         idx, cont_v = op.results
         if loop is None:
@@ -747,6 +751,16 @@ def copied_value(v: Value) -> Value:
     while isinstance(v, OpResult) and v.op.name in IDENTITY_OPS:
         v = v.op.operands[0]
     return v
+
+
+def activation_root(v: Value) -> Value:
+    """The token behind ``v``: through copies (fork/buffer/br) and from a constant to its ctrl token."""
+    while True:
+        v = copied_value(v)
+        if isinstance(v, OpResult) and v.op.name == "handshake.constant":
+            v = v.op.operands[0]
+            continue
+        return v
 
 
 def _attr_str(op: Operation, *names: str) -> Optional[str]:
