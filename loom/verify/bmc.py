@@ -264,7 +264,7 @@ class _Actor:
         return fn
 
 
-@dataclass
+@dataclass(eq=False)
 class _State:
     """One point of the exploration: every actor's state/registers, every channel, the path."""
 
@@ -284,7 +284,7 @@ class _State:
     blocked: list = field(default_factory=list)  # actors waiting for an undecided symbolic guard
     ready: bool = False  # at a checkpoint: the next run_path decides for the first blocked actor
     dead: bool = False  # merged into another state (skipped when popped)
-    ckey: Any = None  # the coarse key it is filed under while waiting at a checkpoint
+    ckey: Any = None  # its coarse key while waiting at a checkpoint (computed when another run waits too)
 
     def copy(self) -> "_State":
         return _State(list(self.states), [dict(r) for r in self.regs], [deque(c) for c in self.chans],
@@ -816,7 +816,7 @@ class Explorer:
         self.paths = self.pruned = self.merged = 0
         seq = 0
         heap: list = [(0, 0, 0, self.initial())]
-        waiting: dict[Any, list[_State]] = {}  # coarse key -> states waiting at a checkpoint
+        waiting: dict[Any, list[_State]] = {None: []}  # coarse key -> states at a checkpoint (None: not keyed yet)
         while heap:
             level, _, _, st = heapq.heappop(heap)
             if st.dead:
@@ -841,8 +841,8 @@ class Explorer:
                 continue
             if bad in ("requeue", "checkpoint"):
                 if bad == "checkpoint":
-                    st.ckey = self._coarse_key(st)
-                    waiting.setdefault(st.ckey, []).append(st)
+                    st.ckey = None
+                    waiting[None].append(st)
                 seq += 1
                 heapq.heappush(heap, (st.maxc, st.steps, seq, st))
                 continue
@@ -914,9 +914,16 @@ class Explorer:
         condition is the disjunction of the (renamed) path conditions: the runs it explores are exactly
         the union of the runs of the states merged, so nothing is lost and nothing is added.
         """
+        waiting[st.ckey].remove(st)
+        if not any(o for b in waiting.values() for o in b if not o.dead):
+            return st  # nobody to meet: no key computed
+        for o in waiting.pop(None):  # key the runs that arrived since the last comparison
+            if not o.dead:
+                o.ckey = self._coarse_key(o)
+                waiting.setdefault(o.ckey, []).append(o)
+        waiting[None] = []
+        st.ckey = self._coarse_key(st)
         bucket = waiting.get(st.ckey, [])
-        if st in bucket:
-            bucket.remove(st)
         mates = [o for o in bucket if not o.dead]
         if not mates:
             return st
