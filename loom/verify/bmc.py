@@ -858,8 +858,7 @@ class Explorer:
     @staticmethod
     def _coarse_key(st: _State) -> tuple:
         """What two states must share to be compared value by value (cheap: no value looked at)."""
-        return (tuple(st.states), tuple(st.counters), st.maxc, st.returned, st.error,
-                tuple(len(q) for q in st.chans))
+        return (tuple(st.states), tuple(st.counters), st.maxc, st.returned, st.error, tuple(map(len, st.chans)))
 
     @staticmethod
     def _plain_key(st: _State) -> tuple:
