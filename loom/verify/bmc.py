@@ -618,23 +618,24 @@ class Explorer:
         ``"checkpoint"`` when only symbolic decisions are left (it waits in the queue, where runs that
         reached the same state merge; popped again, it decides for its first blocked actor)."""
         actors = self.actors
+        try_fire = self._try_fire
         n = 0
         while True:
-            while st.work:
+            work, queued = st.work, st.queued
+            while work:
                 n += 1
                 if n & 255 == 0 and time.perf_counter() > self.deadline:
                     raise TimeoutError
-                k = st.work.popleft()
-                st.queued[k] = False
-                a = actors[k]
-                fired = self._try_fire(st, a, pending)
-                if fired and not st.queued[k]:
-                    st.queued[k] = True
-                    st.work.append(k)
-                if st.error is not None:
-                    return "error", st.error
-                if st.maxc > level:
-                    return "requeue"
+                k = work.popleft()
+                queued[k] = False
+                if try_fire(st, actors[k], pending):
+                    if not queued[k]:
+                        queued[k] = True
+                        work.append(k)
+                    if st.error is not None:
+                        return "error", st.error
+                    if st.maxc > level:
+                        return "requeue"
             if not st.blocked:
                 return self._verdict(st)
             if not st.ready:
@@ -776,10 +777,8 @@ class Explorer:
             elif isinstance(eff, Fail):
                 st.error = f"{eff.code} at {a.op.name} ({a.op.loc})"
         chans = st.chans
-        forever = self.forever
-        for _, _, cid in cr.reads:
-            if cid not in forever:
-                chans[cid].popleft()
+        for _, cid in cr.pull:
+            chans[cid].popleft()
         queued, work, consumer = st.queued, st.work, self.chan_consumer
         for oi, v in values:
             for cid in a.outputs[oi]:
