@@ -77,9 +77,10 @@ def _dims(shape) -> str:
 class Printer:
     """Prints ops with the names of the scopes they sit in (see ``names.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, debuginfo: bool = False) -> None:
         self.scopes: list[Names] = []
         self.depth = 0
+        self.debuginfo = debuginfo  # print every op's location, as mlir-opt's -mlir-print-debuginfo does
 
     # ------------------------------------------------------------------ values
     def value(self, v: Value) -> str:
@@ -245,6 +246,8 @@ class Printer:
                 self.scopes.pop()
         if op.loc.text:
             text += " " + op.loc.text
+        elif self.debuginfo and op.loc.line > 0:
+            text += f' loc("{_escape_file(op.loc.file)}":{op.loc.line}:{op.loc.col})'
         return head + text
 
     def generic(self, op: Operation, operands: list[str]) -> str:
@@ -296,9 +299,17 @@ class Printer:
         return "".join(self.op(op) + "\n" for op in m.regions[0].blocks[0].ops)
 
 
-def print_module(module: Module) -> str:
-    """The text of ``module``; parsing it gives a structurally identical module."""
-    return Printer().module(module)
+def print_module(module: Module, debuginfo: bool = False) -> str:
+    """The text of ``module``; parsing it gives a structurally identical module.
+
+    ``debuginfo`` adds a ``loc("file":line:col)`` to every op that has a location (the
+    lowering keeps each source op's location on what it emits, so a DFG printed this way
+    can be related back to its SCF source, e.g. by ``loom verify --source``)."""
+    return Printer(debuginfo).module(module)
+
+
+def _escape_file(name: str) -> str:
+    return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _isolated(op: Operation) -> bool:

@@ -399,7 +399,7 @@ def mutants(module: Module, func_name: str, operators: Sequence[Operator] = OPER
     """
     from loom.mlir import parse_text, print_module, value_names
 
-    text = print_module(module)
+    text = print_module(module, debuginfo=True)  # mutants keep the source locations
     fname = module.filename
     base = _function(parse_text(text, fname), func_name)
     base_body = Body(base, value_names(base))
