@@ -237,11 +237,18 @@ class Refinement:
     # ------------------------------------------------------------------ relations (Houdini)
     def relate(self) -> None:
         pairs = self.loop_pairs()
+        outer: list[tuple] = []  # DFG state symbol -> source term, by the first candidate (pairs go outside in)
         for lp in pairs:
             for a in lp.d.state:
                 for b in lp.s.state:
                     if a.init is not None and b.init is not None:
-                        lp.relation += _candidates(a, b)
+                        lp.relation += _candidates(a, b, outer)
+            bound = {a.get_id() for a, _ in outer}
+            for r in lp.relation:
+                if r.a.sym.get_id() not in bound:
+                    bound.add(r.a.sym.get_id())
+                    rhs = r.holds(r.a.sym, r.b.sym).arg(1)
+                    outer.append((r.a.sym, rhs))
             for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
                 sv = f.state[0] if f.kind == "for" and f.state else None
                 if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
@@ -508,15 +515,41 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     r.relate()
     r.check_events()
     r.check_loops()
+    confirm(r.obligations, source, func)
     return r.obligations
+
+
+def confirm(obligations: list[Obligation], source: Operation, func: Operation) -> None:
+    """Keep a refutation only when running both programs on the witness's inputs shows a difference;
+    otherwise the witness may be an unreachable state and the verdict is "unknown" (``refine_replay``)."""
+    from loom.verify.refine_replay import replay
+
+    seen: dict[str, Optional[dict]] = {}
+    for ob in obligations:
+        if ob.status != "refuted":
+            continue
+        args = (ob.counterexample or {}).get("arguments", {})
+        key = repr(sorted(args.items()))
+        if key not in seen:
+            seen[key] = replay(source, func, args)
+        diff = seen[key]
+        if diff is not None:
+            ob.counterexample = {**(ob.counterexample or {}), "replay": diff}
+            ob.detail += f"; running both on {diff['inputs']}: {diff['why']}"
+        else:
+            ob.status = "unknown"
+            ob.detail = ("not proved: " + ob.detail.removeprefix("NOT ") + " -- but both programs agree when run "
+                         "on inputs built from it (the state may be unreachable; the loop relation found may be "
+                         "too weak)")
 
 
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-def _candidates(a: StateVar, b: StateVar) -> list[Rel]:
+def _candidates(a: StateVar, b: StateVar, outer: list[tuple]) -> list[Rel]:
     """Relations worth trying between a DFG and a source state variable: equality (up to a constant
-    offset the initial values show), or equality after sign/zero extension of a narrower source value."""
+    offset the initial values show, reading enclosing loops' DFG state through their candidate
+    relations ``outer``), or equality after sign/zero extension of a narrower source value."""
     if a.sym.sort() == b.sym.sort():
         rels = [Rel(a, b)]
     elif z3.is_bv(a.sym) and z3.is_bv(b.sym) and a.sym.size() > b.sym.size():
@@ -526,7 +559,8 @@ def _candidates(a: StateVar, b: StateVar) -> list[Rel]:
     if z3.is_bv(a.sym):
         for r in rels:
             assert a.init is not None and b.init is not None
-            off = z3.simplify(a.init - r.holds(a.init, b.init).arg(1))
+            a_init = _substitute_all([a.init], outer)[0] if outer else a.init
+            off = z3.simplify(a_init - r.holds(a.init, b.init).arg(1))
             if z3.is_bv_value(off) and off.as_long() != 0:
                 r.offset = off
     return rels
@@ -538,14 +572,14 @@ def _bound(sv: StateVar, kind: str, x: z3.ExprRef) -> z3.BoolRef:
     return x >= sv.init if kind == "sge" else z3.UGE(x, sv.init)
 
 
-def _substitute_all(terms: list[z3.BoolRef], pairs: list[tuple]) -> list[z3.BoolRef]:
+def _substitute_all(terms: list[z3.ExprRef], pairs: list[tuple]) -> list[z3.ExprRef]:
     """``z3.substitute(t, *pairs)`` for each term, without the Python wrapper's per-call sort checks
     (the pairs are built sort-correct: a state symbol and a term of its sort)."""
     ctx = terms[0].ctx
     n = len(pairs)
     src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
     dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
-    return [z3.BoolRef(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
+    return [z3.ExprRef(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
 
 
 def _at(f: Frame) -> str:
