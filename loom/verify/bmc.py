@@ -285,6 +285,7 @@ class _State:
     ready: bool = False  # at a checkpoint: the next run_path decides for the first blocked actor
     dead: bool = False  # merged into another state (skipped when popped)
     ckey: Any = None  # its coarse key while waiting at a checkpoint (computed when another run waits too)
+    keys: Optional[tuple] = None  # its plain and fine keys while waiting (computed once, when compared)
 
     def copy(self) -> "_State":
         return _State(list(self.states), [dict(r) for r in self.regs], [deque(c) for c in self.chans],
@@ -840,7 +841,7 @@ class Explorer:
                 continue
             if bad in ("requeue", "checkpoint"):
                 if bad == "checkpoint":
-                    st.ckey = None
+                    st.ckey = st.keys = None
                     waiting[None].append(st)
                 seq += 1
                 heapq.heappush(heap, (st.maxc, st.steps, seq, st))
@@ -905,6 +906,16 @@ class Explorer:
         key += tuple(tuple(val(x) for x in q) for q in st.chans)
         return key + (tuple(c.sort().sexpr() for c in syms),), syms
 
+    def _plain_key_of(self, st: _State) -> tuple:
+        if st.keys is None:
+            st.keys = (self._plain_key(st), None)
+        return st.keys[0]
+
+    def _fine_key_of(self, st: _State) -> tuple:
+        if st.keys is None or st.keys[1] is None:
+            st.keys = (self._plain_key_of(st), self._fine_key(st))
+        return st.keys[1]
+
     def _merge_waiting(self, st: _State, waiting: dict) -> _State:
         """Merge every state waiting at a checkpoint that equals ``st`` up to fresh-symbol names.
 
@@ -925,14 +936,14 @@ class Explorer:
         mates = [o for o in bucket if not o.dead]
         if not mates:
             return st
-        plain = self._plain_key(st)
-        mates = [o for o in mates if self._plain_key(o) == plain]
+        plain = self._plain_key_of(st)
+        mates = [o for o in mates if self._plain_key_of(o) == plain]
         if not mates:
             return st
-        key, syms = self._fine_key(st)
+        key, syms = self._fine_key_of(st)
         group = [(st, syms)]
         for o in mates:
-            k2, s2 = self._fine_key(o)
+            k2, s2 = self._fine_key_of(o)
             if k2 == key:
                 group.append((o, s2))
         if len(group) == 1:
