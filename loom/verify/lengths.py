@@ -164,6 +164,15 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc))
     out.extend(_classes(a, ctx))
+    for loop, (opener, args) in typing.stuck.items():
+        name = a.names.get(opener.results[0], "?")
+        given = ", ".join(f"{k}={v}" for k, v in args.items()) or "any arguments"
+        why = (f"with {given} its first iteration runs and feeds back exactly the values it started from, "
+               "so every later iteration repeats it")
+        out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0,
+                              f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}",
+                              {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
+                               "trip_counts": {}, "reason": why}, opener.loc))
     return out
 
 

@@ -98,6 +98,8 @@ class Hypothesis:
     clock: Clock
     opener: Operation
     confirmed: Optional[bool] = None
+    members: list[Operation] = field(default_factory=list)  # the carries/invariants of the loop
+    cond_term: Optional[z3.ExprRef] = None  # the condition's own term (before N_W replaces it)
 
 
 @dataclass
@@ -114,6 +116,7 @@ class Typing:
     gates: dict[Operation, Loop] = field(default_factory=dict)
     free: Optional[FreeVars] = None
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
+    stuck: dict[Loop, tuple[Operation, dict]] = field(default_factory=dict)  # while loops that never end: args
 
 
 class Typer:
@@ -143,6 +146,7 @@ class Typer:
         self.done_groups: set[int] = set()
         self.deferred: list[tuple] = []  # (op, what, expected clock, value, reference value)
         self.forever: dict[Operation, str] = {}
+        self.stuck: dict[Loop, tuple[Operation, dict]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ driver
@@ -174,10 +178,12 @@ class Typer:
                 continue
             break
         self._check_feedback()
+        for hyp in self.hyps.values():
+            self._fixed_point(hyp)
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates, self.memo, self.forever)
+                      self.cond_names, self.gates, self.memo, self.forever, self.stuck)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
@@ -661,6 +667,7 @@ class Typer:
                 self.logic.add_loop(loop)
                 hyp = self.hyps[root] = Hypothesis(loop, raw_clock(loop), op)
             self.done_groups.add(id(g))
+            hyp.members.append(op)
             self._segment_with(op, hyp.clock, hyp.loop.cont)
             # every other carry/invariant on the same condition (or a fork/buffer/br copy of it) joins
             # this loop now
@@ -668,6 +675,7 @@ class Typer:
                 if (g2.kind == "segment" and id(g2) not in self.done_groups
                         and copied_value(g2.op.operands[0]) is root and g2.op.operands[1] in self.types):
                     self.done_groups.add(id(g2))
+                    hyp.members.append(g2.op)
                     self._segment_with(g2.op, hyp.clock, hyp.loop.cont)
             return True
         return False
@@ -681,6 +689,7 @@ class Typer:
             hyp.confirmed = False
             return typed
         hyp.confirmed = True
+        hyp.cond_term = typed.term
         first = z3.simplify(z3.substitute(typed.term, (loop.j, z3.IntVal(0))))
         loop.first_cond = first
         loop.holds = typed.term  # true exactly at positions j < N: relates the loop's data to N
@@ -688,6 +697,67 @@ class Typer:
             self.unknown_op(hyp.opener, f"the condition of {loop.name} is constantly true: the loop never ends")
         self.cond_names.setdefault(loop.cont, self.name(d_v))
         return Typed(typed.clock, loop.cont)
+
+    def _fixed_point(self, hyp: Hypothesis) -> None:
+        """A while loop that never ends: some arguments make its first iteration run (the condition holds on
+        the seeds) and feed back exactly the seeds, so every later iteration is the same one. Decided only
+        when the condition and the feedback are exact functions of the seeds and the arguments (no loaded
+        or otherwise abstracted value), so a model is a real run."""
+        loop = hyp.loop
+        if not hyp.confirmed or hyp.cond_term is None:
+            return
+        at0 = [(loop.j, z3.IntVal(0))]
+        cond = self.cond_term_bool(hyp.cond_term)
+        carries = [op for op in hyp.members if op.name == "dataflow.carry"]
+        if any(op.operands[2] not in self.types or op.results[0] not in self.types for op in carries):
+            return
+
+        def own(op: Operation) -> set[int]:  # the fresh values standing for the carry's later outputs
+            seed = {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[1]).term)}
+            out = {x.decl().get_id() for x in _uninterpreted(self.t(op.results[0]).term) if x.num_args() > 0}
+            return out - seed  # (coordinates, 0-ary, are shared by every carry of the loop)
+
+        # the control state: the carries the condition reads, and those their feedback reads (others, such
+        # as a step counter, change every iteration without deciding anything)
+        decls = {op: own(op) for op in carries}
+        used = {x.decl().get_id() for x in _uninterpreted(cond)}
+        state: list[Operation] = []
+        grew = True
+        while grew:
+            grew = False
+            for op in carries:
+                if op not in state and decls[op] & used:
+                    state.append(op)
+                    used |= {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[2]).term)}
+                    grew = True
+        if not state:
+            return
+        cond0 = z3.simplify(z3.substitute(cond, *at0))
+        same: list[z3.BoolRef] = []
+        for op in state:
+            seed = self.t(op.operands[1]).term
+            fb = z3.simplify(z3.substitute(self.t(op.operands[2]).term, *at0))
+            if fb.sort() != seed.sort():
+                return
+            same.append(fb == seed)
+        # the loop must really be activated with those arguments (e.g. not under a guard that excludes them)
+        claim = z3.And(loop.activation.formula(), cond0, *same)
+        allowed = {c.get_id() for c in self.logic.args.values()}
+        if any(x.get_id() not in allowed for x in _uninterpreted(claim)):
+            return  # depends on abstracted data or on trip counts: no exact verdict
+        s = self.logic.solver()
+        s.add(claim)
+        self.logic.queries += 1
+        if s.check() != z3.sat:
+            return
+        m = s.model()
+        args = {name: _py_value(m.eval(c, model_completion=True)) for name, c in self.logic.args.items()
+                if any(c.get_id() == x.get_id() for x in _uninterpreted(claim))}
+        self.stuck[loop] = (hyp.opener, args)
+
+    @staticmethod
+    def cond_term_bool(term: z3.ExprRef) -> z3.BoolRef:
+        return term if z3.is_bool(term) else term != 0
 
     # ------------------------------------------------------------------ silent parts
     def _silence(self) -> bool:
@@ -751,6 +821,34 @@ def copied_value(v: Value) -> Value:
     while isinstance(v, OpResult) and v.op.name in IDENTITY_OPS:
         v = v.op.operands[0]
     return v
+
+
+def _uninterpreted(term: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants and applications in ``term`` (arguments, fresh values, trip counts)."""
+    out: dict[int, z3.ExprRef] = {}
+    seen: set[int] = set()
+    todo = [term]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_app(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[x.get_id()] = x
+            continue
+        if z3.is_quantifier(x) or z3.is_var(x):
+            out[x.get_id()] = x
+            continue
+        todo.extend(x.children())
+    return list(out.values())
+
+
+def _py_value(v: z3.ExprRef) -> object:
+    if z3.is_bv_value(v):
+        return v.as_signed_long()
+    if z3.is_true(v) or z3.is_false(v):
+        return z3.is_true(v)
+    return str(v)
 
 
 def activation_root(v: Value) -> Value:
