@@ -164,15 +164,17 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc))
     out.extend(_classes(a, ctx))
-    for loop, (opener, args) in typing.stuck.items():
+    for loop, (opener, args, k) in typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
-        given = ", ".join(f"{k}={v}" for k, v in args.items()) or "any arguments"
-        why = (f"with {given} its first iteration runs and feeds back exactly the values it started from, "
+        given = ", ".join(f"{x}={v}" for x, v in args.items()) or "any arguments"
+        which = "its first iteration" if k == 0 else f"iteration {k} (counting from 0)"
+        why = (f"with {given} {which} runs and feeds back exactly the values it started from, "
                "so every later iteration repeats it")
         out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0,
                               f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}",
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
-                               "trip_counts": {}, "reason": why}, opener.loc))
+                               "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
+                              opener.loc))
     return out
 
 

@@ -116,7 +116,7 @@ class Typing:
     gates: dict[Operation, Loop] = field(default_factory=dict)
     free: Optional[FreeVars] = None
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
-    stuck: dict[Loop, tuple[Operation, dict]] = field(default_factory=dict)  # while loops that never end: args
+    stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
 
 
 class Typer:
@@ -146,7 +146,7 @@ class Typer:
         self.done_groups: set[int] = set()
         self.deferred: list[tuple] = []  # (op, what, expected clock, value, reference value)
         self.forever: dict[Operation, str] = {}
-        self.stuck: dict[Loop, tuple[Operation, dict]] = {}
+        self.stuck: dict[Loop, tuple[Operation, dict, int]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ driver
@@ -732,28 +732,42 @@ class Typer:
                     grew = True
         if not state:
             return
-        cond0 = z3.simplify(z3.substitute(cond, *at0))
-        same: list[z3.BoolRef] = []
+        # iteration k's control state, as a term over the arguments: the seeds, then each feedback evaluated
+        # on the previous state; the loop is stuck when some iteration's state is fed back unchanged
+        apps: dict[Operation, z3.ExprRef] = {}
         for op in state:
-            seed = self.t(op.operands[1]).term
-            fb = z3.simplify(z3.substitute(self.t(op.operands[2]).term, *at0))
-            if fb.sort() != seed.sort():
+            mine = [x for x in _uninterpreted(self.t(op.results[0]).term) if x.decl().get_id() in decls[op]]
+            if len(mine) != 1:
                 return
-            same.append(fb == seed)
-        # the loop must really be activated with those arguments (e.g. not under a guard that excludes them)
-        claim = z3.And(loop.activation.formula(), cond0, *same)
+            apps[op] = mine[0]
         allowed = {c.get_id() for c in self.logic.args.values()}
-        if any(x.get_id() not in allowed for x in _uninterpreted(claim)):
-            return  # depends on abstracted data or on trip counts: no exact verdict
-        s = self.logic.solver()
-        s.add(claim)
-        self.logic.queries += 1
-        if s.check() != z3.sat:
-            return
-        m = s.model()
-        args = {name: _py_value(m.eval(c, model_completion=True)) for name, c in self.logic.args.items()
-                if any(c.get_id() == x.get_id() for x in _uninterpreted(claim))}
-        self.stuck[loop] = (hyp.opener, args)
+        current = {op: self.t(op.operands[1]).term for op in state}
+        held: list[z3.BoolRef] = [loop.activation.formula()]  # really activated with those arguments
+        for k in range(FIXED_POINT_UNROLL):
+            at = [(loop.j, z3.IntVal(k))]
+            here = [(z3.substitute(apps[op], *at), current[op]) for op in state]
+
+            def now(term: z3.ExprRef) -> z3.ExprRef:
+                return z3.simplify(z3.substitute(z3.simplify(z3.substitute(term, *at)), *here))
+
+            held.append(now(cond))
+            nxt = {op: now(self.t(op.operands[2]).term) for op in state}
+            if any(nxt[op].sort() != current[op].sort() for op in state):
+                return
+            claim = z3.And(*held, *[nxt[op] == current[op] for op in state])
+            if any(x.get_id() not in allowed for x in _uninterpreted(claim)):
+                return  # depends on abstracted data or on trip counts: no exact verdict
+            sol = self.logic.solver()
+            sol.add(claim)
+            self.logic.queries += 1
+            if sol.check() == z3.sat:
+                m = sol.model()
+                used_args = {x.get_id() for x in _uninterpreted(claim)}
+                args = {name: _py_value(m.eval(c, model_completion=True)) for name, c in self.logic.args.items()
+                        if c.get_id() in used_args}
+                self.stuck[loop] = (hyp.opener, args, k)
+                return
+            current = nxt
 
     @staticmethod
     def cond_term_bool(term: z3.ExprRef) -> z3.BoolRef:
@@ -812,6 +826,8 @@ class Typer:
                 continue
             self.check(op, what, expected, self.t(v).clock, v, ref)
 
+
+FIXED_POINT_UNROLL = 8  # iterations of a while loop searched for a state it feeds back unchanged
 
 IDENTITY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
 
