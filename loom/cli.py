@@ -126,7 +126,8 @@ def cmd_compile(args) -> int:
         path = Path(name)
         module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
-        texts.append((outdir / f"{_stem(path)}.dfg.mlir", print_module(lower_module(module, args.func, _lower_options(args)))))
+        dfg = lower_module(module, args.func, _lower_options(args))
+        texts.append((outdir / f"{_stem(path)}.dfg.mlir", print_module(dfg, debuginfo=args.debug_info)))
     for out, text in texts:
         _write_atomically(out, text)
         print(f"wrote {out}")
@@ -221,7 +222,10 @@ def cmd_verify(args) -> int:
     for path in paths:
         _check_readable(path)
     # several files: spread over the cores; each worker proves an operator table once
-    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1)
+    source = Path(args.source) if args.source else None
+    if source is not None:
+        _check_readable(source)
+    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source)
     if args.emit_smt2 is not None:
         emit_smt2(reports, Path(args.emit_smt2))
     if args.junit:
@@ -249,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--func", metavar="NAME")
     c.add_argument("--max-join-fanin", type=int, metavar="K")
     c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
+    c.add_argument("--debug-info", action="store_true",
+                   help="print each op's source location (loc(...)), so `loom verify --source` can relate the "
+                        "DFG to its SCF source")
     c.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
@@ -271,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
     v.add_argument("--timeout", type=float, metavar="S", help="seconds per obligation; a timeout is 'unknown'")
     v.add_argument("--bmc-k", type=int, default=4, metavar="K", help="trip-count bound of the BMC cross-check")
+    v.add_argument("--source", metavar="IN.scf.mlir",
+                   help="check DFG files against this SCF source too (refinement; needs a DFG written with "
+                        "`loom compile --debug-info`)")
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     v.set_defaults(run=cmd_verify)

@@ -145,13 +145,14 @@ def _sources(module: Module) -> dict[str, Operation]:
 
 
 def functions_to_verify(
-    path: Path, func: Optional[str] = None
+    path: Path, func: Optional[str] = None, source: Optional[Path] = None
 ) -> list[tuple[Operation, Optional[Operation]]]:
     """The (handshake.func, SCF source or None) pairs ``loom verify`` checks in a file.
 
     A ``.scf.mlir`` file, a file without handshake.func, or a ``func`` that names a
     func.func is lowered first (one function: ``func`` or the only one); any other
-    file is verified as written (its handshake.funcs, or ``func``).
+    file is verified as written (its handshake.funcs, or ``func``), each against the
+    same-named func.func of ``source`` when one is given (``loom verify --source``).
     """
     from loom.lower import LowerOptions, lower_module
     from loom.mlir import parse_file
@@ -167,17 +168,25 @@ def functions_to_verify(
         hs = [f for f in hs if func_name(f) == func]
         if not hs:
             raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc)
-    return [(f, None) for f in hs]
+    srcs = _sources(parse_file(source)) if source is not None else {}
+    if source is not None:
+        missing = [func_name(f) for f in hs if func_name(f) not in srcs]
+        if missing:
+            raise LoomError(f"{source} has no func.func named '{missing[0]}' to verify the DFG against",
+                            module.op.loc)
+    return [(f, srcs.get(func_name(f))) for f in hs]
 
 
 def verify_file(
-    path, ctx: VerifyContext, func_name: Optional[str] = None, cache: Optional[LemmaCache] = None
+    path, ctx: VerifyContext, func_name: Optional[str] = None, cache: Optional[LemmaCache] = None,
+    source: Optional[Path] = None,
 ) -> list[VerifyReport]:
-    """Verify the handshake.func(s) of a file (a ``.scf.mlir`` is lowered first, with program order from it)."""
+    """Verify the handshake.func(s) of a file (a ``.scf.mlir`` is lowered first, with program order from it;
+    a DFG file is checked against ``source``'s functions when given)."""
     p = Path(path)
     cache = cache if cache is not None else LemmaCache()
     reports = []
-    for f, src in functions_to_verify(p, func_name):
+    for f, src in functions_to_verify(p, func_name, source):
         r = verify_function(f, ctx, source=src, cache=cache, file=str(p))
         r.file = str(p)
         reports.append(r)
@@ -185,7 +194,8 @@ def verify_file(
 
 
 def verify_files(
-    paths: list, ctx: VerifyContext, func_name: Optional[str] = None, jobs: int = 1
+    paths: list, ctx: VerifyContext, func_name: Optional[str] = None, jobs: int = 1,
+    source: Optional[Path] = None,
 ) -> list[VerifyReport]:
     """``verify_file`` on each path, in order, sharing one ``LemmaCache``; with ``jobs`` > 1 the files
     are spread over that many forked worker processes (each with its own cache).
@@ -198,9 +208,9 @@ def verify_files(
     jobs = min(jobs, len(paths))
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         cache = LemmaCache()
-        return [r for p in paths for r in verify_file(p, ctx, func_name, cache)]
+        return [r for p in paths for r in verify_file(p, ctx, func_name, cache, source)]
     # fork: the context (with its progress callback) is inherited, not pickled
-    pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name))
+    pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name, source))
     try:
         results = pool.map(_worker_verify, [str(p) for p in paths], chunksize=1)
     finally:
@@ -208,19 +218,19 @@ def verify_files(
         pool.join()
     out: list[VerifyReport] = []
     for p, got in zip(paths, results):
-        out += verify_file(p, ctx, func_name) if got is None else got
+        out += verify_file(p, ctx, func_name, source=source) if got is None else got
     return out
 
 
 _WORKER: dict = {}  # per worker process: its context, function name and lemma cache (set once at fork)
 
 
-def _worker_init(ctx: VerifyContext, func_name: Optional[str]) -> None:
-    _WORKER.update(ctx=ctx, func=func_name, cache=LemmaCache())
+def _worker_init(ctx: VerifyContext, func_name: Optional[str], source: Optional[Path] = None) -> None:
+    _WORKER.update(ctx=ctx, func=func_name, cache=LemmaCache(), source=source)
 
 
 def _worker_verify(path: str) -> Optional[list[VerifyReport]]:
     try:
-        return verify_file(path, _WORKER["ctx"], _WORKER["func"], _WORKER["cache"])
+        return verify_file(path, _WORKER["ctx"], _WORKER["func"], _WORKER["cache"], _WORKER["source"])
     except LoomError:
         return None  # re-raised by the parent, in file order

@@ -39,6 +39,7 @@ from loom.verify.refine_model import (
     linear,
     load_symbol,
     mentions,
+    exit_reads,
     row_major,
     source_position,
 )
@@ -386,8 +387,10 @@ class DfgModel:
         if x.ctx is not None and (not x.ctx or x.ctx[-1][0] is not f):
             raise Unsupported(f"{op.name} splits a value that is not in {f.name} on that loop's condition", op)
         self._complete_state(f)
-        out = z3.substitute(x.term, *f.exit_subst()) if f.state else x.term
-        bad = mentions(out, owned - {s.sym.decl().name() for s in f.state})
+        inner = owned - {s.sym.decl().name() for s in f.state}
+        pairs = f.exit_subst() + exit_reads(x.term, inner)
+        out = z3.substitute(x.term, *pairs) if pairs else x.term
+        bad = mentions(out, inner)
         if bad is not None:
             raise Unsupported(f"a value leaving {f.name} depends on {self.labels.get(bad, bad)}", op)
         return Node(out, outer, f.pc)

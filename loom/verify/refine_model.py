@@ -152,6 +152,26 @@ def source_position(loc: Location) -> Location:
     return Location(loc.file, loc.line, loc.col)
 
 
+def exit_reads(term: z3.ExprRef, owned: set[str]) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    """Substitution pairs for the loads of a loop that a value leaving it reads at its last condition
+    evaluation: ``load@L`` (current iteration) -> ``exit:load@L`` (the read at the exit; one name on both
+    sides, like the loads themselves)."""
+    out = []
+    seen: set[int] = set()
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            n = t.decl().name()
+            if n in owned and n.startswith("load@"):
+                out.append((t, z3.Const(symbol("exit:" + n), t.sort())))
+        todo.extend(t.children())
+    return out
+
+
 def load_symbol(values: Values, loc: Location, t) -> z3.ExprRef:
     """The value a load at source location ``loc`` reads at the current iteration (shared by both sides)."""
     return z3.Const(symbol(f"load@{loc}"), values.sort(t))

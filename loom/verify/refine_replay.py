@@ -25,7 +25,7 @@ MAX_DIM = 6
 
 def _element(t: Type, k: int) -> Any:
     if isinstance(t, FloatType):
-        return k * 0.5 - 1.0
+        return 0.75 * k - 0.5  # never 0.0 for an integer k: a product with it shows
     if isinstance(t, IntegerType) and t.width == 1:
         return k % 2
     return (k * 7 + 3) % 11 - 5
@@ -44,30 +44,32 @@ def _memref(t: MemRefType, sizes: list[int]) -> Any:
 
 
 def input_variants(source: Operation, arguments: dict) -> list[dict]:
-    """Inputs for ``source`` from a witness's ``arguments`` (``name`` / ``name.dimK``), as given and clamped."""
+    """Inputs for ``source`` from a witness's ``arguments`` (``name`` / ``name.dimK``): scalars as given
+    and clamped to small values, memref sizes as given (clamped) and at the largest size tried."""
     names = function_arg_names(source)
     types = [a.type for a in source.regions[0].entry.args]
     out = []
     for clamp in (False, True):
-        v: dict[str, Any] = {}
-        for n, t in zip(names, types):
-            if isinstance(t, MemRefType):
-                sizes = []
-                for k, s in enumerate(t.shape):
-                    got = arguments.get(f"{n}.dim{k}", 3) if s is None else s
-                    sizes.append(max(0, min(int(got), MAX_DIM)) if s is None else s)
-                v[n] = _memref(t, sizes)
-            elif isinstance(t, (IntegerType, IndexType)):
-                x = int(arguments.get(n, 2))
-                if isinstance(t, IntegerType) and t.width == 1:
-                    x &= 1
-                v[n] = max(-MAX_DIM, min(x, MAX_DIM)) if clamp else x
-            elif isinstance(t, FloatType):
-                v[n] = 1.5
-            else:
-                v[n] = None
-        if v not in out:
-            out.append(v)
+        for full in (False, True):
+            v: dict[str, Any] = {}
+            for n, t in zip(names, types):
+                if isinstance(t, MemRefType):
+                    sizes = []
+                    for k, s in enumerate(t.shape):
+                        got = MAX_DIM if full else arguments.get(f"{n}.dim{k}", 3)
+                        sizes.append(max(0, min(int(got), MAX_DIM)) if s is None else s)
+                    v[n] = _memref(t, sizes)
+                elif isinstance(t, (IntegerType, IndexType)):
+                    x = int(arguments.get(n, 2))
+                    if isinstance(t, IntegerType) and t.width == 1:
+                        x &= 1
+                    v[n] = max(-MAX_DIM, min(x, MAX_DIM)) if clamp else x
+                elif isinstance(t, FloatType):
+                    v[n] = 1.5
+                else:
+                    v[n] = None
+            if v not in out:
+                out.append(v)
     return out
 
 
@@ -77,7 +79,7 @@ def replay(source: Operation, dfg: Operation, arguments: dict) -> Optional[dict]
     from loom.sim import simulate
     from loom.testing.differential import same_value
 
-    parent = source.parent_op()
+    parent = source.parent_op
     if parent is None:
         return None
     module = Module(parent)

@@ -33,6 +33,7 @@ from loom.verify.refine_model import (
     linear,
     load_symbol,
     mentions,
+    exit_reads,
     row_major,
     source_position,
 )
@@ -304,7 +305,8 @@ class ScfModel:
             if isinstance(t, Unsupported):
                 self.env[r] = t
                 continue
-            out = z3.substitute(t, *frame.exit_subst()) if frame.state else t
+            pairs = frame.exit_subst() + exit_reads(t, owned)
+            out = z3.substitute(t, *pairs) if pairs else t
             bad = mentions(out, owned)
             self.env[r] = out if bad is None else Unsupported(
                 f"the result of {frame.name} depends on a value read in its last condition evaluation", op)

@@ -41,7 +41,7 @@ from loom.ir.types import MemRefType
 from loom.verify.lengths_values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine_dfg import DfgModel
-from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term
+from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
 from loom.verify.refine_scf import ScfModel
 from loom.verify.solve import QuerySession
 from loom.verify.structure import Layout, memory_layout
@@ -236,23 +236,32 @@ class Refinement:
 
     # ------------------------------------------------------------------ relations (Houdini)
     def relate(self) -> None:
+        """Houdini, one nesting depth at a time: a loop's candidates read its enclosing loops' DFG state
+        through their relation as already pruned, then every relation so far is pruned again."""
         pairs = self.loop_pairs()
-        outer: list[tuple] = []  # DFG state symbol -> source term, by the first candidate (pairs go outside in)
-        for lp in pairs:
-            for a in lp.d.state:
-                for b in lp.s.state:
-                    if a.init is not None and b.init is not None:
-                        lp.relation += _candidates(a, b, outer)
-            bound = {a.get_id() for a, _ in outer}
-            for r in lp.relation:
-                if r.a.sym.get_id() not in bound:
-                    bound.add(r.a.sym.get_id())
-                    rhs = r.holds(r.a.sym, r.b.sym).arg(1)
-                    outer.append((r.a.sym, rhs))
-            for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
-                sv = f.state[0] if f.kind == "for" and f.state else None
-                if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
-                    lp.bounds += [(sv, "sge"), (sv, "uge")]
+        active: list[LoopPair] = []
+        for depth in sorted({lp.s.depth for lp in pairs}):
+            outer: list[tuple] = []  # DFG state symbol -> source term
+            bound: set[int] = set()
+            for lp in active:
+                for r in lp.relation:
+                    if r.a.sym.get_id() not in bound:
+                        bound.add(r.a.sym.get_id())
+                        outer.append((r.a.sym, r.holds(r.a.sym, r.b.sym).arg(1)))
+            for lp in (p for p in pairs if p.s.depth == depth):
+                for a in lp.d.state:
+                    for b in lp.s.state:
+                        if a.init is not None and b.init is not None:
+                            lp.relation += _candidates(a, b, outer)
+                for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
+                    sv = f.state[0] if f.kind == "for" and f.state else None
+                    if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
+                        lp.bounds += [(sv, "sge"), (sv, "uge")]
+                active.append(lp)
+            self._houdini(active)
+
+    def _houdini(self, pairs: list[LoopPair]) -> None:
+        """Drop every candidate whose initial or next-iteration instance is not implied by the rest."""
         changed = True
         while changed:
             changed = False
@@ -505,6 +514,11 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     if source is None:
         return []
     t0 = time.perf_counter()
+    files = {source_position(op.loc).file for op in source.walk()}
+    if not any(source_position(op.loc).file in files for op in func.regions[0].entry.ops):
+        return [Obligation("refine.model", KIND, "unknown", 0.0,
+                           f"the DFG carries no location in {sorted(files)[0]}: write it with `loom compile "
+                           "--debug-info` to check it against its source", None, func.loc)]
     try:
         r = Refinement(func, source, ctx, layout if layout is not None else memory_layout(func))
     except Unsupported as e:
