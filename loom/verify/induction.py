@@ -157,8 +157,8 @@ def _substitute(t: z3.ExprRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3
     if not pairs:
         return t
     n = len(pairs)
-    src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
-    dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    src = (z3.Ast * n)(*[a.ast for a, _ in pairs])
+    dst = (z3.Ast * n)(*[b.ast for _, b in pairs])
     return z3.BoolRef(z3.Z3_substitute(t.ctx_ref(), t.as_ast(), n, src, dst), t.ctx)
 
 
