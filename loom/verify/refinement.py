@@ -322,7 +322,9 @@ class Refinement:
         for d in model.decls() if model is not None else []:
             n = d.name()
             if n in names and n in self.labels and d.arity() == 0:
-                values[self.labels[n]] = _fmt(model[d])
+                v = model[d]
+                if z3.is_bv_value(v) or z3.is_true(v) or z3.is_false(v):  # not the solver's names of floats
+                    values[self.labels[n]] = _fmt(v)
         return {"terms": terms, "values": dict(sorted(values.items())), "arguments": self.arguments(model)}
 
     def arguments(self, model) -> dict:
