@@ -345,7 +345,7 @@ class Explorer:
         self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
         self.merged = 0
         body = func.regions[0].entry
-        self.names = value_name_map(func, list(body.args) + [r for op in body.ops for r in op.results])
+        self._names: Optional[dict] = None  # value names, computed when a report needs them
         self._machines = {op: machine_for(op) for op in body.ops}
         self.relevant = control_values(func, self._machines)
         self.arg_names = function_arg_names(func)
@@ -353,7 +353,7 @@ class Explorer:
         self.fresh_count = 0
         self.actors: list[_Actor] = []
         self.chan_consumer: list[tuple[int, int]] = []
-        self.chan_name: list[str] = []
+        self.chan_value: list[Value] = []  # the value each channel carries (named in reports)
         self.forever: dict[int, Any] = {}
         self.args: dict[str, z3.ExprRef] = {}
         self.paths = 0
@@ -361,6 +361,14 @@ class Explorer:
         self._build(body)
 
     # ------------------------------------------------------------------ construction
+    @property
+    def names(self) -> dict:
+        """The printed name of every value (only reports need them: computed on first use)."""
+        if self._names is None:
+            body = self.func.regions[0].entry
+            self._names = value_name_map(self.func, list(body.args) + [r for op in body.ops for r in op.results])
+        return self._names
+
     def fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
         self.fresh_count += 1
         name = f"{hint}!{self.fresh_count}"
@@ -391,7 +399,7 @@ class Explorer:
                     continue
                 cid = len(self.chan_consumer)
                 self.chan_consumer.append((a.index, i))
-                self.chan_name.append(self.names.get(v, "?"))
+                self.chan_value.append(v)
                 a.inputs[i] = cid
                 tokens: list[Any] = []
                 if isinstance(v, BlockArgument):
@@ -806,7 +814,8 @@ class Explorer:
             raise _Pruned()
 
     def _verdict(self, st: _State) -> Optional[tuple[str, str]]:
-        left = [(self.chan_name[c], len(q)) for c, q in enumerate(st.chans) if q and c not in self.forever]
+        left = [(self.names.get(self.chan_value[c], "?"), len(q)) for c, q in enumerate(st.chans)
+                if q and c not in self.forever]
         latched = [a for a in self.actors if st.states[a.index] in a.machine.residual_states]
         if not st.returned:
             where = ", ".join(f"{n} x{c}" for n, c in left[:6]) or "no channel"
