@@ -161,13 +161,13 @@ def _check(prog: GeneratedProgram) -> None:
     assert c.ok, c.detail
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(prog=scf_programs(CFG_SAFE))
 def test_lifted_cfg_kernels_agree_with_the_interpreter(prog: GeneratedProgram):
     _check(prog)
 
 
-@pytest.mark.parametrize("seed", [1, 7, 42, 1234, 99991])
+@pytest.mark.parametrize("seed", [7, 42, 99991])
 def test_bigger_lifted_kernels(seed: int):
     _check(generate_program(random.Random(seed), GenConfig(max_ops=120, max_depth=4, two_result_ops=False)))
 
