@@ -162,3 +162,32 @@ def test_lowering_is_proved(name: str):
     assert mine
     bad = [(o["id"], o["status"], o["detail"]) for o in mine if o["status"] != "proved"]
     assert not bad
+
+
+def test_generic_and_pretty_forms_read_the_same():
+    """generic_form.mlir is the pretty kernel below written generically: both give equal modules."""
+    pretty = """
+func.func @count_above(%arg0: memref<8xi32>, %arg1: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %0 = scf.for %arg2 = %c0 to %c8 step %c1 iter_args(%arg3 = %c0_i32) -> (i32) {
+    %1 = memref.load %arg0[%arg2] {nontemporal = false} : memref<8xi32>
+    %2 = arith.cmpi sgt, %1, %arg1 : i32
+    %3 = scf.if %2 -> (i32) {
+      %4 = arith.addi %arg3, %c1_i32 : i32
+      scf.yield %4 : i32
+    } else {
+      scf.yield %arg3 : i32
+    }
+    scf.yield %3 : i32
+  }
+  return %0 : i32
+}
+"""
+    generic = parse_file(DATA / "generic_form.mlir")
+    assert modules_equal(parse_text("module {" + pretty + "}", "p.mlir"), generic), first_difference(
+        parse_text("module {" + pretty + "}", "p.mlir").op, generic.op
+    )

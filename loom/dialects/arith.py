@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Callable
 
 from loom.dialects.checks import (
@@ -36,7 +38,7 @@ from loom.dialects.syntax import (
     constant_type,
     unary,
 )
-from loom.ir.attributes import IntegerAttr
+from loom.ir.attributes import IntegerAttr, OpaqueAttr
 from loom.ir.core import Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, TensorType, Type, VectorType
 
@@ -212,7 +214,19 @@ def _ops() -> list[OpDef]:
     ]
     for n, verify, flag in casts:
         ops.append(OpDef(f"arith.{n}", cast(flag), verify))
-    return ops
+    return [replace(d, normalize=drop_default_flags) for d in ops]
+
+
+def drop_default_flags(op: Operation) -> None:
+    """``#arith.overflow<none>`` / ``#arith.fastmath<none>`` mean no flag: drop them, as mlir-opt's pretty form does.
+
+    Generic-form output spells them out; without this, the same op read from the
+    two forms would differ in its attributes.
+    """
+    for attr, _, prefix in (OVERFLOW, FASTMATH):
+        a = op.attributes.get(attr)
+        if isinstance(a, OpaqueAttr) and a.text.replace(" ", "") == f"{prefix}<none>":
+            del op.attributes[attr]
 
 
 OPS = _ops()

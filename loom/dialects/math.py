@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Callable
 
 from loom.dialects.checks import (
@@ -14,6 +16,7 @@ from loom.dialects.checks import (
     is_int_like,
 )
 from loom.dialects.opdef import OpDef
+from loom.dialects.arith import drop_default_flags
 from loom.dialects.syntax import FASTMATH, same_type_variadic
 from loom.ir.core import Operation
 from loom.ir.types import Type
@@ -44,12 +47,15 @@ def _verifier(n: int | None, kind: Callable[[Type], bool] | None, what: str) -> 
 
 def generic_math(name: str) -> OpDef:
     """Definition for a math op loom has no specific entry for: same-type operands and result."""
-    return OpDef(name, _FORMAT, _verifier(None, None, ""))
+    return OpDef(name, _FORMAT, _verifier(None, None, ""), normalize=drop_default_flags)
 
 
-OPS = (
-    [OpDef("math.fma", _FORMAT, _verifier(3, is_float_like, "float"))]
-    + [OpDef(f"math.{n}", _FORMAT, _verifier(1, is_float_like, "float")) for n in FLOAT_UNARY]
-    + [OpDef(f"math.{n}", _FORMAT, _verifier(2, is_float_like, "float")) for n in FLOAT_BINARY]
-    + [OpDef(f"math.{n}", _FORMAT, _verifier(1, is_int_like, "integer")) for n in INT_UNARY]
-)
+OPS = [
+    replace(d, normalize=drop_default_flags)
+    for d in (
+        [OpDef("math.fma", _FORMAT, _verifier(3, is_float_like, "float"))]
+        + [OpDef(f"math.{n}", _FORMAT, _verifier(1, is_float_like, "float")) for n in FLOAT_UNARY]
+        + [OpDef(f"math.{n}", _FORMAT, _verifier(2, is_float_like, "float")) for n in FLOAT_BINARY]
+        + [OpDef(f"math.{n}", _FORMAT, _verifier(1, is_int_like, "integer")) for n in INT_UNARY]
+    )
+]
