@@ -16,6 +16,7 @@ from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.types import FunctionType, MemRefType, none
 from loom.lower.builder import DfgBuilder
 from loom.lower.cleanup import tidy
+from loom.lower.expand_copy import expand_copies
 from loom.lower.inline import inline_calls
 from loom.lower.lift_cf import lift_cfg
 from loom.lower.interfaces import build_interfaces
@@ -164,7 +165,7 @@ def lower_module(
         names = ", ".join(_sym_name(f) for f in _entry_points(funcs))
         raise LoomError(f"several functions ({names}); choose one with --func", loc, UNSUPPORTED)
 
-    func = lift_cfg(inline_calls(func, module))
+    func = expand_copies(lift_cfg(inline_calls(func, module)))
     out = Module.empty(module.filename)
     out.explicit = True
     defined = {
