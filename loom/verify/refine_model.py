@@ -136,6 +136,7 @@ class Event:
     addr: Optional[z3.ExprRef] = None
     value: Optional[z3.ExprRef] = None
     why_not: str = ""
+    dead: bool = False  # a load whose value nothing uses: no observable effect (the lowering may drop it)
 
 
 _SIMPLE_LOC = re.compile(r'^loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)$')

@@ -66,6 +66,7 @@ class ScfModel:
         self.events: list[Event] = []
         self.owned: dict[Frame, set[str]] = {}
         self.labels: dict[str, str] = {}  # symbol name -> readable name
+        self.used: set[Value] = {v for op in func.walk() for v in op.operands}
         names = function_arg_names(func)
         for a, n in zip(func.regions[0].entry.args, names):
             if isinstance(a.type, MemRefType):
@@ -181,6 +182,7 @@ class ScfModel:
         mem = op.operands[0] if is_load else op.operands[1]
         idx = op.operands[1:] if is_load else op.operands[2:]
         ev = Event("load" if is_load else "store", source_position(op.loc), op, ctx, pc)
+        ev.dead = is_load and op.results[0] not in self.used
         try:
             vw = self.view(mem)
             ev.root = vw.root

@@ -144,21 +144,26 @@ class Refinement:
         return facts
 
     def context(self, lp: Optional[LoopPair], phase: str = "body") -> list[z3.BoolRef]:
-        """Facts of every loop pair from the top down to ``lp`` (``lp`` in ``phase``, the others in body)."""
+        """Facts of every loop pair from the top down to ``lp`` (``lp`` in ``phase``; each enclosing loop in
+        the phase ``lp`` sits in: a loop in a while's before-region runs in its raw phase)."""
+        if lp is None:
+            return []
+        return self.outer(lp) + self.level(lp, phase)
+
+    def outer(self, lp: LoopPair) -> list[z3.BoolRef]:
+        """Facts of the loops enclosing ``lp``, each in the phase the source loop sits in."""
         out: list[z3.BoolRef] = []
-        chain: list[LoopPair] = []
-        while lp is not None:
-            chain.append(lp)
-            lp = lp.parent
-        for k, p in enumerate(reversed(chain)):
-            out += self.level(p, phase if k == len(chain) - 1 else "body")
+        for fs, phase in lp.s.outer:
+            p = self.pairs.get(fs)
+            if p is not None:
+                out += self.level(p, phase)
         return out
 
     def axioms(self, lp: LoopPair) -> list[z3.BoolRef]:
         """Exit values of a loop pair, each guarded by the context it was proved in: related state is
         equal at the exit when both sides run the loop; a side that runs no iteration exits with its
         initial values."""
-        outer = self.context(lp.parent)
+        outer = self.outer(lp)
         out: list[z3.BoolRef] = []
         if lp.relation:
             guard = z3.And(*outer, lp.d.pc, lp.s.pc)
@@ -236,29 +241,31 @@ class Refinement:
 
     # ------------------------------------------------------------------ relations (Houdini)
     def relate(self) -> None:
-        """Houdini, one nesting depth at a time: a loop's candidates read its enclosing loops' DFG state
-        through their relation as already pruned, then every relation so far is pruned again."""
+        """Houdini over every loop pair at once (an enclosing loop's relation may need its inner loops'
+        exit axioms). A candidate's constant offset is read through the enclosing loops' candidate
+        relations; with several candidates for one DFG symbol, each reading gives its own candidate."""
         pairs = self.loop_pairs()
-        active: list[LoopPair] = []
-        for depth in sorted({lp.s.depth for lp in pairs}):
-            outer: list[tuple] = []  # DFG state symbol -> source term
-            bound: set[int] = set()
-            for lp in active:
-                for r in lp.relation:
-                    if r.a.sym.get_id() not in bound:
-                        bound.add(r.a.sym.get_id())
-                        outer.append((r.a.sym, r.holds(r.a.sym, r.b.sym).arg(1)))
-            for lp in (p for p in pairs if p.s.depth == depth):
-                for a in lp.d.state:
-                    for b in lp.s.state:
-                        if a.init is not None and b.init is not None:
-                            lp.relation += _candidates(a, b, outer)
-                for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
-                    sv = f.state[0] if f.kind == "for" and f.state else None
-                    if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
-                        lp.bounds += [(sv, "sge"), (sv, "uge")]
-                active.append(lp)
-            self._houdini(active)
+        options: dict[int, list[tuple]] = {}  # DFG state symbol id -> [(symbol, source term)], outside in
+        for lp in pairs:
+            views = [[opts[min(j, len(opts) - 1)] for opts in options.values()]
+                     for j in range(min(4, max((len(o) for o in options.values()), default=1)))]
+            for a in lp.d.state:
+                for b in lp.s.state:
+                    if a.init is None or b.init is None:
+                        continue
+                    seen: set[str] = set()
+                    for view in views:
+                        for rel in _candidates(a, b, view):
+                            if rel.text not in seen:
+                                seen.add(rel.text)
+                                lp.relation.append(rel)
+            for r in lp.relation:
+                options.setdefault(r.a.sym.get_id(), []).append((r.a.sym, r.holds(r.a.sym, r.b.sym).arg(1)))
+            for f in (lp.d, lp.s):  # induction variables only: what unsigned and widened loops need
+                sv = f.state[0] if f.kind == "for" and f.state else None
+                if sv is not None and sv.init is not None and sv.next is not None and z3.is_bv(sv.sym):
+                    lp.bounds += [(sv, "sge"), (sv, "uge")]
+        self._houdini(pairs)
 
     def _houdini(self, pairs: list[LoopPair]) -> None:
         """Drop every candidate whose initial or next-iteration instance is not implied by the rest."""
@@ -267,7 +274,7 @@ class Refinement:
             changed = False
             for lp in pairs:
                 keep = []
-                outer = self.context(lp.parent) + [lp.d.pc, lp.s.pc]
+                outer = self.outer(lp) + [lp.d.pc, lp.s.pc]
                 for rel in lp.relation:
                     a, b = rel.a, rel.b
                     ok = self.prove(outer, rel.holds(a.init, b.init)).status == "unsat"
@@ -377,11 +384,11 @@ class Refinement:
             if s.cont is None or d.cont is None:
                 self.unknown(f"{oid}.cond", f"no continue condition for {s.name}: {s.why_not or d.why_not}", s.op.loc)
             else:
-                raw = self.context(lp.parent) + self.level(lp, "raw")
+                raw = self.context(lp, "raw")
                 self.emit(f"{oid}.cond", raw, s.cont == d.cont, s.op.loc,
                           f"the DFG loop continues exactly when {s.name} does (state related: {rel})",
                           {"DFG continues": (d.cont,), "source continues": (s.cont,)})
-            outer = self.context(lp.parent)
+            outer = self.outer(lp)
             fd = _at_init(d, d.cont) if d.cont is not None else None
             fs = _at_init(s, s.cont) if s.cont is not None else None
             if d.raw_events or s.raw_events:
@@ -396,24 +403,23 @@ class Refinement:
                       {"DFG starts it": (d.pc,), "source starts it": (s.pc,)})
 
     def irrelevant(self, f: Frame) -> bool:
-        """A source loop with no access inside and no result anything observable uses (the lowering drops
-        such loops): nothing to relate. Refinement is partial correctness; termination is the length and
+        """A source loop none of whose results (nor those of loops inside it) reaches anything observable
+        (the lowering may drop such a loop; the accesses inside it are obligations of their own, which
+        must then show they never run). Refinement is partial correctness: termination is the length and
         BMC obligations' business."""
         inside = lambda ctx: any(g is f for g, _ in ctx)  # noqa: E731
-        if any(inside(e.ctx) for e in self.scf.events):
-            return False
         exits = {sv.exit.decl().name() for g in self.scf.frames if g is f or inside(g.outer) for sv in g.state}
         used: set[str] = set()
         for e in self.scf.events:
             for t in (e.pc, e.addr, e.value):
                 if t is not None:
-                    used |= self.constants(t)
+                    used |= self.constants(z3.simplify(t))
         for g in self.scf.frames:
             if g is f or inside(g.outer):
                 continue
             for t in [g.pc, g.cont, *[x for sv in g.state for x in (sv.init, sv.next)]]:
                 if t is not None:
-                    used |= self.constants(t)
+                    used |= self.constants(z3.simplify(t))
         return not (exits & used)
 
     def check_events(self) -> None:
@@ -438,7 +444,8 @@ class Refinement:
                 self.unknown(oid, f"{len(ss)} source and {len(ds)} DFG {kind}s share this location", loc)
                 continue
             if not ds:
-                self.missing(oid, ss[0], "the DFG never performs it", loc)
+                if not ss[0].dead:  # a load nothing reads the value of has no effect to preserve
+                    self.missing(oid, ss[0], "the DFG never performs it", loc)
                 continue
             if not ss:
                 self.missing(oid, ds[0], "the source has no such access", loc)
