@@ -68,6 +68,7 @@ from loom.verify.solve import conjunction, disjunction
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
 CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
+MERGE_PATIENCE = 48  # term-by-term comparisons without a single merge before merging is given up
 STEP_CAP = 200_000  # firings per explored run
 DEFAULT_BUDGET = 10.0  # seconds per function when the context sets no timeout
 
@@ -344,6 +345,7 @@ class Explorer:
         self._sexprs: dict[int, tuple] = {}
         self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
         self.merged = 0
+        self.compared = 0  # runs compared term by term with runs waiting in the same shape
         body = func.regions[0].entry
         self._names: Optional[dict] = None  # value names, computed when a report needs them
         self._machines = {op: machine_for(op) for op in body.ops}
@@ -945,6 +947,8 @@ class Explorer:
         the union of the runs of the states merged, so nothing is lost and nothing is added.
         """
         waiting[st.ckey].remove(st)
+        if self.compared >= MERGE_PATIENCE and not self.merged:
+            return st  # this network's runs do not meet: stop paying for the comparisons
         if not any(o for b in waiting.values() for o in b if not o.dead):
             return st  # nobody to meet: no key computed
         for o in waiting.pop(None):  # key the runs that arrived since the last comparison
@@ -961,6 +965,7 @@ class Explorer:
         mates = [o for o in mates if self._plain_key_of(o) == plain]
         if not mates:
             return st
+        self.compared += 1
         key, syms = self._fine_key_of(st)
         group = [(st, syms)]
         for o in mates:
