@@ -9,6 +9,7 @@ agree with the interpreter, token for token.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -300,3 +301,14 @@ def test_unstructured_cfgs_are_refused_with_a_location(text: str, line: int, mes
     assert str(info.value).startswith(f"u.mlir:{line}:"), str(info.value)
     assert message in str(info.value)
     assert run_json(m, "f", inputs, max_steps=10_000).status == "completed"  # the interpreter runs any CFG
+
+
+def test_structured_kernel_is_what_gets_lowered():
+    from loom.lower import structured_kernel
+
+    m = parse_text((Path(__file__).resolve().parent / "data" / "mlir_real" / "cf_loop.mlir").read_text(), "cf.mlir")
+    k = structured_kernel(m, None)
+    assert len(k.regions[0].blocks) == 1
+    assert {op.name for op in k.walk()} >= {"scf.while", "memref.load"}
+    assert not any(op.name.startswith("cf.") for op in k.walk())
+    assert len(m.functions()[0].regions[0].blocks) == 4  # the source keeps its CFG

@@ -145,10 +145,14 @@ def _entry_points(funcs: list[Operation]) -> list[Operation]:
     return public or funcs
 
 
-def lower_module(
-    module: Module, func_name: Optional[str] = None, options: Optional[LowerOptions] = None
-) -> Module:
-    """Lower one func.func of ``module`` (``func_name``, or the only one) into a fresh module."""
+def structured_kernel(module: Module, func_name: Optional[str] = None) -> Operation:
+    """The func.func the lowering actually lowers: ``func_name`` (or the one public kernel) with calls
+    inlined, a CFG lifted to scf and memref.copy expanded -- a fresh function, or the source one when
+    none of that applies. Tools relating a DFG to its source (refinement) can compare against it."""
+    return expand_copies(lift_cfg(inline_calls(_choose(module, func_name), module)))
+
+
+def _choose(module: Module, func_name: Optional[str]) -> Operation:
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
     loc = module.op.loc
     if func_name is not None:
@@ -164,8 +168,14 @@ def lower_module(
     else:
         names = ", ".join(_sym_name(f) for f in _entry_points(funcs))
         raise LoomError(f"several functions ({names}); choose one with --func", loc, UNSUPPORTED)
+    return func
 
-    func = expand_copies(lift_cfg(inline_calls(func, module)))
+
+def lower_module(
+    module: Module, func_name: Optional[str] = None, options: Optional[LowerOptions] = None
+) -> Module:
+    """Lower one func.func of ``module`` (``func_name``, or the only public one) into a fresh module."""
+    func = structured_kernel(module, func_name)
     out = Module.empty(module.filename)
     out.explicit = True
     defined = {
