@@ -346,6 +346,7 @@ class Explorer:
         self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
         self.merged = 0
         self.compared = 0  # runs compared term by term with runs waiting in the same shape
+        self._zids: dict[int, tuple] = {}  # Python object id -> (object, Z3 term id)
         body = func.regions[0].entry
         self._names: Optional[dict] = None  # value names, computed when a report needs them
         self._machines = {op: machine_for(op) for op in body.ops}
@@ -522,13 +523,21 @@ class Explorer:
                 sym = True
         if not sym:
             return bool(cr.gfast(heads, regs, None))
-        key = (id(cr),) + tuple(x.get_id() if isinstance(x, z3.ExprRef) else x for x in vals)
+        key = (id(cr),) + tuple(self._zid(x) if isinstance(x, z3.ExprRef) else x for x in vals)
         hit = self._guards.get(key)
         if hit is not None:
             return hit[0]
         out = self._symbolic(a, cr.guard, cr.gleaves, heads, regs, None, True)
         self._guards[key] = (out, vals)  # keeps the leaf terms alive (Z3 recycles ids)
         return out
+
+    def _zid(self, x: z3.ExprRef) -> int:
+        """``x.get_id()``, remembered per Python object (the entry keeps it alive, so its id is not reused):
+        tokens are passed on as the same objects, and guards look their ids up at every firing."""
+        hit = self._zids.get(id(x))
+        if hit is None or hit[0] is not x:
+            hit = self._zids[id(x)] = (x, x.get_id())
+        return hit[1]
 
     # ------------------------------------------------------------------ decisions
     def _sync(self, st: _State) -> None:
@@ -723,7 +732,7 @@ class Explorer:
         g = self._guard(a, cr, heads, st.regs[k])
         symbolic = isinstance(g, z3.ExprRef)
         if symbolic:
-            gid = g.get_id()
+            gid = self._zid(g)
             if cr.loop and st.counters[k] >= self.k:
                 # the bound: this activation may not continue again
                 hit = st.decided.get(gid)
