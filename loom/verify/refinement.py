@@ -43,7 +43,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine_dfg import DfgModel
 from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
 from loom.verify.refine_scf import ScfModel
-from loom.verify.solve import QuerySession
+from loom.verify.solve import QueryResult, conjunction, to_smt2
 from loom.verify.structure import Layout, memory_layout
 
 KIND = "refinement"
@@ -84,6 +84,39 @@ class LoopPair:
     dropped: list[str] = field(default_factory=list)
 
 
+class _Session:
+    """Small queries on one solver (push/pop), each still self-contained: its own SMT-LIB2 text and
+    timeout. Conjunctions are built without z3.And's per-argument coercion (it dominated the run time)."""
+
+    def __init__(self, timeout: Optional[float], want_smt2: bool) -> None:
+        self.timeout = timeout
+        self.want_smt2 = want_smt2
+        self.solver = z3.Solver()
+        if timeout is not None:
+            self.solver.set("timeout", max(1, int(timeout * 1000)))
+
+    def check(self, assertions: list[z3.BoolRef]) -> QueryResult:
+        t0 = time.perf_counter()
+        text = to_smt2(assertions) if self.want_smt2 else ""
+        conj = z3.simplify(conjunction(assertions))
+        if z3.is_false(conj):
+            return QueryResult("unsat", time.perf_counter() - t0, text)
+        s = self.solver
+        s.push()
+        try:
+            s.add(conj)
+            r = s.check()
+            if r == z3.unsat:
+                return QueryResult("unsat", time.perf_counter() - t0, text)
+            if r == z3.sat:
+                return QueryResult("sat", time.perf_counter() - t0, text, s.model())
+            return QueryResult("unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown")
+        except z3.Z3Exception as e:
+            return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
+        finally:
+            s.pop()
+
+
 class Refinement:
     """One run of the check over one (DFG, source) pair."""
 
@@ -93,13 +126,15 @@ class Refinement:
         self.names = value_names(func)
         self.scf = ScfModel(source, self.values, value_names(source))
         self.dfg = DfgModel(func, self.values, layout, self.names)
-        self.session = QuerySession(ctx.timeout, ctx.want_smt2)
+        self.session = _Session(ctx.timeout, ctx.want_smt2)
         self.labels = {**self.scf.labels, **self.dfg.labels}
         self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
         self.unpaired: list[tuple[Frame, str]] = []
         self.obligations: list[Obligation] = []
         self._exits: Optional[dict[str, object]] = None  # exit symbol -> the loop (pair) that defines it
         self.constants = _Constants()
+        self._answers: dict[tuple, QueryResult] = {}
+        self._alive: list = []
 
     # ------------------------------------------------------------------ pairing
     def pair_loops(self) -> None:
@@ -166,21 +201,21 @@ class Refinement:
         outer = self.outer(lp)
         out: list[z3.BoolRef] = []
         if lp.relation:
-            guard = z3.And(*outer, lp.d.pc, lp.s.pc)
-            out.append(z3.Implies(guard, z3.And(*[r.holds(r.a.exit, r.b.exit) for r in lp.relation])))
+            guard = conjunction([*outer, lp.d.pc, lp.s.pc])
+            out.append(z3.Implies(guard, conjunction([r.holds(r.a.exit, r.b.exit) for r in lp.relation])))
         for f in (lp.d, lp.s):
             first = _at_init(f, f.cont) if f.cont is not None else None
             if first is None:
                 continue
             ax = [sv.exit == sv.init for sv in f.state if sv.init is not None]
             if ax:
-                out.append(z3.Implies(z3.And(*outer, f.pc, z3.Not(first)), z3.And(*ax)))
+                out.append(z3.Implies(conjunction([*outer, f.pc, z3.Not(first)]), conjunction(ax)))
         return out
 
     def single_axioms(self, f: Frame) -> list[z3.BoolRef]:
         """Exit values of a source loop with no DFG counterpart: its initial values when it runs no
         iteration, and the initial value of any state it passes through unchanged."""
-        guard = z3.And(*self.side_context(f.outer), f.pc)
+        guard = conjunction([*self.side_context(f.outer), f.pc])
         first = _at_init(f, f.cont) if f.cont is not None else None
         out: list[z3.BoolRef] = []
         for sv in f.state:
@@ -232,12 +267,23 @@ class Refinement:
                 if (z3.is_const(lhs) and lhs.decl().kind() == z3.Z3_OP_UNINTERPRETED
                         and lhs.decl().name().startswith("dfg:") and lhs.get_id() not in subst):
                     subst[lhs.get_id()] = (lhs, rhs)
-        query = facts + self.values.lemmas + [z3.Not(goal)]
+        query = facts + [z3.Not(goal)]
+        if self.values.lemmas:  # the division lemmas about terms this query can mention
+            names: set[str] = set()
+            for q in query:
+                names |= self.constants(q)
+            query += [lem for lem in self.values.lemmas if self.constants(lem) <= names]
         if subst:
             pairs = list(subst.values())
             query = _substitute_all(query, pairs)
             query = [q for q in query if not z3.is_true(q)] + [a == b for a, b in pairs]
-        return self.session.check(self.with_axioms(query))
+        query = self.with_axioms(query)
+        key = tuple(q.get_id() for q in query)
+        got = self._answers.get(key)
+        if got is None:
+            got = self._answers[key] = self.session.check(query)
+            self._alive.append(query)  # keep the terms (and so their ids) alive while the key is cached
+        return got
 
     # ------------------------------------------------------------------ relations (Houdini)
     def relate(self) -> None:
