@@ -312,3 +312,26 @@ def test_structured_kernel_is_what_gets_lowered():
     assert {op.name for op in k.walk()} >= {"scf.while", "memref.load"}
     assert not any(op.name.startswith("cf.") for op in k.walk())
     assert len(m.functions()[0].regions[0].blocks) == 4  # the source keeps its CFG
+
+
+def test_unreachable_blocks_are_ignored():
+    text = """
+func.func @f(%a: i32, %c: i1) -> i32 {
+  cf.cond_br %c, ^bb1(%a : i32), ^bb2
+^bb2:
+  %one = arith.constant 1 : i32
+  cf.br ^bb1(%one : i32)
+^dead1:
+  %z = arith.constant 9 : i32
+  cf.br ^dead2(%z : i32)
+^dead2(%y: i32):
+  cf.cond_br %c, ^dead1, ^bb1(%y : i32)
+^bb1(%x: i32):
+  return %x : i32
+}
+"""
+    m = parse_text(text, "d.mlir")
+    assert "dead" not in lift_text(text)
+    for c, want in ((1, 5), (0, 1)):
+        r = check_lowering(m, "f", {"a": 5, "c": c})
+        assert r.ok and r.interp.results == [want]

@@ -51,7 +51,16 @@ class _Cfg:
     pdom: dict[int, set[int]] = field(default_factory=dict)
 
     @staticmethod
-    def build(blocks: list[Block]) -> "_Cfg":
+    def build(all_blocks: list[Block]) -> "_Cfg":
+        """The CFG of the blocks reachable from the entry (unreachable ones never run and are dropped)."""
+        seen: set[int] = set()
+        work = [all_blocks[0]]
+        while work:
+            b = work.pop()
+            if id(b) not in seen:
+                seen.add(id(b))
+                work.extend(b.terminator.successors if b.terminator is not None else [])
+        blocks = [b for b in all_blocks if id(b) in seen]
         g = _Cfg(blocks)
         for b in blocks:
             g.succ[id(b)] = list(b.terminator.successors) if b.terminator is not None else []
