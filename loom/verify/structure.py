@@ -568,9 +568,9 @@ def alias_obligations(layout: Layout) -> list[Obligation]:
         accesses = [f"{a.name} of {d.name}" for d in doms for a in d.accesses]
         out.append(Obligation(
             oid, "memory", "refuted", seconds,
-            f"domains {where} are interfaces of one memref argument: they alias, yet no ctrl-done network orders "
-            f"their accesses ({', '.join(stores)} can race with the other interface's accesses; references that "
-            "may alias must stay in one ordering domain)",
+            f"domains {where} are interfaces of one memref argument: they alias, but each has its own ctrl-done "
+            f"network, so {', '.join(stores)} may race with the other interface's accesses (references that may "
+            "alias must stay in one ordering domain)",
             {"memref": names[0], "domains": names, "accesses": accesses, "stores": stores},
             doms[1].mem.loc))
     return out
