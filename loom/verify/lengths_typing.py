@@ -499,8 +499,8 @@ class Typer:
             self.unknown_op(op, "the stream is activated by an always-ready source")
             # start, step and bound are all offered forever (ANY comes only from always-ready sources): after
             # every exit the stream is activated again
-            self.forever[op] = ("its start, step and bound all come from always-ready sources, so it is activated "
-                                "again after every exit and never stops emitting")
+            self.forever[op] = ("its start, step and bound all come from always-ready sources, so it is "
+                                "activated again after every exit and never stops emitting")
             return
         if p.is_empty:  # dead code (e.g. under a constant-false branch): never activated
             for r in op.results:
@@ -706,7 +706,6 @@ class Typer:
         loop = hyp.loop
         if not hyp.confirmed or hyp.cond_term is None:
             return
-        at0 = [(loop.j, z3.IntVal(0))]
         cond = self.cond_term_bool(hyp.cond_term)
         carries = [op for op in hyp.members if op.name == "dataflow.carry"]
         if any(op.operands[2] not in self.types or op.results[0] not in self.types for op in carries):
@@ -763,8 +762,8 @@ class Typer:
             if sol.check() == z3.sat:
                 m = sol.model()
                 used_args = {x.get_id() for x in _uninterpreted(claim)}
-                args = {name: _py_value(m.eval(c, model_completion=True)) for name, c in self.logic.args.items()
-                        if c.get_id() in used_args}
+                args = {name: _py_value(m.eval(c, model_completion=True))
+                        for name, c in self.logic.args.items() if c.get_id() in used_args}
                 self.stuck[loop] = (hyp.opener, args, k)
                 return
             current = nxt
@@ -784,7 +783,8 @@ class Typer:
         produced: set[Value] = {v for v, t in self.types.items() if not t.clock.is_empty}
         # an op that fired but could not type its results (unknown to the calculus) may still produce them
         stuck_ops = set(ops)
-        produced |= {r for g in self.groups if g.op not in stuck_ops for r in g.op.results if r not in self.types}
+        produced |= {r for g in self.groups if g.op not in stuck_ops
+                     for r in g.op.results if r not in self.types}
         changed = True
         while changed:
             changed = False

@@ -562,15 +562,15 @@ def alias_obligations(layout: Layout) -> list[Obligation]:
         seconds = time.perf_counter() - t0
         where = " and ".join(names)
         if not stores:
-            out.append(Obligation(oid, "memory", "proved", seconds, f"domains {where} share one buffer but only "
-                                  "load from it (reads need no order)", None, layout.func.loc))
+            out.append(Obligation(oid, "memory", "proved", seconds, f"domains {where} share one buffer but "
+                                  "only load from it (reads need no order)", None, layout.func.loc))
             continue
         accesses = [f"{a.name} of {d.name}" for d in doms for a in d.accesses]
         out.append(Obligation(
             oid, "memory", "refuted", seconds,
-            f"domains {where} are interfaces of one memref argument: they alias, but each has its own ctrl-done "
-            f"network, so {', '.join(stores)} may race with the other interface's accesses (references that may "
-            "alias must stay in one ordering domain)",
+            f"domains {where} are interfaces of one memref argument: they alias, but each has its own "
+            f"ctrl-done network, so {', '.join(stores)} may race with the other interface's accesses "
+            "(references that may alias must stay in one ordering domain)",
             {"memref": names[0], "domains": names, "accesses": accesses, "stores": stores},
             doms[1].mem.loc))
     return out
