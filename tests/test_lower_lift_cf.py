@@ -20,7 +20,7 @@ from loom.ir.attributes import DenseArrayAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.types import IntegerType, i1
 from loom.lower import LowerOptions, lower_module
-from loom.lower.inline import clone_op
+from loom.lower.clone import clone_op
 from loom.lower.lift_cf import lift_cfg
 from loom.mlir import parse_text, print_module
 from loom.testing.differential import check_lowering, same_value

@@ -126,7 +126,7 @@ def test_sim_completes_or_fails_in_one_line(name: str):
 @pytest.mark.parametrize("name", FILES)
 def test_compile_lowers_or_refuses_in_one_line(name: str, tmp_path: Path):
     want = TABLE[name]
-    code, out, err = cli("compile", str(DATA / name), "--func", want.func, "-o", str(tmp_path))
+    code, _, err = cli("compile", str(DATA / name), "--func", want.func, "-o", str(tmp_path))
     produced = sorted(tmp_path.iterdir())
     if want.compile == LOWERS:
         assert code == 0, err

@@ -59,11 +59,14 @@ def test_mutated_real_inputs_fail_only_with_loom_errors(case: tuple[Path, str]):
         if f.name != "func.func" or not f.regions[0].blocks:
             continue
         name = f.attributes["sym_name"].value
-        for run in (lambda: run_json(module, name, inputs, max_steps=50_000), lambda: lower_module(module, name, LowerOptions())):
-            try:
-                run()
-            except LoomError:
-                pass
+        try:
+            run_json(module, name, inputs, max_steps=50_000)
+        except LoomError:
+            pass
+        try:
+            lower_module(module, name, LowerOptions())
+        except LoomError:
+            pass
 
 
 @pytest.mark.parametrize(

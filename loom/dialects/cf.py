@@ -7,7 +7,17 @@ split by its ``operandSegmentSizes`` property (``array<i32: 1, T, F>``).
 
 from __future__ import annotations
 
-from loom.dialects.checks import ARITY, ATTRIBUTE, OPERAND_TYPE, VerifyContext, counts, fail, is_i1, must_be_last, types_equal
+from loom.dialects.checks import (
+    ARITY,
+    ATTRIBUTE,
+    OPERAND_TYPE,
+    VerifyContext,
+    counts,
+    fail,
+    is_i1,
+    must_be_last,
+    types_equal,
+)
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, OpDraft, OperandRef
 from loom.ir.attributes import DenseArrayAttr, StringAttr

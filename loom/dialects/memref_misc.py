@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from loom.dialects.checks import ARITY, ATTRIBUTE, RESULT_TYPE, TYPE_MISMATCH, VerifyContext, counts, fail, memref_operand
+from loom.dialects.checks import (
+    ARITY,
+    ATTRIBUTE,
+    RESULT_TYPE,
+    TYPE_MISMATCH,
+    VerifyContext,
+    counts,
+    fail,
+    memref_operand,
+)
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, AttrDict, Format, MemrefSig, Opd, OpDraft
 from loom.ir.attributes import IntegerAttr

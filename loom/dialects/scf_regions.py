@@ -8,7 +8,16 @@ the case values in the ``cases`` property (``array<i64: 0, 2>``).
 
 from __future__ import annotations
 
-from loom.dialects.checks import ARITY, ATTRIBUTE, OPERAND_TYPE, TERMINATOR, VerifyContext, counts, fail, types_equal
+from loom.dialects.checks import (
+    ARITY,
+    ATTRIBUTE,
+    OPERAND_TYPE,
+    TERMINATOR,
+    VerifyContext,
+    counts,
+    fail,
+    types_equal,
+)
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, OpDraft
 from loom.ir.attributes import DenseArrayAttr, UnitAttr

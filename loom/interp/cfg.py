@@ -9,7 +9,8 @@ to the function's result slots and stops.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
+from collections.abc import Callable
 
 from loom.diagnostics import SimulationError
 from loom.dialects.cf import cond_br_groups
@@ -20,7 +21,7 @@ BRANCHES = ("cf.br", "cf.cond_br")
 ASSERT_FAILED = "RT_CF_ASSERT"
 
 # a compiled edge: reads the frame, writes the successor's arguments, names the successor
-Step = Callable[[list], Optional[int]]
+Step = Callable[[list], int | None]
 
 
 def compile_cfg(region: Region, c: FunctionCompiler, exit: str = "func.return") -> BlockCode:
@@ -39,7 +40,7 @@ def compile_cfg(region: Region, c: FunctionCompiler, exit: str = "func.return") 
     runs = [code.run for code in codes]
 
     def run(frame: list) -> None:
-        k: Optional[int] = 0
+        k: int | None = 0
         while k is not None:
             runs[k](frame)
             k = steps[k](frame)
@@ -61,14 +62,14 @@ def _edge(term: Operation, c: FunctionCompiler, index: dict[int, int], result_sl
     if term.name not in BRANCHES:  # the exit terminator
         src = c.operand_slots(term)
 
-        def ret(frame: list) -> Optional[int]:
+        def ret(frame: list) -> int | None:
             _copy(frame, result_slots, src)
             return None
         return ret
     if term.name == "cf.br":
         k, dst, src = _jump(c, index, term.successors[0], c.operand_slots(term))
 
-        def br(frame: list) -> Optional[int]:
+        def br(frame: list) -> int | None:
             _copy(frame, dst, src)
             return k
         return br
@@ -77,7 +78,7 @@ def _edge(term: Operation, c: FunctionCompiler, index: dict[int, int], result_sl
     kt, dt, st = _jump(c, index, term.successors[0], [c.slot(v) for v in t_vals])
     kf, df, sf = _jump(c, index, term.successors[1], [c.slot(v) for v in f_vals])
 
-    def cond_br(frame: list) -> Optional[int]:
+    def cond_br(frame: list) -> int | None:
         if frame[cond_slot]:
             _copy(frame, dt, st)
             return kt

@@ -14,7 +14,7 @@ from __future__ import annotations
 from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Block, Operation, Region, Value
 from loom.ir.types import MemRefType, index
-from loom.lower.inline import clone_op
+from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
 
 

@@ -11,38 +11,11 @@ declarations and of multi-block callees are CPL_LOWER_UNSUPPORTED at the call.
 from __future__ import annotations
 
 from loom.ir.attributes import StringAttr, SymbolRefAttr
-from loom.ir.core import Block, Module, Operation, Region, Value, replace_all_uses
+from loom.ir.core import Module, Operation, Value, replace_all_uses
+from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
 
 MAX_DEPTH = 32  # nested calls followed before the chain counts as (unsupported) recursion
-
-
-def clone_op(op: Operation, mapping: dict[Value, Value]) -> Operation:
-    """A deep copy of ``op``; operands are looked up in ``mapping`` (which learns the copy's values)."""
-    new = Operation.create(
-        op.name, [mapping.get(v, v) for v in op.operands], [r.type for r in op.results], dict(op.attributes),
-        loc=op.loc, result_names=[r.name_hint for r in op.results],
-    )
-    for old, r in zip(op.results, new.results):
-        mapping[old] = r
-    blocks: dict[int, Block] = {}
-    for region in op.regions:
-        copy = Region()
-        for b in region.blocks:
-            nb = Block.create([a.type for a in b.args], [a.name_hint for a in b.args])
-            nb.label = b.label
-            for a, na in zip(b.args, nb.args):
-                mapping[a] = na
-            blocks[id(b)] = nb
-            copy.add_block(nb)
-        new.add_region(copy)
-    for region, copy in zip(op.regions, new.regions):
-        for b, nb in zip(region.blocks, copy.blocks):
-            for inner in b.ops:
-                c = clone_op(inner, mapping)
-                c.successors = [blocks.get(id(s), s) for s in inner.successors]
-                nb.append(c)
-    return new
 
 
 def _functions(module: Module) -> dict[str, Operation]:

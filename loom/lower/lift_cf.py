@@ -22,13 +22,12 @@ not changed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
 
 from loom.dialects.cf import successor_operands
 from loom.ir.attributes import BoolAttr
 from loom.ir.core import Block, Operation, Region, Value
 from loom.ir.types import Type, i1
-from loom.lower.inline import clone_op
+from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
 
 
@@ -37,7 +36,7 @@ class _Exit:
 
 
 EXIT = _Exit()
-Stop = Union[Block, _Exit, None]  # None: the function's top level (a return is emitted there)
+Stop = Block | _Exit | None  # None: the function's top level (a return is emitted there)
 
 
 @dataclass
@@ -51,7 +50,7 @@ class _Cfg:
     pdom: dict[int, set[int]] = field(default_factory=dict)
 
     @staticmethod
-    def build(all_blocks: list[Block]) -> "_Cfg":
+    def build(all_blocks: list[Block]) -> _Cfg:
         """The CFG of the blocks reachable from the entry (unreachable ones never run and are dropped)."""
         seen: set[int] = set()
         work = [all_blocks[0]]
@@ -76,7 +75,7 @@ class _Cfg:
     def dominates(self, a: Block, b: Block) -> bool:
         return id(a) in self.dom.get(id(b), set())
 
-    def ipdom(self, b: Block) -> Union[Block, _Exit]:
+    def ipdom(self, b: Block) -> Block | _Exit:
         """The nearest block every path from ``b`` to a return passes (EXIT if none)."""
         strict = self.pdom.get(id(b), set()) - {id(b)}
         for c in self.blocks:  # the nearest strict post-dominator is post-dominated by all the others
@@ -152,7 +151,7 @@ class _Lifter:
         return _Loop(h, body)
 
     # ------------------------------------------------------------------ emission
-    def emit_seq(self, b: Block, stop: Stop, loop: Optional[_Loop], out: Block) -> Optional[list[Value]]:
+    def emit_seq(self, b: Block, stop: Stop, loop: _Loop | None, out: Block) -> list[Value] | None:
         """Emit from ``b`` until a branch to ``stop``; returns the values passed to ``stop`` (None: returned)."""
         while True:
             if self.is_header(b) and (loop is None or b is not loop.header):
@@ -214,13 +213,13 @@ class _Lifter:
             out.append(clone_op(op, self.env))
         return term
 
-    def _bind(self, target: Block, args: list[Value], loop: Optional[_Loop], at: Operation) -> None:
+    def _bind(self, target: Block, args: list[Value], loop: _Loop | None, at: Operation) -> None:
         if loop is not None and id(target) not in loop.blocks:
             raise unsupported("a branch out of a loop body (break) is not supported", at.loc)
         for a, v in zip(target.args, args):
             self.env[a] = v
 
-    def emit_if(self, term: Operation, until: Stop, loop: Optional[_Loop], out: Block) -> list[Value]:
+    def emit_if(self, term: Operation, until: Stop, loop: _Loop | None, out: Block) -> list[Value]:
         """``scf.if`` over the two successors of ``term``, each emitted until ``until``."""
         cond = self.env.get(term.operands[0], term.operands[0])
         sides: list[tuple[Block, list[Value]]] = []

@@ -21,8 +21,8 @@ from loom.ir.attributes import Attribute, DictAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.location import Location
 from loom.ir.types import FunctionType, Type
-from loom.mlir.resources import split_metadata
 from loom.mlir.lexer import EOF_TYPE, Tok, tok_loc, tokenize
+from loom.mlir.resources import split_metadata
 from loom.mlir.typeattr import SCALAR_TYPES, Aliases, PrefixCache, parse_prefix, unescape_string
 
 MAX_REGION_DEPTH = 100

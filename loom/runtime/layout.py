@@ -10,13 +10,14 @@ permutations, products of dimensions) is not strided: ``None``.
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence
+from typing import Optional
+from collections.abc import Sequence
 
-_MAP = re.compile(r"^affine_map<\((?P<dims>[^)]*)\)\s*(?:\[(?P<syms>[^\]]*)\])?\s*->\s*\((?P<results>.*)\)>$", re.S)
+_MAP = re.compile(r"^affine_map<\((?P<dims>[^)]*)\)\s*(?:\[(?P<syms>[^\]]*)\])?\s*->\s*\((?P<results>.*)\)>$", re.DOTALL)
 _TERM = re.compile(r"^(?:(?P<c1>\d+)\s*\*\s*(?P<d1>[A-Za-z_]\w*)|(?P<d2>[A-Za-z_]\w*)(?:\s*\*\s*(?P<c2>\d+))?|(?P<c>\d+))$")
 
 
-def affine_strides(text: str, shape: Sequence[int]) -> Optional[tuple[int, list[int]]]:
+def affine_strides(text: str, shape: Sequence[int]) -> tuple[int, list[int]] | None:
     """(offset, strides) of a strided affine-map layout for ``shape``, else None."""
     m = _MAP.match(text.strip())
     if m is None or (m["syms"] or "").strip():
@@ -30,7 +31,7 @@ def affine_strides(text: str, shape: Sequence[int]) -> Optional[tuple[int, list[
     return _linear(results[0], dims)
 
 
-def _linear(expr: str, dims: list[str]) -> Optional[tuple[int, list[int]]]:
+def _linear(expr: str, dims: list[str]) -> tuple[int, list[int]] | None:
     offset, strides = 0, [0] * len(dims)
     for raw in expr.replace("-", "+-").split("+"):
         term = raw.strip()
