@@ -49,6 +49,10 @@ class TermValues(Values):
         self._seen: set[tuple] = set()
 
     def scalar(self, op, args):
+        if op.name in _DIV_REM:  # fold ``0 % 5`` and the like: the dividend may only simplify to a literal
+            simple = [z3.simplify(a) for a in args]
+            if all(z3.is_bv_value(a) for a in simple):
+                args = simple
         out = super().scalar(op, args)
         pair = _DIV_REM.get(op.name)
         if pair is not None and len(args) == 2 and z3.is_bv(args[0]):
