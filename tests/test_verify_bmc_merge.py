@@ -26,10 +26,10 @@ BRANCHY = ["clamp_count", "collatz", "find_first", "histogram"]
 OPERATORS = ["branch_force_true", "cond_br_swap", "mux_swap", "fork_drop", "memcarry_after_to_raw"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled(name: str):
     m = lower_module(parse_file(ROOT / "examples" / f"{name}.scf.mlir"), None, LowerOptions())
-    return m, [f for f in m.functions() if f.name == "handshake.func"][0]
+    return m, next(f for f in m.functions() if f.name == "handshake.func")
 
 
 def run(func, k: int, merge: bool):
