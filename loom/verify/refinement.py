@@ -47,10 +47,6 @@ from loom.verify.solve import QueryResult, conjunction, to_smt2
 from loom.verify.structure import Layout, memory_layout
 
 KIND = "refinement"
-# Z3 work budget of one Houdini candidate check (about 0.3 s here): a candidate that needs more is
-# dropped -- sound (the relation only gets weaker), deterministic (unlike a time limit), and it keeps
-# wrong candidates, whose refutation means bit-blasting the whole context, from dominating.
-HOUDINI_RLIMIT = 300_000
 
 
 @dataclass(eq=False)
@@ -99,8 +95,7 @@ class _Session:
         if timeout is not None:
             self.solver.set("timeout", max(1, int(timeout * 1000)))
 
-    def check(self, assertions: list[z3.BoolRef], rlimit: int = 0) -> QueryResult:
-        """``rlimit`` > 0 bounds the solver's work (a deterministic budget, unlike a timeout)."""
+    def check(self, assertions: list[z3.BoolRef]) -> QueryResult:
         t0 = time.perf_counter()
         text = to_smt2(assertions) if self.want_smt2 else ""
         conj = z3.simplify(conjunction(assertions))
@@ -109,7 +104,6 @@ class _Session:
         s = self.solver
         s.push()
         try:
-            s.set("rlimit", rlimit)
             s.add(conj)
             r = s.check()
             if r == z3.unsat:
@@ -262,7 +256,7 @@ class Refinement:
                 todo += ax
         return out
 
-    def prove(self, facts: list[z3.BoolRef], goal: z3.BoolRef, rlimit: int = 0):
+    def prove(self, facts: list[z3.BoolRef], goal: z3.BoolRef):
         """Check ``facts => goal``. A DFG state symbol that a fact equates to a source term is replaced by
         that term everywhere first (the query stays equivalent: the equality is kept), so the two sides'
         copies of one computation become the same Z3 term and cancel before any bit-blasting."""
@@ -284,10 +278,10 @@ class Refinement:
             query = _substitute_all(query, pairs)
             query = [q for q in query if not z3.is_true(q)] + [a == b for a, b in pairs]
         query = self.with_axioms(query)
-        key = (rlimit, *(q.get_id() for q in query))
+        key = tuple(q.get_id() for q in query)
         got = self._answers.get(key)
         if got is None:
-            got = self._answers[key] = self.session.check(query, rlimit)
+            got = self._answers[key] = self.session.check(query)
             self._alive.append(query)  # keep the terms (and so their ids) alive while the key is cached
         return got
 
@@ -329,10 +323,10 @@ class Refinement:
                 outer = self.outer(lp) + [lp.d.pc, lp.s.pc]
                 for rel in lp.relation:
                     a, b = rel.a, rel.b
-                    ok = self.prove(outer, rel.holds(a.init, b.init), HOUDINI_RLIMIT).status == "unsat"
+                    ok = self.prove(outer, rel.holds(a.init, b.init)).status == "unsat"
                     if ok:
                         ok = a.next is not None and b.next is not None and self.prove(
-                            self.context(lp), rel.holds(a.next, b.next), HOUDINI_RLIMIT).status == "unsat"
+                            self.context(lp), rel.holds(a.next, b.next)).status == "unsat"
                     if ok:
                         keep.append(rel)
                     else:
@@ -342,7 +336,7 @@ class Refinement:
                 kept = []
                 for sv, kind in lp.bounds:
                     assert sv.next is not None
-                    if self.prove(self.context(lp), _bound(sv, kind, sv.next), HOUDINI_RLIMIT).status == "unsat":
+                    if self.prove(self.context(lp), _bound(sv, kind, sv.next)).status == "unsat":
                         kept.append((sv, kind))
                     else:
                         changed = True
