@@ -76,3 +76,24 @@ def test_work_on_examples_stays_bounded(name):
     runs, queries = WORK[name]
     assert res.status == "ok" and res.bound == 4
     assert res.paths <= runs and ex.queries <= queries, (res.paths, ex.queries)
+
+
+def test_merging_keeps_verdicts_on_generated_kernels_and_their_mutants():
+    import random
+
+    from loom.testing.scf_gen import GenConfig, generate_program
+
+    compared = violations = 0
+    for seed in range(4):
+        p = generate_program(random.Random(900 + seed), GenConfig(max_ops=30, max_trip=2, max_depth=2))
+        m = lower_module(p.module, p.func_name, LowerOptions())
+        f = next(g for g in m.functions() if g.name == "handshake.func")
+        ops = [BY_NAME[o] for o in ("cond_br_swap", "branch_force_true", "fork_dup")]
+        for g in [f] + [mu.func for mu in mutants(m, p.func_name, ops, per_operator=1)]:
+            merged, plain = explore(g, 2, 60, merge=True), explore(g, 2, 60, merge=False)
+            assert merged.status == plain.status, (seed, merged, plain)
+            if plain.status == "violation":
+                violations += 1
+                assert merged.bound == plain.bound, (seed, merged, plain)
+            compared += 1
+    assert compared > 8 and violations > 0

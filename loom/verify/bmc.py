@@ -270,7 +270,7 @@ class _Actor:
 
     def compile(self, e: Expr, index: dict[str, int]):
         """``compile_expr(e, index)``, once per distinct (expression, port positions) of the explorer."""
-        key = (e, tuple(sorted(index.items())))
+        key = (repr(e), tuple(sorted(index.items())))  # repr: Const(0) and Const(0.0) are == in Python
         fn = self.compiled.get(key)
         if fn is None:
             fn = self.compiled[key] = compile_expr(e, index)
@@ -503,7 +503,7 @@ class Explorer:
     def _z3(self, v: Any, t: Type) -> z3.ExprRef:
         if isinstance(v, z3.ExprRef):
             return v
-        key = (v, str(t))
+        key = (repr(v), str(t))  # repr keeps -0.0 and 0.0 (and 1 and True) apart
         c = self._consts.get(key)
         if c is None:
             c = self._consts[key] = const_term(v, t)
@@ -523,7 +523,7 @@ class Explorer:
                 sym = True
         if not sym:
             return bool(cr.gfast(heads, regs, None))
-        key = (id(cr),) + tuple(self._zid(x) if isinstance(x, z3.ExprRef) else x for x in vals)
+        key = (id(cr),) + tuple(self._zid(x) if isinstance(x, z3.ExprRef) else repr(x) for x in vals)
         hit = self._guards.get(key)
         if hit is not None:
             return hit[0]
