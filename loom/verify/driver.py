@@ -212,7 +212,12 @@ def verify_files(
     # fork: the context (with its progress callback) is inherited, not pickled
     pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name, source))
     try:
-        results = pool.map(_worker_verify, [str(p) for p in paths], chunksize=1)
+        # largest files first (a proxy for the costliest): the last one to start should be a quick one
+        order = sorted(range(len(paths)), key=lambda i: (-_size(paths[i]), i))
+        done = pool.map(_worker_verify, [str(paths[i]) for i in order], chunksize=1)
+        results: list = [None] * len(paths)
+        for i, got in zip(order, done):
+            results[i] = got
     finally:
         pool.terminate()
         pool.join()
@@ -220,6 +225,13 @@ def verify_files(
     for p, got in zip(paths, results):
         out += verify_file(p, ctx, func_name, source=source) if got is None else got
     return out
+
+
+def _size(path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
 
 
 _WORKER: dict = {}  # per worker process: its context, function name and lemma cache (set once at fork)
