@@ -621,15 +621,19 @@ def source_keys(source: Operation, layout: Layout) -> tuple[Optional[dict[int, t
     """Program-order position of every DFG access, matched to the source's memref ops by location."""
     order: dict[Location, int] = {}
     dup: set[Location] = set()
+    from loom.verify.refine_model import source_position  # a DFG printed with debug info: its loc(...)
+
     for k, op in enumerate(o for o in source.walk() if o.name in ("memref.load", "memref.store")):
-        if op.loc in order:
-            dup.add(op.loc)
-        order[op.loc] = k
+        pos = source_position(op.loc)
+        if pos in order:
+            dup.add(pos)
+        order[pos] = k
     keys: dict[int, tuple] = {}
     for a in layout.accesses:
-        if a.op.loc in dup or a.op.loc not in order:
+        pos = source_position(a.op.loc)
+        if pos in dup or pos not in order:
             return None, f"access {a.name} has no unique source location ({a.op.loc})"
-        keys[id(a)] = (order[a.op.loc],)
+        keys[id(a)] = (order[pos],)
     return keys, ""
 
 
