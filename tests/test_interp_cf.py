@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loom.diagnostics import VerifyError
+from loom.diagnostics import LoomError, VerifyError
 from loom.interp import run_json
 from loom.mlir import parse_text, print_module
 
@@ -138,3 +138,63 @@ def test_bad_branches_are_verify_errors(body: str, code: str, message: str):
     with pytest.raises(VerifyError) as info:
         parse_text(f"func.func @f(%x: i32) -> i32 {{\n{body}\n}}\n", "b.mlir")
     assert info.value.code == code and message in str(info.value)
+
+
+SWITCH = """
+func.func @f(%flag: i32, %a: i32) -> i32 {
+  cf.switch %flag : i32, [
+    default: ^bb1(%a : i32),
+    42: ^bb2,
+    -3: ^bb3(%a, %a : i32, i32)
+  ]
+^bb1(%x: i32):
+  return %x : i32
+^bb2:
+  %c = arith.constant 100 : i32
+  return %c : i32
+^bb3(%y: i32, %z: i32):
+  %s = arith.addi %y, %z : i32
+  return %s : i32
+}
+"""
+
+SWITCH_GENERIC = """
+func.func @f(%flag: i32, %a: i32) -> i32 {
+  "cf.switch"(%flag, %a, %a, %a)[^bb1, ^bb2, ^bb3] <{case_operand_segments = array<i32: 0, 2>, case_values = dense<[42, -3]> : vector<2xi32>, operandSegmentSizes = array<i32: 1, 1, 2>}> : (i32, i32, i32, i32) -> ()
+^bb1(%x: i32):
+  return %x : i32
+^bb2:
+  %c = arith.constant 100 : i32
+  return %c : i32
+^bb3(%y: i32, %z: i32):
+  %s = arith.addi %y, %z : i32
+  return %s : i32
+}
+"""
+
+
+@pytest.mark.parametrize("text", [SWITCH, SWITCH_GENERIC])
+@pytest.mark.parametrize(("flag", "want"), [(42, 100), (-3, 10), (7, 5), (0, 5)])
+def test_switch_picks_its_case_or_the_default(text: str, flag: int, want: int):
+    assert run_json(parse_text(text, "s.mlir"), "f", {"flag": flag, "a": 5}).results == [want]
+
+
+def test_switch_pretty_form_round_trips_and_equals_the_generic_one():
+    from loom.ir.equality import modules_equal
+
+    pretty = parse_text(SWITCH, "s.mlir")
+    printed = print_module(pretty)
+    assert "cf.switch %flag : i32, [" in printed and "-3: ^bb3(%a, %a : i32, i32)" in printed
+    assert print_module(parse_text(printed, "s.mlir")) == printed
+    assert modules_equal(pretty, parse_text(SWITCH_GENERIC, "g.mlir"))
+
+
+@pytest.mark.parametrize(
+    ("cases", "message"),
+    [("42: ^bb2,\n    42: ^bb2", "duplicate case value"), ("42: ^bb2(%a : i32)", "passes 1 operands")],
+)
+def test_bad_switches_are_reported(cases: str, message: str):
+    text = SWITCH.replace("42: ^bb2,\n    -3: ^bb3(%a, %a : i32, i32)", cases)
+    with pytest.raises(LoomError) as info:
+        parse_text(text, "s.mlir")
+    assert message in str(info.value) and str(info.value).startswith("s.mlir:")

@@ -1,4 +1,4 @@
-"""cf dialect: cf.br, cf.cond_br and cf.assert in mlir-opt's pretty form (what --convert-scf-to-cf prints).
+"""cf dialect: cf.br, cf.cond_br, cf.switch and cf.assert in mlir-opt's pretty form (what --convert-scf-to-cf prints).
 
 Successor operands are ordinary operands of the op, as in MLIR: ``cf.br`` passes
 all of them to its one successor; ``cf.cond_br`` keeps ``[cond, *true, *false]``
@@ -20,9 +20,9 @@ from loom.dialects.checks import (
 )
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, OpDraft, OperandRef
-from loom.ir.attributes import DenseArrayAttr, StringAttr
+from loom.ir.attributes import DenseArrayAttr, DenseElementsAttr, StringAttr
 from loom.ir.core import Block, Operation, Value
-from loom.ir.types import IntegerType, Type, i1
+from loom.ir.types import IntegerType, Type, VectorType, i1
 
 SEGMENTS = "operandSegmentSizes"
 _I32 = IntegerType(32)
@@ -35,10 +35,28 @@ def cond_br_groups(op: Operation) -> tuple[Value, list[Value], list[Value]]:
     return op.operands[0], list(op.operands[1 : 1 + n_true]), list(op.operands[1 + n_true :])
 
 
+def switch_groups(op: Operation) -> tuple[Value, list[int], list[list[Value]]]:
+    """(flag, case values, operands per successor: default first) of a verified cf.switch."""
+    seg = op.attributes.get(SEGMENTS)
+    cases = op.attributes.get("case_values")
+    case_segs = op.attributes.get("case_operand_segments")
+    n_default = seg.values[1] if isinstance(seg, DenseArrayAttr) else 0
+    values = [int(v) for v in cases.values] if isinstance(cases, DenseElementsAttr) else []
+    sizes = list(case_segs.values) if isinstance(case_segs, DenseArrayAttr) else [0] * len(values)
+    groups = [list(op.operands[1 : 1 + n_default])]
+    at = 1 + n_default
+    for n in sizes:
+        groups.append(list(op.operands[at : at + n]))
+        at += n
+    return op.operands[0], values, groups
+
+
 def successor_operands(op: Operation, k: int) -> list[Value]:
-    """The operands ``op`` (cf.br or cf.cond_br) passes to its successor ``k``."""
+    """The operands ``op`` (cf.br, cf.cond_br or cf.switch) passes to its successor ``k``."""
     if op.name == "cf.br":
         return list(op.operands)
+    if op.name == "cf.switch":
+        return switch_groups(op)[2][k]
     _, t, f = cond_br_groups(op)
     return t if k == 0 else f
 
@@ -114,6 +132,57 @@ class CondBranchSyntax:
         )
 
 
+class SwitchSyntax:
+    """``cf.switch %flag : i32, [default: ^bb1(%a : T), 42: ^bb2, ...]``."""
+
+    def parse(self, p: AsmParser, st: OpDraft) -> None:
+        st.operands.append(p.parse_operand())
+        p.expect(":", " before the flag type")
+        tok = p.peek()
+        flag_t = p.parse_type()
+        if not isinstance(flag_t, IntegerType):
+            raise p.error(f"the flag of cf.switch must be an integer, found '{flag_t}'", tok)
+        st.operand_types, st.result_types = [flag_t], []
+        p.expect(",", " after the flag type")
+        p.expect("[", " to open the case list")
+        p.expect("default", " (the first case of cf.switch)")
+        p.expect(":", " after 'default'")
+        n_default = _parse_dest(p, st)
+        values: list[int] = []
+        sizes: list[int] = []
+        while p.accept(","):
+            tok = p.peek()
+            v = p.parse_int()
+            if v in values:
+                raise p.error(f"duplicate case value {v}", tok)
+            values.append(v)
+            p.expect(":", " after the case value")
+            sizes.append(_parse_dest(p, st))
+        p.expect("]", " to close the case list")
+        tok = p.peek()
+        for k, v in p.parse_attr_dict().items():
+            st.set_attr(p, k, v, tok)
+        if values:
+            st.set_attr(p, "case_values", DenseElementsAttr(tuple(values), VectorType((len(values),), flag_t)), tok)
+        st.set_attr(p, "case_operand_segments", DenseArrayAttr(_I32, tuple(sizes)), tok)
+        st.set_attr(p, SEGMENTS, DenseArrayAttr(_I32, (1, n_default, sum(sizes))), tok)
+
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        try:
+            flag, values, groups = switch_groups(op)
+        except (AttributeError, TypeError, ValueError):
+            return None
+        if op.results or op.regions or len(op.successors) != len(values) + 1 or not isinstance(flag.type, IntegerType):
+            return None
+        if sum(len(g) for g in groups) + 1 != len(op.operands):
+            return None
+        pad = "\n" + w.indent() + "  "
+        items = [f"{pad}default: {_print_dest(w, op.successors[0], groups[0])}"]
+        items += [f"{pad}{v}: {_print_dest(w, b, g)}" for v, b, g in zip(values, op.successors[1:], groups[1:])]
+        rest = {k: v for k, v in op.attributes.items() if k not in (SEGMENTS, "case_values", "case_operand_segments")}
+        return f" {w.value(flag)} : {w.type(flag.type)}, [" + ",".join(items) + "\n" + w.indent() + "]" + w.attr_dict(rest)
+
+
 class AssertSyntax:
     """``cf.assert %c, "message"``."""
 
@@ -168,6 +237,30 @@ def verify_cond_br(op: Operation, ctx: VerifyContext) -> None:
     _check_dest(op, op.successors[1], f, "false ")
 
 
+def verify_switch(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, results=0, min_operands=1)
+    must_be_last(op)
+    seg = op.attributes.get(SEGMENTS)
+    case_segs = op.attributes.get("case_operand_segments")
+    cases = op.attributes.get("case_values")
+    values = list(cases.values) if isinstance(cases, DenseElementsAttr) else []
+    if cases is not None and not isinstance(cases, DenseElementsAttr):
+        fail(op, ATTRIBUTE, "needs 'case_values' as a dense integer vector")
+    if not (isinstance(seg, DenseArrayAttr) and len(seg.values) == 3 and seg.values[0] == 1
+            and isinstance(case_segs, DenseArrayAttr) and len(case_segs.values) == len(values)
+            and sum(seg.values) == len(op.operands) and seg.values[2] == sum(case_segs.values)):
+        fail(op, ATTRIBUTE, "operand segments do not match the cases")
+    if len(op.successors) != len(values) + 1:
+        fail(op, ARITY, f"has {len(values)} cases but {len(op.successors)} successors")
+    if len(set(values)) != len(values):
+        fail(op, ATTRIBUTE, "case values must be distinct")
+    flag, _, groups = switch_groups(op)
+    if not isinstance(flag.type, IntegerType):
+        fail(op, OPERAND_TYPE, f"flag must be an integer, found {flag.type}")
+    for k, (block, vals) in enumerate(zip(op.successors, groups)):
+        _check_dest(op, block, vals, "default " if k == 0 else f"case {values[k - 1]} ")
+
+
 def verify_assert(op: Operation, ctx: VerifyContext) -> None:
     counts(op, operands=1, results=0)
     if op.operands[0].type != i1:
@@ -179,5 +272,6 @@ def verify_assert(op: Operation, ctx: VerifyContext) -> None:
 OPS = [
     OpDef("cf.br", BranchSyntax(), verify_br, terminator=True),
     OpDef("cf.cond_br", CondBranchSyntax(), verify_cond_br, terminator=True),
+    OpDef("cf.switch", SwitchSyntax(), verify_switch, terminator=True),
     OpDef("cf.assert", AssertSyntax(), verify_assert),
 ]

@@ -1,4 +1,4 @@
-"""Multi-block function bodies: run a CFG of blocks joined by cf.br / cf.cond_br.
+"""Multi-block function bodies: run a CFG of blocks joined by cf.br / cf.cond_br / cf.switch.
 
 Each block is compiled like any other (``FunctionCompiler.block``); its
 terminator picks the next block and passes operands to that block's arguments
@@ -13,11 +13,12 @@ from typing import Optional
 from collections.abc import Callable
 
 from loom.diagnostics import SimulationError
-from loom.dialects.cf import cond_br_groups
+from loom.dialects.cf import cond_br_groups, switch_groups
+from loom.semantics.scalar import to_signed
 from loom.interp.compiler import BlockCode, Exec, FunctionCompiler, handler
 from loom.ir.core import Block, Operation, Region
 
-BRANCHES = ("cf.br", "cf.cond_br")
+BRANCHES = ("cf.br", "cf.cond_br", "cf.switch")
 ASSERT_FAILED = "RT_CF_ASSERT"
 
 # a compiled edge: reads the frame, writes the successor's arguments, names the successor
@@ -73,6 +74,18 @@ def _edge(term: Operation, c: FunctionCompiler, index: dict[int, int], result_sl
             _copy(frame, dst, src)
             return k
         return br
+    if term.name == "cf.switch":
+        flag, values, groups = switch_groups(term)
+        flag_slot, width = c.slot(flag), getattr(flag.type, "width", 64)
+        jumps = [_jump(c, index, b, [c.slot(v) for v in g]) for b, g in zip(term.successors, groups)]
+        table = {v: jumps[k + 1] for k, v in enumerate(values)}
+        default = jumps[0]
+
+        def switch(frame: list) -> Optional[int]:
+            k, dst, src = table.get(to_signed(frame[flag_slot], width), default)
+            _copy(frame, dst, src)
+            return k
+        return switch
     cond, t_vals, f_vals = cond_br_groups(term)
     cond_slot = c.slot(cond)
     kt, dt, st = _jump(c, index, term.successors[0], [c.slot(v) for v in t_vals])
