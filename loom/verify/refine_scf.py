@@ -141,6 +141,16 @@ class ScfModel:
         if name == "scf.if":
             self._if(op, ctx, pc)
             return
+        if name == "scf.index_switch":
+            self._switch(op, ctx, pc)
+            return
+        if name == "scf.execute_region":
+            if len(op.regions[0].blocks) != 1:
+                raise Unsupported("scf.execute_region with several blocks", op)
+            term = self._block(op.regions[0].entry, ctx, pc)
+            for r, v in zip(op.results, term.operands if term is not None else []):
+                self.env[r] = self._term_or_error(v)
+            return
         if name in ("memref.load", "memref.store"):
             self._access(op, ctx, pc)
             return
@@ -152,7 +162,8 @@ class ScfModel:
             self.env[op.results[0]] = vw.sizes[k.as_long()]
             return
         if name in ("memref.cast", "memref.assume_alignment"):
-            self.env[op.results[0]] = self.view(op.operands[0])
+            if op.results:  # assume_alignment has no result in older MLIR
+                self.env[op.results[0]] = self.view(op.operands[0])
             return
         if name in ("memref.subview", "memref.reinterpret_cast"):
             self.env[op.results[0]] = self._view_op(op)
@@ -170,7 +181,7 @@ class ScfModel:
             return
         if name == "memref.dealloc":
             return
-        if op.dialect in ("arith", "math"):
+        if op.dialect in ("arith", "math", "ub"):  # ub.poison: loom fixes poison to zero, as its interpreter does
             args = [self.term(v) for v in op.operands]
             for r, t in zip(op.results, self.values.scalar(op, args)):
                 self.env[r] = t
@@ -331,6 +342,37 @@ class ScfModel:
                 s.next = self.term(v)
             except Unsupported as e:
                 s.why_not = e.reason
+
+    def _term_or_error(self, v: Value) -> Term:
+        try:
+            return self.term(v)
+        except Unsupported as e:
+            return e
+
+    def _switch(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """``scf.index_switch``: case k runs when the value equals its case (cases are distinct), the
+        default region (region 0) when none does."""
+        x = self.term(op.operands[0])
+        cases = op.attributes.get("cases")
+        values = [int(v) for v in cases.values] if isinstance(cases, DenseArrayAttr) else []
+        if len(values) + 1 != len(op.regions) or not z3.is_bv(x):
+            raise Unsupported("a malformed scf.index_switch", op)
+        conds = [x == z3.BitVecVal(v, x.size()) for v in values]
+        default = z3.Not(z3.Or(*conds)) if conds else z3.BoolVal(True)
+        outs: list[list[Term]] = []
+        for region, c in zip(op.regions, [default, *conds]):
+            term = self._block(region.entry, ctx, z3.And(pc, c))
+            outs.append([self._term_or_error(v) for v in (term.operands if term is not None else [])])
+        for k, r in enumerate(op.results):
+            picked = [o[k] if k < len(o) else Unsupported("missing yield", op) for o in outs]
+            bad = next((t for t in picked if isinstance(t, Unsupported)), None)
+            if bad is not None:
+                self.env[r] = bad
+                continue
+            out = picked[0]
+            for c, t in zip(reversed(conds), reversed(picked[1:])):
+                out = z3.If(c, t, out)
+            self.env[r] = out
 
     def _if(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         c = self.term(op.operands[0])

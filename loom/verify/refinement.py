@@ -35,6 +35,7 @@ from typing import Optional
 
 import z3
 
+from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.mlir import value_names
 from loom.ir.types import MemRefType
@@ -569,13 +570,14 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     if source is None:
         return []
     t0 = time.perf_counter()
+    model_source = _structured(source)
     files = {source_position(op.loc).file for op in source.walk()}
     if not any(source_position(op.loc).file in files for op in func.regions[0].entry.ops):
         return [Obligation("refine.model", KIND, "unknown", 0.0,
                            f"the DFG carries no location in {sorted(files)[0]}: write it with `loom compile "
                            "--debug-info` to check it against its source", None, func.loc)]
     try:
-        r = Refinement(func, source, ctx, layout if layout is not None else memory_layout(func))
+        r = Refinement(func, model_source, ctx, layout if layout is not None else memory_layout(func))
     except Unsupported as e:
         loc = e.op.loc if e.op is not None else func.loc
         return [Obligation("refine.model", KIND, "unknown", time.perf_counter() - t0,
@@ -584,8 +586,28 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     r.relate()
     r.check_events()
     r.check_loops()
-    confirm(r.obligations, source, func)
+    confirm(r.obligations, source, func)  # replayed against the function as written
     return r.obligations
+
+
+_UNSTRUCTURED = ("func.call", "memref.copy")
+
+
+def _structured(source: Operation) -> Operation:
+    """The function the lowering lowers (calls inlined, a CFG lifted to scf, copies expanded) when
+    ``source`` needs that; ``source`` itself otherwise. Refutations still replay the function as written."""
+    if not any(op.name in _UNSTRUCTURED or op.dialect == "cf" for op in source.walk()):
+        return source
+    parent = source.parent_op
+    if parent is None:
+        return source
+    from loom.ir.core import Module
+    from loom.lower.function import structured_kernel
+
+    try:
+        return structured_kernel(Module(parent), source.attributes["sym_name"].value)
+    except LoomError:
+        return source
 
 
 def confirm(obligations: list[Obligation], source: Operation, func: Operation) -> None:
