@@ -168,6 +168,8 @@ class SwitchSyntax:
         st.set_attr(p, SEGMENTS, DenseArrayAttr(_I32, (1, n_default, sum(sizes))), tok)
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if not op.operands:
+            return None
         try:
             flag, values, groups = switch_groups(op)
         except (AttributeError, TypeError, ValueError):

@@ -9,14 +9,14 @@ to the function's result slots and stops.
 
 from __future__ import annotations
 
-from typing import Optional
 from collections.abc import Callable
+from typing import Optional
 
 from loom.diagnostics import SimulationError
 from loom.dialects.cf import cond_br_groups, switch_groups
-from loom.semantics.scalar import to_signed
 from loom.interp.compiler import BlockCode, Exec, FunctionCompiler, handler
 from loom.ir.core import Block, Operation, Region
+from loom.semantics.scalar import to_signed
 
 BRANCHES = ("cf.br", "cf.cond_br", "cf.switch")
 ASSERT_FAILED = "RT_CF_ASSERT"
@@ -81,7 +81,7 @@ def _edge(term: Operation, c: FunctionCompiler, index: dict[int, int], result_sl
         table = {v: jumps[k + 1] for k, v in enumerate(values)}
         default = jumps[0]
 
-        def switch(frame: list) -> Optional[int]:
+        def switch(frame: list) -> int | None:
             k, dst, src = table.get(to_signed(frame[flag_slot], width), default)
             _copy(frame, dst, src)
             return k
