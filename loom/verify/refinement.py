@@ -134,6 +134,7 @@ class Refinement:
         self.obligations: list[Obligation] = []
         self._exits: Optional[dict[str, object]] = None  # exit symbol -> the loop (pair) that defines it
         self.constants = _Constants()
+        self._relevant: Optional[set[str]] = None
         self._answers: dict[tuple, QueryResult] = {}
         self._alive: list = []
 
@@ -456,18 +457,38 @@ class Refinement:
         BMC obligations' business."""
         inside = lambda ctx: any(g is f for g, _ in ctx)  # noqa: E731
         exits = {sv.exit.decl().name() for g in self.scf.frames if g is f or inside(g.outer) for sv in g.state}
-        used: set[str] = set()
+        return not (exits & self.relevant())
+
+    def relevant(self) -> set[str]:
+        """Source symbols something observable depends on: the events' conditions, addresses and values
+        and every loop's activation and continue condition, closed under the state variables' initial and
+        next values (a state variable nothing observable reads, and the loop results feeding only it, are
+        not relevant). Terms are simplified first (``x - x`` reads nothing)."""
+        if self._relevant is not None:
+            return self._relevant
+        names: set[str] = set()
         for e in self.scf.events:
             for t in (e.pc, e.addr, e.value):
                 if t is not None:
-                    used |= self.constants(z3.simplify(t))
+                    names |= self.constants(z3.simplify(t))
         for g in self.scf.frames:
-            if g is f or inside(g.outer):
-                continue
-            for t in [g.pc, g.cont, *[x for sv in g.state for x in (sv.init, sv.next)]]:
+            for t in (g.pc, g.cont):
                 if t is not None:
-                    used |= self.constants(z3.simplify(t))
-        return not (exits & used)
+                    names |= self.constants(z3.simplify(t))
+        grew = True
+        while grew:
+            grew = False
+            for g in self.scf.frames:
+                for sv in g.state:
+                    if sv.sym.decl().name() in names or sv.exit.decl().name() in names:
+                        for t in (sv.init, sv.next):
+                            if t is not None:
+                                more = self.constants(z3.simplify(t)) - names
+                                if more:
+                                    names |= more
+                                    grew = True
+        self._relevant = names
+        return names
 
     def check_events(self) -> None:
         src: dict[tuple, list[Event]] = {}
