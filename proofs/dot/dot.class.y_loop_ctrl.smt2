@@ -38,8 +38,8 @@
  (let (($t11 (= j_L0 N_L0)))
  (=> $t11 $t10))))))
 (assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t9 (< j_L0 N_L0)))
-(let (($t12 (and $t9 $t1)))
+ (let (($t9 (< j_L0 N_L0)))
+(let (($t1 (bvslt (_ bv0 64) arg_n)))
+(let (($t12 (and $t1 $t9)))
 (xor $t12 $t12)))))
 (check-sat)

@@ -14,7 +14,7 @@
 (let (($t4 (and $t3 $t2)))
 (let ((?t5 (N_L1 j_L0)))
 (let (($t6 (>= ?t5 1)))
-(let (($t7 (and $t3 $t2 $t6)))
+(let (($t7 (and $t6 $t3 $t2)))
 (let (($t8 (xor $t7 $t4)))
 (let ((?t9 (index_1 j_L0)))
 (let (($t10 (bvslt ?t9 ?t1)))

@@ -8,7 +8,7 @@
  (let (($t1 (bvslt (_ bv0 64) arg_n)))
 (let (($t2 (and $t1)))
 (let (($t3 (>= N_L0 1)))
-(let (($t4 (and $t1 $t3)))
+(let (($t4 (and $t3 $t1)))
 (let (($t5 (xor $t4 $t2)))
 (let (($t6 (= $t3 $t1)))
 (let (($t7 (>= N_L0 0)))

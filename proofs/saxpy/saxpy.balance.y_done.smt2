@@ -11,7 +11,7 @@
 (let (($t4 (xor $t3 $t3)))
 (let (($t5 (and $t4)))
 (let (($t6 (>= N_L0 1)))
-(let (($t7 (and $t1 $t6)))
+(let (($t7 (and $t6 $t1)))
 (let (($t8 (and $t1)))
 (let (($t9 (xor $t8 $t7)))
 (let (($t10 (= $t6 $t1)))

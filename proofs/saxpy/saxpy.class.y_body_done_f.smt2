@@ -11,8 +11,8 @@
  (let (($t2 (>= N_L0 1)))
  (= $t2 $t1))))
 (assert
- (let (($t2 (>= N_L0 1)))
-(let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t3 (and $t1 $t2)))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+(let (($t2 (>= N_L0 1)))
+(let (($t3 (and $t2 $t1)))
 (xor $t3 $t3)))))
 (check-sat)

@@ -83,10 +83,10 @@
  (=> $t23 $t22)))))))
 (assert
  (let ((?t1 (N_L1 j_L0)))
-(let (($t21 (< j_L1 ?t1)))
-(let (($t12 (< j_L0 N_L0)))
 (let ((?t24 (- ?t1 1)))
 (let (($t25 (< j_L1 ?t24)))
-(let (($t26 (and $t25 $t12 $t21)))
+(let (($t12 (< j_L0 N_L0)))
+(let (($t21 (< j_L1 ?t1)))
+(let (($t26 (and $t21 $t12 $t25)))
 (xor $t26 $t26))))))))
 (check-sat)

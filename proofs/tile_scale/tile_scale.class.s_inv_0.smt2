@@ -82,9 +82,9 @@
  (let (($t23 (= j_L1 ?t1)))
  (=> $t23 $t22)))))))
 (assert
- (let ((?t1 (N_L1 j_L0)))
+ (let (($t12 (< j_L0 N_L0)))
+(let ((?t1 (N_L1 j_L0)))
 (let (($t21 (< j_L1 ?t1)))
-(let (($t12 (< j_L0 N_L0)))
-(let (($t24 (and $t12 $t21)))
+(let (($t24 (and $t21 $t12)))
 (xor $t24 $t24))))))
 (check-sat)

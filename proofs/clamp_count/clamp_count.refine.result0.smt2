@@ -1,0 +1,37 @@
+; loom verify obligation refine.result0 of @clamp_count
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun dfg_exit_%carry_cnt () (_ BitVec 32))
+(declare-fun memref.dim_arg_v_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun scf_exit_iter0@10_5 () (_ BitVec 32))
+(declare-fun scf_exit_iv@10_5 () (_ BitVec 64))
+(declare-fun dfg_exit_idx@%index () (_ BitVec 64))
+(assert
+ (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (not $t2)))
+ (let ((?t4 (ite $t3 (_ bv0 32) dfg_exit_%carry_cnt)))
+ (let (($t5 (=> true (= scf_exit_iter0@10_5 ?t4))))
+ (let (($t6 (= true true)))
+ (let (($t7 (and $t6 $t5)))
+ (not $t7)))))))))
+(assert
+ (let (($t8 (and (= dfg_exit_idx@%index scf_exit_iv@10_5) (= dfg_exit_%carry_cnt scf_exit_iter0@10_5))))
+ (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t9 (and true $t2)))
+ (=> (and $t9 true) $t8))))))
+(assert
+ (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (not $t2)))
+ (let (($t9 (and true $t2)))
+ (=> (and $t9 $t3) (and (= (_ bv0 64) dfg_exit_idx@%index) (= (_ bv0 32) dfg_exit_%carry_cnt))))))))
+(assert
+ (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t3 (not $t2)))
+(let (($t10 (and true $t3)))
+(=> $t10 (and (= (_ bv0 64) scf_exit_iv@10_5) (= (_ bv0 32) scf_exit_iter0@10_5))))))))
+(check-sat)

@@ -1,0 +1,116 @@
+; loom verify obligation refine.store@30:9 of @stencil2d
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun memref.dim_arg_in_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun scf_iv@13_5 () (_ BitVec 64))
+(declare-fun scf_iv@16_7 () (_ BitVec 64))
+(declare-fun arith.divsi___0->i32_BitVec_32__BitVec_32_ ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
+(declare-fun load@/work/main/examples/stencil2d.scf.mlir_23_9 () (_ BitVec 32))
+(declare-fun load@/work/main/examples/stencil2d.scf.mlir_22_9 () (_ BitVec 32))
+(declare-fun load@/work/main/examples/stencil2d.scf.mlir_21_9 () (_ BitVec 32))
+(declare-fun load@/work/main/examples/stencil2d.scf.mlir_20_9 () (_ BitVec 32))
+(declare-fun load@/work/main/examples/stencil2d.scf.mlir_19_9 () (_ BitVec 32))
+(declare-fun memref.dim_arg_out_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun arith.remsi___0->i32_BitVec_32__BitVec_32_ ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
+(declare-fun dfg_idx@%index () (_ BitVec 64))
+(declare-fun dfg_idx@%index_0 () (_ BitVec 64))
+(assert
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (let (($t3 (bvslt (_ bv1 64) ?t2)))
+ (and true $t3)))))
+(assert
+ (= scf_iv@13_5 scf_iv@13_5))
+(assert
+ (bvsle (_ bv1 64) scf_iv@13_5))
+(assert
+ (bvuge scf_iv@13_5 (_ bv1 64)))
+(assert
+ (bvsle (_ bv1 64) scf_iv@13_5))
+(assert
+ (bvuge scf_iv@13_5 (_ bv1 64)))
+(assert
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (bvslt scf_iv@13_5 ?t2))))
+(assert
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (bvslt (_ bv1 64) ?t2))))
+(assert
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (bvslt scf_iv@13_5 ?t2))))
+(assert
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (bvslt (_ bv1 64) ?t2))))
+(assert
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (let (($t6 (bvslt (_ bv1 64) ?t5)))
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (let (($t3 (bvslt (_ bv1 64) ?t2)))
+ (let (($t7 (and true $t3)))
+ (and $t7 $t6)))))))))
+(assert
+ (= scf_iv@16_7 scf_iv@16_7))
+(assert
+ (bvsle (_ bv1 64) scf_iv@16_7))
+(assert
+ (bvuge scf_iv@16_7 (_ bv1 64)))
+(assert
+ (bvsle (_ bv1 64) scf_iv@16_7))
+(assert
+ (bvuge scf_iv@16_7 (_ bv1 64)))
+(assert
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (bvslt scf_iv@16_7 ?t5))))
+(assert
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (bvslt (_ bv1 64) ?t5))))
+(assert
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (bvslt scf_iv@16_7 ?t5))))
+(assert
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (bvslt (_ bv1 64) ?t5))))
+(assert
+ (let ((?t8 (bvmul load@/work/main/examples/stencil2d.scf.mlir_19_9 (_ bv4 32))))
+ (let ((?t9 (bvadd ?t8 load@/work/main/examples/stencil2d.scf.mlir_20_9)))
+ (let ((?t10 (bvadd ?t9 load@/work/main/examples/stencil2d.scf.mlir_21_9)))
+ (let ((?t11 (bvadd ?t10 load@/work/main/examples/stencil2d.scf.mlir_22_9)))
+ (let ((?t12 (bvadd ?t11 load@/work/main/examples/stencil2d.scf.mlir_23_9)))
+ (let ((?t13 (arith.divsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32))))
+ (let (($t14 (=> true (= ?t13 ?t13))))
+ (let ((?t15 (bvadd scf_iv@16_7 (bvmul scf_iv@13_5 (memref.dim_arg_out_->index_BitVec_64_ (_ bv1 64))))))
+ (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
+ (let ((?t5 (bvsub ?t4 (_ bv1 64))))
+ (let (($t6 (bvslt (_ bv1 64) ?t5)))
+ (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t2 (bvsub ?t1 (_ bv1 64))))
+ (let (($t3 (bvslt (_ bv1 64) ?t2)))
+ (let (($t7 (and true $t3)))
+ (let (($t16 (and $t7 $t6)))
+ (let (($t17 (= true $t16)))
+ (not (and $t17 (=> true (= ?t15 ?t15)) $t14))))))))))))))))))))
+(assert
+ (let ((?t8 (bvmul load@/work/main/examples/stencil2d.scf.mlir_19_9 (_ bv4 32))))
+ (let ((?t9 (bvadd ?t8 load@/work/main/examples/stencil2d.scf.mlir_20_9)))
+ (let ((?t10 (bvadd ?t9 load@/work/main/examples/stencil2d.scf.mlir_21_9)))
+ (let ((?t11 (bvadd ?t10 load@/work/main/examples/stencil2d.scf.mlir_22_9)))
+ (let ((?t12 (bvadd ?t11 load@/work/main/examples/stencil2d.scf.mlir_23_9)))
+ (let ((?t18 (arith.remsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32))))
+ (let ((?t19 (bvadd (bvmul (arith.divsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32)) (_ bv8 32)) ?t18)))
+ (and (= ?t19 ?t12) (and (bvsgt (_ bv8 32) ?t18) (bvsgt ?t18 (bvneg (_ bv8 32)))))))))))))
+(assert
+ (= dfg_idx@%index scf_iv@13_5))
+(assert
+ (= dfg_idx@%index_0 scf_iv@16_7))
+(check-sat)

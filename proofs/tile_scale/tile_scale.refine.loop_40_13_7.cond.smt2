@@ -1,0 +1,53 @@
+; loom verify obligation refine.loop@13:7.cond of @tile_scale
+; verdict: proved (unsat means proved)
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun scf_iv@12_5 () (_ BitVec 64))
+(declare-fun scf_iv@13_7 () (_ BitVec 64))
+(declare-fun arith.remui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
+(declare-fun arith.divui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
+(declare-fun dfg_idx@%index () (_ BitVec 64))
+(declare-fun dfg_idx@%index_0 () (_ BitVec 64))
+(assert
+ (= scf_iv@12_5 scf_iv@12_5))
+(assert
+ (bvsle (_ bv0 64) scf_iv@12_5))
+(assert
+ (bvuge scf_iv@12_5 (_ bv0 64)))
+(assert
+ (bvsle (_ bv0 64) scf_iv@12_5))
+(assert
+ (bvuge scf_iv@12_5 (_ bv0 64)))
+(assert
+ (bvsgt (_ bv2 64) scf_iv@12_5))
+(assert
+ (bvsgt (_ bv2 64) (_ bv0 64)))
+(assert
+ (bvsgt (_ bv2 64) scf_iv@12_5))
+(assert
+ (bvsgt (_ bv2 64) (_ bv0 64)))
+(assert
+ (= scf_iv@13_7 scf_iv@13_7))
+(assert
+ (bvsle (_ bv0 64) scf_iv@13_7))
+(assert
+ (bvuge scf_iv@13_7 (_ bv0 64)))
+(assert
+ (bvsle (_ bv0 64) scf_iv@13_7))
+(assert
+ (bvuge scf_iv@13_7 (_ bv0 64)))
+(assert
+ (not (= (bvsgt (_ bv3 64) scf_iv@13_7) (bvsgt (_ bv3 64) scf_iv@13_7))))
+(assert
+ (let ((?t1 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t2 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t1)))
+ (and (= (_ bv47 64) ?t2) (bvult ?t1 (_ bv8 64))))))
+(assert
+ (let ((?t1 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t2 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t1)))
+ (and (= (_ bv47 64) ?t2) (bvult ?t1 (_ bv8 64))))))
+(assert
+ (= dfg_idx@%index scf_iv@12_5))
+(assert
+ (= dfg_idx@%index_0 scf_iv@13_7))
+(check-sat)
