@@ -47,6 +47,7 @@ class TermValues(Values):
         super().__init__()
         self.lemmas: list[z3.BoolRef] = []
         self._seen: set[tuple] = set()
+        self.load_names: dict[Location, str] = {}  # see load_symbol
 
     def scalar(self, op, args):
         if op.name in _DIV_REM:  # fold ``0 % 5`` and the like: the dividend may only simplify to a literal
@@ -177,9 +178,17 @@ def exit_reads(term: z3.ExprRef, owned: set[str]) -> list[tuple[z3.ExprRef, z3.E
     return out
 
 
-def load_symbol(values: Values, loc: Location, t) -> z3.ExprRef:
-    """The value a load at source location ``loc`` reads at the current iteration (shared by both sides)."""
-    return z3.Const(symbol(f"load@{loc}"), values.sort(t))
+def load_symbol(values: "TermValues", loc: Location, t) -> z3.ExprRef:
+    """The value a load at source location ``loc`` reads at the current iteration (shared by both sides).
+
+    Named ``load@line:col#k``, ``k`` numbering the distinct locations in the order they are first asked
+    for (the source side is built first): no file path in the name, so the SMT-LIB2 text does not depend
+    on where the sources sit, and two locations never share a symbol."""
+    names = values.load_names
+    name = names.get(loc)
+    if name is None:
+        name = names[loc] = f"load@{loc.line}:{loc.col}#{len(names)}"
+    return z3.Const(symbol(name), values.sort(t))
 
 
 def bv64(values: Values, term: z3.ExprRef) -> z3.ExprRef:
