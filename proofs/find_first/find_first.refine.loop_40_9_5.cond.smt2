@@ -4,13 +4,13 @@
 (set-info :status unknown)
 (declare-fun scf_arg0@9_5 () (_ BitVec 64))
 (declare-fun arg_key () (_ BitVec 32))
-(declare-fun load@/work/main/examples/find_first.scf.mlir_12_9 () (_ BitVec 32))
+(declare-fun load@12_9_0 () (_ BitVec 32))
 (declare-fun memref.dim_arg_a_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
 (declare-fun dfg_%carry_i () (_ BitVec 64))
 (assert
  (= scf_arg0@9_5 scf_arg0@9_5))
 (assert
- (let (($t1 (and (distinct load@/work/main/examples/find_first.scf.mlir_12_9 arg_key) true)))
+ (let (($t1 (and (distinct load@12_9_0 arg_key) true)))
  (let (($t2 (ite (not (bvult scf_arg0@9_5 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64)))) false $t1)))
  (let ((?t3 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
  (let (($t4 (bvult scf_arg0@9_5 ?t3)))

@@ -5,7 +5,7 @@
 (declare-fun dfg_exit_%carry_i () (_ BitVec 64))
 (declare-fun scf_exit_arg0@9_5 () (_ BitVec 64))
 (declare-fun arg_key () (_ BitVec 32))
-(declare-fun load@/work/main/examples/find_first.scf.mlir_12_9 () (_ BitVec 32))
+(declare-fun load@12_9_0 () (_ BitVec 32))
 (declare-fun memref.dim_arg_a_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
 (assert
  (let (($t1 (= scf_exit_arg0@9_5 dfg_exit_%carry_i)))
@@ -16,11 +16,11 @@
 (assert
  (=> (and true true) (and (= dfg_exit_%carry_i scf_exit_arg0@9_5))))
 (assert
- (let (($t5 (and (distinct load@/work/main/examples/find_first.scf.mlir_12_9 arg_key) true)))
+ (let (($t5 (and (distinct load@12_9_0 arg_key) true)))
  (let (($t6 (ite (not (bvult (_ bv0 64) (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64)))) false $t5)))
  (=> (and true (not $t6)) (and (= (_ bv0 64) dfg_exit_%carry_i))))))
 (assert
- (let (($t5 (and (distinct load@/work/main/examples/find_first.scf.mlir_12_9 arg_key) true)))
+ (let (($t5 (and (distinct load@12_9_0 arg_key) true)))
 (let ((?t7 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
 (let (($t8 (bvult (_ bv0 64) ?t7)))
 (let (($t9 (ite $t8 $t5 false)))

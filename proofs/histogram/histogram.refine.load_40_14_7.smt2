@@ -6,7 +6,7 @@
 (declare-fun scf_iv@10_5 () (_ BitVec 64))
 (declare-fun arith.remui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
 (declare-fun memref.dim_arg_hist_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun load@/work/main/examples/histogram.scf.mlir_11_7 () (_ BitVec 32))
+(declare-fun load@11_7_0 () (_ BitVec 32))
 (declare-fun dfg_idx@%index () (_ BitVec 64))
 (assert
  (let ((?t1 (memref.dim_arg_data_->index_BitVec_64_ (_ bv0 64))))
@@ -36,7 +36,7 @@
  (bvslt (_ bv0 64) ?t1)))
 (assert
  (let ((?t3 (memref.dim_arg_hist_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (concat (_ bv0 32) load@/work/main/examples/histogram.scf.mlir_11_7) ?t3)))
+ (let ((?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (concat (_ bv0 32) load@11_7_0) ?t3)))
  (let (($t5 (=> true (= ?t4 ?t4))))
  (let ((?t1 (memref.dim_arg_data_->index_BitVec_64_ (_ bv0 64))))
  (let (($t2 (bvslt (_ bv0 64) ?t1)))

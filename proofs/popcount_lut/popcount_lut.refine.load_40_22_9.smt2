@@ -6,7 +6,7 @@
 (declare-fun scf_iv@14_5 () (_ BitVec 64))
 (declare-fun scf_iv@16_7 () (_ BitVec 64))
 (declare-fun scf_iter0@16_7 () (_ BitVec 32))
-(declare-fun load@/work/main/examples/popcount_lut.scf.mlir_15_7 () (_ BitVec 32))
+(declare-fun load@15_7_0 () (_ BitVec 32))
 (declare-fun dfg_idx@%index () (_ BitVec 64))
 (declare-fun dfg_idx@%index_0 () (_ BitVec 64))
 (declare-fun dfg_%carry_acc () (_ BitVec 32))
@@ -61,13 +61,12 @@
 (assert
  (bvsgt (_ bv8 64) (_ bv0 64)))
 (assert
- (let ((?t3 (bvlshr load@/work/main/examples/popcount_lut.scf.mlir_15_7 (bvmul (_ bv4 32) ((_ extract 31 0) scf_iv@16_7)))))
- (let ((?t4 (concat (_ bv0 60) ((_ extract 3 0) ?t3))))
+ (let ((?t3 (concat (_ bv0 60) ((_ extract 3 0) (bvlshr load@15_7_0 (bvmul (_ bv4 32) ((_ extract 31 0) scf_iv@16_7)))))))
  (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
  (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t5 (and true $t2)))
- (let (($t6 (= true $t5)))
- (not (and $t6 (=> true (= ?t4 ?t4)))))))))))
+ (let (($t4 (and true $t2)))
+ (let (($t5 (= true $t4)))
+ (not (and $t5 (=> true (= ?t3 ?t3))))))))))
 (assert
  (= dfg_idx@%index scf_iv@14_5))
 (assert

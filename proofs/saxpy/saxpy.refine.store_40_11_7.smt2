@@ -6,9 +6,9 @@
 (declare-fun arg_n () (_ BitVec 64))
 (declare-fun scf_iv@6_5 () (_ BitVec 64))
 (declare-fun arith.addf___0->f32_f32_f32 (f32 f32) f32)
-(declare-fun load@/work/main/examples/saxpy.scf.mlir_8_7 () f32)
+(declare-fun load@8_7_1 () f32)
 (declare-fun arith.mulf___0->f32_f32_f32 (f32 f32) f32)
-(declare-fun load@/work/main/examples/saxpy.scf.mlir_7_7 () f32)
+(declare-fun load@7_7_0 () f32)
 (declare-fun arg_a () f32)
 (declare-fun dfg_idx@%index () (_ BitVec 64))
 (assert
@@ -33,8 +33,8 @@
 (assert
  (bvslt (_ bv0 64) arg_n))
 (assert
- (let ((?t2 (arith.mulf___0->f32_f32_f32 arg_a load@/work/main/examples/saxpy.scf.mlir_7_7)))
- (let ((?t3 (arith.addf___0->f32_f32_f32 ?t2 load@/work/main/examples/saxpy.scf.mlir_8_7)))
+ (let ((?t2 (arith.mulf___0->f32_f32_f32 arg_a load@7_7_0)))
+ (let ((?t3 (arith.addf___0->f32_f32_f32 ?t2 load@8_7_1)))
  (let (($t4 (=> true (= ?t3 ?t3))))
  (let (($t5 (= scf_iv@6_5 scf_iv@6_5)))
  (let (($t6 (=> true $t5)))

@@ -10,7 +10,7 @@
 (let (($t3 (bvslt (_ bv1 64) ?t2)))
 (let (($t4 (and $t3)))
 (let (($t5 (>= N_L0 1)))
-(let (($t6 (and $t3 $t5)))
+(let (($t6 (and $t5 $t3)))
 (let (($t7 (xor $t6 $t4)))
 (let (($t8 (= $t5 $t3)))
 (let (($t9 (>= N_L0 0)))

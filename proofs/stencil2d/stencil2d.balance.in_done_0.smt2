@@ -13,7 +13,7 @@
 (let (($t6 (xor $t5 $t5)))
 (let (($t7 (and $t6)))
 (let (($t8 (>= N_L0 1)))
-(let (($t9 (and $t3 $t8)))
+(let (($t9 (and $t8 $t3)))
 (let (($t10 (and $t3)))
 (let (($t11 (xor $t10 $t9)))
 (let (($t12 (= $t8 $t3)))

@@ -13,10 +13,10 @@
  (let (($t4 (>= N_L0 1)))
  (= $t4 $t3))))))
 (assert
- (let (($t4 (>= N_L0 1)))
-(let ((?t1 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t1 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
 (let ((?t2 (bvsub ?t1 (_ bv1 64))))
 (let (($t3 (bvslt (_ bv1 64) ?t2)))
-(let (($t5 (and $t3 $t4)))
+(let (($t4 (>= N_L0 1)))
+(let (($t5 (and $t4 $t3)))
 (xor $t5 $t5)))))))
 (check-sat)

@@ -11,7 +11,7 @@
 (let (($t2 (and $t1)))
 (let ((?t3 (N_L1 j_L0)))
 (let (($t4 (>= ?t3 1)))
-(let (($t5 (and $t4 $t1)))
+(let (($t5 (and $t1 $t4)))
 (let (($t6 (xor $t5 $t2)))
 (let ((?t7 (index_4 j_L0)))
 (let (($t8 (bvsgt (_ bv2 64) ?t7)))

@@ -51,9 +51,9 @@
  (let (($t14 (= j_L0 N_L0)))
  (=> $t14 $t13))))))
 (assert
- (let (($t12 (< j_L0 N_L0)))
-(let ((?t1 (N_L1 j_L0)))
+ (let ((?t1 (N_L1 j_L0)))
 (let (($t3 (>= ?t1 1)))
-(let (($t15 (and $t3 $t12)))
+(let (($t12 (< j_L0 N_L0)))
+(let (($t15 (and $t12 $t3)))
 (xor $t15 $t15))))))
 (check-sat)

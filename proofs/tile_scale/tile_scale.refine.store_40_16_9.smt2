@@ -7,7 +7,7 @@
 (declare-fun scf_iv@13_7 () (_ BitVec 64))
 (declare-fun arith.mulf___0->f32_f32_f32 (f32 f32) f32)
 (declare-fun arg_s () f32)
-(declare-fun load@/work/main/examples/tile_scale.scf.mlir_14_9 () f32)
+(declare-fun load@14_9_0 () f32)
 (declare-fun arg_row () (_ BitVec 64))
 (declare-fun arg_col () (_ BitVec 64))
 (declare-fun arith.remui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
@@ -51,7 +51,7 @@
 (assert
  (bvsgt (_ bv3 64) (_ bv0 64)))
 (assert
- (let ((?t1 (arith.mulf___0->f32_f32_f32 load@/work/main/examples/tile_scale.scf.mlir_14_9 arg_s)))
+ (let ((?t1 (arith.mulf___0->f32_f32_f32 load@14_9_0 arg_s)))
  (let (($t2 (=> true (= ?t1 ?t1))))
  (let ((?t3 (bvmul (_ bv8 64) scf_iv@12_5)))
  (let ((?t4 (bvmul (_ bv8 64) arg_row)))

@@ -43,10 +43,10 @@
 (assert
  (let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t10 (< j_L0 N_L0)))
 (let ((?t4 (index_1 j_L0)))
 (let ((?t13 (bvadd ?t4 (_ bv1 64))))
 (let (($t14 (bvslt (_ bv0 64) ?t13)))
-(let (($t15 (and $t14 $t10 $t2)))
+(let (($t10 (< j_L0 N_L0)))
+(let (($t15 (and $t10 $t14 $t2)))
 (xor $t15 $t15)))))))))
 (check-sat)

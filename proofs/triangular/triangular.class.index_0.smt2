@@ -89,10 +89,10 @@
 (assert
  (let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t14 (< j_L0 N_L0)))
 (let ((?t5 (index_1 j_L0)))
 (let ((?t6 (bvadd ?t5 (_ bv1 64))))
 (let (($t7 (bvslt (_ bv0 64) ?t6)))
-(let (($t26 (and $t7 $t14 $t2)))
+(let (($t14 (< j_L0 N_L0)))
+(let (($t26 (and $t14 $t7 $t2)))
 (xor $t26 $t26)))))))))
 (check-sat)
