@@ -44,7 +44,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine_dfg import DfgModel
 from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
 from loom.verify.refine_scf import ScfModel
-from loom.verify.solve import QueryResult, conjunction, to_smt2
+from loom.verify.solve import QueryResult, QuerySession, conjunction
 from loom.verify.structure import Layout, memory_layout
 
 KIND = "refinement"
@@ -85,39 +85,6 @@ class LoopPair:
     dropped: list[str] = field(default_factory=list)
 
 
-class _Session:
-    """Small queries on one solver (push/pop), each still self-contained: its own SMT-LIB2 text and
-    timeout. Conjunctions are built without z3.And's per-argument coercion (it dominated the run time)."""
-
-    def __init__(self, timeout: Optional[float], want_smt2: bool) -> None:
-        self.timeout = timeout
-        self.want_smt2 = want_smt2
-        self.solver = z3.Solver()
-        if timeout is not None:
-            self.solver.set("timeout", max(1, int(timeout * 1000)))
-
-    def check(self, assertions: list[z3.BoolRef]) -> QueryResult:
-        t0 = time.perf_counter()
-        text = to_smt2(assertions) if self.want_smt2 else ""
-        conj = z3.simplify(conjunction(assertions))
-        if z3.is_false(conj):
-            return QueryResult("unsat", time.perf_counter() - t0, text)
-        s = self.solver
-        s.push()
-        try:
-            s.add(conj)
-            r = s.check()
-            if r == z3.unsat:
-                return QueryResult("unsat", time.perf_counter() - t0, text)
-            if r == z3.sat:
-                return QueryResult("sat", time.perf_counter() - t0, text, s.model())
-            return QueryResult("unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown")
-        except z3.Z3Exception as e:
-            return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
-        finally:
-            s.pop()
-
-
 class Refinement:
     """One run of the check over one (DFG, source) pair."""
 
@@ -127,7 +94,7 @@ class Refinement:
         self.names = value_names(func)
         self.scf = ScfModel(source, self.values, value_names(source))
         self.dfg = DfgModel(func, self.values, layout, self.names)
-        self.session = _Session(ctx.timeout, ctx.want_smt2)
+        self.session = QuerySession(ctx.timeout, ctx.want_smt2)
         self.labels = {**self.scf.labels, **self.dfg.labels}
         self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
         self.unpaired: list[tuple[Frame, str]] = []
