@@ -192,8 +192,13 @@ class Refinement:
                 continue
             if sv.next is not None and sv.next.eq(sv.sym):
                 out.append(z3.Implies(guard, sv.exit == sv.init))
-            elif first is not None:
-                out.append(z3.Implies(z3.And(guard, z3.Not(first)), sv.exit == sv.init))
+                continue
+            if first is None:
+                continue
+            out.append(z3.Implies(z3.And(guard, z3.Not(first)), sv.exit == sv.init))
+            if sv.next is not None and not (self.constants(sv.next) & self.scf.owned.get(f, set())):
+                # the same value every iteration (it reads nothing of the loop): after one, the result
+                out.append(z3.Implies(z3.And(guard, first), sv.exit == sv.next))
         return out
 
     def with_axioms(self, facts: list[z3.BoolRef]) -> list[z3.BoolRef]:
@@ -442,6 +447,11 @@ class Refinement:
                 self.obligations.append(Obligation(oid, KIND, "proved", time.perf_counter() - t0,
                                                    f"{f.name} never runs an iteration (the DFG has no loop for it)",
                                                    None, f.op.loc, r.smt2 or None))
+            elif self.determined(f):
+                self.obligations.append(Obligation(
+                    oid, KIND, "proved", time.perf_counter() - t0,
+                    f"{f.name} needs no DFG loop: each result anything reads is its start value or the one "
+                    "value every iteration yields (the obligations reading it check that value)", None, f.op.loc))
             else:
                 self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
         for lp in self.loop_pairs():
@@ -477,6 +487,27 @@ class Refinement:
         inside = lambda ctx: any(g is f for g, _ in ctx)  # noqa: E731
         exits = {sv.exit.decl().name() for g in self.scf.frames if g is f or inside(g.outer) for sv in g.state}
         return not (exits & self.relevant())
+
+    def determined(self, f: Frame) -> bool:
+        """Every result of source loop ``f`` that matters is fixed by ``single_axioms`` whenever the loop
+        runs (passed through unchanged, or the same value in every iteration), and no loop inside it
+        has results that matter."""
+        names = self.relevant()
+        owned = self.scf.owned.get(f, set())
+        if f.cont is None or _at_init(f, f.cont) is None:
+            return False  # the axioms need the first continue condition
+        for g in self.scf.frames:
+            if g is not f and any(h is f for h, _ in g.outer):
+                if any(sv.exit.decl().name() in names for sv in g.state):
+                    return False
+        for sv in f.state:
+            if sv.exit.decl().name() not in names:
+                continue
+            if sv.next is None:
+                return False
+            if not (sv.next.eq(sv.sym) or not (self.constants(sv.next) & owned)):
+                return False
+        return True
 
     def relevant(self) -> set[str]:
         """Source symbols something observable depends on: the events' conditions, addresses and values
