@@ -152,3 +152,31 @@ def test_generated_kernels_refine_their_source(prog):
     obs = check_refinement(dfg, CACHE_CTX, src)
     bad = [(o.id, o.status, o.detail[:200]) for o in obs if o.status != "proved"]
     assert not bad, (prog.seed, bad)
+
+
+@pytest.mark.parametrize("signed", [False, True])
+def test_division_lemma_pins_quotient_and_remainder(signed):
+    """The lemma for division by a constant leaves exactly one quotient/remainder for every dividend (it is
+    written with plain bit-vector comparisons, so cvc5 reads the proofs too)."""
+    import z3
+
+    from loom.verify.refine_model import TermValues
+
+    kind = "si" if signed else "ui"
+    m = parse_text(f"""func.func @f(%x: i8) -> (i8, i8) {{
+      %c = arith.constant 7 : i8
+      %q = arith.div{kind} %x, %c : i8
+      %r = arith.rem{kind} %x, %c : i8
+      return %q, %r : i8, i8
+    }}""")
+    ops = m.functions()[0].regions[0].entry.ops
+    values = TermValues()
+    x = z3.BitVec("x", 8)
+    q = values.scalar(ops[1], [x, z3.BitVecVal(7, 8)])[0]
+    r = values.scalar(ops[2], [x, z3.BitVecVal(7, 8)])[0]
+    assert values.lemmas
+    want_q, want_r = (x / 7, z3.SRem(x, 7)) if signed else (z3.UDiv(x, 7), z3.URem(x, 7))
+    s = z3.Solver()
+    s.add(*values.lemmas, z3.Or(q != want_q, r != want_r))
+    assert s.check() == z3.unsat
+    assert "noovfl" not in z3.Solver().sexpr() + "".join(lem.sexpr() for lem in values.lemmas)

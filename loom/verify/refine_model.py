@@ -38,10 +38,10 @@ class Unsupported(Exception):
 
 
 class TermValues(Values):
-    """The length calculus' value terms, plus the one fact about division the lowering relies on: for a
-    constant divisor ``c > 0``, ``(x / c) * c + x % c == x`` and ``x % c < c`` (unsigned and signed), so
-    addresses it delinearizes are recognised as the source's. Division stays uninterpreted otherwise
-    (exact 64-bit division makes every query slow)."""
+    """The length calculus' value terms, plus what division by a constant ``c > 0`` means: ``x = q*c + r``
+    without wrap-around, ``0 <= r < c`` (unsigned; signed: ``|r| < c`` with the dividend's sign), so
+    addresses the lowering delinearizes are recognised as the source's and ``2 % 5`` is 2. Division stays
+    an uninterpreted function otherwise (exact 64-bit division makes every query slow)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -61,8 +61,20 @@ class TermValues(Values):
             if z3.is_bv_value(c) and c.as_signed_long() > 0 and (op.name, args[0].get_id(), c.as_long()) not in self._seen:
                 self._seen.add((op.name, args[0].get_id(), c.as_long()))
                 div, rem = (self._apply_like(op, name, args) for name in pair)
-                less = z3.ULT(rem, c) if op.name.endswith("ui") else z3.And(rem < c, rem > -c)
-                self.lemmas.append(z3.And(div * c + rem == args[0], less))
+                x, w, k = args[0], args[0].size(), c.as_long()
+                # x = q*c + r with no wrap-around, written with plain bit-vector comparisons against
+                # constants (SMT-LIB has no overflow predicates: every solver must read the proofs)
+                if op.name.endswith("ui"):
+                    top = (1 << w) - 1
+                    exact = [z3.ULT(rem, c), z3.ULE(div, z3.BitVecVal(top // k, w)),
+                             z3.ULE(div * c, z3.BitVecVal(top, w) - rem)]
+                else:  # truncating: the remainder has the dividend's sign
+                    lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+                    exact = [rem < c, rem > -c, div <= z3.BitVecVal(hi // k, w), div >= z3.BitVecVal(-(-lo // k), w),
+                             z3.Implies(x >= 0, rem >= 0), z3.Implies(x < 0, rem <= 0),
+                             z3.If(rem >= 0, div * c <= z3.BitVecVal(hi, w) - rem,
+                                   div * c >= z3.BitVecVal(lo, w) - rem)]
+                self.lemmas.append(z3.And(div * c + rem == x, *exact))
         return out
 
     def _apply_like(self, op, name: str, args) -> z3.ExprRef:

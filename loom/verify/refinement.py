@@ -172,13 +172,17 @@ class Refinement:
         if lp.relation:
             guard = conjunction([*outer, lp.d.pc, lp.s.pc])
             out.append(z3.Implies(guard, conjunction([r.holds(r.a.exit, r.b.exit) for r in lp.relation])))
-        for f in (lp.d, lp.s):
+        for f, owned in ((lp.d, self.dfg.owned.get(lp.d, set())), (lp.s, self.scf.owned.get(lp.s, set()))):
             first = _at_init(f, f.cont) if f.cont is not None else None
             if first is None:
                 continue
             ax = [sv.exit == sv.init for sv in f.state if sv.init is not None]
             if ax:
                 out.append(z3.Implies(conjunction([*outer, f.pc, z3.Not(first)]), conjunction(ax)))
+            same = [sv.exit == sv.next for sv in f.state  # the same value every iteration: the result
+                    if sv.next is not None and not (self.constants(sv.next) & owned)]
+            if same:
+                out.append(z3.Implies(conjunction([*outer, f.pc, first]), conjunction(same)))
         return out
 
     def single_axioms(self, f: Frame) -> list[z3.BoolRef]:

@@ -74,17 +74,18 @@
  (let ((?t5 (bvsub ?t4 (_ bv1 64))))
  (bvslt (_ bv1 64) ?t5))))
 (assert
+ (let ((?t8 (bvadd (_ bv1 64) scf_iv@13_5)))
  (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t8 (bvadd scf_iv@16_7 (bvmul ?t4 (bvadd (_ bv1 64) scf_iv@13_5)))))
+ (let ((?t9 (bvadd scf_iv@16_7 (bvmul ?t4 ?t8))))
  (let ((?t5 (bvsub ?t4 (_ bv1 64))))
  (let (($t6 (bvslt (_ bv1 64) ?t5)))
  (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
  (let ((?t2 (bvsub ?t1 (_ bv1 64))))
  (let (($t3 (bvslt (_ bv1 64) ?t2)))
  (let (($t7 (and true $t3)))
- (let (($t9 (and $t7 $t6)))
- (let (($t10 (= true $t9)))
- (not (and $t10 (=> true (= ?t8 ?t8)))))))))))))))
+ (let (($t10 (and $t7 $t6)))
+ (let (($t11 (= true $t10)))
+ (not (and $t11 (=> true (= ?t9 ?t9))))))))))))))))
 (assert
  (= dfg_idx@%index scf_iv@13_5))
 (assert

@@ -107,8 +107,11 @@
  (let ((?t11 (bvadd ?t10 load@22_9_3)))
  (let ((?t12 (bvadd ?t11 load@23_9_4)))
  (let ((?t18 (arith.remsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32))))
- (let ((?t19 (bvadd (bvmul (arith.divsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32)) (_ bv8 32)) ?t18)))
- (and (= ?t19 ?t12) (and (bvsgt (_ bv8 32) ?t18) (bvsgt ?t18 (bvneg (_ bv8 32)))))))))))))
+ (let ((?t13 (arith.divsi___0->i32_BitVec_32__BitVec_32_ ?t12 (_ bv8 32))))
+ (let ((?t19 (bvmul ?t13 (_ bv8 32))))
+ (let (($t20 (bvsge ?t18 (_ bv0 32))))
+ (let (($t21 (ite $t20 (bvsle ?t19 (bvsub (_ bv2147483647 32) ?t18)) (bvsge ?t19 (bvsub (_ bv2147483648 32) ?t18)))))
+ (and (= (bvadd ?t19 ?t18) ?t12) (bvsgt (_ bv8 32) ?t18) (bvsgt ?t18 (bvneg (_ bv8 32))) (bvsge (_ bv268435455 32) ?t13) (bvsle (_ bv4026531840 32) ?t13) (=> (bvsge ?t12 (_ bv0 32)) $t20) (=> (bvslt ?t12 (_ bv0 32)) (bvsle ?t18 (_ bv0 32))) $t21))))))))))))
 (assert
  (= dfg_idx@%index scf_iv@13_5))
 (assert

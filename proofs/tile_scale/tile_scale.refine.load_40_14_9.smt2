@@ -54,13 +54,17 @@
  (let (($t5 (= true true)))
  (not (and $t5 (=> true (= ?t4 ?t4))))))))))
 (assert
- (let ((?t6 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t7 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t6)))
- (and (= (_ bv47 64) ?t7) (bvult ?t6 (_ bv8 64))))))
+ (let ((?t6 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t7 (bvmul ?t6 (_ bv8 64))))
+ (let (($t8 (bvule ?t7 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t9 (= (_ bv47 64) (bvadd ?t7 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t9 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t6 (_ bv2305843009213693951 64)) $t8))))))
 (assert
- (let ((?t6 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t7 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t6)))
- (and (= (_ bv47 64) ?t7) (bvult ?t6 (_ bv8 64))))))
+ (let ((?t6 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t7 (bvmul ?t6 (_ bv8 64))))
+ (let (($t8 (bvule ?t7 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t9 (= (_ bv47 64) (bvadd ?t7 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t9 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t6 (_ bv2305843009213693951 64)) $t8))))))
 (assert
  (= dfg_idx@%index scf_iv@12_5))
 (assert

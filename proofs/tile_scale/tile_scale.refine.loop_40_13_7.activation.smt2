@@ -29,13 +29,17 @@
  (let (($t2 (and $t1 $t1)))
  (not $t2))))
 (assert
- (let ((?t3 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t4 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t3)))
- (and (= (_ bv47 64) ?t4) (bvult ?t3 (_ bv8 64))))))
+ (let ((?t3 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t4 (bvmul ?t3 (_ bv8 64))))
+ (let (($t5 (bvule ?t4 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t6 (= (_ bv47 64) (bvadd ?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t6 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t3 (_ bv2305843009213693951 64)) $t5))))))
 (assert
- (let ((?t3 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t4 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t3)))
- (and (= (_ bv47 64) ?t4) (bvult ?t3 (_ bv8 64))))))
+ (let ((?t3 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t4 (bvmul ?t3 (_ bv8 64))))
+ (let (($t5 (bvule ?t4 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t6 (= (_ bv47 64) (bvadd ?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t6 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t3 (_ bv2305843009213693951 64)) $t5))))))
 (assert
  (= dfg_idx@%index scf_iv@12_5))
 (check-sat)

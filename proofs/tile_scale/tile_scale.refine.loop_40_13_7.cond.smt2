@@ -39,13 +39,17 @@
 (assert
  (not (= (bvsgt (_ bv3 64) scf_iv@13_7) (bvsgt (_ bv3 64) scf_iv@13_7))))
 (assert
- (let ((?t1 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t2 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t1)))
- (and (= (_ bv47 64) ?t2) (bvult ?t1 (_ bv8 64))))))
+ (let ((?t1 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t2 (bvmul ?t1 (_ bv8 64))))
+ (let (($t3 (bvule ?t2 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t4 (= (_ bv47 64) (bvadd ?t2 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t4 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t1 (_ bv2305843009213693951 64)) $t3))))))
 (assert
- (let ((?t1 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t2 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t1)))
- (and (= (_ bv47 64) ?t2) (bvult ?t1 (_ bv8 64))))))
+ (let ((?t1 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t2 (bvmul ?t1 (_ bv8 64))))
+ (let (($t3 (bvule ?t2 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t4 (= (_ bv47 64) (bvadd ?t2 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t4 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t1 (_ bv2305843009213693951 64)) $t3))))))
 (assert
  (= dfg_idx@%index scf_iv@12_5))
 (assert

@@ -61,13 +61,17 @@
  (let (($t8 (= true true)))
  (not (and $t8 $t7 $t2)))))))))))
 (assert
- (let ((?t9 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t10 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t9)))
- (and (= (_ bv47 64) ?t10) (bvult ?t9 (_ bv8 64))))))
+ (let ((?t9 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t10 (bvmul ?t9 (_ bv8 64))))
+ (let (($t11 (bvule ?t10 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t12 (= (_ bv47 64) (bvadd ?t10 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t12 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t9 (_ bv2305843009213693951 64)) $t11))))))
 (assert
- (let ((?t9 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t10 (bvadd (bvmul (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) ?t9)))
- (and (= (_ bv47 64) ?t10) (bvult ?t9 (_ bv8 64))))))
+ (let ((?t9 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
+ (let ((?t10 (bvmul ?t9 (_ bv8 64))))
+ (let (($t11 (bvule ?t10 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (let (($t12 (= (_ bv47 64) (bvadd ?t10 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
+ (and $t12 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t9 (_ bv2305843009213693951 64)) $t11))))))
 (assert
  (= dfg_idx@%index scf_iv@12_5))
 (assert
