@@ -126,12 +126,10 @@ class DfgModel:
     def _new_frame(self, kind: str, key: object, op: Operation, activation: Node) -> Frame:
         if activation.ctx is None or activation.pc is None:
             raise Unsupported("a loop activated from an always-ready source", op)
-        parent = activation.ctx[-1][0] if activation.ctx else None
-        f = Frame("dfg", kind, op, source_position(op.loc), f"{kind}@{op.loc.line}:{op.loc.col}", parent, activation.pc)
-        f_ctx = activation.ctx
+        f = Frame("dfg", kind, op, source_position(op.loc), f"{kind}@{op.loc.line}:{op.loc.col}", activation.pc,
+                  outer=activation.ctx)
         self.frame_of_key[key] = f
         self.frames.append(f)
-        f.outer = f_ctx
         return f
 
     def _stream_frame(self, op: Operation) -> Frame:

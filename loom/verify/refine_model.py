@@ -111,7 +111,6 @@ class Frame:
     op: Operation
     loc: Location
     name: str
-    parent: Optional["Frame"]
     pc: z3.BoolRef = TRUE  # activation condition (full path condition of the loop op)
     state: list[StateVar] = field(default_factory=list)
     cont: Optional[z3.BoolRef] = None  # continue condition over the state symbols
@@ -120,11 +119,13 @@ class Frame:
     outer: tuple = ()  # the context the loop is activated in (a ``Ctx``)
 
     @property
-    def depth(self) -> int:
-        return 0 if self.parent is None else self.parent.depth + 1
+    def parent(self) -> Optional["Frame"]:
+        """The innermost loop the loop is activated in."""
+        return frame_of(self.outer)
 
-    def path(self) -> list["Frame"]:
-        return ([] if self.parent is None else self.parent.path()) + [self]
+    @property
+    def depth(self) -> int:
+        return len(self.outer)
 
     def init_subst(self) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
         return [(s.sym, s.init) for s in self.state if s.init is not None]
@@ -174,20 +175,8 @@ def exit_reads(term: z3.ExprRef, owned: set[str]) -> list[tuple[z3.ExprRef, z3.E
     """Substitution pairs for the loads of a loop that a value leaving it reads at its last condition
     evaluation: ``load@L`` (current iteration) -> ``exit:load@L`` (the read at the exit; one name on both
     sides, like the loads themselves)."""
-    out = []
-    seen: set[int] = set()
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            n = t.decl().name()
-            if n in owned and n.startswith("load@"):
-                out.append((t, z3.Const(symbol("exit:" + n), t.sort())))
-        todo.extend(t.children())
-    return out
+    return [(t, z3.Const(symbol("exit:" + n), t.sort())) for n, t in constants(term).items()
+            if n in owned and n.startswith("load@")]
 
 
 def load_symbol(values: "TermValues", loc: Location, t) -> z3.ExprRef:
@@ -242,19 +231,22 @@ def linear(offset: z3.ExprRef, strides: list[z3.ExprRef], indices: list[z3.ExprR
     return z3.simplify(out)
 
 
-def mentions(term: z3.ExprRef, names: set[str]) -> Optional[str]:
-    """The first uninterpreted constant of ``term`` whose name is in ``names`` (None if there is none)."""
+def constants(term: z3.ExprRef) -> dict[str, z3.ExprRef]:
+    """The uninterpreted constants of ``term`` by name, in the order a depth-first walk meets them."""
+    out: dict[str, z3.ExprRef] = {}
     seen: set[int] = set()
     todo = [term]
     while todo:
         t = todo.pop()
-        tid = t.get_id()
-        if tid in seen:
+        if t.get_id() in seen:
             continue
-        seen.add(tid)
+        seen.add(t.get_id())
         if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            n = t.decl().name()
-            if n in names:
-                return n
+            out.setdefault(t.decl().name(), t)
         todo.extend(t.children())
-    return None
+    return out
+
+
+def mentions(term: z3.ExprRef, names: set[str]) -> Optional[str]:
+    """The first uninterpreted constant of ``term`` whose name is in ``names`` (None if there is none)."""
+    return next((n for n in constants(term) if n in names), None)

@@ -258,8 +258,8 @@ class ScfModel:
     def _for(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         lb, ub, step = (self.term(v) for v in op.operands[:3])
         inits = [self.term(v) for v in op.operands[3:]]
-        frame = Frame("scf", "for", op, source_position(op.loc), f"scf.for@{op.loc.line}:{op.loc.col}",
-                      frame_parent(ctx), pc, outer=ctx)
+        frame = Frame("scf", "for", op, source_position(op.loc), f"scf.for@{op.loc.line}:{op.loc.col}", pc,
+                      outer=ctx)
         self.frames.append(frame)
         body = op.regions[0].entry
         inner: Ctx = ctx + ((frame, "body"),)
@@ -286,7 +286,7 @@ class ScfModel:
 
     def _while(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         inits = [self.term(v) for v in op.operands]
-        frame = Frame("scf", "while", op, source_position(op.loc), f"scf.while@{op.loc.line}:{op.loc.col}", frame_parent(ctx), pc,
+        frame = Frame("scf", "while", op, source_position(op.loc), f"scf.while@{op.loc.line}:{op.loc.col}", pc,
                       outer=ctx)
         self.frames.append(frame)
         before, after = op.regions[0].entry, op.regions[1].entry
@@ -302,12 +302,7 @@ class ScfModel:
             frame.cont = c if z3.is_bool(c) else c != 0
         except Unsupported as e:
             frame.why_not = e.reason
-        fwd: list[Term] = []
-        for v in cond_op.operands[1:]:
-            try:
-                fwd.append(self.term(v))
-            except Unsupported as e:
-                fwd.append(e)
+        fwd = [self._term_or_error(v) for v in cond_op.operands[1:]]
         body: Ctx = ctx + ((frame, "body"),)
         for a, t in zip(after.args, fwd):
             self.env[a] = t
@@ -383,22 +378,12 @@ class ScfModel:
                 outs.append([])
                 continue
             term = self._block(region.entry, ctx, branch_pc)
-            vals: list[Term] = []
-            if term is not None and term.name == "scf.yield":
-                for v in term.operands:
-                    try:
-                        vals.append(self.term(v))
-                    except Unsupported as e:
-                        vals.append(e)
-            outs.append(vals)
+            yielded = term.operands if term is not None and term.name == "scf.yield" else []
+            outs.append([self._term_or_error(v) for v in yielded])
         for k, r in enumerate(op.results):
             a = outs[0][k] if len(outs) > 0 and k < len(outs[0]) else Unsupported("missing then-yield", op)
             b = outs[1][k] if len(outs) > 1 and k < len(outs[1]) else Unsupported("missing else-yield", op)
             self.env[r] = a if isinstance(a, Unsupported) else b if isinstance(b, Unsupported) else z3.If(c, a, b)
-
-
-def frame_parent(ctx: Ctx) -> Optional[Frame]:
-    return ctx[-1][0] if ctx else None
 
 
 def _root_name(op: Operation) -> str:

@@ -165,30 +165,25 @@ class Refinement:
 
     def axioms(self, lp: LoopPair) -> list[z3.BoolRef]:
         """Exit values of a loop pair, each guarded by the context it was proved in: related state is
-        equal at the exit when both sides run the loop; a side that runs no iteration exits with its
-        initial values."""
+        equal at the exit when both sides run the loop, plus what each side's loop says on its own."""
         outer = self.outer(lp)
         out: list[z3.BoolRef] = []
         if lp.relation:
             guard = conjunction([*outer, lp.d.pc, lp.s.pc])
             out.append(z3.Implies(guard, conjunction([r.holds(r.a.exit, r.b.exit) for r in lp.relation])))
-        for f, owned in ((lp.d, self.dfg.owned.get(lp.d, set())), (lp.s, self.scf.owned.get(lp.s, set()))):
-            first = _at_init(f, f.cont) if f.cont is not None else None
-            if first is None:
-                continue
-            ax = [sv.exit == sv.init for sv in f.state if sv.init is not None]
-            if ax:
-                out.append(z3.Implies(conjunction([*outer, f.pc, z3.Not(first)]), conjunction(ax)))
-            same = [sv.exit == sv.next for sv in f.state  # the same value every iteration: the result
-                    if sv.next is not None and not (self.constants(sv.next) & owned)]
-            if same:
-                out.append(z3.Implies(conjunction([*outer, f.pc, first]), conjunction(same)))
+        out += self.side_axioms(lp.d, outer, self.owned(lp.d))
+        out += self.side_axioms(lp.s, outer, self.owned(lp.s))
         return out
 
-    def single_axioms(self, f: Frame) -> list[z3.BoolRef]:
-        """Exit values of a source loop with no DFG counterpart: its initial values when it runs no
-        iteration, and the initial value of any state it passes through unchanged."""
-        guard = conjunction([*self.side_context(f.outer), f.pc])
+    def owned(self, f: Frame) -> set[str]:
+        """Names of the symbols that belong to loop ``f``'s iterations (its state, reads, inner loops)."""
+        return (self.dfg if f.side == "dfg" else self.scf).owned.get(f, set())
+
+    def side_axioms(self, f: Frame, outer: list[z3.BoolRef], owned: set[str]) -> list[z3.BoolRef]:
+        """Exit values of one loop whenever ``outer`` holds and it is activated: a state variable it passes
+        through unchanged exits with its initial value; otherwise, with no iteration, the initial value,
+        and after at least one, the value every iteration yields when that value reads nothing of the loop."""
+        guard = conjunction([*outer, f.pc])
         first = _at_init(f, f.cont) if f.cont is not None else None
         out: list[z3.BoolRef] = []
         for sv in f.state:
@@ -200,8 +195,7 @@ class Refinement:
             if first is None:
                 continue
             out.append(z3.Implies(z3.And(guard, z3.Not(first)), sv.exit == sv.init))
-            if sv.next is not None and not (self.constants(sv.next) & self.scf.owned.get(f, set())):
-                # the same value every iteration (it reads nothing of the loop): after one, the result
+            if sv.next is not None and not (self.constants(sv.next) & owned):
                 out.append(z3.Implies(z3.And(guard, first), sv.exit == sv.next))
         return out
 
@@ -229,7 +223,8 @@ class Refinement:
                 if owner is None or id(owner) in done:
                     continue
                 done.add(id(owner))
-                ax = self.axioms(owner) if isinstance(owner, LoopPair) else self.single_axioms(owner)
+                ax = self.axioms(owner) if isinstance(owner, LoopPair) else self.side_axioms(
+                    owner, self.side_context(owner.outer), self.owned(owner))
                 out += ax
                 todo += ax
         return out
@@ -493,11 +488,11 @@ class Refinement:
         return not (exits & self.relevant())
 
     def determined(self, f: Frame) -> bool:
-        """Every result of source loop ``f`` that matters is fixed by ``single_axioms`` whenever the loop
+        """Every result of source loop ``f`` that matters is fixed by ``side_axioms`` whenever the loop
         runs (passed through unchanged, or the same value in every iteration), and no loop inside it
         has results that matter."""
         names = self.relevant()
-        owned = self.scf.owned.get(f, set())
+        owned = self.owned(f)
         if f.cont is None or _at_init(f, f.cont) is None:
             return False  # the axioms need the first continue condition
         for g in self.scf.frames:

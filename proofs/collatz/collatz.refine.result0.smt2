@@ -21,13 +21,25 @@
  (let (($t7 (= dfg_exit_%carry_x scf_exit_arg0@9_5)))
  (=> (and true true) (and $t7 $t6 $t5))))))
 (assert
- (let (($t8 (= dfg_exit_%carry_peak arg_n)))
- (let (($t9 (= dfg_exit_%carry_x arg_n)))
- (let (($t10 (and true (not (bvugt arg_n (_ bv1 64))))))
- (=> $t10 (and $t9 (= (_ bv0 64) dfg_exit_%carry_steps) $t8))))))
+ (let (($t8 (= dfg_exit_%carry_x arg_n)))
+ (let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+ (=> $t9 $t8))))
 (assert
- (let (($t11 (= scf_exit_arg2@9_5 arg_n)))
-(let (($t12 (= scf_exit_arg0@9_5 arg_n)))
-(let (($t10 (and true (not (bvugt arg_n (_ bv1 64))))))
-(=> $t10 (and $t12 (= (_ bv0 64) scf_exit_arg1@9_5) $t11))))))
+ (let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+ (=> $t9 (= (_ bv0 64) dfg_exit_%carry_steps))))
+(assert
+ (let (($t10 (= dfg_exit_%carry_peak arg_n)))
+ (let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+ (=> $t9 $t10))))
+(assert
+ (let (($t11 (= scf_exit_arg0@9_5 arg_n)))
+ (let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+ (=> $t9 $t11))))
+(assert
+ (let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+ (=> $t9 (= (_ bv0 64) scf_exit_arg1@9_5))))
+(assert
+ (let (($t12 (= scf_exit_arg2@9_5 arg_n)))
+(let (($t9 (and (and true) (not (bvugt arg_n (_ bv1 64))))))
+(=> $t9 $t12))))
 (check-sat)

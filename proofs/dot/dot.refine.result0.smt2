@@ -21,10 +21,24 @@
  (let (($t7 (and (= dfg_exit_idx@%index scf_exit_iv@7_5) (= dfg_exit_%carry_acc scf_exit_iter0@7_5))))
  (=> (and (and true (bvslt (_ bv0 64) arg_n)) true) $t7)))
 (assert
- (=> (and (and true (bvslt (_ bv0 64) arg_n)) (not (bvslt (_ bv0 64) arg_n))) (and (= (_ bv0 64) dfg_exit_idx@%index) (= dfg_exit_%carry_acc f32_0.0))))
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+ (let (($t2 (not $t1)))
+ (let (($t8 (and (and (and true $t1)) $t2)))
+ (=> $t8 (= (_ bv0 64) dfg_exit_idx@%index))))))
 (assert
  (let (($t1 (bvslt (_ bv0 64) arg_n)))
+ (let (($t2 (not $t1)))
+ (let (($t8 (and (and (and true $t1)) $t2)))
+ (=> $t8 (= dfg_exit_%carry_acc f32_0.0))))))
+(assert
+ (let (($t1 (bvslt (_ bv0 64) arg_n)))
+ (let (($t2 (not $t1)))
+ (let (($t9 (and (and true) $t2)))
+ (=> $t9 (= (_ bv0 64) scf_exit_iv@7_5))))))
+(assert
+ (let (($t10 (= scf_exit_iter0@7_5 f32_0.0)))
+(let (($t1 (bvslt (_ bv0 64) arg_n)))
 (let (($t2 (not $t1)))
-(let (($t8 (and true $t2)))
-(=> $t8 (and (= (_ bv0 64) scf_exit_iv@7_5) (= scf_exit_iter0@7_5 f32_0.0)))))))
+(let (($t9 (and (and true) $t2)))
+(=> $t9 $t10))))))
 (check-sat)

@@ -18,11 +18,13 @@
 (assert
  (let (($t5 (and (distinct load@12_9_0 arg_key) true)))
  (let (($t6 (ite (not (bvult (_ bv0 64) (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64)))) false $t5)))
- (=> (and true (not $t6)) (and (= (_ bv0 64) dfg_exit_%carry_i))))))
+ (let (($t7 (and true)))
+ (=> (and $t7 (not $t6)) (= (_ bv0 64) dfg_exit_%carry_i))))))
 (assert
  (let (($t5 (and (distinct load@12_9_0 arg_key) true)))
-(let ((?t7 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
-(let (($t8 (bvult (_ bv0 64) ?t7)))
-(let (($t9 (ite $t8 $t5 false)))
-(=> (and true (not $t9)) (and (= (_ bv0 64) scf_exit_arg0@9_5))))))))
+(let ((?t8 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
+(let (($t9 (bvult (_ bv0 64) ?t8)))
+(let (($t10 (ite $t9 $t5 false)))
+(let (($t7 (and true)))
+(=> (and $t7 (not $t10)) (= (_ bv0 64) scf_exit_arg0@9_5))))))))
 (check-sat)

@@ -41,9 +41,9 @@
  (let (($t12 (= j_L0 N_L0)))
  (=> $t12 $t11)))))))
 (assert
- (let (($t10 (< j_L0 N_L0)))
-(let ((?t1 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t1 (memref.dim_%data__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t13 (and $t2 $t10)))
+(let (($t10 (< j_L0 N_L0)))
+(let (($t13 (and $t10 $t2)))
 (xor $t13 $t13))))))
 (check-sat)

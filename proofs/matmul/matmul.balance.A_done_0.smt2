@@ -36,7 +36,7 @@
 (let (($t25 (and $t24 $t23 $t21 $t16 $t20 $t17 $t14 $t13 $t8)))
 (let ((?t26 (N_L1 j_L0)))
 (let (($t27 (>= ?t26 1)))
-(let (($t28 (and $t5 $t3 $t27 $t2)))
+(let (($t28 (and $t5 $t27 $t3 $t2)))
 (let (($t29 (and $t5 $t3 $t2)))
 (let (($t30 (xor $t29 $t28)))
 (let (($t31 (= $t27 $t5)))

@@ -12,7 +12,7 @@
 (let (($t5 (xor $t4 $t4)))
 (let (($t6 (and $t5)))
 (let (($t7 (>= N_L0 1)))
-(let (($t8 (and $t7 $t2)))
+(let (($t8 (and $t2 $t7)))
 (let (($t9 (and $t2)))
 (let (($t10 (xor $t9 $t8)))
 (let (($t11 (= $t7 $t2)))

@@ -17,7 +17,7 @@
 (let (($t6 (and $t5 $t3 $t2)))
 (let ((?t7 (N_L1 j_L0)))
 (let (($t8 (>= ?t7 1)))
-(let (($t9 (and $t5 $t3 $t8 $t2)))
+(let (($t9 (and $t5 $t8 $t3 $t2)))
 (let (($t10 (xor $t9 $t6)))
 (let ((?t11 (index_1 j_L0)))
 (let (($t12 (bvslt ?t11 ?t1)))

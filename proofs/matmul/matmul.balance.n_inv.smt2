@@ -9,7 +9,7 @@
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
 (let (($t3 (and $t2)))
 (let (($t4 (>= N_L0 1)))
-(let (($t5 (and $t4 $t2)))
+(let (($t5 (and $t2 $t4)))
 (let (($t6 (xor $t5 $t3)))
 (let (($t7 (= $t4 $t2)))
 (let (($t8 (>= N_L0 0)))

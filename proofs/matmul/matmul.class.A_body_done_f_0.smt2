@@ -54,11 +54,11 @@
 (assert
  (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t14 (< j_L0 N_L0)))
 (let ((?t4 (N_L1 j_L0)))
 (let (($t7 (>= ?t4 1)))
-(let (($t14 (< j_L0 N_L0)))
 (let ((?t5 (memref.dim_%B__0->index_BitVec_64_ (_ bv1 64))))
 (let (($t6 (bvslt (_ bv0 64) ?t5)))
-(let (($t17 (and $t6 $t14 $t7 $t2)))
+(let (($t17 (and $t6 $t7 $t14 $t2)))
 (xor $t17 $t17))))))))))
 (check-sat)

@@ -12,9 +12,9 @@
  (let (($t3 (>= N_L0 1)))
  (= $t3 $t2)))))
 (assert
- (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t3 (>= N_L0 1)))
+(let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (>= N_L0 1)))
-(let (($t4 (and $t3 $t2)))
+(let (($t4 (and $t2 $t3)))
 (xor $t4 $t4))))))
 (check-sat)

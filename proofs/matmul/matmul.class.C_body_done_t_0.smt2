@@ -43,9 +43,9 @@
 (assert
  (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t10 (< j_L0 N_L0)))
 (let ((?t13 (- N_L0 1)))
 (let (($t14 (< j_L0 ?t13)))
-(let (($t10 (< j_L0 N_L0)))
-(let (($t15 (and $t10 $t14 $t2)))
+(let (($t15 (and $t14 $t10 $t2)))
 (xor $t15 $t15))))))))
 (check-sat)

@@ -84,9 +84,9 @@
  (let (($t24 (= j_L1 ?t4)))
  (=> $t24 $t23)))))))
 (assert
- (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t13 (< j_L0 N_L0)))
+(let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
 (let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t13 (< j_L0 N_L0)))
-(let (($t25 (and $t13 $t2)))
+(let (($t25 (and $t2 $t13)))
 (xor $t25 $t25))))))
 (check-sat)

@@ -2,28 +2,28 @@
 ; verdict: proved (unsat means proved)
 ; benchmark generated from python API
 (set-info :status unknown)
-(declare-fun N_L1 (Int) Int)
-(declare-fun j_L0 () Int)
 (declare-fun N_L0 () Int)
 (declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun N_L1 (Int) Int)
+(declare-fun j_L0 () Int)
 (declare-fun index_1 (Int) (_ BitVec 64))
-(assert
- (let ((?t1 (N_L1 j_L0)))
- (>= ?t1 0)))
-(assert
- (let ((?t1 (N_L1 j_L0)))
- (= ?t1 8)))
-(assert
- (let (($t2 (bvslt (_ bv0 64) (_ bv8 64))))
- (let ((?t1 (N_L1 j_L0)))
- (let (($t3 (>= ?t1 1)))
- (= $t3 $t2)))))
 (assert
  (>= N_L0 0))
 (assert
- (let ((?t4 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
- (let (($t5 (bvslt (_ bv0 64) ?t4)))
- (let (($t6 (>= N_L0 1)))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let (($t2 (bvslt (_ bv0 64) ?t1)))
+ (let (($t3 (>= N_L0 1)))
+ (= $t3 $t2)))))
+(assert
+ (let ((?t4 (N_L1 j_L0)))
+ (>= ?t4 0)))
+(assert
+ (let ((?t4 (N_L1 j_L0)))
+ (= ?t4 8)))
+(assert
+ (let (($t5 (bvslt (_ bv0 64) (_ bv8 64))))
+ (let ((?t4 (N_L1 j_L0)))
+ (let (($t6 (>= ?t4 1)))
  (= $t6 $t5)))))
 (assert
  (>= j_L0 0))
@@ -40,24 +40,24 @@
  (let (($t11 (<= j_L0 N_L0)))
  (=> $t11 $t10)))))
 (assert
- (let ((?t4 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
  (let ((?t7 (index_1 j_L0)))
- (let (($t12 (bvslt ?t7 ?t4)))
+ (let (($t12 (bvslt ?t7 ?t1)))
  (let (($t13 (< j_L0 N_L0)))
  (=> $t13 $t12))))))
 (assert
- (let ((?t4 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+ (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
  (let ((?t7 (index_1 j_L0)))
- (let (($t12 (bvslt ?t7 ?t4)))
+ (let (($t12 (bvslt ?t7 ?t1)))
  (let (($t14 (not $t12)))
  (let (($t15 (= j_L0 N_L0)))
  (=> $t15 $t14)))))))
 (assert
- (let ((?t4 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t5 (bvslt (_ bv0 64) ?t4)))
+ (let ((?t4 (N_L1 j_L0)))
+(let (($t6 (>= ?t4 1)))
 (let (($t13 (< j_L0 N_L0)))
-(let ((?t1 (N_L1 j_L0)))
-(let (($t3 (>= ?t1 1)))
-(let (($t16 (and $t3 $t13 $t5)))
+(let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
+(let (($t2 (bvslt (_ bv0 64) ?t1)))
+(let (($t16 (and $t2 $t13 $t6)))
 (xor $t16 $t16))))))))
 (check-sat)

@@ -39,9 +39,9 @@
  (=> $t11 $t10))))))
 (assert
  (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t9 (< j_L0 N_L0)))
 (let ((?t12 (- N_L0 1)))
 (let (($t13 (< j_L0 ?t12)))
-(let (($t14 (and $t13 $t9 $t1)))
+(let (($t9 (< j_L0 N_L0)))
+(let (($t14 (and $t9 $t13 $t1)))
 (xor $t14 $t14)))))))
 (check-sat)

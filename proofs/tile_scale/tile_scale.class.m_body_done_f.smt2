@@ -2,29 +2,29 @@
 ; verdict: proved (unsat means proved)
 ; benchmark generated from python API
 (set-info :status unknown)
-(declare-fun N_L0 () Int)
 (declare-fun N_L1 (Int) Int)
 (declare-fun j_L0 () Int)
+(declare-fun N_L0 () Int)
 (declare-fun index_4 (Int) (_ BitVec 64))
+(assert
+ (let ((?t1 (N_L1 j_L0)))
+ (>= ?t1 0)))
+(assert
+ (let ((?t1 (N_L1 j_L0)))
+ (= ?t1 3)))
+(assert
+ (let (($t2 (bvslt (_ bv0 64) (_ bv3 64))))
+ (let ((?t1 (N_L1 j_L0)))
+ (let (($t3 (>= ?t1 1)))
+ (= $t3 $t2)))))
 (assert
  (>= N_L0 0))
 (assert
  (= N_L0 2))
 (assert
- (let (($t1 (bvslt (_ bv0 64) (_ bv2 64))))
- (let (($t2 (>= N_L0 1)))
- (= $t2 $t1))))
-(assert
- (let ((?t3 (N_L1 j_L0)))
- (>= ?t3 0)))
-(assert
- (let ((?t3 (N_L1 j_L0)))
- (= ?t3 3)))
-(assert
- (let (($t4 (bvslt (_ bv0 64) (_ bv3 64))))
- (let ((?t3 (N_L1 j_L0)))
- (let (($t5 (>= ?t3 1)))
- (= $t5 $t4)))))
+ (let (($t4 (bvslt (_ bv0 64) (_ bv2 64))))
+ (let (($t5 (>= N_L0 1)))
+ (= $t5 $t4))))
 (assert
  (>= j_L0 0))
 (assert
@@ -51,9 +51,9 @@
  (let (($t14 (= j_L0 N_L0)))
  (=> $t14 $t13))))))
 (assert
- (let ((?t3 (N_L1 j_L0)))
-(let (($t5 (>= ?t3 1)))
+ (let ((?t1 (N_L1 j_L0)))
+(let (($t3 (>= ?t1 1)))
 (let (($t12 (< j_L0 N_L0)))
-(let (($t15 (and $t12 $t5)))
+(let (($t15 (and $t12 $t3)))
 (xor $t15 $t15))))))
 (check-sat)

@@ -39,9 +39,9 @@
  (let (($t11 (= j_L0 N_L0)))
  (=> $t11 $t10))))))
 (assert
- (let (($t9 (< j_L0 N_L0)))
-(let ((?t12 (- N_L0 1)))
+ (let ((?t12 (- N_L0 1)))
 (let (($t13 (< j_L0 ?t12)))
-(let (($t14 (and $t13 $t9)))
+(let (($t9 (< j_L0 N_L0)))
+(let (($t14 (and $t9 $t13)))
 (xor $t14 $t14))))))
 (check-sat)

@@ -2,31 +2,31 @@
 ; verdict: proved (unsat means proved)
 ; benchmark generated from python API
 (set-info :status unknown)
-(declare-fun N_L0 () Int)
 (declare-fun N_L1 (Int) Int)
 (declare-fun j_L0 () Int)
+(declare-fun N_L0 () Int)
 (declare-fun index_4 (Int) (_ BitVec 64))
 (declare-fun j_L1 () Int)
 (declare-fun index_0_6 (Int Int) (_ BitVec 64))
+(assert
+ (let ((?t1 (N_L1 j_L0)))
+ (>= ?t1 0)))
+(assert
+ (let ((?t1 (N_L1 j_L0)))
+ (= ?t1 3)))
+(assert
+ (let (($t2 (bvslt (_ bv0 64) (_ bv3 64))))
+ (let ((?t1 (N_L1 j_L0)))
+ (let (($t3 (>= ?t1 1)))
+ (= $t3 $t2)))))
 (assert
  (>= N_L0 0))
 (assert
  (= N_L0 2))
 (assert
- (let (($t1 (bvslt (_ bv0 64) (_ bv2 64))))
- (let (($t2 (>= N_L0 1)))
- (= $t2 $t1))))
-(assert
- (let ((?t3 (N_L1 j_L0)))
- (>= ?t3 0)))
-(assert
- (let ((?t3 (N_L1 j_L0)))
- (= ?t3 3)))
-(assert
- (let (($t4 (bvslt (_ bv0 64) (_ bv3 64))))
- (let ((?t3 (N_L1 j_L0)))
- (let (($t5 (>= ?t3 1)))
- (= $t5 $t4)))))
+ (let (($t4 (bvslt (_ bv0 64) (_ bv2 64))))
+ (let (($t5 (>= N_L0 1)))
+ (= $t5 $t4))))
 (assert
  (>= j_L0 0))
 (assert
@@ -55,8 +55,8 @@
 (assert
  (>= j_L1 0))
 (assert
- (let ((?t3 (N_L1 j_L0)))
- (<= j_L1 ?t3)))
+ (let ((?t1 (N_L1 j_L0)))
+ (<= j_L1 ?t1)))
 (assert
  (let ((?t15 (index_0_6 j_L0 j_L1)))
  (let (($t16 (= (_ bv0 64) ?t15)))
@@ -65,26 +65,26 @@
 (assert
  (let ((?t15 (index_0_6 j_L0 j_L1)))
  (let (($t18 (bvsle (_ bv0 64) ?t15)))
- (let ((?t3 (N_L1 j_L0)))
- (let (($t19 (<= j_L1 ?t3)))
+ (let ((?t1 (N_L1 j_L0)))
+ (let (($t19 (<= j_L1 ?t1)))
  (=> $t19 $t18))))))
 (assert
  (let ((?t15 (index_0_6 j_L0 j_L1)))
  (let (($t20 (bvsgt (_ bv3 64) ?t15)))
- (let ((?t3 (N_L1 j_L0)))
- (let (($t21 (< j_L1 ?t3)))
+ (let ((?t1 (N_L1 j_L0)))
+ (let (($t21 (< j_L1 ?t1)))
  (=> $t21 $t20))))))
 (assert
  (let ((?t15 (index_0_6 j_L0 j_L1)))
  (let (($t20 (bvsgt (_ bv3 64) ?t15)))
  (let (($t22 (not $t20)))
- (let ((?t3 (N_L1 j_L0)))
- (let (($t23 (= j_L1 ?t3)))
+ (let ((?t1 (N_L1 j_L0)))
+ (let (($t23 (= j_L1 ?t1)))
  (=> $t23 $t22)))))))
 (assert
- (let (($t12 (< j_L0 N_L0)))
-(let ((?t3 (N_L1 j_L0)))
-(let (($t21 (< j_L1 ?t3)))
-(let (($t24 (and $t21 $t12)))
+ (let ((?t1 (N_L1 j_L0)))
+(let (($t21 (< j_L1 ?t1)))
+(let (($t12 (< j_L0 N_L0)))
+(let (($t24 (and $t12 $t21)))
 (xor $t24 $t24))))))
 (check-sat)
