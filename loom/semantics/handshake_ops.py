@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from loom.ir.core import OpResult, Value
 from loom.ir.types import IntegerType, Type, none
 from loom.semantics.expr import TOKEN, Const, Expr, In, ScalarInfo, app, is_false, is_true
 from loom.semantics.machine import Complete, Fail, Machine, Port, Rule
@@ -227,3 +228,16 @@ def combinational(
     outs = [Port(f"out{k}", t) for k, t in enumerate(result_types)]
     return _single_state(op_name, ins, outs, [rule], summary="combinational")
 
+
+COPY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
+"""Ops whose outputs carry exactly the tokens of their one data input (copies in time or in space)."""
+
+
+def copied_value(v: Value) -> Value:
+    """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise).
+    A cycle of copies (a malformed graph) stops where it closes."""
+    seen: set[int] = set()
+    while isinstance(v, OpResult) and v.op.name in COPY_OPS and id(v) not in seen:
+        seen.add(id(v))
+        v = v.op.operands[0]
+    return v

@@ -33,6 +33,7 @@ import z3
 from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
+from loom.semantics.handshake_ops import copied_value
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.verify.lengths_clock import (
@@ -828,16 +829,6 @@ class Typer:
 
 
 FIXED_POINT_UNROLL = 8  # iterations of a while loop searched for a state it feeds back unchanged
-
-IDENTITY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
-
-
-def copied_value(v: Value) -> Value:
-    """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise)."""
-    while isinstance(v, OpResult) and v.op.name in IDENTITY_OPS:
-        v = v.op.operands[0]
-    return v
-
 
 def _uninterpreted(term: z3.ExprRef) -> list[z3.ExprRef]:
     """The uninterpreted constants and applications in ``term`` (arguments, fresh values, trip counts)."""

@@ -51,6 +51,7 @@ import z3
 from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
+from loom.semantics.handshake_ops import COPY_OPS, copied_value
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import QuerySession, conjunction, disjunction
 from loom.verify.structure import (
@@ -93,15 +94,10 @@ class Stop:
     value: Optional[Value] = None
 
 
-def _strip(v: Value) -> Value:
-    """Look through forks and buffers to the value they copy."""
-    while isinstance(v, OpResult) and v.op.name in ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br"):
-        v = v.op.operands[0]
-    return v
 
 
 def _const_int(v: Value) -> Optional[int]:
-    v = _strip(v)
+    v = copied_value(v)
     if isinstance(v, OpResult) and v.op.name in ("handshake.constant", "arith.constant"):
         a = v.op.attributes.get("value")
         if isinstance(a, IntegerAttr):
@@ -111,19 +107,19 @@ def _const_int(v: Value) -> Optional[int]:
 
 def selector(sel: Value) -> tuple[Value, bool]:
     """The i1 stream a mux select follows, and whether it is inverted (``select(c, 1, 0)`` follows ``c``)."""
-    sel = _strip(sel)
+    sel = copied_value(sel)
     if isinstance(sel, OpResult) and sel.op.name == "arith.select":
         c, t, f = sel.op.operands
         tv, fv = _const_int(t), _const_int(f)
         if tv is not None and fv is not None:
             if (tv, fv) == (1, 0):
-                return _strip(c), False
+                return copied_value(c), False
             if (tv, fv) == (0, 1):
-                return _strip(c), True
+                return copied_value(c), True
     if isinstance(sel, OpResult) and sel.op.name == "arith.xori":
         a, b = sel.op.operands
         if _const_int(b) in (1, -1):
-            return _strip(a), True
+            return copied_value(a), True
     return sel, False
 
 
@@ -188,7 +184,7 @@ class Recovery:
         """The D-relevant ctrl uses of ``v`` (forks and buffers expanded)."""
         out = []
         for op, i in self.layout.uses.get(v, []):
-            if op.name in ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br"):
+            if op.name in COPY_OPS:
                 for r in op.results:
                     out += self.uses(r)
                 continue
@@ -298,7 +294,7 @@ class Recovery:
                 f"(its chain ends at a {stop.kind})"
             )
         cb = stop.op
-        if _strip(carry.operands[0]) is not _strip(cb.operands[0]):
+        if copied_value(carry.operands[0]) is not copied_value(cb.operands[0]):
             raise Unrecognized(
                 f"the loop carry {self.name(carry.results[0])} reads condition {self.name(carry.operands[0])} but "
                 f"its exit branch reads {self.name(cb.operands[0])}: iterations are not aligned"
@@ -327,11 +323,11 @@ class Recovery:
                 f"{t_stop.kind} and {f_stop.kind}, not in one mux"
             )
         mux = t_stop.op
-        if _strip(mux.operands[0]) is _strip(cb.operands[0]):
-            cond, inverted = _strip(cb.operands[0]), False
+        if copied_value(mux.operands[0]) is copied_value(cb.operands[0]):
+            cond, inverted = copied_value(cb.operands[0]), False
         else:
             cond, inverted = selector(mux.operands[0])
-        if cond is not _strip(cb.operands[0]):
+        if cond is not copied_value(cb.operands[0]):
             raise Unrecognized(
                 f"the mux {self.name(mux.results[0])} selects on {self.name(mux.operands[0])}, "
                 f"not on the branch condition {self.name(cb.operands[0])}"
@@ -579,7 +575,6 @@ def pair_violation_possible(
     return not c_xy and not c_yx
 
 
-SAME_TOKEN_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handshake.br")
 
 
 def data_dependences(layout: Layout, domain: Domain) -> frozenset:
@@ -609,7 +604,7 @@ def data_dependences(layout: Layout, domain: Domain) -> frozenset:
                 if b is not a:
                     found.add((id(a), id(b)))
             for op, _ in layout.uses.get(v, []):
-                if op.dialect in ("arith", "math") or op.name in SAME_TOKEN_OPS:
+                if op.dialect in ("arith", "math") or op.name in COPY_OPS:
                     stack += list(op.results)
     return frozenset(found)
 

@@ -25,6 +25,7 @@ from loom.ir.types import MemRefType, NoneType
 from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
+from loom.semantics.handshake_ops import COPY_OPS, copied_value
 from loom.verify.lengths_exprs import guard_term
 from loom.verify.lengths_values import Values, is_i1, symbol
 from loom.verify.refine_model import (
@@ -45,7 +46,6 @@ from loom.verify.refine_model import (
 )
 from loom.verify.structure import Layout
 
-IDENTITY = ("handshake.fork", "handshake.buffer", "handshake.br", "handshake.lazy_fork")
 
 
 @dataclass
@@ -79,7 +79,7 @@ class DfgModel:
         self.while_conds: dict[Value, list[Operation]] = {}
         for op in self.ops:
             if op.name in ("dataflow.carry", "dataflow.invariant"):
-                c = self.canon(op.operands[0])
+                c = copied_value(op.operands[0])
                 if not self._stream_cont(c) and not self._gate_after(c):
                     self.while_conds.setdefault(c, []).append(op)
         self._build()
@@ -87,15 +87,6 @@ class DfgModel:
     # ------------------------------------------------------------------ structure
     def name(self, v: Value) -> str:
         return self.names.get(v, "%?")
-
-    @staticmethod
-    def canon(v: Value) -> Value:
-        """Look through forks and buffers to the value they copy."""
-        seen = 0
-        while isinstance(v, OpResult) and v.op.name in IDENTITY and seen < 10_000:
-            v = v.op.operands[0]
-            seen += 1
-        return v
 
     @staticmethod
     def _stream_cont(c: Value) -> bool:
@@ -107,7 +98,7 @@ class DfgModel:
 
     def loop_of(self, c: Value) -> Optional[tuple[Frame, str]]:
         """The loop whose raw condition (``"raw"``) or after_cond (``"after"``) ``c`` is, or None."""
-        c = self.canon(c)
+        c = copied_value(c)
         if self._stream_cont(c):
             return self._stream_frame(c.op), "raw"
         if self._gate_after(c):
@@ -316,7 +307,7 @@ class DfgModel:
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name
-        if name in IDENTITY:
+        if name in COPY_OPS:
             return self.ev(op.operands[0])
         rule = _RULES.get(name)
         if rule is not None:
@@ -398,7 +389,7 @@ class DfgModel:
         cond = f.op.results[1] if f.kind == "for" else next(k for k, g in self.frame_of_key.items() if g is f)
         for op in self.ops:
             if (op.name == "dataflow.carry" and op not in self.state_of
-                    and not isinstance(op.results[0].type, NoneType) and self.canon(op.operands[0]) is cond):
+                    and not isinstance(op.results[0].type, NoneType) and copied_value(op.operands[0]) is cond):
                 try:
                     self.ev(op.results[0])
                 except Unsupported:
