@@ -86,6 +86,31 @@ def _print_mixed(w: AsmPrinter, static: tuple, dyn: list) -> str:
     return "[" + ", ".join(w.value(next(it)) if s == DYNAMIC else str(s) for s in static) + "]"
 
 
+def static_list(op: Operation, name: str) -> list[int] | None:
+    """A view op's ``static_offsets``/``static_sizes``/``static_strides``/``static_output_shape``, with
+    ``DYNAMIC`` where an operand gives the value; None when the attribute is missing or not integers.
+    (Reader for the interpreter and the verifier; the op's own verifier asks for the canonical i64 form.)"""
+    a = op.attributes.get(name)
+    if isinstance(a, DenseArrayAttr):
+        return [int(x) for x in a.values]
+    if isinstance(a, ArrayAttr) and all(isinstance(e, IntegerAttr) for e in a.elements):
+        return [e.value for e in a.elements]  # type: ignore[attr-defined]
+    return None
+
+
+def reassociation(op: Operation) -> list[list[int]] | None:
+    """collapse_shape/expand_shape's dimension groups; None when missing or malformed."""
+    a = op.attributes.get("reassociation")
+    if not isinstance(a, ArrayAttr):
+        return None
+    groups = []
+    for g in a.elements:
+        if not isinstance(g, ArrayAttr) or not all(isinstance(e, IntegerAttr) for e in g.elements):
+            return None
+        groups.append([e.value for e in g.elements])  # type: ignore[attr-defined]
+    return groups
+
+
 def _static(op: Operation, name: str) -> tuple | None:
     a = op.attributes.get(name)
     if isinstance(a, DenseArrayAttr) and a.element_type == i64:

@@ -11,7 +11,8 @@ from typing import Any, Optional, Sequence
 
 from loom.diagnostics import LoomError, SimulationError
 from loom.interp.compiler import UNSUPPORTED_OP, Exec, FunctionCompiler, handler
-from loom.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, SymbolRefAttr
+from loom.dialects.memref import DYNAMIC, reassociation, static_list
+from loom.ir.attributes import ArrayAttr, SymbolRefAttr
 from loom.ir.core import Operation
 from loom.ir.location import Location
 from loom.ir.types import MemRefType
@@ -19,7 +20,6 @@ from loom.runtime.io import global_view
 from loom.runtime.memory import BAD_VIEW, MemRefView
 from loom.semantics.scalar import to_signed
 
-DYNAMIC = -9223372036854775808  # ShapedType::kDynamic
 CAST_MISMATCH = "RT_MEMREF_CAST_MISMATCH"
 
 
@@ -119,12 +119,10 @@ def compile_cast(op: Operation, c: FunctionCompiler) -> Exec:
 
 
 def _static_list(op: Operation, name: str) -> list[int]:
-    a = op.attributes.get(name)
-    if isinstance(a, DenseArrayAttr):
-        return [int(x) for x in a.values]
-    if isinstance(a, ArrayAttr) and all(isinstance(e, IntegerAttr) for e in a.elements):
-        return [e.value for e in a.elements]  # type: ignore[attr-defined]
-    raise LoomError(f"{op.name}: missing '{name}' attribute", op.loc, UNSUPPORTED_OP)
+    got = static_list(op, name)
+    if got is None:
+        raise LoomError(f"{op.name}: missing '{name}' attribute", op.loc, UNSUPPORTED_OP)
+    return got
 
 
 class _Mixed:
@@ -183,14 +181,10 @@ def compile_reinterpret_cast(op: Operation, c: FunctionCompiler) -> Exec:
 
 
 def _reassociation(op: Operation) -> list[list[int]]:
-    a = op.attributes.get("reassociation")
-    if not isinstance(a, ArrayAttr):
-        raise LoomError(f"{op.name}: missing 'reassociation' attribute", op.loc, UNSUPPORTED_OP)
-    groups = []
-    for g in a.elements:
-        if not isinstance(g, ArrayAttr) or not all(isinstance(e, IntegerAttr) for e in g.elements):
-            raise LoomError(f"{op.name}: malformed 'reassociation' attribute", op.loc, UNSUPPORTED_OP)
-        groups.append([e.value for e in g.elements])  # type: ignore[attr-defined]
+    groups = reassociation(op)
+    if groups is None:
+        what = "malformed" if isinstance(op.attributes.get("reassociation"), ArrayAttr) else "missing"
+        raise LoomError(f"{op.name}: {what} 'reassociation' attribute", op.loc, UNSUPPORTED_OP)
     return groups
 
 

@@ -16,7 +16,8 @@ from typing import Optional, Union
 
 import z3
 
-from loom.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, SymbolRefAttr
+from loom.dialects.memref import DYNAMIC, reassociation, static_list
+from loom.ir.attributes import DenseArrayAttr, SymbolRefAttr
 from loom.ir.core import BlockArgument, Block, Operation, Value
 from loom.ir.types import MemRefType
 from loom.runtime import function_arg_names
@@ -37,9 +38,6 @@ from loom.verify.refine_model import (
     row_major,
     source_position,
 )
-
-K_DYNAMIC = -9223372036854775808
-
 
 @dataclass
 class View:
@@ -394,23 +392,17 @@ def _root_name(op: Operation) -> str:
     return f"alloc@{source_position(op.loc)}"
 
 
-def _static(op: Operation, attr: str) -> list[int]:
-    a = op.attributes.get(attr)
-    if isinstance(a, DenseArrayAttr):
-        return [int(x) for x in a.values]
-    if a is None:
-        return []
-    raise Unsupported(f"unexpected {attr} attribute", op)
-
-
 def _mixed(op: Operation, model: ScfModel) -> tuple[list, list, list]:
     """(offsets, sizes, strides) of a subview/reinterpret_cast as 64-bit terms."""
     dyn = iter(op.operands[1:])
     out = []
     for attr in ("static_offsets", "static_sizes", "static_strides"):
+        statics = static_list(op, attr)
+        if statics is None:
+            raise Unsupported(f"{op.name} without an integer '{attr}' attribute", op)
         terms = []
-        for s in _static(op, attr):
-            if s == K_DYNAMIC:
+        for s in statics:
+            if s == DYNAMIC:
                 terms.append(bv64(model.values, model.term(next(dyn))))
             else:
                 terms.append(z3.BitVecVal(s, 64))
@@ -419,15 +411,10 @@ def _mixed(op: Operation, model: ScfModel) -> tuple[list, list, list]:
 
 
 def _groups(op: Operation) -> list[list[int]]:
-    a = op.attributes.get("reassociation")
-    if not isinstance(a, ArrayAttr):
-        raise Unsupported(f"{op.name} without a 'reassociation' attribute", op)
-    out = []
-    for g in a.elements:
-        if not isinstance(g, ArrayAttr):
-            raise Unsupported(f"{op.name} with a malformed 'reassociation' attribute", op)
-        out.append([int(x.value) for x in g.elements if isinstance(x, IntegerAttr)])
-    return out
+    groups = reassociation(op)
+    if groups is None:
+        raise Unsupported(f"{op.name} without a well-formed 'reassociation' attribute", op)
+    return groups
 
 
 def _kept_dims(op: Operation, sizes: list, rank: int) -> list[int]:
