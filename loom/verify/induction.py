@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import conjunction, disjunction, run_query, to_smt2
+from loom.verify.solve import conjunction, disjunction, run_query, substitute_all, to_smt2
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -152,16 +152,6 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
 SPLIT_RULES = 24  # from this many rules on, the induction query is decided one disjunct at a time
 
 
-def _substitute(t: z3.ExprRef, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> z3.ExprRef:
-    """``z3.substitute(t, *pairs)`` through the C API directly (hundreds of pairs per call)."""
-    if not pairs:
-        return t
-    n = len(pairs)
-    src = (z3.Ast * n)(*[a.ast for a, _ in pairs])
-    dst = (z3.Ast * n)(*[b.ast for _, b in pairs])
-    return z3.BoolRef(z3.Z3_substitute(t.ctx_ref(), t.as_ast(), n, src, dst), t.ctx)
-
-
 def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optional[float]) -> bool:
     """Is the ``induction_query`` of ``contract`` unsat? Decided like ``split_unsat`` (the base case, then
     each rule's step on a solver holding the invariant), but each step with its next-state variables
@@ -203,7 +193,7 @@ def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optiona
             pairs += st.frame[1]
         else:
             keep.append(upd)
-        step = _substitute(conjunction(keep + [disjunction([bad, not_inv2])]), pairs)
+        (step,) = substitute_all([conjunction(keep + [disjunction([bad, not_inv2])])], pairs)
         if not unsat(z3.simplify(step)):
             return False
     return True

@@ -44,7 +44,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine_dfg import DfgModel
 from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
 from loom.verify.refine_scf import ScfModel
-from loom.verify.solve import QueryResult, QuerySession, conjunction
+from loom.verify.solve import QueryResult, QuerySession, conjunction, substitute_all
 from loom.verify.structure import Layout, memory_layout
 
 KIND = "refinement"
@@ -248,7 +248,7 @@ class Refinement:
             query += [lem for lem in self.values.lemmas if self.constants(lem) <= names]
         if subst:
             pairs = list(subst.values())
-            query = _substitute_all(query, pairs)
+            query = substitute_all(query, pairs)
             query = [q for q in query if not z3.is_true(q)] + [a == b for a, b in pairs]
         query = self.with_axioms(query)
         key = tuple(q.get_id() for q in query)
@@ -720,7 +720,7 @@ def _candidates(a: StateVar, b: StateVar, outer: list[tuple]) -> list[Rel]:
     if z3.is_bv(a.sym):
         for r in rels:
             assert a.init is not None and b.init is not None
-            a_init = _substitute_all([a.init], outer)[0] if outer else a.init
+            a_init = substitute_all([a.init], outer)[0] if outer else a.init
             off = z3.simplify(a_init - r.holds(a.init, b.init).arg(1))
             if z3.is_bv_value(off) and off.as_long() != 0:
                 r.offset = off
@@ -731,16 +731,6 @@ def _bound(sv: StateVar, kind: str, x: z3.ExprRef) -> z3.BoolRef:
     """``x`` is not below the state variable's value at the loop's start (signed or unsigned)."""
     assert sv.init is not None
     return x >= sv.init if kind == "sge" else z3.UGE(x, sv.init)
-
-
-def _substitute_all(terms: list[z3.ExprRef], pairs: list[tuple]) -> list[z3.ExprRef]:
-    """``z3.substitute(t, *pairs)`` for each term, without the Python wrapper's per-call sort checks
-    (the pairs are built sort-correct: a state symbol and a term of its sort)."""
-    ctx = terms[0].ctx
-    n = len(pairs)
-    src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
-    dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
-    return [z3.ExprRef(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
 
 
 def _at(f: Frame) -> str:

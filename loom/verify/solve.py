@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import z3
+from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
 
 
 @dataclass
@@ -147,3 +148,15 @@ def conjunction(parts: Sequence) -> z3.BoolRef:
 def disjunction(parts: Sequence) -> z3.BoolRef:
     """``z3.Or(*parts)``, the same term, built as cheaply as ``conjunction``."""
     return _nary(z3.Z3_mk_or, z3.Or, parts)
+
+
+def substitute_all(terms: Sequence[z3.ExprRef], pairs: Sequence[tuple[z3.ExprRef, z3.ExprRef]]) -> list[z3.ExprRef]:
+    """``z3.substitute(t, *pairs)`` for each term, through the C API: one pair array for all terms and no
+    per-pair sort check of the Python wrapper (callers build sort-correct pairs; hundreds per call)."""
+    if not pairs or not terms:
+        return list(terms)
+    ctx = terms[0].ctx
+    n = len(pairs)
+    src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
+    dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    return [_to_expr_ref(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
