@@ -51,11 +51,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loom.lower import LowerOptions, lower_module  # noqa: E402
 from loom.sim import simulate  # noqa: E402
 from loom.testing.scf_gen import GenConfig, generate_program  # noqa: E402
-from loom.verify.bmc import check_bmc  # noqa: E402
-from loom.verify.bmc_plain import PlainResult, plain_bmc  # noqa: E402
+from loom.verify.bmc.explore import check_bmc  # noqa: E402
+from loom.verify.bmc.plain import PlainResult, plain_bmc  # noqa: E402
 from loom.verify.driver import verify_file, verify_function  # noqa: E402
-from loom.verify.lemmas import LemmaCache  # noqa: E402
-from loom.verify.lengths import check_lengths  # noqa: E402
+from loom.verify.lemmas.check import LemmaCache  # noqa: E402
+from loom.verify.lengths.check import check_lengths  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loom.lower import LowerOptions, lower_module  # noqa: E402
 from loom.testing.scf_gen import GenConfig, generate_program  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
-from loom.verify.refinement import check_refinement  # noqa: E402
+from loom.verify.refine.check import check_refinement  # noqa: E402
 
 
 def main() -> int:

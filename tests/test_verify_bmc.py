@@ -1,4 +1,4 @@
-"""The bounded cross-check (loom.verify.bmc): proved on loom's output, and in agreement with the simulator."""
+"""The bounded cross-check (loom.verify.bmc.explore): proved on loom's output, and in agreement with the simulator."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file, parse_text
 from loom.sim import simulate
 from loom.testing.scf_gen import GenConfig, generate_program
-from loom.verify.bmc import check_bmc, control_values, explore
-from loom.verify.bmc_plain import plain_bmc
-from loom.verify.lengths import check_lengths
+from loom.verify.bmc.explore import check_bmc, control_values, explore
+from loom.verify.bmc.plain import plain_bmc
+from loom.verify.lengths.check import check_lengths
 from loom.verify.mutate import BY_NAME, mutants
 from loom.verify.obligation import VerifyContext
 

@@ -18,7 +18,7 @@ import pytest
 
 from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file
-from loom.verify.bmc import Explorer, explore
+from loom.verify.bmc.explore import Explorer, explore
 from loom.verify.mutate import BY_NAME, mutants
 
 ROOT = Path(__file__).resolve().parents[1]

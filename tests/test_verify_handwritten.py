@@ -40,7 +40,7 @@ from loom.ir.types import MemRefType
 from loom.sim import simulate
 from loom.testing.differential import same_value
 from loom.verify.driver import verify_function
-from loom.verify.lemmas import LemmaCache
+from loom.verify.lemmas.check import LemmaCache
 from loom.verify.obligation import Obligation, VerifyContext
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -350,7 +350,7 @@ def test_proved_length_obligations_carry_scripts_z3_answers_unsat(name):
     """Merges, control_merge indices and 'never a token' checks inside loops are single queries too."""
     import z3
 
-    from loom.verify.lengths import check_lengths
+    from loom.verify.lengths.check import check_lengths
 
     scripts = [o for o in check_lengths(dfg(name), VerifyContext(want_smt2=True)) if o.smt2]
     assert scripts and all(o.status == "proved" for o in scripts)

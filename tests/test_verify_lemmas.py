@@ -14,12 +14,12 @@ from loom.semantics import dataflow_ops, handshake_ops, memory_ops
 from loom.semantics.expr import Const, In, Reg, app
 from loom.semantics.functions import CONT_CONDS, STEP_OPS
 from loom.sim import simulate
-from loom.verify.contracts import contracts_for
-from loom.verify.induction import SPLIT_RULES, induction_query, prove, split_unsat
-from loom.verify.lemmas import check_lemmas, lemma_obligations
+from loom.verify.lemmas.contracts import contracts_for
+from loom.verify.lemmas.induction import SPLIT_RULES, induction_query, prove, split_unsat
+from loom.verify.lemmas.check import check_lemmas, lemma_obligations
 from loom.verify.obligation import VerifyContext
 from loom.verify.solve import run_query
-from loom.verify.termination import MAXI, TERMINATION, run_concrete, termination_query
+from loom.verify.lemmas.termination import MAXI, TERMINATION, run_concrete, termination_query
 from loom.verify.z3model import MachineModel
 
 CTX = VerifyContext(timeout=60, want_smt2=True)

@@ -9,8 +9,8 @@ import pytest
 
 from loom.ir.types import MemRefType, f32, i32, index, none
 from loom.semantics import dataflow_ops, handshake_ops, memory_ops
-from loom.verify.contracts import contracts_for
-from loom.verify.induction import SPLIT_RULES, induction_query, split_unsat_framed
+from loom.verify.lemmas.contracts import contracts_for
+from loom.verify.lemmas.induction import SPLIT_RULES, induction_query, split_unsat_framed
 from loom.verify.solve import run_query
 from loom.verify.z3model import MachineModel
 

@@ -1,4 +1,4 @@
-"""Stream lengths and balance (loom.verify.lengths): no false alarms, and real faults refuted with the
+"""Stream lengths and balance (loom.verify.lengths.check): no false alarms, and real faults refuted with the
 smallest trip count -- which the token simulator then reproduces."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file
 from loom.sim import simulate
 from loom.testing.scf_gen import GenConfig, generate_program, scf_programs
-from loom.verify.lengths import analyze, check_lengths
+from loom.verify.lengths.check import analyze, check_lengths
 from loom.verify.mutate import BY_NAME, mutants
 from loom.verify.obligation import VerifyContext
 

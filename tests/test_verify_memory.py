@@ -17,9 +17,9 @@ from loom.ir.types import none
 from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file, parse_text
 from loom.sim import simulate
-from loom.verify.memory_order import check_memory_order
+from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import VerifyContext
-from loom.verify.structure import check_structure, memory_layout
+from loom.verify.memory.structure import check_structure, memory_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

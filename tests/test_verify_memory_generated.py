@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from loom.lower import LowerOptions, lower_module
 from loom.testing.scf_gen import GenConfig, scf_programs
 from loom.verify import VerifyContext, verify_function
-from loom.verify.lemmas import LemmaCache
+from loom.verify.lemmas.check import LemmaCache
 
 CACHE = LemmaCache()  # lemma verdicts depend only on the table text: share them across examples
 

@@ -18,10 +18,10 @@ from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file
 from loom.sim.names import value_name_map
 from loom.testing.scf_gen import GenConfig, scf_programs
-from loom.verify.memory_order import Unrecognized, check_memory_order, domain_pairs, source_keys
+from loom.verify.memory.order import Unrecognized, check_memory_order, domain_pairs, source_keys
 from loom.verify.mutate import BY_NAME, mutants
 from loom.verify.obligation import VerifyContext
-from loom.verify.structure import memory_layout
+from loom.verify.memory.structure import memory_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -119,7 +119,7 @@ def test_examples_memory_order_needs_no_solver_call(monkeypatch):
     """Every order obligation of the examples is decided on its structure (a regression guard for the
     shortcut: ~36k pairs of a 5k-op DFG used to be one Z3 query each); with SMT-LIB2 wanted, every
     obligation is still a solved query."""
-    import loom.verify.memory_order as mo
+    import loom.verify.memory.order as mo
 
     calls = []
     real = mo.QuerySession.check

@@ -30,7 +30,7 @@ from loom.semantics import machine_for
 from loom.sim import simulate
 from loom.testing.differential import same_value
 from loom.verify.driver import verify_function
-from loom.verify.lemmas import LemmaCache
+from loom.verify.lemmas.check import LemmaCache
 from loom.verify.mutate import OPERATORS, mutants
 from loom.verify.obligation import VerifyContext
 

@@ -1,4 +1,4 @@
-"""Refinement obligations: the DFG computes what its SCF source computes (``loom.verify.refinement``).
+"""Refinement obligations: the DFG computes what its SCF source computes (``loom.verify.refine.check``).
 
 No false alarms (every example and generated programs: all proved), no false proofs (functional
 mutants are refuted, and each refutation replays as a real difference between interpreter and
@@ -20,7 +20,7 @@ from loom.mlir import parse_file, parse_text, print_module
 from loom.testing.scf_gen import GenConfig, scf_programs
 from loom.verify.mutate import OPERATORS, mutants
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.refinement import KIND, check_refinement, confirm
+from loom.verify.refine.check import KIND, check_refinement, confirm
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p.name[: -len(".scf.mlir")] for p in (ROOT / "examples").glob("*.scf.mlir"))
@@ -160,7 +160,7 @@ def test_division_lemma_pins_quotient_and_remainder(signed):
     written with plain bit-vector comparisons, so cvc5 reads the proofs too)."""
     import z3
 
-    from loom.verify.refine_model import TermValues
+    from loom.verify.refine.model import TermValues
 
     kind = "si" if signed else "ui"
     m = parse_text(f"""func.func @f(%x: i8) -> (i8, i8) {{

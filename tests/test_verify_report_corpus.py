@@ -25,7 +25,7 @@ import pytest
 from loom.ir.core import OpResult
 from loom.mlir import parse_file
 from loom.verify import VerifyContext, verify_function
-from loom.verify.lemmas import LemmaCache
+from loom.verify.lemmas.check import LemmaCache
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"

@@ -19,17 +19,17 @@ from typing import Callable, Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation
-from loom.verify.lemmas import LemmaCache, check_lemmas
-from loom.verify.memory_order import check_memory_order
+from loom.verify.lemmas.check import LemmaCache, check_lemmas
+from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
-from loom.verify.refinement import check_refinement
-from loom.verify.structure import check_structure, memory_layout
+from loom.verify.refine.check import check_refinement
+from loom.verify.memory.structure import check_structure, memory_layout
 
 Checker = Callable[[Operation, VerifyContext], list[Obligation]]
 EXTERNAL = (
-    ("lengths", "loom.verify.lengths", "check_lengths", "length"),
-    ("bmc", "loom.verify.bmc", "check_bmc", "bmc"),
+    ("lengths", "loom.verify.lengths.check", "check_lengths", "length"),
+    ("bmc", "loom.verify.bmc.explore", "check_bmc", "bmc"),
 )
 
 

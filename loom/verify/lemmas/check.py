@@ -1,10 +1,10 @@
 """Obligation 1: the operator lemmas of a DFG, and the stream termination preconditions of its streams.
 
 For every distinct operator table in the function (``machine_for(op)``, deduplicated
-by the table's full text), each applicable contract of ``loom.verify.contracts`` is
+by the table's full text), each applicable contract of ``loom.verify.lemmas.contracts`` is
 proved on the table itself for unbounded token sequences (``fsm.<family>.<property>``,
-1-induction with a plain solver; see ``loom.verify.induction``). Every stream
-variant also gets ``fsm.stream[<op>,<cond>].terminates`` (``loom.verify.termination``)
+1-induction with a plain solver; see ``loom.verify.lemmas.induction``). Every stream
+variant also gets ``fsm.stream[<op>,<cond>].terminates`` (``loom.verify.lemmas.termination``)
 and every stream op a DFG-level check that its operands meet that precondition:
 ``fsm.stream.pre.<idx>`` -- proved, refuted with the arguments that make the stream
 run forever (only when the operands are straight-line functions of the arguments),
@@ -24,12 +24,12 @@ import z3
 from loom.ir.core import Operation
 from loom.semantics import describe, machine_for
 from loom.semantics.machine import Machine
-from loom.verify.contracts import contracts_for, family
-from loom.verify.induction import prove
+from loom.verify.lemmas.contracts import contracts_for, family
+from loom.verify.lemmas.induction import prove
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.operands import OperandAnalysis, arg_name_map
+from loom.verify.lemmas.operands import OperandAnalysis, arg_name_map
 from loom.verify.solve import run_query
-from loom.verify.termination import (
+from loom.verify.lemmas.termination import (
     TERMINATION,
     describe_precondition,
     run_concrete,

@@ -36,7 +36,7 @@ from loom.ir.attributes import IntegerAttr, SymbolRefAttr
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.operands import arg_name_map
+from loom.verify.lemmas.operands import arg_name_map
 
 MEMORY_OPS = ("handshake.memory", "handshake.extmemory")
 ACCESS_OPS = ("handshake.load", "handshake.store")

@@ -26,9 +26,9 @@ from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
 from loom.semantics.handshake_ops import COPY_OPS, copied_value
-from loom.verify.lengths_exprs import guard_term
-from loom.verify.lengths_values import Values, is_i1, symbol
-from loom.verify.refine_model import (
+from loom.verify.lengths.exprs import guard_term
+from loom.verify.lengths.values import Values, is_i1, symbol
+from loom.verify.refine.model import (
     TRUE,
     Ctx,
     Event,
@@ -44,7 +44,7 @@ from loom.verify.refine_model import (
     row_major,
     source_position,
 )
-from loom.verify.structure import Layout
+from loom.verify.memory.structure import Layout
 
 
 

@@ -36,7 +36,7 @@ from loom.semantics import machine_for
 from loom.semantics.handshake_ops import copied_value
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
-from loom.verify.lengths_clock import (
+from loom.verify.lengths.clock import (
     ANY,
     EMPTY,
     ONE,
@@ -50,8 +50,8 @@ from loom.verify.lengths_clock import (
     substitute,
     when,
 )
-from loom.verify.lengths_logic import Logic, Outcome
-from loom.verify.lengths_values import Values, int_width, is_i1, symbol
+from loom.verify.lengths.logic import Logic, Outcome
+from loom.verify.lengths.values import Values, int_width, is_i1, symbol
 
 AnyOrClock = "Clock | AnyClock"
 
@@ -880,7 +880,7 @@ def _attr_str(op: Operation, *names: str) -> Optional[str]:
 
 def _first_cond(m: Machine, start: z3.ExprRef, step: z3.ExprRef, bound: z3.ExprRef) -> Optional[z3.BoolRef]:
     """The stream's first continue condition, read from its table's ``continue`` rule guard."""
-    from loom.verify.lengths_exprs import guard_term
+    from loom.verify.lengths.exprs import guard_term
 
     rule = next((r for r in m.rules if r.name == "continue"), None)
     if rule is None or rule.guard is None:

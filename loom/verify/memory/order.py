@@ -54,7 +54,7 @@ from loom.ir.location import Location
 from loom.semantics.handshake_ops import COPY_OPS, copied_value
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import QuerySession, conjunction, disjunction
-from loom.verify.structure import (
+from loom.verify.memory.structure import (
     ACCESS_OPS,
     Access,
     Domain,
@@ -616,7 +616,7 @@ def source_keys(source: Operation, layout: Layout) -> tuple[Optional[dict[int, t
     """Program-order position of every DFG access, matched to the source's memref ops by location."""
     order: dict[Location, int] = {}
     dup: set[Location] = set()
-    from loom.verify.refine_model import source_position  # a DFG printed with debug info: its loc(...)
+    from loom.verify.refine.model import source_position  # a DFG printed with debug info: its loc(...)
 
     for k, op in enumerate(o for o in source.walk() if o.name in ("memref.load", "memref.store")):
         pos = source_position(op.loc)

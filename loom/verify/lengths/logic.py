@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
-from loom.verify.lengths_clock import ANY, AnyClock, Clock, FreeVars, Loop
+from loom.verify.lengths.clock import ANY, AnyClock, Clock, FreeVars, Loop
 
 WITNESS_MAX_TRIPS = 3  # largest free trip count tried when searching a counterexample
 WITNESS_MAX_LEAVES = 4096  # coordinates enumerated per clock

@@ -4,7 +4,7 @@ A contract says what an operator must do to its token streams -- it never
 says how (that is the table's job). Each contract is a monitor over the events
 of a firing (ports consumed with their head values, ports emitted with their
 values) plus the strengthening invariant that ties the monitor to the table's
-control states for the induction proof (``loom.verify.induction``).
+control states for the induction proof (``loom.verify.lemmas.induction``).
 
 * ``stream``: per activation (one token on each of start/step/bound), N+1
   (idx, cont) pairs: N trues then one false, idx = start, start op step, ...; a
@@ -29,9 +29,9 @@ import z3
 
 from loom.ir.types import IntegerType, Type, index
 from loom.semantics.machine import Machine
-from loom.verify.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
+from loom.verify.lemmas.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
 from loom.verify.solve import disjunction
-from loom.verify.termination import stream_variant, variant_name
+from loom.verify.lemmas.termination import stream_variant, variant_name
 from loom.verify.z3model import MachineModel, as_bool, const_term, width_of
 
 # ----------------------------------------------------------------------------- helpers

@@ -23,7 +23,7 @@ import z3
 from loom.ir.core import BlockArgument, Operation
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
-from loom.verify.bmc import control_values
+from loom.verify.bmc.explore import control_values
 from loom.verify.z3model import MachineModel, UnsupportedExpr, sort_of
 
 

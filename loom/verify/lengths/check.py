@@ -30,9 +30,9 @@ import z3
 
 from loom.ir.core import Operation, Value
 from loom.sim.names import value_name_map
-from loom.verify.lengths_clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
-from loom.verify.lengths_logic import Logic
-from loom.verify.lengths_typing import Check, Typing, infer
+from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
+from loom.verify.lengths.logic import Logic
+from loom.verify.lengths.inference import Check, Typing, infer
 from loom.verify.obligation import Obligation, VerifyContext
 
 STRUCTURAL = ("dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant")

@@ -22,7 +22,7 @@ from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type
 from loom.semantics.scalar import CMPI_PREDICATES, eval_scalar, is_scalar_op
-from loom.verify.lengths_clock import _FALSE_ID, _TRUE_ID, TermMap
+from loom.verify.lengths.clock import _FALSE_ID, _TRUE_ID, TermMap
 
 EXACT_BINARY = {
     "arith.addi": lambda a, b: a + b,

@@ -39,13 +39,13 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.mlir import value_names
 from loom.ir.types import MemRefType
-from loom.verify.lengths_values import symbol
+from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.refine_dfg import DfgModel
-from loom.verify.refine_model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
-from loom.verify.refine_scf import ScfModel
+from loom.verify.refine.dfg import DfgModel
+from loom.verify.refine.model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
+from loom.verify.refine.scf import ScfModel
 from loom.verify.solve import QueryResult, QuerySession, conjunction, substitute_all
-from loom.verify.structure import Layout, memory_layout
+from loom.verify.memory.structure import Layout, memory_layout
 
 KIND = "refinement"
 
@@ -683,7 +683,7 @@ def _structured(source: Operation) -> Operation:
 def confirm(obligations: list[Obligation], source: Operation, func: Operation) -> None:
     """Keep a refutation only when running both programs on the witness's inputs shows a difference;
     otherwise the witness may be an unreachable state and the verdict is "unknown" (``refine_replay``)."""
-    from loom.verify.refine_replay import replay
+    from loom.verify.refine.replay import replay
 
     seen: dict[str, Optional[dict]] = {}
     for ob in obligations:

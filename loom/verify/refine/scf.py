@@ -21,8 +21,8 @@ from loom.ir.attributes import DenseArrayAttr, SymbolRefAttr
 from loom.ir.core import BlockArgument, Block, Operation, Value
 from loom.ir.types import MemRefType
 from loom.runtime import function_arg_names
-from loom.verify.lengths_values import Values, symbol
-from loom.verify.refine_model import (
+from loom.verify.lengths.values import Values, symbol
+from loom.verify.refine.model import (
     TRUE,
     Ctx,
     Event,

@@ -22,7 +22,7 @@ import z3
 from loom.ir.core import Operation
 from loom.ir.location import Location
 from loom.ir.types import IndexType, MemRefType
-from loom.verify.lengths_values import Values, symbol
+from loom.verify.lengths.values import Values, symbol
 
 INDEX = IndexType()
 TRUE = z3.BoolVal(True)

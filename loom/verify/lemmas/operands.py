@@ -101,7 +101,7 @@ class OperandAnalysis:
         s_op = idx.op
         if s_op.name != "dataflow.stream" or idx.index != 0 or cont.index != 1:
             return None
-        from loom.verify.termination import TERMINATION, stream_variant
+        from loom.verify.lemmas.termination import TERMINATION, stream_variant
 
         variant = stream_variant(machine_for(s_op))
         if variant not in (("+=", "<"), ("+=", "<="), ("-=", ">"), ("-=", ">=")):

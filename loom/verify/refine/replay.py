@@ -77,7 +77,7 @@ def replay(source: Operation, dfg: Operation, arguments: dict) -> Optional[dict]
     """The first input on which the DFG's run differs from the source's, with both outcomes (None: none)."""
     from loom.interp import run_json
     from loom.sim import simulate
-    from loom.testing.differential import same_value
+    from loom.runtime.compare import same_value
 
     parent = source.parent_op
     if parent is None:

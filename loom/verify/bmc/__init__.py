@@ -1,0 +1,1 @@
+"""Obligation family ``bmc.*``: bounded model checking of the whole network, exact in control."""

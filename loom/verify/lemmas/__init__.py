@@ -1,0 +1,1 @@
+"""Obligation family ``fsm.*``: operator lemmas (contracts, k-induction) and stream termination preconditions."""

@@ -1,0 +1,1 @@
+"""Obligation families ``mem.*`` and ``done.*``: the ctrl-done network's structure and per-domain memory order."""

@@ -1,0 +1,1 @@
+"""Obligation family ``refine.*``: the DFG computes what its SCF source computes (refinement)."""
