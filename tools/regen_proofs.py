@@ -100,7 +100,6 @@ def cvc5_checker():
         tm = cvc5.TermManager()
         solver = cvc5.Solver(tm)
         solver.setOption("tlimit-per", str(SOLVER_TIMEOUT * 1000))
-        solver.setLogic("ALL")
         sm = cvc5.SymbolManager(tm)
         parser = cvc5.InputParser(solver, sm)
         parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))

@@ -1,8 +1,8 @@
 """``--emit-smt2 DIR``: every single-query obligation as a self-contained SMT-LIB2 file, plus a manifest.
 
-A file holds the declarations, the assertions and ``(check-sat)`` as Z3's printer
-wrote them for the query the verifier solved (quoted ``|...|`` names rewritten to
-plain symbols, see ``portable``); a stock solver answers ``unsat`` when the
+A file holds the declarations, the assertions and ``(check-sat)`` of the query the
+verifier solved, in loom's canonical SMT-LIB2 form (``loom.verify.smtlib``: the
+same bytes whatever the solver version); a stock solver answers ``unsat`` when the
 obligation is proved. Obligations that are not one SMT query
 (graph checks, BMC) get no file; the manifest lists them with ``file: null``.
 File names are the obligation ids made filesystem-safe, prefixed by the function.
@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Iterable
 
 from loom.verify.report import VerifyReport
-from loom.verify.z3model import smt_symbol
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=,()-]")
 
@@ -50,39 +49,6 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)
 
 
-_LET = re.compile(r"(?<![A-Za-z0-9._~!@$%^&*+=<>?/-])[?$]x\d+(?![A-Za-z0-9._~!@$%^&*+=<>?/-])")
-_QUOTED = re.compile(r"\|((?:[^|\\]|\\.)*)\|")
-
-
-def portable(text: str) -> str:
-    """Z3's printer quotes unusual names as ``|...|`` and may leave ``\\|`` inside, which no parser accepts
-    (Z3's own included): every quoted symbol becomes a simple symbol, one-to-one, so any solver reads the file."""
-    mapping: dict[str, str] = {}
-    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9._~!@$%^&*+=<>?/-]*", _QUOTED.sub(" ", text)))
-
-    def simple(m: re.Match) -> str:
-        raw = m.group(1)
-        if raw not in mapping:
-            base = smt_symbol(raw.replace("\\|", "|"))
-            name, k = base, 1
-            while name in used:
-                name = f"{base}.q{k}"
-                k += 1
-            used.add(name)
-            mapping[raw] = name
-        return mapping[raw]
-
-    text = _QUOTED.sub(simple, text)
-    # Z3 names let-bound terms after internal AST ids, which depend on everything the process built
-    # before; renumbering them by first appearance makes a file depend on its query alone.
-    lets: dict[str, str] = {}
-
-    def renumber(m: re.Match) -> str:
-        return lets.setdefault(m.group(), f"{m.group()[0]}t{len(lets) + 1}")
-
-    return _LET.sub(renumber, text)
-
-
 def header(function: str, oid: str, status: str) -> str:
     return f"; loom verify obligation {oid} of @{function}\n; verdict: {status} (unsat means proved)\n"
 
@@ -111,7 +77,7 @@ def emit_smt2(
                     name = f"{base}.{k}.smt2"
                     k += 1
                 taken.add(name)
-                text = header(r.function, o.id, o.status) + portable(o.smt2)
+                text = header(r.function, o.id, o.status) + o.smt2
                 (out_dir / name).write_text(text, encoding="utf-8")
                 entry["file"] = name
             entries.append(entry)

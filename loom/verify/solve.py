@@ -1,7 +1,7 @@
 """One place that runs Z3 on a query: preprocessing, per-query timeout, and the SMT-LIB2 text.
 
 Every obligation that is a single SMT query goes through ``run_query``: the
-query's assertions are printed with Z3's own printer (``Solver.to_smt2``) --
+query's assertions are printed by loom's canonical printer (``smtlib.script``) --
 that text is the obligation's self-contained SMT-LIB2 script -- and then solved
 with a tactic pipeline (simplify, propagate values, solve equations, then the
 default SMT core). The preprocessing only performs equisatisfiable rewrites, so
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import z3
+
+from loom.verify import smtlib
 from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
 
 
@@ -36,10 +38,8 @@ def _pipeline() -> z3.Solver:
 
 
 def to_smt2(assertions: Sequence[z3.BoolRef]) -> str:
-    """The SMT-LIB2 script of a conjunction of assertions (declarations, asserts, ``(check-sat)``)."""
-    s = z3.Solver()
-    s.add(*assertions)
-    return s.to_smt2()
+    """The canonical SMT-LIB2 script of a conjunction of assertions (loom's own printer, see ``smtlib``)."""
+    return smtlib.script(assertions)
 
 
 def run_query(

@@ -1,17 +1,9 @@
 ; loom verify obligation balance.%cnt of @clamp_count
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (not $t2)))
-(let (($t4 (and $t3)))
-(let (($t5 (xor $t4 $t4)))
-(let (($t6 (and $t5)))
-(let (($t7 (and $t2)))
-(let (($t8 (xor $t7 $t7)))
-(let (($t9 (and $t8)))
-(or $t9 $t6)))))))))))
+(set-logic ALL)
+(declare-fun |memref.dim(%v)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) (|memref.dim(%v)#0->index:BitVec(64)| (_ bv0 64))))
+(define-fun _t2 () Bool (and _t1))
+(define-fun _t3 () Bool (and (not _t1)))
+(assert (or (and (xor _t2 _t2)) (and (xor _t3 _t3))))
 (check-sat)

@@ -1,11 +1,7 @@
 ; loom verify obligation class.%cnt_f of @clamp_count
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_%v__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_%v__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (and $t2)))
-(xor $t3 $t3)))))
+(set-logic ALL)
+(declare-fun |memref.dim(%v)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (and (bvslt (_ bv0 64) (|memref.dim(%v)#0->index:BitVec(64)| (_ bv0 64)))))
+(assert (xor _t1 _t1))
 (check-sat)

@@ -1,34 +1,19 @@
 ; loom verify obligation refine.loop@10:5.cond of @clamp_count
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_v_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@10_5 () (_ BitVec 64))
-(declare-fun scf_iter0@10_5 () (_ BitVec 32))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(declare-fun dfg_%carry_cnt () (_ BitVec 32))
-(assert
- (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (and true $t2))))
-(assert
- (= scf_iv@10_5 scf_iv@10_5))
-(assert
- (= scf_iter0@10_5 scf_iter0@10_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@10_5))
-(assert
- (bvuge scf_iv@10_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@10_5))
-(assert
- (bvuge scf_iv@10_5 (_ bv0 64)))
-(assert
- (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
- (let (($t3 (bvslt scf_iv@10_5 ?t1)))
- (not (= $t3 $t3)))))
-(assert
- (= dfg_idx@%index scf_iv@10_5))
-(assert
- (= dfg_%carry_cnt scf_iter0@10_5))
+(set-logic ALL)
+(declare-fun |dfg:%carry_cnt| () (_ BitVec 32))
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:v)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iter0@10:5| () (_ BitVec 32))
+(declare-fun |scf:iv@10:5| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|memref.dim(arg:v)->index:BitVec(64)| (_ bv0 64)))
+(define-fun _t2 () Bool (bvslt |scf:iv@10:5| _t1))
+(assert (and (bvslt (_ bv0 64) _t1) true))
+(assert (= |scf:iter0@10:5| |scf:iter0@10:5|))
+(assert (bvuge |scf:iv@10:5| (_ bv0 64)))
+(assert (not (= _t2 _t2)))
+(assert (bvsle (_ bv0 64) |scf:iv@10:5|))
+(assert (= |scf:iv@10:5| |scf:iv@10:5|))
+(assert (= |scf:iter0@10:5| |dfg:%carry_cnt|))
+(assert (= |dfg:idx@%index| |scf:iv@10:5|))
 (check-sat)

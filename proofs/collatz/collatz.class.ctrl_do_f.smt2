@@ -1,7 +1,5 @@
 ; loom verify obligation class.%ctrl_do_f of @collatz
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(assert
- (xor true true))
+(set-logic ALL)
+(assert (xor true true))
 (check-sat)

@@ -1,16 +1,9 @@
 ; loom verify obligation balance.%acc of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun arg_n () (_ BitVec 64))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t2 (not $t1)))
-(let (($t3 (and $t2)))
-(let (($t4 (xor $t3 $t3)))
-(let (($t5 (and $t4)))
-(let (($t6 (and $t1)))
-(let (($t7 (xor $t6 $t6)))
-(let (($t8 (and $t7)))
-(or $t8 $t5))))))))))
+(set-logic ALL)
+(declare-fun |arg:n| () (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) |arg:n|))
+(define-fun _t2 () Bool (and _t1))
+(define-fun _t3 () Bool (and (not _t1)))
+(assert (or (and (xor _t2 _t2)) (and (xor _t3 _t3))))
 (check-sat)

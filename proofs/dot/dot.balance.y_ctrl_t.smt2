@@ -1,9 +1,5 @@
 ; loom verify obligation balance.%y_ctrl_t of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(assert
- (let (($t1 (xor true true)))
-(let (($t2 (and $t1)))
-(or $t2))))
+(set-logic ALL)
+(assert (or (and (xor true true))))
 (check-sat)

@@ -1,10 +1,7 @@
 ; loom verify obligation class.%acc_f of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun arg_n () (_ BitVec 64))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t2 (and $t1)))
-(xor $t2 $t2))))
+(set-logic ALL)
+(declare-fun |arg:n| () (_ BitVec 64))
+(define-fun _t1 () Bool (and (bvslt (_ bv0 64) |arg:n|)))
+(assert (xor _t1 _t1))
 (check-sat)

@@ -1,44 +1,22 @@
 ; loom verify obligation class.%willContinue of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(declare-fun arg_n () (_ BitVec 64))
+(declare-fun |arg:n| () (_ BitVec 64))
+(declare-fun |index#2| (Int) (_ BitVec 64))
 (declare-fun j_L0 () Int)
-(declare-fun index_2 (Int) (_ BitVec 64))
-(assert
- (>= N_L0 0))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
- (let (($t2 (>= N_L0 1)))
- (= $t2 $t1))))
-(assert
- (>= j_L0 0))
-(assert
- (<= j_L0 N_L0))
-(assert
- (let ((?t3 (index_2 j_L0)))
- (let (($t4 (= (_ bv0 64) ?t3)))
- (let (($t5 (= j_L0 0)))
- (=> $t5 $t4)))))
-(assert
- (let ((?t3 (index_2 j_L0)))
- (let (($t6 (bvsle (_ bv0 64) ?t3)))
- (let (($t7 (<= j_L0 N_L0)))
- (=> $t7 $t6)))))
-(assert
- (let ((?t3 (index_2 j_L0)))
- (let (($t8 (bvslt ?t3 arg_n)))
- (let (($t9 (< j_L0 N_L0)))
- (=> $t9 $t8)))))
-(assert
- (let ((?t3 (index_2 j_L0)))
- (let (($t8 (bvslt ?t3 arg_n)))
- (let (($t10 (not $t8)))
- (let (($t11 (= j_L0 N_L0)))
- (=> $t11 $t10))))))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t12 (and $t1)))
-(xor $t12 $t12))))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) |arg:n|))
+(define-fun _t2 () Bool (and _t1))
+(define-fun _t3 () Bool (<= j_L0 N_L0))
+(define-fun _t4 () (_ BitVec 64) (|index#2| j_L0))
+(define-fun _t5 () Bool (bvslt _t4 |arg:n|))
+(assert (xor _t2 _t2))
+(assert (>= N_L0 0))
+(assert (=> _t3 (bvsle (_ bv0 64) _t4)))
+(assert (=> (= j_L0 N_L0) (not _t5)))
+(assert (>= j_L0 0))
+(assert (=> (< j_L0 N_L0) _t5))
+(assert (=> (= j_L0 0) (= (_ bv0 64) _t4)))
+(assert _t3)
+(assert (= (>= N_L0 1) _t1))
 (check-sat)

@@ -1,43 +1,23 @@
 ; loom verify obligation refine.load@9:7 of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-sort f32 0)
-(declare-fun arg_n () (_ BitVec 64))
-(declare-fun scf_iv@7_5 () (_ BitVec 64))
-(declare-fun scf_iter0@7_5 () f32)
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(declare-fun dfg_%carry_acc () f32)
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
- (and true $t1)))
-(assert
- (= scf_iv@7_5 scf_iv@7_5))
-(assert
- (= scf_iter0@7_5 scf_iter0@7_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@7_5))
-(assert
- (bvuge scf_iv@7_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@7_5))
-(assert
- (bvuge scf_iv@7_5 (_ bv0 64)))
-(assert
- (bvslt scf_iv@7_5 arg_n))
-(assert
- (bvslt (_ bv0 64) arg_n))
-(assert
- (bvslt scf_iv@7_5 arg_n))
-(assert
- (bvslt (_ bv0 64) arg_n))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
- (let (($t2 (and true $t1)))
- (let (($t3 (= true $t2)))
- (not (and $t3 (=> true (= scf_iv@7_5 scf_iv@7_5))))))))
-(assert
- (= dfg_idx@%index scf_iv@7_5))
-(assert
- (= dfg_%carry_acc scf_iter0@7_5))
+(declare-fun |arg:n| () (_ BitVec 64))
+(declare-fun |dfg:%carry_acc| () f32)
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |scf:iter0@7:5| () f32)
+(declare-fun |scf:iv@7:5| () (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) |arg:n|))
+(define-fun _t2 () Bool (= |scf:iv@7:5| |scf:iv@7:5|))
+(define-fun _t3 () Bool (and _t1 true))
+(assert (= |dfg:idx@%index| |scf:iv@7:5|))
+(assert _t1)
+(assert (not (and (=> true _t2) (= _t3 true))))
+(assert (bvsle (_ bv0 64) |scf:iv@7:5|))
+(assert (bvuge |scf:iv@7:5| (_ bv0 64)))
+(assert _t2)
+(assert _t3)
+(assert (= |scf:iter0@7:5| |scf:iter0@7:5|))
+(assert (bvslt |scf:iv@7:5| |arg:n|))
+(assert (= |dfg:%carry_acc| |scf:iter0@7:5|))
 (check-sat)

@@ -1,11 +1,8 @@
 ; loom verify obligation refine.loop@7:5.activation of @dot
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun arg_n () (_ BitVec 64))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t2 (and true $t1)))
-(let (($t3 (and (=> (and $t2 $t1) true) (=> $t2 $t2))))
-(not $t3)))))
+(set-logic ALL)
+(declare-fun |arg:n| () (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) |arg:n|))
+(define-fun _t2 () Bool (and _t1 true))
+(assert (not (and (=> _t2 _t2) (=> (and _t1 _t2) true))))
 (check-sat)

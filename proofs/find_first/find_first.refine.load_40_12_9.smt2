@@ -1,18 +1,12 @@
 ; loom verify obligation refine.load@12:9 of @find_first
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun scf_arg0@9_5 () (_ BitVec 64))
-(declare-fun memref.dim_arg_a_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun dfg_%carry_i () (_ BitVec 64))
-(assert
- (= scf_arg0@9_5 scf_arg0@9_5))
-(assert
- (let (($t1 (= scf_arg0@9_5 scf_arg0@9_5)))
- (let ((?t2 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
- (let (($t3 (bvult scf_arg0@9_5 ?t2)))
- (let (($t4 (and true $t3)))
- (not (and (= $t4 $t4) (=> $t4 $t1))))))))
-(assert
- (= dfg_%carry_i scf_arg0@9_5))
+(set-logic ALL)
+(declare-fun |dfg:%carry_i| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:a)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:arg0@9:5| () (_ BitVec 64))
+(define-fun _t1 () Bool (= |scf:arg0@9:5| |scf:arg0@9:5|))
+(define-fun _t2 () Bool (and (bvult |scf:arg0@9:5| (|memref.dim(arg:a)->index:BitVec(64)| (_ bv0 64))) true))
+(assert _t1)
+(assert (not (and (=> _t2 _t1) (= _t2 _t2))))
+(assert (= |dfg:%carry_i| |scf:arg0@9:5|))
 (check-sat)

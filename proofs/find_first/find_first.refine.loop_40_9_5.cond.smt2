@@ -1,21 +1,14 @@
 ; loom verify obligation refine.loop@9:5.cond of @find_first
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun scf_arg0@9_5 () (_ BitVec 64))
-(declare-fun arg_key () (_ BitVec 32))
-(declare-fun load@12_9_0 () (_ BitVec 32))
-(declare-fun memref.dim_arg_a_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun dfg_%carry_i () (_ BitVec 64))
-(assert
- (= scf_arg0@9_5 scf_arg0@9_5))
-(assert
- (let (($t1 (and (distinct load@12_9_0 arg_key) true)))
- (let (($t2 (ite (not (bvult scf_arg0@9_5 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64)))) false $t1)))
- (let ((?t3 (memref.dim_arg_a_->index_BitVec_64_ (_ bv0 64))))
- (let (($t4 (bvult scf_arg0@9_5 ?t3)))
- (let (($t5 (ite $t4 $t1 false)))
- (not (= $t5 $t2))))))))
-(assert
- (= dfg_%carry_i scf_arg0@9_5))
+(set-logic ALL)
+(declare-fun |arg:key| () (_ BitVec 32))
+(declare-fun |dfg:%carry_i| () (_ BitVec 64))
+(declare-fun |load@12:9#0| () (_ BitVec 32))
+(declare-fun |memref.dim(arg:a)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:arg0@9:5| () (_ BitVec 64))
+(define-fun _t1 () Bool (bvult |scf:arg0@9:5| (|memref.dim(arg:a)->index:BitVec(64)| (_ bv0 64))))
+(define-fun _t2 () Bool (distinct |load@12:9#0| |arg:key|))
+(assert (not (= (ite (not _t1) false _t2) (ite _t1 _t2 false))))
+(assert (= |scf:arg0@9:5| |scf:arg0@9:5|))
+(assert (= |dfg:%carry_i| |scf:arg0@9:5|))
 (check-sat)

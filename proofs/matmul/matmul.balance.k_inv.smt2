@@ -1,18 +1,9 @@
 ; loom verify obligation balance.%k_inv of @matmul
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_%A__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(assert
- (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (and $t2)))
-(let (($t4 (>= N_L0 1)))
-(let (($t5 (and $t2 $t4)))
-(let (($t6 (xor $t5 $t3)))
-(let (($t7 (= $t4 $t2)))
-(let (($t8 (>= N_L0 0)))
-(let (($t9 (and $t8 $t7 $t6)))
-(or $t9)))))))))))
+(declare-fun |memref.dim(%A)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) (|memref.dim(%A)#0->index:BitVec(64)| (_ bv0 64))))
+(define-fun _t2 () Bool (>= N_L0 1))
+(assert (or (and (>= N_L0 0) (xor (and _t1) (and _t2 _t1)) (= _t2 _t1))))
 (check-sat)

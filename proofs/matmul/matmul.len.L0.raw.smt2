@@ -1,13 +1,8 @@
 ; loom verify obligation len.L0.raw of @matmul
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_%A__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_%A__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (and $t2)))
-(let (($t4 (xor $t3 $t3)))
-(let (($t5 (and $t4)))
-(or $t5 $t5)))))))
+(set-logic ALL)
+(declare-fun |memref.dim(%A)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (and (bvslt (_ bv0 64) (|memref.dim(%A)#0->index:BitVec(64)| (_ bv0 64)))))
+(define-fun _t2 () Bool (and (xor _t1 _t1)))
+(assert (or _t2 _t2))
 (check-sat)

@@ -1,125 +1,48 @@
 ; loom verify obligation refine.load@14:11 of @matmul
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_A_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@11_5 () (_ BitVec 64))
-(declare-fun memref.dim_arg_B_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@12_7 () (_ BitVec 64))
-(declare-fun scf_iv@13_9 () (_ BitVec 64))
-(declare-fun scf_iter0@13_9 () (_ BitVec 32))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(declare-fun dfg_idx@%index_0 () (_ BitVec 64))
-(declare-fun dfg_idx@%index_1 () (_ BitVec 64))
-(declare-fun dfg_%carry_acc () (_ BitVec 32))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (and true $t2))))
-(assert
- (= scf_iv@11_5 scf_iv@11_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@11_5))
-(assert
- (bvuge scf_iv@11_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@11_5))
-(assert
- (bvuge scf_iv@11_5 (_ bv0 64)))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (bvslt scf_iv@11_5 ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (bvslt (_ bv0 64) ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (bvslt scf_iv@11_5 ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (bvslt (_ bv0 64) ?t1)))
-(assert
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (let (($t4 (bvslt (_ bv0 64) ?t3)))
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t5 (and true $t2)))
- (and $t5 $t4)))))))
-(assert
- (= scf_iv@12_7 scf_iv@12_7))
-(assert
- (bvsle (_ bv0 64) scf_iv@12_7))
-(assert
- (bvuge scf_iv@12_7 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@12_7))
-(assert
- (bvuge scf_iv@12_7 (_ bv0 64)))
-(assert
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (bvslt scf_iv@12_7 ?t3)))
-(assert
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (bvslt (_ bv0 64) ?t3)))
-(assert
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (bvslt scf_iv@12_7 ?t3)))
-(assert
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (bvslt (_ bv0 64) ?t3)))
-(assert
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (let (($t7 (bvslt (_ bv0 64) ?t6)))
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (let (($t4 (bvslt (_ bv0 64) ?t3)))
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t5 (and true $t2)))
- (let (($t8 (and $t5 $t4)))
- (and $t8 $t7))))))))))
-(assert
- (= scf_iv@13_9 scf_iv@13_9))
-(assert
- (= scf_iter0@13_9 scf_iter0@13_9))
-(assert
- (bvsle (_ bv0 64) scf_iv@13_9))
-(assert
- (bvuge scf_iv@13_9 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@13_9))
-(assert
- (bvuge scf_iv@13_9 (_ bv0 64)))
-(assert
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (bvslt scf_iv@13_9 ?t6)))
-(assert
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (bvslt (_ bv0 64) ?t6)))
-(assert
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (bvslt scf_iv@13_9 ?t6)))
-(assert
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (bvslt (_ bv0 64) ?t6)))
-(assert
- (let ((?t9 (bvadd scf_iv@13_9 (bvmul scf_iv@11_5 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))))
- (let ((?t6 (memref.dim_arg_A_->index_BitVec_64_ (_ bv1 64))))
- (let (($t7 (bvslt (_ bv0 64) ?t6)))
- (let ((?t3 (memref.dim_arg_B_->index_BitVec_64_ (_ bv1 64))))
- (let (($t4 (bvslt (_ bv0 64) ?t3)))
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t5 (and true $t2)))
- (let (($t8 (and $t5 $t4)))
- (let (($t10 (and $t8 $t7)))
- (let (($t11 (= true $t10)))
- (not (and $t11 (=> true (= ?t9 ?t9))))))))))))))))
-(assert
- (= dfg_idx@%index scf_iv@11_5))
-(assert
- (= dfg_idx@%index_0 scf_iv@12_7))
-(assert
- (= dfg_idx@%index_1 scf_iv@13_9))
-(assert
- (= dfg_%carry_acc scf_iter0@13_9))
+(set-logic ALL)
+(declare-fun |dfg:%carry_acc| () (_ BitVec 32))
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index_0| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index_1| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:A)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |memref.dim(arg:B)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iter0@13:9| () (_ BitVec 32))
+(declare-fun |scf:iv@11:5| () (_ BitVec 64))
+(declare-fun |scf:iv@12:7| () (_ BitVec 64))
+(declare-fun |scf:iv@13:9| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|memref.dim(arg:A)->index:BitVec(64)| (_ bv0 64)))
+(define-fun _t2 () Bool (bvslt (_ bv0 64) _t1))
+(define-fun _t3 () (_ BitVec 64) (|memref.dim(arg:B)->index:BitVec(64)| (_ bv1 64)))
+(define-fun _t4 () Bool (and _t2 true))
+(define-fun _t5 () Bool (bvslt (_ bv0 64) _t3))
+(define-fun _t6 () Bool (and _t4 _t5))
+(define-fun _t7 () (_ BitVec 64) (|memref.dim(arg:A)->index:BitVec(64)| (_ bv1 64)))
+(define-fun _t8 () Bool (bvslt (_ bv0 64) _t7))
+(define-fun _t9 () Bool (and _t6 _t8))
+(define-fun _t10 () (_ BitVec 64) (bvadd (bvmul |scf:iv@11:5| _t7) |scf:iv@13:9|))
+(assert _t2)
+(assert (= |scf:iter0@13:9| |dfg:%carry_acc|))
+(assert (bvuge |scf:iv@13:9| (_ bv0 64)))
+(assert (bvslt |scf:iv@12:7| _t3))
+(assert _t6)
+(assert (= |dfg:idx@%index| |scf:iv@11:5|))
+(assert (bvsle (_ bv0 64) |scf:iv@13:9|))
+(assert (= |scf:iv@11:5| |scf:iv@11:5|))
+(assert (bvslt |scf:iv@13:9| _t7))
+(assert (bvslt |scf:iv@11:5| _t1))
+(assert (= |dfg:idx@%index_1| |scf:iv@13:9|))
+(assert (= |scf:iv@13:9| |scf:iv@13:9|))
+(assert _t8)
+(assert _t4)
+(assert (bvuge |scf:iv@12:7| (_ bv0 64)))
+(assert _t9)
+(assert (bvsle (_ bv0 64) |scf:iv@11:5|))
+(assert (= |scf:iv@12:7| |scf:iv@12:7|))
+(assert (bvsle (_ bv0 64) |scf:iv@12:7|))
+(assert (= |dfg:idx@%index_0| |scf:iv@12:7|))
+(assert (not (and (= _t9 true) (=> true (= _t10 _t10)))))
+(assert (= |scf:iter0@13:9| |scf:iter0@13:9|))
+(assert (bvuge |scf:iv@11:5| (_ bv0 64)))
+(assert _t5)
 (check-sat)

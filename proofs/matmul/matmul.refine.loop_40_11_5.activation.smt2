@@ -1,12 +1,8 @@
 ; loom verify obligation refine.loop@11:5.activation of @matmul
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_A_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_arg_A_->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t3 (and true $t2)))
-(let (($t4 (and (=> (and $t3 $t2) true) (=> $t3 $t3))))
-(not $t4))))))
+(set-logic ALL)
+(declare-fun |memref.dim(arg:A)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) (|memref.dim(arg:A)->index:BitVec(64)| (_ bv0 64))))
+(define-fun _t2 () Bool (and _t1 true))
+(assert (not (and (=> (and _t1 _t2) true) (=> _t2 _t2))))
 (check-sat)

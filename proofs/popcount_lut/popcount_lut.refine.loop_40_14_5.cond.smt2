@@ -1,28 +1,15 @@
 ; loom verify obligation refine.loop@14:5.cond of @popcount_lut
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_v_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@14_5 () (_ BitVec 64))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (and true $t2))))
-(assert
- (= scf_iv@14_5 scf_iv@14_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@14_5))
-(assert
- (bvuge scf_iv@14_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@14_5))
-(assert
- (bvuge scf_iv@14_5 (_ bv0 64)))
-(assert
- (let ((?t1 (memref.dim_arg_v_->index_BitVec_64_ (_ bv0 64))))
- (let (($t3 (bvslt scf_iv@14_5 ?t1)))
- (not (= $t3 $t3)))))
-(assert
- (= dfg_idx@%index scf_iv@14_5))
+(set-logic ALL)
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:v)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iv@14:5| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|memref.dim(arg:v)->index:BitVec(64)| (_ bv0 64)))
+(define-fun _t2 () Bool (bvslt |scf:iv@14:5| _t1))
+(assert (and (bvslt (_ bv0 64) _t1) true))
+(assert (= |scf:iv@14:5| |scf:iv@14:5|))
+(assert (= |dfg:idx@%index| |scf:iv@14:5|))
+(assert (not (= _t2 _t2)))
+(assert (bvuge |scf:iv@14:5| (_ bv0 64)))
+(assert (bvsle (_ bv0 64) |scf:iv@14:5|))
 (check-sat)

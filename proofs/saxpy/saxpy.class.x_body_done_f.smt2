@@ -1,18 +1,12 @@
 ; loom verify obligation class.%x_body_done_f of @saxpy
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(declare-fun arg_n () (_ BitVec 64))
-(assert
- (>= N_L0 0))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
- (let (($t2 (>= N_L0 1)))
- (= $t2 $t1))))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
-(let (($t2 (>= N_L0 1)))
-(let (($t3 (and $t2 $t1)))
-(xor $t3 $t3)))))
+(declare-fun |arg:n| () (_ BitVec 64))
+(define-fun _t1 () Bool (>= N_L0 1))
+(define-fun _t2 () Bool (bvslt (_ bv0 64) |arg:n|))
+(define-fun _t3 () Bool (and _t1 _t2))
+(assert (>= N_L0 0))
+(assert (xor _t3 _t3))
+(assert (= _t1 _t2))
 (check-sat)

@@ -1,25 +1,14 @@
 ; loom verify obligation refine.loop@6:5.cond of @saxpy
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun arg_n () (_ BitVec 64))
-(declare-fun scf_iv@6_5 () (_ BitVec 64))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(assert
- (let (($t1 (bvslt (_ bv0 64) arg_n)))
- (and true $t1)))
-(assert
- (= scf_iv@6_5 scf_iv@6_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@6_5))
-(assert
- (bvuge scf_iv@6_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@6_5))
-(assert
- (bvuge scf_iv@6_5 (_ bv0 64)))
-(assert
- (not (= (bvslt scf_iv@6_5 arg_n) (bvslt scf_iv@6_5 arg_n))))
-(assert
- (= dfg_idx@%index scf_iv@6_5))
+(set-logic ALL)
+(declare-fun |arg:n| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |scf:iv@6:5| () (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt |scf:iv@6:5| |arg:n|))
+(assert (bvsle (_ bv0 64) |scf:iv@6:5|))
+(assert (not (= _t1 _t1)))
+(assert (= |scf:iv@6:5| |dfg:idx@%index|))
+(assert (and (bvslt (_ bv0 64) |arg:n|) true))
+(assert (bvuge |scf:iv@6:5| (_ bv0 64)))
+(assert (= |scf:iv@6:5| |scf:iv@6:5|))
 (check-sat)

@@ -1,22 +1,12 @@
 ; loom verify obligation class.%in_body_done_f_0 of @stencil2d
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(declare-fun memref.dim_%in__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (>= N_L0 0))
-(assert
- (let ((?t1 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (let (($t4 (>= N_L0 1)))
- (= $t4 $t3))))))
-(assert
- (let ((?t1 (memref.dim_%in__0->index_BitVec_64_ (_ bv0 64))))
-(let ((?t2 (bvsub ?t1 (_ bv1 64))))
-(let (($t3 (bvslt (_ bv1 64) ?t2)))
-(let (($t4 (>= N_L0 1)))
-(let (($t5 (and $t4 $t3)))
-(xor $t5 $t5)))))))
+(declare-fun |memref.dim(%in)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv1 64) (bvsub (|memref.dim(%in)#0->index:BitVec(64)| (_ bv0 64)) (_ bv1 64))))
+(define-fun _t2 () Bool (>= N_L0 1))
+(define-fun _t3 () Bool (and _t1 _t2))
+(assert (>= N_L0 0))
+(assert (xor _t3 _t3))
+(assert (= _t1 _t2))
 (check-sat)

@@ -1,93 +1,32 @@
 ; loom verify obligation refine.load@21:9 of @stencil2d
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_in_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@13_5 () (_ BitVec 64))
-(declare-fun scf_iv@16_7 () (_ BitVec 64))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(declare-fun dfg_idx@%index_0 () (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (and true $t3)))))
-(assert
- (= scf_iv@13_5 scf_iv@13_5))
-(assert
- (bvsle (_ bv1 64) scf_iv@13_5))
-(assert
- (bvuge scf_iv@13_5 (_ bv1 64)))
-(assert
- (bvsle (_ bv1 64) scf_iv@13_5))
-(assert
- (bvuge scf_iv@13_5 (_ bv1 64)))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt scf_iv@13_5 ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt scf_iv@13_5 ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t2))))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (let (($t6 (bvslt (_ bv1 64) ?t5)))
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (let (($t7 (and true $t3)))
- (and $t7 $t6)))))))))
-(assert
- (= scf_iv@16_7 scf_iv@16_7))
-(assert
- (bvsle (_ bv1 64) scf_iv@16_7))
-(assert
- (bvuge scf_iv@16_7 (_ bv1 64)))
-(assert
- (bvsle (_ bv1 64) scf_iv@16_7))
-(assert
- (bvuge scf_iv@16_7 (_ bv1 64)))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (bvslt scf_iv@16_7 ?t5))))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t5))))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (bvslt scf_iv@16_7 ?t5))))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t5))))
-(assert
- (let ((?t8 (bvadd (_ bv1 64) scf_iv@13_5)))
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t9 (bvadd scf_iv@16_7 (bvmul ?t4 ?t8))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (let (($t6 (bvslt (_ bv1 64) ?t5)))
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (let (($t7 (and true $t3)))
- (let (($t10 (and $t7 $t6)))
- (let (($t11 (= true $t10)))
- (not (and $t11 (=> true (= ?t9 ?t9))))))))))))))))
-(assert
- (= dfg_idx@%index scf_iv@13_5))
-(assert
- (= dfg_idx@%index_0 scf_iv@16_7))
+(set-logic ALL)
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index_0| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:in)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iv@13:5| () (_ BitVec 64))
+(declare-fun |scf:iv@16:7| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|memref.dim(arg:in)->index:BitVec(64)| (_ bv1 64)))
+(define-fun _t2 () (_ BitVec 64) (bvsub _t1 (_ bv1 64)))
+(define-fun _t3 () Bool (bvslt (_ bv1 64) _t2))
+(define-fun _t4 () (_ BitVec 64) (bvsub (|memref.dim(arg:in)->index:BitVec(64)| (_ bv0 64)) (_ bv1 64)))
+(define-fun _t5 () Bool (bvslt (_ bv1 64) _t4))
+(define-fun _t6 () Bool (and _t5 true))
+(define-fun _t7 () Bool (and _t3 _t6))
+(define-fun _t8 () (_ BitVec 64) (bvadd |scf:iv@16:7| (bvmul _t1 (bvadd (_ bv1 64) |scf:iv@13:5|))))
+(assert _t3)
+(assert (not (and (= _t7 true) (=> true (= _t8 _t8)))))
+(assert (= |scf:iv@13:5| |scf:iv@13:5|))
+(assert (bvslt |scf:iv@13:5| _t4))
+(assert (= |scf:iv@16:7| |dfg:idx@%index_0|))
+(assert _t7)
+(assert _t6)
+(assert (bvslt |scf:iv@16:7| _t2))
+(assert (bvuge |scf:iv@13:5| (_ bv1 64)))
+(assert (bvuge |scf:iv@16:7| (_ bv1 64)))
+(assert _t5)
+(assert (bvsle (_ bv1 64) |scf:iv@16:7|))
+(assert (= |scf:iv@16:7| |scf:iv@16:7|))
+(assert (= |dfg:idx@%index| |scf:iv@13:5|))
+(assert (bvsle (_ bv1 64) |scf:iv@13:5|))
 (check-sat)

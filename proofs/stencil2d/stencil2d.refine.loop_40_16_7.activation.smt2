@@ -1,52 +1,20 @@
 ; loom verify obligation refine.loop@16:7.activation of @stencil2d
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_in_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@13_5 () (_ BitVec 64))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (and true $t3)))))
-(assert
- (= scf_iv@13_5 scf_iv@13_5))
-(assert
- (bvsle (_ bv1 64) scf_iv@13_5))
-(assert
- (bvuge scf_iv@13_5 (_ bv1 64)))
-(assert
- (bvsle (_ bv1 64) scf_iv@13_5))
-(assert
- (bvuge scf_iv@13_5 (_ bv1 64)))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt scf_iv@13_5 ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt scf_iv@13_5 ?t2))))
-(assert
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (bvslt (_ bv1 64) ?t2))))
-(assert
- (let ((?t4 (memref.dim_arg_in_->index_BitVec_64_ (_ bv1 64))))
- (let ((?t5 (bvsub ?t4 (_ bv1 64))))
- (let (($t6 (bvslt (_ bv1 64) ?t5)))
- (let ((?t1 (memref.dim_arg_in_->index_BitVec_64_ (_ bv0 64))))
- (let ((?t2 (bvsub ?t1 (_ bv1 64))))
- (let (($t3 (bvslt (_ bv1 64) ?t2)))
- (let (($t7 (and true $t3)))
- (let (($t8 (and $t7 $t6)))
- (let (($t9 (and (=> (and $t8 $t6) true) (=> (and true $t6) $t8))))
- (not $t9)))))))))))
-(assert
- (= dfg_idx@%index scf_iv@13_5))
+(set-logic ALL)
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:in)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iv@13:5| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (bvsub (|memref.dim(arg:in)->index:BitVec(64)| (_ bv0 64)) (_ bv1 64)))
+(define-fun _t2 () Bool (bvslt (_ bv1 64) _t1))
+(define-fun _t3 () Bool (and _t2 true))
+(define-fun _t4 () Bool (bvslt (_ bv1 64) (bvsub (|memref.dim(arg:in)->index:BitVec(64)| (_ bv1 64)) (_ bv1 64))))
+(define-fun _t5 () Bool (and _t4 _t3))
+(assert (= |scf:iv@13:5| |scf:iv@13:5|))
+(assert (bvslt |scf:iv@13:5| _t1))
+(assert _t3)
+(assert (bvuge |scf:iv@13:5| (_ bv1 64)))
+(assert (not (and (=> (and _t4 _t5) true) (=> (and _t4 true) _t5))))
+(assert _t2)
+(assert (= |dfg:idx@%index| |scf:iv@13:5|))
+(assert (bvsle (_ bv1 64) |scf:iv@13:5|))
 (check-sat)

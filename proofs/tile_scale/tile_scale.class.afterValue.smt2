@@ -1,45 +1,22 @@
 ; loom verify obligation class.%afterValue of @tile_scale
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
+(declare-fun |index#4| (Int) (_ BitVec 64))
 (declare-fun j_L0 () Int)
-(declare-fun index_4 (Int) (_ BitVec 64))
-(assert
- (>= N_L0 0))
-(assert
- (= N_L0 2))
-(assert
- (let (($t1 (bvslt (_ bv0 64) (_ bv2 64))))
- (let (($t2 (>= N_L0 1)))
- (= $t2 $t1))))
-(assert
- (>= j_L0 0))
-(assert
- (<= j_L0 N_L0))
-(assert
- (let ((?t3 (index_4 j_L0)))
- (let (($t4 (= (_ bv0 64) ?t3)))
- (let (($t5 (= j_L0 0)))
- (=> $t5 $t4)))))
-(assert
- (let ((?t3 (index_4 j_L0)))
- (let (($t6 (bvsle (_ bv0 64) ?t3)))
- (let (($t7 (<= j_L0 N_L0)))
- (=> $t7 $t6)))))
-(assert
- (let ((?t3 (index_4 j_L0)))
- (let (($t8 (bvsgt (_ bv2 64) ?t3)))
- (let (($t9 (< j_L0 N_L0)))
- (=> $t9 $t8)))))
-(assert
- (let ((?t3 (index_4 j_L0)))
- (let (($t8 (bvsgt (_ bv2 64) ?t3)))
- (let (($t10 (not $t8)))
- (let (($t11 (= j_L0 N_L0)))
- (=> $t11 $t10))))))
-(assert
- (let (($t9 (< j_L0 N_L0)))
-(let (($t12 (and $t9)))
-(xor $t12 $t12))))
+(define-fun _t1 () Bool (<= j_L0 N_L0))
+(define-fun _t2 () (_ BitVec 64) (|index#4| j_L0))
+(define-fun _t3 () Bool (bvsgt (_ bv2 64) _t2))
+(define-fun _t4 () Bool (< j_L0 N_L0))
+(define-fun _t5 () Bool (and _t4))
+(assert (=> _t1 (bvsle (_ bv0 64) _t2)))
+(assert (>= N_L0 0))
+(assert (=> (= j_L0 N_L0) (not _t3)))
+(assert (= N_L0 2))
+(assert (=> (= j_L0 0) (= _t2 (_ bv0 64))))
+(assert (>= j_L0 0))
+(assert _t1)
+(assert (xor _t5 _t5))
+(assert (= (>= N_L0 1) (bvslt (_ bv0 64) (_ bv2 64))))
+(assert (=> _t4 _t3))
 (check-sat)

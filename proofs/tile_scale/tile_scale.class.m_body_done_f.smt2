@@ -1,59 +1,28 @@
 ; loom verify obligation class.%m_body_done_f of @tile_scale
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun N_L1 (Int) Int)
-(declare-fun j_L0 () Int)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(declare-fun index_4 (Int) (_ BitVec 64))
-(assert
- (let ((?t1 (N_L1 j_L0)))
- (>= ?t1 0)))
-(assert
- (let ((?t1 (N_L1 j_L0)))
- (= ?t1 3)))
-(assert
- (let (($t2 (bvslt (_ bv0 64) (_ bv3 64))))
- (let ((?t1 (N_L1 j_L0)))
- (let (($t3 (>= ?t1 1)))
- (= $t3 $t2)))))
-(assert
- (>= N_L0 0))
-(assert
- (= N_L0 2))
-(assert
- (let (($t4 (bvslt (_ bv0 64) (_ bv2 64))))
- (let (($t5 (>= N_L0 1)))
- (= $t5 $t4))))
-(assert
- (>= j_L0 0))
-(assert
- (<= j_L0 N_L0))
-(assert
- (let ((?t6 (index_4 j_L0)))
- (let (($t7 (= (_ bv0 64) ?t6)))
- (let (($t8 (= j_L0 0)))
- (=> $t8 $t7)))))
-(assert
- (let ((?t6 (index_4 j_L0)))
- (let (($t9 (bvsle (_ bv0 64) ?t6)))
- (let (($t10 (<= j_L0 N_L0)))
- (=> $t10 $t9)))))
-(assert
- (let ((?t6 (index_4 j_L0)))
- (let (($t11 (bvsgt (_ bv2 64) ?t6)))
- (let (($t12 (< j_L0 N_L0)))
- (=> $t12 $t11)))))
-(assert
- (let ((?t6 (index_4 j_L0)))
- (let (($t11 (bvsgt (_ bv2 64) ?t6)))
- (let (($t13 (not $t11)))
- (let (($t14 (= j_L0 N_L0)))
- (=> $t14 $t13))))))
-(assert
- (let ((?t1 (N_L1 j_L0)))
-(let (($t3 (>= ?t1 1)))
-(let (($t12 (< j_L0 N_L0)))
-(let (($t15 (and $t12 $t3)))
-(xor $t15 $t15))))))
+(declare-fun N_L1 (Int) Int)
+(declare-fun |index#4| (Int) (_ BitVec 64))
+(declare-fun j_L0 () Int)
+(define-fun _t1 () Int (N_L1 j_L0))
+(define-fun _t2 () Bool (>= _t1 1))
+(define-fun _t3 () Bool (<= j_L0 N_L0))
+(define-fun _t4 () (_ BitVec 64) (|index#4| j_L0))
+(define-fun _t5 () Bool (bvsgt (_ bv2 64) _t4))
+(define-fun _t6 () Bool (< j_L0 N_L0))
+(define-fun _t7 () Bool (and _t6 _t2))
+(assert (= (bvslt (_ bv0 64) (_ bv3 64)) _t2))
+(assert (=> _t3 (bvsle (_ bv0 64) _t4)))
+(assert (>= N_L0 0))
+(assert (=> (= j_L0 N_L0) (not _t5)))
+(assert (>= _t1 0))
+(assert (= _t1 3))
+(assert (= N_L0 2))
+(assert (=> (= j_L0 0) (= _t4 (_ bv0 64))))
+(assert (xor _t7 _t7))
+(assert (>= j_L0 0))
+(assert _t3)
+(assert (= (>= N_L0 1) (bvslt (_ bv0 64) (_ bv2 64))))
+(assert (=> _t6 _t5))
 (check-sat)

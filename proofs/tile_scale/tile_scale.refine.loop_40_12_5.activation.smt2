@@ -1,23 +1,12 @@
 ; loom verify obligation refine.loop@12:5.activation of @tile_scale
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun arith.remui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
-(declare-fun arith.divui___0->index_BitVec_64__BitVec_64_ ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
-(assert
- (let (($t1 (=> (and true (bvsgt (_ bv2 64) (_ bv0 64))) true)))
- (let (($t2 (and $t1 $t1)))
- (not $t2))))
-(assert
- (let ((?t3 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
- (let ((?t4 (bvmul ?t3 (_ bv8 64))))
- (let (($t5 (bvule ?t4 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
- (let (($t6 (= (_ bv47 64) (bvadd ?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
- (and $t6 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t3 (_ bv2305843009213693951 64)) $t5))))))
-(assert
- (let ((?t3 (arith.divui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))
-(let ((?t4 (bvmul ?t3 (_ bv8 64))))
-(let (($t5 (bvule ?t4 (bvsub (_ bv18446744073709551615 64) (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
-(let (($t6 (= (_ bv47 64) (bvadd ?t4 (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64))))))
-(and $t6 (bvult (arith.remui___0->index_BitVec_64__BitVec_64_ (_ bv47 64) (_ bv8 64)) (_ bv8 64)) (bvule ?t3 (_ bv2305843009213693951 64)) $t5))))))
+(set-logic ALL)
+(declare-fun |arith.divui[]#0->index:BitVec(64),BitVec(64)| ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
+(declare-fun |arith.remui[]#0->index:BitVec(64),BitVec(64)| ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|arith.remui[]#0->index:BitVec(64),BitVec(64)| (_ bv47 64) (_ bv8 64)))
+(define-fun _t2 () (_ BitVec 64) (|arith.divui[]#0->index:BitVec(64),BitVec(64)| (_ bv47 64) (_ bv8 64)))
+(define-fun _t3 () (_ BitVec 64) (bvmul _t2 (_ bv8 64)))
+(define-fun _t4 () Bool (=> (and (bvsgt (_ bv2 64) (_ bv0 64)) true) true))
+(assert (and (bvult _t1 (_ bv8 64)) (bvule _t2 (_ bv2305843009213693951 64)) (bvule _t3 (bvsub (_ bv18446744073709551615 64) _t1)) (= (bvadd _t3 _t1) (_ bv47 64))))
+(assert (not (and _t4 _t4)))
 (check-sat)

@@ -1,9 +1,6 @@
 ; loom verify obligation balance.%done of @triangular
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(assert
- (let (($t1 (xor true true)))
-(let (($t2 (and $t1)))
-(or $t2 $t2))))
+(set-logic ALL)
+(define-fun _t1 () Bool (and (xor true true)))
+(assert (or _t1 _t1))
 (check-sat)

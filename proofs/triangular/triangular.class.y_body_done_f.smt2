@@ -1,20 +1,12 @@
 ; loom verify obligation class.%y_body_done_f of @triangular
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
+(set-logic ALL)
 (declare-fun N_L0 () Int)
-(declare-fun memref.dim_%y__0->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(assert
- (>= N_L0 0))
-(assert
- (let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t3 (>= N_L0 1)))
- (= $t3 $t2)))))
-(assert
- (let (($t3 (>= N_L0 1)))
-(let ((?t1 (memref.dim_%y__0->index_BitVec_64_ (_ bv0 64))))
-(let (($t2 (bvslt (_ bv0 64) ?t1)))
-(let (($t4 (and $t2 $t3)))
-(xor $t4 $t4))))))
+(declare-fun |memref.dim(%y)#0->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(define-fun _t1 () Bool (bvslt (_ bv0 64) (|memref.dim(%y)#0->index:BitVec(64)| (_ bv0 64))))
+(define-fun _t2 () Bool (>= N_L0 1))
+(define-fun _t3 () Bool (and _t1 _t2))
+(assert (>= N_L0 0))
+(assert (= _t1 _t2))
+(assert (xor _t3 _t3))
 (check-sat)

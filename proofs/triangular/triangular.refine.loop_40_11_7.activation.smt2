@@ -1,45 +1,20 @@
 ; loom verify obligation refine.loop@11:7.activation of @triangular
 ; verdict: proved (unsat means proved)
-; benchmark generated from python API
-(set-info :status unknown)
-(declare-fun memref.dim_arg_y_->index_BitVec_64_ ((_ BitVec 64)) (_ BitVec 64))
-(declare-fun scf_iv@9_5 () (_ BitVec 64))
-(declare-fun dfg_idx@%index () (_ BitVec 64))
-(assert
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (and true $t2))))
-(assert
- (= scf_iv@9_5 scf_iv@9_5))
-(assert
- (bvsle (_ bv0 64) scf_iv@9_5))
-(assert
- (bvuge scf_iv@9_5 (_ bv0 64)))
-(assert
- (bvsle (_ bv0 64) scf_iv@9_5))
-(assert
- (bvuge scf_iv@9_5 (_ bv0 64)))
-(assert
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (bvslt scf_iv@9_5 ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (bvslt (_ bv0 64) ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (bvslt scf_iv@9_5 ?t1)))
-(assert
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (bvslt (_ bv0 64) ?t1)))
-(assert
- (let ((?t3 (bvadd scf_iv@9_5 (_ bv1 64))))
- (let (($t4 (bvslt (_ bv0 64) ?t3)))
- (let ((?t1 (memref.dim_arg_y_->index_BitVec_64_ (_ bv0 64))))
- (let (($t2 (bvslt (_ bv0 64) ?t1)))
- (let (($t5 (and true $t2)))
- (let (($t6 (and $t5 $t4)))
- (let (($t7 (and true $t4)))
- (not (and (=> (and $t6 $t4) true) (=> $t7 $t6)))))))))))
-(assert
- (= dfg_idx@%index scf_iv@9_5))
+(set-logic ALL)
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
+(declare-fun |memref.dim(arg:y)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
+(declare-fun |scf:iv@9:5| () (_ BitVec 64))
+(define-fun _t1 () (_ BitVec 64) (|memref.dim(arg:y)->index:BitVec(64)| (_ bv0 64)))
+(define-fun _t2 () Bool (bvslt (_ bv0 64) (bvadd |scf:iv@9:5| (_ bv1 64))))
+(define-fun _t3 () Bool (bvslt (_ bv0 64) _t1))
+(define-fun _t4 () Bool (and _t3 true))
+(define-fun _t5 () Bool (and _t2 _t4))
+(assert (bvslt |scf:iv@9:5| _t1))
+(assert (= |scf:iv@9:5| |dfg:idx@%index|))
+(assert (= |scf:iv@9:5| |scf:iv@9:5|))
+(assert (not (and (=> (and _t2 _t5) true) (=> (and _t2 true) _t5))))
+(assert (bvuge |scf:iv@9:5| (_ bv0 64)))
+(assert _t4)
+(assert _t3)
+(assert (bvsle (_ bv0 64) |scf:iv@9:5|))
 (check-sat)

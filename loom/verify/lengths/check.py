@@ -34,6 +34,7 @@ from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, 
 from loom.verify.lengths.logic import Logic
 from loom.verify.lengths.inference import Check, Typing, infer
 from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.solve import to_smt2
 
 STRUCTURAL = ("dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant")
 
@@ -275,9 +276,7 @@ def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
     if not violations:
         violations = [z3.BoolVal(False)]
     assertions.append(z3.Or(*violations))
-    s = z3.Solver()
-    s.add(*assertions)
-    return s.to_smt2()
+    return to_smt2(assertions)
 
 
 def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
@@ -321,9 +320,7 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             cls, text = describe(t.clock, typing.cond_names, a.logic.free)
             smt2 = None
             if ctx.want_smt2 and isinstance(t.clock, Clock):
-                s = z3.Solver()
-                s.add(*a.logic.equality_query(t.clock, t.clock))
-                smt2 = s.to_smt2()
+                smt2 = to_smt2(a.logic.equality_query(t.clock, t.clock))
             out.append(Obligation(f"class.{name}", "length", "proved", 0.0, f"{name}: {cls}: {text}",
                                   loc=op.loc, smt2=smt2))
     for v, checks in consumers.items():
