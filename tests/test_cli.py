@@ -74,6 +74,7 @@ def test_sim_json_shape_is_the_same_for_scf_and_dfg(tmp_path: Path, example: str
     assert code == 0 and json.loads(out) == dfg
 
 
+@pytest.mark.shared
 def test_sim_of_a_deadlocking_corpus_dfg_exits_1(tmp_path: Path) -> None:
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps({"a": [1.0, 2.0], "b": [3.0, 4.0], "c": [0.0, 0.0], "n": 2}))
@@ -131,6 +132,7 @@ def test_verify_proves_an_example_and_writes_junit_sarif_smt2(tmp_path: Path) ->
     assert any(smt.glob("*.smt2"))
 
 
+@pytest.mark.shared
 def test_verify_refutes_the_legacy_vecadd_and_exits_1() -> None:
     code, out, _ = run("verify", str(CORPUS / "loom-legacy" / "vecadd.mlir"), "--json")
     assert code == 1
@@ -143,6 +145,7 @@ def test_verify_bad_option_values_exit_2() -> None:
     assert run("verify", str(EXAMPLES / "dot.scf.mlir"), "--bmc-k", "-1")[0] == 2
 
 
+@pytest.mark.shared
 def test_verify_func_naming_the_scf_function_of_a_corpus_file_lowers_it() -> None:
     code, out, err = run("verify", str(CORPUS / "loom-legacy" / "vecadd.mlir"), "--func", "_Z10vecadd_cpuPKfS0_Pfi",
                          "--json")

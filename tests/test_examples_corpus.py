@@ -58,6 +58,7 @@ def fma_f32(a: float, b: float, c: float) -> float:
     return float(best)
 
 
+@pytest.mark.shared
 def test_every_corpus_file_has_a_cpu_function():
     files = sorted(p.stem for p in CORPUS.glob("*.mlir"))
     assert len(files) == 10
@@ -65,6 +66,7 @@ def test_every_corpus_file_has_a_cpu_function():
         cpu_function(k)
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.tuples(f32s, f32s), max_size=8), st.integers(-3, 0))
 def test_vecadd(ab, shrink):
@@ -76,6 +78,7 @@ def test_vecadd(ab, shrink):
         len(a) - k)
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.tuples(f32s, f32s), max_size=8))
 def test_dotprod_uses_fused_multiply_add(ab):
@@ -86,6 +89,7 @@ def test_dotprod_uses_fused_multiply_add(ab):
     assert run("dotprod", {"arg0": a, "arg1": b, "arg2": len(a)})["results"] == [acc]
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(f32s, max_size=8))
 def test_cumsum(a):
@@ -97,6 +101,7 @@ def test_cumsum(a):
     assert doc["memrefs"]["arg1"] == out
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.one_of(f32s, st.just(float("nan")), st.just(-0.0)), max_size=8))
 def test_relu(a):
@@ -104,6 +109,7 @@ def test_relu(a):
     assert doc["memrefs"]["arg1"] == [f32(x) if x > 0 else 0.0 for x in a]  # NaN > 0 is false (ogt)
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.integers(-2**31, 2**31 - 1), min_size=1, max_size=6), st.lists(u32s, max_size=8), st.data())
 def test_gather(src, idx_raw, data):
@@ -114,6 +120,7 @@ def test_gather(src, idx_raw, data):
     assert doc["memrefs"]["arg2"] == [src[i] if i < src_len else 0 for i in idx]
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.tuples(st.integers(-2**31, 2**31 - 1), st.integers(0, 7)), max_size=10), st.integers(0, 6))
 def test_scatter_add(pairs, dst_len):
@@ -127,6 +134,7 @@ def test_scatter_add(pairs, dst_len):
     assert doc["memrefs"]["arg2"] == ref
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.data())
 def test_matmul_row_major_flat(M, N, P, data):
@@ -138,6 +146,7 @@ def test_matmul_row_major_flat(M, N, P, data):
     assert doc["memrefs"]["arg2"] == ref
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(f32s, max_size=7), st.lists(f32s, max_size=4))
 def test_fir_filter(x, h):
@@ -165,6 +174,7 @@ def bsearch(arr: list[float], q: float) -> int:
     return -1
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(st.integers(-50, 50), max_size=9, unique=True), st.lists(st.integers(-55, 55), max_size=6))
 def test_binary_search(keys, queries):
@@ -186,6 +196,7 @@ def crc_table() -> list[int]:
     return table
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(st.lists(u32s, max_size=8))
 def test_crc32_matches_zlib_with_the_table_supplied_as_global(words):
@@ -195,6 +206,7 @@ def test_crc32_matches_zlib_with_the_table_supplied_as_global(words):
     assert doc["memrefs"]["arg1"] == [s32(want)]
 
 
+@pytest.mark.shared
 def test_crc32_without_its_table_is_an_input_error():
     from loom.diagnostics import LoomError
 

@@ -206,10 +206,12 @@ def cpu_function(module) -> str:
     return name
 
 
+@pytest.mark.shared
 def test_every_corpus_kernel_is_covered() -> None:
     assert sorted(p.stem for p in CORPUS.glob("*.mlir")) == sorted(CORPUS_KERNELS)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("n", [0, 1, 4])
 @pytest.mark.parametrize("kernel", sorted(CORPUS_KERNELS))
 def test_corpus_cpu_function_agrees(kernel: str, n: int) -> None:

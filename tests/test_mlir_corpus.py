@@ -16,6 +16,7 @@ CORPUS = sorted((SHARED / "corpus" / "loom-legacy").glob("*.mlir")) + sorted(
 )
 
 
+@pytest.mark.shared
 def test_corpus_is_present():
     assert len(CORPUS) >= 12, f"corpus files missing under {SHARED}"
 
@@ -25,6 +26,7 @@ def parsed():
     return {p.name: parse_file(p) for p in CORPUS}
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_round_trip_and_fixed_point(path: Path, parsed):
     module = parsed[path.name]
@@ -34,6 +36,7 @@ def test_round_trip_and_fixed_point(path: Path, parsed):
     assert print_module(again) == text
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_functions_have_the_expected_shape(path: Path, parsed):
     module = parsed[path.name]
@@ -49,12 +52,14 @@ def test_functions_have_the_expected_shape(path: Path, parsed):
             assert "." in op.name
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", [p for p in CORPUS if p.parent.name == "loom-legacy"], ids=lambda p: p.name)
 def test_legacy_files_hold_scf_and_dfg(path: Path, parsed):
     names = {f.name for f in parsed[path.name].functions()}
     assert names == {"func.func", "handshake.func"}
 
 
+@pytest.mark.shared
 def test_legacy_stop_cond_becomes_cont_cond_with_a_warning(capsys):
     path = SHARED / "corpus" / "loom-legacy" / "vecadd.mlir"
     module = parse_file(path)
@@ -70,12 +75,14 @@ def test_legacy_stop_cond_becomes_cont_cond_with_a_warning(capsys):
     assert "'stop_cond'" in err[0] and "'cont_cond'" in err[0]
 
 
+@pytest.mark.shared
 def test_cont_cond_is_printed_back(parsed):
     lines = [t for t in print_module(parsed["vecadd.mlir"]).splitlines() if "dataflow.stream" in t]
     assert len(lines) == 1
     assert 'cont_cond = "!="' in lines[0] and "stop_cond" not in lines[0]
 
 
+@pytest.mark.shared
 def test_graph_region_forward_reference_resolves(parsed):
     module = parsed["sw2-pe1-extmem1.dfg.mlir"]
     func = module.functions()[0]

@@ -3,6 +3,8 @@ raises ParseError/VerifyError -- never any other exception, never a hang."""
 
 from __future__ import annotations
 
+import pytest
+
 import contextlib
 import io
 from pathlib import Path
@@ -89,12 +91,14 @@ def parse_or_loom_error(text: str) -> None:
     assert print_module(again) == printed
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(mutations())
 def test_mutated_corpus(text: str):
     parse_or_loom_error(text)
 
 
+@pytest.mark.shared
 @SETTINGS
 @given(token_shuffles())
 def test_shuffled_tokens(text: str):
@@ -107,6 +111,7 @@ def test_arbitrary_text(text: str):
     parse_or_loom_error(text)
 
 
+@pytest.mark.shared
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(TEXTS), st.data())
 def test_every_prefix_cut(text: str, data):

@@ -38,6 +38,7 @@ def our_tokens(text: str) -> list[tuple[str, str, int, int]]:
     return [(t.type, t.value, t.line, t.col) for t in tokenize(text, "x")[:-1]]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_corpus_tokens_match_lark(path: Path):
     text = path.read_text()

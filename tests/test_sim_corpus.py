@@ -126,8 +126,8 @@ FINDINGS: dict[tuple[str, str, str], tuple[str, int, Optional[bool]]] = {
 
 def _files() -> list[Path]:
     files = sorted((CORPUS / "loom-legacy").glob("*.mlir")) + sorted((CORPUS / "loom-fabric").glob("*.dfg.mlir"))
-    assert files, f"corpus not found under {CORPUS}"
-    return files
+    assert files or not CORPUS.is_dir(), f"no corpus files under {CORPUS}"
+    return files  # none when ../shared is missing: the conftest skips (or, under CI, fails) the session
 
 
 _MODULES: dict[Path, Module] = {}
@@ -208,10 +208,12 @@ def _run_case(path: Path, name: str, run_kind: str):
 CASES = _cases()
 
 
+@pytest.mark.shared
 def test_findings_cover_every_corpus_handshake_func() -> None:
     assert {(p.name, n, k) for p, n, k in CASES} == set(FINDINGS)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path, name, run_kind", CASES, ids=lambda x: x.name if isinstance(x, Path) else x)
 def test_corpus_function_simulates_as_recorded(path: Path, name: str, run_kind: str) -> None:
     sim, agrees = _run_case(path, name, run_kind)
@@ -239,6 +241,7 @@ def test_findings_are_written_into_the_semantics_spec() -> None:
     assert findings_table() in DOC.read_text(encoding="utf-8"), "update the corpus table in specs/semantics.md"
 
 
+@pytest.mark.shared
 def test_vecadd_shows_the_raw_will_continue_memory_ctrl_symptom() -> None:
     """spec-dataflow-memory's debugging guidance: one extra ctrl latched at each access and one extra cond at
     each downstream cond_br -- the ctrl-done carries are driven by raw willContinue (N+1) instead of after_cond (N)."""
@@ -261,6 +264,7 @@ def test_vecadd_shows_the_raw_will_continue_memory_ctrl_symptom() -> None:
     assert len(carries) == 3 and all(c.operands[0] is stream.results[1] for c in carries)
 
 
+@pytest.mark.shared
 def test_relu_constant_used_in_the_loop_body_is_produced_once() -> None:
     """relu's 0.0 comes from a handshake.constant fired once by the start token and feeds the loop body without
     a dataflow.invariant: only the first element is computed, then cmpf starves."""

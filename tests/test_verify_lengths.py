@@ -230,6 +230,7 @@ def _corpus_inputs(f, args: dict) -> dict:
     return out
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("file,func", _corpus_functions(), ids=lambda x: getattr(x, "name", x))
 def test_corpus_refutations_are_real_in_the_simulator(file, func):
     """Whatever the calculus refutes in the legacy DFGs, the simulator shows with the witness's arguments."""

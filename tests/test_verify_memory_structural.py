@@ -9,6 +9,8 @@ mutants whose ctrl-done network is broken (real violations) and generated kernel
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 import z3
@@ -70,6 +72,7 @@ def lowered(path: Path):
     return out, dfg, src
 
 
+@pytest.mark.shared
 def test_examples_and_corpus_agree():
     total_unsat = 0
     for p in EXAMPLES:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -74,3 +75,29 @@ def test_a_refuted_obligation_is_sat_for_the_z3_binary(tmp_path):
     assert tool.check_with_z3(binary, tmp_path / bad["file"]) == "sat"
     good = next(e for e in entries if e["verdict"] == "proved" and e["file"])
     assert tool.check_with_z3(binary, tmp_path / good["file"]) == "unsat"
+
+
+def _regen_from_copy(dest: Path, out: Path, seed: str) -> subprocess.Popen:
+    """Copy the sources to ``dest`` and start regenerating proofs there with hash seed ``seed``."""
+    for part in ("loom", "tools", "examples"):
+        shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(dest)}
+    return subprocess.Popen(
+        [sys.executable, str(dest / "tools" / "regen_proofs.py"), "--proofs", str(out)],
+        cwd=dest, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+
+
+def test_proofs_are_the_same_bytes_under_other_hash_seeds_and_checkout_paths(tmp_path):
+    runs = [
+        (tmp_path / "one checkout", tmp_path / "p1", "0"),
+        (tmp_path / "x" / "deeper" / "other", tmp_path / "p2", "987654"),
+    ]
+    procs = [_regen_from_copy(d, o, s) for d, o, s in runs]
+    for p in procs:
+        out, _ = p.communicate(timeout=600)
+        assert p.returncode == 0, out
+    tool = _tool()
+    assert tool.compare(tmp_path / "p1", tmp_path / "p2") == []
+    assert tool.compare(tmp_path / "p1", ROOT / "proofs") == []
+    assert not any(str(tmp_path) in f.read_text() for f in (tmp_path / "p1").rglob("*.smt2"))

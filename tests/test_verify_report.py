@@ -70,6 +70,9 @@ def test_json_has_exactly_the_design_shape():
     s = doc["summary"]
     assert (s["total"], s["proved"], s["refuted"], s["unknown"], s["exit_code"]) == (3, 1, 1, 1, 1)
     json.dumps(doc)  # serializable
+    import z3
+
+    assert s["tools"] == {"loom": __import__("loom").__version__, "z3": z3.get_version_string()}
     two = json_of([synthetic(), VerifyReport("g", None, [_ob("done.postdom", "proved", "structure")])])
     assert [o["id"] for o in two["obligations"]][-1] == "g:done.postdom"  # unique across functions
 
@@ -78,6 +81,8 @@ def test_junit_parses_and_maps_verdicts():
     root = ET.fromstring(synthetic().to_junit())
     assert root.tag == "testsuites" and root.get("tests") == "3"
     (suite,) = root.findall("testsuite")
+    props = {p.get("name"): p.get("value") for p in suite.find("properties")}
+    assert set(props) == {"loom.version", "z3.version"}
     cases = suite.findall("testcase")
     assert [c.get("name") for c in cases] == [
         "fsm.gate[index].shape",
@@ -124,6 +129,8 @@ def test_sarif_structure_and_locations():
     assert (region["startLine"], region["startColumn"]) == (12, 5)
     assert refuted["level"] == "error" and refuted["properties"]["counterexample"]["schedule"]
     assert next(r for r in res if r["kind"] == "open")["level"] == "warning"
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert set(driver["properties"]["solvers"]) == {"z3"}
 
 
 def test_human_report_lines_summary_and_counterexample():

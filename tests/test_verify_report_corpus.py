@@ -82,6 +82,7 @@ def verdicts():
     return out
 
 
+@pytest.mark.shared
 def test_the_recorded_findings_are_exactly_what_verify_reports(verdicts):
     assert set(verdicts) == set(FINDINGS)
     for name, (path, _, _, r) in verdicts.items():
@@ -116,6 +117,7 @@ def _twin_uses(module, dfg, arg_name: str) -> set[str]:
     return uses
 
 
+@pytest.mark.shared
 def test_unsigned_bounds_are_sign_extended_by_the_legacy_dfgs(verdicts):
     seen = 0
     for name, (path, module, f, r) in verdicts.items():
@@ -141,6 +143,7 @@ def test_unsigned_bounds_are_sign_extended_by_the_legacy_dfgs(verdicts):
     assert seen == 8
 
 
+@pytest.mark.shared
 def test_simulation_agrees_wherever_it_completes(verdicts):
     """The zero-trip runs complete; their memory matches the interpreter, as the proved ordering says."""
     from test_sim_corpus import _agrees, _inputs, _reference

@@ -55,7 +55,32 @@ def generate(out: Path) -> list[dict]:
                 e["file"] = f"{stem}/{e['file']}"
             entries.append(e)
     write_manifest(entries, out / "manifest.json")
+    (out / "MANIFEST").write_text(manifest_text(entries), encoding="utf-8")
     return entries
+
+
+def manifest_text(entries: list[dict]) -> str:
+    """``proofs/MANIFEST``: how the files were printed and which pinned tools decide and re-check them."""
+    import importlib.metadata as md
+
+    from loom import __version__
+
+    def version(dist: str) -> str:
+        try:
+            return md.version(dist)
+        except md.PackageNotFoundError:
+            return "not installed"
+
+    files = sum(1 for e in entries if e["file"])
+    return (
+        "# proofs/: every obligation of examples/*.scf.mlir; regenerate with python tools/regen_proofs.py\n"
+        "printer: loom.verify.smtlib (canonical SMT-LIB2, the same bytes under any solver release)\n"
+        f"loom: {__version__}\n"
+        f"z3-solver: {version('z3-solver')} (decides every verdict; re-checks every file)\n"
+        f"cvc5: {version('cvc5')} (re-checks every file)\n"
+        f"obligations: {len(entries)}\n"
+        f"files: {files}\n"
+    )
 
 
 def z3_binary() -> str | None:

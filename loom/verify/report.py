@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, TextIO
 
 from loom.verify.obligation import Obligation
+from loom.verify.versions import tool_versions
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN = 0, 1, 3
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -142,6 +143,7 @@ def json_of(reports: list[VerifyReport]) -> dict:
         "exit_code": exit_code_of(reports),
         "functions": [r.summary() for r in reports],
     }
+    summary["tools"] = tool_versions()  # the pinned solver that decided these verdicts
     return {"obligations": obligations, "summary": summary}
 
 
@@ -164,6 +166,9 @@ def junit_of(reports: list[VerifyReport]) -> str:
         )
         if r.file:
             suite.set("file", r.file)
+        props = ET.SubElement(suite, "properties")
+        for tool, version in tool_versions().items():
+            ET.SubElement(props, "property", name=f"{tool}.version", value=version)
         for o in r.obligations:
             case = ET.SubElement(
                 suite,
@@ -203,7 +208,7 @@ def _artifact(path: str) -> str:
     return p.as_posix()
 
 
-def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
+def sarif_of(reports: list[VerifyReport]) -> dict:
     """A SARIF 2.1.0 log with one result per obligation (pass, fail or open)."""
     kinds = sorted({o.kind for r in reports for o in r.obligations} | set(KIND_RULES))
     rules = [
@@ -255,7 +260,8 @@ def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
                     "driver": {
                         "name": "loom-verify",
                         "informationUri": TOOL_URI,
-                        "version": version,
+                        "version": tool_versions()["loom"],
+                        "properties": {"solvers": {k: v for k, v in tool_versions().items() if k != "loom"}},
                         "rules": rules,
                     }
                 },

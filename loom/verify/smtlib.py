@@ -97,12 +97,14 @@ _RENAMED = {
 }
 
 
-def _head(d: z3.FuncDeclRef) -> str:
+def _head(d: z3.FuncDeclRef, syms: dict[str, str]) -> str:
     """The operator as written in an application: plain, indexed ``(_ f i j)``, or a datatype tester."""
     k = d.kind()
     if k == z3.Z3_OP_DT_IS:
         return f"(_ is {symbol(_tester_constructor(d))})"
-    if k == z3.Z3_OP_UNINTERPRETED or k in (
+    if k == z3.Z3_OP_UNINTERPRETED:
+        return syms[d.name()]
+    if k in (
         z3.Z3_OP_DT_CONSTRUCTOR,
         z3.Z3_OP_DT_ACCESSOR,
     ):
@@ -221,7 +223,7 @@ _COMMUTATIVE = frozenset(
 )
 
 
-def _body(e: z3.ExprRef, args: Sequence[str]) -> str:
+def _body(e: z3.ExprRef, args: Sequence[str], syms: dict[str, str]) -> str:
     """The text of one node, given the texts of its (already ordered) arguments."""
     d = e.decl()
     if z3.is_bv_value(e) or z3.is_int_value(e) or z3.is_rational_value(e) or z3.is_fp_value(e):
@@ -229,18 +231,35 @@ def _body(e: z3.ExprRef, args: Sequence[str]) -> str:
     if d.kind() == z3.Z3_OP_CONST_ARRAY:
         return f"((as const {sort_text(e.sort())}) {args[0]})"
     if not args:
-        return _head(d)
-    return f"({_head(d)} {' '.join(args)})"
+        return _head(d, syms)
+    return f"({_head(d, syms)} {' '.join(args)})"
 
 
-def _keys(order: Sequence[z3.ExprRef]) -> dict[int, str]:
+def _declared_symbols(names: Iterable[str]) -> dict[str, str]:
+    """Each declared name's symbol; a name that had to be rewritten never takes another's symbol."""
+    out = {n: symbol(n) for n in names}
+    used = set(out.values())
+    for n in sorted(out):
+        s = out[n]
+        if s.strip("|") != n:  # rewritten (``|`` or ``\\`` inside): make sure it is unique
+            used.discard(s)
+            k = 1
+            while s in used or list(out.values()).count(s) > 1:
+                s = f"|{out[n].strip('|')}.{k}|"
+                k += 1
+            out[n] = s
+            used.add(s)
+    return out
+
+
+def _keys(order: Sequence[z3.ExprRef], syms: dict[str, str]) -> dict[int, str]:
     """A structural digest per node (children first): equal digests mean equal terms up to argument order."""
     keys: dict[int, str] = {}
     for e in order:
         kids = [keys[c.get_id()] for c in e.children()]
         if e.decl().kind() in _COMMUTATIVE:
             kids.sort()
-        text = _body(e, kids) + " : " + sort_text(e.sort())
+        text = _body(e, kids, syms) + " : " + sort_text(e.sort())
         keys[e.get_id()] = hashlib.sha256(text.encode()).hexdigest()[:24]
     return keys
 
@@ -261,7 +280,8 @@ def script(assertions: Sequence[z3.BoolRef]) -> str:
     """
     w = _Walk()
     w.run(list(assertions))
-    keys = _keys(w.order)
+    syms = _declared_symbols(w.decls)
+    keys = _keys(w.order, syms)
     node: dict[str, z3.ExprRef] = {}
     for e in w.order:
         node.setdefault(keys[e.get_id()], e)
@@ -279,11 +299,11 @@ def script(assertions: Sequence[z3.BoolRef]) -> str:
     for s in sorted((s for s in sorts if s.kind() == z3.Z3_UNINTERPRETED_SORT), key=lambda s: s.name()):
         lines.append(f"(declare-sort {symbol(s.name())} 0)")
     lines += [_datatype_decl(s) for s in _datatype_order(sorts)]
-    for name in sorted(w.decls):
+    for name in sorted(w.decls, key=lambda n: syms[n]):
         d = w.decls[name]
         dom = " ".join(sort_text(d.domain(j)) for j in range(d.arity()))
-        lines.append(f"(declare-fun {symbol(name)} ({dom}) {sort_text(d.range())})")
-    taken = set(w.decls) | {s.name() for s in sorts}
+        lines.append(f"(declare-fun {syms[name]} ({dom}) {sort_text(d.range())})")
+    taken = set(syms.values()) | {symbol(s.name()) for s in sorts}
     text: dict[str, str] = {}
     n = 0
     stack: list[tuple[str, bool]] = [(r, False) for r in reversed(roots)]
@@ -296,7 +316,7 @@ def script(assertions: Sequence[z3.BoolRef]) -> str:
                 stack += [(c, False) for c in reversed(kids[k]) if c not in text]
             continue
         e = node[k]
-        body = _body(e, [text[c] for c in kids[k]])
+        body = _body(e, [text[c] for c in kids[k]], syms)
         if refs[k] > 1 and not _is_leaf(e):
             n += 1
             name = f"_t{n}"

@@ -1,8 +1,8 @@
 ; loom verify obligation refine.loop@12:7.cond of @matmul
 ; verdict: proved (unsat means proved)
 (set-logic ALL)
-(declare-fun |dfg:idx@%index| () (_ BitVec 64))
 (declare-fun |dfg:idx@%index_0| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
 (declare-fun |memref.dim(arg:A)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
 (declare-fun |memref.dim(arg:B)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
 (declare-fun |scf:iv@11:5| () (_ BitVec 64))

@@ -1,8 +1,8 @@
 ; loom verify obligation refine.load@22:9 of @stencil2d
 ; verdict: proved (unsat means proved)
 (set-logic ALL)
-(declare-fun |dfg:idx@%index| () (_ BitVec 64))
 (declare-fun |dfg:idx@%index_0| () (_ BitVec 64))
+(declare-fun |dfg:idx@%index| () (_ BitVec 64))
 (declare-fun |memref.dim(arg:in)->index:BitVec(64)| ((_ BitVec 64)) (_ BitVec 64))
 (declare-fun |scf:iv@13:5| () (_ BitVec 64))
 (declare-fun |scf:iv@16:7| () (_ BitVec 64))
