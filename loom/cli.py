@@ -216,8 +216,14 @@ def cmd_verify(args) -> int:
         raise _UsageError("loom verify: error: --timeout must be positive")
     if args.bmc_k < 0:
         raise _UsageError("loom verify: error: --bmc-k must be >= 0")
+    from loom.verify.assume import parse_assumption
+
+    try:
+        assumptions = tuple(parse_assumption(a) for a in args.assume)
+    except ValueError as e:
+        raise _UsageError(f"loom verify: error: {e}")
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
-                        progress=None if args.json or args.quiet else progress_printer())
+                        progress=None if args.json or args.quiet else progress_printer(), assumptions=assumptions)
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
@@ -235,7 +241,7 @@ def cmd_verify(args) -> int:
     if args.json:
         print(json.dumps(json_of(reports), indent=2))
     else:
-        print(human_of(reports, verbose=args.verbose))
+        print(human_of(reports, verbose=args.verbose, quiet=args.quiet))
     return exit_code_of(reports)
 
 
@@ -281,8 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--source", metavar="IN.scf.mlir",
                    help="check DFG files against this SCF source too (refinement; needs a DFG written with "
                         "`loom compile --debug-info`)")
+    v.add_argument("--assume", action="append", default=[], metavar="EXPR",
+                   help="what legal inputs are, e.g. 'ub <= 1048576 && lb >= 0' (comparisons of integer arguments "
+                        "and literals, read as signed; repeatable); every obligation is proved under them")
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
-    v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    v.add_argument("-q", "--quiet", action="store_true",
+                   help="print only what is not proved, and the summary (no progress messages)")
     v.set_defaults(run=cmd_verify)
     return p
 

@@ -36,7 +36,7 @@ def statuses(obs):
 
 
 def not_proved(obs):
-    return [f"{o.id}: {o.status}: {o.detail}" for o in obs if o.status != "proved"]
+    return [f"{o.id}: {o.status}: {o.detail}" for o in obs if o.status not in ("proved", "assumed")]
 
 
 def mutant(example: str, operator: str, site: int = 0):

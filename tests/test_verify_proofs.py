@@ -38,7 +38,8 @@ def test_the_manifest_covers_every_example():
     entries = json.loads((ROOT / "proofs" / "manifest.json").read_text())
     sources = {e["source"] for e in entries}
     assert sources == {f"examples/{p.name}" for p in (ROOT / "examples").glob("*.scf.mlir")}
-    assert all(e["verdict"] == "proved" for e in entries)
+    assert all(e["verdict"] in ("proved", "assumed") for e in entries)
+    assert all(e["file"] is None for e in entries if e["verdict"] == "assumed")
     assert all(set(e) == {"source", "function", "id", "kind", "verdict", "file"} for e in entries)
     for e in entries:
         if e["file"]:

@@ -65,8 +65,8 @@ def test_json_has_exactly_the_design_shape():
     doc = synthetic().to_json()
     assert set(doc) == {"obligations", "summary"}
     for o in doc["obligations"]:
-        assert set(o) == {"id", "kind", "status", "seconds", "detail", "counterexample"}
-        assert o["status"] in ("proved", "refuted", "unknown")
+        assert set(o) == {"id", "kind", "status", "seconds", "detail", "counterexample", "assumes"}
+        assert o["status"] in ("proved", "refuted", "unknown", "assumed")
     s = doc["summary"]
     assert (s["total"], s["proved"], s["refuted"], s["unknown"], s["exit_code"]) == (3, 1, 1, 1, 1)
     json.dumps(doc)  # serializable

@@ -86,7 +86,7 @@ def verdicts():
 def test_the_recorded_findings_are_exactly_what_verify_reports(verdicts):
     assert set(verdicts) == set(FINDINGS)
     for name, (path, _, _, r) in verdicts.items():
-        got = {o.id: o.status for o in r.obligations if o.status != "proved"}
+        got = {o.id: o.status for o in r.obligations if o.status not in ("proved", "assumed")}
         assert got == FINDINGS[name], (path.name, name, got)
         kinds = {o.kind for o in r.obligations}
         assert "fsm" in kinds

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import ArrayAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from loom.ir.attributes import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.types import FunctionType, MemRefType, none
 from loom.lower.builder import DfgBuilder
@@ -102,6 +102,9 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
         ),
         "handshake.variadic": UnitAttr(),
     }
+    src_arg_attrs = func.attributes.get("arg_attrs")
+    if isinstance(src_arg_attrs, ArrayAttr):  # e.g. {loom.range = [lo, hi]}: what `loom verify` may assume
+        attrs["arg_attrs"] = ArrayAttr(tuple(src_arg_attrs.elements) + (DictAttr(()),))
     hs = Operation.create("handshake.func", attributes=attrs, regions=[Region.of(body)], loc=func.loc)
 
     b = DfgBuilder(body)

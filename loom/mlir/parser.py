@@ -360,6 +360,7 @@ class Parser:
             module = Module(ops[0], explicit=True, filename=self.filename)
         else:
             module = Module.empty(self.filename)
+            module.op.loc = Location(self.filename, 1, 1)  # an implicit module starts the file (even an empty one)
             for op in ops:
                 module.body.append(op)
         module.attribute_aliases = dict(self.aliases.attributes)

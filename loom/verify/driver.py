@@ -10,6 +10,7 @@ obligation naming it -- never a silent pass. Bad input raises ``LoomError``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import time
 import traceback
@@ -19,6 +20,7 @@ from typing import Callable, Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation
+from loom.verify.assume import check_names, range_assumptions
 from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
@@ -100,11 +102,12 @@ def verify_function(
     if func.name != "handshake.func":
         raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
     t0 = time.perf_counter()
+    ctx = _with_assumptions(ctx, func, source)
     want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc"}
     cache = cache if cache is not None else LemmaCache()
     obs: list[Obligation] = []
     if "lemmas" in want:
-        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache), func)
+        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache, source), func)
     layout = memory_layout(func)
     ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
     if "lengths" in want:
@@ -117,8 +120,36 @@ def verify_function(
         obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func)
     if "bmc" in want:
         obs += _run_external("bmc", *ext["bmc"], func, ctx)
+    obs = _mark_partial(obs)
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
-    return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0)
+    return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0,
+                        assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions])
+
+
+# obligations whose proof counts loop trips (N_L finite): they hold if every while loop ends
+_PARTIAL_KINDS = ("length", "balance", "refinement")
+
+
+def _mark_partial(obs: list[Obligation]) -> list[Obligation]:
+    """Say on every trip-counting obligation which while-loop terminations its proof relies on."""
+    assumed = sorted(o.id[len("len."):-len(".terminates")] for o in obs
+                     if o.status == "assumed" and o.id.startswith("len.") and o.id.endswith(".terminates"))
+    if not assumed:
+        return obs
+    cond = tuple(f"{name} terminates" for name in assumed)
+    return [dataclasses.replace(o, assumes=o.assumes + cond)
+            if o.kind in _PARTIAL_KINDS and o.status != "assumed" and not o.id.endswith(".terminates") else o
+            for o in obs]
+
+
+def _with_assumptions(ctx: VerifyContext, func: Operation, source: Optional[Operation]) -> VerifyContext:
+    """``ctx`` with the assumptions of this function: the user's, then the ``loom.range`` attributes."""
+    found = list(ctx.assumptions) + range_assumptions(func)
+    if source is not None:
+        found += range_assumptions(source)
+    unique = list({(a.text, a.origin): a for a in found}.values())
+    check_names(unique, func)
+    return dataclasses.replace(ctx, assumptions=tuple(unique))
 
 
 def _run_external(

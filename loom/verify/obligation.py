@@ -7,12 +7,16 @@ Obligations; the driver collects them into a VerifyReport.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from loom.ir.location import Location
 
+if TYPE_CHECKING:
+    from loom.verify.assume import Assumption
+
 KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement")
-STATUSES = ("proved", "refuted", "unknown")
+# "assumed": not checked but stated, e.g. the termination of a while loop (partial correctness); exit 0
+STATUSES = ("proved", "refuted", "unknown", "assumed")
 
 
 @dataclass
@@ -28,6 +32,7 @@ class Obligation:
     loc: Location | None = None          # source op of the obligation (for SARIF: file:line:col)
     smt2: str | None = None              # self-contained SMT-LIB2 script; a stock solver answers `unsat` iff proved (None when not a single SMT query, e.g. BMC; say so in detail)
     bounded: int | None = None           # K when the result holds only up to bound K
+    assumes: tuple[str, ...] = ()        # what the verdict relies on that is not proved (e.g. "L0 terminates")
 
 
 @dataclass
@@ -38,3 +43,5 @@ class VerifyContext:
     bmc_k: int = 4                 # trip counts 0..K for the BMC cross-check
     want_smt2: bool = False
     progress: Callable[[str], None] | None = None
+    # what legal inputs are (``--assume``, ``loom.range``): every obligation is proved under these only
+    assumptions: tuple["Assumption", ...] = ()

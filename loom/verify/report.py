@@ -47,10 +47,11 @@ class VerifyReport:
     file: Optional[str]
     obligations: list[Obligation] = field(default_factory=list)
     seconds: float = 0.0
+    assumptions: list[str] = field(default_factory=list)  # what legal inputs are; every verdict holds under them
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:
-        c = {"proved": 0, "refuted": 0, "unknown": 0}
+        c = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
         for o in self.obligations:
             c[o.status] = c.get(o.status, 0) + 1
         return c
@@ -63,7 +64,7 @@ class VerifyReport:
         c = self.counts()
         by_kind: dict[str, dict[str, int]] = {}
         for o in self.obligations:
-            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0})[o.status] += 1
+            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0})[o.status] += 1
         return {
             "function": self.function,
             "file": self.file,
@@ -73,6 +74,7 @@ class VerifyReport:
             "by_kind": by_kind,
             "seconds": round(self.seconds, 6),
             "exit_code": self.exit_code(),
+            "assumptions": list(self.assumptions),
         }
 
     # -- formats --
@@ -129,10 +131,11 @@ def json_of(reports: list[VerifyReport]) -> dict:
             "seconds": round(o.seconds, 6),
             "detail": o.detail,
             "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None,
+            "assumes": list(o.assumes),
         }
         for _, o, oid in _tagged(reports)
     ]
-    counts = {"proved": 0, "refuted": 0, "unknown": 0}
+    counts = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
     for _, o, _ in _tagged(reports):
         counts[o.status] += 1
     summary = {
@@ -150,7 +153,7 @@ def json_of(reports: list[VerifyReport]) -> dict:
 def junit_of(reports: list[VerifyReport]) -> str:
     """JUnit XML: one ``<testsuite>`` per function, one ``<testcase>`` per obligation."""
     root = ET.Element("testsuites", name="loom verify")
-    tot = {"tests": 0, "failures": 0, "errors": 0}
+    tot = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     prefix = len(reports) > 1
     for r in reports:
         c = r.counts()
@@ -161,7 +164,7 @@ def junit_of(reports: list[VerifyReport]) -> str:
             tests=str(len(r.obligations)),
             failures=str(c["refuted"]),
             errors=str(c["unknown"]),
-            skipped="0",
+            skipped=str(c["assumed"]),
             time=f"{r.seconds:.6f}",
         )
         if r.file:
@@ -169,6 +172,8 @@ def junit_of(reports: list[VerifyReport]) -> str:
         props = ET.SubElement(suite, "properties")
         for tool, version in tool_versions().items():
             ET.SubElement(props, "property", name=f"{tool}.version", value=version)
+        for k, a in enumerate(r.assumptions):
+            ET.SubElement(props, "property", name=f"assume.{k}", value=a)
         for o in r.obligations:
             case = ET.SubElement(
                 suite,
@@ -186,11 +191,19 @@ def junit_of(reports: list[VerifyReport]) -> str:
             elif o.status == "unknown":
                 e = ET.SubElement(case, "error", message=o.detail, type="unknown")
                 e.text = o.detail
+            elif o.status == "assumed":
+                ET.SubElement(case, "skipped", message=f"assumed, not checked: {o.detail}")
+            notes = []
             if o.bounded is not None:
-                ET.SubElement(case, "system-out").text = f"bounded: holds for trip counts up to K={o.bounded}"
+                notes.append(f"bounded: holds for trip counts up to K={o.bounded}")
+            if o.assumes:
+                notes.append(f"assumes: {'; '.join(o.assumes)}")
+            if notes:
+                ET.SubElement(case, "system-out").text = "\n".join(notes)
         tot["tests"] += len(r.obligations)
         tot["failures"] += c["refuted"]
         tot["errors"] += c["unknown"]
+        tot["skipped"] += c["assumed"]
     for k, v in tot.items():
         root.set(k, str(v))
     root.set("time", f"{sum(r.seconds for r in reports):.6f}")
@@ -227,6 +240,7 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
             "proved": ("none", "pass"),
             "refuted": ("error", "fail"),
             "unknown": ("warning", "open"),
+            "assumed": ("note", "review"),
         }[o.status]
         res = {
             "ruleId": f"loom.{o.kind}",
@@ -244,6 +258,8 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
         }
         if o.bounded is not None:
             res["properties"]["bounded"] = o.bounded
+        if o.assumes:
+            res["properties"]["assumes"] = list(o.assumes)
         if o.counterexample is not None:
             res["properties"]["counterexample"] = _json_safe(o.counterexample)
         loc = _location(o, r)
@@ -266,6 +282,7 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
                     }
                 },
                 "artifacts": [{"location": {"uri": _artifact(a)}} for a in artifacts],
+                "properties": {"assumptions": {r.function: list(r.assumptions) for r in reports}},
                 "results": results,
             }
         ],
@@ -331,24 +348,34 @@ def _short(x) -> str:
     return str(x)
 
 
-def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
-    """One line per obligation, a summary per function and overall, and every refutation explained."""
+def human_of(reports: list[VerifyReport], verbose: bool = False, quiet: bool = False) -> str:
+    """One line per obligation, a summary per function and overall, and every refutation explained.
+
+    ``quiet``: only the obligations that are not proved, with the summaries and counterexamples.
+    """
     out = []
     width = max([len(o.id) for r in reports for o in r.obligations] + [20])
     for r in reports:
         where = f"{r.file} " if r.file else ""
         out.append(f"loom verify: {where}@{r.function}")
+        for a in r.assumptions:
+            out.append(f"  assuming {a}")
         for o in r.obligations:
-            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown"}[o.status]
+            if quiet and o.status == "proved":
+                continue
+            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown", "assumed": "assumed"}[o.status]
             bound = f"  (up to K={o.bounded})" if o.bounded is not None else ""
+            if o.assumes:
+                bound += f"  (if {' and '.join(o.assumes)})"
             line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}"
             if verbose or o.status != "proved":
                 line += f"  {o.detail}"
             out.append(line)
         c = r.counts()
+        assumed = f", {c['assumed']} assumed" if c["assumed"] else ""
         out.append(
             f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
-            f"{c['unknown']} unknown ({r.seconds:.2f} s)"
+            f"{c['unknown']} unknown{assumed} ({r.seconds:.2f} s)"
         )
         refuted = [o for o in r.obligations if o.status == "refuted"]
         if refuted:
@@ -359,13 +386,14 @@ def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
                 if o.counterexample:
                     out.append(format_counterexample(o.counterexample))
     if len(reports) > 1:
-        total = {"proved": 0, "refuted": 0, "unknown": 0}
+        total = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
         for r in reports:
             for k, v in r.counts().items():
                 total[k] += v
         out.append(
             f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
             f"{total['refuted']} refuted, {total['unknown']} unknown"
+            + (f", {total['assumed']} assumed" if total["assumed"] else "")
         )
     return "\n".join(out) + "\n"
 

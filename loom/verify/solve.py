@@ -86,13 +86,15 @@ class QuerySession:
     without a solver call.
     """
 
-    def __init__(self, timeout: Optional[float], want_smt2: bool = True) -> None:
+    def __init__(self, timeout: Optional[float], want_smt2: bool = True, base: Sequence[z3.BoolRef] = ()) -> None:
         self.timeout = timeout
         self.want_smt2 = want_smt2
+        self.base = [b for b in base if not z3.is_true(b)]  # facts every query assumes (input assumptions)
         self.solver = z3.Solver()
 
     def check(self, assertions: Sequence[z3.BoolRef]) -> QueryResult:
         t0 = time.perf_counter()
+        assertions = [*self.base, *assertions]
         text = to_smt2(assertions) if self.want_smt2 else ""
         if self.timeout is not None and self.timeout < 0.001:
             return QueryResult("unknown", 0.0, text, reason="timeout")

@@ -8,4 +8,5 @@
 (define-fun _t1 () Bool (and true true))
 (assert (not (or (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle opaque.14 (bvadd (_ bv1 64) (bvsub (_ bv9223372036854775807 64) (_ bv1 64))))) (bvsge (_ bv0 64) opaque.14))))
 (assert (and (and (= (ite (bvsle opaque.7 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)) _t1 true) (and _t1 (= (ite (bvsle opaque.13 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)) true) (and (= (ite (bvsle opaque.10 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)) _t1 true)))
+(assert true)
 (check-sat)

@@ -6,5 +6,6 @@
 (declare-fun opaque.23 () (_ BitVec 64))
 (define-fun _t1 () Bool (and true true))
 (assert (not (or (bvsge (_ bv0 64) (_ bv8 64)) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle (_ bv8 64) (bvadd (_ bv1 64) (bvsub (_ bv9223372036854775807 64) (_ bv1 64))))))))
+(assert true)
 (assert (and (and (= (ite (bvsle opaque.20 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)) _t1 true) (and (= (ite (bvsle opaque.17 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)) _t1 true) (and _t1 true (= (ite (bvsle opaque.23 (_ bv0 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)))))
 (check-sat)

@@ -10,4 +10,5 @@
 (define-fun _t3 () (_ BitVec 64) (bvadd opaque.14 (_ bv18446744073709551615 64)))
 (assert (and (and _t2 true (= (ite (bvsle (bvadd (_ bv18446744073709551615 64) opaque.10) (_ bv1 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1))) (and _t1 _t2 (= (ite (bvsle (bvadd (_ bv18446744073709551615 64) opaque.13) (_ bv1 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1))) (and _t2 true (= (ite (bvsle (bvadd (_ bv18446744073709551615 64) opaque.9) (_ bv1 64)) (_ bv0 1) (_ bv1 1)) (_ bv1 1)))))
 (assert (not (or (bvsge (_ bv1 64) _t3) (and (bvsgt (_ bv1 64) (_ bv0 64)) (bvsle _t3 (bvadd (_ bv1 64) (bvsub (_ bv9223372036854775807 64) (_ bv1 64))))))))
+(assert true)
 (check-sat)

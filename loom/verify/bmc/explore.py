@@ -63,6 +63,7 @@ from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
+from loom.verify.assume import to_z3
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import conjunction, disjunction
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
@@ -329,7 +330,7 @@ class BmcResult:
 class Explorer:
     """Symbolic-control exploration of one handshake.func up to bound K (see the module docstring)."""
 
-    def __init__(self, func: Operation, deadline: float, merge: bool = True) -> None:
+    def __init__(self, func: Operation, deadline: float, merge: bool = True, assumptions: tuple = ()) -> None:
         self.func = func
         self.merge = merge  # merge runs that meet in the same state (off: every run explored on its own)
         self.k = 0
@@ -362,6 +363,8 @@ class Explorer:
         self.paths = 0
         self.pruned = 0
         self._build(body)
+        # runs only over legal inputs (``--assume``, ``loom.range``): the base scope of every query
+        self.solver.add(to_z3(assumptions, self._argument))
 
     # ------------------------------------------------------------------ construction
     @property
@@ -440,6 +443,16 @@ class Explorer:
             return OPAQUE
         self.args[name] = c
         return c
+
+    def _argument(self, name: str) -> Optional[z3.ExprRef]:
+        """The constant of integer argument ``name`` (the one ``_arg_value`` makes), or None."""
+        for v, n in zip(self.func.regions[0].entry.args, self.arg_names):
+            if n == name and not isinstance(v.type, (NoneType, MemRefType)):
+                try:
+                    return z3.Const(f"arg:{name}", sort_of(v.type))
+                except UnsupportedExpr:
+                    return None
+        return None
 
     def initial(self) -> _State:
         n = len(self.actors)
@@ -1060,10 +1073,10 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
     return list(out.values())
 
 
-def explore(func: Operation, k: int, budget: float, merge: bool = True) -> BmcResult:
-    """All runs within bound ``k`` (at most ``budget`` seconds): ``ok``, the smallest-bound ``violation``,
-    or ``budget`` with the largest bound fully explored."""
-    return Explorer(func, time.perf_counter() + budget, merge).explore(k)
+def explore(func: Operation, k: int, budget: float, merge: bool = True, assumptions: tuple = ()) -> BmcResult:
+    """All runs within bound ``k`` (at most ``budget`` seconds) over the inputs ``assumptions`` allow:
+    ``ok``, the smallest-bound ``violation``, or ``budget`` with the largest bound fully explored."""
+    return Explorer(func, time.perf_counter() + budget, merge, assumptions).explore(k)
 
 
 def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
@@ -1076,7 +1089,7 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     budget = ctx.timeout if ctx.timeout else DEFAULT_BUDGET
     if ctx.progress is not None:
         ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
-    res = explore(func, k, budget)
+    res = explore(func, k, budget, assumptions=ctx.assumptions)
     note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
     ids = {"deadlock": f"bmc.K{k}.deadlock", "residual": f"bmc.K{k}.residual"}
     if res.status == "violation":

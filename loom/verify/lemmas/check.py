@@ -27,6 +27,8 @@ from loom.semantics.machine import Machine
 from loom.verify.lemmas.contracts import contracts_for, family
 from loom.verify.lemmas.induction import prove
 from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.assume import to_z3
+from loom.verify.lemmas.findings import classify
 from loom.verify.lemmas.operands import OperandAnalysis, arg_name_map
 from loom.verify.solve import run_query
 from loom.verify.lemmas.termination import (
@@ -42,7 +44,7 @@ from loom.verify.z3model import MachineModel, bv_value
 CONCRETE_CAP = (
     1 << 12
 )  # trips tried on constant operands (a multiplicative index wraps within 64 unless it cycles)
-STATUS_RANK = {"proved": 0, "unknown": 1, "refuted": 2}
+STATUS_RANK = {"proved": 0, "assumed": 0, "unknown": 1, "refuted": 2}
 
 
 @dataclass
@@ -140,7 +142,8 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
 
 
 def stream_precondition(
-    op: Operation, machine: Machine, ana: OperandAnalysis, ctx: VerifyContext, oid: str
+    op: Operation, machine: Machine, ana: OperandAnalysis, ctx: VerifyContext, oid: str,
+    source: Optional[Operation] = None,
 ) -> Obligation:
     """Do the operands this stream can receive meet its termination precondition?"""
     step_op, cond = stream_variant(machine)
@@ -154,7 +157,8 @@ def stream_precondition(
     s = [ana.rename(ana.summary(v)) for v in op.operands]
     start, step, bound = (x.value for x in s)
     need = term.for_dfg(start, step, bound)
-    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.timeout, want_smt2=ctx.want_smt2)
+    assumed = to_z3(ctx.assumptions, ana.argument)
+    res = run_query([z3.And(*[x.cond for x in s]), assumed, z3.Not(need)], ctx.timeout, want_smt2=ctx.want_smt2)
     text = describe_precondition(step_op, cond, dfg=True)
     if res.status == "unsat":
         return Obligation(
@@ -198,7 +202,7 @@ def stream_precondition(
     }
     cex = {"op": "dataflow.stream", "operands": vals, "arguments": args}
     if all(x.exact for x in s):
-        return Obligation(
+        return classify(Obligation(
             oid,
             "fsm",
             "refuted",
@@ -209,7 +213,7 @@ def stream_precondition(
             cex,
             op.loc,
             res.smt2 or None,
-        )
+        ), op, step_op, cond, source)
     return Obligation(
         oid,
         "fsm",
@@ -232,8 +236,12 @@ def _merge(into: dict[str, Obligation], obs: list[Obligation], op: Operation) ->
             into[o.id] = o
 
 
-def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache] = None) -> list[Obligation]:
-    """Obligation 1 for ``func`` (a handshake.func): one lemma per distinct table, one precondition per stream."""
+def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache] = None,
+                 source: Optional[Operation] = None) -> list[Obligation]:
+    """Obligation 1 for ``func`` (a handshake.func): one lemma per distinct table, one precondition per stream.
+
+    ``source`` (the SCF function, when known) lets a refuted precondition say whether the input program's
+    own loop misbehaves on the same inputs."""
     from loom.sim.names import value_name_map
 
     cache = cache if cache is not None else LemmaCache()
@@ -258,5 +266,5 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         for op, m in streams:
             oid = f"fsm.stream.pre.{names[op.results[0]]}"
             _progress(ctx, oid)
-            out.append(stream_precondition(op, m, ana, ctx, oid))
+            out.append(stream_precondition(op, m, ana, ctx, oid, source))
     return out

@@ -55,6 +55,13 @@ class OperandAnalysis:
         self.counter = itertools.count()
         self.models: dict[int, MachineModel] = {}
 
+    def argument(self, name: str) -> Optional[z3.BitVecRef]:
+        """The constant that stands for integer argument ``name`` (None: no such argument or not an integer)."""
+        for v, n in self.arg_names.items():
+            if n == name and isinstance(v, BlockArgument) and not isinstance(v.type, (NoneType, MemRefType)):
+                return z3.Const(smt_symbol(f"arg.{name}"), sort_of(v.type))
+        return None
+
     # -- symbols --
     def _opaque(self, v: Value) -> Summary:
         x = z3.Const(f"opaque.{next(self.counter)}", sort_of(v.type))

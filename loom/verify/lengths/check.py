@@ -65,7 +65,7 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
     body = func.regions[0].entry
     vals = list(body.args) + [r for op in body.ops for r in op.results]
     names = value_name_map(func, vals)
-    logic = Logic(ctx.timeout)
+    logic = Logic(ctx.timeout, ctx.assumptions)
     typing = infer(func, logic, names, ctx.progress)
     return LengthAnalysis(typing, logic, names, time.perf_counter() - t0)
 
@@ -176,6 +176,15 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
                                "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
                               opener.loc))
+    for loop in typing.loops:
+        if loop.kind != "while" or loop in typing.stuck:
+            continue
+        opener = a.names.get(loop.op.results[0], "?") if loop.op.results else loop.op.name
+        out.append(Obligation(
+            f"len.{loop.name}.terminates", "length", "assumed", 0.0,
+            f"while loop {loop.name} (opened by {loop.op.name} {opener}) is assumed to end: its termination "
+            "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
+            "correctness); no control state was found to repeat within 8 iterations", loc=loop.op.loc))
     return out
 
 

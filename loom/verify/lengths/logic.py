@@ -18,6 +18,8 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
+from loom.verify.assume import to_z3
+
 from loom.verify.lengths.clock import ANY, AnyClock, Clock, FreeVars, Loop
 
 WITNESS_MAX_TRIPS = 3  # largest free trip count tried when searching a counterexample
@@ -48,7 +50,8 @@ class Witness:
 class Logic:
     """Trip-count axioms and the queries of one function's length analysis."""
 
-    def __init__(self, timeout: Optional[float]) -> None:
+    def __init__(self, timeout: Optional[float], assumptions: tuple = ()) -> None:
+        self.assumptions = assumptions  # legal inputs (``--assume``, ``loom.range``): a fact of every query
         self.timeout_ms = int(timeout * 1000) if timeout else 0
         self.loops: dict[str, Loop] = {}  # N decl name -> loop
         self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
@@ -80,6 +83,8 @@ class Logic:
         trip count when known, ``N >= 1`` iff the first continue condition holds, and (``exact``, used only
         when searching witnesses) the closed form of ``+=`` loops with a constant positive step."""
         out: list[z3.BoolRef] = []
+        if self.assumptions:
+            out.append(to_z3(self.assumptions, self.args.get))
         seen: set[int] = set()
         todo = [pair for t in terms for pair in self.n_apps(t)]
         while todo:

@@ -38,12 +38,13 @@ import z3
 from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.mlir import value_names
-from loom.ir.types import MemRefType
+from loom.ir.types import IndexType, IntegerType, MemRefType
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.dfg import DfgModel
 from loom.verify.refine.model import Ctx, Event, Frame, StateVar, TermValues, Unsupported, dim_term, source_position
 from loom.verify.refine.scf import ScfModel
+from loom.verify.assume import to_z3
 from loom.verify.solve import QueryResult, QuerySession, conjunction, substitute_all
 from loom.verify.memory.structure import Layout, memory_layout
 
@@ -94,7 +95,7 @@ class Refinement:
         self.names = value_names(func)
         self.scf = ScfModel(source, self.values, value_names(source))
         self.dfg = DfgModel(func, self.values, layout, self.names)
-        self.session = QuerySession(ctx.timeout, ctx.want_smt2)
+        self.session = QuerySession(ctx.timeout, ctx.want_smt2, [to_z3(ctx.assumptions, self._argument)])
         self.labels = {**self.scf.labels, **self.dfg.labels}
         self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
         self.unpaired: list[tuple[Frame, str]] = []
@@ -104,6 +105,16 @@ class Refinement:
         self._relevant: Optional[set[str]] = None
         self._answers: dict[tuple, QueryResult] = {}
         self._alive: list = []
+
+    def _argument(self, name: str) -> Optional[z3.ExprRef]:
+        """The source's constant for integer argument ``name`` (None: not an integer argument)."""
+        from loom.runtime import function_arg_names
+
+        func = self.scf.func
+        for a, n in zip(func.regions[0].entry.args, function_arg_names(func)):
+            if n == name and isinstance(a.type, (IndexType, IntegerType)):
+                return z3.Const(symbol(f"arg:{n}"), self.values.sort(a.type))
+        return None
 
     # ------------------------------------------------------------------ pairing
     def pair_loops(self) -> None:

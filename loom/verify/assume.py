@@ -1,0 +1,192 @@
+"""Input assumptions: what the user says legal inputs are (``--assume``, ``{loom.range = [lo, hi]}``).
+
+An assumption is a conjunction of comparisons over integer arguments and integer
+literals, e.g. ``lb >= 0 && ub <= 1048576`` or ``0 <= n <= 4096`` (chains allowed).
+Arguments are read as signed integers of their type (``index`` is 64 bits), as the
+lowering's streams compare them. Every obligation is then proved for the inputs
+that satisfy the assumptions only, and every report lists them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence, Union
+
+import z3
+
+from loom.diagnostics import LoomError
+from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
+from loom.ir.core import Operation
+from loom.ir.types import IndexType, IntegerType, Type
+from loom.runtime import function_arg_names
+
+CODE = "CPL_VERIFY_ASSUME"
+OPS = ("<=", ">=", "==", "!=", "<", ">")
+_TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_$.]*)|(?P<op><=|>=|==|!=|<|>)|(?P<and>&&))")
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``left op right``: each side an argument name (str) or an integer literal."""
+
+    left: Union[str, int]
+    op: str
+    right: Union[str, int]
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One user assumption: its text as written, where it came from, and its comparisons (all must hold)."""
+
+    text: str
+    origin: str  # "--assume" or "loom.range of %n"
+    atoms: tuple[Compare, ...]
+
+    def names(self) -> set[str]:
+        return {x for a in self.atoms for x in (a.left, a.right) if isinstance(x, str)}
+
+
+def parse_assumption(text: str, origin: str = "--assume") -> Assumption:
+    """``lb >= 0 && ub <= 1048576`` -> an Assumption; a malformed text is a usage error (``ValueError``)."""
+    atoms: list[Compare] = []
+    for part in text.split("&&"):
+        toks = _tokens(part.strip(), text)
+        if len(toks) < 3 or len(toks) % 2 == 0:
+            raise ValueError(f"--assume {text!r}: expected comparisons like 'n <= 1024' joined by '&&'")
+        for k in range(0, len(toks) - 2, 2):
+            left, op, right = toks[k], toks[k + 1], toks[k + 2]
+            if op not in OPS or left in OPS or right in OPS:
+                raise ValueError(f"--assume {text!r}: expected <operand> <comparison> <operand>, got {part.strip()!r}")
+            atoms.append(Compare(left, op, right))
+    return Assumption(text.strip(), origin, tuple(atoms))
+
+
+def _tokens(part: str, whole: str) -> list[Union[str, int]]:
+    out: list[Union[str, int]] = []
+    pos = 0
+    while pos < len(part):
+        m = _TOKEN.match(part, pos)
+        if m is None or m.end() == pos:
+            raise ValueError(f"--assume {whole!r}: cannot read {part[pos:].strip()!r}")
+        pos = m.end()
+        if m.group("num") is not None:
+            out.append(int(m.group("num")))
+        elif m.group("name") is not None:
+            out.append(m.group("name"))
+        elif m.group("op") is not None:
+            out.append(m.group("op"))
+        else:
+            raise ValueError(f"--assume {whole!r}: '&&' joins comparisons")
+    return out
+
+
+def range_assumptions(func: Operation) -> list[Assumption]:
+    """The ``{loom.range = [lo, hi]}`` argument attributes of a func.func or handshake.func."""
+    attrs = func.attributes.get("arg_attrs")
+    if not isinstance(attrs, ArrayAttr):
+        return []
+    names = function_arg_names(func)
+    out = []
+    for name, d in zip(names, attrs.elements):
+        r = d.get("loom.range") if isinstance(d, DictAttr) else None
+        if r is None:
+            continue
+        if not (isinstance(r, ArrayAttr) and len(r.elements) == 2 and all(isinstance(e, IntegerAttr) for e in r.elements)):
+            raise LoomError(f"loom.range of %{name} must be [lo, hi] with two integers, got {r}", func.loc, CODE)
+        lo, hi = (e.value for e in r.elements)
+        out.append(Assumption(f"{lo} <= {name} <= {hi}", f"loom.range of %{name}",
+                              (Compare(lo, "<=", name), Compare(name, "<=", hi))))
+    return out
+
+
+def check_names(assumptions: Sequence[Assumption], func: Operation) -> None:
+    """Every name an assumption uses is an integer argument of ``func`` (else a located error)."""
+    names = function_arg_names(func)
+    types = {n: a.type for n, a in zip(names, func.regions[0].entry.args)}
+    for a in assumptions:
+        for n in sorted(a.names()):
+            if n not in types:
+                known = ", ".join(k for k, t in types.items() if _width(t)) or "none"
+                raise LoomError(f"{a.origin} '{a.text}': '{n}' is not an argument of @{_sym(func)} "
+                                f"(integer arguments: {known})", func.loc, CODE)
+            if _width(types[n]) is None:
+                raise LoomError(f"{a.origin} '{a.text}': argument '{n}' has type {types[n]}; assumptions "
+                                "compare integer and index arguments only", func.loc, CODE)
+
+
+def _sym(func: Operation) -> str:
+    s = func.attributes.get("sym_name")
+    return getattr(s, "value", "?")
+
+
+def _width(t: Type) -> Optional[int]:
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, IntegerType):
+        return t.width
+    return None
+
+
+def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.BitVecRef]]) -> z3.BoolRef:
+    """The assumptions as one Z3 formula over a checker's own argument constants.
+
+    ``arg(name)`` gives the checker's bit-vector for an argument (None: the checker
+    does not model it, and the comparisons that need it are left out -- that only
+    widens the inputs considered, so it never turns a refutation into a proof).
+    """
+    parts: list[z3.BoolRef] = []
+    for a in assumptions:
+        for c in a.atoms:
+            f = _compare(c, arg)
+            if f is not None:
+                parts.append(f)
+    return z3.And(*parts) if parts else z3.BoolVal(True)
+
+
+def _compare(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Optional[z3.BoolRef]:
+    """One comparison in pure bit-vector logic (signed), so the checkers' queries stay QF_BV."""
+    vals: list[Union[int, z3.BitVecRef]] = []
+    for x in (c.left, c.right):
+        v = x if isinstance(x, int) else arg(x)
+        if v is None:
+            return None
+        vals.append(v)
+    lhs, rhs = vals
+    if isinstance(lhs, int) and isinstance(rhs, int):
+        return z3.BoolVal(_py(c.op, lhs, rhs))
+    width = max(v.size() for v in vals if not isinstance(v, int))
+    lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    sides = []
+    for k, v in enumerate(vals):
+        if isinstance(v, int):
+            if not lo <= v <= hi:
+                # a literal outside the argument's range: one answer for every argument value (take the
+                # extreme value on the literal's side as the representative)
+                probe = lo if v < lo else hi
+                return z3.BoolVal(_py(c.op, v, probe) if k == 0 else _py(c.op, probe, v))
+            sides.append(z3.BitVecVal(v, width))
+        else:
+            sides.append(z3.SignExt(width - v.size(), v) if v.size() < width else v)
+    a, b = sides
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[c.op]
+
+
+def _py(op: str, a: int, b: int) -> bool:
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+
+
+def holds(assumptions: Sequence[Assumption], values: dict[str, int]) -> bool:
+    """Do concrete argument values (signed) satisfy every assumption? (Names without a value are skipped.)"""
+    for a in assumptions:
+        for c in a.atoms:
+            lv = c.left if isinstance(c.left, int) else values.get(c.left)
+            rv = c.right if isinstance(c.right, int) else values.get(c.right)
+            if lv is None or rv is None:
+                continue
+            if not _py(c.op, lv, rv):
+                return False
+    return True
