@@ -322,6 +322,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `loom verify ... | head`: the reader left; no traceback, like other tools
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

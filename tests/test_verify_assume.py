@@ -17,7 +17,7 @@ from loom.verify.assume import holds, parse_assumption, to_z3
 from loom.verify.lemmas.findings import INT_MAX, INT_MIN, wraps
 
 ROOT = Path(__file__).resolve().parents[1]
-FREE = ROOT / "tests" / "data" / "assume" / "free_bounds.scf.mlir"
+FREE = ROOT / "examples" / "findings" / "free_bounds.scf.mlir"
 
 
 def loom(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
