@@ -236,19 +236,19 @@ def _body(e: z3.ExprRef, args: Sequence[str], syms: dict[str, str]) -> str:
 
 
 def _declared_symbols(names: Iterable[str]) -> dict[str, str]:
-    """Each declared name's symbol; a name that had to be rewritten never takes another's symbol."""
-    out = {n: symbol(n) for n in names}
-    used = set(out.values())
-    for n in sorted(out):
-        s = out[n]
-        if s.strip("|") != n:  # rewritten (``|`` or ``\\`` inside): make sure it is unique
-            used.discard(s)
-            k = 1
-            while s in used or list(out.values()).count(s) > 1:
-                s = f"|{out[n].strip('|')}.{k}|"
-                k += 1
-            out[n] = s
-            used.add(s)
+    """Each declared name's symbol; a name that had to be rewritten never takes another name's symbol."""
+    out = {n: symbol(n) for n in sorted(names)}
+    exact = {s for n, s in out.items() if s.strip("|") == n}  # symbols that spell their name as it is
+    taken = set(exact)
+    for n, s in out.items():
+        if s.strip("|") == n:
+            continue
+        k, candidate = 0, s
+        while candidate in taken:
+            k += 1
+            candidate = f"|{s.strip('|')}.{k}|"
+        out[n] = candidate
+        taken.add(candidate)
     return out
 
 
