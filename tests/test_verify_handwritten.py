@@ -55,6 +55,7 @@ FAMILY = {
     "bmc": r"bmc\.K\d+\.",
     "bmc.deadlock": r"bmc\.K\d+\.deadlock$",
     "bmc.residual": r"bmc\.K\d+\.residual$",
+    "bmc.livelock": r"bmc\.K\d+\.livelock$",
     "mem.order": r"mem\.[^.]+\.order",
     "mem.indep": r"mem\.indep\.",
     "balance.return": r"balance\.return$",

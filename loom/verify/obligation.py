@@ -6,13 +6,23 @@ Obligations; the driver collects them into a VerifyReport.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from loom.ir.location import Location
 
 KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement")
-STATUSES = ("proved", "refuted", "unknown")
+STATUSES = ("proved", "refuted", "unknown", "unchecked")  # unchecked: deliberately not checked (no exit code)
+# How a verdict was reached: ``smt`` -- a non-trivial solver query (the only method with an SMT-LIB2
+# script); ``typing rule`` -- a rule of a calculus applied to the IR; ``graph`` -- an exact check over
+# the graph; ``simulation`` -- running tables on concrete (or control-exact symbolic) values;
+# ``none`` -- nothing was decided (not checked, skipped, crashed).
+METHODS = ("smt", "typing rule", "graph", "simulation", "none")
+# What a refutation is: a ``behaviour`` some run shows (deadlock, residual, race, wrong length or value),
+# or a ``spec rule`` -- structure the specs make mandatory, whatever the runs do.
+NATURES = ("behaviour", "spec rule")
 
 
 @dataclass
@@ -28,6 +38,13 @@ class Obligation:
     loc: Location | None = None          # source op of the obligation (for SARIF: file:line:col)
     smt2: str | None = None              # self-contained SMT-LIB2 script; a stock solver answers `unsat` iff proved (None when not a single SMT query, e.g. BMC; say so in detail)
     bounded: int | None = None           # K when the result holds only up to bound K
+    method: str = "smt"                  # one of METHODS
+    rule: str = ""                       # the typing rule, graph check or simulation that decided it
+    nature: str | None = None            # refutations: one of NATURES
+
+    def how(self) -> str:
+        """The method, with the rule or check that applied it: ``graph: done postdominance``."""
+        return f"{self.method}: {self.rule}" if self.rule else self.method
 
 
 @dataclass
@@ -38,3 +55,22 @@ class VerifyContext:
     bmc_k: int = 4                 # trip counts 0..K for the BMC cross-check
     want_smt2: bool = False
     progress: Callable[[str], None] | None = None
+    budget: float | None = None    # seconds per function, all its obligations together
+    deadline: float | None = None  # ``time.perf_counter()`` at which the current function's budget ends
+    require_source: bool = False   # a DFG without its SCF source: refinement "unknown" instead of "unchecked"
+
+    def limit(self) -> Optional[float]:
+        """Seconds the next obligation (or query) may take: the per-obligation timeout, cut to what is left
+        of the function's budget; None when neither is set. Never negative: 0 means no time at all, which
+        every checker answers with "unknown"."""
+        left = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        if self.timeout is None:
+            return left
+        return self.timeout if left is None else min(self.timeout, left)
+
+
+def check_seconds(value: float, flag: str) -> float:
+    """A time limit as given on the command line: finite and positive (``ValueError`` with one line)."""
+    if math.isnan(value) or math.isinf(value) or value <= 0:
+        raise ValueError(f"{flag} must be a positive, finite number of seconds (got {value!r})")
+    return value

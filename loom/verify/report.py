@@ -49,7 +49,7 @@ class VerifyReport:
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:
-        c = {"proved": 0, "refuted": 0, "unknown": 0}
+        c = {"proved": 0, "refuted": 0, "unknown": 0, "unchecked": 0}
         for o in self.obligations:
             c[o.status] = c.get(o.status, 0) + 1
         return c
@@ -62,7 +62,7 @@ class VerifyReport:
         c = self.counts()
         by_kind: dict[str, dict[str, int]] = {}
         for o in self.obligations:
-            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0})[o.status] += 1
+            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0, "unchecked": 0})[o.status] += 1
         return {
             "function": self.function,
             "file": self.file,
@@ -128,10 +128,11 @@ def json_of(reports: list[VerifyReport]) -> dict:
             "seconds": round(o.seconds, 6),
             "detail": o.detail,
             "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None,
+            **_how(o),
         }
         for _, o, oid in _tagged(reports)
     ]
-    counts = {"proved": 0, "refuted": 0, "unknown": 0}
+    counts = {"proved": 0, "refuted": 0, "unknown": 0, "unchecked": 0}
     for _, o, _ in _tagged(reports):
         counts[o.status] += 1
     summary = {
@@ -143,6 +144,15 @@ def json_of(reports: list[VerifyReport]) -> dict:
         "functions": [r.summary() for r in reports],
     }
     return {"obligations": obligations, "summary": summary}
+
+
+def _how(o: Obligation) -> dict:
+    """How ``o`` was decided (``method``, ``rule``) and, for a refutation, whether it is a behaviour or a
+    spec rule (``nature``)."""
+    out = {"method": o.method, "rule": o.rule}
+    if o.status == "refuted":
+        out["nature"] = o.nature or "behaviour"
+    return out
 
 
 def junit_of(reports: list[VerifyReport]) -> str:
@@ -159,7 +169,7 @@ def junit_of(reports: list[VerifyReport]) -> str:
             tests=str(len(r.obligations)),
             failures=str(c["refuted"]),
             errors=str(c["unknown"]),
-            skipped="0",
+            skipped=str(c["unchecked"]),
             time=f"{r.seconds:.6f}",
         )
         if r.file:
@@ -175,12 +185,16 @@ def junit_of(reports: list[VerifyReport]) -> str:
             if o.loc is not None and o.loc.line > 0:
                 case.set("file", o.loc.file)
                 case.set("line", str(o.loc.line))
+            for key, value in _how(o).items():
+                ET.SubElement(ET.SubElement(case, "properties"), "property", name=key, value=value)
             if o.status == "refuted":
-                f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
+                f = ET.SubElement(case, "failure", message=o.detail, type=f"refuted ({_how(o)['nature']})")
                 f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
             elif o.status == "unknown":
                 e = ET.SubElement(case, "error", message=o.detail, type="unknown")
                 e.text = o.detail
+            elif o.status == "unchecked":
+                ET.SubElement(case, "skipped", message=o.detail)
             if o.bounded is not None:
                 ET.SubElement(case, "system-out").text = f"bounded: holds for trip counts up to K={o.bounded}"
         tot["tests"] += len(r.obligations)
@@ -220,8 +234,9 @@ def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
     for r, o, oid in _tagged(reports):
         level, kind = {
             "proved": ("none", "pass"),
-            "refuted": ("error", "fail"),
+            "refuted": ("error" if _how(o).get("nature") == "behaviour" else "warning", "fail"),
             "unknown": ("warning", "open"),
+            "unchecked": ("note", "notApplicable"),
         }[o.status]
         res = {
             "ruleId": f"loom.{o.kind}",
@@ -235,6 +250,7 @@ def sarif_of(reports: list[VerifyReport], version: str = "0.1.0") -> dict:
                 "status": o.status,
                 "seconds": round(o.seconds, 6),
                 "function": r.function,
+                **_how(o),
             },
         }
         if o.bounded is not None:
@@ -333,35 +349,41 @@ def human_of(reports: list[VerifyReport], verbose: bool = False) -> str:
         where = f"{r.file} " if r.file else ""
         out.append(f"loom verify: {where}@{r.function}")
         for o in r.obligations:
-            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown"}[o.status]
+            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown", "unchecked": "skipped"}[o.status]
             bound = f"  (up to K={o.bounded})" if o.bounded is not None else ""
-            line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}"
+            line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}  [{o.how()}]"
+            if o.status == "refuted":
+                line += f" ({_how(o)['nature']})"
             if verbose or o.status != "proved":
                 line += f"  {o.detail}"
             out.append(line)
         c = r.counts()
         out.append(
             f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
-            f"{c['unknown']} unknown ({r.seconds:.2f} s)"
+            f"{c['unknown']} unknown{_unchecked(c)} ({r.seconds:.2f} s)"
         )
         refuted = [o for o in r.obligations if o.status == "refuted"]
         if refuted:
             out.append("  counterexamples:")
             for o in refuted:
                 where = f" at {o.loc}" if o.loc is not None and o.loc.line > 0 else ""
-                out.append(f"  - {o.id}{where}: {o.detail}")
+                out.append(f"  - {o.id}{where} ({_how(o)['nature']}): {o.detail}")
                 if o.counterexample:
                     out.append(format_counterexample(o.counterexample))
     if len(reports) > 1:
-        total = {"proved": 0, "refuted": 0, "unknown": 0}
+        total = {"proved": 0, "refuted": 0, "unknown": 0, "unchecked": 0}
         for r in reports:
             for k, v in r.counts().items():
                 total[k] += v
         out.append(
             f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
-            f"{total['refuted']} refuted, {total['unknown']} unknown"
+            f"{total['refuted']} refuted, {total['unknown']} unknown{_unchecked(total)}"
         )
     return "\n".join(out) + "\n"
+
+
+def _unchecked(counts: dict) -> str:
+    return f", {counts['unchecked']} not checked" if counts.get("unchecked") else ""
 
 
 def progress_printer(

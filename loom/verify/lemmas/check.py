@@ -81,7 +81,7 @@ def lemma_obligations(
     loc = op.loc if op is not None else None
     for c in contracts_for(machine):
         _progress(ctx, f"lemma {c.id}")
-        r = prove(machine, c, name, timeout=ctx.timeout, want_smt2=ctx.want_smt2)
+        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2)
         cex = None
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
@@ -105,7 +105,7 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
     _progress(ctx, f"lemma {oid}")
     model = MachineModel(machine, f"{name}_t")
     res = run_query(
-        termination_query(model, term).assertions(), ctx.timeout, want_model=True, want_smt2=ctx.want_smt2
+        termination_query(model, term).assertions(), ctx.limit(), want_model=True, want_smt2=ctx.want_smt2
     )
     how = (
         "ranking over the integers (exact products in range)"
@@ -154,7 +154,7 @@ def stream_precondition(
     s = [ana.rename(ana.summary(v)) for v in op.operands]
     start, step, bound = (x.value for x in s)
     need = term.for_dfg(start, step, bound)
-    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.timeout, want_smt2=ctx.want_smt2)
+    res = run_query([z3.And(*[x.cond for x in s]), z3.Not(need)], ctx.limit(), want_smt2=ctx.want_smt2)
     text = describe_precondition(step_op, cond, dfg=True)
     if res.status == "unsat":
         return Obligation(
@@ -192,6 +192,8 @@ def stream_precondition(
                 f"stream[{variant}] with constant operands {vals} ends after {n} trips (table run)",
                 None,
                 op.loc,
+                method="simulation",
+                rule="stream table run on constant operands",
             )
     args = {
         str(d)[4:]: bv_value(mdl, d()) for d in mdl.decls() if str(d).startswith("arg.") and d.arity() == 0
@@ -246,8 +248,9 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         key = lemma_key(m)
         got = cache.done.get(key)
         if got is None:
-            got = lemma_obligations(m, ctx, table_name(key), op)
-            cache.done[key] = got
+            got = _guarded_lemmas(m, ctx, table_name(key), op)
+            if all(o.status != "unknown" for o in got):  # an unknown (a timeout, a crash) is tried again
+                cache.done[key] = got
             _merge(lemmas, got, op)
         else:  # proved earlier in this run: reported again at no cost
             _merge(lemmas, [dataclasses.replace(o, seconds=0.0) for o in got], op)
@@ -258,5 +261,20 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         for op, m in streams:
             oid = f"fsm.stream.pre.{names[op.results[0]]}"
             _progress(ctx, oid)
-            out.append(stream_precondition(op, m, ana, ctx, oid))
+            try:
+                out.append(stream_precondition(op, m, ana, ctx, oid))
+            except Exception as e:  # noqa: BLE001 - one stream's crash must not hide the others
+                out.append(Obligation(oid, "fsm", "unknown", 0.0, f"not decided: the check crashed: "
+                                      f"{type(e).__name__}: {e}", None, op.loc, method="none"))
     return out
+
+
+def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation) -> list[Obligation]:
+    """``lemma_obligations``; a crash on one table makes each of its lemmas unknown (listed, not dropped)."""
+    try:
+        return lemma_obligations(m, ctx, name, op)
+    except Exception as e:  # noqa: BLE001 - a crash is never a verdict
+        ids = [c.id for c in contracts_for(m)] + ([f"fsm.{family(m)}.terminates"]
+                                                 if m.op_name == "dataflow.stream" else [])
+        why = f"not decided: the prover crashed: {type(e).__name__}: {e}"
+        return [Obligation(i, "fsm", "unknown", 0.0, why, None, op.loc, method="none") for i in ids]

@@ -745,7 +745,7 @@ def domain_order(
         if len(pairs) <= PAIR_LIMIT
         else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
     )
-    session = QuerySession(ctx.timeout, ctx.want_smt2)
+    session = QuerySession(ctx.limit, ctx.want_smt2)
     what = (
         "every instance pair is ordered as the source orders it"
         if keys is not None
@@ -762,7 +762,7 @@ def domain_order(
         if ctx.progress is not None:
             ctx.progress(oid)
         loc = y.op.loc
-        no_time = ctx.timeout is not None and ctx.timeout < 0.001  # "no time at all": unknown, as for a query
+        no_time = (lim := ctx.limit()) is not None and lim < 0.001  # "no time at all": unknown, as for a query
         if not ctx.want_smt2 and not no_time and all(dp.violation_possible(a, b) is False for a, b in batch):
             # the query is unsatisfiable by its shape (see pair_violation_possible); with --emit-smt2
             # the query is built, printed and solved instead
