@@ -185,10 +185,11 @@ def junit_of(reports: list[VerifyReport]) -> str:
             if o.loc is not None and o.loc.line > 0:
                 case.set("file", o.loc.file)
                 case.set("line", str(o.loc.line))
+            props = ET.SubElement(case, "properties")
             for key, value in _how(o).items():
-                ET.SubElement(ET.SubElement(case, "properties"), "property", name=key, value=value)
+                ET.SubElement(props, "property", name=key, value=value)
             if o.status == "refuted":
-                f = ET.SubElement(case, "failure", message=o.detail, type=f"refuted ({_how(o)['nature']})")
+                f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
                 f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
             elif o.status == "unknown":
                 e = ET.SubElement(case, "error", message=o.detail, type="unknown")

@@ -86,7 +86,8 @@ def lemma_obligations(
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
         out.append(
-            Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2 or None)
+            Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2 or None,
+                       rule=r.method, nature="behaviour" if r.status == "refuted" else None)
         )
     if machine.op_name == "dataflow.stream":
         out.append(termination_obligation(machine, ctx, name, loc))
@@ -122,6 +123,8 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
             None,
             loc,
             res.smt2 or None,
+            method=res.method,
+            rule=how,
         )
     if res.status == "sat":
         return Obligation(
@@ -133,9 +136,12 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
             {"op": "dataflow.stream", "model": str(res.model)},
             loc,
             res.smt2 or None,
+            rule=how,
+            nature="behaviour",
         )
     return Obligation(
-        oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2 or None
+        oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2 or None,
+        rule=how,
     )
 
 
@@ -166,6 +172,8 @@ def stream_precondition(
             None,
             op.loc,
             res.smt2 or None,
+            method=res.method,
+            rule="operand summaries",
         )
     if res.status == "unknown":
         return Obligation(
@@ -211,6 +219,8 @@ def stream_precondition(
             cex,
             op.loc,
             res.smt2 or None,
+            rule="operand summaries",
+            nature="behaviour",
         )
     return Obligation(
         oid,

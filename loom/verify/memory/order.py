@@ -776,6 +776,8 @@ def domain_order(
                     "(decided on the query's structure)",
                     None,
                     loc,
+                    method="typing rule",
+                    rule=_SHAPE_RULE,
                 )
             )
             continue
@@ -792,6 +794,8 @@ def domain_order(
                     None,
                     loc,
                     res.smt2 or None,
+                    method=res.method,
+                    rule=_SHAPE_RULE if res.trivial else "",
                 )
             )
             continue
@@ -827,9 +831,13 @@ def domain_order(
                 cex,
                 q.second.op.loc,
                 res.smt2 or None,
+                nature="behaviour",
             )
         )
     return out
+
+
+_SHAPE_RULE = "iteration-vector order (the violation is false by the shape of the two instances' positions)"
 
 
 def _why(q: PairQuery, ps, keys, cex, names) -> tuple[str, list[str]]:
