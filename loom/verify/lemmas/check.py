@@ -101,7 +101,8 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
     term = TERMINATION.get((step_op, cond))
     if term is None:
         return Obligation(
-            oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None, loc
+            oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None, loc,
+            method="none",
         )
     _progress(ctx, f"lemma {oid}")
     model = MachineModel(machine, f"{name}_t")
@@ -154,7 +155,8 @@ def stream_precondition(
     variant = variant_name(step_op, cond)
     if term is None:
         return Obligation(
-            oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc
+            oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc,
+            method="none",
         )
     t0 = time.perf_counter()
     s = [ana.rename(ana.summary(v)) for v in op.operands]

@@ -730,6 +730,7 @@ def domain_order(
                 f"ctrl-done network of {D} not recognized: {e}",
                 None,
                 domain.mem.loc,
+                method="none",
             )
         ]
     root, ps, pairs = dp.root, dp.paths, dp.pairs

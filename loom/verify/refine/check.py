@@ -653,13 +653,13 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     if not any(source_position(op.loc).file in files for op in func.regions[0].entry.ops):
         return [Obligation("refine.model", KIND, "unknown", 0.0,
                            f"the DFG carries no location in {sorted(files)[0]}: write it with `loom compile "
-                           "--debug-info` to check it against its source", None, func.loc)]
+                           "--debug-info` to check it against its source", None, func.loc, method="none")]
     try:
         r = Refinement(func, model_source, ctx, layout if layout is not None else memory_layout(func))
     except Unsupported as e:
         loc = e.op.loc if e.op is not None else func.loc
         return [Obligation("refine.model", KIND, "unknown", time.perf_counter() - t0,
-                           f"the DFG cannot be related to its source: {e.reason}", None, loc)]
+                           f"the DFG cannot be related to its source: {e.reason}", None, loc, method="none")]
     r.pair_loops()
     r.relate()
     r.check_events()
