@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.lower import LowerOptions
 from loom.mlir import parse_file
 from loom.testing.differential import check_lowering
@@ -59,7 +61,7 @@ def test_random_programs_agree_in_memory(prog: GeneratedProgram) -> None:
     assert cmp.ok, cmp.detail
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prog=scf_programs(GenConfig(max_ops=350, max_depth=4, two_result_ops=False), seeded=True))
 def test_large_random_programs_agree(prog: GeneratedProgram) -> None:
     assert prog.ops >= 200, "the generator must be able to produce programs with hundreds of ops"

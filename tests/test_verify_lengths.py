@@ -11,6 +11,8 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 
+from conftest import scaled
+
 from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file
 from loom.sim import simulate
@@ -85,7 +87,7 @@ def test_while_loop_is_opened_by_hypothesis_and_confirmed():
     assert obs["len.L0.raw"] == "proved"
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=scaled(12), deadline=None, suppress_health_check=list(HealthCheck))
 @given(scf_programs(GenConfig(max_ops=35)))
 def test_generated_programs_are_proved(prog):
     m = lower_module(prog.module, prog.func_name, LowerOptions())

@@ -372,6 +372,7 @@ class Explorer:
         self._sexprs: dict[int, tuple] = {}
         self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
         self.merged = 0
+        self.merge_forks = 0  # runs a merge's choice split off (a livelock must not rest on an unfair choice)
         self.compared = 0  # runs compared term by term with runs waiting in the same shape
         self._zids: dict[int, tuple] = {}  # Python object id -> (object, Z3 term id)
         body = func.regions[0].entry
@@ -744,13 +745,16 @@ class Explorer:
         is deterministic on a state, so it would go round the same cycle forever. Nothing in the cycle
         counts a loop iteration (the counters are part of the state) and no decision is taken (the path
         length is too): no loop activation bounds it, and the path is feasible, so the cycle is a real
-        infinite run of the network (the explorer's worklist is fair: every enabled actor is queued)."""
+        infinite run of the network (the explorer's worklist is fair: every enabled actor is queued). A cycle
+        in which a merge chose between ready inputs is not reported (it may rest on an unfair choice)."""
         key = self._exact_key(st)
         h = hash(key)
-        for n0, k0 in seen.get(h, ()):
-            if k0 == key:
+        for n0, k0, forks in seen.get(h, ()):
+            # a merge that chose between ready inputs in the cycle could choose otherwise (a fair merge
+            # eventually takes the other input): only a choice-free cycle is a livelock
+            if k0 == key and forks == self.merge_forks:
                 raise _Livelock(self._cycle(st, n - n0), st.returned)
-        seen.setdefault(h, []).append((n, key))
+        seen.setdefault(h, []).append((n, key, self.merge_forks))
 
     def _cycle(self, st: _State, period: int) -> list[str]:
         """The firings of the shortest round of the repeating cycle (replayed on a copy of ``st`` until it is
@@ -874,6 +878,7 @@ class Explorer:
                     other.queued[a.index] = True
                     other.work.append(a.index)
                 pending.append(other)
+                self.merge_forks += 1
 
     def _fire(self, st: _State, a: _Actor, cr: _CRule, heads: list) -> None:
         k = a.index

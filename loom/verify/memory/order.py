@@ -899,8 +899,13 @@ def check_memory_order(
     shared = None
     for d in layout.domains:
         if d.accesses and any(a.kind == "store" for a in d.accesses):
-            if shared is None:
-                probe = Recovery(layout, d, names)
-                shared = (probe.taint, probe.reach)
-            out += domain_order(layout, d, names, ctx, keys, note, shared)
+            try:
+                if shared is None:
+                    probe = Recovery(layout, d, names)
+                    shared = (probe.taint, probe.reach)
+                out += domain_order(layout, d, names, ctx, keys, note, shared)
+            except Exception as e:  # noqa: BLE001 - one domain's crash must not hide the other domains
+                out.append(Obligation(f"mem.{d.name}.order", "memory", "unknown", 0.0,
+                                      f"not decided: the check crashed: {type(e).__name__}: {e}", None,
+                                      d.mem.loc, method="none"))
     return out
