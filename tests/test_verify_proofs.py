@@ -64,7 +64,7 @@ def test_a_refuted_obligation_is_sat_for_the_z3_binary(tmp_path):
     tool = _tool()
     dfg, src, _ = lowered(LOOP)
     swap_order(dfg, "a", "ld0", "st0")
-    r = verify_function(dfg, VerifyContext(timeout=30, want_smt2=True), source=src, checkers=("memory",))
+    r = verify_function(dfg, VerifyContext(timeout=30, want_smt2=True), source=src, checkers=("memory", "lemmas"))
     entries = emit_smt2([r], tmp_path)
     by_id = {e["id"]: e for e in entries}
     bad = by_id["mem.a.order.ld0<st0"]

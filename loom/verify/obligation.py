@@ -59,6 +59,11 @@ class VerifyContext:
     deadline: float | None = None  # ``time.perf_counter()`` at which the current function's budget ends
     require_source: bool = False   # a DFG without its SCF source: refinement "unknown" instead of "unchecked"
 
+    def __post_init__(self) -> None:
+        for flag, value in (("timeout", self.timeout), ("budget", self.budget)):
+            if value is not None:
+                check_seconds(value, flag)
+
     def limit(self) -> Optional[float]:
         """Seconds the next obligation (or query) may take: the per-obligation timeout, cut to what is left
         of the function's budget; None when neither is set. Never negative: 0 means no time at all, which

@@ -43,6 +43,8 @@ Z3_MAX_MS = 2**32 - 1  # Z3's timeout parameter is an unsigned 32-bit count of m
 def milliseconds(seconds: float) -> int:
     """A time limit as Z3's ``timeout`` parameter: at least 1 ms (0 would mean "no limit"), at most what the
     parameter holds (a larger value would wrap around)."""
+    if not seconds < Z3_MAX_MS / 1000:  # also inf; nan is refused by VerifyContext and the CLI
+        return Z3_MAX_MS
     return min(Z3_MAX_MS, max(1, int(seconds * 1000)))
 
 
