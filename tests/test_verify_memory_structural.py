@@ -104,7 +104,7 @@ def test_broken_networks_agree_and_are_refuted_with_a_schedule():
     assert sat > 0 and refuted > 0
 
 
-KERNELS = 150 if os.environ.get("CI") == "true" else 15
+KERNELS = 60 if os.environ.get("CI") == "true" else 15
 
 
 def test_generated_kernels_agree():

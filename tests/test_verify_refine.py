@@ -140,7 +140,7 @@ def test_cli_verify_source_option(tmp_path):
 CACHE_CTX = VerifyContext(timeout=60)
 
 
-KERNELS = 200 if os.environ.get("CI") == "true" else 20  # fresh kernels per run (10x under the ci profile)
+KERNELS = 60 if os.environ.get("CI") == "true" else 20  # fresh kernels per run (3x under CI=true)
 UNKNOWN_SHARE = 0.05  # refinement is complete only up to the relations Houdini finds: a few honest unknowns
 
 
