@@ -210,20 +210,24 @@ def _print_sim_human(doc: dict, result, dfg: bool) -> None:
 def cmd_verify(args) -> int:
     from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
                              progress_printer, sarif_of)
+    from loom.verify.assume import parse_assumption
     from loom.verify.driver import verify_files
+    from loom.verify.obligation import check_seconds
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise _UsageError("loom verify: error: --timeout must be positive")
+    for flag, value in (("--timeout", args.timeout), ("--budget", args.budget)):
+        try:
+            _ = value is None or check_seconds(value, flag)
+        except ValueError as e:
+            raise _UsageError(f"loom verify: error: {e}") from None
     if args.bmc_k < 0:
         raise _UsageError("loom verify: error: --bmc-k must be >= 0")
-    from loom.verify.assume import parse_assumption
-
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
-        raise _UsageError(f"loom verify: error: {e}")
+        raise _UsageError(f"loom verify: error: {e}") from None
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
-                        progress=None if args.json or args.quiet else progress_printer(), assumptions=assumptions)
+                        progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
+                        require_source=args.require_source, assumptions=assumptions)
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
@@ -284,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
     v.add_argument("--timeout", type=float, metavar="S", help="seconds per obligation; a timeout is 'unknown'")
     v.add_argument("--bmc-k", type=int, default=4, metavar="K", help="trip-count bound of the BMC cross-check")
+    v.add_argument("--budget", type=float, metavar="S",
+                   help="seconds per function for all its obligations together; what runs out is 'unknown'")
+    v.add_argument("--require-source", action="store_true",
+                   help="a DFG verified without its SCF source (no refinement check) is 'unknown', not skipped")
     v.add_argument("--source", metavar="IN.scf.mlir",
                    help="check DFG files against this SCF source too (refinement; needs a DFG written with "
                         "`loom compile --debug-info`)")

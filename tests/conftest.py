@@ -1,6 +1,9 @@
-"""Test-session set-up: the ``shared`` marker for tests that read ``../shared`` (the upstream LOOM corpus and specs).
+"""Test-session set-up: hypothesis profiles, and the ``shared`` marker for tests that read ``../shared``.
 
-``../shared`` sits beside the checkout (see README, "Tests"). Under ``CI=true`` a
+``dev`` (the default) keeps the suite quick; ``ci`` (selected when the environment has ``CI=true``) runs
+ten times as many examples in the property tests that scale their example counts with ``scaled``.
+
+``../shared`` sits beside the checkout (see README, "Set up"). Under ``CI=true`` a
 missing ``../shared`` stops the session with an error: CI must never go green by
 not running these tests. Elsewhere those tests are skipped, and the reason says why.
 """
@@ -11,6 +14,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+BASE_EXAMPLES = 100  # the dev profile's max_examples: ``scaled(n)`` is n there
+settings.register_profile("dev", max_examples=BASE_EXAMPLES)
+settings.register_profile("ci", max_examples=10 * BASE_EXAMPLES)
+settings.load_profile("ci" if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes") else "dev")
+
+
+def scaled(n: int) -> int:
+    """``n`` examples under the dev profile, ten times as many under ``ci``."""
+    return max(1, n * settings.default.max_examples // BASE_EXAMPLES)
+
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

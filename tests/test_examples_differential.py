@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.interp import interpret
 from loom.lower import lower_module
 from loom.mlir import parse_file
@@ -58,7 +60,7 @@ def test_interpreter_and_simulator_agree_on_given_inputs(kernel):
 vec = st.lists(st.integers(-50, 50), max_size=6)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(vec, st.integers(1, 4), st.integers(-60, 60), st.integers(-60, 60))
 def test_agree_on_generated_inputs_including_zero_trips(v, bins, lo, key):
     for kernel, obj in [

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.interp import run_json
 from loom.mlir import parse_text
 from loom.testing.differential import check_lowering
@@ -64,7 +66,7 @@ def test_no_wrap_when_the_last_increment_lands_on_the_maximum():
 
 
 @pytest.mark.parametrize(("t", "unsigned"), [("index", False), ("i64", False), ("index", True), ("i64", True)])
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=scaled(12), deadline=None)
 @given(back=st.integers(0, 12), span=st.integers(0, 12), step=st.integers(1, 9))
 def test_interpreter_and_dfg_agree_near_the_top(t: str, unsigned: bool, back: int, span: int, step: int):
     top = U64_MAX if unsigned else I64_MAX

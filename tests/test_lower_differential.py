@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.lower import LowerOptions
 from loom.mlir import parse_file
 from loom.testing.differential import check_lowering
@@ -59,7 +61,7 @@ def test_random_programs_agree_in_memory(prog: GeneratedProgram) -> None:
     assert cmp.ok, cmp.detail
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prog=scf_programs(GenConfig(max_ops=350, max_depth=4, two_result_ops=False), seeded=True))
 def test_large_random_programs_agree(prog: GeneratedProgram) -> None:
     assert prog.ops >= 200, "the generator must be able to produce programs with hundreds of ops"
@@ -218,3 +220,33 @@ def test_corpus_cpu_function_agrees(kernel: str, n: int) -> None:
     module = parse_file(CORPUS / f"{kernel}.mlir")
     inputs = CORPUS_KERNELS[kernel](random.Random(n * 7919 + len(kernel)), n)
     assert_agrees(module, cpu_function(module), inputs, LowerOptions(rar=n != 1))
+
+
+def test_two_runs_that_fail_differently_do_not_agree(monkeypatch) -> None:
+    """Both runs failing is agreement only when they fail the same way (the error kinds are compared)."""
+    import loom.sim
+    from loom.diagnostics import LoomError
+    from loom.testing.differential import error_kind
+
+    text = """
+    func.func @d(%a: i32, %b: i32) -> i32 {
+      %q = arith.divsi %a, %b : i32
+      return %q : i32
+    }
+    """
+    from loom.mlir import parse_text
+
+    module = parse_text(text, "d.scf.mlir")
+    same = check_lowering(module, "d", {"a": 7, "b": 0})
+    assert same.interp.status == "error" and same.sim.status == "error" and same.ok, same.detail
+    real = loom.sim.simulate
+
+    def wrong(func, inputs, **kw):
+        res = real(func, inputs, **kw)
+        res.error = LoomError("index 9 out of bounds", code="RT_MEMREF_OUT_OF_BOUNDS")
+        return res
+
+    monkeypatch.setattr(loom.sim, "simulate", wrong)
+    other = check_lowering(module, "d", {"a": 7, "b": 0})
+    assert not other.ok and "RT_MEMREF_OUT_OF_BOUNDS" in other.detail
+    assert error_kind(LoomError("x", code="RT_STEP_LIMIT")) == error_kind(LoomError("y", code="RT_SIM_STEP_LIMIT"))

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.lower import LowerOptions, lower_module
 from loom.lower.expand_copy import expand_copies
 from loom.mlir import parse_text, print_module
@@ -31,7 +33,7 @@ func.func @f(%a: memref<2x3xf32>, %b: memref<2x3xf32>, %c: memref<?xi32>, %d: me
 """
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=scaled(10), deadline=None)
 @given(c=st.lists(st.integers(-9, 9), min_size=1, max_size=5), k=st.integers(0, 3))
 def test_copies_agree_with_the_interpreter(c: list[int], k: int):
     m = parse_text(KERNEL, "copy.mlir")

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.diagnostics import LoomError
 from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_text, print_module
@@ -56,7 +58,7 @@ def module():
     return parse_text(CALLS, "calls.mlir")
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=scaled(12), deadline=None)
 @given(values=st.lists(st.integers(-50, 50), min_size=0, max_size=6), d=st.integers(1, 7))
 def test_inlined_calls_agree_with_the_interpreter(values: list[int], d: int):
     c = check_lowering(module(), "kernel", {"m": values or [0], "n": len(values), "d": d})

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import scaled
+
 from loom.diagnostics import LoomError
 from loom.interp import run_json
 from loom.ir.attributes import DenseArrayAttr
@@ -163,7 +165,7 @@ def _check(prog: GeneratedProgram) -> None:
     assert c.ok, c.detail
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=scaled(12), deadline=None)
 @given(prog=scf_programs(CFG_SAFE))
 def test_lifted_cfg_kernels_agree_with_the_interpreter(prog: GeneratedProgram):
     _check(prog)

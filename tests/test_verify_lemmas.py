@@ -239,10 +239,11 @@ def test_a_data_dependent_step_is_refuted_with_inputs_that_hang_the_stream():
     assert ops["step"] <= 0 or ops["bound"] - 1 + ops["step"] > 2**63 - 1
     # reproduce: the simulator never completes on these inputs (the stream keeps emitting)
     inputs = {"a": [0] * 16, "lb": args.get("lb", 0), "ub": args.get("ub", 0), "s": args.get("s", 0)}
-    if ops["step"] == 0:
-        return  # zero step: the runtime error is its own verdict; the lemma states it
     res = simulate(func, inputs, max_steps=20_000)
-    assert res.status != "completed" or not res.quiescent
+    if ops["step"] == 0:  # zero step: the stream stops on its runtime error, which the lemma states
+        assert res.status == "error" and "RT_DATAFLOW_STREAM_ZERO_STEP" in str(res.error), (res.status, res.error)
+    else:
+        assert res.status != "completed" or not res.quiescent
 
 
 def test_star_equals_from_zero_is_refuted_on_a_hand_made_stream():

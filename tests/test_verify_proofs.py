@@ -66,7 +66,7 @@ def test_a_refuted_obligation_is_sat_for_the_z3_binary(tmp_path):
     tool = _tool()
     dfg, src, _ = lowered(LOOP)
     swap_order(dfg, "a", "ld0", "st0")
-    r = verify_function(dfg, VerifyContext(timeout=30, want_smt2=True), source=src, checkers=("memory",))
+    r = verify_function(dfg, VerifyContext(timeout=30, want_smt2=True), source=src, checkers=("memory", "lemmas"))
     entries = emit_smt2([r], tmp_path)
     by_id = {e["id"]: e for e in entries}
     bad = by_id["mem.a.order.ld0<st0"]
@@ -102,3 +102,40 @@ def test_proofs_are_the_same_bytes_under_other_hash_seeds_and_checkout_paths(tmp
     assert tool.compare(tmp_path / "p1", tmp_path / "p2") == []
     assert tool.compare(tmp_path / "p1", ROOT / "proofs") == []
     assert not any(str(tmp_path) in f.read_text() for f in (tmp_path / "p1").rglob("*.smt2"))
+
+
+def _false_by_simplification(path: Path) -> bool:
+    """Does Z3's simplifier alone reduce the script's assertions to false (no solver needed)?"""
+    import z3
+
+    assertions = z3.parse_smt2_file(str(path))
+    return z3.is_false(z3.simplify(z3.And(*assertions)))
+
+
+def test_no_archived_script_is_false_by_simplification():
+    """An archived script must be a real query: one the simplifier settles checked nothing a second solver
+    could confirm (every ``class.*`` used to compare a clock with itself)."""
+    trivial = [p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "proofs").rglob("*.smt2"))
+               if _false_by_simplification(p)]
+    assert not trivial, f"{len(trivial)} script(s) reduce to false by simplification, e.g. {trivial[:5]}"
+
+
+def test_fresh_scripts_are_real_queries_and_only_smt_obligations_have_them(tmp_path):
+    """On freshly emitted scripts of examples: none is false by simplification, each belongs to an ``smt``
+    obligation, and the rule-based obligations (every ``class.*`` among them) have none."""
+    from loom.verify import verify_file
+
+    reports = []
+    for name in ("dot", "histogram", "triangular"):
+        reports += verify_file(ROOT / "examples" / f"{name}.scf.mlir", VerifyContext(timeout=60, want_smt2=True))
+    entries = emit_smt2(reports, tmp_path)
+    method = {(r.function, o.id): o.method for r in reports for o in r.obligations}
+    files = [e for e in entries if e["file"]]
+    assert len(files) > 20
+    for e in files:
+        assert method[(e["function"], e["id"])] == "smt", e
+        assert not _false_by_simplification(tmp_path / e["file"]), e["file"]
+    classes = [e for e in entries if e["id"].startswith("class.")]
+    assert classes and not any(e["file"] for e in classes)
+    rules = {m for m in method.values()}
+    assert {"smt", "typing rule", "graph", "simulation"} <= rules, rules

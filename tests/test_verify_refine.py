@@ -8,16 +8,17 @@ simulator), and the CLI path for DFG files written with ``--debug-info``.
 from __future__ import annotations
 
 import functools
+import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 from loom.lower import LowerOptions, lower_module
 from loom.mlir import parse_file, parse_text, print_module
-from loom.testing.scf_gen import GenConfig, scf_programs
+from loom.testing.scf_gen import GenConfig, generate_program
 from loom.verify.mutate import OPERATORS, mutants
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.check import KIND, check_refinement, confirm
@@ -139,19 +140,33 @@ def test_cli_verify_source_option(tmp_path):
 CACHE_CTX = VerifyContext(timeout=60)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-@given(scf_programs(GenConfig(max_ops=60), seeded=True))
-def test_generated_kernels_refine_their_source(prog):
-    """Derandomized (the same 20 kernels every run): refinement is complete only up to the relations
-    Houdini can find, so a new random kernel may give an honest "unknown"; the sweep in
-    benchmarks/sweep_refine.py explores fresh ones."""
-    out = lower_module(prog.module, prog.func_name, LowerOptions())
-    dfg = next(f for f in out.functions() if f.name == "handshake.func")
-    src = next(f for f in prog.module.functions()
-               if f.name == "func.func" and f.attributes["sym_name"].value == prog.func_name)
-    obs = check_refinement(dfg, CACHE_CTX, src)
-    bad = [(o.id, o.status, o.detail[:200]) for o in obs if o.status not in ("proved", "assumed")]
-    assert not bad, (prog.seed, bad)
+KERNELS = 60 if os.environ.get("CI") == "true" else 20  # fresh kernels per run (3x under CI=true)
+UNKNOWN_SHARE = 0.05  # refinement is complete only up to the relations Houdini finds: a few honest unknowns
+
+
+def test_fresh_generated_kernels_refine_their_source():
+    """Fresh kernels every run (the seeds are in the message): none may be refuted -- the lowering is
+    correct, so a refutation is a false alarm or a lowering bug --, and the unknowns are counted in the
+    assertion (at most UNKNOWN_SHARE of the obligations), not hidden behind a fixed set of kernels."""
+    base = random.SystemRandom().randrange(2**32)
+    rng = random.Random(base)
+    counts = {"proved": 0, "unknown": 0, "refuted": 0}
+    odd: list[tuple] = []
+    for _ in range(KERNELS):
+        seed = rng.randrange(2**32)
+        prog = generate_program(random.Random(seed), GenConfig(max_ops=60), seed=seed)
+        out = lower_module(prog.module, prog.func_name, LowerOptions())
+        dfg = next(f for f in out.functions() if f.name == "handshake.func")
+        src = next(f for f in prog.module.functions()
+                   if f.name == "func.func" and f.attributes["sym_name"].value == prog.func_name)
+        for o in check_refinement(dfg, CACHE_CTX, src):
+            counts[o.status] += 1
+            if o.status != "proved":
+                odd.append((seed, o.id, o.status, o.detail[:160]))
+    total = sum(counts.values())
+    assert total > KERNELS, counts
+    assert counts["refuted"] == 0, (base, counts, [x for x in odd if x[2] == "refuted"])
+    assert counts["unknown"] <= UNKNOWN_SHARE * total, (base, counts, odd)
 
 
 @pytest.mark.parametrize("signed", [False, True])

@@ -11,7 +11,7 @@ import pytest
 
 from loom.ir.location import Location
 from loom.verify import VerifyContext, verify_file, verify_function
-from loom.verify.obligation import Obligation
+from loom.verify.obligation import METHODS, NATURES, Obligation
 from loom.verify.report import (
     VerifyReport,
     exit_code_of,
@@ -65,8 +65,11 @@ def test_json_has_exactly_the_design_shape():
     doc = synthetic().to_json()
     assert set(doc) == {"obligations", "summary"}
     for o in doc["obligations"]:
-        assert set(o) == {"id", "kind", "status", "seconds", "detail", "counterexample", "assumes"}
-        assert o["status"] in ("proved", "refuted", "unknown", "assumed")
+        nature = {"nature"} if o["status"] == "refuted" else set()
+        assert set(o) == {"id", "kind", "status", "seconds", "detail", "counterexample", "assumes", "method",
+                          "rule"} | nature
+        assert o["status"] in ("proved", "refuted", "unknown", "assumed", "unchecked")
+        assert o["method"] in METHODS and (not nature or o["nature"] in NATURES)
     s = doc["summary"]
     assert (s["total"], s["proved"], s["refuted"], s["unknown"], s["exit_code"]) == (3, 1, 1, 1, 1)
     json.dumps(doc)  # serializable

@@ -87,7 +87,8 @@ def test_the_recorded_findings_are_exactly_what_verify_reports(verdicts):
     assert set(verdicts) == set(FINDINGS)
     for name, (path, _, _, r) in verdicts.items():
         got = {o.id: o.status for o in r.obligations if o.status not in ("proved", "assumed")}
-        assert got == FINDINGS[name], (path.name, name, got)
+        assert got == FINDINGS[name], (path.name, name, got, [(o.id, o.detail) for o in r.obligations
+                                                              if o.status not in ("proved", "assumed")])
         kinds = {o.kind for o in r.obligations}
         assert "fsm" in kinds
         if any(o.id.startswith("mem.access.") for o in r.obligations):

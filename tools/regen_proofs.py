@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     n = sum(1 for e in entries if e["file"])
     print(
-        f"proofs/ is up to date: {len(entries)} obligations proved, {n} SMT-LIB2 files, all unsat for {solvers}"
+        f"proofs/ is up to date: {len(entries)} obligations ({sum(e['verdict'] == 'proved' for e in entries)} proved, "
+        f"{sum(e['verdict'] == 'assumed' for e in entries)} assumed), {n} SMT-LIB2 files, all unsat for {solvers}"
     )
     return 0
 

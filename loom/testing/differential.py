@@ -8,6 +8,7 @@ memories agree bit for bit, the simulation completed and no token is left.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -67,6 +68,10 @@ def check_lowering(
         problems.append(
             f"status: interpreter {ref.status} ({ref.error}), simulator {got.status} ({got.error})"
         )
+    elif ref.status == "error" and error_kind(ref.error) != error_kind(got.error):
+        # both failing is agreement only when they fail the same way (a wrong lowering could turn a
+        # division by zero into an out-of-bounds access)
+        problems.append(f"error: interpreter {ref.error}, simulator {got.error}")
     if ref.status == "completed" and got.status == "completed":
         if len(ref.results) != len(got.results) or not all(
             same_value(a, b) for a, b in zip(ref.results, got.results)
@@ -86,6 +91,18 @@ def check_lowering(
     if got.status == "deadlock":
         problems.append(got.deadlock_report)
     return Comparison(not problems, "\n".join(problems), dfg_module, ref, got)
+
+
+STEP_LIMITS = ("RT_STEP_LIMIT", "RT_SIM_STEP_LIMIT")  # the interpreter's and the simulator's own budgets
+
+
+def error_kind(error: Any) -> Optional[str]:
+    """The spec code of a run's error (both step limits are one kind: the run did not end in time)."""
+    code = getattr(error, "code", None)
+    if code is None and error is not None:
+        m = re.search(r"\b(RT_[A-Z0-9_]+)", str(error))
+        code = m.group(1) if m else str(error)
+    return "STEP_LIMIT" if code in STEP_LIMITS else code
 
 
 def token_counts(func: Operation, inputs: dict[str, Any], max_steps: int = 5_000_000) -> dict[Value, int]:

@@ -3,7 +3,7 @@
 verify_file(path, ctx, func_name=None) -> list[VerifyReport]     # .scf.mlir is lowered first
 verify_function(func, ctx, source=None, cache=None) -> VerifyReport
 VerifyReport: .obligations, .exit_code(), .to_json(), .to_junit(), .to_sarif(), .format_human()
-VerifyContext(timeout=None, bmc_k=4, want_smt2=False, progress=None)
+VerifyContext(timeout=None, bmc_k=4, want_smt2=False, progress=None, budget=None, require_source=False)
 """
 
 from loom.verify.driver import verify_file, verify_function

@@ -10,8 +10,11 @@ obligation naming it -- never a silent pass. Bad input raises ``LoomError``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
+import signal
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -48,13 +51,62 @@ def _external(module: str, attr: str) -> Optional[Checker]:
     return getattr(mod, attr, None)
 
 
-def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation) -> list[Obligation]:
-    """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict)."""
-    t0 = time.perf_counter()
+class BudgetExceeded(BaseException):
+    """The function's ``--budget`` ran out while a checker was still running (raised by the watchdog; a
+    BaseException so that no checker's ``except Exception`` turns it into a verdict)."""
+
+
+GRACE = 1.0  # seconds the watchdog waits past the budget: the checkers stop on their own first
+
+
+@contextlib.contextmanager
+def _watchdog(ctx: VerifyContext):
+    """Stop a checker that outlives the function's budget (``BudgetExceeded``): every solver query is
+    already bounded by ``ctx.limit()``; this also bounds pure-Python work. Only in the main thread, where
+    Python delivers signals (elsewhere the query limits alone apply)."""
+    if (ctx.deadline is None or threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")):
+        yield
+        return
+
+    def stop(signum, frame):  # noqa: ARG001 - the signal handler's signature
+        if frame is not None and frame.f_code.co_name == "__del__":
+            signal.setitimer(signal.ITIMER_REAL, 0.01)  # an exception in a finalizer is ignored: try again
+            return
+        raise BudgetExceeded()
+
+    left = max(0.0, ctx.deadline - time.perf_counter()) + GRACE
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, left)
     try:
-        return fn()
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _skipped(name: str, kind: str, func: Operation, why: str) -> list[Obligation]:
+    return [Obligation(f"internal.{name}", kind, "unknown", 0.0, f"checker '{name}' {why}", None, func.loc,
+                       method="none")]
+
+
+def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation,
+             ctx: Optional[VerifyContext] = None) -> list[Obligation]:
+    """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict).
+
+    With a budget (``ctx.deadline``): a checker that would start with no time left is skipped, and one
+    still running when the watchdog fires is stopped; both are listed as ``unknown``."""
+    t0 = time.perf_counter()
+    if ctx is not None and ctx.deadline is not None and ctx.deadline - t0 <= 0:
+        return _skipped(name, kind, func, f"skipped: the function's budget of {ctx.budget:g}s was used up")
+    try:
+        with _watchdog(ctx) if ctx is not None else contextlib.nullcontext():
+            return fn()
     except LoomError:
         raise
+    except BudgetExceeded:
+        return _skipped(name, kind, func, f"stopped after {time.perf_counter() - t0:.1f}s: the function's "
+                        f"budget of {ctx.budget:g}s ran out" if ctx is not None else "stopped")
     except RecursionError:
         return [
             Obligation(
@@ -103,21 +155,25 @@ def verify_function(
         raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
     t0 = time.perf_counter()
     ctx = _with_assumptions(ctx, func, source)
+    if ctx.budget is not None:
+        ctx = dataclasses.replace(ctx, deadline=t0 + ctx.budget)
     want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc"}
     cache = cache if cache is not None else LemmaCache()
     obs: list[Obligation] = []
     if "lemmas" in want:
-        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache, source), func)
+        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache, source), func, ctx)
     layout = memory_layout(func)
     ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
     if "lengths" in want:
         obs += _run_external("lengths", *ext["lengths"], func, ctx)
     if "structure" in want:
-        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func)
+        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx)
     if "memory" in want:
-        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func)
+        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func, ctx)
     if "refine" in want and source is not None:
-        obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func)
+        obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func, ctx)
+    elif "refine" in want:
+        obs.append(not_checked_refinement(func, ctx))
     if "bmc" in want:
         obs += _run_external("bmc", *ext["bmc"], func, ctx)
     obs = _mark_partial(obs)
@@ -168,7 +224,17 @@ def _run_external(
                 func.loc,
             )
         ]
-    return _guarded(name, kind, lambda: fn(func, ctx), func)
+    return _guarded(name, kind, lambda: fn(func, ctx), func, ctx)
+
+
+def not_checked_refinement(func: Operation, ctx: VerifyContext) -> Obligation:
+    """The ``refine`` entry of a DFG verified without its SCF source: nothing says what it computes.
+
+    ``unchecked`` (no effect on the exit code), or ``unknown`` with ``ctx.require_source``."""
+    status = "unknown" if ctx.require_source else "unchecked"
+    return Obligation("refine", "refinement", status, 0.0,
+                      "not checked (no --source): what the DFG computes was not compared with an SCF source; "
+                      "pass --source IN.scf.mlir (or verify the .scf.mlir)", None, func.loc, method="none")
 
 
 def _sources(module: Module) -> dict[str, Operation]:

@@ -6,8 +6,10 @@ Obligations; the driver collects them into a VerifyReport.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from loom.ir.location import Location
 
@@ -15,8 +17,17 @@ if TYPE_CHECKING:
     from loom.verify.assume import Assumption
 
 KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement")
-# "assumed": not checked but stated, e.g. the termination of a while loop (partial correctness); exit 0
-STATUSES = ("proved", "refuted", "unknown", "assumed")
+# "assumed": stated and relied on, not checked (a while loop's termination: partial correctness); exit 0
+# "unchecked": deliberately not checked (refinement without a source); exit 0
+STATUSES = ("proved", "refuted", "unknown", "assumed", "unchecked")
+# How a verdict was reached: ``smt`` -- a non-trivial solver query (the only method with an SMT-LIB2
+# script); ``typing rule`` -- a rule of a calculus applied to the IR; ``graph`` -- an exact check over
+# the graph; ``simulation`` -- running tables on concrete (or control-exact symbolic) values;
+# ``none`` -- nothing was decided (not checked, skipped, crashed).
+METHODS = ("smt", "typing rule", "graph", "simulation", "none")
+# What a refutation is: a ``behaviour`` some run shows (deadlock, residual, race, wrong length or value),
+# or a ``spec rule`` -- structure the specs make mandatory, whatever the runs do.
+NATURES = ("behaviour", "spec rule")
 
 
 @dataclass
@@ -33,6 +44,13 @@ class Obligation:
     smt2: str | None = None              # self-contained SMT-LIB2 script; a stock solver answers `unsat` iff proved (None when not a single SMT query, e.g. BMC; say so in detail)
     bounded: int | None = None           # K when the result holds only up to bound K
     assumes: tuple[str, ...] = ()        # what the verdict relies on that is not proved (e.g. "L0 terminates")
+    method: str = "smt"                  # one of METHODS
+    rule: str = ""                       # the typing rule, graph check or simulation that decided it
+    nature: str | None = None            # refutations: one of NATURES
+
+    def how(self) -> str:
+        """The method, with the rule or check that applied it: ``graph: done postdominance``."""
+        return f"{self.method}: {self.rule}" if self.rule else self.method
 
 
 @dataclass
@@ -45,3 +63,27 @@ class VerifyContext:
     progress: Callable[[str], None] | None = None
     # what legal inputs are (``--assume``, ``loom.range``): every obligation is proved under these only
     assumptions: tuple["Assumption", ...] = ()
+    budget: float | None = None    # seconds per function, all its obligations together
+    deadline: float | None = None  # ``time.perf_counter()`` at which the current function's budget ends
+    require_source: bool = False   # a DFG without its SCF source: refinement "unknown" instead of "unchecked"
+
+    def __post_init__(self) -> None:
+        for flag, value in (("timeout", self.timeout), ("budget", self.budget)):
+            if value is not None:
+                check_seconds(value, flag)
+
+    def limit(self) -> Optional[float]:
+        """Seconds the next obligation (or query) may take: the per-obligation timeout, cut to what is left
+        of the function's budget; None when neither is set. Never negative: 0 means no time at all, which
+        every checker answers with "unknown"."""
+        left = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        if self.timeout is None:
+            return left
+        return self.timeout if left is None else min(self.timeout, left)
+
+
+def check_seconds(value: float, flag: str) -> float:
+    """A time limit as given on the command line: finite and positive (``ValueError`` with one line)."""
+    if math.isnan(value) or math.isinf(value) or value <= 0:
+        raise ValueError(f"{flag} must be a positive, finite number of seconds (got {value!r})")
+    return value

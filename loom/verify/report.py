@@ -51,7 +51,7 @@ class VerifyReport:
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:
-        c = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
+        c = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
         for o in self.obligations:
             c[o.status] = c.get(o.status, 0) + 1
         return c
@@ -64,7 +64,7 @@ class VerifyReport:
         c = self.counts()
         by_kind: dict[str, dict[str, int]] = {}
         for o in self.obligations:
-            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0})[o.status] += 1
+            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0})[o.status] += 1
         return {
             "function": self.function,
             "file": self.file,
@@ -132,10 +132,11 @@ def json_of(reports: list[VerifyReport]) -> dict:
             "detail": o.detail,
             "counterexample": _json_safe(o.counterexample) if o.counterexample is not None else None,
             "assumes": list(o.assumes),
+            **_how(o),
         }
         for _, o, oid in _tagged(reports)
     ]
-    counts = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
+    counts = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
     for _, o, _ in _tagged(reports):
         counts[o.status] += 1
     summary = {
@@ -148,6 +149,15 @@ def json_of(reports: list[VerifyReport]) -> dict:
     }
     summary["tools"] = tool_versions()  # the pinned solver that decided these verdicts
     return {"obligations": obligations, "summary": summary}
+
+
+def _how(o: Obligation) -> dict:
+    """How ``o`` was decided (``method``, ``rule``) and, for a refutation, whether it is a behaviour or a
+    spec rule (``nature``)."""
+    out = {"method": o.method, "rule": o.rule}
+    if o.status == "refuted":
+        out["nature"] = o.nature or "behaviour"
+    return out
 
 
 def junit_of(reports: list[VerifyReport]) -> str:
@@ -164,7 +174,7 @@ def junit_of(reports: list[VerifyReport]) -> str:
             tests=str(len(r.obligations)),
             failures=str(c["refuted"]),
             errors=str(c["unknown"]),
-            skipped=str(c["assumed"]),
+            skipped=str(c["assumed"] + c["unchecked"]),
             time=f"{r.seconds:.6f}",
         )
         if r.file:
@@ -185,6 +195,9 @@ def junit_of(reports: list[VerifyReport]) -> str:
             if o.loc is not None and o.loc.line > 0:
                 case.set("file", o.loc.file)
                 case.set("line", str(o.loc.line))
+            props = ET.SubElement(case, "properties")
+            for key, value in _how(o).items():
+                ET.SubElement(props, "property", name=key, value=value)
             if o.status == "refuted":
                 f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
                 f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
@@ -193,6 +206,8 @@ def junit_of(reports: list[VerifyReport]) -> str:
                 e.text = o.detail
             elif o.status == "assumed":
                 ET.SubElement(case, "skipped", message=f"assumed, not checked: {o.detail}")
+            elif o.status == "unchecked":
+                ET.SubElement(case, "skipped", message=o.detail)
             notes = []
             if o.bounded is not None:
                 notes.append(f"bounded: holds for trip counts up to K={o.bounded}")
@@ -203,7 +218,7 @@ def junit_of(reports: list[VerifyReport]) -> str:
         tot["tests"] += len(r.obligations)
         tot["failures"] += c["refuted"]
         tot["errors"] += c["unknown"]
-        tot["skipped"] += c["assumed"]
+        tot["skipped"] += c["assumed"] + c["unchecked"]
     for k, v in tot.items():
         root.set(k, str(v))
     root.set("time", f"{sum(r.seconds for r in reports):.6f}")
@@ -238,9 +253,10 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
     for r, o, oid in _tagged(reports):
         level, kind = {
             "proved": ("none", "pass"),
-            "refuted": ("error", "fail"),
+            "refuted": ("error" if _how(o).get("nature") == "behaviour" else "warning", "fail"),
             "unknown": ("warning", "open"),
             "assumed": ("note", "review"),
+            "unchecked": ("note", "notApplicable"),
         }[o.status]
         res = {
             "ruleId": f"loom.{o.kind}",
@@ -254,6 +270,7 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
                 "status": o.status,
                 "seconds": round(o.seconds, 6),
                 "function": r.function,
+                **_how(o),
             },
         }
         if o.bounded is not None:
@@ -363,11 +380,14 @@ def human_of(reports: list[VerifyReport], verbose: bool = False, quiet: bool = F
         for o in r.obligations:
             if quiet and o.status == "proved":
                 continue
-            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown", "assumed": "assumed"}[o.status]
+            tag = {"proved": "proved ", "refuted": "REFUTED", "unknown": "unknown", "assumed": "assumed",
+                   "unchecked": "skipped"}[o.status]
             bound = f"  (up to K={o.bounded})" if o.bounded is not None else ""
             if o.assumes:
                 bound += f"  (if {' and '.join(o.assumes)})"
-            line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}"
+            line = f"  {tag}  {o.id:<{width}}  {o.seconds:8.3f}s{bound}  [{o.how()}]"
+            if o.status == "refuted":
+                line += f" ({_how(o)['nature']})"
             if verbose or o.status != "proved":
                 line += f"  {o.detail}"
             out.append(line)
@@ -375,27 +395,31 @@ def human_of(reports: list[VerifyReport], verbose: bool = False, quiet: bool = F
         assumed = f", {c['assumed']} assumed" if c["assumed"] else ""
         out.append(
             f"  {len(r.obligations)} obligations: {c['proved']} proved, {c['refuted']} refuted, "
-            f"{c['unknown']} unknown{assumed} ({r.seconds:.2f} s)"
+            f"{c['unknown']} unknown{assumed}{_unchecked(c)} ({r.seconds:.2f} s)"
         )
         refuted = [o for o in r.obligations if o.status == "refuted"]
         if refuted:
             out.append("  counterexamples:")
             for o in refuted:
                 where = f" at {o.loc}" if o.loc is not None and o.loc.line > 0 else ""
-                out.append(f"  - {o.id}{where}: {o.detail}")
+                out.append(f"  - {o.id}{where} ({_how(o)['nature']}): {o.detail}")
                 if o.counterexample:
                     out.append(format_counterexample(o.counterexample))
     if len(reports) > 1:
-        total = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0}
+        total = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
         for r in reports:
             for k, v in r.counts().items():
                 total[k] += v
         out.append(
             f"total: {sum(total.values())} obligations in {len(reports)} functions: {total['proved']} proved, "
-            f"{total['refuted']} refuted, {total['unknown']} unknown"
+            f"{total['refuted']} refuted, {total['unknown']} unknown{_unchecked(total)}"
             + (f", {total['assumed']} assumed" if total["assumed"] else "")
         )
     return "\n".join(out) + "\n"
+
+
+def _unchecked(counts: dict) -> str:
+    return f", {counts['unchecked']} not checked" if counts.get("unchecked") else ""
 
 
 def progress_printer(

@@ -70,7 +70,7 @@ def emit_smt2(
             entry = {"function": r.function, "id": o.id, "kind": o.kind, "verdict": o.status, "file": None}
             if r.file:
                 entry["source"] = r.file
-            if o.smt2:
+            if o.smt2 and o.method == "smt":  # rules, graph checks and simulations have no script
                 base = safe_name(f"{prefix}{r.function}.{o.id}")
                 name, k = base + ".smt2", 1
                 while name in taken:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import z3
+from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
 
 from loom.verify import smtlib
-from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
 
 
 @dataclass
@@ -31,6 +31,23 @@ class QueryResult:
     smt2: str
     model: Optional[z3.ModelRef] = None
     reason: str = ""
+    trivial: bool = False  # Z3's simplifier alone reduced the query to false: a rule decided it, not a solver
+
+    @property
+    def method(self) -> str:
+        """``smt`` for a real solver query; ``typing rule`` when the query was false by construction."""
+        return "typing rule" if self.trivial else "smt"
+
+
+Z3_MAX_MS = 2**32 - 1  # Z3's timeout parameter is an unsigned 32-bit count of milliseconds
+
+
+def milliseconds(seconds: float) -> int:
+    """A time limit as Z3's ``timeout`` parameter: at least 1 ms (0 would mean "no limit"), at most what the
+    parameter holds (a larger value would wrap around)."""
+    if not seconds < Z3_MAX_MS / 1000:  # also inf; nan is refused by VerifyContext and the CLI
+        return Z3_MAX_MS
+    return min(Z3_MAX_MS, max(1, int(seconds * 1000)))
 
 
 def _pipeline() -> z3.Solver:
@@ -56,12 +73,14 @@ def run_query(
     A timeout or an incomplete answer is ``unknown`` (with Z3's reason), never ``unsat``.
     """
     t0 = time.perf_counter()
-    text = to_smt2(assertions) if want_smt2 else ""
     if timeout is not None and timeout < 0.001:  # Z3 counts in milliseconds: less than 1 ms is no time at all
-        return QueryResult("unknown", 0.0, text, reason="timeout")
+        return QueryResult("unknown", 0.0, to_smt2(assertions) if want_smt2 else "", reason="timeout")
+    if z3.is_false(z3.simplify(conjunction(assertions))):  # no script: nothing for a solver to check
+        return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
+    text = to_smt2(assertions) if want_smt2 else ""
     solver = _pipeline() if preprocess else z3.Solver()
     if timeout is not None:
-        solver.set("timeout", max(1, int(timeout * 1000)))
+        solver.set("timeout", milliseconds(timeout))
     solver.add(*assertions)
     try:
         r = solver.check()
@@ -86,26 +105,34 @@ class QuerySession:
     without a solver call.
     """
 
-    def __init__(self, timeout: Optional[float], want_smt2: bool = True, base: Sequence[z3.BoolRef] = ()) -> None:
-        self.timeout = timeout
+    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", want_smt2: bool = True,
+                 base: Sequence[z3.BoolRef] = ()) -> None:
+        # seconds per query, or a function giving them at each query (what is left of a budget)
+        self._limit = timeout if callable(timeout) else (lambda: timeout)
         self.want_smt2 = want_smt2
         self.base = [b for b in base if not z3.is_true(b)]  # facts every query assumes (input assumptions)
         self.solver = z3.Solver()
 
+    @property
+    def timeout(self) -> Optional[float]:
+        """Seconds the next query may take (None: no limit)."""
+        return self._limit()
+
     def check(self, assertions: Sequence[z3.BoolRef]) -> QueryResult:
         t0 = time.perf_counter()
         assertions = [*self.base, *assertions]
-        text = to_smt2(assertions) if self.want_smt2 else ""
-        if self.timeout is not None and self.timeout < 0.001:
-            return QueryResult("unknown", 0.0, text, reason="timeout")
+        limit = self.timeout
+        if limit is not None and limit < 0.001:
+            return QueryResult("unknown", 0.0, to_smt2(assertions) if self.want_smt2 else "", reason="timeout")
         simplified = z3.simplify(conjunction(assertions))  # no per-argument coercion: it dominated big runs
-        if z3.is_false(simplified):
-            return QueryResult("unsat", time.perf_counter() - t0, text)
+        if z3.is_false(simplified):  # false by construction: no script (nothing for a solver to check)
+            return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
+        text = to_smt2(assertions) if self.want_smt2 else ""
         s = self.solver
         s.push()
         try:
-            if self.timeout is not None:
-                s.set("timeout", max(1, int(self.timeout * 1000)))
+            if limit is not None:
+                s.set("timeout", milliseconds(limit))
             s.add(simplified)
             r = s.check()
             if r == z3.unsat:

@@ -65,12 +65,20 @@ from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.assume import to_z3
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.solve import conjunction, disjunction
+from loom.verify.solve import conjunction, disjunction, milliseconds
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
 CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
 MERGE_PATIENCE = 48  # term-by-term comparisons without a single merge before merging is given up
 STEP_CAP = 200_000  # firings per explored run
+PENDING_CAP = 100_000  # runs waiting in the queue at once (the explorer's memory)
+LIVELOCK_AFTER = 1_000  # firings of one run before it is watched for a repeated state
+# Caps other than the loop bound K: a run they cut was not checked, so the obligations become unknown.
+CAPS = {
+    "firing": f"firing cap ({STEP_CAP} firings per run)",
+    "loop": f"per-loop cap ({CONCRETE_CAP} iterations of a loop whose decisions are concrete)",
+    "memory": f"memory cap ({PENDING_CAP} runs waiting to be explored)",
+}
 DEFAULT_BUDGET = 10.0  # seconds per function when the context sets no timeout
 
 
@@ -309,7 +317,23 @@ class _State:
 
 
 class _Pruned(Exception):
-    """The run leaves the bound (a loop would need more than K iterations) or the step cap."""
+    """The run leaves the bound (a loop would need more than K iterations), its path is infeasible, or it
+    hits one of ``CAPS`` (``cap`` names it: such a run is not covered by the bound, so nothing it could
+    show was checked)."""
+
+    def __init__(self, cap: Optional[str] = None) -> None:
+        super().__init__(cap or "bound")
+        self.cap = cap
+
+
+class _Livelock(Exception):
+    """The run came back to a state it was in before, with no loop activation counting and no decision
+    taken in between: it repeats the cycle of ``schedule`` (firings ``actor: rule``) forever."""
+
+    def __init__(self, schedule: list[str], returned: bool) -> None:
+        super().__init__("livelock")
+        self.schedule = schedule
+        self.returned = returned
 
 
 @dataclass
@@ -320,11 +344,14 @@ class BmcResult:
     bound: int
     paths: int = 0
     pruned: int = 0
-    kind: str = ""  # deadlock | residual | error
+    kind: str = ""  # deadlock | residual | error | livelock
     detail: str = ""
     arguments: dict = field(default_factory=dict)
     trips: list = field(default_factory=list)
     seconds: float = 0.0
+    capped: dict = field(default_factory=dict)  # CAPS key -> runs it cut (those runs were not checked)
+    schedule: list = field(default_factory=list)  # a livelock's repeating cycle of firings
+    queries: int = 0  # branch feasibility queries asked (what a run out of time reached)
 
 
 class Explorer:
@@ -346,6 +373,7 @@ class Explorer:
         self._sexprs: dict[int, tuple] = {}
         self.deciding: Optional[int] = None  # the actor allowed to decide a symbolic guard right now
         self.merged = 0
+        self.merge_forks = 0  # runs a merge's choice split off (a livelock must not rest on an unfair choice)
         self.compared = 0  # runs compared term by term with runs waiting in the same shape
         self._zids: dict[int, tuple] = {}  # Python object id -> (object, Z3 term id)
         body = func.regions[0].entry
@@ -577,9 +605,18 @@ class Explorer:
             hit = self._fact_cache[key] = (g, facts)  # the entry keeps ``g`` (its id) alive
         return hit[1]
 
+    def _limit(self) -> None:
+        """Bound the next solver call by what is left of the budget (a query may not outlive it)."""
+        left = self.deadline - time.perf_counter()
+        if left < 0.001:
+            raise TimeoutError
+        self.solver.set("timeout", milliseconds(left))
+
     def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
-        """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path."""
+        """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path
+        (``TimeoutError`` when the solver cannot tell within the budget)."""
         self._sync(st)
+        self._limit()
         self.solver.push()
         self.solver.add(g, *self._facts(g))
         r = self.solver.check()
@@ -665,12 +702,16 @@ class Explorer:
         actors = self.actors
         try_fire = self._try_fire
         n = 0
+        every = max(64, len(actors))  # states sampled for the livelock watch (a bounded overhead)
+        seen: dict[int, list[tuple[int, tuple]]] = {}
         while True:
             work, queued = st.work, st.queued
             while work:
                 n += 1
                 if n & 255 == 0 and time.perf_counter() > self.deadline:
                     raise TimeoutError
+                if n > LIVELOCK_AFTER and n % every == 0:
+                    self._watch(st, seen, n)
                 k = work.popleft()
                 queued[k] = False
                 if try_fire(st, actors[k], pending):
@@ -702,6 +743,60 @@ class Explorer:
             if st.maxc > level:
                 return "requeue"
 
+    def _exact_key(self, st: _State) -> tuple:
+        """Everything the rest of a run depends on (terms by identity: they are alive in the state)."""
+
+        def val(v: Any) -> Any:
+            return self._zid(v) if isinstance(v, z3.ExprRef) else (type(v).__name__, repr(v))
+
+        return (tuple(st.states), tuple(tuple(val(x) for x in r.values()) for r in st.regs),
+                tuple(tuple(val(x) for x in q) for q in st.chans), tuple(st.counters), tuple(st.work),
+                tuple(st.queued), tuple(st.blocked), st.ready, st.returned, st.error, len(st.path), st.maxc)
+
+    def _watch(self, st: _State, seen: dict, n: int) -> None:
+        """Raise ``_Livelock`` when the run is back in a state it was in at an earlier sample: the explorer
+        is deterministic on a state, so it would go round the same cycle forever. Nothing in the cycle
+        counts a loop iteration (the counters are part of the state) and no decision is taken (the path
+        length is too): no loop activation bounds it, and the path is feasible, so the cycle is a real
+        infinite run of the network (the explorer's worklist is fair: every enabled actor is queued). A cycle
+        in which a merge chose between ready inputs is not reported (it may rest on an unfair choice)."""
+        key = self._exact_key(st)
+        h = hash(key)
+        for n0, k0, forks in seen.get(h, ()):
+            # a merge that chose between ready inputs in the cycle could choose otherwise (a fair merge
+            # eventually takes the other input): only a choice-free cycle is a livelock
+            if k0 == key and forks == self.merge_forks:
+                raise _Livelock(self._cycle(st, n - n0), st.returned)
+        seen.setdefault(h, []).append((n, key, self.merge_forks))
+
+    def _cycle(self, st: _State, period: int) -> list[str]:
+        """The firings of the shortest round of the repeating cycle (replayed on a copy of ``st`` until it is
+        back in ``st``'s state; ``period`` attempts at most, the repetition the watch saw)."""
+        cp = st.copy()
+        key = self._exact_key(st)
+        out: list[str] = []
+        for _ in range(period):
+            if not cp.work:
+                break
+            k = cp.work.popleft()
+            cp.queued[k] = False
+            before = cp.states[k]
+            try:
+                fired = self._try_fire(cp, self.actors[k], [])
+            except (_Pruned, _Livelock):
+                break
+            if fired:
+                if not cp.queued[k]:
+                    cp.queued[k] = True
+                    cp.work.append(k)
+                a = self.actors[k]
+                name = self.names.get(a.op.results[0], "") if a.op.results else ""
+                moved = f" ({before} -> {cp.states[k]})" if before != cp.states[k] else ""
+                out.append(f"{a.op.name}{' ' + name if name else ''}{moved}")
+            if self._exact_key(cp) == key:
+                break
+        return out
+
     def _try_fire(self, st: _State, a: _Actor, pending: list) -> bool:
         """Fire the first rule of ``a`` whose inputs are ready and whose guard holds (False: none fired,
         or the actor waits for a symbolic decision)."""
@@ -728,7 +823,7 @@ class Explorer:
                 if cr.loop:
                     st.counters[k] += 1
                     if st.counters[k] > CONCRETE_CAP:
-                        raise _Pruned()
+                        raise _Pruned("loop")
                 elif cr.reset:
                     st.counters[k] = 0
                 if a.arbitrary:
@@ -769,7 +864,7 @@ class Explorer:
         if cr.loop:
             st.counters[k] += 1
             if st.counters[k] > CONCRETE_CAP:
-                raise _Pruned()
+                raise _Pruned("loop")
             if symbolic and st.counters[k] > st.maxc:
                 st.maxc = st.counters[k]
         elif cr.reset:
@@ -796,6 +891,7 @@ class Explorer:
                     other.queued[a.index] = True
                     other.work.append(a.index)
                 pending.append(other)
+                self.merge_forks += 1
 
     def _fire(self, st: _State, a: _Actor, cr: _CRule, heads: list) -> None:
         k = a.index
@@ -835,7 +931,7 @@ class Explorer:
         st.states[k] = cr.next
         st.steps += 1
         if st.steps > STEP_CAP:
-            raise _Pruned()
+            raise _Pruned("firing")
 
     def _verdict(self, st: _State) -> Optional[tuple[str, str]]:
         left = [(self.names.get(self.chan_value[c], "?"), len(q)) for c, q in enumerate(st.chans)
@@ -861,6 +957,8 @@ class Explorer:
         self.paths = self.pruned = self.merged = 0
         seq = 0
         heap: list = [(0, 0, 0, self.initial())]
+        capped: dict[str, int] = {}
+        first_cap = k + 1  # the smallest level at which a cap cut a run (bounds from there on are incomplete)
         waiting: dict[Any, list[_State]] = {None: []}  # coarse key -> states at a checkpoint (None: not keyed yet)
         while heap:
             level, _, _, st = heapq.heappop(heap)
@@ -871,17 +969,33 @@ class Explorer:
             pending: list[_State] = []
             try:
                 bad = self.run_path(st, pending, level)
-            except _Pruned:
+            except _Pruned as e:
                 self.pruned += 1
+                if e.cap is not None:
+                    capped[e.cap] = capped.get(e.cap, 0) + 1
+                    first_cap = min(first_cap, st.maxc)
                 bad = None
                 st = None  # type: ignore[assignment]
-            except TimeoutError:
-                done = min([level] + [e[0] for e in heap] + [p.maxc for p in pending]) - 1
+            except _Livelock as e:
+                res = BmcResult("violation", st.maxc, self.paths + 1, self.pruned, "livelock",
+                                f"the network fires forever {'after' if e.returned else 'without reaching'} "
+                                f"the return: a cycle of {len(e.schedule)} firing(s) that no loop activation "
+                                f"bounds repeats", capped=capped, schedule=e.schedule)
+                res.arguments = self._model_args(st)
+                res.seconds = time.perf_counter() - t0
+                return res
+            except (TimeoutError, z3.Z3Exception):
+                done = min([level, first_cap] + [e[0] for e in heap] + [p.maxc for p in pending]) - 1
                 return BmcResult("budget", min(done, k), self.paths, self.pruned,
-                                 seconds=time.perf_counter() - t0)
+                                 seconds=time.perf_counter() - t0, capped=capped)
             for p in pending:
                 seq += 1
                 heapq.heappush(heap, (p.maxc, p.steps, seq, p))
+            if len(heap) > PENDING_CAP:
+                capped["memory"] = capped.get("memory", 0) + len(heap)
+                done = min([level, first_cap] + [e[0] for e in heap]) - 1
+                return BmcResult("capped", min(done, k), self.paths, self.pruned,
+                                 seconds=time.perf_counter() - t0, capped=capped)
             if st is None:
                 continue
             if bad in ("requeue", "checkpoint"):
@@ -893,10 +1007,13 @@ class Explorer:
                 continue
             self.paths += 1
             if bad is not None:
-                res = BmcResult("violation", st.maxc, self.paths, self.pruned, bad[0], bad[1])
+                res = BmcResult("violation", st.maxc, self.paths, self.pruned, bad[0], bad[1], capped=capped)
                 res.arguments = self._model_args(st)
                 res.seconds = time.perf_counter() - t0
                 return res
+        if capped:
+            return BmcResult("capped", min(k, first_cap - 1), self.paths, self.pruned,
+                             seconds=time.perf_counter() - t0, capped=capped)
         return BmcResult("ok", k, self.paths, self.pruned, seconds=time.perf_counter() - t0)
 
     # ------------------------------------------------------------------ merging runs
@@ -1036,6 +1153,7 @@ class Explorer:
     def _model_args(self, st: _State) -> dict:
         """Argument values (and memref sizes) of the violating path, small and non-negative when possible."""
         self._sync(st)
+        self.solver.set("timeout", 2000)  # the verdict is already known: a model is a bonus, not a wait
         syms = list(self.args.values()) + list(self.dims.values())
         m = None
         for lo, hi in ((0, 2 * self.k + 2), (-64, 1 << 16)):
@@ -1076,17 +1194,29 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
 def explore(func: Operation, k: int, budget: float, merge: bool = True, assumptions: tuple = ()) -> BmcResult:
     """All runs within bound ``k`` (at most ``budget`` seconds) over the inputs ``assumptions`` allow:
     ``ok``, the smallest-bound ``violation``, or ``budget`` with the largest bound fully explored."""
-    return Explorer(func, time.perf_counter() + budget, merge, assumptions).explore(k)
+    ex = Explorer(func, time.perf_counter() + budget, merge, assumptions)
+    res = ex.explore(k)
+    res.queries = ex.queries
+    return res
+
+
+def _caps_text(capped: dict) -> str:
+    return ", ".join(f"{n} run(s) cut by the {CAPS[c]}" for c, n in sorted(capped.items()))
 
 
 def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     """``bmc.K<k>.deadlock`` (every run within the bound reaches the return, without runtime error) and
-    ``bmc.K<k>.residual`` (no run leaves a token), for every loop activation running at most K times."""
+    ``bmc.K<k>.residual`` (no run leaves a token), for every loop activation running at most K times;
+    ``bmc.K<k>.livelock`` when a run cycles forever with no loop activation bounding it.
+
+    Only the loop bound K may drop a run: a run cut by a cap (``CAPS``) or by the time limit makes the
+    obligations unknown, naming the cap and the largest bound fully explored."""
     k = ctx.bmc_k
+    how = dict(method="simulation", rule="explicit-control exploration")
     if not func.regions or len(func.regions[0].blocks) != 1:
         return [Obligation(f"bmc.K{k}.deadlock", "bmc", "unknown", 0.0, "the function has no single-block body",
-                           loc=func.loc)]
-    budget = ctx.timeout if ctx.timeout else DEFAULT_BUDGET
+                           loc=func.loc, **how)]
+    budget = _budget(ctx)
     if ctx.progress is not None:
         ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
     res = explore(func, k, budget, assumptions=ctx.assumptions)
@@ -1096,29 +1226,58 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
         cex = {"bound": res.bound, "kind": res.kind, "arguments": res.arguments, "report": res.detail}
         hit = "residual" if res.kind == "residual" else "deadlock"
         args = f" (arguments {res.arguments})" if res.arguments else ""
-        out = [Obligation(ids[hit], "bmc", "refuted", res.seconds,
-                          f"{res.kind} with at most {res.bound} iteration(s) per loop activation: {res.detail}{args}",
-                          cex, func.loc, None, res.bound)]
+        out = []
+        if res.kind == "livelock":
+            cex["schedule"] = res.schedule
+            cycle = "; ".join(res.schedule[:12]) + (" ..." if len(res.schedule) > 12 else "")
+            out.append(Obligation(f"bmc.K{k}.livelock", "bmc", "refuted", res.seconds,
+                                  f"{res.detail}{args}: {cycle}", cex, func.loc, None, res.bound,
+                                  nature="behaviour", **how))
+            for key in ("deadlock", "residual"):
+                out.append(Obligation(ids[key], "bmc", "unknown", 0.0, f"not decided: the exploration stopped at "
+                                      f"a livelock with bound {res.bound} ({note})", None, func.loc, None, res.bound,
+                                      **how))
+            return sorted(out, key=lambda o: o.id)
+        out.append(Obligation(ids[hit], "bmc", "refuted", res.seconds,
+                              f"{res.kind} with at most {res.bound} iteration(s) per loop activation: "
+                              f"{res.detail}{args}", cex, func.loc, None, res.bound, nature="behaviour", **how))
         other = "deadlock" if hit == "residual" else "residual"
         out.append(Obligation(ids[other], "bmc", "unknown", 0.0, f"not decided: the exploration stopped at a "
-                              f"{res.kind} with bound {res.bound} ({note})", None, func.loc, None, res.bound))
+                              f"{res.kind} with bound {res.bound} ({note})", None, func.loc, None, res.bound, **how))
         return sorted(out, key=lambda o: o.id)
+    caps = f"; {_caps_text(res.capped)}, so those runs were not checked" if res.capped else ""
     if res.bound < 0:
-        return [Obligation(oid, "bmc", "unknown", res.seconds, f"time budget of {budget:g}s exhausted before "
-                           f"bound 0 was explored ({note})", None, func.loc, None, None) for oid in ids.values()]
-    short = f" (requested K={k}: the time budget of {budget:g}s ran out)" if res.bound < k else ""
+        why = (f"time budget of {budget:g}s exhausted" if res.status == "budget" else "a cap was hit")
+        reached = (f"; reached: {res.paths} complete run(s), {res.pruned} run prefix(es) dropped, "
+                   f"{res.queries} branch queries")
+        return [Obligation(oid, "bmc", "unknown", res.seconds,
+                           f"{why} before bound 0 was explored{caps}{reached} ({note})",
+                           None, func.loc, None, None, **how) for oid in ids.values()]
+    if res.bound < k and res.status == "budget":
+        short = f" (requested K={k}: the time budget of {budget:g}s ran out)"
+    elif res.bound < k:
+        short = f" (requested K={k}: a cap cut runs with {res.bound + 1} iteration(s))"
+    else:
+        short = ""
     scope = (f"{res.paths} run(s) with every loop activation at most {res.bound} iteration(s){short}; "
-             f"{res.pruned} run prefix(es) beyond the bound dropped; {note}")
+             f"{res.pruned} run prefix(es) dropped{caps}; {note}")
     what = {"deadlock": "every run reaches the return without a runtime error",
             "residual": "no run leaves a token in a channel or an operator"}
-    # The obligation is named for K: a run cut short by the budget is "unknown" (holding only
+    # The obligation is named for K: a run cut short by the budget or by a cap is "unknown" (holding only
     # up to the smaller bound it reached), never "proved".
-    status = "proved" if res.bound >= k else "unknown"
+    status = "proved" if res.bound >= k and res.status == "ok" else "unknown"
     if res.paths == 0:  # every run was cut at the bound (a loop that may never end): nothing was checked
         status = "unknown"
         scope = f"no run ends within the bound, nothing was checked; {scope}"
     return [Obligation(ids[key], "bmc", status, res.seconds, f"{what[key]}: {scope}", None, func.loc, None,
-                       res.bound) for key in ("deadlock", "residual")]
+                       res.bound, **how) for key in ("deadlock", "residual")]
+
+
+def _budget(ctx: VerifyContext) -> float:
+    """Seconds the exploration may take: the per-obligation timeout (``DEFAULT_BUDGET`` without one), cut to
+    what is left of the function's budget."""
+    limit = ctx.limit()
+    return DEFAULT_BUDGET if limit is None else limit
 
 
 __all__ = ["BmcResult", "check_bmc", "control_values", "explore"]

@@ -20,6 +20,8 @@ from typing import Optional
 
 import z3
 
+from loom.verify.solve import milliseconds
+
 from loom.ir.core import BlockArgument, Operation
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
@@ -169,7 +171,7 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
         left = timeout - (time.perf_counter() - t0)
         if left <= 0:
             return PlainResult("timeout", steps, time.perf_counter() - t0, 0.0)
-        s.set("timeout", max(1, int(left * 1000)))
+        s.set("timeout", milliseconds(left))
     s.add(*cons)
     s.add(bad)
     t1 = time.perf_counter()

@@ -83,12 +83,13 @@ def lemma_obligations(
     loc = op.loc if op is not None else None
     for c in contracts_for(machine):
         _progress(ctx, f"lemma {c.id}")
-        r = prove(machine, c, name, timeout=ctx.timeout, want_smt2=ctx.want_smt2)
+        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2)
         cex = None
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
         out.append(
-            Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2 or None)
+            Obligation(c.id, "fsm", r.status, r.seconds, f"{r.method}: {r.detail}", cex, loc, r.smt2 or None,
+                       rule=r.method, nature="behaviour" if r.status == "refuted" else None)
         )
     if machine.op_name == "dataflow.stream":
         out.append(termination_obligation(machine, ctx, name, loc))
@@ -102,12 +103,13 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
     term = TERMINATION.get((step_op, cond))
     if term is None:
         return Obligation(
-            oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None, loc
+            oid, "fsm", "unknown", 0.0, f"no termination precondition for step_op {step_op!r}", None, loc,
+            method="none",
         )
     _progress(ctx, f"lemma {oid}")
     model = MachineModel(machine, f"{name}_t")
     res = run_query(
-        termination_query(model, term).assertions(), ctx.timeout, want_model=True, want_smt2=ctx.want_smt2
+        termination_query(model, term).assertions(), ctx.limit(), want_model=True, want_smt2=ctx.want_smt2
     )
     how = (
         "ranking over the integers (exact products in range)"
@@ -124,6 +126,8 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
             None,
             loc,
             res.smt2 or None,
+            method=res.method,
+            rule=how,
         )
     if res.status == "sat":
         return Obligation(
@@ -135,9 +139,12 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
             {"op": "dataflow.stream", "model": str(res.model)},
             loc,
             res.smt2 or None,
+            rule=how,
+            nature="behaviour",
         )
     return Obligation(
-        oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2 or None
+        oid, "fsm", "unknown", res.seconds, f"{how}: {res.reason} ({term.text})", None, loc, res.smt2 or None,
+        rule=how,
     )
 
 
@@ -151,14 +158,15 @@ def stream_precondition(
     variant = variant_name(step_op, cond)
     if term is None:
         return Obligation(
-            oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc
+            oid, "fsm", "unknown", 0.0, f"stream[{variant}]: no precondition known", None, op.loc,
+            method="none",
         )
     t0 = time.perf_counter()
     s = [ana.rename(ana.summary(v)) for v in op.operands]
     start, step, bound = (x.value for x in s)
     need = term.for_dfg(start, step, bound)
     assumed = to_z3(ctx.assumptions, ana.argument)
-    res = run_query([z3.And(*[x.cond for x in s]), assumed, z3.Not(need)], ctx.timeout, want_smt2=ctx.want_smt2)
+    res = run_query([z3.And(*[x.cond for x in s]), assumed, z3.Not(need)], ctx.limit(), want_smt2=ctx.want_smt2)
     text = describe_precondition(step_op, cond, dfg=True)
     if res.status == "unsat":
         return Obligation(
@@ -170,6 +178,8 @@ def stream_precondition(
             None,
             op.loc,
             res.smt2 or None,
+            method=res.method,
+            rule="operand summaries",
         )
     if res.status == "unknown":
         return Obligation(
@@ -196,6 +206,8 @@ def stream_precondition(
                 f"stream[{variant}] with constant operands {vals} ends after {n} trips (table run)",
                 None,
                 op.loc,
+                method="simulation",
+                rule="stream table run on constant operands",
             )
     args = {
         str(d)[4:]: bv_value(mdl, d()) for d in mdl.decls() if str(d).startswith("arg.") and d.arity() == 0
@@ -213,6 +225,8 @@ def stream_precondition(
             cex,
             op.loc,
             res.smt2 or None,
+            rule="operand summaries",
+            nature="behaviour",
         ), op, step_op, cond, source)
     return Obligation(
         oid,
@@ -254,8 +268,9 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         key = lemma_key(m)
         got = cache.done.get(key)
         if got is None:
-            got = lemma_obligations(m, ctx, table_name(key), op)
-            cache.done[key] = got
+            got = _guarded_lemmas(m, ctx, table_name(key), op)
+            if all(o.status != "unknown" for o in got):  # an unknown (a timeout, a crash) is tried again
+                cache.done[key] = got
             _merge(lemmas, got, op)
         else:  # proved earlier in this run: reported again at no cost
             _merge(lemmas, [dataclasses.replace(o, seconds=0.0) for o in got], op)
@@ -266,5 +281,20 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         for op, m in streams:
             oid = f"fsm.stream.pre.{names[op.results[0]]}"
             _progress(ctx, oid)
-            out.append(stream_precondition(op, m, ana, ctx, oid, source))
+            try:
+                out.append(stream_precondition(op, m, ana, ctx, oid, source))
+            except Exception as e:  # noqa: BLE001 - one stream's crash must not hide the others
+                out.append(Obligation(oid, "fsm", "unknown", 0.0, f"not decided: the check crashed: "
+                                      f"{type(e).__name__}: {e}", None, op.loc, method="none"))
     return out
+
+
+def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation) -> list[Obligation]:
+    """``lemma_obligations``; a crash on one table makes each of its lemmas unknown (listed, not dropped)."""
+    try:
+        return lemma_obligations(m, ctx, name, op)
+    except Exception as e:  # noqa: BLE001 - a crash is never a verdict
+        ids = [c.id for c in contracts_for(m)] + ([f"fsm.{family(m)}.terminates"]
+                                                 if m.op_name == "dataflow.stream" else [])
+        why = f"not decided: the prover crashed: {type(e).__name__}: {e}"
+        return [Obligation(i, "fsm", "unknown", 0.0, why, None, op.loc, method="none") for i in ids]

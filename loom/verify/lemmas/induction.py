@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import conjunction, disjunction, run_query, substitute_all, to_smt2
+from loom.verify.solve import conjunction, disjunction, milliseconds, run_query, substitute_all, to_smt2
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -129,7 +129,7 @@ def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, 
 def _solver(timeout: Optional[float]) -> z3.Solver:
     s = z3.Solver()
     if timeout is not None:
-        s.set("timeout", max(1, int(timeout * 1000)))
+        s.set("timeout", milliseconds(timeout))
     return s
 
 
@@ -176,7 +176,7 @@ def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optiona
         if left is not None:
             if left <= 0.001:
                 return False
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", milliseconds(left))
         solver.push()
         solver.add(part)
         r = solver.check()
@@ -221,7 +221,7 @@ def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
         if left is not None:
             if left <= 0.001:
                 return False
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", milliseconds(left))
         solver.push()
         solver.add(part)
         r = solver.check()
@@ -260,7 +260,7 @@ def bmc_search(
             left = deadline - time.perf_counter()
             if left <= 0:
                 return None
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", milliseconds(left))
         r = solver.check()
         if r == z3.sat:
             return _trace(solver.model(), model, frames)
@@ -300,7 +300,7 @@ def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[floa
     inv = z3.Function(smt_symbol(f"Inv_{model.name}"), *[a.sort() for a in args], z3.BoolSort())
     horn = z3.SolverFor("HORN")
     if timeout is not None:
-        horn.set("timeout", max(1, int(timeout * 1000)))
+        horn.set("timeout", milliseconds(timeout))
     horn.add(z3.ForAll(args, z3.Implies(z3.And(model.initial(s), contract.init(m)), inv(*args))))
     everything = args + args2 + list(heads.values())
     for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2):

@@ -65,7 +65,7 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
     body = func.regions[0].entry
     vals = list(body.args) + [r for op in body.ops for r in op.results]
     names = value_name_map(func, vals)
-    logic = Logic(ctx.timeout, ctx.assumptions)
+    logic = Logic(ctx.limit, ctx.assumptions)
     typing = infer(func, logic, names, ctx.progress)
     return LengthAnalysis(typing, logic, names, time.perf_counter() - t0)
 
@@ -163,7 +163,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         names = ", ".join(f"{op.name} at {op.loc}" for op in rest[:5]) + (" ..." if len(rest) > 5 else "")
         out.append(Obligation("balance.untyped", "balance", "unknown", 0.0,
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
-                              f"cannot type): {names}", loc=rest[0].loc))
+                              f"cannot type): {names}", loc=rest[0].loc, method="none"))
     out.extend(_classes(a, ctx))
     for loop, (opener, args, k) in typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
@@ -175,7 +175,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}",
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
                                "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
-                              opener.loc))
+                              opener.loc, method="typing rule", rule="while-loop fixed point", nature="behaviour"))
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck:
             continue
@@ -184,7 +184,8 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"len.{loop.name}.terminates", "length", "assumed", 0.0,
             f"while loop {loop.name} (opened by {loop.op.name} {opener}) is assumed to end: its termination "
             "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
-            "correctness); no control state was found to repeat within 8 iterations", loc=loop.op.loc))
+            "correctness); no control state was found to repeat within 8 iterations", loc=loop.op.loc,
+            method="none", rule="termination of a data-dependent while loop is not checked"))
     return out
 
 
@@ -202,7 +203,15 @@ def _obligation(a: LengthAnalysis, ctx: VerifyContext, oid: str, kind: str, op: 
     seconds = sum(c.seconds for c in checks)
     refuted = [c for c in checks if c.outcome.status == "refuted"]
     unknown = [c for c in checks if c.outcome.status == "unknown"]
-    smt2 = _smt2(a, checks) if ctx.want_smt2 else None
+    # only the checks a solver decided go into the script: a check the clock calculus closed ("identical
+    # clocks") would be Xor(f, f), which the simplifier already reduces to false
+    solved = [c for c in checks if "(z3)" in c.outcome.reason or c.outcome.status != "proved"]
+    query = _violation(a, solved) if solved else None
+    if query is not None and z3.is_false(z3.simplify(query)):
+        query, solved = None, []  # false by construction: the rules decided it, no solver needed
+    smt2 = _script(query) if ctx.want_smt2 and query is not None else None
+    how_ = dict(method="smt", rule="clock equality over trip counts") if solved else \
+        dict(method="typing rule", rule="; ".join(sorted({c.outcome.reason for c in checks})) or "length calculus")
     if refuted:
         c = refuted[0]
         cex = _counterexample(a, c)
@@ -215,12 +224,14 @@ def _obligation(a: LengthAnalysis, ctx: VerifyContext, oid: str, kind: str, op: 
                   f"({effect}) with trip counts {trips}")
         if w.args:
             detail += " (arguments " + ", ".join(f"{k}={v}" for k, v in w.args.items()) + ")"
-        return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2)
+        return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2, method="smt",
+                          rule="bounded token-count witness", nature="behaviour")
     if reason is not None or unknown:
         why = reason if reason is not None else f"{unknown[0].what}: {unknown[0].outcome.reason}"
-        return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {why}", None, op.loc, smt2)
+        return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {why}", None, op.loc, smt2,
+                          **(how_ if unknown else dict(method="none", rule="")))
     how = "; ".join(sorted({c.outcome.reason for c in checks})) or "by construction"
-    return Obligation(oid, kind, "proved", seconds, f"{what} ({how})", None, op.loc, smt2)
+    return Obligation(oid, kind, "proved", seconds, f"{what} ({how})", None, op.loc, smt2, **how_)
 
 
 def _counterexample(a: LengthAnalysis, c: Check) -> dict:
@@ -270,9 +281,13 @@ def _mentions_j(cond: z3.ExprRef, lp: Loop, free: FreeVars) -> bool:
     return mentions(cond, lp, free)
 
 
-def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
-    """One SMT-LIB2 script: some checked channel differs from its expectation (``unsat`` = all proved)."""
-    assertions: list[z3.BoolRef] = []
+def _script(query: z3.BoolRef) -> str:
+    return to_smt2([query])
+
+
+def _violation(a: LengthAnalysis, checks: list[Check]) -> Optional[z3.BoolRef]:
+    """One query: some checked channel differs from its expectation (``unsat`` = all proved); None when the
+    checks are not one quantifier-free query."""
     violations: list[z3.BoolRef] = []
     for c in checks:
         e, x = c.expected, c.actual
@@ -282,10 +297,7 @@ def _smt2(a: LengthAnalysis, checks: list[Check]) -> Optional[str]:
             return None  # not a single quantifier-free query (the refutation is a bounded witness)
         q = a.logic.equality_query(e, x)
         violations.append(z3.And(*q))
-    if not violations:
-        violations = [z3.BoolVal(False)]
-    assertions.append(z3.Or(*violations))
-    return to_smt2(assertions)
+    return z3.Or(*violations) if violations else z3.BoolVal(False)
 
 
 def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
@@ -319,19 +331,19 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 out.append(Obligation(f"class.{name}", "length", "refuted", 0.0,
                                       f"{name}: the stream never stops: {typing.forever[op]}",
                                       {"op": op.name, "loc": str(op.loc), "channel": name, "arguments": {},
-                                       "reason": typing.forever[op]}, op.loc))
+                                       "reason": typing.forever[op]}, op.loc, method="typing rule",
+                                      rule="stream that never stops", nature="behaviour"))
                 continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")
                 out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
-                                      f"{name}: length not derived ({why})", loc=op.loc))
+                                      f"{name}: length not derived ({why})", loc=op.loc, method="none"))
                 continue
             cls, text = describe(t.clock, typing.cond_names, a.logic.free)
-            smt2 = None
-            if ctx.want_smt2 and isinstance(t.clock, Clock):
-                smt2 = to_smt2(a.logic.equality_query(t.clock, t.clock))
+            # derived by the clock calculus's rules (no query: the old script compared the clock with
+            # itself, which the simplifier reduces to false)
             out.append(Obligation(f"class.{name}", "length", "proved", 0.0, f"{name}: {cls}: {text}",
-                                  loc=op.loc, smt2=smt2))
+                                  loc=op.loc, method="typing rule", rule=f"clock of {op.name}"))
     for v, checks in consumers.items():
         if v in done:
             continue

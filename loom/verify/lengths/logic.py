@@ -19,6 +19,7 @@ from typing import Callable, Optional, Sequence
 import z3
 
 from loom.verify.assume import to_z3
+from loom.verify.solve import milliseconds
 
 from loom.verify.lengths.clock import ANY, AnyClock, Clock, FreeVars, Loop
 
@@ -47,12 +48,21 @@ class Witness:
     tokens: list[list[str]] = field(default_factory=list)  # per clock: coordinates of each token, in order
 
 
+class _NoTime(z3.Solver):
+    """A solver with no time left: every ``check`` answers unknown (never a verdict)."""
+
+    def check(self, *assumptions):  # type: ignore[override]
+        return z3.unknown
+
+
 class Logic:
     """Trip-count axioms and the queries of one function's length analysis."""
 
-    def __init__(self, timeout: Optional[float], assumptions: tuple = ()) -> None:
+    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", assumptions: tuple = ()) -> None:
         self.assumptions = assumptions  # legal inputs (``--assume``, ``loom.range``): a fact of every query
-        self.timeout_ms = int(timeout * 1000) if timeout else 0
+        # seconds per query, or a function giving them at each query (what is left of a budget); a
+        # positive limit under 1 ms is 1 ms, never "no limit"
+        self._limit = timeout if callable(timeout) else (lambda: timeout)
         self.loops: dict[str, Loop] = {}  # N decl name -> loop
         self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
         self.free = FreeVars()  # shared with the typer: constants and N applications per term
@@ -146,9 +156,12 @@ class Logic:
 
     # ------------------------------------------------------------------ queries
     def solver(self) -> z3.Solver:
+        limit = self._limit()
+        if limit is not None and limit < 0.001:  # less than 1 ms is no time at all: every check is unknown
+            return _NoTime()
         s = z3.Solver()
-        if self.timeout_ms:
-            s.set("timeout", self.timeout_ms)
+        if limit is not None:
+            s.set("timeout", milliseconds(limit))
         return s
 
     def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:

@@ -730,6 +730,7 @@ def domain_order(
                 f"ctrl-done network of {D} not recognized: {e}",
                 None,
                 domain.mem.loc,
+                method="none",
             )
         ]
     root, ps, pairs = dp.root, dp.paths, dp.pairs
@@ -745,7 +746,7 @@ def domain_order(
         if len(pairs) <= PAIR_LIMIT
         else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
     )
-    session = QuerySession(ctx.timeout, ctx.want_smt2)
+    session = QuerySession(ctx.limit, ctx.want_smt2)
     what = (
         "every instance pair is ordered as the source orders it"
         if keys is not None
@@ -762,7 +763,7 @@ def domain_order(
         if ctx.progress is not None:
             ctx.progress(oid)
         loc = y.op.loc
-        no_time = ctx.timeout is not None and ctx.timeout < 0.001  # "no time at all": unknown, as for a query
+        no_time = (lim := ctx.limit()) is not None and lim < 0.001  # "no time at all": unknown, as for a query
         if not ctx.want_smt2 and not no_time and all(dp.violation_possible(a, b) is False for a, b in batch):
             # the query is unsatisfiable by its shape (see pair_violation_possible); with --emit-smt2
             # the query is built, printed and solved instead
@@ -776,6 +777,8 @@ def domain_order(
                     "(decided on the query's structure)",
                     None,
                     loc,
+                    method="typing rule",
+                    rule=_SHAPE_RULE,
                 )
             )
             continue
@@ -792,6 +795,8 @@ def domain_order(
                     None,
                     loc,
                     res.smt2 or None,
+                    method=res.method,
+                    rule=_SHAPE_RULE if res.trivial else "",
                 )
             )
             continue
@@ -827,9 +832,13 @@ def domain_order(
                 cex,
                 q.second.op.loc,
                 res.smt2 or None,
+                nature="behaviour",
             )
         )
     return out
+
+
+_SHAPE_RULE = "iteration-vector order (the violation is false by the shape of the two instances' positions)"
 
 
 def _why(q: PairQuery, ps, keys, cex, names) -> tuple[str, list[str]]:
@@ -890,8 +899,13 @@ def check_memory_order(
     shared = None
     for d in layout.domains:
         if d.accesses and any(a.kind == "store" for a in d.accesses):
-            if shared is None:
-                probe = Recovery(layout, d, names)
-                shared = (probe.taint, probe.reach)
-            out += domain_order(layout, d, names, ctx, keys, note, shared)
+            try:
+                if shared is None:
+                    probe = Recovery(layout, d, names)
+                    shared = (probe.taint, probe.reach)
+                out += domain_order(layout, d, names, ctx, keys, note, shared)
+            except Exception as e:  # noqa: BLE001 - one domain's crash must not hide the other domains
+                out.append(Obligation(f"mem.{d.name}.order", "memory", "unknown", 0.0,
+                                      f"not decided: the check crashed: {type(e).__name__}: {e}", None,
+                                      d.mem.loc, method="none"))
     return out

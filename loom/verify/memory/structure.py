@@ -280,7 +280,11 @@ def forward_values_no_access(layout: Layout, v: Value) -> list[Value]:
 
 
 def _ctrl_roots(layout: Layout, v: Value, limit: int = 10000) -> tuple[bool, Optional[Value]]:
-    """Does ``v`` come from the ctrl-done network (the start token or a done token)? (ok, offending value)."""
+    """Does ``v`` come from the ctrl-done network (an entry token or a done token)? (ok, offending value).
+
+    Entry tokens are the function's ``none`` arguments -- the start token and any other ctrl argument
+    alike: the rule may not depend on which argument happens to come last (it did: of two loads each
+    taking ctrl from its own argument, the one on the last argument passed and the other failed)."""
     owner = layout.done_owner()
     seen: set[Value] = set()
     stack = [v]
@@ -289,8 +293,8 @@ def _ctrl_roots(layout: Layout, v: Value, limit: int = 10000) -> tuple[bool, Opt
         if x in seen:
             continue
         seen.add(x)
-        if x is layout.start or x in owner:
-            continue
+        if x in owner or (isinstance(x, BlockArgument) and isinstance(x.type, NoneType)):
+            continue  # a done token, or an entry token: the start token or any other none argument alike
         if isinstance(x, BlockArgument) or not isinstance(x, OpResult):
             return False, x
         op = x.op
@@ -537,7 +541,20 @@ def check_structure(func: Operation, ctx: VerifyContext, layout: Optional[Layout
     if layout.accesses:
         out.append(postdom_obligation(layout, names))
     out += alias_obligations(layout)
+    for o in out:
+        o.method, o.rule = "graph", _check_name(o.id)
+        if o.status == "refuted":  # a race is a behaviour; the other checks are rules of the memory spec
+            o.nature = "behaviour" if o.id.startswith("mem.alias.") else "spec rule"
     return out
+
+
+def _check_name(oid: str) -> str:
+    """The graph check behind a structural obligation id."""
+    for prefix, name in (("mem.access.", "access invariants"), ("mem.indep.", "domain independence"),
+                         ("mem.alias.", "one ctrl-done network per buffer"), ("done.postdom", "done postdominance")):
+        if oid.startswith(prefix):
+            return name
+    return "ctrl-done structure"
 
 
 def alias_obligations(layout: Layout) -> list[Obligation]:

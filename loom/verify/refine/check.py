@@ -86,6 +86,9 @@ class LoopPair:
     dropped: list[str] = field(default_factory=list)
 
 
+_RULE = "identical terms (the symbolic evaluation makes both sides the same term)"
+
+
 class Refinement:
     """One run of the check over one (DFG, source) pair."""
 
@@ -95,7 +98,7 @@ class Refinement:
         self.names = value_names(func)
         self.scf = ScfModel(source, self.values, value_names(source))
         self.dfg = DfgModel(func, self.values, layout, self.names)
-        self.session = QuerySession(ctx.timeout, ctx.want_smt2, [to_z3(ctx.assumptions, self._argument)])
+        self.session = QuerySession(ctx.limit, ctx.want_smt2, [to_z3(ctx.assumptions, self._argument)])
         self.labels = {**self.scf.labels, **self.dfg.labels}
         self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
         self.unpaired: list[tuple[Frame, str]] = []
@@ -385,7 +388,8 @@ class Refinement:
         r = self.prove(goal_facts, goal)
         secs = time.perf_counter() - t0
         if r.status == "unsat":
-            self.obligations.append(Obligation(oid, KIND, "proved", secs, what, None, loc, r.smt2 or None))
+            self.obligations.append(Obligation(oid, KIND, "proved", secs, what, None, loc, r.smt2 or None,
+                                               method=r.method, rule=_RULE if r.trivial else ""))
             return
         if r.status != "sat":
             self.obligations.append(Obligation(oid, KIND, "unknown", secs, f"{what}: solver gave up ({r.reason})",
@@ -395,7 +399,8 @@ class Refinement:
         shown = ", ".join(f"{k}: {v}" for k, v in cex["terms"].items())
         vals = ", ".join(f"{k} = {v}" for k, v in list(cex["values"].items())[:8])
         detail = f"NOT {what}: {shown}" + (f" when {vals}" if vals else "")
-        self.obligations.append(Obligation(oid, KIND, "refuted", secs, detail, cex, loc, r.smt2 or None))
+        self.obligations.append(Obligation(oid, KIND, "refuted", secs, detail, cex, loc, r.smt2 or None,
+                                           nature="behaviour"))
 
     def counterexample(self, model, facts, show: dict[str, tuple]) -> dict:
         terms = {}
@@ -440,7 +445,7 @@ class Refinement:
         return out
 
     def unknown(self, oid: str, why: str, loc) -> None:
-        self.obligations.append(Obligation(oid, KIND, "unknown", 0.0, why, None, loc))
+        self.obligations.append(Obligation(oid, KIND, "unknown", 0.0, why, None, loc, method="none"))
 
     def check_loops(self) -> None:
         for f, why in self.unpaired:
@@ -456,12 +461,14 @@ class Refinement:
             if r.status == "unsat":
                 self.obligations.append(Obligation(oid, KIND, "proved", time.perf_counter() - t0,
                                                    f"{f.name} never runs an iteration (the DFG has no loop for it)",
-                                                   None, f.op.loc, r.smt2 or None))
+                                                   None, f.op.loc, r.smt2 or None, method=r.method,
+                                                   rule=_RULE if r.trivial else ""))
             elif self.determined(f):
                 self.obligations.append(Obligation(
                     oid, KIND, "proved", time.perf_counter() - t0,
                     f"{f.name} needs no DFG loop: each result anything reads is its start value or the one "
-                    "value every iteration yields (the obligations reading it check that value)", None, f.op.loc))
+                    "value every iteration yields (the obligations reading it check that value)", None, f.op.loc,
+                    method="typing rule", rule="loop result determined by its start value"))
             else:
                 self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
         for lp in self.loop_pairs():
@@ -629,7 +636,8 @@ class Refinement:
         self.emit(oid, facts, z3.And(*parts), loc, f"the {label} {what} as in the source", show)
 
     def emit_refuted(self, oid: str, why: str, loc) -> None:
-        self.obligations.append(Obligation(oid, KIND, "refuted", 0.0, why, {"reason": why}, loc))
+        self.obligations.append(Obligation(oid, KIND, "refuted", 0.0, why, {"reason": why}, loc, method="graph",
+                                           rule="access pairing by source location", nature="behaviour"))
 
     def common_context(self, sctx: Ctx, dctx: Ctx) -> tuple[Optional[LoopPair], str]:
         if len(sctx) != len(dctx):
@@ -656,13 +664,13 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     if not any(source_position(op.loc).file in files for op in func.regions[0].entry.ops):
         return [Obligation("refine.model", KIND, "unknown", 0.0,
                            f"the DFG carries no location in {sorted(files)[0]}: write it with `loom compile "
-                           "--debug-info` to check it against its source", None, func.loc)]
+                           "--debug-info` to check it against its source", None, func.loc, method="none")]
     try:
         r = Refinement(func, model_source, ctx, layout if layout is not None else memory_layout(func))
     except Unsupported as e:
         loc = e.op.loc if e.op is not None else func.loc
         return [Obligation("refine.model", KIND, "unknown", time.perf_counter() - t0,
-                           f"the DFG cannot be related to its source: {e.reason}", None, loc)]
+                           f"the DFG cannot be related to its source: {e.reason}", None, loc, method="none")]
     r.pair_loops()
     r.relate()
     r.check_events()

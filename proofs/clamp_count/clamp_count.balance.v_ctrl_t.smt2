@@ -1,5 +1,0 @@
-; loom verify obligation balance.%v_ctrl_t of @clamp_count
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

@@ -1,5 +1,0 @@
-; loom verify obligation class.%ctrl_do_f of @collatz
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (xor true true))
-(check-sat)

@@ -1,5 +1,0 @@
-; loom verify obligation balance.%x_ctrl_t of @dot
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

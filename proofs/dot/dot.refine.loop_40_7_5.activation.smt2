@@ -1,8 +1,0 @@
-; loom verify obligation refine.loop@7:5.activation of @dot
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(declare-fun |arg:n| () (_ BitVec 64))
-(define-fun _t1 () Bool (bvslt (_ bv0 64) |arg:n|))
-(define-fun _t2 () Bool (and _t1 true))
-(assert (not (and (=> _t2 _t2) (=> (and _t1 _t2) true))))
-(check-sat)

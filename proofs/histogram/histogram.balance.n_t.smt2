@@ -1,5 +1,0 @@
-; loom verify obligation balance.%n_t of @histogram
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

@@ -1,5 +1,0 @@
-; loom verify obligation balance.%A_ctrl_t of @matmul
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

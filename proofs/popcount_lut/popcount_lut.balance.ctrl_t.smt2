@@ -1,5 +1,0 @@
-; loom verify obligation balance.%ctrl_t of @popcount_lut
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

@@ -1,5 +1,0 @@
-; loom verify obligation balance.%guard of @stencil2d
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(assert (or (and (xor true true))))
-(check-sat)

@@ -1,8 +1,0 @@
-; loom verify obligation balance.%st_m_data_0 of @tile_scale
-; verdict: proved (unsat means proved)
-(set-logic ALL)
-(declare-fun N_L0 () Int)
-(define-fun _t1 () Bool (>= N_L0 1))
-(define-fun _t2 () Bool (and (xor true true)))
-(assert (or (and (>= N_L0 0) (= N_L0 2) (xor (and _t1) true) (= _t1 (bvslt (_ bv0 64) (_ bv2 64)))) _t2 _t2))
-(check-sat)
