@@ -65,14 +65,25 @@ def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path
     if name is not None:
         for f in module.functions():
             if f.attributes["sym_name"].value == name:
-                return f
+                return _require_body(f)
         raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path))
     if len(funcs) == 1:
-        return funcs[0]
+        return _require_body(funcs[0])
     if not funcs:
         raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path))
     names = ", ".join(f.attributes["sym_name"].value for f in funcs)
     raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path))
+
+
+def _require_body(func):
+    """``func`` itself, or a coded error when it is an external declaration (valid MLIR, nothing to run)."""
+    from loom.ir.core import is_declaration
+
+    if is_declaration(func):
+        name = func.attributes["sym_name"].value
+        raise LoomError(f"'@{name}' is an external declaration without a body: nothing to run",
+                        loc=func.loc, code="CPL_FUNC_DECLARATION")
+    return func
 
 
 def _write_atomically(path: Path, text: str) -> None:

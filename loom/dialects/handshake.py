@@ -317,12 +317,24 @@ def _verify_ports(op: Operation, mt: MemRefType, ports: list) -> None:
         data = ports[k * (1 + rank)]
         if data.type != mt.element:
             fail(op, TYPE_MISMATCH, f"store port {k} data has type {data.type}, the memref holds {mt.element}")
+    _verify_addresses(op, ports, nl, ns, rank)
     for k in range(nl):
         if op.results[k].type != mt.element:
             fail(op, RESULT_TYPE, f"load result {k} must be {mt.element}, found {op.results[k].type}")
     for r in op.results[nl:]:
         if not isinstance(r.type, NoneType):
             fail(op, RESULT_TYPE, f"done results must be none, found {r.type}")
+
+
+def _verify_addresses(op: Operation, ports: list, nl: int, ns: int, rank: int) -> None:
+    """Every address port has one type (CIRCT's rule), an index or integer one (loom's: memory is indexed)."""
+    addrs = [(f"store port {k} address {d}", ports[k * (1 + rank) + 1 + d]) for k in range(ns) for d in range(rank)]
+    addrs += [(f"load port {k} address {d}", ports[ns * (1 + rank) + k * rank + d]) for k in range(nl) for d in range(rank)]
+    for what, v in addrs:
+        if not isinstance(v.type, (IndexType, IntegerType)):
+            fail(op, OPERAND_TYPE, f"{what} must be index or an integer, found {v.type}")
+        if v.type != addrs[0][1].type:
+            fail(op, TYPE_MISMATCH, f"{what} has type {v.type}, the first address port {addrs[0][1].type}")
 
 
 def verify_extmemory(op: Operation, ctx: VerifyContext) -> None:

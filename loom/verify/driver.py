@@ -18,7 +18,7 @@ from typing import Callable, Optional
 
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
-from loom.ir.core import Module, Operation
+from loom.ir.core import Module, Operation, is_declaration
 from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
@@ -158,7 +158,11 @@ def functions_to_verify(
     from loom.mlir import parse_file
 
     module = parse_file(path)
-    hs = [f for f in module.functions() if f.name == "handshake.func"]
+    hs_all = [f for f in module.functions() if f.name == "handshake.func"]
+    hs = [f for f in hs_all if not is_declaration(f)]
+    if hs_all and not hs:
+        raise LoomError(f"'@{func_name(hs_all[0])}' is an external declaration without a body: nothing to verify",
+                        hs_all[0].loc, "CPL_FUNC_DECLARATION")
     names_scf = func is not None and func in _sources(module) and all(func_name(f) != func for f in hs)
     if path.name.endswith(".scf.mlir") or not hs or names_scf:
         lowered = lower_module(module, func, LowerOptions())
