@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -87,17 +86,22 @@ def _require_body(func):
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a failure never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write via a temporary file and rename, so a failure never leaves half a file (located error on failure)."""
+    from loom.outputs import write_file
+
+    write_file(path, text)
+
+
+def _check_verify_outputs(args) -> None:
+    """Bad --junit/--sarif/--emit-smt2 paths fail before the (long) verification starts."""
+    from loom.outputs import check_directory, check_output_file
+
+    if args.junit:
+        check_output_file(Path(args.junit), "--junit file")
+    if args.sarif:
+        check_output_file(Path(args.sarif), "--sarif file")
+    if args.emit_smt2 is not None:
+        check_directory(Path(args.emit_smt2), "--emit-smt2 directory")
 
 
 # ----------------------------------------------------------------------------- compile
@@ -129,20 +133,37 @@ def _has_handshake_named(module, name: str) -> bool:
 def cmd_compile(args) -> int:
     from loom.lower import lower_module
     from loom.mlir import print_module
+    from loom.outputs import check_directory, write_all
 
-    outdir = Path(args.output)
-    # Lower everything first: nothing is written unless every input compiles.
+    outdir = check_directory(Path(args.output))
+    targets = _compile_targets(args.inputs, outdir)
+    # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts = []
-    for name in args.inputs:
-        path = Path(name)
+    for path, out in targets:
         module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
         dfg = lower_module(module, args.func, _lower_options(args))
-        texts.append((outdir / f"{_stem(path)}.dfg.mlir", print_module(dfg, debuginfo=args.debug_info)))
-    for out, text in texts:
-        _write_atomically(out, text)
+        texts.append((out, print_module(dfg, debuginfo=args.debug_info)))
+    write_all(texts, "output file")
+    for out, _ in texts:
         print(f"wrote {out}")
     return EXIT_OK
+
+
+def _compile_targets(inputs: Sequence[str], outdir: Path) -> list[tuple[Path, Path]]:
+    """(input, output) pairs; two inputs with one stem would overwrite each other, so that is an error."""
+    from loom.outputs import OUTPUT_CLASH, output_error
+
+    pairs, seen = [], {}
+    for name in inputs:
+        path = Path(name)
+        out = outdir / f"{_stem(path)}.dfg.mlir"
+        if out in seen:
+            raise output_error(path, f"has the same stem as {seen[out]}: both would be written to {out}",
+                               OUTPUT_CLASH)
+        seen[out] = path
+        pairs.append((path, out))
+    return pairs
 
 
 # ----------------------------------------------------------------------------- sim
@@ -232,13 +253,20 @@ def cmd_verify(args) -> int:
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
+    _check_verify_outputs(args)
     # several files: spread over the cores; each worker proves an operator table once
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
     reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source)
     if args.emit_smt2 is not None:
-        emit_smt2(reports, Path(args.emit_smt2))
+        from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
+
+        try:
+            emit_smt2(reports, ensure_directory(Path(args.emit_smt2), "--emit-smt2 directory"))
+        except OSError as e:
+            raise output_error(Path(args.emit_smt2), f"cannot write the SMT-LIB2 files: {e.strerror or e}",
+                               OUTPUT_DIR) from None
     if args.junit:
         _write_atomically(Path(args.junit), junit_of(reports))
     if args.sarif:
