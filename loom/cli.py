@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 from loom.diagnostics import LoomError
 
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+USAGE = "CLI_USAGE"
 
 
 class _UsageError(Exception):
@@ -25,7 +26,7 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(f"{self.prog}: error: {message}")
+        raise _UsageError(f"{self.prog}: error: [{USAGE}] {message}")
 
 
 def _stem(path: Path) -> str:
@@ -39,7 +40,7 @@ def _stem(path: Path) -> str:
 def _check_readable(path: Path) -> None:
     if not path.is_file():
         reason = "no such file" if not path.exists() else "not a file"
-        raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path))
+        raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path), code="IO_INPUT_UNREADABLE")
 
 
 def _read_module(path: Path):
@@ -65,13 +66,14 @@ def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path
         for f in module.functions():
             if f.attributes["sym_name"].value == name:
                 return _require_body(f)
-        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path))
+        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
     if len(funcs) == 1:
         return _require_body(funcs[0])
     if not funcs:
-        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path))
+        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
     names = ", ".join(f.attributes["sym_name"].value for f in funcs)
-    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path))
+    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path),
+                    code="CPL_FUNC_AMBIGUOUS")
 
 
 def _require_body(func):
@@ -175,15 +177,9 @@ def cmd_sim(args) -> int:
     path = Path(args.input)
     module = _read_module(path)
     inputs_path = Path(args.inputs)
-    try:
-        raw_inputs = json.loads(inputs_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not UTF-8 text"
-        raise LoomError(f"cannot read inputs file: {reason.lower()}", loc=_file_loc(inputs_path))
-    except json.JSONDecodeError as e:
-        from loom.ir.location import Location
+    from loom.sourcefile import read_json
 
-        raise LoomError(f"inputs are not valid JSON: {e.msg}", loc=Location(str(inputs_path), e.lineno, e.colno))
+    raw_inputs = read_json(inputs_path)
 
     kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
     if args.lower:
@@ -245,9 +241,9 @@ def cmd_verify(args) -> int:
     from loom.verify.driver import verify_files
 
     if args.timeout is not None and args.timeout <= 0:
-        raise _UsageError("loom verify: error: --timeout must be positive")
+        raise _UsageError(f"loom verify: error: [{USAGE}] --timeout must be positive")
     if args.bmc_k < 0:
-        raise _UsageError("loom verify: error: --bmc-k must be >= 0")
+        raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer())
     paths = [Path(name) for name in args.inputs]
@@ -344,10 +340,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_USAGE
     except LoomError as e:
-        print(str(e), file=sys.stderr)
+        print(str(e.with_default_code()), file=sys.stderr)
         return EXIT_USAGE
     except RecursionError:
-        print("loom: error: input nested too deeply", file=sys.stderr)
+        print("loom: error: [IO_INPUT_NESTING] input nested too deeply", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

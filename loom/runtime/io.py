@@ -1,7 +1,7 @@
 """Simulation I/O (DESIGN.md "Simulation I/O"): inputs JSON -> runtime values, runtime values -> JSON.
 
 Inputs: an object keyed by argument name without ``%``. Scalars are JSON numbers
-(i1 also true/false; negative integers wrap to the type; floats also
+(i1 also true/false; integers within the type's range, uiN unsigned, else signed; floats also
 "nan"/"inf"/"-inf"); a memref is a list, nested for rank > 1 or flat row-major;
 a dynamic dimension takes the list's extent. A key ``"@name"`` supplies the
 contents of ``memref.global @name`` when the module gives it no initializer.
@@ -63,6 +63,20 @@ class _Ctx:
 # ----------------------------------------------------------------------------- scalars
 
 
+def integer_range(t: Type) -> tuple[int, int]:
+    """The values an input of integer type ``t`` may take: ``uiN`` unsigned, ``i1`` 0/1 (or -1), else signed.
+
+    A value outside it would wrap silently (2**63 for i64 would come back as -2**63), so it is refused.
+    """
+    w = width_of(t)
+    if isinstance(t, IntegerType) and t.signedness == "u":
+        return 0, (1 << w) - 1
+    if w == 1:
+        return -1, 1
+    return -(1 << (w - 1)), (1 << (w - 1)) - 1
+
+
+
 def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
     at = f" at {where}" if where else ""
     if isinstance(t, (IntegerType, IndexType)):
@@ -73,8 +87,9 @@ def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
             raise ctx.error(f"expected an integer for {t}{at}, got {_json_kind(raw)}")
         if not isinstance(raw, int):
             raise ctx.error(f"expected an integer for {t}{at}, got {_json_kind(raw)}")
-        if not -(1 << (w - 1)) <= raw < (1 << w):
-            raise ctx.error(f"{raw}{at} does not fit in {t}")
+        lo, hi = integer_range(t)
+        if not lo <= raw <= hi:
+            raise ctx.error(f"{raw}{at} is outside the range of {t} ({lo} .. {hi})")
         return mask(raw, w)
     if isinstance(t, FloatType):
         if isinstance(raw, str):

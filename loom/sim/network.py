@@ -26,6 +26,7 @@ from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.sim.names import use_channel_names
 
 INPUT_MISSING = "IO_INPUT_MISSING"
+DFG_STRUCTURE = "CPL_DFG_STRUCTURE"
 
 
 class Forever:
@@ -229,7 +230,7 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
         i = port_index[p]
         ch = actor.inputs[i]
         if ch is None:
-            raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc)
+            raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc, DFG_STRUCTURE)
         reads.append((i, ch.q))
     cr.reads = tuple(reads)
     cr.queues = tuple(q for _, q in reads)
@@ -261,7 +262,7 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
 def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
     """Instantiate every op of ``func``'s body, wire one channel per use, bind memories."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
-        raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc)
+        raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc, DFG_STRUCTURE)
     body = func.regions[0].entry
     module = _module_of(func)
     arg_values, memrefs = _arg_values(func, inputs)
@@ -295,13 +296,13 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
         channels.append(ch)
         if isinstance(v, BlockArgument):
             if v.block is not body:
-                raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc)
+                raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc, DFG_STRUCTURE)
             if isinstance(v.type, MemRefType):
-                raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc)
+                raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc, DFG_STRUCTURE)
             ch.q.append(arg_values[v.index])
             ch.count += 1
         elif src is None:
-            raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc)
+            raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc, DFG_STRUCTURE)
         elif not isinstance(q, Forever):
             src.outputs[v.index].append(ch)
 
@@ -312,7 +313,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             if m.memory.source == "operand":
                 mv = actor.op.operands[0]
                 if not (isinstance(mv, BlockArgument) and mv.block is body):
-                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc)
+                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc, DFG_STRUCTURE)
                 view = arg_values[mv.index]
                 assert isinstance(view, MemRefView)
             else:

@@ -171,13 +171,13 @@ def functions_to_verify(
     if func is not None:
         hs = [f for f in hs if func_name(f) == func]
         if not hs:
-            raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc)
+            raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc, "CPL_FUNC_NOT_FOUND")
     srcs = _sources(parse_file(source)) if source is not None else {}
     if source is not None:
         missing = [func_name(f) for f in hs if func_name(f) not in srcs]
         if missing:
             raise LoomError(f"{source} has no func.func named '{missing[0]}' to verify the DFG against",
-                            module.op.loc)
+                            module.op.loc, "CPL_FUNC_NOT_FOUND")
     return [(f, srcs.get(func_name(f))) for f in hs]
 
 
