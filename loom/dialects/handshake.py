@@ -40,7 +40,7 @@ from loom.dialects.syntax import (
     SigError,
     constant_type,
 )
-from loom.ir.attributes import IntegerAttr, StringAttr, TypeAttr
+from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import Operation
 from loom.ir.types import (
     FunctionType,
@@ -56,6 +56,8 @@ from loom.ir.types import (
 )
 
 CODE_PORTS_EMPTY = "CPL_MEMORY_PORTS_EMPTY"
+BUFFER_INIT_COUNT = "CPL_HANDSHAKE_BUFFER_INIT_COUNT"
+BUFFER_INIT_FIFO = "CPL_HANDSHAKE_BUFFER_INIT_FIFO"
 
 
 def _need(n: int, k: int, what: str) -> None:
@@ -280,6 +282,15 @@ def verify_buffer(op: Operation, ctx: VerifyContext) -> None:
     kind = op.attributes.get("bufferType")
     if not (isinstance(kind, StringAttr) and kind.value in ("seq", "fifo")):
         fail(op, ATTRIBUTE, "attribute 'bufferType' must be \"seq\" or \"fifo\"")
+    init = op.attributes.get("initValues")
+    if init is None:
+        return
+    if not (isinstance(init, ArrayAttr) and all(isinstance(x, IntegerAttr) for x in init.elements)):
+        fail(op, ATTRIBUTE, "attribute 'initValues' must be an array of integers")
+    if kind.value != "seq":
+        fail(op, BUFFER_INIT_FIFO, "only a seq buffer may have initial values (CIRCT's rule), this one is fifo")
+    if len(init.elements) != slots.value:
+        fail(op, BUFFER_INIT_COUNT, f"expects {slots.value} initial value(s), one per slot, got {len(init.elements)}")
 
 
 def verify_mem_access(op: Operation, ctx: VerifyContext) -> None:

@@ -12,6 +12,7 @@ from typing import Optional
 
 from loom.diagnostics import VerifyError
 from loom.ir.attributes import (
+    ArrayAttr,
     Attribute,
     IntegerAttr,
     StringAttr,
@@ -22,6 +23,7 @@ from loom.ir.core import Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
 from loom.semantics import dataflow_ops, handshake_ops, memory_ops
 from loom.semantics.functions import CONT_CONDS, STEP_OPS
+from loom.semantics.expr import TOKEN
 from loom.semantics.machine import Machine
 from loom.semantics.scalar import eval_scalar, scalar_fn
 from loom.semantics.values import zero_of
@@ -163,6 +165,21 @@ def _access(op: Operation) -> Machine:
     return handshake_ops.store(addr_types, data_t, ctrl_t)
 
 
+def _buffer_init(op: Operation, t: Type) -> tuple:
+    """The runtime values of a buffer's ``initValues`` (CIRCT: i64 integers) at the buffer's type."""
+    a = op.attributes.get("initValues")
+    if a is None:
+        return ()
+    if not isinstance(a, ArrayAttr) or not all(isinstance(x, IntegerAttr) for x in a.elements):
+        raise _err(op, f"attribute 'initValues' must be an array of integers, got {a}", "CPL_IR_ATTRIBUTE")
+    if isinstance(t, NoneType):
+        return tuple(TOKEN for _ in a.elements)
+    if not isinstance(t, (IntegerType, IndexType)):
+        raise _err(op, f"initial values need an integer, index or none buffer, got {t}",
+                   "CPL_HANDSHAKE_BUFFER_INIT_TYPE")
+    return tuple(constant_value(op, IntegerAttr(x.value, t), t) for x in a.elements)
+
+
 def _handshake(op: Operation) -> Machine:
     kind = op.name.split(".", 1)[1]
     ops, res = op.operands, op.results
@@ -200,7 +217,7 @@ def _handshake(op: Operation) -> Machine:
         return handshake_ops.sink(ops[0].type)
     if kind == "buffer":
         _arity(op, 1, 1)
-        return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1))
+        return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1), _buffer_init(op, ops[0].type))
     if kind == "br":
         _arity(op, 1, 1)
         return handshake_ops.br(ops[0].type)

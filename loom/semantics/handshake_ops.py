@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from loom.ir.core import OpResult, Value
+from loom.ir.core import Operation, OpResult, Value
 from loom.ir.types import IntegerType, Type, none
 from loom.semantics.expr import TOKEN, Const, Expr, In, ScalarInfo, app, is_false, is_true
 from loom.semantics.machine import Complete, Fail, Machine, Port, Rule
@@ -131,10 +131,32 @@ def sink(t: Type) -> Machine:
     return _single_state("handshake.sink", [Port("in", t)], [], [Rule("drop", "ready", ("in",), "ready")])
 
 
-def buffer(t: Type, slots: int) -> Machine:
-    """``handshake.buffer``: order-preserving; with unbounded channels its capacity does not change behaviour."""
+def buffer(t: Type, slots: int, init: Sequence[object] = ()) -> Machine:
+    """``handshake.buffer``: order-preserving; with unbounded channels its capacity does not change behaviour.
+
+    ``init`` (CIRCT's ``initValues``) are tokens the buffer holds in its initial state: state ``init<i>``
+    emits ``init[i]`` without reading anything, and only after the last one does the buffer pass its input
+    on. While primed it holds tokens, so those states are residual.
+    """
     rule = Rule("pass", "ready", ("in",), "ready", emits=(("out", In("in")),))
-    return _single_state("handshake.buffer", [Port("in", t)], [Port("out", t)], [rule], summary=f"{slots} slots")
+    if not init:
+        return _single_state("handshake.buffer", [Port("in", t)], [Port("out", t)], [rule], summary=f"{slots} slots")
+    states = tuple(f"init{i}" for i in range(len(init))) + ("ready",)
+    primes = tuple(
+        Rule(f"prime{i}", states[i], (), states[i + 1], emits=(("out", Const(v)),)) for i, v in enumerate(init)
+    )
+    m = Machine(
+        "handshake.buffer",
+        (Port("in", t),),
+        (Port("out", t),),
+        states,
+        states[0],
+        primes + (rule,),
+        residual_states=frozenset(states[:-1]),
+        summary=f"{slots} slots holding {len(init)} initial token(s)",
+    )
+    m.check()
+    return m
 
 
 def br(t: Type) -> Machine:
@@ -233,11 +255,17 @@ COPY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handsh
 """Ops whose outputs carry exactly the tokens of their one data input (copies in time or in space)."""
 
 
+def is_copy(op: Operation) -> bool:
+    """True when ``op``'s outputs carry exactly the tokens of its one input: a COPY_OPS op, except a buffer
+    with initial values (it emits those first, so it adds tokens)."""
+    return op.name in COPY_OPS and "initValues" not in op.attributes
+
+
 def copied_value(v: Value) -> Value:
     """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise).
     A cycle of copies (a malformed graph) stops where it closes."""
     seen: set[int] = set()
-    while isinstance(v, OpResult) and v.op.name in COPY_OPS and id(v) not in seen:
+    while isinstance(v, OpResult) and is_copy(v.op) and id(v) not in seen:
         seen.add(id(v))
         v = v.op.operands[0]
     return v

@@ -33,7 +33,7 @@ import z3
 from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
-from loom.semantics.handshake_ops import copied_value
+from loom.semantics.handshake_ops import COPY_OPS, copied_value, is_copy
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.verify.lengths.clock import (
@@ -324,7 +324,7 @@ class Typer:
         if g.kind == "segment":
             self._segment(op)
             return
-        handler = _RULES.get(name)
+        handler = _RULES.get(name) if name not in COPY_OPS or is_copy(op) else None
         if handler is not None:
             handler(self, op)
             return
