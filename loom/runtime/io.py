@@ -1,7 +1,7 @@
 """Simulation I/O (DESIGN.md "Simulation I/O"): inputs JSON -> runtime values, runtime values -> JSON.
 
 Inputs: an object keyed by argument name without ``%``. Scalars are JSON numbers
-(i1 also true/false; integers within the type's range, uiN unsigned, else signed; floats also
+(i1 also true/false; integers within the type's range: signed or unsigned reading; floats also
 "nan"/"inf"/"-inf"); a memref is a list, nested for rank > 1 or flat row-major;
 a dynamic dimension takes the list's extent. A key ``"@name"`` supplies the
 contents of ``memref.global @name`` when the module gives it no initializer.
@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from loom.diagnostics import LoomError
+from loom.diagnostics import LoomError, warn
 from loom.ir.attributes import ArrayAttr, DenseElementsAttr, OpaqueAttr, StridedLayoutAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Module, Operation
 from loom.ir.location import Location
@@ -29,6 +29,7 @@ INPUT_EXTRA = "IO_INPUT_EXTRA"
 INPUT_TYPE = "IO_INPUT_TYPE"
 INPUT_SHAPE = "IO_INPUT_SHAPE"
 INPUT_UNSUPPORTED = "IO_INPUT_UNSUPPORTED"
+INPUT_UNSIGNED = "IO_INPUT_UNSIGNED"
 
 
 # ----------------------------------------------------------------------------- locations
@@ -55,6 +56,7 @@ class _Ctx:
     def __init__(self, filename: str, key: str) -> None:
         self.filename = filename
         self.key = key
+        self.warned = False
 
     def error(self, message: str, code: str = INPUT_TYPE) -> LoomError:
         return LoomError(f"input '{self.key}': {message}", _key_location(self.filename, self.key), code)
@@ -64,17 +66,17 @@ class _Ctx:
 
 
 def integer_range(t: Type) -> tuple[int, int]:
-    """The values an input of integer type ``t`` may take: ``uiN`` unsigned, ``i1`` 0/1 (or -1), else signed.
+    """The values an input of integer type ``t`` may take: its signed or its unsigned reading.
 
-    A value outside it would wrap silently (2**63 for i64 would come back as -2**63), so it is refused.
+    ``siN`` takes the signed range, ``uiN`` the unsigned one; a signless ``iN``/``index`` takes either
+    (real inputs give a C ``unsigned`` as i32), i.e. -2**(N-1) .. 2**N-1; ``i1`` also true/false.
+    Anything outside would wrap silently (2**64 for i64 would become 0), so it is refused.
     """
     w = width_of(t)
-    if isinstance(t, IntegerType) and t.signedness == "u":
-        return 0, (1 << w) - 1
-    if w == 1:
-        return -1, 1
-    return -(1 << (w - 1)), (1 << (w - 1)) - 1
-
+    sign = t.signedness if isinstance(t, IntegerType) else ""
+    lo = 0 if sign == "u" else -(1 << (w - 1))
+    hi = (1 << (w - 1)) - 1 if sign == "s" else (1 << w) - 1
+    return lo, hi
 
 
 def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
@@ -90,6 +92,10 @@ def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
         lo, hi = integer_range(t)
         if not lo <= raw <= hi:
             raise ctx.error(f"{raw}{at} is outside the range of {t} ({lo} .. {hi})")
+        if w > 1 and raw >= 1 << (w - 1) and not ctx.warned and not (isinstance(t, IntegerType) and t.signedness):
+            ctx.warned = True  # accepted as the unsigned reading; say so once per input, it prints back signed
+            warn(f"input '{ctx.key}': {raw}{at} is above the signed range of {t}; it is read as the unsigned bit "
+                 f"pattern and prints as {raw - (1 << w)}", _key_location(ctx.filename, ctx.key), INPUT_UNSIGNED)
         return mask(raw, w)
     if isinstance(t, FloatType):
         if isinstance(raw, str):

@@ -147,7 +147,7 @@ def _memory(op: Operation) -> Machine:
     if len(op.results) != 2 * ld + st:
         raise _err(op, f"with st = {st}, ld = {ld} expects {2 * ld + st} result(s), got {len(op.results)}")
     addr_t: Type = IndexType()
-    if rank:
+    if rank and ports:  # an extmemory without ports (CIRCT's for an unused memref) has no address type
         addr_t = ports[1].type if st else ports[0].type
     return memory_ops.memory(mem_t, ld, st, external=external, global_name=global_name, addr_type=addr_t)
 
