@@ -145,7 +145,7 @@ def cmd_compile(args) -> int:
         module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
         dfg = lower_module(module, args.func, _lower_options(args))
-        texts.append((out, print_module(dfg, debuginfo=args.debug_info)))
+        texts.append((out, print_module(dfg, debuginfo=args.debug_info, generic=args.generic)))
     write_all(texts, "output file")
     for out, _ in texts:
         print(f"wrote {out}")
@@ -291,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--debug-info", action="store_true",
                    help="print each op's source location (loc(...)), so `loom verify --source` can relate the "
                         "DFG to its SCF source")
+    c.add_argument("--generic", action="store_true",
+                   help="print every op in MLIR's generic form, which mlir-opt and CIRCT parse "
+                        "(they reject the dataflow ops' custom syntax); loom reads it back")
     c.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
