@@ -58,6 +58,9 @@ from loom.ir.types import (
 CODE_PORTS_EMPTY = "CPL_MEMORY_PORTS_EMPTY"
 BUFFER_INIT_COUNT = "CPL_HANDSHAKE_BUFFER_INIT_COUNT"
 BUFFER_INIT_FIFO = "CPL_HANDSHAKE_BUFFER_INIT_FIFO"
+PORT_NAMES = "CPL_HANDSHAKE_PORT_NAMES"
+MEMREF_NO_EXTMEMORY = "CPL_HANDSHAKE_MEMREF_NO_EXTMEMORY"
+INDEX_WIDTH = "CPL_HANDSHAKE_INDEX_WIDTH"
 
 
 def _need(n: int, k: int, what: str) -> None:
@@ -209,6 +212,37 @@ class MemorySyntax:
 
 def verify_func(op: Operation, ctx: VerifyContext) -> None:
     verify_function(op, ctx, "handshake.return")
+    ft = op.attributes.get("function_type")
+    if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
+        return
+    _verify_port_names(op, "argNames", len(ft.type.inputs))
+    _verify_port_names(op, "resNames", len(ft.type.results))
+    if op.regions and op.regions[0].blocks:
+        for k, arg in enumerate(op.regions[0].blocks[0].args):
+            if isinstance(arg.type, MemRefType) and not any(u.name == "handshake.extmemory" for u in _users(op, arg)):
+                fail(op, MEMREF_NO_EXTMEMORY, f"memref argument #{k} is not used by a 'handshake.extmemory' "
+                     "(CIRCT's rule: every memref argument is accessed through one)")
+
+
+def _users(func: Operation, v) -> list[Operation]:
+    return [o for o in func.regions[0].blocks[0].ops if any(x is v for x in o.operands)]
+
+
+def _verify_port_names(op: Operation, attr: str, n: int) -> None:
+    """CIRCT's argNames/resNames: when present, one string per argument/result."""
+    a = op.attributes.get(attr)
+    if a is None:
+        return
+    if not isinstance(a, ArrayAttr) or not all(isinstance(x, StringAttr) for x in a.elements):
+        fail(op, PORT_NAMES, f"attribute '{attr}' must be an array of strings, got {a}")
+    if len(a.elements) != n:
+        fail(op, PORT_NAMES, f"attribute '{attr}' has {len(a.elements)} entries, the function has {n}")
+
+
+def _index_wide_enough(op: Operation, t: Type, n: int, what: str) -> None:
+    """CIRCT's rule: an iK select/index can name at most 2**K inputs."""
+    if isinstance(t, IntegerType) and t.width < 64 and n > 1 << t.width:
+        fail(op, INDEX_WIDTH, f"{what} of type {t} can name {1 << t.width} inputs, but there are {n}")
 
 
 def verify_join(op: Operation, ctx: VerifyContext) -> None:
@@ -250,6 +284,7 @@ def verify_mux(op: Operation, ctx: VerifyContext) -> None:
         fail(op, OPERAND_TYPE, f"select must be index or an integer, found {sel}")
     if is_i1(sel) and len(op.operands) != 3:
         fail(op, ARITY, f"with an i1 select takes exactly 2 data operands, found {len(op.operands) - 1}")
+    _index_wide_enough(op, sel, len(op.operands) - 1, "select")
     all_same(op, [*op.operands[1:], op.results[0]], "data operands and result")
 
 
@@ -263,6 +298,7 @@ def verify_control_merge(op: Operation, ctx: VerifyContext) -> None:
     all_same(op, [*op.operands, op.results[0]], "operands and first result")
     if not isinstance(op.results[1].type, (IntegerType, IndexType)):
         fail(op, RESULT_TYPE, f"index result must be index or an integer, found {op.results[1].type}")
+    _index_wide_enough(op, op.results[1].type, len(op.operands), "index result")
 
 
 def verify_sink(op: Operation, ctx: VerifyContext) -> None:
