@@ -33,6 +33,7 @@ from loom.dialects.syntax import (
     KeywordAttr,
     Lit,
     MapSig,
+    NoFit,
     Opd,
     OpDraft,
     Opds,
@@ -93,6 +94,20 @@ def _control_merge(s: tuple, n: int):
     if n < 1:
         raise SigError("handshake.control_merge needs at least one operand")
     return [s[0]] * n, [s[0], s[1] or index]
+
+
+def _sync(s: list[Type], n: int):
+    """``sync %a, %b : A, B`` -> operands and results both [A, B]."""
+    if len(s) != n:
+        raise SigError(f"handshake.sync has {n} operands but {len(s)} types")
+    return list(s), list(s)
+
+
+def _sync_back(op: Operation) -> list[Type]:
+    types = [v.type for v in op.operands]
+    if not types or types != [r.type for r in op.results]:
+        raise NoFit
+    return types
 
 
 def _mem_access(s: list[Type], n: int):
@@ -399,6 +414,14 @@ def verify_memory(op: Operation, ctx: VerifyContext) -> None:
 
 def verify_source(op: Operation, ctx: VerifyContext) -> None:
     counts(op, operands=0, results=1)
+    if not isinstance(op.results[0].type, NoneType):
+        fail(op, RESULT_TYPE, f"result must be none, found {op.results[0].type}")
+
+
+def verify_sync(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, min_operands=1)
+    if [v.type for v in op.operands] != [r.type for r in op.results]:
+        fail(op, TYPE_MISMATCH, "results must have the operands' types, in order")
 
 
 OPS = [
@@ -442,6 +465,7 @@ OPS = [
         verify_mem_access,
     ),
     OpDef("handshake.source", Format(AttrDict(), FixedSig((), (none,))), verify_source),
+    OpDef("handshake.sync", Format(Opds("inputs"), AttrDict(), MapSig("list", _sync, _sync_back)), verify_sync),
     OpDef("handshake.extmemory", ExtMemorySyntax(), verify_extmemory),
     OpDef("handshake.memory", MemorySyntax(), verify_memory),
 ]

@@ -223,9 +223,11 @@ def _decode_memref(raw: Any, t: MemRefType, ctx: _Ctx, name: str) -> MemRefView:
 # ----------------------------------------------------------------------------- entry points
 
 
-def decode_value(raw: Any, t: Type, filename: str, key: str) -> Any:
-    """One input value of type ``t`` (a scalar or a memref) in runtime form."""
+def decode_value(raw: Any, t: Type, filename: str, key: str, warn_unsigned: bool = False) -> Any:
+    """One input value of type ``t`` (a scalar or a memref) in runtime form; ``warn_unsigned`` (for JSON
+    inputs, not already-decoded values) warns once when a signless integer is taken as its unsigned reading."""
     ctx = _Ctx(filename, key)
+    ctx.warned = not warn_unsigned
     if isinstance(t, MemRefType):
         return _decode_memref(raw, t, ctx, key)
     if isinstance(raw, (list, dict)):
@@ -280,7 +282,7 @@ def decode_inputs(arg_names: Sequence[str], arg_types: Sequence[Type], json_obj:
             continue
         if name not in json_obj:
             raise LoomError(f"no value for argument '{name}' of type {t}", Location(filename, 1, 1), INPUT_MISSING)
-        out[name] = decode_value(json_obj[name], t, filename, name)
+        out[name] = decode_value(json_obj[name], t, filename, name, warn_unsigned=True)
     globals_ = global_types(module)
     for key in json_obj:
         if key in out:
@@ -291,7 +293,7 @@ def decode_inputs(arg_names: Sequence[str], arg_types: Sequence[Type], json_obj:
                 if gname not in globals_:
                     raise LoomError(f"input '{key}' names no memref global of the module",
                                     _key_location(filename, key), INPUT_EXTRA)
-                out[key] = decode_value(json_obj[key], globals_[gname], filename, key)
+                out[key] = decode_value(json_obj[key], globals_[gname], filename, key, warn_unsigned=True)
             else:
                 out[key] = json_obj[key]
             continue

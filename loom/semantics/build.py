@@ -19,7 +19,7 @@ from loom.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from loom.ir.core import Operation
+from loom.ir.core import OpResult, Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
 from loom.semantics import dataflow_ops, handshake_ops, memory_ops
 from loom.semantics.functions import CONT_CONDS, STEP_OPS
@@ -180,9 +180,17 @@ def _buffer_init(op: Operation, t: Type) -> tuple:
     return tuple(constant_value(op, IntegerAttr(x.value, t), t) for x in a.elements)
 
 
+def _fed_by_source(v) -> bool:
+    """True when ``v`` copies (through forks, br, plain buffers) a ``handshake.source``: always ready."""
+    root = handshake_ops.copied_value(v)
+    return isinstance(root, OpResult) and root.op.name == "handshake.source"
+
+
 def _handshake(op: Operation) -> Machine:
     kind = op.name.split(".", 1)[1]
     ops, res = op.operands, op.results
+    if kind in ("fork", "lazy_fork", "br", "buffer") and len(ops) == 1 and _fed_by_source(ops[0]):
+        return handshake_ops.always_ready(op.name, ops[0].type, [r.type for r in res], TOKEN)
     if kind in ("fork", "lazy_fork"):  # with unbounded channels a lazy fork copies exactly like a fork
         _arity(op, 1)
         return handshake_ops.fork(ops[0].type, len(res))
@@ -211,13 +219,23 @@ def _handshake(op: Operation) -> Machine:
         value_attr = op.attributes.get("value")
         if value_attr is None:
             raise _err(op, "requires a 'value' attribute")
-        return handshake_ops.constant(ops[0].type, res[0].type, constant_value(op, value_attr, res[0].type))
+        value = constant_value(op, value_attr, res[0].type)
+        if _fed_by_source(ops[0]):
+            return handshake_ops.always_ready(op.name, ops[0].type, [res[0].type], value)
+        return handshake_ops.constant(ops[0].type, res[0].type, value)
     if kind == "sink":
         _arity(op, 1, 0)
         return handshake_ops.sink(ops[0].type)
     if kind == "buffer":
         _arity(op, 1, 1)
         return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1), _buffer_init(op, ops[0].type))
+    if kind == "source":
+        _arity(op, 0, 1)
+        return handshake_ops.source(op.name, res[0].type, TOKEN)
+    if kind == "sync":
+        if len(ops) != len(res) or not ops:
+            raise _err(op, f"expects as many results as operands (at least one), got {len(ops)} and {len(res)}")
+        return handshake_ops.sync([v.type for v in ops])
     if kind == "br":
         _arity(op, 1, 1)
         return handshake_ops.br(ops[0].type)

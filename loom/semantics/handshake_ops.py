@@ -159,6 +159,37 @@ def buffer(t: Type, slots: int, init: Sequence[object] = ()) -> Machine:
     return m
 
 
+def sync(types: Sequence[Type]) -> Machine:
+    """``handshake.sync``: waits for one token on every input, then passes each on unchanged (join + copy)."""
+    ins = [Port(f"in{i}", t) for i, t in enumerate(types)]
+    rule = Rule("fire", "ready", tuple(p.name for p in ins), "ready",
+                emits=tuple((f"out{i}", In(p.name)) for i, p in enumerate(ins)))
+    outs = [Port(f"out{i}", t) for i, t in enumerate(types)]
+    return _single_state("handshake.sync", ins, outs, [rule], summary=f"{len(ins)}-input barrier")
+
+
+def always_ready(op_name: str, in_t: Type, out_types: Sequence[Type], value: object) -> Machine:
+    """A constant or copy op fed by a ``handshake.source``: each output offers ``value`` forever.
+
+    With unbounded channels a constant or fork firing on every token of an always-ready source would
+    flood its consumers; in hardware it offers its value whenever asked, which is what a source means.
+    Its input port is ``static``: wired to a source, it carries no tokens.
+    """
+    outs = tuple(Port(f"out{k}" if len(out_types) > 1 else "out", t) for k, t in enumerate(out_types))
+    m = Machine(
+        op_name,
+        (Port("in", in_t, kind="static"),),
+        outs,
+        READY,
+        "ready",
+        (),
+        sources=tuple((p.name, Const(value)) for p in outs),
+        summary="always ready (fed by a source)",
+    )
+    m.check()
+    return m
+
+
 def br(t: Type) -> Machine:
     """``handshake.br``: an unconditional branch, passing every token on unchanged (an identity)."""
     rule = Rule("pass", "ready", ("in",), "ready", emits=(("out", In("in")),))

@@ -274,7 +274,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
     seen: dict[Value, int] = {}
     for actor in actors:
         for i, v in enumerate(actor.op.operands):
-            if actor.machine.inputs[i].kind == "memref":
+            if actor.machine.inputs[i].kind != "token":  # memory, or a static port wired to a source
                 continue
             u = seen.get(v, 0)
             seen[v] = u + 1
