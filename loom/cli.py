@@ -188,6 +188,10 @@ def cmd_sim(args) -> int:
         _pick_function(module, args.func, ("func.func",), path)
         module = lower_module(module, args.func, _lower_options(args))
     func = _pick_function(module, args.func, kinds, path)
+    if func.name == "handshake.func":
+        from loom.lower.instances import inline_instances
+
+        func = inline_instances(func, module)
     if func.name == "func.func":
         from loom.interp import interpret
 

@@ -12,6 +12,7 @@ from loom.dialects.checks import (
     OPERAND_TYPE,
     RESULT_TYPE,
     TYPE_MISMATCH,
+    UNKNOWN_SYMBOL,
     VerifyContext,
     all_same,
     counts,
@@ -32,8 +33,10 @@ from loom.dialects.syntax import (
     Format,
     KeywordAttr,
     Lit,
+    FnSig,
     MapSig,
     NoFit,
+    SymbolAttr,
     Opd,
     OpDraft,
     Opds,
@@ -41,7 +44,7 @@ from loom.dialects.syntax import (
     SigError,
     constant_type,
 )
-from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
+from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Operation
 from loom.ir.types import (
     FunctionType,
@@ -412,6 +415,22 @@ def verify_memory(op: Operation, ctx: VerifyContext) -> None:
     _verify_ports(op, mt.type, list(op.operands))
 
 
+def verify_instance(op: Operation, ctx: VerifyContext) -> None:
+    """CIRCT's rules: ``module`` names a handshake.func of the module whose signature the instance matches."""
+    ref = op.attributes.get("module")
+    if not isinstance(ref, SymbolRefAttr):
+        fail(op, ATTRIBUTE, "needs a 'module' symbol reference")
+    target = ctx.symbols.get(ref.root)
+    if target is None or target.name != "handshake.func":
+        fail(op, UNKNOWN_SYMBOL, f"instantiates '@{ref.root}', which is not a handshake.func in this module")
+    ft = target.attributes.get("function_type")
+    if isinstance(ft, TypeAttr) and isinstance(ft.type, FunctionType):
+        if [v.type for v in op.operands] != list(ft.type.inputs):
+            fail(op, TYPE_MISMATCH, f"operand types differ from the signature of '@{ref.root}' ({ft.type})")
+        if [r.type for r in op.results] != list(ft.type.results):
+            fail(op, TYPE_MISMATCH, f"result types differ from the signature of '@{ref.root}' ({ft.type})")
+
+
 def verify_source(op: Operation, ctx: VerifyContext) -> None:
     counts(op, operands=0, results=1)
     if not isinstance(op.results[0].type, NoneType):
@@ -465,6 +484,7 @@ OPS = [
         verify_mem_access,
     ),
     OpDef("handshake.source", Format(AttrDict(), FixedSig((), (none,))), verify_source),
+    OpDef("handshake.instance", Format(SymbolAttr("module"), Opds("args", "(", ")", space=False), AttrDict(), FnSig()), verify_instance),
     OpDef("handshake.sync", Format(Opds("inputs"), AttrDict(), MapSig("list", _sync, _sync_back)), verify_sync),
     OpDef("handshake.extmemory", ExtMemorySyntax(), verify_extmemory),
     OpDef("handshake.memory", MemorySyntax(), verify_memory),

@@ -178,7 +178,9 @@ def functions_to_verify(
         if missing:
             raise LoomError(f"{source} has no func.func named '{missing[0]}' to verify the DFG against",
                             module.op.loc, "CPL_FUNC_NOT_FOUND")
-    return [(f, srcs.get(func_name(f))) for f in hs]
+    from loom.lower.instances import inline_instances
+
+    return [(inline_instances(f, module), srcs.get(func_name(f))) for f in hs]
 
 
 def verify_file(
