@@ -145,6 +145,10 @@ def cmd_compile(args) -> int:
         module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
         dfg = lower_module(module, args.func, _lower_options(args))
+        if args.circt:
+            from loom.lower.circt_form import circt_form
+
+            dfg = circt_form(dfg)
         texts.append((out, print_module(dfg, debuginfo=args.debug_info, generic=args.generic)))
     write_all(texts, "output file")
     for out, _ in texts:
@@ -298,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--generic", action="store_true",
                    help="print every op in MLIR's generic form, which mlir-opt and CIRCT parse "
                         "(they reject the dataflow ops' custom syntax); loom reads it back")
+    c.add_argument("--circt", action="store_true",
+                   help="write the form CIRCT's handshake passes accept: explicit forks and sinks, an extmemory "
+                        "for every memref argument, memref sizes as extra index arguments (<memref>_dim<k>); "
+                        "use with --generic. The dataflow ops stay (no CIRCT pass lowers them)")
     c.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
