@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Optional
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import ArrayAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
-from loom.ir.types import FunctionType, MemRefType, none
+from loom.ir.types import FunctionType, MemRefType, i32, none
 from loom.lower.builder import DfgBuilder
 from loom.lower.cleanup import tidy
 from loom.lower.expand_copy import expand_copies
@@ -129,9 +129,23 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     if pending:  # pragma: no cover - an internal invariant, not a user error
         raise AssertionError(f"lowering left unresolved values: {[f.value for f in pending]}")
     tidy(b)
+    _wrap_unused_memrefs(body)
     if options.max_join_fanin is not None:
         legalize_join_fanin(hs, options.max_join_fanin)
     return hs
+
+
+def _wrap_unused_memrefs(body: Block, func_loc=None) -> None:
+    """A memref argument no extmemory uses gets a port-less one, as CIRCT emits (its verifier wants one)."""
+    for arg in body.args:
+        if not isinstance(arg.type, MemRefType):
+            continue
+        if any(op.name == "handshake.extmemory" and op.operands and op.operands[0] is arg for op in body.ops):
+            continue
+        attrs = {"ldCount": IntegerAttr(0, i32), "stCount": IntegerAttr(0, i32),
+                 "id": IntegerAttr(sum(op.name == "handshake.extmemory" for op in body.ops), i32)}
+        owner = body.parent_op
+        body.insert(0, Operation.create("handshake.extmemory", [arg], [], attrs, loc=owner.loc if owner else func_loc))
 
 
 def globals_needed(func: Operation) -> list[Operation]:

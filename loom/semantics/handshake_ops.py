@@ -292,6 +292,12 @@ def is_copy(op: Operation) -> bool:
     return op.name in COPY_OPS and "initValues" not in op.attributes
 
 
+def initial_tokens(m: Machine) -> int:
+    """How many tokens ``m`` holds in its initial state: the rules that fire without reading anything
+    (a buffer's ``initValues``), each emitting once on the way from the initial state to the others."""
+    return sum(len(r.emits) for r in m.rules if not r.reads)
+
+
 def copied_value(v: Value) -> Value:
     """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise).
     A cycle of copies (a malformed graph) stops where it closes."""

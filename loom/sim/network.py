@@ -23,6 +23,7 @@ from loom.semantics import machine_for
 from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
+from loom.semantics.rest import rearm_allowance
 from loom.sim.names import use_channel_names
 
 INPUT_MISSING = "IO_INPUT_MISSING"
@@ -61,6 +62,7 @@ class Channel:
     consumer: "Actor"
     port: int
     count: int = 0
+    allowance: int = 0  # tokens it may keep at the end: they re-arm a primed buffer (semantics.rest)
 
     @property
     def crossed(self) -> int:
@@ -291,7 +293,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             forever = dict(src.machine.sources).get(port)
             if forever is not None:
                 q = Forever(compile_expr(forever, {})((), {}, None))
-        ch = Channel(name, q, actor, i)
+        ch = Channel(name, q, actor, i, allowance=rearm_allowance(v))
         actor.inputs[i] = ch
         channels.append(ch)
         if isinstance(v, BlockArgument):
