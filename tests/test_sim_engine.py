@@ -287,6 +287,7 @@ def test_op_without_semantics_is_a_located_loom_error() -> None:
     f = func("""
 handshake.func @bad(%a: memref<4xf32>, %i: index, %start: none) -> (f32, none) {
   %v = memref.load %a[%i] : memref<4xf32>
+  handshake.extmemory[ld = 0, st = 0] (%a : memref<4xf32>) () {id = 0 : i32} : () -> ()
   handshake.return %v, %start : f32, none
 }
 """)
