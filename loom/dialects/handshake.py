@@ -52,6 +52,7 @@ from loom.ir.types import (
     IntegerType,
     MemRefType,
     NoneType,
+    TupleType,
     Type,
     i1,
     i32,
@@ -104,6 +105,21 @@ def _sync(s: list[Type], n: int):
     if len(s) != n:
         raise SigError(f"handshake.sync has {n} operands but {len(s)} types")
     return list(s), list(s)
+
+
+def _pack(s: Type, n: int):
+    """``pack %a, %b : tuple<A, B>`` -> operands [A, B], result the tuple."""
+    if not isinstance(s, TupleType) or len(s.types) != n:
+        raise SigError(f"handshake.pack of {n} operand(s) is typed by a tuple of {n} element(s), found {s}")
+    return list(s.types), [s]
+
+
+def _unpack(s: Type, n: int):
+    """``unpack %t : tuple<A, B>`` -> operand the tuple, results [A, B]."""
+    if not isinstance(s, TupleType):
+        raise SigError(f"handshake.unpack is typed by a tuple, found {s}")
+    _need(n, 1, "handshake.unpack")
+    return [s], list(s.types)
 
 
 def _sync_back(op: Operation) -> list[Type]:
@@ -437,6 +453,24 @@ def verify_source(op: Operation, ctx: VerifyContext) -> None:
         fail(op, RESULT_TYPE, f"result must be none, found {op.results[0].type}")
 
 
+def verify_pack(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, results=1)
+    t = op.results[0].type
+    if not isinstance(t, TupleType):
+        fail(op, RESULT_TYPE, f"result must be a tuple, found {t}")
+    if [v.type for v in op.operands] != list(t.types):
+        fail(op, TYPE_MISMATCH, f"operand types must be the elements of {t}, in order")
+
+
+def verify_unpack(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=1)
+    t = op.operands[0].type
+    if not isinstance(t, TupleType):
+        fail(op, OPERAND_TYPE, f"operand must be a tuple, found {t}")
+    if [r.type for r in op.results] != list(t.types):
+        fail(op, TYPE_MISMATCH, f"result types must be the elements of {t}, in order")
+
+
 def verify_sync(op: Operation, ctx: VerifyContext) -> None:
     counts(op, min_operands=1)
     if [v.type for v in op.operands] != [r.type for r in op.results]:
@@ -485,6 +519,8 @@ OPS = [
     ),
     OpDef("handshake.source", Format(AttrDict(), FixedSig((), (none,))), verify_source),
     OpDef("handshake.instance", Format(SymbolAttr("module"), Opds("args", "(", ")", space=False), AttrDict(), FnSig()), verify_instance),
+    OpDef("handshake.pack", Format(Opds("inputs"), AttrDict(), MapSig("one", _pack, lambda op: op.results[0].type)), verify_pack),
+    OpDef("handshake.unpack", Format(Opd("input"), AttrDict(), MapSig("one", _unpack, lambda op: op.operands[0].type)), verify_unpack),
     OpDef("handshake.sync", Format(Opds("inputs"), AttrDict(), MapSig("list", _sync, _sync_back)), verify_sync),
     OpDef("handshake.extmemory", ExtMemorySyntax(), verify_extmemory),
     OpDef("handshake.memory", MemorySyntax(), verify_memory),

@@ -40,6 +40,7 @@ from loom.ir.types import (
     TaggedType,
     TensorType,
     Type,
+    TupleType,
     VectorType,
 )
 from loom.mlir.names import Names, compute_names
@@ -131,6 +132,8 @@ class Printer:
             return f"vector<{_dims(t.shape)}{self.type(t.element)}>"
         if isinstance(t, TaggedType):
             return f"!dataflow.tagged<{self.type(t.value)}, {self.type(t.tag)}>"
+        if isinstance(t, TupleType):
+            return f"tuple<{', '.join(self.type(x) for x in t.types)}>"
         if isinstance(t, FunctionType):
             ins = ", ".join(self.type(x) for x in t.inputs)
             if len(t.results) == 1 and not isinstance(t.results[0], FunctionType):

@@ -232,6 +232,12 @@ def _handshake(op: Operation) -> Machine:
     if kind == "source":
         _arity(op, 0, 1)
         return handshake_ops.source(op.name, res[0].type, TOKEN)
+    if kind == "pack":
+        _arity(op, results=1)
+        return handshake_ops.pack([v.type for v in ops], res[0].type)
+    if kind == "unpack":
+        _arity(op, 1)
+        return handshake_ops.unpack(ops[0].type, [r.type for r in res])
     if kind == "sync":
         if len(ops) != len(res) or not ops:
             raise _err(op, f"expects as many results as operands (at least one), got {len(ops)} and {len(res)}")

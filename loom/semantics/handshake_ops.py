@@ -12,6 +12,7 @@ from typing import Sequence
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.types import IntegerType, Type, none
 from loom.semantics.expr import TOKEN, Const, Expr, In, ScalarInfo, app, is_false, is_true
+from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE
 from loom.semantics.machine import Complete, Fail, Machine, Port, Rule
 
 READY = ("ready",)
@@ -188,6 +189,22 @@ def always_ready(op_name: str, in_t: Type, out_types: Sequence[Type], value: obj
     )
     m.check()
     return m
+
+
+def pack(types: Sequence[Type], t: Type) -> Machine:
+    """``handshake.pack``: one token on every input becomes one tuple token (a join that keeps the values)."""
+    ins = [Port(f"in{i}", x) for i, x in enumerate(types)]
+    rule = Rule("fire", "ready", tuple(p.name for p in ins), "ready",
+                emits=(("out", app(TUPLE_MAKE, *(In(p.name) for p in ins))),))
+    return _single_state("handshake.pack", ins, [Port("out", t)], [rule], summary=f"{len(ins)}-element tuple")
+
+
+def unpack(t: Type, types: Sequence[Type]) -> Machine:
+    """``handshake.unpack``: one tuple token becomes one token per element, on its own output."""
+    rule = Rule("fire", "ready", ("in",), "ready",
+                emits=tuple((f"out{k}", app(TUPLE_GET, In("in"), param=k)) for k in range(len(types))))
+    outs = [Port(f"out{k}", x) for k, x in enumerate(types)]
+    return _single_state("handshake.unpack", [Port("in", t)], outs, [rule], summary=f"{len(types)}-element tuple")
 
 
 def br(t: Type) -> Machine:
