@@ -11,7 +11,10 @@ every ``handshake.memory`` is 1-D with a static size. ``circt_form`` returns a c
   which is ``CPL_CIRCT_FORM``.
 * a memref argument without an extmemory gets a port-less one (as CIRCT emits for an unused memref).
 * a value with several uses gets a ``fork``, one without uses a ``sink``.
-* a ``handshake.memory`` that is not 1-D and static is ``CPL_CIRCT_FORM``.
+* a multi-dimensional static ``handshake.memory`` is flattened to 1-D: each port's address tuple
+  becomes the row-major linear index (``arith.muli``/``addi`` by stride constants that a
+  ``handshake.source`` fires, CIRCT's idiom for a constant without control). A dynamic one is
+  ``CPL_CIRCT_FORM``.
 
 The dataflow ops stay: CIRCT passes treat them as unregistered ops. ``lower-handshake-to-hw`` cannot
 lower them (nor can ``lower-handshake-to-firrtl`` or the DC flow); they need LOOM's own back end.
@@ -44,6 +47,8 @@ def circt_form(module: Module) -> Module:
 def _rewrite(func: Operation) -> None:
     _dims_to_arguments(func)
     _check_memories(func)
+    for op in [o for o in func.regions[0].entry.ops if o.name == "handshake.memory"]:
+        _flatten(func, op)
     _extmemory_for_every_memref(func)
     _forks_and_sinks(func)
 
@@ -109,9 +114,84 @@ def _check_memories(func: Operation) -> None:
             continue
         mt = op.attributes.get("memRefType")
         t = mt.type if isinstance(mt, TypeAttr) else None
-        if not isinstance(t, MemRefType) or t.rank != 1 or t.shape[0] is None:
-            raise LoomError(f"--circt: CIRCT's handshake.memory must be 1-D with a static size, this one is {t}",
+        if not isinstance(t, MemRefType) or t.rank < 1 or any(d is None for d in t.shape):
+            raise LoomError(f"--circt: CIRCT's handshake.memory must have a static size, this one is {t}",
                             op.loc, CIRCT_FORM)
+
+
+def _flatten(func: Operation, mem: Operation) -> None:
+    """Make a multi-dimensional memory 1-D: each port's addresses become one row-major linear index."""
+    mt = mem.attributes["memRefType"].type  # type: ignore[union-attr]
+    rank = mt.rank
+    if rank == 1:
+        return
+    block = func.regions[0].entry
+    ld, st = mem.attributes["ldCount"].value, mem.attributes["stCount"].value  # type: ignore[union-attr]
+    strides, acc = [], 1
+    for d in reversed(mt.shape):
+        strides.append(acc)
+        acc *= d
+    strides.reverse()
+    at = block.ops.index(mem)
+    made: list[Operation] = []
+
+    def emit(name: str, operands: list[Value], attrs=None) -> Value:
+        op = Operation.create(name, operands, [IndexType()], attrs or {}, loc=mem.loc)
+        made.append(op)
+        return op.results[0]
+
+    source = None
+
+    def const(k: int) -> Value:
+        nonlocal source
+        if source is None:
+            source = Operation.create("handshake.source", [], [NoneType()], loc=mem.loc)
+            made.append(source)
+        return emit("handshake.constant", [source.results[0]], {"value": IntegerAttr(k, IndexType())})
+
+    def linear(addrs: list[Value]) -> Value:
+        total = None
+        for a, s in zip(addrs, strides):
+            term = a if s == 1 else emit("arith.muli", [a, const(s)])
+            total = term if total is None else emit("arith.addi", [total, term])
+        assert total is not None
+        return total
+
+    ports = list(mem.operands)
+    new_ports: list[Value] = []
+    for k in range(st):
+        chunk = ports[k * (1 + rank): (k + 1) * (1 + rank)]
+        new_ports += _relinked(block, chunk[0], chunk[1:], linear, True)
+    base = st * (1 + rank)
+    for k in range(ld):
+        new_ports += _relinked(block, None, ports[base + k * rank: base + (k + 1) * rank], linear, False)
+    mem.operands = new_ports
+    mem.attributes["memRefType"] = TypeAttr(MemRefType((acc,), mt.element))
+    for op in made:
+        block.insert(at, op)
+        at += 1
+
+
+def _relinked(block, data: Value | None, addrs: list[Value], linear, store: bool) -> list[Value]:
+    """The port operands after flattening. When the port is fed by one handshake.load/store (the lowering's
+    shape), that op is rebuilt to take the linear index itself, so its address result still goes straight
+    to the port (what loom's memory checks expect); otherwise the linear index is computed at the port."""
+    owner = addrs[0].op if isinstance(addrs[0], OpResult) else None
+    direct = (owner is not None and owner.name in ("handshake.load", "handshake.store")
+              and list(owner.results[1:]) == addrs and (not store or owner.results[0] is data))
+    if not direct:
+        return ([data] if store else []) + [linear(addrs)]
+    assert owner is not None
+    n = len(addrs)
+    lin = linear(list(owner.operands[:n]))
+    new = Operation.create(owner.name, [lin] + list(owner.operands[n:]), [owner.results[0].type, IndexType()],
+                           dict(owner.attributes), loc=owner.loc,
+                           result_names=[owner.results[0].name_hint, owner.results[1].name_hint])
+    block.insert(block.ops.index(owner), new)
+    block.remove(owner)
+    func = block.parent_op
+    replace_all_uses(func, owner.results[0], new.results[0])
+    return ([new.results[0]] if store else []) + [new.results[1]]
 
 
 def _extmemory_for_every_memref(func: Operation) -> None:

@@ -19,6 +19,7 @@ from loom.ir.core import BlockArgument, Module, Operation, Value
 from loom.ir.location import Location
 from loom.ir.types import MemRefType, NoneType
 from loom.runtime import Buffer, MemRefView, decode_value, function_arg_names, global_view
+from loom.runtime.memory import row_major_strides
 from loom.semantics import machine_for
 from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
@@ -212,10 +213,20 @@ def _fresh_memory(op: Operation, machine: Machine, inputs: dict[str, Any], modul
             view = _copy_view(global_view(module, g, {}, "<inputs>", op.loc))
     if view is None:
         return MemRefView.allocate(mt.element, shape, g or f"memory@{op.loc}")
+    if (list(view.sizes) != shape and view.num_elements == _count(shape)
+            and view.strides == row_major_strides(view.sizes)):  # a flattened memory (compile --circt) views it 1-D
+        view = MemRefView(view.buffer, view.offset, shape, row_major_strides(shape))
     if list(view.sizes) != shape:
         raise SimulationError(f"global @{g} has shape {list(view.sizes)}, the memory expects {shape}", op.loc,
                               "IO_INPUT_SHAPE")
     return view
+
+
+def _count(shape: list[int]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def compile_rules(actor: Actor) -> None:
