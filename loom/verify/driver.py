@@ -169,7 +169,11 @@ def functions_to_verify(
         srcs = _sources(module)
         return [(f, srcs.get(func_name(f))) for f in lowered.functions() if f.name == "handshake.func"]
     if func is not None:
+        declared = [f for f in hs_all if func_name(f) == func and is_declaration(f)]
         hs = [f for f in hs if func_name(f) == func]
+        if not hs and declared:
+            raise LoomError(f"'@{func}' is an external declaration without a body: nothing to verify",
+                            declared[0].loc, "CPL_FUNC_DECLARATION")
         if not hs:
             raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc, "CPL_FUNC_NOT_FOUND")
     srcs = _sources(parse_file(source)) if source is not None else {}
