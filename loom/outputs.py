@@ -7,6 +7,7 @@ CLI prints one line and exits 2; nothing half-written is ever left behind.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,8 +101,11 @@ def _backup(path: Path) -> str | None:
         return None
     fd, b = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".bak")
     os.close(fd)
-    os.unlink(b)
-    os.link(path, b)
+    try:
+        os.unlink(b)
+        os.link(path, b)
+    except OSError:  # a file system without hard links: a copy does the same job
+        shutil.copy2(path, b)
     return b
 
 

@@ -115,3 +115,11 @@ def test_emit_smt2_naming_a_file_is_located(tmp_path: Path) -> None:
     assert code == 2 and out == ""
     one_error(err, str(f), "IO_OUTPUT_DIR")
     assert f.read_text() == "x"
+
+
+def test_overwriting_outputs_leaves_no_temporary_or_backup_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for _ in range(2):
+        code, _, err = run("compile", DOT, SAXPY, "-o", str(out))
+        assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["dot.dfg.mlir", "saxpy.dfg.mlir"]
