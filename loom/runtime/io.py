@@ -19,7 +19,7 @@ from loom.diagnostics import LoomError, warn
 from loom.ir.attributes import ArrayAttr, DenseElementsAttr, OpaqueAttr, StridedLayoutAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Module, Operation
 from loom.ir.location import Location
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, Type
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, TupleType, Type
 from loom.runtime.layout import affine_strides
 from loom.runtime.memory import Buffer, MemRefView, row_major_strides
 from loom.semantics.scalar import mask, normalize, to_signed, unpack_tagged, width_of
@@ -230,6 +230,10 @@ def decode_value(raw: Any, t: Type, filename: str, key: str, warn_unsigned: bool
     ctx.warned = not warn_unsigned
     if isinstance(t, MemRefType):
         return _decode_memref(raw, t, ctx, key)
+    if isinstance(t, TupleType):  # a JSON list with one entry per element (handshake.pack/unpack)
+        if not isinstance(raw, (list, tuple)) or len(raw) != len(t.types):
+            raise ctx.error(f"expected a list of {len(t.types)} element(s) for {t}, got {_json_kind(raw)}")
+        return tuple(_decode_scalar(x, et, ctx, f"[{k}]") for k, (x, et) in enumerate(zip(raw, t.types)))
     if isinstance(raw, (list, dict)):
         raise ctx.error(f"expected a scalar for {t}, got {_json_kind(raw)}")
     return _decode_scalar(raw, t, ctx)
@@ -372,6 +376,8 @@ def encode_value(v: Any, t: Type) -> Any:
     if isinstance(t, TaggedType):
         value, tag = unpack_tagged(v, t)
         return {"value": encode_value(value, t.value), "tag": tag}
+    if isinstance(t, TupleType) and isinstance(v, tuple) and len(v) == len(t.types):
+        return [encode_value(x, et) for x, et in zip(v, t.types)]
     return _encode_untyped(v)
 
 
