@@ -337,6 +337,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _located_somewhere(e: LoomError, args) -> LoomError:
+    """An error raised without a location names the command's one input file (line 1) instead."""
+    from loom.ir.location import UNKNOWN, Location
+
+    files = [getattr(args, "input", None)] + list(getattr(args, "inputs", None) or [])
+    files = [f for f in files if f]
+    if e.loc == UNKNOWN and len(files) == 1:
+        e.loc = Location(files[0], 1, 1)
+    return e
+
+
 def _version() -> str:
     from loom import __version__
 
@@ -345,6 +356,7 @@ def _version() -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    args = argparse.Namespace()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
@@ -355,7 +367,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_USAGE
     except LoomError as e:
-        print(str(e.with_default_code()), file=sys.stderr)
+        print(str(_located_somewhere(e.with_default_code(), args)), file=sys.stderr)
         return EXIT_USAGE
     except RecursionError:
         print("loom: error: [IO_INPUT_NESTING] input nested too deeply", file=sys.stderr)

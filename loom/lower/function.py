@@ -13,6 +13,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
+from loom.ir.location import Location
 from loom.ir.types import FunctionType, MemRefType, i32, none
 from loom.lower.builder import DfgBuilder
 from loom.lower.cleanup import tidy
@@ -168,7 +169,7 @@ def structured_kernel(module: Module, func_name: Optional[str] = None) -> Operat
 
 def _choose(module: Module, func_name: Optional[str]) -> Operation:
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
-    loc = module.op.loc
+    loc = module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)  # an implicit module: the file
     if func_name is not None:
         chosen = [f for f in funcs if _sym_name(f) == func_name]
         if not chosen:

@@ -19,6 +19,7 @@ from typing import Callable, Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation, is_declaration
+from loom.ir.location import Location
 from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
@@ -144,6 +145,11 @@ def _sources(module: Module) -> dict[str, Operation]:
     return {func_name(f): f for f in module.functions() if f.name == "func.func"}
 
 
+def _where(module: Module) -> Location:
+    """The module's location, or its file's first line for an implicit module (never ``<unknown>``)."""
+    return module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)
+
+
 def functions_to_verify(
     path: Path, func: Optional[str] = None, source: Optional[Path] = None
 ) -> list[tuple[Operation, Optional[Operation]]]:
@@ -175,13 +181,13 @@ def functions_to_verify(
             raise LoomError(f"'@{func}' is an external declaration without a body: nothing to verify",
                             declared[0].loc, "CPL_FUNC_DECLARATION")
         if not hs:
-            raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc, "CPL_FUNC_NOT_FOUND")
+            raise LoomError(f"no handshake.func named '{func}' in the file", _where(module), "CPL_FUNC_NOT_FOUND")
     srcs = _sources(parse_file(source)) if source is not None else {}
     if source is not None:
         missing = [func_name(f) for f in hs if func_name(f) not in srcs]
         if missing:
             raise LoomError(f"{source} has no func.func named '{missing[0]}' to verify the DFG against",
-                            module.op.loc, "CPL_FUNC_NOT_FOUND")
+                            _where(module), "CPL_FUNC_NOT_FOUND")
     from loom.lower.instances import inline_instances
 
     return [(inline_instances(f, module), srcs.get(func_name(f))) for f in hs]
