@@ -11,13 +11,13 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Optional, Sequence
 
 from loom.diagnostics import LoomError
 
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+USAGE = "CLI_USAGE"
 
 
 class _UsageError(Exception):
@@ -26,7 +26,7 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(f"{self.prog}: error: {message}")
+        raise _UsageError(f"{self.prog}: error: [{USAGE}] {message}")
 
 
 def _stem(path: Path) -> str:
@@ -40,7 +40,7 @@ def _stem(path: Path) -> str:
 def _check_readable(path: Path) -> None:
     if not path.is_file():
         reason = "no such file" if not path.exists() else "not a file"
-        raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path))
+        raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path), code="IO_INPUT_UNREADABLE")
 
 
 def _read_module(path: Path):
@@ -65,28 +65,45 @@ def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path
     if name is not None:
         for f in module.functions():
             if f.attributes["sym_name"].value == name:
-                return f
-        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path))
+                return _require_body(f)
+        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
     if len(funcs) == 1:
-        return funcs[0]
+        return _require_body(funcs[0])
     if not funcs:
-        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path))
+        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
     names = ", ".join(f.attributes["sym_name"].value for f in funcs)
-    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path))
+    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path),
+                    code="CPL_FUNC_AMBIGUOUS")
+
+
+def _require_body(func):
+    """``func`` itself, or a coded error when it is an external declaration (valid MLIR, nothing to run)."""
+    from loom.ir.core import is_declaration
+
+    if is_declaration(func):
+        name = func.attributes["sym_name"].value
+        raise LoomError(f"'@{name}' is an external declaration without a body: nothing to run",
+                        loc=func.loc, code="CPL_FUNC_DECLARATION")
+    return func
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a failure never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write via a temporary file and rename, so a failure never leaves half a file (located error on failure)."""
+    from loom.outputs import write_file
+
+    write_file(path, text)
+
+
+def _check_verify_outputs(args) -> None:
+    """Bad --junit/--sarif/--emit-smt2 paths fail before the (long) verification starts."""
+    from loom.outputs import check_directory, check_output_file
+
+    if args.junit:
+        check_output_file(Path(args.junit), "--junit file")
+    if args.sarif:
+        check_output_file(Path(args.sarif), "--sarif file")
+    if args.emit_smt2 is not None:
+        check_directory(Path(args.emit_smt2), "--emit-smt2 directory")
 
 
 # ----------------------------------------------------------------------------- compile
@@ -118,20 +135,41 @@ def _has_handshake_named(module, name: str) -> bool:
 def cmd_compile(args) -> int:
     from loom.lower import lower_module
     from loom.mlir import print_module
+    from loom.outputs import check_directory, write_all
 
-    outdir = Path(args.output)
-    # Lower everything first: nothing is written unless every input compiles.
+    outdir = check_directory(Path(args.output))
+    targets = _compile_targets(args.inputs, outdir)
+    # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts = []
-    for name in args.inputs:
-        path = Path(name)
+    for path, out in targets:
         module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
         dfg = lower_module(module, args.func, _lower_options(args))
-        texts.append((outdir / f"{_stem(path)}.dfg.mlir", print_module(dfg, debuginfo=args.debug_info)))
-    for out, text in texts:
-        _write_atomically(out, text)
+        if args.circt:
+            from loom.lower.circt_form import circt_form
+
+            dfg = circt_form(dfg)
+        texts.append((out, print_module(dfg, debuginfo=args.debug_info, generic=args.generic)))
+    write_all(texts, "output file")
+    for out, _ in texts:
         print(f"wrote {out}")
     return EXIT_OK
+
+
+def _compile_targets(inputs: Sequence[str], outdir: Path) -> list[tuple[Path, Path]]:
+    """(input, output) pairs; two inputs with one stem would overwrite each other, so that is an error."""
+    from loom.outputs import OUTPUT_CLASH, output_error
+
+    pairs, seen = [], {}
+    for name in inputs:
+        path = Path(name)
+        out = outdir / f"{_stem(path)}.dfg.mlir"
+        if out in seen:
+            raise output_error(path, f"has the same stem as {seen[out]}: both would be written to {out}",
+                               OUTPUT_CLASH)
+        seen[out] = path
+        pairs.append((path, out))
+    return pairs
 
 
 # ----------------------------------------------------------------------------- sim
@@ -143,15 +181,9 @@ def cmd_sim(args) -> int:
     path = Path(args.input)
     module = _read_module(path)
     inputs_path = Path(args.inputs)
-    try:
-        raw_inputs = json.loads(inputs_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not UTF-8 text"
-        raise LoomError(f"cannot read inputs file: {reason.lower()}", loc=_file_loc(inputs_path))
-    except json.JSONDecodeError as e:
-        from loom.ir.location import Location
+    from loom.sourcefile import read_json
 
-        raise LoomError(f"inputs are not valid JSON: {e.msg}", loc=Location(str(inputs_path), e.lineno, e.colno))
+    raw_inputs = read_json(inputs_path)
 
     kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
     if args.lower:
@@ -160,6 +192,10 @@ def cmd_sim(args) -> int:
         _pick_function(module, args.func, ("func.func",), path)
         module = lower_module(module, args.func, _lower_options(args))
     func = _pick_function(module, args.func, kinds, path)
+    if func.name == "handshake.func":
+        from loom.lower.instances import inline_instances
+
+        func = inline_instances(func, module)
     if func.name == "func.func":
         from loom.interp import interpret
 
@@ -218,26 +254,33 @@ def cmd_verify(args) -> int:
         try:
             _ = value is None or check_seconds(value, flag)
         except ValueError as e:
-            raise _UsageError(f"loom verify: error: {e}") from None
+            raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
     if args.bmc_k < 0:
-        raise _UsageError("loom verify: error: --bmc-k must be >= 0")
+        raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
-        raise _UsageError(f"loom verify: error: {e}") from None
+        raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions)
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
+    _check_verify_outputs(args)
     # several files: spread over the cores; each worker proves an operator table once
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
     reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source)
     if args.emit_smt2 is not None:
-        emit_smt2(reports, Path(args.emit_smt2))
+        from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
+
+        try:
+            emit_smt2(reports, ensure_directory(Path(args.emit_smt2), "--emit-smt2 directory"))
+        except OSError as e:
+            raise output_error(Path(args.emit_smt2), f"cannot write the SMT-LIB2 files: {e.strerror or e}",
+                               OUTPUT_DIR) from None
     if args.junit:
         _write_atomically(Path(args.junit), junit_of(reports))
     if args.sarif:
@@ -266,6 +309,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--debug-info", action="store_true",
                    help="print each op's source location (loc(...)), so `loom verify --source` can relate the "
                         "DFG to its SCF source")
+    c.add_argument("--generic", action="store_true",
+                   help="print every op in MLIR's generic form, which mlir-opt and CIRCT parse "
+                        "(they reject the dataflow ops' custom syntax); loom reads it back")
+    c.add_argument("--circt", action="store_true",
+                   help="write the form CIRCT's handshake passes accept: explicit forks and sinks, an extmemory "
+                        "for every memref argument, memref sizes as extra index arguments (<memref>_dim<k>); "
+                        "use with --generic. The dataflow ops stay (no CIRCT pass lowers them)")
     c.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
@@ -305,6 +355,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _located_somewhere(e: LoomError, args) -> LoomError:
+    """An error raised without a location names the command's one input file (line 1) instead."""
+    from loom.ir.location import UNKNOWN, Location
+
+    files = [getattr(args, "input", None)] + list(getattr(args, "inputs", None) or [])
+    files = [f for f in files if f]
+    if e.loc == UNKNOWN and len(files) == 1:
+        e.loc = Location(files[0], 1, 1)
+    return e
+
+
 def _version() -> str:
     from loom import __version__
 
@@ -313,6 +374,7 @@ def _version() -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    args = argparse.Namespace()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
@@ -323,14 +385,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(str(e), file=sys.stderr)
         return EXIT_USAGE
     except LoomError as e:
-        print(str(e), file=sys.stderr)
+        print(str(_located_somewhere(e.with_default_code(), args)), file=sys.stderr)
         return EXIT_USAGE
     except RecursionError:
-        print("loom: error: input nested too deeply", file=sys.stderr)
+        print("loom: error: [IO_INPUT_NESTING] input nested too deeply", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # e.g. `loom verify ... | head`: the reader left; no traceback, like other tools
+    except BrokenPipeError:  # the reader went away (`loom verify ... | head`): no traceback; 141 as for SIGPIPE
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141

@@ -12,6 +12,9 @@ from typing import Optional
 from loom.ir.location import UNKNOWN, Location
 
 
+DEFAULT_CODE = "CPL_INPUT_INVALID"
+
+
 class LoomError(Exception):
     """A user-facing error located in a source file, with an optional spec code."""
 
@@ -21,14 +24,26 @@ class LoomError(Exception):
         self.loc = loc or UNKNOWN
         self.code = code
 
+    def with_default_code(self) -> "LoomError":
+        """This error, coded ``CPL_INPUT_INVALID`` when the raising site named no finer code."""
+        if self.code is None:
+            self.code = DEFAULT_CODE
+        return self
+
     def __str__(self) -> str:
         code = f"[{self.code}] " if self.code else ""
         msg = " ".join(self.message.split())  # always one line
         return f"{self.loc}: error: {code}{msg}"
 
 
+SYNTAX = "CPL_IR_SYNTAX"
+
+
 class ParseError(LoomError):
-    """Malformed MLIR text."""
+    """Malformed MLIR text; without a more specific code it is ``CPL_IR_SYNTAX``."""
+
+    def __init__(self, message: str, loc: Optional[Location] = None, code: Optional[str] = None) -> None:
+        super().__init__(message, loc, code or SYNTAX)
 
 
 class VerifyError(LoomError):

@@ -88,7 +88,7 @@ def test_sim_of_a_deadlocking_corpus_dfg_exits_1(tmp_path: Path) -> None:
     "argv, needle",
     [
         (["sim", "examples/missing.scf.mlir", "--inputs", "x.json"], "missing.scf.mlir:1:1: error:"),
-        (["sim", "examples/dot.scf.mlir", "--inputs", "examples"], "examples:1:1: error: cannot read inputs file"),
+        (["sim", "examples/dot.scf.mlir", "--inputs", "examples"], "examples:1:1: error: [IO_INPUT_UNREADABLE] cannot read inputs file"),
         (["sim", "examples/dot.scf.mlir", "--inputs", "examples/dot.inputs.json", "--func", "nope"], "no function named 'nope'"),
         (["sim", "examples/dot.scf.mlir"], "--inputs"),
         (["frobnicate"], "invalid choice"),

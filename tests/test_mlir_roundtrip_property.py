@@ -34,6 +34,7 @@ from loom.ir.types import (
     IntegerType,
     MemRefType,
     OpaqueType,
+    TupleType,
     TaggedType,
     TensorType,
     Type,
@@ -58,7 +59,7 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 # ------------------------------------------------------------------------------ types
 
 SCALARS = [i1, i8, i16, i32, i64, IntegerType(7), IntegerType(32, "s"), IntegerType(8, "u"), index, f16, bf16, f32, f64]
-OPAQUE_TYPES = ["!llvm.ptr", "!foo.bar<i32, [1, 2]>", "complex<f32>", "tuple<i32, f32>", "f80", "tensor<4xf32, #foo.enc>"]
+OPAQUE_TYPES = ["!llvm.ptr", "!foo.bar<i32, [1, 2]>", "complex<f32>", "f80", "tensor<4xf32, #foo.enc>"]
 OPAQUE_ATTRS = ["#arith.overflow<nsw>", "affine_map<(d0, d1) -> (d0 * 4 + d1)>", "#foo.bar<\"x\", [1]>", "#dlti.spec"]
 
 scalar = st.sampled_from(SCALARS)
@@ -94,6 +95,7 @@ def types() -> st.SearchStrategy[Type]:
         st.builds(VectorType, st.lists(st.integers(1, 8), min_size=1, max_size=3).map(tuple), scalar),
         st.builds(TensorType, st.one_of(st.none(), st.lists(dim, max_size=3).map(tuple)), scalar),
         st.sampled_from(OPAQUE_TYPES).map(OpaqueType),
+        st.builds(TupleType, st.lists(scalar, max_size=3).map(tuple)),  # handshake.pack/unpack (issue 12)
     )
     fn = st.builds(FunctionType, st.lists(base, max_size=3).map(tuple), st.lists(base, max_size=2).map(tuple))
     return st.one_of(base, fn, st.builds(FunctionType, st.just(()), st.tuples(fn)))

@@ -120,8 +120,9 @@ def test_dataflow_value_type():
 
 
 def test_memory_ports_empty():
+    # CIRCT emits a port-less extmemory for an unused memref argument: accepted (issue 12)
     body = "  extmemory[ld = 0, st = 0] (%m : memref<4xi32>) () {id = 0 : i32} : () -> ()"
-    check(hs(body, "%m: memref<4xi32>, %ctl: none"), "CPL_MEMORY_PORTS_EMPTY", 2, 3)
+    parse_text(hs(body, "%m: memref<4xi32>, %ctl: none"))
     body = "  memory[ld = 0, st = 0] () {id = 0 : i32} : memref<4xi32>, () -> ()"
     check(hs(body, "%ctl: none"), "CPL_MEMORY_PORTS_EMPTY", 2, 3)
 

@@ -243,6 +243,7 @@ def test_handshake_memory_is_zeroed_or_initialised_from_a_global() -> None:
 def test_memref_dim_gives_the_runtime_size_of_an_argument() -> None:
     f = func("""
 handshake.func @dim(%a: memref<?x3xf32>, %start: none) -> (index, index, none) {
+  handshake.extmemory[ld = 0, st = 0] (%a : memref<?x3xf32>) () {id = 0 : i32} : () -> ()
   %c0 = handshake.constant %start {value = 0 : index} : index
   %c1 = handshake.constant %start {value = 1 : index} : index
   %d0 = memref.dim %a, %c0 : memref<?x3xf32>
@@ -286,6 +287,7 @@ def test_op_without_semantics_is_a_located_loom_error() -> None:
     f = func("""
 handshake.func @bad(%a: memref<4xf32>, %i: index, %start: none) -> (f32, none) {
   %v = memref.load %a[%i] : memref<4xf32>
+  handshake.extmemory[ld = 0, st = 0] (%a : memref<4xf32>) () {id = 0 : i32} : () -> ()
   handshake.return %v, %start : f32, none
 }
 """)

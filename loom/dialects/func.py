@@ -64,9 +64,17 @@ class FunctionSyntax:
         dtok = p.peek()
         for k, v in p.parse_attr_dict(keyword=True).items():
             st.set_attr(p, k, v, dtok)
-        if p.at("{"):
-            if args and not named:
-                raise p.error("a function with a body must name its arguments ('%arg0: i32')")
+        if p.at("{") and args and not named:  # `@f(i32) {` then `^bb0(%a: i32):` names them in the body
+            btok = p.peek()
+            region = p.parse_region()
+            got = [a.type for a in region.blocks[0].args] if region.blocks else []
+            if got != [t for _, t in args]:
+                raise p.error("a function with a body must name its arguments, in the signature ('%arg0: i32') "
+                              f"or on its entry block ('^bb0(%arg0: i32):'); the entry block takes "
+                              f"({', '.join(map(str, got))}), the signature ({', '.join(str(t) for _, t in args)})",
+                              btok)
+            st.regions.append(region)
+        elif p.at("{"):
             st.regions.append(p.parse_region(entry_args=[(ref, t) for ref, t in args]))  # type: ignore[misc]
         else:
             st.regions.append(Region())

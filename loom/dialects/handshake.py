@@ -12,6 +12,7 @@ from loom.dialects.checks import (
     OPERAND_TYPE,
     RESULT_TYPE,
     TYPE_MISMATCH,
+    UNKNOWN_SYMBOL,
     VerifyContext,
     all_same,
     counts,
@@ -32,7 +33,10 @@ from loom.dialects.syntax import (
     Format,
     KeywordAttr,
     Lit,
+    FnSig,
     MapSig,
+    NoFit,
+    SymbolAttr,
     Opd,
     OpDraft,
     Opds,
@@ -40,7 +44,7 @@ from loom.dialects.syntax import (
     SigError,
     constant_type,
 )
-from loom.ir.attributes import IntegerAttr, StringAttr, TypeAttr
+from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Operation
 from loom.ir.types import (
     FunctionType,
@@ -48,6 +52,7 @@ from loom.ir.types import (
     IntegerType,
     MemRefType,
     NoneType,
+    TupleType,
     Type,
     i1,
     i32,
@@ -56,6 +61,11 @@ from loom.ir.types import (
 )
 
 CODE_PORTS_EMPTY = "CPL_MEMORY_PORTS_EMPTY"
+BUFFER_INIT_COUNT = "CPL_HANDSHAKE_BUFFER_INIT_COUNT"
+BUFFER_INIT_FIFO = "CPL_HANDSHAKE_BUFFER_INIT_FIFO"
+PORT_NAMES = "CPL_HANDSHAKE_PORT_NAMES"
+MEMREF_NO_EXTMEMORY = "CPL_HANDSHAKE_MEMREF_NO_EXTMEMORY"
+INDEX_WIDTH = "CPL_HANDSHAKE_INDEX_WIDTH"
 
 
 def _need(n: int, k: int, what: str) -> None:
@@ -88,6 +98,35 @@ def _control_merge(s: tuple, n: int):
     if n < 1:
         raise SigError("handshake.control_merge needs at least one operand")
     return [s[0]] * n, [s[0], s[1] or index]
+
+
+def _sync(s: list[Type], n: int):
+    """``sync %a, %b : A, B`` -> operands and results both [A, B]."""
+    if len(s) != n:
+        raise SigError(f"handshake.sync has {n} operands but {len(s)} types")
+    return list(s), list(s)
+
+
+def _pack(s: Type, n: int):
+    """``pack %a, %b : tuple<A, B>`` -> operands [A, B], result the tuple."""
+    if not isinstance(s, TupleType) or len(s.types) != n:
+        raise SigError(f"handshake.pack of {n} operand(s) is typed by a tuple of {n} element(s), found {s}")
+    return list(s.types), [s]
+
+
+def _unpack(s: Type, n: int):
+    """``unpack %t : tuple<A, B>`` -> operand the tuple, results [A, B]."""
+    if not isinstance(s, TupleType):
+        raise SigError(f"handshake.unpack is typed by a tuple, found {s}")
+    _need(n, 1, "handshake.unpack")
+    return [s], list(s.types)
+
+
+def _sync_back(op: Operation) -> list[Type]:
+    types = [v.type for v in op.operands]
+    if not types or types != [r.type for r in op.results]:
+        raise NoFit
+    return types
 
 
 def _mem_access(s: list[Type], n: int):
@@ -207,6 +246,37 @@ class MemorySyntax:
 
 def verify_func(op: Operation, ctx: VerifyContext) -> None:
     verify_function(op, ctx, "handshake.return")
+    ft = op.attributes.get("function_type")
+    if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
+        return
+    _verify_port_names(op, "argNames", len(ft.type.inputs))
+    _verify_port_names(op, "resNames", len(ft.type.results))
+    if op.regions and op.regions[0].blocks:
+        for k, arg in enumerate(op.regions[0].blocks[0].args):
+            if isinstance(arg.type, MemRefType) and not any(u.name == "handshake.extmemory" for u in _users(op, arg)):
+                fail(op, MEMREF_NO_EXTMEMORY, f"memref argument #{k} is not used by a 'handshake.extmemory' "
+                     "(CIRCT's rule: every memref argument is accessed through one)")
+
+
+def _users(func: Operation, v) -> list[Operation]:
+    return [o for o in func.regions[0].blocks[0].ops if any(x is v for x in o.operands)]
+
+
+def _verify_port_names(op: Operation, attr: str, n: int) -> None:
+    """CIRCT's argNames/resNames: when present, one string per argument/result."""
+    a = op.attributes.get(attr)
+    if a is None:
+        return
+    if not isinstance(a, ArrayAttr) or not all(isinstance(x, StringAttr) for x in a.elements):
+        fail(op, PORT_NAMES, f"attribute '{attr}' must be an array of strings, got {a}")
+    if len(a.elements) != n:
+        fail(op, PORT_NAMES, f"attribute '{attr}' has {len(a.elements)} entries, the function has {n}")
+
+
+def _index_wide_enough(op: Operation, t: Type, n: int, what: str) -> None:
+    """CIRCT's rule: an iK select/index can name at most 2**K inputs."""
+    if isinstance(t, IntegerType) and t.width < 64 and n > 1 << t.width:
+        fail(op, INDEX_WIDTH, f"{what} of type {t} can name {1 << t.width} inputs, but there are {n}")
 
 
 def verify_join(op: Operation, ctx: VerifyContext) -> None:
@@ -248,6 +318,7 @@ def verify_mux(op: Operation, ctx: VerifyContext) -> None:
         fail(op, OPERAND_TYPE, f"select must be index or an integer, found {sel}")
     if is_i1(sel) and len(op.operands) != 3:
         fail(op, ARITY, f"with an i1 select takes exactly 2 data operands, found {len(op.operands) - 1}")
+    _index_wide_enough(op, sel, len(op.operands) - 1, "select")
     all_same(op, [*op.operands[1:], op.results[0]], "data operands and result")
 
 
@@ -261,6 +332,7 @@ def verify_control_merge(op: Operation, ctx: VerifyContext) -> None:
     all_same(op, [*op.operands, op.results[0]], "operands and first result")
     if not isinstance(op.results[1].type, (IntegerType, IndexType)):
         fail(op, RESULT_TYPE, f"index result must be index or an integer, found {op.results[1].type}")
+    _index_wide_enough(op, op.results[1].type, len(op.operands), "index result")
 
 
 def verify_sink(op: Operation, ctx: VerifyContext) -> None:
@@ -280,6 +352,15 @@ def verify_buffer(op: Operation, ctx: VerifyContext) -> None:
     kind = op.attributes.get("bufferType")
     if not (isinstance(kind, StringAttr) and kind.value in ("seq", "fifo")):
         fail(op, ATTRIBUTE, "attribute 'bufferType' must be \"seq\" or \"fifo\"")
+    init = op.attributes.get("initValues")
+    if init is None:
+        return
+    if not (isinstance(init, ArrayAttr) and all(isinstance(x, IntegerAttr) for x in init.elements)):
+        fail(op, ATTRIBUTE, "attribute 'initValues' must be an array of integers")
+    if kind.value != "seq":
+        fail(op, BUFFER_INIT_FIFO, "only a seq buffer may have initial values (CIRCT's rule), this one is fifo")
+    if len(init.elements) != slots.value:
+        fail(op, BUFFER_INIT_COUNT, f"expects {slots.value} initial value(s), one per slot, got {len(init.elements)}")
 
 
 def verify_mem_access(op: Operation, ctx: VerifyContext) -> None:
@@ -305,7 +386,7 @@ def _verify_ports(op: Operation, mt: MemRefType, ports: list) -> None:
     if not (isinstance(ld, IntegerAttr) and isinstance(st, IntegerAttr) and ld.value >= 0 and st.value >= 0):
         fail(op, ATTRIBUTE, "needs non-negative integer 'ldCount' and 'stCount' attributes")
     nl, ns = ld.value, st.value
-    if nl == 0 and ns == 0:
+    if nl == 0 and ns == 0 and op.name == "handshake.memory":  # CIRCT emits an empty extmemory for an unused memref
         fail(op, CODE_PORTS_EMPTY, "has no load and no store ports (ld = 0, st = 0)")
     rank = max(1, mt.rank)
     want_ports = ns * (1 + rank) + nl * rank
@@ -317,12 +398,24 @@ def _verify_ports(op: Operation, mt: MemRefType, ports: list) -> None:
         data = ports[k * (1 + rank)]
         if data.type != mt.element:
             fail(op, TYPE_MISMATCH, f"store port {k} data has type {data.type}, the memref holds {mt.element}")
+    _verify_addresses(op, ports, nl, ns, rank)
     for k in range(nl):
         if op.results[k].type != mt.element:
             fail(op, RESULT_TYPE, f"load result {k} must be {mt.element}, found {op.results[k].type}")
     for r in op.results[nl:]:
         if not isinstance(r.type, NoneType):
             fail(op, RESULT_TYPE, f"done results must be none, found {r.type}")
+
+
+def _verify_addresses(op: Operation, ports: list, nl: int, ns: int, rank: int) -> None:
+    """Every address port has one type (CIRCT's rule), an index or integer one (loom's: memory is indexed)."""
+    addrs = [(f"store port {k} address {d}", ports[k * (1 + rank) + 1 + d]) for k in range(ns) for d in range(rank)]
+    addrs += [(f"load port {k} address {d}", ports[ns * (1 + rank) + k * rank + d]) for k in range(nl) for d in range(rank)]
+    for what, v in addrs:
+        if not isinstance(v.type, (IndexType, IntegerType)):
+            fail(op, OPERAND_TYPE, f"{what} must be index or an integer, found {v.type}")
+        if v.type != addrs[0][1].type:
+            fail(op, TYPE_MISMATCH, f"{what} has type {v.type}, the first address port {addrs[0][1].type}")
 
 
 def verify_extmemory(op: Operation, ctx: VerifyContext) -> None:
@@ -338,8 +431,50 @@ def verify_memory(op: Operation, ctx: VerifyContext) -> None:
     _verify_ports(op, mt.type, list(op.operands))
 
 
+def verify_instance(op: Operation, ctx: VerifyContext) -> None:
+    """CIRCT's rules: ``module`` names a handshake.func of the module whose signature the instance matches."""
+    ref = op.attributes.get("module")
+    if not isinstance(ref, SymbolRefAttr):
+        fail(op, ATTRIBUTE, "needs a 'module' symbol reference")
+    target = ctx.symbols.get(ref.root)
+    if target is None or target.name != "handshake.func":
+        fail(op, UNKNOWN_SYMBOL, f"instantiates '@{ref.root}', which is not a handshake.func in this module")
+    ft = target.attributes.get("function_type")
+    if isinstance(ft, TypeAttr) and isinstance(ft.type, FunctionType):
+        if [v.type for v in op.operands] != list(ft.type.inputs):
+            fail(op, TYPE_MISMATCH, f"operand types differ from the signature of '@{ref.root}' ({ft.type})")
+        if [r.type for r in op.results] != list(ft.type.results):
+            fail(op, TYPE_MISMATCH, f"result types differ from the signature of '@{ref.root}' ({ft.type})")
+
+
 def verify_source(op: Operation, ctx: VerifyContext) -> None:
     counts(op, operands=0, results=1)
+    if not isinstance(op.results[0].type, NoneType):
+        fail(op, RESULT_TYPE, f"result must be none, found {op.results[0].type}")
+
+
+def verify_pack(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, results=1)
+    t = op.results[0].type
+    if not isinstance(t, TupleType):
+        fail(op, RESULT_TYPE, f"result must be a tuple, found {t}")
+    if [v.type for v in op.operands] != list(t.types):
+        fail(op, TYPE_MISMATCH, f"operand types must be the elements of {t}, in order")
+
+
+def verify_unpack(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, operands=1)
+    t = op.operands[0].type
+    if not isinstance(t, TupleType):
+        fail(op, OPERAND_TYPE, f"operand must be a tuple, found {t}")
+    if [r.type for r in op.results] != list(t.types):
+        fail(op, TYPE_MISMATCH, f"result types must be the elements of {t}, in order")
+
+
+def verify_sync(op: Operation, ctx: VerifyContext) -> None:
+    counts(op, min_operands=1)
+    if [v.type for v in op.operands] != [r.type for r in op.results]:
+        fail(op, TYPE_MISMATCH, "results must have the operands' types, in order")
 
 
 OPS = [
@@ -383,6 +518,10 @@ OPS = [
         verify_mem_access,
     ),
     OpDef("handshake.source", Format(AttrDict(), FixedSig((), (none,))), verify_source),
+    OpDef("handshake.instance", Format(SymbolAttr("module"), Opds("args", "(", ")", space=False), AttrDict(), FnSig()), verify_instance),
+    OpDef("handshake.pack", Format(Opds("inputs"), AttrDict(), MapSig("one", _pack, lambda op: op.results[0].type)), verify_pack),
+    OpDef("handshake.unpack", Format(Opd("input"), AttrDict(), MapSig("one", _unpack, lambda op: op.operands[0].type)), verify_unpack),
+    OpDef("handshake.sync", Format(Opds("inputs"), AttrDict(), MapSig("list", _sync, _sync_back)), verify_sync),
     OpDef("handshake.extmemory", ExtMemorySyntax(), verify_extmemory),
     OpDef("handshake.memory", MemorySyntax(), verify_memory),
 ]

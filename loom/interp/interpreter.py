@@ -60,7 +60,8 @@ def find_function(module: Module, func_name: str) -> Operation:
         sym = f.attributes.get("sym_name")
         if f.name == "func.func" and getattr(sym, "value", None) == func_name:
             return f
-    raise LoomError(f"no func.func named '{func_name}' in the module", Location(module.filename, 1, 1))
+    raise LoomError(f"no func.func named '{func_name}' in the module", Location(module.filename, 1, 1),
+                    "CPL_FUNC_NOT_FOUND")
 
 
 def interpret(module: Module, func_name: str, inputs: dict[str, Any], *, max_steps: int = DEFAULT_MAX_STEPS,

@@ -278,3 +278,8 @@ def replace_all_uses(root: Operation, old: Value, new: Value) -> int:
 
 def defining_op(value: Value) -> Optional[Operation]:
     return value.op if isinstance(value, OpResult) else None
+
+
+def is_declaration(func: Operation) -> bool:
+    """True for a function op without a body (``func.func private @f(i32)``, an external ``handshake.func``)."""
+    return not func.regions or not func.regions[0].blocks

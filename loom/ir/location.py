@@ -16,6 +16,8 @@ class Location:
     text: Optional[str] = None  # the original ``loc(...)`` attribute, printed back
 
     def __str__(self) -> str:
+        if self.line <= 0:  # a whole file (an output path, an unreadable input): no line to name
+            return self.file
         return f"{self.file}:{self.line}:{self.col}"
 
 

@@ -113,6 +113,16 @@ class VectorType(Type):
 
 
 @dataclass(frozen=True)
+class TupleType(Type):
+    """``tuple<i32, i64>`` (CIRCT's handshake.pack/unpack carry one as a single token)."""
+
+    types: tuple[Type, ...]
+
+    def __str__(self) -> str:
+        return f"tuple<{', '.join(map(str, self.types))}>"
+
+
+@dataclass(frozen=True)
 class TaggedType(Type):
     """``!dataflow.tagged<value, tag>``: value in the low bits, tag in the high bits."""
 

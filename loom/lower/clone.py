@@ -6,7 +6,17 @@ from loom.ir.core import Block, Operation, Region, Value
 
 
 def clone_op(op: Operation, mapping: dict[Value, Value]) -> Operation:
-    """A deep copy of ``op``; operands are looked up in ``mapping`` (which learns the copy's values)."""
+    """A deep copy of ``op``; operands are looked up in ``mapping`` (which learns the copy's values).
+
+    Graph regions (handshake.func) use values before their definition, so once everything is copied a
+    second pass points such forward uses at the copies too."""
+    new = _clone(op, mapping)
+    for inner in new.walk():
+        inner.operands = [mapping.get(v, v) for v in inner.operands]
+    return new
+
+
+def _clone(op: Operation, mapping: dict[Value, Value]) -> Operation:
     new = Operation.create(
         op.name, [mapping.get(v, v) for v in op.operands], [r.type for r in op.results], dict(op.attributes),
         loc=op.loc, result_names=[r.name_hint for r in op.results],
@@ -27,7 +37,7 @@ def clone_op(op: Operation, mapping: dict[Value, Value]) -> Operation:
     for region, copy in zip(op.regions, new.regions):
         for b, nb in zip(region.blocks, copy.blocks):
             for inner in b.ops:
-                c = clone_op(inner, mapping)
+                c = _clone(inner, mapping)
                 c.successors = [blocks.get(id(s), s) for s in inner.successors]
                 nb.append(c)
     return new

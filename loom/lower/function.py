@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Optional
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
-from loom.ir.types import FunctionType, MemRefType, none
+from loom.ir.location import Location
+from loom.ir.types import FunctionType, MemRefType, i32, none
 from loom.lower.builder import DfgBuilder
 from loom.lower.cleanup import tidy
 from loom.lower.expand_copy import expand_copies
@@ -132,9 +133,23 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     if pending:  # pragma: no cover - an internal invariant, not a user error
         raise AssertionError(f"lowering left unresolved values: {[f.value for f in pending]}")
     tidy(b)
+    _wrap_unused_memrefs(body)
     if options.max_join_fanin is not None:
         legalize_join_fanin(hs, options.max_join_fanin)
     return hs
+
+
+def _wrap_unused_memrefs(body: Block, func_loc=None) -> None:
+    """A memref argument no extmemory uses gets a port-less one, as CIRCT emits (its verifier wants one)."""
+    for arg in body.args:
+        if not isinstance(arg.type, MemRefType):
+            continue
+        if any(op.name == "handshake.extmemory" and op.operands and op.operands[0] is arg for op in body.ops):
+            continue
+        attrs = {"ldCount": IntegerAttr(0, i32), "stCount": IntegerAttr(0, i32),
+                 "id": IntegerAttr(sum(op.name == "handshake.extmemory" for op in body.ops), i32)}
+        owner = body.parent_op
+        body.insert(0, Operation.create("handshake.extmemory", [arg], [], attrs, loc=owner.loc if owner else func_loc))
 
 
 def globals_needed(func: Operation) -> list[Operation]:
@@ -157,7 +172,7 @@ def structured_kernel(module: Module, func_name: Optional[str] = None) -> Operat
 
 def _choose(module: Module, func_name: Optional[str]) -> Operation:
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
-    loc = module.op.loc
+    loc = module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)  # an implicit module: the file
     if func_name is not None:
         chosen = [f for f in funcs if _sym_name(f) == func_name]
         if not chosen:

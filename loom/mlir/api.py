@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from loom.diagnostics import ParseError
+from loom.diagnostics import LoomError, ParseError
 from loom.dialects.verify import verify_module
 from loom.ir.core import Module
 from loom.ir.location import Location
@@ -24,11 +24,12 @@ def parse_text(text: str, filename: str = "<string>", verify: bool = True) -> Mo
 
 def parse_file(path: str | Path, verify: bool = True) -> Module:
     """Parse the file at ``path`` (its name is used in locations)."""
-    p = Path(path)
+    from loom.sourcefile import read_text
+
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ParseError(f"cannot read file: {e}", Location(str(path), 0, 0)) from None
+        text = read_text(Path(path))
+    except LoomError as e:
+        raise ParseError(e.message, e.loc, e.code) from None
     return parse_text(text, str(path), verify)
 
 

@@ -603,9 +603,15 @@ class Parser:
     def _parse_region_body(self, entry_args: list[tuple[OperandRef, Type]] | None, open_tok: Tok) -> Region:
         region = Region()
         if entry_args is not None:
-            if self.peek().type == "CARET_ID":
+            if self.peek().type == "CARET_ID" and not entry_args:  # `^bb0:` on an entry block without arguments
+                tok = self.peek()
+                block = region.add_block(self._parse_block_header())
+                if block.args:
+                    raise self.error("the signature declares no arguments, but the entry block has some", tok)
+            elif self.peek().type == "CARET_ID":
                 raise self.error("the entry block's arguments are already named in the op header; no block label here")
-            block = region.add_block(Block())
+            else:
+                block = region.add_block(Block())
             for ref, t in entry_args:
                 if ref.index or "#" in ref.tok.value:
                     raise self.error("block argument names cannot have a '#' result number", ref.tok)

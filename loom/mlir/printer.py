@@ -40,6 +40,7 @@ from loom.ir.types import (
     TaggedType,
     TensorType,
     Type,
+    TupleType,
     VectorType,
 )
 from loom.mlir.names import Names, compute_names
@@ -77,10 +78,11 @@ def _dims(shape) -> str:
 class Printer:
     """Prints ops with the names of the scopes they sit in (see ``names.py``)."""
 
-    def __init__(self, debuginfo: bool = False) -> None:
+    def __init__(self, debuginfo: bool = False, generic: bool = False) -> None:
         self.scopes: list[Names] = []
         self.depth = 0
         self.debuginfo = debuginfo  # print every op's location, as mlir-opt's -mlir-print-debuginfo does
+        self.generic_only = generic  # every op in the generic form, as mlir-opt's -mlir-print-op-generic does
 
     # ------------------------------------------------------------------ values
     def value(self, v: Value) -> str:
@@ -130,6 +132,8 @@ class Printer:
             return f"vector<{_dims(t.shape)}{self.type(t.element)}>"
         if isinstance(t, TaggedType):
             return f"!dataflow.tagged<{self.type(t.value)}, {self.type(t.tag)}>"
+        if isinstance(t, TupleType):
+            return f"tuple<{', '.join(self.type(x) for x in t.types)}>"
         if isinstance(t, FunctionType):
             ins = ", ".join(self.type(x) for x in t.inputs)
             if len(t.results) == 1 and not isinstance(t.results[0], FunctionType):
@@ -236,7 +240,8 @@ class Printer:
         if isolated:
             self.scopes.append(compute_names(op.regions))
         try:
-            body = d.syntax.print(self, op) if d is not None and d.syntax is not None and not (isolated and op.operands) else None
+            custom = d is not None and d.syntax is not None and not (isolated and op.operands) and not self.generic_only
+            body = d.syntax.print(self, op) if custom else None
             if body is None:
                 text = self.generic(op, operands)
             else:  # builtin ops print unqualified, as mlir-opt does (``module``)
@@ -292,20 +297,22 @@ class Printer:
     # ------------------------------------------------------------------ module
     def module(self, module: Module) -> str:
         m = module.op
-        if module.explicit or m.attributes or m.name != "builtin.module" or len(m.regions) != 1 or len(m.regions[0].blocks) != 1:
+        if self.generic_only or module.explicit or m.attributes or m.name != "builtin.module" or len(m.regions) != 1 or len(m.regions[0].blocks) != 1:
             self.scopes.append(compute_names([], [m]))
             return self.op(m) + "\n"
         self.scopes.append(compute_names(m.regions))
         return "".join(self.op(op) + "\n" for op in m.regions[0].blocks[0].ops)
 
 
-def print_module(module: Module, debuginfo: bool = False) -> str:
+def print_module(module: Module, debuginfo: bool = False, generic: bool = False) -> str:
     """The text of ``module``; parsing it gives a structurally identical module.
 
     ``debuginfo`` adds a ``loc("file":line:col)`` to every op that has a location (the
     lowering keeps each source op's location on what it emits, so a DFG printed this way
-    can be related back to its SCF source, e.g. by ``loom verify --source``)."""
-    return Printer(debuginfo).module(module)
+    can be related back to its SCF source, e.g. by ``loom verify --source``).
+    ``generic`` prints every op in MLIR's generic form (``"dialect.op"(...) : (...) -> (...)``),
+    the one form any MLIR parser reads whatever dialects it knows."""
+    return Printer(debuginfo, generic).module(module)
 
 
 def _escape_file(name: str) -> str:

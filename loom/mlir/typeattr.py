@@ -45,6 +45,7 @@ from loom.ir.types import (
     TaggedType,
     TensorType,
     Type,
+    TupleType,
     VectorType,
 )
 from loom.mlir.lexer import EOF_TYPE, LARK, Tok, tok_loc
@@ -339,6 +340,10 @@ class _Builder(Transformer):
         if any(d is None for d in dims):
             raise ParseError("vector dimensions must be static", self._loc(children[0]))
         return VectorType(tuple(int(d) for d in dims), self._values(children)[0])
+
+    def tuple_type(self, children):
+        vals = self._values(children)
+        return TupleType(tuple(vals[0]) if vals else ())
 
     def tagged_type(self, children):
         value, tag = self._values(children)

@@ -1,7 +1,7 @@
 """Simulation I/O (DESIGN.md "Simulation I/O"): inputs JSON -> runtime values, runtime values -> JSON.
 
 Inputs: an object keyed by argument name without ``%``. Scalars are JSON numbers
-(i1 also true/false; negative integers wrap to the type; floats also
+(i1 also true/false; integers within the type's range: signed or unsigned reading; floats also
 "nan"/"inf"/"-inf"); a memref is a list, nested for rank > 1 or flat row-major;
 a dynamic dimension takes the list's extent. A key ``"@name"`` supplies the
 contents of ``memref.global @name`` when the module gives it no initializer.
@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from loom.diagnostics import LoomError
+from loom.diagnostics import LoomError, warn
 from loom.ir.attributes import ArrayAttr, DenseElementsAttr, OpaqueAttr, StridedLayoutAttr, StringAttr, SymbolRefAttr, TypeAttr
 from loom.ir.core import Module, Operation
 from loom.ir.location import Location
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, Type
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, TupleType, Type
 from loom.runtime.layout import affine_strides
 from loom.runtime.memory import Buffer, MemRefView, row_major_strides
 from loom.semantics.scalar import mask, normalize, to_signed, unpack_tagged, width_of
@@ -29,6 +29,7 @@ INPUT_EXTRA = "IO_INPUT_EXTRA"
 INPUT_TYPE = "IO_INPUT_TYPE"
 INPUT_SHAPE = "IO_INPUT_SHAPE"
 INPUT_UNSUPPORTED = "IO_INPUT_UNSUPPORTED"
+INPUT_UNSIGNED = "IO_INPUT_UNSIGNED"
 
 
 # ----------------------------------------------------------------------------- locations
@@ -55,12 +56,27 @@ class _Ctx:
     def __init__(self, filename: str, key: str) -> None:
         self.filename = filename
         self.key = key
+        self.warned = False
 
     def error(self, message: str, code: str = INPUT_TYPE) -> LoomError:
         return LoomError(f"input '{self.key}': {message}", _key_location(self.filename, self.key), code)
 
 
 # ----------------------------------------------------------------------------- scalars
+
+
+def integer_range(t: Type) -> tuple[int, int]:
+    """The values an input of integer type ``t`` may take: its signed or its unsigned reading.
+
+    ``siN`` takes the signed range, ``uiN`` the unsigned one; a signless ``iN``/``index`` takes either
+    (real inputs give a C ``unsigned`` as i32), i.e. -2**(N-1) .. 2**N-1; ``i1`` also true/false.
+    Anything outside would wrap silently (2**64 for i64 would become 0), so it is refused.
+    """
+    w = width_of(t)
+    sign = t.signedness if isinstance(t, IntegerType) else ""
+    lo = 0 if sign == "u" else -(1 << (w - 1))
+    hi = (1 << (w - 1)) - 1 if sign == "s" else (1 << w) - 1
+    return lo, hi
 
 
 def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
@@ -73,8 +89,13 @@ def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
             raise ctx.error(f"expected an integer for {t}{at}, got {_json_kind(raw)}")
         if not isinstance(raw, int):
             raise ctx.error(f"expected an integer for {t}{at}, got {_json_kind(raw)}")
-        if not -(1 << (w - 1)) <= raw < (1 << w):
-            raise ctx.error(f"{raw}{at} does not fit in {t}")
+        lo, hi = integer_range(t)
+        if not lo <= raw <= hi:
+            raise ctx.error(f"{raw}{at} is outside the range of {t} ({lo} .. {hi})")
+        if w > 1 and raw >= 1 << (w - 1) and not ctx.warned and not (isinstance(t, IntegerType) and t.signedness):
+            ctx.warned = True  # accepted as the unsigned reading; say so once per input, it prints back signed
+            warn(f"input '{ctx.key}': {raw}{at} is above the signed range of {t}; it is read as the unsigned bit "
+                 f"pattern and prints as {raw - (1 << w)}", _key_location(ctx.filename, ctx.key), INPUT_UNSIGNED)
         return mask(raw, w)
     if isinstance(t, FloatType):
         if isinstance(raw, str):
@@ -202,11 +223,17 @@ def _decode_memref(raw: Any, t: MemRefType, ctx: _Ctx, name: str) -> MemRefView:
 # ----------------------------------------------------------------------------- entry points
 
 
-def decode_value(raw: Any, t: Type, filename: str, key: str) -> Any:
-    """One input value of type ``t`` (a scalar or a memref) in runtime form."""
+def decode_value(raw: Any, t: Type, filename: str, key: str, warn_unsigned: bool = False) -> Any:
+    """One input value of type ``t`` (a scalar or a memref) in runtime form; ``warn_unsigned`` (for JSON
+    inputs, not already-decoded values) warns once when a signless integer is taken as its unsigned reading."""
     ctx = _Ctx(filename, key)
+    ctx.warned = not warn_unsigned
     if isinstance(t, MemRefType):
         return _decode_memref(raw, t, ctx, key)
+    if isinstance(t, TupleType):  # a JSON list with one entry per element (handshake.pack/unpack)
+        if not isinstance(raw, (list, tuple)) or len(raw) != len(t.types):
+            raise ctx.error(f"expected a list of {len(t.types)} element(s) for {t}, got {_json_kind(raw)}")
+        return tuple(_decode_scalar(x, et, ctx, f"[{k}]") for k, (x, et) in enumerate(zip(raw, t.types)))
     if isinstance(raw, (list, dict)):
         raise ctx.error(f"expected a scalar for {t}, got {_json_kind(raw)}")
     return _decode_scalar(raw, t, ctx)
@@ -259,7 +286,7 @@ def decode_inputs(arg_names: Sequence[str], arg_types: Sequence[Type], json_obj:
             continue
         if name not in json_obj:
             raise LoomError(f"no value for argument '{name}' of type {t}", Location(filename, 1, 1), INPUT_MISSING)
-        out[name] = decode_value(json_obj[name], t, filename, name)
+        out[name] = decode_value(json_obj[name], t, filename, name, warn_unsigned=True)
     globals_ = global_types(module)
     for key in json_obj:
         if key in out:
@@ -270,7 +297,7 @@ def decode_inputs(arg_names: Sequence[str], arg_types: Sequence[Type], json_obj:
                 if gname not in globals_:
                     raise LoomError(f"input '{key}' names no memref global of the module",
                                     _key_location(filename, key), INPUT_EXTRA)
-                out[key] = decode_value(json_obj[key], globals_[gname], filename, key)
+                out[key] = decode_value(json_obj[key], globals_[gname], filename, key, warn_unsigned=True)
             else:
                 out[key] = json_obj[key]
             continue
@@ -349,6 +376,8 @@ def encode_value(v: Any, t: Type) -> Any:
     if isinstance(t, TaggedType):
         value, tag = unpack_tagged(v, t)
         return {"value": encode_value(value, t.value), "tag": tag}
+    if isinstance(t, TupleType) and isinstance(v, tuple) and len(v) == len(t.types):
+        return [encode_value(x, et) for x, et in zip(v, t.types)]
     return _encode_untyped(v)
 
 

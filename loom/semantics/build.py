@@ -12,16 +12,18 @@ from typing import Optional
 
 from loom.diagnostics import VerifyError
 from loom.ir.attributes import (
+    ArrayAttr,
     Attribute,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
 )
-from loom.ir.core import Operation
+from loom.ir.core import OpResult, Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
 from loom.semantics import dataflow_ops, handshake_ops, memory_ops
 from loom.semantics.functions import CONT_CONDS, STEP_OPS
+from loom.semantics.expr import TOKEN
 from loom.semantics.machine import Machine
 from loom.semantics.scalar import eval_scalar, scalar_fn
 from loom.semantics.values import zero_of
@@ -145,7 +147,7 @@ def _memory(op: Operation) -> Machine:
     if len(op.results) != 2 * ld + st:
         raise _err(op, f"with st = {st}, ld = {ld} expects {2 * ld + st} result(s), got {len(op.results)}")
     addr_t: Type = IndexType()
-    if rank:
+    if rank and ports:  # an extmemory without ports (CIRCT's for an unused memref) has no address type
         addr_t = ports[1].type if st else ports[0].type
     return memory_ops.memory(mem_t, ld, st, external=external, global_name=global_name, addr_type=addr_t)
 
@@ -163,9 +165,32 @@ def _access(op: Operation) -> Machine:
     return handshake_ops.store(addr_types, data_t, ctrl_t)
 
 
+def _buffer_init(op: Operation, t: Type) -> tuple:
+    """The runtime values of a buffer's ``initValues`` (CIRCT: i64 integers) at the buffer's type."""
+    a = op.attributes.get("initValues")
+    if a is None:
+        return ()
+    if not isinstance(a, ArrayAttr) or not all(isinstance(x, IntegerAttr) for x in a.elements):
+        raise _err(op, f"attribute 'initValues' must be an array of integers, got {a}", "CPL_IR_ATTRIBUTE")
+    if isinstance(t, NoneType):
+        return tuple(TOKEN for _ in a.elements)
+    if not isinstance(t, (IntegerType, IndexType)):
+        raise _err(op, f"initial values need an integer, index or none buffer, got {t}",
+                   "CPL_HANDSHAKE_BUFFER_INIT_TYPE")
+    return tuple(constant_value(op, IntegerAttr(x.value, t), t) for x in a.elements)
+
+
+def _fed_by_source(v) -> bool:
+    """True when ``v`` copies (through forks, br, plain buffers) a ``handshake.source``: always ready."""
+    root = handshake_ops.copied_value(v)
+    return isinstance(root, OpResult) and root.op.name == "handshake.source"
+
+
 def _handshake(op: Operation) -> Machine:
     kind = op.name.split(".", 1)[1]
     ops, res = op.operands, op.results
+    if kind in ("fork", "lazy_fork", "br", "buffer") and len(ops) == 1 and _fed_by_source(ops[0]):
+        return handshake_ops.always_ready(op.name, ops[0].type, [r.type for r in res], TOKEN)
     if kind in ("fork", "lazy_fork"):  # with unbounded channels a lazy fork copies exactly like a fork
         _arity(op, 1)
         return handshake_ops.fork(ops[0].type, len(res))
@@ -194,13 +219,29 @@ def _handshake(op: Operation) -> Machine:
         value_attr = op.attributes.get("value")
         if value_attr is None:
             raise _err(op, "requires a 'value' attribute")
-        return handshake_ops.constant(ops[0].type, res[0].type, constant_value(op, value_attr, res[0].type))
+        value = constant_value(op, value_attr, res[0].type)
+        if _fed_by_source(ops[0]):
+            return handshake_ops.always_ready(op.name, ops[0].type, [res[0].type], value)
+        return handshake_ops.constant(ops[0].type, res[0].type, value)
     if kind == "sink":
         _arity(op, 1, 0)
         return handshake_ops.sink(ops[0].type)
     if kind == "buffer":
         _arity(op, 1, 1)
-        return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1))
+        return handshake_ops.buffer(ops[0].type, _int_attr(op, "slots", 1), _buffer_init(op, ops[0].type))
+    if kind == "source":
+        _arity(op, 0, 1)
+        return handshake_ops.source(op.name, res[0].type, TOKEN)
+    if kind == "pack":
+        _arity(op, results=1)
+        return handshake_ops.pack([v.type for v in ops], res[0].type)
+    if kind == "unpack":
+        _arity(op, 1)
+        return handshake_ops.unpack(ops[0].type, [r.type for r in res])
+    if kind == "sync":
+        if len(ops) != len(res) or not ops:
+            raise _err(op, f"expects as many results as operands (at least one), got {len(ops)} and {len(res)}")
+        return handshake_ops.sync([v.type for v in ops])
     if kind == "br":
         _arity(op, 1, 1)
         return handshake_ops.br(ops[0].type)

@@ -83,6 +83,8 @@ PURE_FUNCTIONS: Mapping[str, tuple[int, Callable[..., object]]] = {
 
 MEMORY_READ = "mem.read"
 MEMORY_DIM = "mem.dim"
+TUPLE_MAKE = "tuple.make"  # any number of arguments -> a Python tuple of them
+TUPLE_GET = "tuple.get"  # one tuple argument, ``param`` the element index
 SCALAR_PREFIX = "scalar:"
 
 STEP_OPS = ("+=", "-=", "*=", "/=", "<<=", ">>=")
@@ -91,7 +93,7 @@ CONT_CONDS = ("<", "<=", ">", ">=", "!=")
 
 def is_known_function(fn: str) -> bool:
     """True for every name the vocabulary defines."""
-    return fn in PURE_FUNCTIONS or fn in (MEMORY_READ, MEMORY_DIM) or fn.startswith(SCALAR_PREFIX)
+    return fn in PURE_FUNCTIONS or fn in (MEMORY_READ, MEMORY_DIM, TUPLE_MAKE, TUPLE_GET) or fn.startswith(SCALAR_PREFIX)
 
 
 # A compiled expression: (heads by input port index, registers, memory) -> value.
@@ -130,6 +132,12 @@ def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
             raise ValueError(f"{e.fn} takes {arity} arguments, got {len(args)}")
         ns[key] = f
         return f"{key}({', '.join(args)})"
+    if e.fn == TUPLE_MAKE:
+        return f"({''.join(a + ', ' for a in args)})"
+    if e.fn == TUPLE_GET:
+        if len(args) != 1 or not isinstance(e.param, int):
+            raise ValueError(f"{e.fn} takes 1 argument and an int parameter")
+        return f"{args[0]}[{e.param}]"
     if e.fn == MEMORY_READ:
         ns[key] = _mem_read
         return f"{key}(m, [{', '.join(args)}])"

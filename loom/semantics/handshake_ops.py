@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from loom.ir.core import OpResult, Value
+from loom.ir.core import Operation, OpResult, Value
 from loom.ir.types import IntegerType, Type, none
 from loom.semantics.expr import TOKEN, Const, Expr, In, ScalarInfo, app, is_false, is_true
+from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE
 from loom.semantics.machine import Complete, Fail, Machine, Port, Rule
 
 READY = ("ready",)
@@ -131,10 +132,79 @@ def sink(t: Type) -> Machine:
     return _single_state("handshake.sink", [Port("in", t)], [], [Rule("drop", "ready", ("in",), "ready")])
 
 
-def buffer(t: Type, slots: int) -> Machine:
-    """``handshake.buffer``: order-preserving; with unbounded channels its capacity does not change behaviour."""
+def buffer(t: Type, slots: int, init: Sequence[object] = ()) -> Machine:
+    """``handshake.buffer``: order-preserving; with unbounded channels its capacity does not change behaviour.
+
+    ``init`` (CIRCT's ``initValues``) are tokens the buffer holds in its initial state: state ``init<i>``
+    emits ``init[i]`` without reading anything, and only after the last one does the buffer pass its input
+    on. While primed it holds tokens, so those states are residual.
+    """
     rule = Rule("pass", "ready", ("in",), "ready", emits=(("out", In("in")),))
-    return _single_state("handshake.buffer", [Port("in", t)], [Port("out", t)], [rule], summary=f"{slots} slots")
+    if not init:
+        return _single_state("handshake.buffer", [Port("in", t)], [Port("out", t)], [rule], summary=f"{slots} slots")
+    states = tuple(f"init{i}" for i in range(len(init))) + ("ready",)
+    primes = tuple(
+        Rule(f"prime{i}", states[i], (), states[i + 1], emits=(("out", Const(v)),)) for i, v in enumerate(init)
+    )
+    m = Machine(
+        "handshake.buffer",
+        (Port("in", t),),
+        (Port("out", t),),
+        states,
+        states[0],
+        primes + (rule,),
+        residual_states=frozenset(states[:-1]),
+        summary=f"{slots} slots holding {len(init)} initial token(s)",
+    )
+    m.check()
+    return m
+
+
+def sync(types: Sequence[Type]) -> Machine:
+    """``handshake.sync``: waits for one token on every input, then passes each on unchanged (join + copy)."""
+    ins = [Port(f"in{i}", t) for i, t in enumerate(types)]
+    rule = Rule("fire", "ready", tuple(p.name for p in ins), "ready",
+                emits=tuple((f"out{i}", In(p.name)) for i, p in enumerate(ins)))
+    outs = [Port(f"out{i}", t) for i, t in enumerate(types)]
+    return _single_state("handshake.sync", ins, outs, [rule], summary=f"{len(ins)}-input barrier")
+
+
+def always_ready(op_name: str, in_t: Type, out_types: Sequence[Type], value: object) -> Machine:
+    """A constant or copy op fed by a ``handshake.source``: each output offers ``value`` forever.
+
+    With unbounded channels a constant or fork firing on every token of an always-ready source would
+    flood its consumers; in hardware it offers its value whenever asked, which is what a source means.
+    Its input port is ``static``: wired to a source, it carries no tokens.
+    """
+    outs = tuple(Port(f"out{k}" if len(out_types) > 1 else "out", t) for k, t in enumerate(out_types))
+    m = Machine(
+        op_name,
+        (Port("in", in_t, kind="static"),),
+        outs,
+        READY,
+        "ready",
+        (),
+        sources=tuple((p.name, Const(value)) for p in outs),
+        summary="always ready (fed by a source)",
+    )
+    m.check()
+    return m
+
+
+def pack(types: Sequence[Type], t: Type) -> Machine:
+    """``handshake.pack``: one token on every input becomes one tuple token (a join that keeps the values)."""
+    ins = [Port(f"in{i}", x) for i, x in enumerate(types)]
+    rule = Rule("fire", "ready", tuple(p.name for p in ins), "ready",
+                emits=(("out", app(TUPLE_MAKE, *(In(p.name) for p in ins))),))
+    return _single_state("handshake.pack", ins, [Port("out", t)], [rule], summary=f"{len(ins)}-element tuple")
+
+
+def unpack(t: Type, types: Sequence[Type]) -> Machine:
+    """``handshake.unpack``: one tuple token becomes one token per element, on its own output."""
+    rule = Rule("fire", "ready", ("in",), "ready",
+                emits=tuple((f"out{k}", app(TUPLE_GET, In("in"), param=k)) for k in range(len(types))))
+    outs = [Port(f"out{k}", x) for k, x in enumerate(types)]
+    return _single_state("handshake.unpack", [Port("in", t)], outs, [rule], summary=f"{len(types)}-element tuple")
 
 
 def br(t: Type) -> Machine:
@@ -233,11 +303,23 @@ COPY_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.buffer", "handsh
 """Ops whose outputs carry exactly the tokens of their one data input (copies in time or in space)."""
 
 
+def is_copy(op: Operation) -> bool:
+    """True when ``op``'s outputs carry exactly the tokens of its one input: a COPY_OPS op, except a buffer
+    with initial values (it emits those first, so it adds tokens)."""
+    return op.name in COPY_OPS and "initValues" not in op.attributes
+
+
+def initial_tokens(m: Machine) -> int:
+    """How many tokens ``m`` holds in its initial state: the rules that fire without reading anything
+    (a buffer's ``initValues``), each emitting once on the way from the initial state to the others."""
+    return sum(len(r.emits) for r in m.rules if not r.reads)
+
+
 def copied_value(v: Value) -> Value:
     """The value ``v`` copies token for token through forks, buffers and br (``v`` itself otherwise).
     A cycle of copies (a malformed graph) stops where it closes."""
     seen: set[int] = set()
-    while isinstance(v, OpResult) and v.op.name in COPY_OPS and id(v) not in seen:
+    while isinstance(v, OpResult) and is_copy(v.op) and id(v) not in seen:
         seen.add(id(v))
         v = v.op.operands[0]
     return v

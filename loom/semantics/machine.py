@@ -19,7 +19,8 @@ from loom.semantics.expr import Expr, ports_read, registers_read
 
 @dataclass(frozen=True)
 class Port:
-    """One operand/result position of the op. ``kind`` is ``token`` or ``memref`` (carries memory, no tokens)."""
+    """One operand/result position of the op. ``kind`` is ``token``, ``memref`` (carries memory, no tokens) or
+    ``static`` (wired to an always-ready source, carries no tokens)."""
 
     name: str
     type: Type

@@ -110,8 +110,9 @@ def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optio
 
 
 def residual_count(net: Network) -> int:
-    """Tokens left in channels plus actors latched mid-burst (sources never count)."""
-    n = sum(len(ch.q) for ch in net.channels)
+    """Tokens left in channels plus actors latched mid-burst (sources never count; nor tokens that
+    re-arm a primed buffer, see ``loom.semantics.rest``)."""
+    n = sum(max(0, len(ch.q) - ch.allowance) for ch in net.channels)
     return n + sum(1 for a in net.actors if a.state in a.machine.residual_states)
 
 
@@ -123,7 +124,7 @@ def stuck_report(net: Network) -> str:
         held = [
             f"{m.inputs[i].name} {ch.name} x{len(ch.q)}"
             for i, ch in enumerate(a.inputs)
-            if ch is not None and not isinstance(ch.q, Forever) and len(ch.q)
+            if ch is not None and not isinstance(ch.q, Forever) and len(ch.q) > ch.allowance
         ]
         latched = a.state in m.residual_states
         if not held and not latched:

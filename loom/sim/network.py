@@ -19,13 +19,16 @@ from loom.ir.core import BlockArgument, Module, Operation, Value
 from loom.ir.location import Location
 from loom.ir.types import MemRefType, NoneType
 from loom.runtime import Buffer, MemRefView, decode_value, function_arg_names, global_view
+from loom.runtime.memory import row_major_strides
 from loom.semantics import machine_for
 from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
+from loom.semantics.rest import rearm_allowance
 from loom.sim.names import use_channel_names
 
 INPUT_MISSING = "IO_INPUT_MISSING"
+DFG_STRUCTURE = "CPL_DFG_STRUCTURE"
 
 
 class Forever:
@@ -60,6 +63,7 @@ class Channel:
     consumer: "Actor"
     port: int
     count: int = 0
+    allowance: int = 0  # tokens it may keep at the end: they re-arm a primed buffer (semantics.rest)
 
     @property
     def crossed(self) -> int:
@@ -209,10 +213,20 @@ def _fresh_memory(op: Operation, machine: Machine, inputs: dict[str, Any], modul
             view = _copy_view(global_view(module, g, {}, "<inputs>", op.loc))
     if view is None:
         return MemRefView.allocate(mt.element, shape, g or f"memory@{op.loc}")
+    if (list(view.sizes) != shape and view.num_elements == _count(shape)
+            and view.strides == row_major_strides(view.sizes)):  # a flattened memory (compile --circt) views it 1-D
+        view = MemRefView(view.buffer, view.offset, shape, row_major_strides(shape))
     if list(view.sizes) != shape:
         raise SimulationError(f"global @{g} has shape {list(view.sizes)}, the memory expects {shape}", op.loc,
                               "IO_INPUT_SHAPE")
     return view
+
+
+def _count(shape: list[int]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def compile_rules(actor: Actor) -> None:
@@ -229,7 +243,7 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
         i = port_index[p]
         ch = actor.inputs[i]
         if ch is None:
-            raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc)
+            raise SimulationError(f"{actor.label()}: input port {p} is not connected", actor.op.loc, DFG_STRUCTURE)
         reads.append((i, ch.q))
     cr.reads = tuple(reads)
     cr.queues = tuple(q for _, q in reads)
@@ -261,7 +275,7 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
 def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
     """Instantiate every op of ``func``'s body, wire one channel per use, bind memories."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
-        raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc)
+        raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc, DFG_STRUCTURE)
     body = func.regions[0].entry
     module = _module_of(func)
     arg_values, memrefs = _arg_values(func, inputs)
@@ -273,7 +287,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
     seen: dict[Value, int] = {}
     for actor in actors:
         for i, v in enumerate(actor.op.operands):
-            if actor.machine.inputs[i].kind == "memref":
+            if actor.machine.inputs[i].kind != "token":  # memory, or a static port wired to a source
                 continue
             u = seen.get(v, 0)
             seen[v] = u + 1
@@ -290,18 +304,18 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             forever = dict(src.machine.sources).get(port)
             if forever is not None:
                 q = Forever(compile_expr(forever, {})((), {}, None))
-        ch = Channel(name, q, actor, i)
+        ch = Channel(name, q, actor, i, allowance=rearm_allowance(v))
         actor.inputs[i] = ch
         channels.append(ch)
         if isinstance(v, BlockArgument):
             if v.block is not body:
-                raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc)
+                raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc, DFG_STRUCTURE)
             if isinstance(v.type, MemRefType):
-                raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc)
+                raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc, DFG_STRUCTURE)
             ch.q.append(arg_values[v.index])
             ch.count += 1
         elif src is None:
-            raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc)
+            raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc, DFG_STRUCTURE)
         elif not isinstance(q, Forever):
             src.outputs[v.index].append(ch)
 
@@ -312,7 +326,7 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             if m.memory.source == "operand":
                 mv = actor.op.operands[0]
                 if not (isinstance(mv, BlockArgument) and mv.block is body):
-                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc)
+                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc, DFG_STRUCTURE)
                 view = arg_values[mv.index]
                 assert isinstance(view, MemRefView)
             else:

@@ -22,7 +22,8 @@ from typing import Callable, Optional
 
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
-from loom.ir.core import Module, Operation
+from loom.ir.core import Module, Operation, is_declaration
+from loom.ir.location import Location
 from loom.verify.assume import check_names, range_assumptions
 from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
@@ -241,6 +242,11 @@ def _sources(module: Module) -> dict[str, Operation]:
     return {func_name(f): f for f in module.functions() if f.name == "func.func"}
 
 
+def _where(module: Module) -> Location:
+    """The module's location, or its file's first line for an implicit module (never ``<unknown>``)."""
+    return module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)
+
+
 def functions_to_verify(
     path: Path, func: Optional[str] = None, source: Optional[Path] = None
 ) -> list[tuple[Operation, Optional[Operation]]]:
@@ -255,23 +261,33 @@ def functions_to_verify(
     from loom.mlir import parse_file
 
     module = parse_file(path)
-    hs = [f for f in module.functions() if f.name == "handshake.func"]
+    hs_all = [f for f in module.functions() if f.name == "handshake.func"]
+    hs = [f for f in hs_all if not is_declaration(f)]
+    if hs_all and not hs:
+        raise LoomError(f"'@{func_name(hs_all[0])}' is an external declaration without a body: nothing to verify",
+                        hs_all[0].loc, "CPL_FUNC_DECLARATION")
     names_scf = func is not None and func in _sources(module) and all(func_name(f) != func for f in hs)
     if path.name.endswith(".scf.mlir") or not hs or names_scf:
         lowered = lower_module(module, func, LowerOptions())
         srcs = _sources(module)
         return [(f, srcs.get(func_name(f))) for f in lowered.functions() if f.name == "handshake.func"]
     if func is not None:
+        declared = [f for f in hs_all if func_name(f) == func and is_declaration(f)]
         hs = [f for f in hs if func_name(f) == func]
+        if not hs and declared:
+            raise LoomError(f"'@{func}' is an external declaration without a body: nothing to verify",
+                            declared[0].loc, "CPL_FUNC_DECLARATION")
         if not hs:
-            raise LoomError(f"no handshake.func named '{func}' in the file", module.op.loc)
+            raise LoomError(f"no handshake.func named '{func}' in the file", _where(module), "CPL_FUNC_NOT_FOUND")
     srcs = _sources(parse_file(source)) if source is not None else {}
     if source is not None:
         missing = [func_name(f) for f in hs if func_name(f) not in srcs]
         if missing:
             raise LoomError(f"{source} has no func.func named '{missing[0]}' to verify the DFG against",
-                            module.op.loc)
-    return [(f, srcs.get(func_name(f))) for f in hs]
+                            _where(module), "CPL_FUNC_NOT_FOUND")
+    from loom.lower.instances import inline_instances
+
+    return [(inline_instances(f, module), srcs.get(func_name(f))) for f in hs]
 
 
 def verify_file(

@@ -61,6 +61,7 @@ from loom.semantics import machine_for
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, ports_read, registers_read
 from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule
+from loom.semantics.rest import rearm_allowance
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.assume import to_z3
@@ -386,6 +387,7 @@ class Explorer:
         self.actors: list[_Actor] = []
         self.chan_consumer: list[tuple[int, int]] = []
         self.chan_value: list[Value] = []  # the value each channel carries (named in reports)
+        self.allowance: list[int] = []  # tokens a channel may keep at the end (re-arming a primed buffer)
         self.forever: dict[int, Any] = {}
         self.args: dict[str, z3.ExprRef] = {}
         self.paths = 0
@@ -434,6 +436,7 @@ class Explorer:
                 cid = len(self.chan_consumer)
                 self.chan_consumer.append((a.index, i))
                 self.chan_value.append(v)
+                self.allowance.append(rearm_allowance(v))
                 a.inputs[i] = cid
                 tokens: list[Any] = []
                 if isinstance(v, BlockArgument):
@@ -935,7 +938,7 @@ class Explorer:
 
     def _verdict(self, st: _State) -> Optional[tuple[str, str]]:
         left = [(self.names.get(self.chan_value[c], "?"), len(q)) for c, q in enumerate(st.chans)
-                if q and c not in self.forever]
+                if len(q) > self.allowance[c] and c not in self.forever]
         latched = [a for a in self.actors if st.states[a.index] in a.machine.residual_states]
         if not st.returned:
             where = ", ".join(f"{n} x{c}" for n, c in left[:6]) or "no channel"

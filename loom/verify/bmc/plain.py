@@ -25,6 +25,7 @@ from loom.verify.solve import milliseconds
 from loom.ir.core import BlockArgument, Operation
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
+from loom.semantics.rest import rearm_allowance
 from loom.verify.bmc.explore import control_values
 from loom.verify.z3model import MachineModel, UnsupportedExpr, sort_of
 
@@ -57,6 +58,7 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
     chans: list[tuple[int, str, Optional[z3.SortRef]]] = []
     feeds: dict[tuple[int, str], list[int]] = {}
     init: list[list] = []
+    allow: list[int] = []  # tokens a channel may keep at the end: they re-arm a primed buffer
     for k, op in enumerate(body.ops):
         m = models[k].machine
         for i, v in enumerate(op.operands):
@@ -71,6 +73,7 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
                     sort = None
             cid = len(chans)
             chans.append((k, port.name, sort))
+            allow.append(rearm_allowance(v))
             if isinstance(v, BlockArgument):
                 if isinstance(v.type, (MemRefType,)):
                     init.append([])
@@ -162,7 +165,7 @@ def plain_bmc(func: Operation, steps: int, capacity: int = 4, timeout: Optional[
         cnt, slots, ms = new_cnt, new_slots, nxt
     # bad final state: quiescent (stuttering) and something wrong
     quiet = z3.Int(f"sel{uid}.{steps - 1}") == -1 if steps else z3.BoolVal(True)
-    leftover = z3.Or(*[n > 0 for n in cnt]) if cnt else z3.BoolVal(False)
+    leftover = z3.Or(*[n > a for n, a in zip(cnt, allow)]) if cnt else z3.BoolVal(False)
     latched = z3.Or(*[mm.in_state(s, *sorted(mm.machine.residual_states)) for mm, s in zip(models, ms)
                       if mm.machine.residual_states]) if models else z3.BoolVal(False)
     bad = z3.And(quiet, z3.Or(z3.Not(returned), leftover, latched, failed))

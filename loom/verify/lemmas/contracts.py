@@ -66,6 +66,10 @@ def family(machine: Machine) -> str:
         return f"{kind}[{len(ins)};{_tstr(outs[0].type)}]"
     in_s = ",".join(_tstr(p.type) for p in ins)
     out_s = ",".join(_tstr(p.type) for p in outs)
+    primed = [r for r in machine.rules if not r.reads and r.emits]  # a buffer's initial tokens
+    if primed:
+        init = ",".join(str(getattr(e, "value", e)) for r in primed for _, e in r.emits)
+        return f"{kind}[{in_s}->{out_s};init={init}]"
     return f"{kind}[{in_s}->{out_s}]"
 
 
@@ -426,7 +430,7 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
         return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
     if name == "handshake.sink":
         return [Shape("drop", F(["in"]), ())], "consumes every token, emits nothing"
-    if name in ("handshake.buffer", "handshake.br"):
+    if name in ("handshake.buffer", "handshake.br") and len(machine.states) == 1:
         return [Shape("pass", F(["in"]), (("out", "in"),))], "#out = #in, order and values preserved"
     if name == "handshake.load":
         addrs = [p for p in ins if p.startswith("addr")]

@@ -28,7 +28,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
-from loom.semantics.handshake_ops import COPY_OPS
+from loom.semantics.handshake_ops import is_copy
 from loom.verify.z3model import MachineModel, UnsupportedExpr, as_bool, const_term, smt_symbol, sort_of
 
 MAX_SIZE = 4000  # summaries larger than this (parentheses in their text) become opaque
@@ -138,7 +138,7 @@ class OperandAnalysis:
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name
-        if name in COPY_OPS:
+        if is_copy(op):
             return self.rename(self.summary(op.operands[0]))
         if name == "handshake.join":
             parts = [self.rename(self.summary(x)) for x in op.operands]

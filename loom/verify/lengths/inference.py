@@ -33,7 +33,7 @@ import z3
 from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
-from loom.semantics.handshake_ops import copied_value
+from loom.semantics.handshake_ops import COPY_OPS, copied_value, is_copy
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.verify.lengths.clock import (
@@ -324,15 +324,18 @@ class Typer:
         if g.kind == "segment":
             self._segment(op)
             return
-        handler = _RULES.get(name)
+        m = self.machines[op]
+        # a primed buffer is no copy; an op fed by a source is itself a source (its table says which)
+        handler = _RULES.get(name) if (name not in COPY_OPS or is_copy(op)) and not m.sources else None
         if handler is not None:
             handler(self, op)
             return
-        m = self.machines[op]
         if m.sources:
-            val = m.sources[0][1]
-            term = self.values.literal(val.value, res[0].type) if isinstance(val, Const) else self.fresh(res[0], ANY)
-            self.assign(res[0], Typed(ANY, term))
+            index = {p.name: k for k, p in enumerate(m.outputs)}
+            for port, val in m.sources:
+                r = res[index[port]]
+                term = self.values.literal(val.value, r.type) if isinstance(val, Const) else self.fresh(r, ANY)
+                self.assign(r, Typed(ANY, term))
             return
         if op.dialect in ("arith", "math"):
             c = self.same(op, op.operands)

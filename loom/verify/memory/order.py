@@ -51,7 +51,7 @@ import z3
 from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
-from loom.semantics.handshake_ops import COPY_OPS, copied_value
+from loom.semantics.handshake_ops import copied_value, is_copy
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import QuerySession, conjunction, disjunction
 from loom.verify.memory.structure import (
@@ -184,7 +184,7 @@ class Recovery:
         """The D-relevant ctrl uses of ``v`` (forks and buffers expanded)."""
         out = []
         for op, i in self.layout.uses.get(v, []):
-            if op.name in COPY_OPS:
+            if is_copy(op):
                 for r in op.results:
                     out += self.uses(r)
                 continue
@@ -604,7 +604,7 @@ def data_dependences(layout: Layout, domain: Domain) -> frozenset:
                 if b is not a:
                     found.add((id(a), id(b)))
             for op, _ in layout.uses.get(v, []):
-                if op.dialect in ("arith", "math") or op.name in COPY_OPS:
+                if op.dialect in ("arith", "math") or is_copy(op):
                     stack += list(op.results)
     return frozenset(found)
 

@@ -25,7 +25,7 @@ from loom.ir.types import MemRefType, NoneType
 from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
-from loom.semantics.handshake_ops import COPY_OPS, copied_value
+from loom.semantics.handshake_ops import copied_value, is_copy
 from loom.verify.lengths.exprs import guard_term
 from loom.verify.lengths.values import Values, is_i1, symbol
 from loom.verify.refine.model import (
@@ -307,7 +307,7 @@ class DfgModel:
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name
-        if name in COPY_OPS:
+        if is_copy(op):
             return self.ev(op.operands[0])
         rule = _RULES.get(name)
         if rule is not None:
