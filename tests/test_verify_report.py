@@ -147,14 +147,22 @@ def test_human_report_lines_summary_and_counterexample():
     assert "st3" in format_counterexample({"first": {"access": "st3"}})
 
 
-def test_progress_printer_only_speaks_on_long_runs():
-    buf = io.StringIO()
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_printer_only_speaks_on_long_runs_and_on_a_terminal():
+    buf = _Terminal()
     quiet = progress_printer(buf, after=3600)
     quiet("lemma x")
     assert buf.getvalue() == ""
     loud = progress_printer(buf, after=0, every=0)
     loud("lemma y")
     assert "lemma y" in buf.getvalue()
+    piped = io.StringIO()  # not a terminal: a log or a pipe gets the report only
+    progress_printer(piped, after=0, every=0)("lemma z")
+    assert piped.getvalue() == ""
 
 
 def test_a_real_run_reports_in_every_format(tmp_path):

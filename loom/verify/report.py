@@ -425,7 +425,12 @@ def _unchecked(counts: dict) -> str:
 def progress_printer(
     stream: TextIO = sys.stderr, after: float = 2.0, every: float = 1.0
 ) -> Callable[[str], None]:
-    """A ``VerifyContext.progress`` callback that prints only on long runs: after ``after`` s, at most every ``every`` s."""
+    """A ``VerifyContext.progress`` callback that prints only on long runs: after ``after`` s, at most every ``every`` s.
+
+    Only on a terminal: redirected to a file or a pipe (CI logs, ``2>&1``) progress would mix with the report.
+    """
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return lambda msg: None
     start = time.monotonic()
     state = {"last": 0.0, "n": 0}
 
