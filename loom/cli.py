@@ -153,6 +153,8 @@ def cmd_sim(args) -> int:
 
         raise LoomError(f"inputs are not valid JSON: {e.msg}", loc=Location(str(inputs_path), e.lineno, e.colno))
 
+    if args.rtl:
+        return _sim_rtl(args, path, raw_inputs, inputs_path)
     kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
     if args.lower:
         from loom.lower import lower_module
@@ -181,6 +183,33 @@ def cmd_sim(args) -> int:
     else:
         _print_sim_human(doc, r, dfg=func.name == "handshake.func")
     return EXIT_REFUTED if failed else EXIT_OK
+
+
+def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
+    """``loom sim --rtl``: co-simulate the emitted RTL; same report and JSON as the token simulator."""
+    from loom.hdl.commands import simulate_rtl
+    from loom.runtime import decode_inputs, run_result_json
+
+    module = _dfg_module(path, args.func, args)
+    func = _pick_function(module, args.func, ("handshake.func",), path)
+    names, types = _func_arg_names_types(func)
+    inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
+    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall)
+    doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
+    print(json.dumps(doc, indent=2)) if args.json else _print_sim_human(doc, r, dfg=True)
+    return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
+
+
+def cmd_hdl(args) -> int:
+    """``loom hdl``: write the RTL, library, file list, SymbiYosys project and property manifest."""
+    from loom.hdl.commands import write_design
+
+    path = Path(args.input)
+    module = _dfg_module(path, args.func, args)
+    func = _pick_function(module, args.func, ("handshake.func",), path)
+    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
+    print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
+    return EXIT_OK
 
 
 def _func_arg_names_types(func):
@@ -267,6 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lower", action="store_true", help="lower a func.func first and simulate the DFG")
     s.add_argument("--max-join-fanin", type=int, metavar="K")
     s.add_argument("--no-rar", action="store_true")
+    s.add_argument("--rtl", action="store_true", help="co-simulate the emitted RTL (Verilator, else iverilog)")
+    s.add_argument("--stall", type=int, metavar="SEED", help="with --rtl: random valid gaps and ready stalls")
     s.set_defaults(run=cmd_sim)
 
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
@@ -284,6 +315,16 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     v.set_defaults(run=cmd_verify)
+
+    h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
+    h.add_argument("input", metavar="IN.mlir")
+    h.add_argument("-o", "--output", required=True, metavar="OUTDIR")
+    h.add_argument("--func", metavar="NAME")
+    h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
+    h.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="slots of every channel FIFO")
+    h.add_argument("--max-join-fanin", type=int, metavar="K")
+    h.add_argument("--no-rar", action="store_true")
+    h.set_defaults(run=cmd_hdl)
     return p
 
 

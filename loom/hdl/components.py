@@ -154,7 +154,7 @@ def build_component(m: Machine) -> Component:
             la, ok = lin(addrs)
             a = bld.wire(index, la)
             okw = bld.wire(IntegerType(1), ok)
-            bld.hazards.append((f"!{okw}", MEM_OOB))
+            bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
             return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
         k = len(mem.reads)
         sigs = [f"rd{k}_addr{i}" for i in range(len(addrs))]
@@ -205,8 +205,8 @@ def build_component(m: Machine) -> Component:
         elif isinstance(eff, Fail):
             errors.append((eff.code, eff.message))
             fail_terms.append((f"go{i}", len(errors) - 1))
-        for cond, code in bld.hazards:
-            errors.append((code, ""))
+        for cond, code, msg in bld.hazards:
+            errors.append((code, msg))
             fail_terms.append((f"(go{i} && {cond})", len(errors) - 1))
         valid = [f"{sv_name(p)}_valid" for p in r.reads]
         en.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))

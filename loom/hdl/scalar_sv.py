@@ -9,7 +9,7 @@ simulator raises it. Floats (f32, f64) are behavioural simulation models.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 from loom.hdl.svexpr import CMPF_PREDICATES, CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
 from loom.ir.types import FloatType, IntegerType, Type, i1
@@ -87,7 +87,7 @@ def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> 
 def _division(op: str, a: Sequence[str], w: int, out_t: Type, b: SvExprBuilder) -> str:
     x, y = a[0], a[1]
     zero = f"({y} == {w}'h0)"
-    b.hazards.append((zero, DIV_BY_ZERO))
+    b.hazards.append((zero, DIV_BY_ZERO, f"{op}: integer division by zero"))
     if op in ("arith.divui", "arith.remui", "arith.ceildivui"):
         q = b.wire(out_t, f"{x} / {y}")
         r = b.wire(out_t, f"{x} % {y}")
@@ -142,7 +142,7 @@ def _ipowi(a: Sequence[str], w: int, b: SvExprBuilder) -> str:
             f"      for (int i = 0; i < {w - 1}; i++) begin\n"
             f"        if (e[i]) r = r * p;\n        p = p * p;\n      end\n"
             f"    end\n    {name} = r;\n  end\n  endfunction")
-    b.hazards.append((f"({a[0]} == {w}'h0 && {a[1]}[{w - 1}])", DIV_BY_ZERO))
+    b.hazards.append((f"({a[0]} == {w}'h0 && {a[1]}[{w - 1}])", DIV_BY_ZERO, "math.ipowi: integer division by zero"))
     return f"{name}({a[0]}, {a[1]})"
 
 
@@ -155,12 +155,75 @@ def _fmt(t: Type) -> str:
     return t.name
 
 
-def _real(x: str, t: Type) -> str:
-    return f"$bitstoshortreal({x})" if _fmt(t) == "f32" else f"$bitstoreal({x})"
+F32_TO_F64 = """`ifndef SYNTHESIS
+  // f32 bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
+  function automatic [63:0] loom_f32_to_f64(input [31:0] x);
+    reg [22:0] m; reg [10:0] e; reg found; integer sh;
+  begin
+    m = x[22:0];
+    if (x[30:23] == 8'hff) loom_f32_to_f64 = {x[31], 11'h7ff, m, 29'h0};
+    else if (x[30:23] == 8'h0) begin
+      if (m == 23'h0) loom_f32_to_f64 = {x[31], 63'h0};
+      else begin
+        sh = 0; found = 1'b0;
+        for (int i = 0; i < 23; i++) if (!found) begin if (m[22]) found = 1'b1; else begin m = m << 1; sh = sh + 1; end end
+        m = m << 1;
+        e = 11'd896 - sh[10:0];
+        loom_f32_to_f64 = {x[31], e, m, 29'h0};
+      end
+    end else begin
+      e = {3'b0, x[30:23]} + 11'd896;
+      loom_f32_to_f64 = {x[31], e, m, 29'h0};
+    end
+  end
+  endfunction
+`endif"""
+
+F64_TO_F32 = """`ifndef SYNTHESIS
+  // f64 bits -> f32 bits, round to nearest even, overflow to inf, subnormal results, quiet NaN 0x7fc00000
+  function automatic [31:0] loom_f64_to_f32(input [63:0] x);
+    reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
+  begin
+    ex = x[62:52];
+    if (x[62:52] == 11'h7ff) loom_f64_to_f32 = (x[51:0] != 0) ? {x[63], 31'h7fc00000} : {x[63], 8'hff, 23'h0};
+    else if (x[62:52] == 11'h0) loom_f64_to_f32 = {x[63], 31'h0};
+    else begin
+      ex = ex - 1023;
+      sig = {1'b1, x[51:0]};
+      sh = (ex >= -126) ? 29 : 29 + (-126 - ex);
+      if (sh > 54) loom_f64_to_f32 = {x[63], 31'h0};
+      else begin
+        q = sig >> sh;
+        rem = sig & ((53'h1 << sh) - 53'h1);
+        half = 53'h1 << (sh - 1);
+        up = (rem > half) || (rem == half && q[0]);
+        q = q + (up ? 53'h1 : 53'h0);
+        if (ex >= -126) begin
+          if (q[24]) begin q = q >> 1; ex = ex + 1; end
+          if (ex > 127) loom_f64_to_f32 = {x[63], 8'hff, 23'h0};
+          else loom_f64_to_f32 = {x[63], 8'(ex + 127), q[22:0]};
+        end else loom_f64_to_f32 = {x[63], q[30:0]};
+      end
+    end
+  end
+  endfunction
+`endif"""
 
 
-def _bits(expr: str, t: Type) -> str:
-    return f"$shortrealtobits({expr})" if _fmt(t) == "f32" else f"$realtobits({expr})"
+def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if _fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f32_to_f64"] = F32_TO_F64
+        return f"$bitstoreal(loom_f32_to_f64({x}))"
+    return f"$bitstoreal({x})"
+
+
+def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if _fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f64_to_f32"] = F64_TO_F32
+        return f"loom_f64_to_f32($realtobits({expr}))"
+    return f"$realtobits({expr})"
 
 
 def _isnan(x: str, t: Type) -> str:
@@ -173,8 +236,8 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
     ins = info.operand_types
     if op in FLOAT_BINARY:
         _fmt(out_t)
-        expr = f"{_real(a[0], ins[0])} {FLOAT_BINARY[op]} {_real(a[1], ins[1])}"
-        return b.wire(out_t, _bits(expr, out_t), behavioural=True), out_t
+        expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
+        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
     if op == "arith.negf":
         w = bits(out_t)
         return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {a[0]}[{w - 2}:0]}}"), out_t
@@ -182,7 +245,7 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
         w = bits(out_t)
         return b.wire(out_t, f"{{1'b0, {a[0]}[{w - 2}:0]}}"), out_t
     if op == "math.sqrt":
-        return b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0])})", out_t), behavioural=True), out_t
+        return b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True), out_t
     if op == "arith.cmpf":
         p = predicate(info, CMPF_PREDICATES)
         t = ins[0]
@@ -192,16 +255,16 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
         if p in ("ord", "uno"):
             return b.wire(i1, f"!{nan}" if p == "ord" else nan), i1
         rel = {"eq": "==", "gt": ">", "ge": ">=", "lt": "<", "le": "<=", "ne": "!="}[p[1:]]
-        c = b.wire(i1, f"{_real(a[0], t)} {rel} {_real(a[1], t)}", behavioural=True)
+        c = b.wire(i1, f"{_real(a[0], t, b)} {rel} {_real(a[1], t, b)}", behavioural=True)
         return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
     if op in ("arith.sitofp", "arith.uitofp"):
         wi = bits(ins[0])
         src = f"$signed({a[0]})" if op == "arith.sitofp" else f"{{1'b0, {a[0]}}}"
         if op == "arith.uitofp" and wi >= 64:
             raise HdlUnsupported("uitofp from a 64-bit operand")
-        return b.wire(out_t, _bits(f"0.0 + {src}", out_t), behavioural=True), out_t
+        return b.wire(out_t, _bits(f"0.0 + {src}", out_t, b), behavioural=True), out_t
     if op in ("arith.extf", "arith.truncf"):
-        return b.wire(out_t, _bits(_real(a[0], ins[0]), out_t), behavioural=True), out_t
+        return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     raise HdlUnsupported(f"{op} has no RTL model yet")
 
 

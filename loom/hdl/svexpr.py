@@ -55,7 +55,7 @@ class SvExprBuilder:
     mem_dim: Optional[Callable[[str], str]] = None
     lines: list[str] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)
-    hazards: list[tuple[str, str]] = field(default_factory=list)
+    hazards: list[tuple[str, str, str]] = field(default_factory=list)  # (condition, code, message)
     floats: bool = False
     _n: int = 0
     _memo: dict = field(default_factory=dict)
@@ -151,7 +151,7 @@ def step_sv(op: str, a: str, b: str, bld: SvExprBuilder) -> str:
     if op == "*=":
         return f"{a} * {b}"
     if op == "/=":
-        bld.hazards.append((f"({b} == 64'h0)", "RT_DATAFLOW_STREAM_ZERO_STEP"))
+        bld.hazards.append((f"({b} == 64'h0)", "RT_DATAFLOW_STREAM_ZERO_STEP", "step./=: division by a zero step"))
         q = bld.wire(index, f"$signed({a}) / $signed({b})")
         return f"(({b} == 64'h0) ? 64'h0 : {q})"
     if op == "<<=":

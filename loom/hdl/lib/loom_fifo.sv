@@ -2,7 +2,8 @@
 // in_ready depends only on the occupancy register and out_valid only on the occupancy (plus the
 // optional stall injector), so a netlist of combinational components joined by FIFOs has no
 // combinational loop. With LOOM_STALL defined, a per-FIFO LFSR seeded from STALL_SEED inserts
-// valid gaps (never withdrawing a presented token) and ready stalls (co-simulation only).
+// valid gaps (never withdrawing a presented token) and ready stalls (co-simulation only);
+// `LOOM_STALL is the run's seed.
 `include "loom_props.svh"
 module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter int STALL_SEED = 0) (
   input  logic             clk,
@@ -23,7 +24,7 @@ module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter i
   logic [31:0] lfsr;
   logic presented;
   always @(posedge clk) begin
-    if (rst) begin lfsr <= 32'h1 ^ STALL_SEED; presented <= 1'b0; end
+    if (rst) begin lfsr <= (32'(STALL_SEED) ^ 32'(`LOOM_STALL)) | 32'h1; presented <= 1'b0; end
     else begin
       lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
       presented <= out_valid && !out_ready;
