@@ -101,8 +101,22 @@ class Component:
 def module_name(m: Machine) -> str:
     """A stable module name: op kind plus a hash of the full table text."""
     kind = sv_name(m.op_name.split(".", 1)[-1] if "." in m.op_name else m.op_name)
-    digest = hashlib.sha1(describe(m).encode()).hexdigest()[:8]
+    digest = hashlib.sha1(table_key(m).encode()).hexdigest()[:8]
     return f"loom_{kind}_{digest}"
+
+
+def table_key(m: Machine) -> str:
+    """Everything that decides a component's RTL: the table text plus the static data of its scalar calls
+    (a cmpi's predicate is an attribute, not part of the printed table)."""
+    from loom.semantics.expr import Apply, ScalarInfo, subexprs
+
+    params = []
+    for r in m.rules:
+        for e in r.expressions():
+            for x in subexprs(e):
+                if isinstance(x, Apply) and isinstance(x.param, ScalarInfo):
+                    params.append(repr(x.param))
+    return describe(m) + "\n" + "\n".join(params)
 
 
 def _state_bits(m: Machine) -> int:
