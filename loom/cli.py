@@ -261,11 +261,44 @@ def cmd_verify(args) -> int:
         _write_atomically(Path(args.junit), junit_of(reports))
     if args.sarif:
         _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports), indent=2) + "\n")
+    rtl = _verify_rtl(paths, reports, args) if args.rtl else None
     if args.json:
-        print(json.dumps(json_of(reports), indent=2))
+        doc = json_of(reports)
+        if rtl is not None:
+            from loom.hdl.verify_rtl import to_json
+
+            doc["rtl"] = [to_json(r) for r in rtl]
+        print(json.dumps(doc, indent=2))
     else:
         print(human_of(reports, verbose=args.verbose))
-    return exit_code_of(reports)
+        if rtl is not None:
+            from loom.hdl.verify_rtl import human
+
+            for r in rtl:
+                print(human(r, args.rtl_bound))
+    code = exit_code_of(reports)
+    if rtl is not None:
+        from loom.hdl.verify_rtl import exit_code
+
+        rc = exit_code(rtl)
+        code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
+    return code
+
+
+def _verify_rtl(paths, reports, args) -> list:
+    """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts."""
+    from loom.hdl.verify_rtl import check_function
+
+    out = []
+    for path in paths:
+        module = _dfg_module(path, args.func, args)
+        funcs = {f.attributes["sym_name"].value: f for f in module.functions() if f.name == "handshake.func"}
+        for rep in reports:
+            if rep.file not in (str(path), None) or rep.function not in funcs:
+                continue
+            z3 = {o.id: o.status for o in rep.obligations}
+            out.append(check_function(funcs[rep.function], _stem(path), z3))
+    return out
 
 
 # ----------------------------------------------------------------------------- main
@@ -314,6 +347,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "`loom compile --debug-info`)")
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
+    v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
+    v.add_argument("--max-join-fanin", type=int, metavar="K")
+    v.add_argument("--no-rar", action="store_true")
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")

@@ -17,7 +17,7 @@ from pathlib import Path
 from loom.diagnostics import LoomError
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
-from loom.hdl.sby import project
+from loom.hdl.sby import bundle, project
 from loom.ir.core import Operation
 from loom.ir.location import Location
 
@@ -35,7 +35,7 @@ class Emitted:
     @property
     def sv_files(self) -> list[str]:
         """The SV sources in compilation order (library first, top last)."""
-        return [n for n in self.files if n.endswith(".sv")]
+        return [n for n in self.files if n.endswith(".sv") and n != f"{self.stem}_formal.sv"]
 
 
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2) -> Emitted:
@@ -55,7 +55,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2)
     sv = [n for n in files if n.endswith(".sv")]
     flist = ["+incdir+."] + (["+define+LOOM_SVA_FULL"] if sva == "full" else []) + sv
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
-    files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv)
+    files[f"{stem}_formal.sv"] = bundle(d)
+    files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"])
     files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva), indent=2) + "\n"
     return Emitted(d, files, stem)
 

@@ -155,7 +155,7 @@ def _fmt(t: Type) -> str:
     return t.name
 
 
-F32_TO_F64 = """`ifndef SYNTHESIS
+F32_TO_F64 = """`ifndef YOSYS
   // f32 bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
   function automatic [63:0] loom_f32_to_f64(input [31:0] x);
     reg [22:0] m; reg [10:0] e; reg found; integer sh;
@@ -179,7 +179,7 @@ F32_TO_F64 = """`ifndef SYNTHESIS
   endfunction
 `endif"""
 
-F64_TO_F32 = """`ifndef SYNTHESIS
+F64_TO_F32 = """`ifndef YOSYS
   // f64 bits -> f32 bits, round to nearest even, overflow to inf, subnormal results, quiet NaN 0x7fc00000
   function automatic [31:0] loom_f64_to_f32(input [63:0] x);
     reg [52:0] sig, q, rem, half; integer ex, sh; reg up;

@@ -71,7 +71,7 @@ class SvExprBuilder:
         if behavioural:
             self.floats = True
             self.lines += [
-                "`ifdef SYNTHESIS",
+                "`ifdef YOSYS",
                 f"  (* anyseq *) logic [{w - 1}:0] {name};  // float: behavioural model, free under Yosys",
                 "`else",
                 f"  wire [{w - 1}:0] {name} = {rhs};",
