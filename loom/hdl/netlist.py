@@ -210,31 +210,31 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
     by_producer: dict[str, list[Channel]] = {}
     for ch in d.channels:
         by_producer.setdefault(ch.producer, []).append(ch)
-    decl: list[str] = []
+    decl: list[str] = []  # every declaration comes before its first use (pyslang insists)
+    stmts: list[str] = []
     for v, s in vsig.items():
         if isinstance(v.type, MemRefType):
             continue
         decl += [f"  logic {s}_valid, {s}_ready;", f"  logic [{bits(v.type) - 1}:0] {s}_data;"]
         fifos = [ch for ch in by_producer.get(s, []) if ch.fifo is not None]
         ready = " && ".join(f"{ch.fifo}_in_ready" for ch in fifos) or "1'b1"
-        decl.append(f"  assign {s}_ready = {ready};")
-    lines += decl
+        stmts.append(f"  assign {s}_ready = {ready};")
     for a in body.args:
         if isinstance(a.type, MemRefType):
             continue
         p, s = arg_prefix[a], vsig[a]
-        lines += [f"  assign {s}_valid = {p}_valid;", f"  assign {s}_data = {p}_data;", f"  assign {p}_ready = {s}_ready;"]
+        stmts += [f"  assign {s}_valid = {p}_valid;", f"  assign {s}_data = {p}_data;", f"  assign {p}_ready = {s}_ready;"]
     # channels
     for ch in d.channels:
         if ch.fifo is None:
-            lines.append(f"  // channel {ch.name}: always-ready source, no FIFO")
+            stmts.append(f"  // channel {ch.name}: always-ready source, no FIFO")
             continue
         others = [c.fifo for c in by_producer[ch.producer] if c.fifo is not None and c.fifo != ch.fifo]
         push_ok = " && ".join(f"{o}_in_ready" for o in others)
         valid = f"{ch.producer}_valid" + (f" && {push_ok}" if push_ok else "")
-        lines += [f"  // channel {ch.name}",
-                  f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
-                  f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;",
+        decl += [f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
+                 f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;"]
+        stmts += [f"  // channel {ch.name}",
                   f"  loom_fifo #(.WIDTH({ch.width}), .DEPTH({d.fifo_depth}), .STALL_SEED({_seed(ch.fifo)})) {ch.fifo} (",
                   "    .clk(clk), .rst(rst),",
                   f"    .in_valid({valid}), .in_ready({ch.fifo}_in_ready), .in_data({ch.producer}_data),",
@@ -268,22 +268,23 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
                 conns += [f".{x}({inst.name}_{x})" for x in [en, *addrs, data]]
             if c.mem.dims:
                 conns += [f".dim{k}({inst.name}_dim{k})" for k in range(mb.dims)]
-        lines += [f"  logic {inst.name}_residual, {inst.name}_fail;", f"  logic [7:0] {inst.name}_fail_code;"]
+        decl += [f"  logic {inst.name}_residual, {inst.name}_fail;", f"  logic [7:0] {inst.name}_fail_code;"]
         conns += [f".residual({inst.name}_residual)", f".fail({inst.name}_fail)", f".fail_code({inst.name}_fail_code)"]
         if c.result_count:
             for k in range(c.result_count):
-                lines.append(f"  logic [{bits(m.inputs[k].type) - 1}:0] {inst.name}_result{k};")
+                decl.append(f"  logic [{bits(m.inputs[k].type) - 1}:0] {inst.name}_result{k};")
                 conns.append(f".result{k}({inst.name}_result{k})")
                 results_wires.append(f"{inst.name}_result{k}")
-            lines.append(f"  logic {inst.name}_complete;")
+            decl.append(f"  logic {inst.name}_complete;")
             conns.append(f".complete({inst.name}_complete)")
         if c.has_fail:
             fails.append((inst.name, inst.index))
         loc = inst.op.loc
-        lines.append(f"  // {inst.op.name} at {loc}")
-        lines.append(f"  {c.module} {inst.name} (")
-        lines.append(",\n".join("    " + x for x in conns))
-        lines.append("  );")
+        stmts.append(f"  // {inst.op.name} at {loc}")
+        stmts.append(f"  {c.module} {inst.name} (")
+        stmts.append(",\n".join("    " + x for x in conns))
+        stmts.append("  );")
+    lines += decl + stmts
     if d.ret is not None:
         lines.append(f"  assign done = {d.ret.name}_complete;")
         for k in range(len(d.result_types)):

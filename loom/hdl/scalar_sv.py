@@ -226,6 +226,10 @@ def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
     return f"$realtobits({expr})"
 
 
+def _qnan(t: Type) -> str:
+    return "32'h7fc00000" if _fmt(t) == "f32" else "64'h7ff8000000000000"
+
+
 def _isnan(x: str, t: Type) -> str:
     if _fmt(t) == "f32":
         return f"(({x}[30:23] == 8'hff) && ({x}[22:0] != 23'h0))"
@@ -237,15 +241,23 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
     if op in FLOAT_BINARY:
         _fmt(out_t)
         expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
-        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
+        raw = b.wire(out_t, _bits(expr, out_t, b), behavioural=True)
+        if op == "arith.divf":  # 0/0 and NaN/0 give the positive quiet NaN, as the semantics' _div does
+            zero = f"({a[1]}[{bits(out_t) - 2}:0] == 0)"
+            fresh = f"{zero} && (({a[0]}[{bits(out_t) - 2}:0] == 0) || {_isnan(a[0], out_t)})"
+            return b.wire(out_t, f"({fresh}) ? {_qnan(out_t)} : {raw}"), out_t
+        return raw, out_t
     if op == "arith.negf":
         w = bits(out_t)
         return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {a[0]}[{w - 2}:0]}}"), out_t
     if op == "math.absf":
         w = bits(out_t)
         return b.wire(out_t, f"{{1'b0, {a[0]}[{w - 2}:0]}}"), out_t
-    if op == "math.sqrt":
-        return b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True), out_t
+    if op == "math.sqrt":  # a negative non-NaN operand gives the positive quiet NaN (the semantics' domain rule)
+        raw = b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True)
+        w = bits(out_t)
+        neg = f"{a[0]}[{w - 1}] && ({a[0]}[{w - 2}:0] != 0) && !{_isnan(a[0], out_t)}"
+        return b.wire(out_t, f"({neg}) ? {_qnan(out_t)} : {raw}"), out_t
     if op == "arith.cmpf":
         p = predicate(info, CMPF_PREDICATES)
         t = ins[0]
@@ -259,10 +271,12 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
         return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
     if op in ("arith.sitofp", "arith.uitofp"):
         wi = bits(ins[0])
-        src = f"$signed({a[0]})" if op == "arith.sitofp" else f"{{1'b0, {a[0]}}}"
-        if op == "arith.uitofp" and wi >= 64:
-            raise HdlUnsupported("uitofp from a 64-bit operand")
-        return b.wire(out_t, _bits(f"0.0 + {src}", out_t, b), behavioural=True), out_t
+        if op == "arith.sitofp":  # sign and magnitude, all unsigned (a real context drops $signed)
+            mag = b.wire(ins[0], f"{a[0]}[{wi - 1}] ? -{a[0]} : {a[0]}")
+            src = f"({a[0]}[{wi - 1}] ? -(0.0 + {mag}) : (0.0 + {mag}))"
+        else:
+            src = f"(0.0 + {a[0]})"
+        return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     raise HdlUnsupported(f"{op} has no RTL model yet")
