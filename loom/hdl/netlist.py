@@ -117,11 +117,13 @@ def build_design(func: Operation, fifo_depth: int = 2) -> Design:
     taken: set[str] = {"clk", "rst", "done", "fail", "fail_inst", "fail_code"}
     all_values: list[Value] = list(body.args) + [r for op in ops for r in op.results]
     vnames = value_name_map(func, all_values)
-    vsig: dict[Value, str] = {v: "v_" + _ident(vnames[v], taken) for v in all_values}
+    vtaken: set[str] = set()
+    vsig: dict[Value, str] = {v: "v_" + _ident(vnames[v], vtaken) for v in all_values}
+    itaken: set[str] = set()
     instances: list[Instance] = []
     for i, (op, c) in enumerate(zip(ops, inst_comp)):
         base = vnames[op.results[0]] if op.results else op.name.split(".")[-1]
-        instances.append(Instance("u_" + _ident(base, taken), op, c, i))
+        instances.append(Instance("u_" + _ident(base, itaken), op, c, i))
 
     # channels, in the simulator's use order (memref operands carry no tokens)
     uses: list[tuple[Value, int]] = []
@@ -138,6 +140,7 @@ def build_design(func: Operation, fifo_depth: int = 2) -> Design:
     cnames = use_channel_names(func, uses)
     producer_of: dict[int, tuple[Instance, Machine]] = {id(inst.op): (inst, m) for inst, m in zip(instances, machines)}
     channels: list[Channel] = []
+    ftaken: set[str] = set()
     for (v, _), (inst, k), cname in zip(uses, slots, cnames):
         m = machines[inst.index]
         port = m.inputs[k].name
@@ -146,7 +149,7 @@ def build_design(func: Operation, fifo_depth: int = 2) -> Design:
             pinst, pm = producer_of[id(v.op)]
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
-        fifo = None if src is not None else "f_" + _ident(cname, taken)
+        fifo = None if src is not None else "f_" + _ident(cname, ftaken)
         channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v]))
 
     arg_names = function_arg_names(func)
@@ -156,7 +159,7 @@ def build_design(func: Operation, fifo_depth: int = 2) -> Design:
         if isinstance(a.type, MemRefType):
             memrefs.append((name, a.type))
         else:
-            args.append((name, a.type, "in_" + _ident(name, taken)))
+            args.append((name, a.type, "in_" + _ident(name, taken)))  # top-level ports: their own namespace
     arg_prefix = {a: p for a, (_, _, p) in zip([x for x in body.args if not isinstance(x.type, MemRefType)], args)}
 
     mems: list[MemBinding] = []

@@ -242,7 +242,7 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "iverilog")
             p = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=wd, capture_output=True, text=True)
         else:
-            cmd = (["verilator", "--binary", "--timing", "--assert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+            cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                     "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
                    + [f"-D{x}" for x in defines] + srcs)
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")

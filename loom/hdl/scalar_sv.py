@@ -61,6 +61,9 @@ def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> 
         fill = f"{a[0]}[{w - 1}]" if op in ("arith.extsi", "arith.index_cast") else "1'b0"
         return b.wire(out_t, f"{{{{{ow - w}{{{fill}}}}}, {a[0]}}}"), out_t
     if op == "arith.bitcast":
+        if isinstance(out_t, FloatType):  # a float value's NaN is always the quiet NaN (loom.semantics.scalar)
+            w = bits(out_t)
+            return b.wire(out_t, f"{_isnan(a[0], out_t)} ? {{{a[0]}[{w - 1}], {w - 1}'h{_QNAN[_fmt(out_t)]:x}}} : {a[0]}"), out_t
         return b.wire(out_t, a[0]), out_t
     if op == "math.absi":
         return b.wire(out_t, f"{a[0]}[{w - 1}] ? -{a[0]} : {a[0]}"), out_t
@@ -224,6 +227,9 @@ def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
             b.functions["loom_f64_to_f32"] = F64_TO_F32
         return f"loom_f64_to_f32($realtobits({expr}))"
     return f"$realtobits({expr})"
+
+
+_QNAN = {"f32": 0x7FC00000, "f64": 0x7FF8000000000000}
 
 
 def _qnan(t: Type) -> str:
