@@ -209,6 +209,11 @@ def cmd_hdl(args) -> int:
     func = _pick_function(module, args.func, ("handshake.func",), path)
     e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
     print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
+    if args.stats:
+        d = e.design
+        n_props = len(json.loads(e.files[f"{e.stem}.props.json"])["properties"])
+        print(f"instances: {len(d.instances)}  channels: {len(d.channels)}  components: {len(d.components)}  "
+              f"properties: {n_props}")
     return EXIT_OK
 
 
@@ -359,6 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--func", metavar="NAME")
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
     h.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="slots of every channel FIFO")
+    h.add_argument("--stats", action="store_true", help="print instance, channel, component and property counts")
     h.add_argument("--max-join-fanin", type=int, metavar="K")
     h.add_argument("--no-rar", action="store_true")
     h.set_defaults(run=cmd_hdl)
