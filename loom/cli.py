@@ -194,7 +194,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     func = _pick_function(module, args.func, ("handshake.func",), path)
     names, types = _func_arg_names_types(func)
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
-    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall)
+    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
     print(json.dumps(doc, indent=2)) if args.json else _print_sim_human(doc, r, dfg=True)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
@@ -336,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-rar", action="store_true")
     s.add_argument("--rtl", action="store_true", help="co-simulate the emitted RTL (Verilator, else iverilog)")
     s.add_argument("--stall", type=int, metavar="SEED", help="with --rtl: random valid gaps and ready stalls")
+    s.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="with --rtl: slots of every channel FIFO")
     s.set_defaults(run=cmd_sim)
 
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")

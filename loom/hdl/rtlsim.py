@@ -166,7 +166,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
                       [f"{p}_valid" for _, _, p in d.args] + ["done"])
-    resid = " + ".join([f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
+    resid = " + ".join(["32'd0"] + [f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
     L += [
@@ -188,9 +188,11 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {name} %0d %h", i, mem_{name}[i]);')
     for i, c in enumerate(d.channels):
         if c.fifo is not None:
-            L.append(f'      $display("LOOM chan {i} %0d", dut.{c.fifo}.pushes);')
+            L.append(f'      $display("LOOM chan {i} %0d %0d", dut.{c.fifo}.pushes, dut.{c.fifo}.count);')
         else:
-            L.append(f'      $display("LOOM chan {i} %0d", src{sources.index(c)});')
+            L.append(f'      $display("LOOM chan {i} %0d 0", src{sources.index(c)});')
+    for inst in d.instances:
+        L.append(f'      $display("LOOM state {inst.index} %0d", dut.{inst.name}.state);')
     L += [f'      $display("LOOM residual %0d", {resid});',
           '      $display("LOOM fail %0d %0d %0d", fail, fail_inst, fail_code);']
     for j, (_, mb, kind, addrs) in enumerate(oob_terms):
@@ -265,6 +267,8 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     results: dict[int, int] = {}
     mems: dict[str, dict[int, int]] = {}
     chans: dict[int, int] = {}
+    held: dict[int, int] = {}
+    states: dict[int, int] = {}
     why, done, residual, fail = None, False, 0, (0, 0, 0)
     oob: Optional[list[str]] = None
     for line in out.splitlines():
@@ -283,6 +287,9 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
             mems.setdefault(f[2], {})[int(f[3])] = int(f[4], 16) if "x" not in f[4].lower() else 0
         elif f[1] == "chan":
             chans[int(f[2])] = int(f[3])
+            held[int(f[2])] = int(f[4])
+        elif f[1] == "state":
+            states[int(f[2])] = int(f[3])
         elif f[1] == "residual":
             residual = int(f[2])
         elif f[1] == "fail":
@@ -317,9 +324,40 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     channels = {c.name: chans.get(i, 0) for i, c in enumerate(d.channels)}
     report = ""
     if status == "deadlock" or (status == "completed" and residual):
-        report = ("deadlock: the return never fired" if status == "deadlock" else f"{residual} residual token(s)")
+        title = "deadlock: the return never fired" if status == "deadlock" else f"{residual} residual token(s)"
+        report = title + "\n" + stuck_report(d, held, states)
     return SimResult(status=status, results=vals, memrefs=memrefs, residual_tokens=residual, channels=channels,
                      error=error, deadlock_report=report)
+
+
+def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:
+    """The token simulator's stuck report (``loom.sim.engine.stuck_report``), from FIFO occupancy and states."""
+    by_port = {(c.consumer, c.port): (i, c) for i, c in enumerate(d.channels)}
+    lines = []
+    for inst in d.instances:
+        m = inst.component.machine
+        state = m.states[states.get(inst.index, 0)] if states.get(inst.index, 0) < len(m.states) else m.initial
+        tokens = [p for p in m.inputs if p.kind == "token"]
+        hold = []
+        for p in tokens:
+            i, c = by_port[(inst.name, p.name)]
+            if c.fifo is not None and held.get(i, 0):
+                hold.append(f"{p.name} {c.name} x{held[i]}")
+        latched = state in m.residual_states
+        if not hold and not latched:
+            continue
+        empty = {p.name for p in tokens if by_port[(inst.name, p.name)][1].fifo is not None
+                 and not held.get(by_port[(inst.name, p.name)][0], 0)}
+        waits = sorted({p for r in m.rules_in(state) for p in r.reads if p in empty})
+        parts = [f"  '{inst.op.name}' at {inst.op.loc} in state '{state}'" + (" (latched mid-burst)" if latched else "")]
+        if hold:
+            parts.append("holds " + ", ".join(hold))
+        if waits:
+            parts.append("waits on " + ", ".join(waits))
+        elif hold:
+            parts.append("no rule of this state accepts the held tokens")
+        lines.append("; ".join(parts))
+    return "\n".join(lines)
 
 
 def _oob_error(e: Emitted, bench: Bench, f: list[str]) -> LoomError:

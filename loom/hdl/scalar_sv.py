@@ -283,6 +283,9 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
         else:
             src = f"(0.0 + {a[0]})"
         return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
+    if op == "math.fma" and _fmt(out_t) == "f32":  # the f32 product is exact in f64; the sum is rounded twice
+        expr = f"{_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)} + {_real(a[2], ins[2], b)}"
+        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     raise HdlUnsupported(f"{op} has no RTL model yet")
