@@ -185,6 +185,8 @@ def cmd_sim(args) -> int:
 
     raw_inputs = read_json(inputs_path)
 
+    if args.rtl:
+        return _sim_rtl(args, path, raw_inputs, inputs_path)
     kinds = ("handshake.func",) if args.lower else ("func.func", "handshake.func")
     if args.lower:
         from loom.lower import lower_module
@@ -217,6 +219,38 @@ def cmd_sim(args) -> int:
     else:
         _print_sim_human(doc, r, dfg=func.name == "handshake.func")
     return EXIT_REFUTED if failed else EXIT_OK
+
+
+def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
+    """``loom sim --rtl``: co-simulate the emitted RTL; same report and JSON as the token simulator."""
+    from loom.hdl.commands import simulate_rtl
+    from loom.runtime import decode_inputs, run_result_json
+
+    module = _dfg_module(path, args.func, args)
+    func = _pick_function(module, args.func, ("handshake.func",), path)
+    names, types = _func_arg_names_types(func)
+    inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
+    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
+    doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
+    print(json.dumps(doc, indent=2)) if args.json else _print_sim_human(doc, r, dfg=True)
+    return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
+
+
+def cmd_hdl(args) -> int:
+    """``loom hdl``: write the RTL, library, file list, SymbiYosys project and property manifest."""
+    from loom.hdl.commands import write_design
+
+    path = Path(args.input)
+    module = _dfg_module(path, args.func, args)
+    func = _pick_function(module, args.func, ("handshake.func",), path)
+    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
+    print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
+    if args.stats:
+        d = e.design
+        n_props = len(json.loads(e.files[f"{e.stem}.props.json"])["properties"])
+        print(f"instances: {len(d.instances)}  channels: {len(d.channels)}  components: {len(d.components)}  "
+              f"properties: {n_props}")
+    return EXIT_OK
 
 
 def _func_arg_names_types(func):
@@ -285,11 +319,44 @@ def cmd_verify(args) -> int:
         _write_atomically(Path(args.junit), junit_of(reports))
     if args.sarif:
         _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports), indent=2) + "\n")
+    rtl = _verify_rtl(paths, reports, args) if args.rtl else None
     if args.json:
-        print(json.dumps(json_of(reports), indent=2))
+        doc = json_of(reports)
+        if rtl is not None:
+            from loom.hdl.verify_rtl import to_json
+
+            doc["rtl"] = [to_json(r) for r in rtl]
+        print(json.dumps(doc, indent=2))
     else:
         print(human_of(reports, verbose=args.verbose, quiet=args.quiet))
-    return exit_code_of(reports)
+        if rtl is not None:
+            from loom.hdl.verify_rtl import human
+
+            for r in rtl:
+                print(human(r, args.rtl_bound))
+    code = exit_code_of(reports)
+    if rtl is not None:
+        from loom.hdl.verify_rtl import exit_code
+
+        rc = exit_code(rtl)
+        code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
+    return code
+
+
+def _verify_rtl(paths, reports, args) -> list:
+    """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts."""
+    from loom.hdl.verify_rtl import check_function
+
+    out = []
+    for path in paths:
+        module = _dfg_module(path, args.func, args)
+        funcs = {f.attributes["sym_name"].value: f for f in module.functions() if f.name == "handshake.func"}
+        for rep in reports:
+            if rep.file not in (str(path), None) or rep.function not in funcs:
+                continue
+            z3 = {o.id: o.status for o in rep.obligations}
+            out.append(check_function(funcs[rep.function], _stem(path), z3))
+    return out
 
 
 # ----------------------------------------------------------------------------- main
@@ -327,6 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lower", action="store_true", help="lower a func.func first and simulate the DFG")
     s.add_argument("--max-join-fanin", type=int, metavar="K")
     s.add_argument("--no-rar", action="store_true")
+    s.add_argument("--rtl", action="store_true", help="co-simulate the emitted RTL (Verilator, else iverilog)")
+    s.add_argument("--stall", type=int, metavar="SEED", help="with --rtl: random valid gaps and ready stalls")
+    s.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="with --rtl: slots of every channel FIFO")
     s.set_defaults(run=cmd_sim)
 
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
@@ -351,7 +421,22 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
     v.add_argument("-q", "--quiet", action="store_true",
                    help="print only what is not proved, and the summary (no progress messages)")
+    v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
+    v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
+    v.add_argument("--max-join-fanin", type=int, metavar="K")
+    v.add_argument("--no-rar", action="store_true")
     v.set_defaults(run=cmd_verify)
+
+    h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
+    h.add_argument("input", metavar="IN.mlir")
+    h.add_argument("-o", "--output", required=True, metavar="OUTDIR")
+    h.add_argument("--func", metavar="NAME")
+    h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
+    h.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="slots of every channel FIFO")
+    h.add_argument("--stats", action="store_true", help="print instance, channel, component and property counts")
+    h.add_argument("--max-join-fanin", type=int, metavar="K")
+    h.add_argument("--no-rar", action="store_true")
+    h.set_defaults(run=cmd_hdl)
     return p
 
 

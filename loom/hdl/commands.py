@@ -1,0 +1,25 @@
+"""Library entry points behind ``loom hdl`` and ``loom sim --rtl`` (the CLI only parses and prints)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+from loom.hdl.emit import Emitted, emit, write_all
+from loom.hdl.rtlsim import run
+from loom.ir.core import Module, Operation
+from loom.sim.result import SimResult
+
+
+def write_design(func: Operation, stem: str, outdir: Path, *, sva: str = "yosys", fifo_depth: int = 2) -> Emitted:
+    """Emit every file of ``func``'s RTL into ``outdir`` (all or nothing)."""
+    e = emit(func, stem, sva=sva, fifo_depth=fifo_depth)
+    write_all(outdir, e.files)
+    return e
+
+
+def simulate_rtl(func: Operation, stem: str, inputs: dict[str, Any], module: Optional[Module], *,
+                 stall: Optional[int] = None, fifo_depth: int = 2, simulator: Optional[str] = None) -> SimResult:
+    """Emit ``func``'s RTL and co-simulate it on decoded ``inputs``; the result reads like the token simulator's."""
+    e = emit(func, stem, fifo_depth=fifo_depth)
+    return run(e, inputs, module, stall=stall, simulator=simulator)

@@ -1,0 +1,370 @@
+"""Operator table -> one SystemVerilog component (valid/ready ports, its own properties).
+
+The component is generated from ``loom.semantics.machine_for`` (the one operator
+table), so it cannot disagree with the simulator or the Z3 model about which
+tokens a firing reads and writes: each rule becomes an enable (state, valid
+inputs, guard), rules are prioritised in table order (the simulator's choice),
+and the chosen rule fires when every port it emits to is ready. A firing
+consumes its read tokens and offers its emitted tokens in the same cycle;
+outputs are combinational and the netlist puts a FIFO on every channel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from loom.hdl.svexpr import HdlUnsupported, SvExprBuilder, bits, literal
+from loom.ir.types import IndexType, IntegerType, MemRefType, Type, index
+from loom.semantics import describe
+from loom.semantics.machine import Complete, Fail, Machine, Write
+from loom.semantics.scalar import width_of
+
+MEM_OOB = "RT_MEMORY_OUT_OF_BOUNDS"
+
+
+def sv_name(port: str) -> str:
+    """An SV identifier for a table port name (``st0.data`` -> ``st0_data``)."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", port)
+
+
+def _tstr(t: Type) -> str:
+    return str(t).replace(" ", "")
+
+
+def family(m: Machine) -> str:
+    """The lemma family of a table, spelled as ``loom verify`` spells it (``carry[f32]``, ``stream[+=,<]``)."""
+    name = m.op_name
+    kind = name.split(".", 1)[1] if name.startswith(("handshake.", "dataflow.")) else name
+    ins = [p for p in m.inputs if p.kind == "token"]
+    outs = list(m.outputs)
+    if name == "dataflow.stream":
+        step = next(r for r in m.rules if r.name == "continue").updates[0][1]
+        step_op = step.fn[5:]  # type: ignore[union-attr]
+        cond = re.search(r"cont_cond '([^']+)'", m.summary)
+        return f"stream[{step_op},{cond.group(1) if cond else 'sign'}]"
+    if name == "dataflow.gate":
+        return f"gate[{_tstr(ins[0].type)}]"
+    if name in ("dataflow.carry", "dataflow.invariant"):
+        return f"{kind}[{_tstr(outs[0].type)}]"
+    if name in ("handshake.memory", "handshake.extmemory"):
+        st = sum(1 for p in outs if p.name.startswith("st") and p.name.endswith(".done"))
+        ld = sum(1 for p in outs if p.name.startswith("ld") and p.name.endswith(".done"))
+        mt = m.memory.type if m.memory is not None else "?"
+        return f"{kind}[ld={ld},st={st};{_tstr(mt)}]"  # type: ignore[arg-type]
+    if name == "handshake.mux":
+        return f"mux[{_tstr(ins[0].type)};{len(ins) - 1};{_tstr(outs[0].type)}]"
+    if name == "handshake.fork":
+        return f"fork[{len(outs)};{_tstr(ins[0].type)}]"
+    if name in ("handshake.merge", "handshake.control_merge"):
+        return f"{kind}[{len(ins)};{_tstr(outs[0].type)}]"
+    in_s = ",".join(_tstr(p.type) for p in ins)
+    out_s = ",".join(_tstr(p.type) for p in outs)
+    return f"{kind}[{in_s}->{out_s}]"
+
+
+def obligation_id(m: Machine) -> Optional[str]:
+    """The ``fsm.*`` obligation whose table the component implements (None for always-ready sources)."""
+    if not m.rules:
+        return None
+    prop = "shape" if m.op_name in ("dataflow.stream", "dataflow.gate", "dataflow.carry",
+                                    "dataflow.invariant") else "balance"
+    return f"fsm.{family(m)}.{prop}"
+
+
+@dataclass
+class MemPorts:
+    """External memory ports of a component: async read ports and write ports, plus dimension inputs."""
+
+    reads: list[tuple[list[str], str, Type]] = field(default_factory=list)  # (addr signals, data signal, type)
+    writes: list[tuple[str, list[str], str]] = field(default_factory=list)  # (enable, addr signals, data signal)
+    dims: int = 0
+
+
+@dataclass
+class Component:
+    """One generated module: its name, text, the errors it can flag, its properties and memory ports."""
+
+    module: str
+    text: str
+    machine: Machine
+    errors: list[tuple[str, str]]  # fail_code -> (code, message)
+    properties: list[tuple[str, Optional[str], int]]  # (label, obligation id, line in text)
+    mem: MemPorts
+    float_behavioural: bool
+    result_count: int = 0
+    has_fail: bool = False
+
+
+def module_name(m: Machine) -> str:
+    """A stable module name: op kind plus a hash of the full table text."""
+    kind = sv_name(m.op_name.split(".", 1)[-1] if "." in m.op_name else m.op_name)
+    digest = hashlib.sha1(table_key(m).encode()).hexdigest()[:8]
+    return f"loom_{kind}_{digest}"
+
+
+def table_key(m: Machine) -> str:
+    """Everything that decides a component's RTL: the table text plus the static data of its scalar calls
+    (a cmpi's predicate is an attribute, not part of the printed table)."""
+    from loom.semantics.expr import Apply, ScalarInfo, subexprs
+
+    params = []
+    for r in m.rules:
+        for e in r.expressions():
+            for x in subexprs(e):
+                if isinstance(x, Apply) and isinstance(x.param, ScalarInfo):
+                    params.append(repr(x.param))
+    return describe(m) + "\n" + "\n".join(params)
+
+
+def _state_bits(m: Machine) -> int:
+    return max(1, (len(m.states) - 1).bit_length())
+
+
+def build_component(m: Machine) -> Component:
+    """Generate the SV module of table ``m`` (raises ``HdlUnsupported`` for what has no RTL model)."""
+    name = module_name(m)
+    sb = _state_bits(m)
+    ins = [p for p in m.inputs if p.kind == "token"]
+    in_t = {p.name: p.type for p in ins}
+    reg_t = {r.name: r.type for r in m.registers}
+    mem = MemPorts()
+    ports: list[str] = ["input  logic clk", "input  logic rst"]
+    for p in ins:
+        n = sv_name(p.name)
+        ports += [f"input  logic {n}_valid", f"output logic {n}_ready", f"input  logic [{bits(p.type) - 1}:0] {n}_data"]
+    for p in m.outputs:
+        n = sv_name(p.name)
+        ports += [f"output logic {n}_valid", f"input  logic {n}_ready",
+                  f"output logic [{bits(p.type) - 1}:0] {n}_data"]
+    body: list[str] = []
+    binding = m.memory
+    mem_t = binding.type if binding is not None else None
+    internal = binding is not None and binding.source == "fresh"
+    shape: list[int] = []
+    if internal:
+        assert isinstance(mem_t, MemRefType)
+        shape = [int(s) for s in mem_t.shape]
+    elem_t = mem_t.element if isinstance(mem_t, MemRefType) else None
+    size = 1
+    for s in shape:
+        size *= s
+
+    def lin(addrs: list[str]) -> tuple[str, str]:
+        """Row-major linear address of an internal memory and its in-bounds condition."""
+        terms, ok = [], []
+        stride = 1
+        for a, s in reversed(list(zip(addrs, shape))):
+            terms.append(f"({a} * 64'd{stride})" if stride != 1 else a)
+            ok.append(f"({a} < 64'd{s})")
+            stride *= s
+        return (" + ".join(reversed(terms)) or "64'd0"), (" && ".join(ok) or "1'b1")
+
+    def mem_read(addrs: list[str]) -> tuple[str, Type]:
+        assert elem_t is not None
+        if internal:
+            la, ok = lin(addrs)
+            a = bld.wire(index, la)
+            okw = bld.wire(IntegerType(1), ok)
+            bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
+            return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
+        k = len(mem.reads)
+        sigs = [f"rd{k}_addr{i}" for i in range(len(addrs))]
+        for s, a in zip(sigs, addrs):
+            ports.append(f"output logic [63:0] {s}")
+            body.append(f"  assign {s} = {a};")
+        ports.append(f"input  logic [{bits(elem_t) - 1}:0] rd{k}_data")
+        mem.reads.append((sigs, f"rd{k}_data", elem_t))
+        return f"rd{k}_data", elem_t
+
+    def mem_dim(x: str) -> str:
+        assert isinstance(mem_t, MemRefType)
+        mem.dims = mem_t.rank
+        for i in range(mem_t.rank):
+            if f"input  logic [63:0] dim{i}" not in ports:
+                ports.append(f"input  logic [63:0] dim{i}")
+        sel = "64'h0"
+        for i in reversed(range(mem_t.rank)):
+            sel = f"({x} == 64'd{i}) ? dim{i} : {sel}"
+        return sel
+
+    bld = SvExprBuilder(in_t, reg_t, lambda p: f"{sv_name(p)}_data", lambda r: f"r_{sv_name(r)}",
+                        mem_read if binding is not None else None, mem_dim if binding is not None else None)
+    errors: list[tuple[str, str]] = []
+    fail_terms: list[tuple[str, int]] = []
+    results: list[str] = []
+    en, sel, go = [], [], []
+    rule_emit_sv: list[dict[str, str]] = []
+    writes: list[tuple[int, list[str], str]] = []
+    upd_sv: list[list[tuple[str, str]]] = []
+    guard_sv: list[str] = []
+    for i, r in enumerate(m.rules):
+        bld.hazards = []
+        g = bld.emit(r.guard)[0] if r.guard is not None else "1'b1"
+        guard_sv.append(g)
+        emits = {}
+        for port, e in r.emits:
+            emits[port] = bld.emit(e, m.output(port).type)[0]
+        rule_emit_sv.append(emits)
+        upd_sv.append([(n, bld.emit(e, reg_t[n])[0]) for n, e in r.updates])
+        eff = r.effect
+        if isinstance(eff, Write):
+            addr = [bld.emit(a, index)[0] for a in eff.address]
+            data = bld.emit(eff.data, elem_t)[0]
+            writes.append((i, addr, data))
+        elif isinstance(eff, Complete):
+            results = [bld.emit(v, m.inputs[k].type)[0] for k, v in enumerate(eff.values)]
+        elif isinstance(eff, Fail):
+            errors.append((eff.code, eff.message))
+            fail_terms.append((f"go{i}", len(errors) - 1))
+        for cond, code, msg in bld.hazards:
+            errors.append((code, msg))
+            fail_terms.append((f"(go{i} && {cond})", len(errors) - 1))
+        valid = [f"{sv_name(p)}_valid" for p in r.reads]
+        en.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))
+        sel.append(" && ".join([f"en{i}"] + [f"!en{j}" for j in range(i)]))
+        go.append(" && ".join([f"sel{i}"] + [f"{sv_name(p)}_ready" for p, _ in r.emits]))
+
+    lines: list[str] = [f"// {m.op_name}: {m.summary}".rstrip(": "), "// generated by loom.hdl.components from the operator table:"]
+    lines += ["//   " + x for x in describe(m).splitlines()]
+    lines += ['`include "loom_props.svh"', f"module {name} ("]
+    if results:
+        for k, v in enumerate(results):
+            ports.append(f"output logic [{bits(m.inputs[k].type) - 1}:0] result{k}")
+        ports.append("output logic complete")
+    ports += ["output logic residual", "output logic fail", "output logic [7:0] fail_code"]
+    if writes and not internal:
+        for k, (_, addr, _) in enumerate(writes):
+            ports.append(f"output logic wr{k}_en")
+            ports += [f"output logic [63:0] wr{k}_addr{j}" for j in range(len(addr))]
+            assert elem_t is not None
+            ports.append(f"output logic [{bits(elem_t) - 1}:0] wr{k}_data")
+    lines.append(",\n".join("  " + p for p in ports))
+    lines.append(");")
+    for k, s in enumerate(m.states):
+        lines.append(f"  localparam logic [{sb - 1}:0] S_{sv_name(s)} = {sb}'d{k};")
+    lines.append(f"  logic [{sb - 1}:0] state;")
+    for r in m.registers:
+        lines.append(f"  logic [{bits(r.type) - 1}:0] r_{sv_name(r.name)};")
+    if internal:
+        assert elem_t is not None
+        lines.append(f"  logic [{bits(elem_t) - 1}:0] mem [0:{size - 1}];")
+    lines += list(bld.functions.values())
+    lines += body
+    lines += bld.lines
+    for i in range(len(m.rules)):
+        lines.append(f"  wire en{i} = {en[i]};")
+    for i in range(len(m.rules)):
+        lines.append(f"  wire sel{i} = {sel[i]};")
+        lines.append(f"  wire go{i} = {go[i]};")
+    for p in ins:
+        readers = [f"go{i}" for i, r in enumerate(m.rules) if p.name in r.reads]
+        lines.append(f"  assign {sv_name(p.name)}_ready = {' || '.join(readers) or chr(49) + chr(39) + 'b0'};")
+    sources = dict(m.sources)
+    for p in m.outputs:
+        n = sv_name(p.name)
+        if p.name in sources:
+            lines.append(f"  assign {n}_valid = 1'b1;")
+            lines.append(f"  assign {n}_data = {bld_const(sources[p.name], p.type)};")
+            continue
+        emitters = [i for i, r in enumerate(m.rules) if p.name in dict(r.emits)]
+        lines.append(f"  assign {n}_valid = {' || '.join(f'go{i}' for i in emitters) or chr(49) + chr(39) + 'b0'};")
+        data = "'0"
+        for i in reversed(emitters):
+            data = f"sel{i} ? {rule_emit_sv[i][p.name]} : {data}"
+        lines.append(f"  assign {n}_data = {data};")
+    res = " || ".join(f"(state == S_{sv_name(s)})" for s in sorted(m.residual_states)) or "1'b0"
+    lines.append(f"  assign residual = {res};")
+    lines.append(f"  assign fail = {' || '.join(t for t, _ in fail_terms) or chr(49) + chr(39) + 'b0'};")
+    code = "8'd0"
+    for t, k in reversed(fail_terms):
+        code = f"{t} ? 8'd{k} : {code}"
+    lines.append(f"  assign fail_code = {code};")
+    if results:
+        ret_rule = next(i for i, r in enumerate(m.rules) if isinstance(r.effect, Complete))
+        lines.append(f"  assign complete = go{ret_rule};")
+        for k, v in enumerate(results):
+            lines.append(f"  assign result{k} = {v};")
+    if writes and not internal:
+        for k, (i, addr, data) in enumerate(writes):
+            lines.append(f"  assign wr{k}_en = go{i};")
+            lines += [f"  assign wr{k}_addr{j} = {a};" for j, a in enumerate(addr)]
+            lines.append(f"  assign wr{k}_data = {data};")
+            mem.writes.append((f"wr{k}_en", [f"wr{k}_addr{j}" for j in range(len(addr))], f"wr{k}_data"))
+    # state, registers and the internal RAM
+    lines.append("  always @(posedge clk) begin")
+    lines.append("    if (rst) begin")
+    lines.append(f"      state <= S_{sv_name(m.initial)};")
+    for r in m.registers:
+        lines.append(f"      r_{sv_name(r.name)} <= {literal(r.init, r.type)};")
+    lines.append("    end else begin")
+    for i, r in enumerate(m.rules):
+        stmts = [f"state <= S_{sv_name(r.next)};"] + [f"r_{sv_name(n)} <= {v};" for n, v in upd_sv[i]]
+        lines.append(f"      if (go{i}) begin {' '.join(stmts)} end")
+    if internal:
+        for i, addr, data in writes:
+            la, ok = lin(addr)
+            lines.append(f"      if (go{i} && {ok}) mem[{la}] <= {data};")
+    lines.append("    end")
+    lines.append("  end")
+    props = _properties(m, ins, rule_emit_sv, guard_sv)
+    lines += props
+    lines.append("endmodule")
+    text = "\n".join(lines) + "\n"
+    plist = []
+    for k, line in enumerate(text.splitlines(), 1):
+        mm = re.search(r"`LOOM_ASSERT_\w+\((\w+),", line)
+        if mm:
+            label = mm.group(1)
+            plist.append((label, obligation_id(m) if label == "p_fsm" else None, k))
+    return Component(name, text, m, errors, plist, mem, bld.floats, len(results), bool(fail_terms))
+
+
+def bld_const(e, t: Type) -> str:
+    from loom.semantics.expr import Const
+
+    assert isinstance(e, Const)
+    return literal(e.value, t)
+
+
+def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: list[str]) -> list[str]:
+    """Protocol assumptions/assertions and the table-conformance property (labelled with its fsm obligation)."""
+    out = ["`ifdef LOOM_ASSERTIONS", "  `LOOM_PAST_VALID"]
+    for p in ins:
+        n = sv_name(p.name)
+        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_valid_stays, {n}_valid && !{n}_ready, {n}_valid)")
+        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_data_stable, {n}_valid && !{n}_ready, $stable({n}_data))")
+    for p in m.outputs:
+        n = sv_name(p.name)
+        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_valid_stays, {n}_valid && !{n}_ready, {n}_valid)")
+        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_data_stable, {n}_valid && !{n}_ready, $stable({n}_data))")
+    if m.rules:
+        legal = " || ".join(f"(state == S_{sv_name(s)})" for s in m.states)
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_state_legal, {legal})")
+        # observation: which ports transfer this cycle
+        xin = {p.name: f"({sv_name(p.name)}_valid && {sv_name(p.name)}_ready)" for p in ins}
+        xout = {p.name: f"({sv_name(p.name)}_valid && {sv_name(p.name)}_ready)" for p in m.outputs
+                if p.name not in dict(m.sources)}
+        idle = " && ".join([f"!{x}" for x in list(xin.values()) + list(xout.values())]) or "1'b1"
+        alts = []
+        for i, r in enumerate(m.rules):
+            terms = [f"(state == S_{sv_name(r.state)})", guard_sv[i]]
+            terms += [xin[p] if p in r.reads else f"!{xin[p]}" for p in xin]
+            terms += [xout[p] if p in dict(r.emits) else f"!{xout[p]}" for p in xout]
+            terms += [f"({sv_name(p)}_data == {v})" for p, v in rule_emit_sv[i].items()]
+            alts.append("(" + " && ".join(terms) + ")")
+        out.append(f"  wire fsm_conforms = ({idle}) || {' || '.join(alts)};")
+        out.append("  // the port transfers of every cycle are exactly one enabled table rule (or none)")
+        out.append("  `LOOM_ASSERT_ALWAYS(p_fsm, fsm_conforms)")
+    out.append("`endif")
+    return out
+
+
+def is_integer_only(c: Component) -> bool:
+    """True when the component has no behavioural float model (synthesizable as is)."""
+    return not c.float_behavioural
+
+
+_ = (IndexType, width_of, HdlUnsupported)

@@ -1,0 +1,86 @@
+"""``loom hdl``: every output file of one design, built in memory first, then written all at once.
+
+Files: ``<stem>.sv`` (top), ``loom_fifo.sv``, ``loom_props.svh``, one
+``loom_<kind>_<hash>.sv`` per distinct operator table, ``<stem>.f`` (file
+list), ``<stem>.sby`` (SymbiYosys project) and ``<stem>.props.json``. The text
+depends only on the input, so output is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from loom.diagnostics import LoomError
+from loom.hdl.netlist import Design, build_design
+from loom.hdl.properties import LIB, manifest
+from loom.hdl.sby import bundle, project
+from loom.ir.core import Operation
+from loom.ir.location import Location
+
+SVA_BACKENDS = ("full", "yosys")
+
+
+@dataclass
+class Emitted:
+    """A design and its output files (name -> text), in write order."""
+
+    design: Design
+    files: dict[str, str]
+    stem: str
+
+    @property
+    def sv_files(self) -> list[str]:
+        """The SV sources in compilation order (library first, top last)."""
+        return [n for n in self.files if n.endswith(".sv") and n != f"{self.stem}_formal.sv"]
+
+
+def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2) -> Emitted:
+    """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input)."""
+    if sva not in SVA_BACKENDS:
+        raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
+    if fifo_depth < 1:
+        raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
+    d = build_design(func, fifo_depth)
+    files: dict[str, str] = {
+        "loom_props.svh": (LIB / "loom_props.svh").read_text(),
+        "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),
+    }
+    for name in sorted(d.components):
+        files[f"{name}.sv"] = d.components[name].text
+    files[f"{stem}.sv"] = d.text
+    sv = [n for n in files if n.endswith(".sv")]
+    flist = ["+incdir+."] + (["+define+LOOM_SVA_FULL"] if sva == "full" else []) + sv
+    files[f"{stem}.f"] = "\n".join(flist) + "\n"
+    files[f"{stem}_formal.sv"] = bundle(d)
+    files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"])
+    files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva), indent=2) + "\n"
+    return Emitted(d, files, stem)
+
+
+def write_all(outdir: Path, files: dict[str, str]) -> None:
+    """Write every file or none: all go to temporaries first, then are renamed into place."""
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        if not os.access(outdir, os.W_OK):
+            raise PermissionError(13, "permission denied")
+        tmps: list[tuple[str, Path]] = []
+        try:
+            for name, text in files.items():
+                fd, tmp = tempfile.mkstemp(dir=outdir, prefix=f".{name}.", suffix=".tmp")
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
+                tmps.append((tmp, outdir / name))
+        except BaseException:
+            for tmp, _ in tmps:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            raise
+        for tmp, dest in tmps:
+            os.replace(tmp, dest)
+    except OSError as e:
+        reason = (e.strerror or str(e)).lower()
+        raise LoomError(f"cannot write output directory: {reason}", Location(str(outdir), 1, 1)) from None

@@ -1,0 +1,74 @@
+// loom_fifo: the channel between two DFG ops, an order-preserving valid/ready FIFO of DEPTH slots.
+// in_ready depends only on the occupancy register and out_valid only on the occupancy (plus the
+// optional stall injector), so a netlist of combinational components joined by FIFOs has no
+// combinational loop. With LOOM_STALL defined, a per-FIFO LFSR seeded from STALL_SEED inserts
+// valid gaps (never withdrawing a presented token) and ready stalls (co-simulation only);
+// `LOOM_STALL is the run's seed.
+`include "loom_props.svh"
+module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter int STALL_SEED = 0) (
+  input  logic             clk,
+  input  logic             rst,
+  input  logic             in_valid,
+  output logic             in_ready,
+  input  logic [WIDTH-1:0] in_data,
+  output logic             out_valid,
+  input  logic             out_ready,
+  output logic [WIDTH-1:0] out_data
+);
+  localparam int AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
+  logic [WIDTH-1:0] slots [0:DEPTH-1];
+  logic [AW-1:0] rptr, wptr;
+  logic [AW:0] count;
+  logic stall_in, stall_out;
+`ifdef LOOM_STALL
+  logic [31:0] lfsr;
+  logic presented;
+  always @(posedge clk) begin
+    if (rst) begin lfsr <= (32'(STALL_SEED) ^ 32'(`LOOM_STALL)) | 32'h1; presented <= 1'b0; end
+    else begin
+      lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
+      presented <= out_valid && !out_ready;
+    end
+  end
+  assign stall_in = lfsr[3] & lfsr[7];
+  assign stall_out = lfsr[5] & lfsr[11] & !presented;
+`else
+  assign stall_in = 1'b0;
+  assign stall_out = 1'b0;
+`endif
+  wire push = in_valid && in_ready;
+  wire pop = out_valid && out_ready;
+  assign in_ready = (count != DEPTH[AW:0]) && !stall_in;
+  assign out_valid = (count != 0) && !stall_out;
+  assign out_data = slots[rptr];
+  always @(posedge clk) begin
+    if (rst) begin
+      rptr <= '0; wptr <= '0; count <= '0;
+    end else begin
+      if (push) begin
+        slots[wptr] <= in_data;
+        wptr <= (wptr == AW'(DEPTH - 1)) ? '0 : wptr + 1'b1;
+      end
+      if (pop) rptr <= (rptr == AW'(DEPTH - 1)) ? '0 : rptr + 1'b1;
+      count <= count + (push ? 1'b1 : 1'b0) - (pop ? 1'b1 : 1'b0);
+    end
+  end
+`ifndef SYNTHESIS
+  // tokens that entered this channel (the simulator's per-channel count)
+  logic [31:0] pushes;
+  always @(posedge clk) if (rst) pushes <= 0; else if (push) pushes <= pushes + 1;
+`endif
+`ifdef LOOM_ASSERTIONS
+  `LOOM_PAST_VALID
+  // environment: the producer keeps a token valid and stable until it is taken
+  `LOOM_ASSUME_NEXT(a_in_valid_stays, in_valid && !in_ready, in_valid)
+  `LOOM_ASSUME_NEXT(a_in_data_stable, in_valid && !in_ready, $stable(in_data))
+  // hs.valid_stays / hs.data_stable: the FIFO keeps its head valid and stable until taken
+  `LOOM_ASSERT_NEXT(p_out_valid_stays, out_valid && !out_ready, out_valid)
+  `LOOM_ASSERT_NEXT(p_out_data_stable, out_valid && !out_ready, $stable(out_data))
+  // fifo.bounded: occupancy never exceeds DEPTH and the pointers agree with it (induction helpers)
+  `LOOM_ASSERT_ALWAYS(p_count_bounded, count <= DEPTH)
+  `LOOM_ASSERT_ALWAYS(p_ptrs_consistent, ((wptr + DEPTH - rptr) % DEPTH) == (count % DEPTH))
+  `LOOM_ASSERT_ALWAYS(p_ptrs_in_range, wptr < DEPTH && rptr < DEPTH)
+`endif
+endmodule

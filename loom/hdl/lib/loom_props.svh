@@ -1,0 +1,22 @@
+// loom property macros: one property description, two backends.
+//   LOOM_SVA_FULL defined -> concurrent SVA (assert property, |=>, disable iff)
+//   otherwise             -> the Yosys subset: immediate assert/assume in clocked always blocks, $past
+// Properties are compiled only when LOOM_ASSERTIONS is defined (formal, Verilator --assert, pyslang);
+// iverilog never sees them. Every module using the macros declares `clk`, `rst` and, for the
+// Yosys backend, the register `loom_past_valid` (LOOM_PAST_VALID below).
+`ifndef LOOM_PROPS_SVH
+`define LOOM_PROPS_SVH
+`ifdef LOOM_SVA_FULL
+`define LOOM_PAST_VALID
+`define LOOM_ASSERT_ALWAYS(lbl, cond) lbl: assert property (@(posedge clk) disable iff (rst) (cond));
+`define LOOM_ASSUME_ALWAYS(lbl, cond) lbl: assume property (@(posedge clk) disable iff (rst) (cond));
+`define LOOM_ASSERT_NEXT(lbl, ante, cons) lbl: assert property (@(posedge clk) disable iff (rst) (ante) |=> (cons));
+`define LOOM_ASSUME_NEXT(lbl, ante, cons) lbl: assume property (@(posedge clk) disable iff (rst) (ante) |=> (cons));
+`else
+`define LOOM_PAST_VALID reg loom_past_valid = 1'b0; always @(posedge clk) begin loom_past_valid <= 1'b1; if (!loom_past_valid) assume (rst); end
+`define LOOM_ASSERT_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assert (cond);
+`define LOOM_ASSUME_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assume (cond);
+`define LOOM_ASSERT_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assert (cons);
+`define LOOM_ASSUME_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assume (cons);
+`endif
+`endif

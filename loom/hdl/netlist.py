@@ -1,0 +1,315 @@
+"""handshake.func -> top module: one component instance per DFG op, one FIFO per channel.
+
+Channels are the simulator's channels (``loom.sim.names``): every use of a
+value is its own FIFO, so a multi-use value is an implicit lazy fork (its
+producer fires when every use's FIFO has room). Instance and wire names follow
+the DFG's value names. Memref arguments are not tokens: each extmemory gets
+asynchronous read ports and write ports on the top, and the top takes the
+runtime sizes of every memref argument as ``<arg>_dim<k>`` inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from loom.diagnostics import LoomError
+from loom.hdl.components import Component, build_component, sv_name
+from loom.hdl.svexpr import HdlUnsupported, bits
+from loom.ir.core import BlockArgument, Operation, Value
+from loom.ir.location import Location
+from loom.ir.types import MemRefType, NoneType, Type
+from loom.runtime import function_arg_names
+from loom.semantics import machine_for
+from loom.semantics.machine import Machine
+from loom.sim.names import use_channel_names, value_name_map
+
+HDL_UNSUPPORTED = "HDL_UNSUPPORTED"
+
+
+@dataclass
+class Channel:
+    """One use of one value: FIFO ``fifo`` (None for an always-ready source) into ``consumer``'s port."""
+
+    name: str
+    fifo: Optional[str]
+    width: int
+    consumer: str
+    port: str
+    producer: str  # SV signal prefix of the produced value
+
+
+@dataclass
+class Instance:
+    """One DFG op in the netlist."""
+
+    name: str
+    op: Operation
+    component: Component
+    index: int
+
+
+@dataclass
+class MemBinding:
+    """Top-level memory ports of one extmemory/memref.dim instance bound to memref argument ``arg``."""
+
+    inst: str
+    arg: str
+    type: MemRefType
+    reads: list[tuple[list[str], str, Type]]
+    writes: list[tuple[str, list[str], str]]
+    dims: int
+
+
+@dataclass
+class Design:
+    """A complete RTL design of one handshake.func."""
+
+    top: str
+    func: Operation
+    instances: list[Instance]
+    channels: list[Channel]
+    components: dict[str, Component]
+    args: list[tuple[str, Type, str]]  # (argument name, type, top-level port prefix) of token args
+    memrefs: list[tuple[str, MemRefType]]
+    mems: list[MemBinding]
+    fifo_depth: int
+    ret: Optional[Instance] = None
+    result_types: list[Type] = field(default_factory=list)
+    text: str = ""
+    fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
+
+
+def _ident(name: str, taken: set[str]) -> str:
+    base = re.sub(r"[^A-Za-z0-9_]", "_", name.lstrip("%")).strip("_") or "v"
+    if base[0].isdigit():
+        base = "v" + base
+    out, k = base, 1
+    while out in taken:
+        out = f"{base}_{k}"
+        k += 1
+    taken.add(out)
+    return out
+
+
+def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:
+    return LoomError(f"'{op.name}' has no RTL model: {e}", op.loc, HDL_UNSUPPORTED)
+
+
+def build_design(func: Operation, fifo_depth: int = 2) -> Design:
+    """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
+    if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
+        raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
+    body = func.regions[0].entry
+    ops = list(body.ops)
+    machines: list[Machine] = [machine_for(op) for op in ops]
+    components: dict[str, Component] = {}
+    inst_comp: list[Component] = []
+    for op, m in zip(ops, machines):
+        try:
+            c = build_component(m)
+        except HdlUnsupported as e:
+            raise _unsupported(op, e) from None
+        components.setdefault(c.module, c)
+        inst_comp.append(components[c.module])
+
+    taken: set[str] = {"clk", "rst", "done", "fail", "fail_inst", "fail_code"}
+    all_values: list[Value] = list(body.args) + [r for op in ops for r in op.results]
+    vnames = value_name_map(func, all_values)
+    vtaken: set[str] = set()
+    vsig: dict[Value, str] = {v: "v_" + _ident(vnames[v], vtaken) for v in all_values}
+    itaken: set[str] = set()
+    instances: list[Instance] = []
+    for i, (op, c) in enumerate(zip(ops, inst_comp)):
+        base = vnames[op.results[0]] if op.results else op.name.split(".")[-1]
+        instances.append(Instance("u_" + _ident(base, itaken), op, c, i))
+
+    # channels, in the simulator's use order (memref operands carry no tokens)
+    uses: list[tuple[Value, int]] = []
+    slots: list[tuple[Instance, int]] = []
+    seen: dict[Value, int] = {}
+    for inst, m in zip(instances, machines):
+        for k, v in enumerate(inst.op.operands):
+            if m.inputs[k].kind == "memref":
+                continue
+            u = seen.get(v, 0)
+            seen[v] = u + 1
+            uses.append((v, u))
+            slots.append((inst, k))
+    cnames = use_channel_names(func, uses)
+    producer_of: dict[int, tuple[Instance, Machine]] = {id(inst.op): (inst, m) for inst, m in zip(instances, machines)}
+    channels: list[Channel] = []
+    ftaken: set[str] = set()
+    for (v, _), (inst, k), cname in zip(uses, slots, cnames):
+        m = machines[inst.index]
+        port = m.inputs[k].name
+        src = None
+        if not isinstance(v, BlockArgument):
+            pinst, pm = producer_of[id(v.op)]
+            if pm.outputs[v.index].name in dict(pm.sources):
+                src = pinst
+        fifo = None if src is not None else "f_" + _ident(cname, ftaken)
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v]))
+
+    arg_names = function_arg_names(func)
+    args = []
+    memrefs = []
+    for name, a in zip(arg_names, body.args):
+        if isinstance(a.type, MemRefType):
+            memrefs.append((name, a.type))
+        else:
+            args.append((name, a.type, "in_" + _ident(name, taken)))  # top-level ports: their own namespace
+    arg_prefix = {a: p for a, (_, _, p) in zip([x for x in body.args if not isinstance(x.type, MemRefType)], args)}
+
+    mems: list[MemBinding] = []
+    for inst, m in zip(instances, machines):
+        if m.memory is not None and m.memory.source == "operand":
+            mv = inst.op.operands[0]
+            if not isinstance(mv, BlockArgument) or mv.block is not body:
+                raise LoomError(f"'{inst.op.name}': its memref must be a function argument", inst.op.loc)
+            mt = mv.type
+            assert isinstance(mt, MemRefType)
+            c = inst.component
+            mems.append(MemBinding(inst.name, arg_names[mv.index], mt, c.mem.reads, c.mem.writes, mt.rank))
+
+    design = Design(
+        top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
+        func=func, instances=instances, channels=channels, components=components, args=args,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth,
+    )
+    for inst in instances:
+        if inst.op.name == "handshake.return" and design.ret is None:
+            design.ret = inst
+            design.result_types = [v.type for v in inst.op.operands]
+    design.text = _top_text(design, machines, vsig, arg_prefix)
+    return design
+
+
+def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_prefix: dict) -> str:
+    """The top module's SV text."""
+    ports = ["input  logic clk", "input  logic rst"]
+    for name, t, p in d.args:
+        ports += [f"input  logic {p}_valid", f"output logic {p}_ready", f"input  logic [{bits(t) - 1}:0] {p}_data"]
+    for mb in d.mems:
+        for sigs, data, t in mb.reads:
+            ports += [f"output logic [63:0] {mb.inst}_{s}" for s in sigs]
+            ports.append(f"input  logic [{bits(t) - 1}:0] {mb.inst}_{data}")
+        for en, addrs, data in mb.writes:
+            ports.append(f"output logic {mb.inst}_{en}")
+            ports += [f"output logic [63:0] {mb.inst}_{a}" for a in addrs]
+            ports.append(f"output logic [{bits(mb.type.element) - 1}:0] {mb.inst}_{data}")
+        if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
+            ports += [f"input  logic [63:0] {mb.inst}_dim{k}" for k in range(mb.dims)]
+    for k, t in enumerate(d.result_types):
+        ports.append(f"output logic [{bits(t) - 1}:0] result{k}")
+    ports += ["output logic done", "output logic fail", "output logic [15:0] fail_inst", "output logic [7:0] fail_code"]
+    fname = d.func.attributes["sym_name"].value  # type: ignore[union-attr]
+    lines = [f"// top of handshake.func @{fname}: one instance per DFG op, one loom_fifo per channel",
+             "// generated by loom hdl; instance and wire names follow the DFG's value names",
+             f"module {d.top} (", ",\n".join("  " + p for p in ports), ");"]
+    # producer signals of every value
+    body = d.func.regions[0].entry
+    by_producer: dict[str, list[Channel]] = {}
+    for ch in d.channels:
+        by_producer.setdefault(ch.producer, []).append(ch)
+    decl: list[str] = []  # every declaration comes before its first use (pyslang insists)
+    stmts: list[str] = []
+    for v, s in vsig.items():
+        if isinstance(v.type, MemRefType):
+            continue
+        decl += [f"  logic {s}_valid, {s}_ready;", f"  logic [{bits(v.type) - 1}:0] {s}_data;"]
+        fifos = [ch for ch in by_producer.get(s, []) if ch.fifo is not None]
+        ready = " && ".join(f"{ch.fifo}_in_ready" for ch in fifos) or "1'b1"
+        stmts.append(f"  assign {s}_ready = {ready};")
+    for a in body.args:
+        if isinstance(a.type, MemRefType):
+            continue
+        p, s = arg_prefix[a], vsig[a]
+        stmts += [f"  assign {s}_valid = {p}_valid;", f"  assign {s}_data = {p}_data;", f"  assign {p}_ready = {s}_ready;"]
+    # channels
+    for ch in d.channels:
+        if ch.fifo is None:
+            stmts.append(f"  // channel {ch.name}: always-ready source, no FIFO")
+            continue
+        others = [c.fifo for c in by_producer[ch.producer] if c.fifo is not None and c.fifo != ch.fifo]
+        push_ok = " && ".join(f"{o}_in_ready" for o in others)
+        valid = f"{ch.producer}_valid" + (f" && {push_ok}" if push_ok else "")
+        decl += [f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
+                 f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;"]
+        stmts += [f"  // channel {ch.name}",
+                  f"  loom_fifo #(.WIDTH({ch.width}), .DEPTH({d.fifo_depth}), .STALL_SEED({_seed(ch.fifo)})) {ch.fifo} (",
+                  "    .clk(clk), .rst(rst),",
+                  f"    .in_valid({valid}), .in_ready({ch.fifo}_in_ready), .in_data({ch.producer}_data),",
+                  f"    .out_valid({ch.fifo}_out_valid), .out_ready({ch.fifo}_out_ready), .out_data({ch.fifo}_out_data));"]
+    # instances
+    in_ch: dict[tuple[str, str], Channel] = {(ch.consumer, ch.port): ch for ch in d.channels}
+    fails: list[tuple[str, int]] = []
+    results_wires: list[str] = []
+    for inst, m in zip(d.instances, machines):
+        c = inst.component
+        conns = [".clk(clk)", ".rst(rst)"]
+        for p in m.inputs:
+            if p.kind != "token":
+                continue
+            n = sv_name(p.name)
+            ch = in_ch[(inst.name, p.name)]
+            if ch.fifo is None:
+                conns += [f".{n}_valid(1'b1)", f".{n}_ready()", f".{n}_data({ch.producer}_data)"]
+            else:
+                conns += [f".{n}_valid({ch.fifo}_out_valid)", f".{n}_ready({ch.fifo}_out_ready)",
+                          f".{n}_data({ch.fifo}_out_data)"]
+        for k, p in enumerate(m.outputs):
+            n = sv_name(p.name)
+            s = vsig[inst.op.results[k]]
+            conns += [f".{n}_valid({s}_valid)", f".{n}_ready({s}_ready)", f".{n}_data({s}_data)"]
+        mb = next((x for x in d.mems if x.inst == inst.name), None)
+        if mb is not None:
+            for sigs, data, _ in mb.reads:
+                conns += [f".{sgn}({inst.name}_{sgn})" for sgn in sigs] + [f".{data}({inst.name}_{data})"]
+            for en, addrs, data in mb.writes:
+                conns += [f".{x}({inst.name}_{x})" for x in [en, *addrs, data]]
+            if c.mem.dims:
+                conns += [f".dim{k}({inst.name}_dim{k})" for k in range(mb.dims)]
+        decl += [f"  logic {inst.name}_residual, {inst.name}_fail;", f"  logic [7:0] {inst.name}_fail_code;"]
+        conns += [f".residual({inst.name}_residual)", f".fail({inst.name}_fail)", f".fail_code({inst.name}_fail_code)"]
+        if c.result_count:
+            for k in range(c.result_count):
+                decl.append(f"  logic [{bits(m.inputs[k].type) - 1}:0] {inst.name}_result{k};")
+                conns.append(f".result{k}({inst.name}_result{k})")
+                results_wires.append(f"{inst.name}_result{k}")
+            decl.append(f"  logic {inst.name}_complete;")
+            conns.append(f".complete({inst.name}_complete)")
+        if c.has_fail:
+            fails.append((inst.name, inst.index))
+        loc = inst.op.loc
+        stmts.append(f"  // {inst.op.name} at {loc}")
+        stmts.append(f"  {c.module} {inst.name} (")
+        stmts.append(",\n".join("    " + x for x in conns))
+        stmts.append("  );")
+    lines += decl + stmts
+    if d.ret is not None:
+        lines.append(f"  assign done = {d.ret.name}_complete;")
+        for k in range(len(d.result_types)):
+            lines.append(f"  assign result{k} = {d.ret.name}_result{k};")
+    else:
+        lines.append("  assign done = 1'b0;")
+    lines.append(f"  assign fail = {' || '.join(f'{n}_fail' for n, _ in fails) or chr(49) + chr(39) + 'b0'};")
+    fi, fc = "16'd0", "8'd0"
+    for n, idx in reversed(fails):
+        fi = f"{n}_fail ? 16'd{idx} : {fi}"
+        fc = f"{n}_fail ? {n}_fail_code : {fc}"
+    lines += [f"  assign fail_inst = {fi};", f"  assign fail_code = {fc};", "endmodule"]
+    d.fail_sources = fails
+    return "\n".join(lines) + "\n"
+
+
+def _seed(name: str) -> int:
+    """A stable per-FIFO stall seed (FNV-1a of the FIFO's name, 31 bits)."""
+    h = 2166136261
+    for ch in name.encode():
+        h = ((h ^ ch) * 16777619) & 0xFFFFFFFF
+    return h & 0x7FFFFFFF
+
+
+_ = (NoneType, Location)

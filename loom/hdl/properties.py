@@ -1,0 +1,98 @@
+"""The property manifest (``<stem>.props.json``): every SVA property, its obligation, where it is.
+
+One description per property lives in the RTL as a ``LOOM_ASSERT_*`` macro call
+(``lib/loom_props.svh`` maps it to full SVA or to the Yosys subset); this module
+only indexes them: the property's ID (``<instance>.<label>``), the ``loom verify``
+obligation it corresponds to (``fsm.<family>.<prop>`` for the table-conformance
+property of an operator; None for protocol and FIFO properties, which Z3 does not
+state), its file:line in the RTL and the DFG location of its op.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from loom.hdl.netlist import Design
+
+LIB = Path(__file__).parent / "lib"
+
+STATEMENTS = {
+    "p_fsm": "the port transfers of every cycle are exactly one enabled rule of the operator table (or none): "
+             "the RTL refines the table that the fsm lemma is proved on",
+    "p_state_legal": "the state register holds one of the table's states",
+    "valid_stays": "an offered token stays valid until it is taken",
+    "data_stable": "an offered token's data is stable until it is taken",
+    "p_count_bounded": "a channel FIFO never holds more than its depth",
+    "p_ptrs_consistent": "the FIFO's pointers agree with its occupancy",
+    "p_ptrs_in_range": "the FIFO's pointers stay within its depth",
+}
+
+
+def statement(label: str) -> str:
+    """The one-line meaning of property ``label``."""
+    for key, text in STATEMENTS.items():
+        if label == key or label.endswith(key):
+            return text
+    return ""
+
+
+def fifo_properties() -> list[tuple[str, int]]:
+    """(label, line) of every assertion in ``loom_fifo.sv``."""
+    out = []
+    for k, line in enumerate((LIB / "loom_fifo.sv").read_text().splitlines(), 1):
+        m = re.search(r"`LOOM_ASSERT_\w+\((\w+),", line)
+        if m:
+            out.append((m.group(1), k))
+    return out
+
+
+def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
+    """The ``<stem>.props.json`` document of design ``d``."""
+    props: list[dict[str, Any]] = []
+    for inst in d.instances:
+        c = inst.component
+        for label, obligation, line in c.properties:
+            props.append({
+                "id": f"{inst.name}.{label}",
+                "obligation": obligation,
+                "kind": "fsm" if label == "p_fsm" else ("state" if label == "p_state_legal" else "protocol"),
+                "file": f"{c.module}.sv",
+                "line": line,
+                "instance": inst.name,
+                "op": inst.op.name,
+                "dfg_loc": str(inst.op.loc),
+                "statement": statement(label),
+            })
+    fifo_props = fifo_properties()
+    for ch in d.channels:
+        if ch.fifo is None:
+            continue
+        for label, line in fifo_props:
+            props.append({
+                "id": f"{ch.fifo}.{label}",
+                "obligation": None,
+                "kind": "fifo" if label.startswith(("p_count", "p_ptrs")) else "protocol",
+                "file": "loom_fifo.sv",
+                "line": line,
+                "instance": ch.fifo,
+                "channel": ch.name,
+                "dfg_loc": None,
+                "statement": statement(label),
+            })
+    floats = sorted({c.module for c in d.components.values() if c.float_behavioural})
+    return {
+        "top": d.top,
+        "file": f"{stem}.sv",
+        "sva": sva,
+        "float_behavioural_modules": floats,
+        "notes": [
+            "integer/index/i1 datapaths are synthesizable and bit-exact with loom.semantics.scalar",
+            "float ops are behavioural simulation models ($bitstoshortreal/$realtobits); under Yosys (synth and "
+            "formal) their results are unconstrained (anyseq), so no property depends on float values",
+            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*, bmc.*) and the "
+            "stream termination lemma (fsm.stream[...].terminates)",
+        ],
+        "properties": props,
+    }

@@ -1,0 +1,376 @@
+"""``loom sim --rtl``: co-simulate the emitted RTL (Verilator, else iverilog) and report like the token simulator.
+
+A generated testbench offers each argument token once on its top-level port,
+models every memref argument as a RAM behind the extmemory ports (contents via
+``$readmemh``), runs until the design is quiescent (no channel moved for a
+while), and prints the return values, final memories, per-channel token counts,
+residual tokens and any runtime error. Python turns that into the same
+``SimResult`` the token simulator produces, so ``loom sim`` prints the same
+report and the same ``--json`` document. ``--stall SEED`` defines ``LOOM_STALL``:
+every channel FIFO then inserts pseudo-random valid gaps and ready stalls.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from loom.diagnostics import LoomError, SimulationError
+from loom.hdl.emit import Emitted
+from loom.hdl.svexpr import bits
+from loom.ir.core import Module, Operation
+from loom.ir.types import FloatType, MemRefType, NoneType, Type
+from loom.runtime import MemRefView, global_view
+from loom.semantics.expr import TOKEN
+from loom.semantics.scalar import from_bits, to_bits
+from loom.sim.result import SimResult
+
+NO_SIMULATOR = "HDL_NO_SIMULATOR"
+MAX_CYCLES = 2_000_000
+
+
+def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
+    """``verilator`` when installed, else ``iverilog`` (``LOOM_RTL_SIM`` or ``prefer`` picks one), else None."""
+    want = prefer or os.environ.get("LOOM_RTL_SIM")
+    order = [want] if want else ["verilator", "iverilog"]
+    for name in order:
+        if name == "verilator" and shutil.which("verilator"):
+            return "verilator"
+        if name == "iverilog" and shutil.which("iverilog") and shutil.which("vvp"):
+            return "iverilog"
+    return None
+
+
+@dataclass
+class Bench:
+    """A generated testbench and what is needed to read its output back."""
+
+    text: str
+    hex_files: dict[str, str]
+    mem_views: dict[str, MemRefView]  # memref argument -> its view (final contents written back into it)
+
+
+def _hex(values: list[Any], t: Type) -> str:
+    w = bits(t)
+    return "\n".join(f"{to_bits(v, t) & ((1 << w) - 1):x}" for v in values) + "\n"
+
+
+def _fresh_view(op: Operation, machine_mem, inputs: dict[str, Any], module: Optional[Module]) -> Optional[MemRefView]:
+    """Initial contents of a handshake.memory bound to a global (as the token simulator reads them), else None."""
+    g = machine_mem.global_name
+    if g is None:
+        return None
+    given = inputs.get("@" + g, inputs.get(g))
+    if isinstance(given, MemRefView):
+        return given
+    try:
+        return global_view(module, g, {}, "<inputs>", op.loc)
+    except LoomError:
+        return None
+
+
+def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stall: Optional[int],
+              max_cycles: int = MAX_CYCLES) -> Bench:
+    """The SV testbench driving design ``e`` with decoded ``inputs`` (runtime values keyed by argument name)."""
+    d = e.design
+    L: list[str] = ["`timescale 1ns/1ps", "module tb;", "  logic clk = 1'b0, rst = 1'b1;", "  always #5 clk = ~clk;",
+                    "  integer cycle = 0, idle = 0;", "  logic done_seen = 1'b0;"]
+    conns = [".clk(clk)", ".rst(rst)"]
+    hex_files: dict[str, str] = {}
+    views: dict[str, MemRefView] = {}
+    for k, (name, t, p) in enumerate(d.args):
+        w = bits(t)
+        v = inputs.get(name, TOKEN)
+        val = 0 if isinstance(t, NoneType) or v is TOKEN else to_bits(v, t) & ((1 << w) - 1)
+        delay = 0 if stall is None else (stall * 7 + k * 13) % 5
+        L += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_data = {w}'h{val:x};",
+              f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
+              f"  always @(posedge clk) if (rst) {p}_sent <= 1'b0; else if ({p}_valid && {p}_ready) {p}_sent <= 1'b1;"]
+        conns += [f".{p}_valid({p}_valid)", f".{p}_ready({p}_ready)", f".{p}_data({p}_data)"]
+    for name, mt in d.memrefs:
+        view = inputs.get(name)
+        if not isinstance(view, MemRefView):
+            raise LoomError(f"no input value for memref argument '{name}'")
+        views[name] = view
+        data = list(view.buffer.data)
+        ew = bits(mt.element)
+        n = max(1, len(data))
+        L.append(f"  logic [{ew - 1}:0] mem_{name} [0:{n - 1}];")
+        hex_files[f"mem_{name}.hex"] = _hex(data, mt.element) if data else "0\n"
+        L.append(f'  initial $readmemh("mem_{name}.hex", mem_{name});')
+    oob_terms: list[str] = []
+    for mb in d.mems:
+        view = views[mb.arg]
+        sizes, strides, off = list(view.sizes), list(view.strides), view.offset
+        n = max(1, len(view.buffer.data))
+
+        def linear(addrs: list[str]) -> tuple[str, str]:
+            lin = " + ".join([f"64'd{off}"] + [f"{a} * 64'd{s}" for a, s in zip(addrs, strides)])
+            ok = " && ".join([f"({a} < 64'd{z})" for a, z in zip(addrs, sizes)] or ["1'b1"])
+            return lin, ok
+
+        for k, (sigs, data, t) in enumerate(mb.reads):
+            addrs = [f"{mb.inst}_{s}" for s in sigs]
+            L += [f"  logic [63:0] {a};" for a in addrs]
+            lin, ok = linear(addrs)
+            L.append(f"  logic [{bits(t) - 1}:0] {mb.inst}_{data};")
+            L.append(f"  assign {mb.inst}_{data} = ({ok}) ? mem_{mb.arg}[({lin}) % {n}] : '0;")
+            conns += [f".{a}({a})" for a in addrs] + [f".{mb.inst}_{data}({mb.inst}_{data})"]
+            fire = f"dut.{mb.inst}.go{_load_rule(mb, k)}"
+            oob_terms.append((f"({fire} && !({ok}))", mb, "load", addrs))
+        for en, addrs_s, data in mb.writes:
+            addrs = [f"{mb.inst}_{a}" for a in addrs_s]
+            L += [f"  logic {mb.inst}_{en};"] + [f"  logic [63:0] {a};" for a in addrs]
+            L.append(f"  logic [{bits(mb.type.element) - 1}:0] {mb.inst}_{data};")
+            lin, ok = linear(addrs)
+            L.append(f"  always @(posedge clk) if (!rst && {mb.inst}_{en} && ({ok})) mem_{mb.arg}[({lin}) % {n}] <= "
+                     f"{mb.inst}_{data};")
+            conns += [f".{x}({x})" for x in [f"{mb.inst}_{en}", *addrs, f"{mb.inst}_{data}"]]
+            oob_terms.append((f"({mb.inst}_{en} && !({ok}))", mb, "store", addrs))
+        inst = next(i for i in d.instances if i.name == mb.inst)
+        if inst.component.mem.dims:
+            for k, z in enumerate(sizes):
+                L.append(f"  logic [63:0] {mb.inst}_dim{k} = 64'd{z};")
+                conns.append(f".{mb.inst}_dim{k}({mb.inst}_dim{k})")
+    for inst in d.instances:
+        m = inst.component.machine
+        if m.memory is not None and m.memory.source == "fresh":
+            view = _fresh_view(inst.op, m.memory, inputs, module)
+            mt = m.memory.type
+            assert isinstance(mt, MemRefType)
+            size = 1
+            for s in mt.shape:
+                size *= int(s)
+            vals = view.to_flat() if view is not None else []
+            vals = (vals + [0.0 if isinstance(mt.element, FloatType) else 0] * size)[:size]
+            hex_files[f"mem_{inst.name}.hex"] = _hex(vals, mt.element)
+            L.append(f'  initial $readmemh("mem_{inst.name}.hex", dut.{inst.name}.mem);')
+    for k, t in enumerate(d.result_types):
+        L += [f"  logic [{bits(t) - 1}:0] result{k}, res{k};"]
+        conns.append(f".result{k}(result{k})")
+    L += ["  logic done, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
+    conns += [".done(done)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
+    L.append(f"  {d.top} dut ({', '.join(conns)});")
+    fifos = [ch for ch in d.channels if ch.fifo is not None]
+    sources = [ch for ch in d.channels if ch.fifo is None]
+    for i, ch in enumerate(sources):
+        port = re.sub(r"[^A-Za-z0-9_]", "_", ch.port)
+        L.append(f"  integer src{i} = 0;")
+        L.append(f"  always @(posedge clk) if (!rst && dut.{ch.consumer}.{port}_ready) src{i} <= src{i} + 1;")
+    act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
+                      [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
+                      [f"{p}_valid" for _, _, p in d.args] + ["done"])
+    resid = " + ".join(["32'd0"] + [f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
+    oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
+    idle_limit = 200 if stall is None else 2000
+    L += [
+        "  logic oob;",
+        f"  assign oob = !rst && ({oob});",
+        "  initial begin",
+        "    repeat (3) @(posedge clk);",
+        "    rst <= 1'b0;",
+        "  end",
+        "  task automatic report(input integer why);",
+        "    begin",
+        '      $display("LOOM end %0d %0d", why, cycle);',
+        f'      $display("LOOM done %0d", done_seen);',
+    ]
+    for k in range(len(d.result_types)):
+        L.append(f'      $display("LOOM result {k} %h", res{k});')
+    for name, _ in d.memrefs:
+        n = max(1, len(views[name].buffer.data))
+        L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {name} %0d %h", i, mem_{name}[i]);')
+    for i, c in enumerate(d.channels):
+        if c.fifo is not None:
+            L.append(f'      $display("LOOM chan {i} %0d %0d", dut.{c.fifo}.pushes, dut.{c.fifo}.count);')
+        else:
+            L.append(f'      $display("LOOM chan {i} %0d 0", src{sources.index(c)});')
+    for inst in d.instances:
+        L.append(f'      $display("LOOM state {inst.index} %0d", dut.{inst.name}.state);')
+    L += [f'      $display("LOOM residual %0d", {resid});',
+          '      $display("LOOM fail %0d %0d %0d", fail, fail_inst, fail_code);']
+    for j, (_, mb, kind, addrs) in enumerate(oob_terms):
+        fmt = " ".join(["%0d"] * len(addrs))
+        L.append(f'      if ({oob_terms[j][0]}) $display("LOOM oob {mb.inst} {kind} {fmt}", {", ".join(addrs)});')
+    L += [
+        "      $finish;",
+        "    end",
+        "  endtask",
+        "  always @(posedge clk) if (!rst) begin",
+        "    cycle <= cycle + 1;",
+    ]
+    for k in range(len(d.result_types)):
+        L.append(f"    if (done && !done_seen) res{k} <= result{k};")
+    L += [
+        "    if (done) done_seen <= 1'b1;",
+        "    if (fail || oob) report(2);",
+        f"    if ({act}) idle <= 0; else idle <= idle + 1;",
+        f"    if (idle > {idle_limit}) report(0);",
+        f"    if (cycle > {max_cycles}) report(1);",
+        "  end",
+        "endmodule",
+    ]
+    return Bench("\n".join(L) + "\n", hex_files, views)
+
+
+def _load_rule(mb, k: int) -> int:
+    """Index of the table rule serving read port ``k`` of an extmemory: stores come first, then loads."""
+    return len(mb.writes) + k
+
+
+def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, stall: Optional[int] = None,
+        simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None) -> SimResult:
+    """Simulate the design on ``inputs`` and return what the token simulator would return."""
+    sim = find_simulator(simulator)
+    if sim is None:
+        raise LoomError("no RTL simulator found: install verilator or iverilog (apt-get install verilator iverilog)",
+                        code=NO_SIMULATOR)
+    bench = testbench(e, inputs, module, stall, max_cycles)
+    own = workdir is None
+    wd = Path(tempfile.mkdtemp(prefix="loom-rtlsim-")) if workdir is None else workdir
+    try:
+        for name, text in list(e.files.items()) + [("tb.sv", bench.text)] + list(bench.hex_files.items()):
+            (wd / name).write_text(text)
+        srcs = e.sv_files + ["tb.sv"]
+        defines = [] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"]
+        if sim == "iverilog":
+            cmd = ["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + [f"-D{x}" for x in defines] + srcs
+            _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "iverilog")
+            p = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=wd, capture_output=True, text=True)
+        else:
+            cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                    "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
+                   + [f"-D{x}" for x in defines] + srcs)
+            _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")
+            p = subprocess.run(["obj/Vtb"], cwd=wd, capture_output=True, text=True)
+        return parse_output(e, bench, p.stdout + p.stderr)
+    finally:
+        if own:
+            shutil.rmtree(wd, ignore_errors=True)
+
+
+def _check(p: subprocess.CompletedProcess, tool: str) -> None:
+    if p.returncode != 0:
+        first = next((ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()), "")
+        raise LoomError(f"{tool} failed on the emitted RTL: {first}", code="HDL_SIM_BUILD")
+
+
+def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
+    """Turn the testbench's ``LOOM ...`` lines into a ``SimResult``."""
+    d = e.design
+    results: dict[int, int] = {}
+    mems: dict[str, dict[int, int]] = {}
+    chans: dict[int, int] = {}
+    held: dict[int, int] = {}
+    states: dict[int, int] = {}
+    why, done, residual, fail = None, False, 0, (0, 0, 0)
+    oob: Optional[list[str]] = None
+    for line in out.splitlines():
+        f = line.split()
+        if not f or f[0] != "LOOM":
+            if "Assertion failed" in line or "%Error" in line:
+                raise LoomError(f"RTL assertion failed during simulation: {line.strip()}", code="HDL_ASSERTION")
+            continue
+        if f[1] == "end":
+            why = int(f[2])
+        elif f[1] == "done":
+            done = f[2] == "1"
+        elif f[1] == "result":
+            results[int(f[2])] = int(f[3], 16) if "x" not in f[3].lower() else 0
+        elif f[1] == "mem":
+            mems.setdefault(f[2], {})[int(f[3])] = int(f[4], 16) if "x" not in f[4].lower() else 0
+        elif f[1] == "chan":
+            chans[int(f[2])] = int(f[3])
+            held[int(f[2])] = int(f[4])
+        elif f[1] == "state":
+            states[int(f[2])] = int(f[3])
+        elif f[1] == "residual":
+            residual = int(f[2])
+        elif f[1] == "fail":
+            fail = (int(f[2]), int(f[3]), int(f[4]))
+        elif f[1] == "oob":
+            oob = f[2:]
+    if why is None:
+        raise LoomError("the RTL simulation ended without a report", code="HDL_SIM_BUILD")
+    memrefs: dict[str, list[Any]] = {}
+    for name, mt in d.memrefs:
+        view = bench.mem_views[name]
+        buf = [from_bits(mems.get(name, {}).get(i, 0), mt.element) for i in range(len(view.buffer.data))]
+        copy = MemRefView(type(view.buffer)(buf, view.buffer.element, view.buffer.name, view.buffer.readonly),
+                          view.offset, view.sizes, view.strides)
+        memrefs[name] = copy.to_flat()
+    error: Optional[LoomError] = None
+    if fail[0]:
+        inst = d.instances[fail[1]]
+        code, msg = inst.component.errors[fail[2]]
+        error = SimulationError(f"{inst.op.name}: {msg}", inst.op.loc, code)
+    elif oob is not None:
+        error = _oob_error(e, bench, oob)
+    elif why == 1:
+        error = SimulationError(f"no completion after {MAX_CYCLES} RTL cycles", d.func.loc, "RT_SIM_STEP_LIMIT")
+    vals: list[Any] = []
+    if done:
+        vals = [from_bits(results.get(k, 0), t) if not isinstance(t, NoneType) else TOKEN
+                for k, t in enumerate(d.result_types)]
+        if d.result_types and isinstance(d.result_types[-1], NoneType):
+            vals = vals[:-1]
+    status = "error" if error is not None else ("completed" if done else "deadlock")
+    channels = {c.name: chans.get(i, 0) for i, c in enumerate(d.channels)}
+    report = ""
+    if status == "deadlock" or (status == "completed" and residual):
+        title = "deadlock: the return never fired" if status == "deadlock" else f"{residual} residual token(s)"
+        report = title + "\n" + stuck_report(d, held, states)
+    return SimResult(status=status, results=vals, memrefs=memrefs, residual_tokens=residual, channels=channels,
+                     error=error, deadlock_report=report)
+
+
+def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:
+    """The token simulator's stuck report (``loom.sim.engine.stuck_report``), from FIFO occupancy and states."""
+    by_port = {(c.consumer, c.port): (i, c) for i, c in enumerate(d.channels)}
+    lines = []
+    for inst in d.instances:
+        m = inst.component.machine
+        state = m.states[states.get(inst.index, 0)] if states.get(inst.index, 0) < len(m.states) else m.initial
+        tokens = [p for p in m.inputs if p.kind == "token"]
+        hold = []
+        for p in tokens:
+            i, c = by_port[(inst.name, p.name)]
+            if c.fifo is not None and held.get(i, 0):
+                hold.append(f"{p.name} {c.name} x{held[i]}")
+        latched = state in m.residual_states
+        if not hold and not latched:
+            continue
+        empty = {p.name for p in tokens if by_port[(inst.name, p.name)][1].fifo is not None
+                 and not held.get(by_port[(inst.name, p.name)][0], 0)}
+        waits = sorted({p for r in m.rules_in(state) for p in r.reads if p in empty})
+        parts = [f"  '{inst.op.name}' at {inst.op.loc} in state '{state}'" + (" (latched mid-burst)" if latched else "")]
+        if hold:
+            parts.append("holds " + ", ".join(hold))
+        if waits:
+            parts.append("waits on " + ", ".join(waits))
+        elif hold:
+            parts.append("no rule of this state accepts the held tokens")
+        lines.append("; ".join(parts))
+    return "\n".join(lines)
+
+
+def _oob_error(e: Emitted, bench: Bench, f: list[str]) -> LoomError:
+    """The token simulator's out-of-bounds error, rebuilt with its own memory view."""
+    inst = next(i for i in e.design.instances if i.name == f[0])
+    mb = next(m for m in e.design.mems if m.inst == f[0])
+    view = bench.mem_views[mb.arg]
+    idx = [int(x) for x in f[2:]]
+    try:
+        if f[1] == "load":
+            view.load(idx, inst.op.name, inst.op.loc)
+        else:
+            view.load(idx, inst.op.name, inst.op.loc)
+    except LoomError as err:
+        return err
+    return SimulationError(f"{inst.op.name}: out-of-bounds access", inst.op.loc, "RT_MEMORY_OUT_OF_BOUNDS")

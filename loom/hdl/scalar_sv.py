@@ -1,0 +1,299 @@
+"""``scalar:<op>`` -> SystemVerilog, bit-exact with ``loom.semantics.scalar``.
+
+Integer ops are synthesizable. Signed arithmetic always gets a wire of its own
+(an SV expression mixing signed and unsigned operands is evaluated unsigned).
+Division and remainder by zero give 0 and raise the ``RT_ARITH_DIV_BY_ZERO``
+hazard, which the component reports as a runtime error exactly where the
+simulator raises it. Floats (f32, f64) are behavioural simulation models.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from loom.hdl.svexpr import CMPF_PREDICATES, CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
+from loom.ir.types import FloatType, IntegerType, Type, i1
+from loom.semantics.expr import ScalarInfo
+from loom.semantics.scalar import DIV_BY_ZERO, bits_to_float, float_to_bits, round_float, width_of
+
+SIGNED_CMP = {"slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+UNSIGNED_CMP = {"ult": "<", "ule": "<=", "ugt": ">", "uge": ">=", "eq": "==", "ne": "!="}
+PLAIN = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.andi": "&", "arith.ori": "|",
+         "arith.xori": "^"}
+DIVS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
+        "arith.floordivsi")
+FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+FLOAT_WIDTHS = {"f32": 32, "f64": 64}
+
+
+def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> tuple[str, Type]:
+    """The wire holding result ``info.result_index`` of ``op`` applied to the operand wires ``a``."""
+    out_t = info.result_types[info.result_index]
+    ow = bits(out_t)
+    ins = info.operand_types
+    w = bits(ins[0]) if ins else ow
+    if op in PLAIN:
+        return b.wire(out_t, f"{a[0]} {PLAIN[op]} {a[1]}"), out_t
+    if op in DIVS:
+        return _division(op, a, w, out_t, b), out_t
+    if op == "arith.shli":
+        return b.wire(out_t, f"({a[1]} >= {w}'d{w}) ? {w}'h0 : ({a[0]} << {a[1]})"), out_t
+    if op == "arith.shrui":
+        return b.wire(out_t, f"({a[1]} >= {w}'d{w}) ? {w}'h0 : ({a[0]} >> {a[1]})"), out_t
+    if op == "arith.shrsi":
+        sh = b.wire(out_t, f"$signed({a[0]}) >>> {a[1]}")
+        return b.wire(out_t, f"({a[1]} >= {w}'d{w}) ? {{{w}{{{a[0]}[{w - 1}]}}}} : {sh}"), out_t
+    if op in ("arith.maxsi", "arith.minsi"):
+        lt = b.wire(i1, f"$signed({a[0]}) {'>=' if op == 'arith.maxsi' else '<='} $signed({a[1]})")
+        return b.wire(out_t, f"{lt} ? {a[0]} : {a[1]}"), out_t
+    if op in ("arith.maxui", "arith.minui"):
+        return b.wire(out_t, f"({a[0]} {'>=' if op == 'arith.maxui' else '<='} {a[1]}) ? {a[0]} : {a[1]}"), out_t
+    if op == "arith.cmpi":
+        p = predicate(info, CMPI_PREDICATES)
+        if p in SIGNED_CMP:
+            return b.wire(i1, f"$signed({a[0]}) {SIGNED_CMP[p]} $signed({a[1]})"), i1
+        return b.wire(i1, f"{a[0]} {UNSIGNED_CMP[p]} {a[1]}"), i1
+    if op == "arith.select":
+        return b.wire(out_t, f"{a[0]} ? {a[1]} : {a[2]}"), out_t
+    if op in ("arith.extsi", "arith.index_cast", "arith.extui", "arith.trunci", "arith.index_castui"):
+        if ow <= w:
+            return b.wire(out_t, f"{a[0]}[{ow - 1}:0]"), out_t
+        fill = f"{a[0]}[{w - 1}]" if op in ("arith.extsi", "arith.index_cast") else "1'b0"
+        return b.wire(out_t, f"{{{{{ow - w}{{{fill}}}}}, {a[0]}}}"), out_t
+    if op == "arith.bitcast":
+        if isinstance(out_t, FloatType):  # a float value's NaN is always the quiet NaN (loom.semantics.scalar)
+            w = bits(out_t)
+            return b.wire(out_t, f"{_isnan(a[0], out_t)} ? {{{a[0]}[{w - 1}], {w - 1}'h{_QNAN[_fmt(out_t)]:x}}} : {a[0]}"), out_t
+        return b.wire(out_t, a[0]), out_t
+    if op == "math.absi":
+        return b.wire(out_t, f"{a[0]}[{w - 1}] ? -{a[0]} : {a[0]}"), out_t
+    if op in ("math.ctpop", "math.ctlz", "math.cttz"):
+        return b.wire(out_t, f"{_count_fn(op, w, b)}({a[0]})"), out_t
+    if op == "arith.addui_extended":
+        s = b.wire(IntegerType(w + 1), f"{{1'b0, {a[0]}}} + {{1'b0, {a[1]}}}")
+        return (b.wire(out_t, f"{s}[{w - 1}:0]") if info.result_index == 0 else b.wire(i1, f"{s}[{w}]")), out_t
+    if op in ("arith.mului_extended", "arith.mulsi_extended"):
+        if op == "arith.mulsi_extended":
+            p = b.wire(IntegerType(2 * w), f"$signed({{{{{w}{{{a[0]}[{w - 1}]}}}}, {a[0]}}}) * "
+                                            f"$signed({{{{{w}{{{a[1]}[{w - 1}]}}}}, {a[1]}}})")
+        else:
+            p = b.wire(IntegerType(2 * w), f"{{{w}'h0, {a[0]}}} * {{{w}'h0, {a[1]}}}")
+        hi = info.result_index == 1
+        return b.wire(out_t, f"{p}[{2 * w - 1}:{w}]" if hi else f"{p}[{w - 1}:0]"), out_t
+    if op == "math.ipowi":
+        return b.wire(out_t, _ipowi(a, w, b)), out_t
+    if op == "arith.constant":
+        raise HdlUnsupported("arith.constant with operands")
+    return _float(op, info, a, b, out_t)
+
+
+def _division(op: str, a: Sequence[str], w: int, out_t: Type, b: SvExprBuilder) -> str:
+    x, y = a[0], a[1]
+    zero = f"({y} == {w}'h0)"
+    b.hazards.append((zero, DIV_BY_ZERO, f"{op}: integer division by zero"))
+    if op in ("arith.divui", "arith.remui", "arith.ceildivui"):
+        q = b.wire(out_t, f"{x} / {y}")
+        r = b.wire(out_t, f"{x} % {y}")
+        res = {"arith.divui": q, "arith.remui": r, "arith.ceildivui": f"{q} + (({r} != {w}'h0) ? {w}'h1 : {w}'h0)"}[op]
+        return b.wire(out_t, f"{zero} ? {w}'h0 : ({res})")
+    q = b.wire(out_t, f"$signed({x}) / $signed({y})")
+    r = b.wire(out_t, f"$signed({x}) % $signed({y})")
+    if op == "arith.divsi":
+        res = q
+    elif op == "arith.remsi":
+        res = r
+    elif op == "arith.ceildivsi":  # truncated quotient, plus one when inexact and the exact quotient is positive
+        res = f"{q} + ((({r} != {w}'h0) && ({x}[{w - 1}] == {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
+    else:  # floordivsi: minus one when inexact and negative
+        res = f"{q} - ((({r} != {w}'h0) && ({x}[{w - 1}] != {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
+    return b.wire(out_t, f"{zero} ? {w}'h0 : ({res})")
+
+
+def _count_fn(op: str, w: int, b: SvExprBuilder) -> str:
+    """A per-width SV function counting ones / leading zeros / trailing zeros (loop, synthesizable)."""
+    name = f"f_{op.split('.')[1]}_{w}"
+    if name not in b.functions:
+        ow = max(1, (w).bit_length())
+        if op == "math.ctpop":
+            body = f"    c = 0;\n    for (int i = 0; i < {w}; i++) c = c + x[i];"
+        elif op == "math.ctlz":
+            body = (f"    c = 0; seen = 1'b0;\n    for (int i = {w - 1}; i >= 0; i--) begin\n"
+                    f"      if (x[i]) seen = 1'b1;\n      if (!seen) c = c + 1;\n    end")
+        else:
+            body = (f"    c = 0; seen = 1'b0;\n    for (int i = 0; i < {w}; i++) begin\n"
+                    f"      if (x[i]) seen = 1'b1;\n      if (!seen) c = c + 1;\n    end")
+        b.functions[name] = (f"  function automatic [{w - 1}:0] {name}(input [{w - 1}:0] x);\n"
+                             f"    reg [{w - 1}:0] c; reg seen;\n  begin\n{body}\n    {name} = c;\n  end\n"
+                             f"  endfunction")
+        del ow
+    return name
+
+
+def _ipowi(a: Sequence[str], w: int, b: SvExprBuilder) -> str:
+    """Integer power mod 2^w; a negative exponent gives 1/base truncated (0 base: division by zero)."""
+    name = f"f_ipowi_{w}"
+    if name not in b.functions:
+        b.functions[name] = (
+            f"  function automatic [{w - 1}:0] {name}(input [{w - 1}:0] x, input [{w - 1}:0] e);\n"
+            f"    reg [{w - 1}:0] r, p;\n  begin\n"
+            f"    if (e[{w - 1}]) begin\n"
+            f"      if (x == {w}'h1) r = {w}'h1;\n"
+            f"      else if (x == {{{w}{{1'b1}}}}) r = e[0] ? {{{w}{{1'b1}}}} : {w}'h1;\n"
+            f"      else r = {w}'h0;\n"
+            f"    end else begin\n"
+            f"      r = {w}'h1; p = x;\n"
+            f"      for (int i = 0; i < {w - 1}; i++) begin\n"
+            f"        if (e[i]) r = r * p;\n        p = p * p;\n      end\n"
+            f"    end\n    {name} = r;\n  end\n  endfunction")
+    b.hazards.append((f"({a[0]} == {w}'h0 && {a[1]}[{w - 1}])", DIV_BY_ZERO, "math.ipowi: integer division by zero"))
+    return f"{name}({a[0]}, {a[1]})"
+
+
+# ----------------------------------------------------------------------------- floats (simulation only)
+
+
+def _fmt(t: Type) -> str:
+    if not isinstance(t, FloatType) or t.name not in FLOAT_WIDTHS:
+        raise HdlUnsupported(f"float type {t} (the RTL models f32 and f64 only)")
+    return t.name
+
+
+F32_TO_F64 = """`ifndef YOSYS
+  // f32 bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
+  function automatic [63:0] loom_f32_to_f64(input [31:0] x);
+    reg [22:0] m; reg [10:0] e; reg found; integer sh;
+  begin
+    m = x[22:0];
+    if (x[30:23] == 8'hff) loom_f32_to_f64 = {x[31], 11'h7ff, m, 29'h0};
+    else if (x[30:23] == 8'h0) begin
+      if (m == 23'h0) loom_f32_to_f64 = {x[31], 63'h0};
+      else begin
+        sh = 0; found = 1'b0;
+        for (int i = 0; i < 23; i++) if (!found) begin if (m[22]) found = 1'b1; else begin m = m << 1; sh = sh + 1; end end
+        m = m << 1;
+        e = 11'd896 - sh[10:0];
+        loom_f32_to_f64 = {x[31], e, m, 29'h0};
+      end
+    end else begin
+      e = {3'b0, x[30:23]} + 11'd896;
+      loom_f32_to_f64 = {x[31], e, m, 29'h0};
+    end
+  end
+  endfunction
+`endif"""
+
+F64_TO_F32 = """`ifndef YOSYS
+  // f64 bits -> f32 bits, round to nearest even, overflow to inf, subnormal results, quiet NaN 0x7fc00000
+  function automatic [31:0] loom_f64_to_f32(input [63:0] x);
+    reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
+  begin
+    ex = x[62:52];
+    if (x[62:52] == 11'h7ff) loom_f64_to_f32 = (x[51:0] != 0) ? {x[63], 31'h7fc00000} : {x[63], 8'hff, 23'h0};
+    else if (x[62:52] == 11'h0) loom_f64_to_f32 = {x[63], 31'h0};
+    else begin
+      ex = ex - 1023;
+      sig = {1'b1, x[51:0]};
+      sh = (ex >= -126) ? 29 : 29 + (-126 - ex);
+      if (sh > 54) loom_f64_to_f32 = {x[63], 31'h0};
+      else begin
+        q = sig >> sh;
+        rem = sig & ((53'h1 << sh) - 53'h1);
+        half = 53'h1 << (sh - 1);
+        up = (rem > half) || (rem == half && q[0]);
+        q = q + (up ? 53'h1 : 53'h0);
+        if (ex >= -126) begin
+          if (q[24]) begin q = q >> 1; ex = ex + 1; end
+          if (ex > 127) loom_f64_to_f32 = {x[63], 8'hff, 23'h0};
+          else loom_f64_to_f32 = {x[63], 8'(ex + 127), q[22:0]};
+        end else loom_f64_to_f32 = {x[63], q[30:0]};
+      end
+    end
+  end
+  endfunction
+`endif"""
+
+
+def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if _fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f32_to_f64"] = F32_TO_F64
+        return f"$bitstoreal(loom_f32_to_f64({x}))"
+    return f"$bitstoreal({x})"
+
+
+def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if _fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f64_to_f32"] = F64_TO_F32
+        return f"loom_f64_to_f32($realtobits({expr}))"
+    return f"$realtobits({expr})"
+
+
+_QNAN = {"f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+
+
+def _qnan(t: Type) -> str:
+    return "32'h7fc00000" if _fmt(t) == "f32" else "64'h7ff8000000000000"
+
+
+def _isnan(x: str, t: Type) -> str:
+    if _fmt(t) == "f32":
+        return f"(({x}[30:23] == 8'hff) && ({x}[22:0] != 23'h0))"
+    return f"(({x}[62:52] == 11'h7ff) && ({x}[51:0] != 52'h0))"
+
+
+def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t: Type) -> tuple[str, Type]:
+    ins = info.operand_types
+    if op in FLOAT_BINARY:
+        _fmt(out_t)
+        expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
+        raw = b.wire(out_t, _bits(expr, out_t, b), behavioural=True)
+        if op == "arith.divf":  # 0/0 and NaN/0 give the positive quiet NaN, as the semantics' _div does
+            zero = f"({a[1]}[{bits(out_t) - 2}:0] == 0)"
+            fresh = f"{zero} && (({a[0]}[{bits(out_t) - 2}:0] == 0) || {_isnan(a[0], out_t)})"
+            return b.wire(out_t, f"({fresh}) ? {_qnan(out_t)} : {raw}"), out_t
+        return raw, out_t
+    if op == "arith.negf":
+        w = bits(out_t)
+        return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {a[0]}[{w - 2}:0]}}"), out_t
+    if op == "math.absf":
+        w = bits(out_t)
+        return b.wire(out_t, f"{{1'b0, {a[0]}[{w - 2}:0]}}"), out_t
+    if op == "math.sqrt":  # a negative non-NaN operand gives the positive quiet NaN (the semantics' domain rule)
+        raw = b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True)
+        w = bits(out_t)
+        neg = f"{a[0]}[{w - 1}] && ({a[0]}[{w - 2}:0] != 0) && !{_isnan(a[0], out_t)}"
+        return b.wire(out_t, f"({neg}) ? {_qnan(out_t)} : {raw}"), out_t
+    if op == "arith.cmpf":
+        p = predicate(info, CMPF_PREDICATES)
+        t = ins[0]
+        nan = f"({_isnan(a[0], t)} || {_isnan(a[1], t)})"
+        if p in ("false", "true"):
+            return b.wire(i1, "1'b1" if p == "true" else "1'b0"), i1
+        if p in ("ord", "uno"):
+            return b.wire(i1, f"!{nan}" if p == "ord" else nan), i1
+        rel = {"eq": "==", "gt": ">", "ge": ">=", "lt": "<", "le": "<=", "ne": "!="}[p[1:]]
+        c = b.wire(i1, f"{_real(a[0], t, b)} {rel} {_real(a[1], t, b)}", behavioural=True)
+        return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
+    if op in ("arith.sitofp", "arith.uitofp"):
+        wi = bits(ins[0])
+        if op == "arith.sitofp":  # sign and magnitude, all unsigned (a real context drops $signed)
+            mag = b.wire(ins[0], f"{a[0]}[{wi - 1}] ? -{a[0]} : {a[0]}")
+            src = f"({a[0]}[{wi - 1}] ? -(0.0 + {mag}) : (0.0 + {mag}))"
+        else:
+            src = f"(0.0 + {a[0]})"
+        return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
+    if op == "math.fma" and _fmt(out_t) == "f32":  # the f32 product is exact in f64; the sum is rounded twice
+        expr = f"{_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)} + {_real(a[2], ins[2], b)}"
+        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
+    if op in ("arith.extf", "arith.truncf"):
+        return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
+    raise HdlUnsupported(f"{op} has no RTL model yet")
+
+
+def float_vector_ok(t: Type) -> bool:
+    """True when the RTL models float type ``t`` (used by the tests' vector generator)."""
+    return isinstance(t, FloatType) and t.name in FLOAT_WIDTHS
+
+
+_ = (bits_to_float, float_to_bits, round_float, width_of)

