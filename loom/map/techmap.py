@@ -1,0 +1,94 @@
+"""Tech-mapping: for every DFG node, the hardware places that can host it (C1, C2).
+
+Op nodes go to (PE, FU) pairs, memories to memory interfaces, arguments and
+host inputs to module input ports, results to module output ports. A node with
+no candidate is reported with the reasons, which is why the DFG does not fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loom.ir.types import Type
+from loom.map.adg.model import ADG, MODULE_IN, bits_width, value_width
+from loom.map.dfg import DFG, DNode
+from loom.map.rules import fu_mismatch, mem_mismatch
+
+Target = tuple  # ("fu", pe, opcode) | ("mem", name) | ("in", k) | ("out", k)
+
+
+@dataclass
+class NoFit(Exception):
+    """Some DFG node has no compatible hardware; ``reasons`` says why, per node."""
+
+    reasons: list[str]
+
+    def __str__(self) -> str:
+        return "; ".join(self.reasons)
+
+
+def _fits(t: Type, width: int | None) -> bool:
+    w = value_width(t)
+    return w is not None and width is not None and w <= width
+
+
+def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
+    """Compatible targets of every node, in ADG order."""
+    out: dict[str, list[Target]] = {}
+    reasons: list[str] = []
+    fu_cache: dict[int, tuple[int | None, str]] = {}
+    for n in dfg.nodes:
+        c: list[Target] = []
+        why = ""
+        if n.kind == "op":
+            for pe in adg.pes():
+                key = id(pe.defn)
+                if key not in fu_cache:
+                    fu_cache[key] = _pick_fu(n, pe.defn)  # type: ignore[arg-type]
+                fu, why_pe = fu_cache[key]
+                if fu is None:
+                    why = why or why_pe
+                    continue
+                if all(_fits(t, max(pe.defn.in_widths)) for t in n.in_types) and all(  # type: ignore[attr-defined]
+                        _fits(t, max(pe.defn.out_widths)) for t in n.out_types):  # type: ignore[attr-defined]
+                    c.append(("fu", pe.name, fu))
+            fu_cache.clear()
+            if not c:
+                sig = f"({', '.join(map(str, n.in_types))}) -> ({', '.join(map(str, n.out_types))})"
+                reasons.append(f"{n.name} %{n.id} {sig} has no compatible function unit" + (f" (e.g. {why})" if why else ""))
+        elif n.kind == "mem":
+            for m in adg.memories():
+                problem = mem_mismatch(n, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
+                if problem is None:
+                    c.append(("mem", m.name))
+                else:
+                    why = why or f"{m.name}: {problem}"
+            if not c:
+                reasons.append(f"{n.name} %{n.id} ({n.memref}) has no compatible memory interface" + (f" ({why})" if why else ""))
+        elif n.kind in ("arg", "host"):
+            t = n.out_types[0]
+            c = [("in", k) for k, ty in enumerate(adg.in_types) if _fits(t, bits_width(ty))]
+            if not c:
+                reasons.append(f"argument %{n.id} ({t}) has no module input port wide enough")
+        elif n.kind == "ret":
+            t = n.in_types[0]
+            c = [("out", k) for k, w in enumerate(adg.out_widths) if _fits(t, w)]
+            if not c:
+                reasons.append(f"result {n.arg} ({t}) has no module output port wide enough")
+        out[n.id] = c
+    if reasons:
+        raise NoFit(reasons)
+    _ = MODULE_IN
+    return out
+
+
+def _pick_fu(n: DNode, pe) -> tuple[int | None, str]:
+    """The first FU (by opcode) of ``pe`` that implements ``n``, or None and why the first near miss fails."""
+    why = ""
+    for fu in pe.fus:
+        problem = fu_mismatch(n, fu)
+        if problem is None:
+            return fu.opcode, ""
+        if fu.op is not None and fu.op.name == n.name and not why:
+            why = problem
+    return None, why
