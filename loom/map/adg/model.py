@@ -208,3 +208,21 @@ class ADG:
                 if fu.op is not None and fu.op.name == "handshake.join":
                     best = max(best, len(fu.inputs))
         return best
+
+
+def fu_port_name(pe: str, fu: str, d: str, k: int) -> str:
+    """``pe_3:addi_i32.in1`` — a function unit's own port inside a PE."""
+    return f"{pe}:{fu}.{'in' if d == 'i' else 'out'}{k}"
+
+
+def parse_port_name(s: str) -> Optional[tuple]:
+    """Inverse of ``port_name``/``fu_port_name``: ``(node, dir, k)`` or ``("fu", pe, fu, dir, k)``; None if malformed."""
+    m = re.fullmatch(r"(.+?)(?::([^.:]+))?\.(in|out)([0-9]+)", s)
+    if not m:
+        return None
+    node, fu, d, k = m.group(1), m.group(2), "i" if m.group(3) == "in" else "o", int(m.group(4))
+    if fu is not None:
+        return ("fu", node, fu, d, k)
+    if node == "module":
+        return (MODULE_IN if d == "i" else MODULE_OUT, "o" if d == "i" else "i", k)
+    return (node, d, k)
