@@ -265,6 +265,8 @@ def _decode_routes(adg: ADG, cfg: Config, fus: dict[str, Any], rep: CheckReport)
                     consumers += 1
                     _record(decoded, widths, src_end, ("mem_in", node, q), wi)
             src_kind = kinds.get(out_port[0], out_port[0])
+            if consumers == 0 and src_kind == "sw":
+                rep.add("C3", f"a route of {_end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes")
             if consumers > 1 and src_kind != "sw":
                 rep.add("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers")
     for pe, (fu, c) in fus.items():

@@ -88,7 +88,7 @@ class MeshParams:
     cols: int = 10
     extmem: int = 4
     max_join_fanin: int = 4
-    tracks: int = 2
+    tracks: int = 3
     inputs: int = 8
     outputs: int = 4
     mem_ld: int = 5
