@@ -93,7 +93,9 @@ class MeshParams:
     outputs: int = 4
     mem_ld: int = 5
     mem_st: int = 2
+    mem_rank: int = 2
     onchip: int = 1
+    extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
 
 
 def _border(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -112,7 +114,7 @@ def mesh(p: MeshParams) -> str:
     """The fabric MLIR text of the mesh described by ``p``."""
     if p.rows < 1 or p.cols < 1:
         raise ValueError("rows and cols must be >= 1")
-    fus = palette(p.max_join_fanin)
+    fus = palette(p.max_join_fanin) + list(p.extra_fus)
     pe_in = max(len(f.inputs) for f in fus)
     pe_out = max(len(f.outputs) for f in fus)
     b = ADGBuilder(f"mesh_{p.rows}x{p.cols}")
@@ -134,7 +136,7 @@ def mesh(p: MeshParams) -> str:
     mem_reads: dict[str, list[Wire]] = {}
     mems: list[tuple[str, str, int]] = []  # (name, memref, n routed inputs)
     for k in range(p.extmem):
-        mems.append((f"extmem{k}", "memref<?x?xi64>", (p.mem_ld + p.mem_st) * 2 + p.mem_st))
+        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st))
     for k in range(p.onchip):
         mems.append((f"mem{k}", "memref<256xi64>", (1 + 1) * 1 + 1))
     for name, _, n_in in mems:
@@ -219,3 +221,23 @@ def mesh(p: MeshParams) -> str:
         b.add_output(out_index[("$out", k)])
     _ = mem_reads
     return b.text()
+
+
+def fus_for(ops) -> list[FUSpec]:
+    """One FU per distinct (op, types, attributes) among ``ops``, written in generic form.
+
+    Lets tests and users build a fabric whose palette covers exactly what a DFG needs.
+    """
+    seen: dict[str, FUSpec] = {}
+    for op in ops:
+        ins = ", ".join(str(v.type) for v in op.operands)
+        outs = ", ".join(str(r.type) for r in op.results)
+        attrs = ", ".join(f"{k} = {v}" for k, v in sorted(op.attributes.items()))
+        args = ", ".join(f"%i{k}" for k in range(len(op.operands)))
+        line = f'"{op.name}"({args})' + (f" {{{attrs}}}" if attrs else "") + f" : ({ins}) -> ({outs})"
+        if line in seen:
+            continue
+        flow = op.name.startswith("dataflow.")
+        seen[line] = FUSpec(f"x{len(seen)}_{op.name.split('.')[-1]}", tuple(str(v.type) for v in op.operands),
+                            tuple(str(r.type) for r in op.results), line, -1 if flow else 1, -1 if flow else 1)
+    return list(seen.values())
