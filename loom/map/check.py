@@ -361,7 +361,7 @@ def _check_steps(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], doc: 
             rep.add("C3", f"edge {k} has no route steps")
             continue
         ports = [parse_port_name(str(steps[0].get("from")))] + [parse_port_name(str(s.get("to"))) for s in steps]
-        if any(p is None for p in ports):
+        if any(p is None or not _exists(adg, p) for p in ports):
             rep.add("C3", f"edge {k} names a port that does not exist")
             continue
         for p in ports[1:-1]:
@@ -376,6 +376,26 @@ def _check_steps(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], doc: 
         want_src, want_dst = src(*e.src), dst(*e.dst)
         if _as_end(first, True) != want_src or _as_end(last, False) != want_dst:  # type: ignore[arg-type]
             rep.add("C3", f"edge {k} route runs {_pn(first)} -> {_pn(last)}, not between its endpoints")  # type: ignore[arg-type]
+
+
+def _exists(adg: ADG, p: tuple) -> bool:
+    """Whether a parsed port name denotes a real port (FU ports: of an FU of that PE)."""
+    names = {n.name: n for n in adg.nodes}
+    if p[0] == "fu":
+        node = names.get(p[1])
+        if node is None or node.kind != "pe":
+            return False
+        fu = next((f for f in node.defn.fus if f.name == p[2]), None)  # type: ignore[attr-defined]
+        return fu is not None and p[4] < len(fu.inputs if p[3] == "i" else fu.outputs)
+    node, d, k = p
+    if node == MODULE_IN:
+        return k < len(adg.in_types)
+    if node == MODULE_OUT:
+        return k < len(adg.out_widths)
+    n = names.get(node)
+    if n is None:
+        return False
+    return k < len(n.defn.in_widths if d == "i" else n.defn.out_widths)  # type: ignore[attr-defined]
 
 
 def _pn(p: tuple) -> str:
