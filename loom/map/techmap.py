@@ -37,6 +37,7 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
     out: dict[str, list[Target]] = {}
     reasons: list[str] = []
     fu_cache: dict[int, tuple[int | None, str]] = {}
+    groups: dict[tuple[str, str], tuple[str, list[str]]] = {}  # ops without FU, by op and signature
     for n in dfg.nodes:
         c: list[Target] = []
         why = ""
@@ -55,7 +56,7 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
             fu_cache.clear()
             if not c:
                 sig = f"({', '.join(map(str, n.in_types))}) -> ({', '.join(map(str, n.out_types))})"
-                reasons.append(f"{n.name} %{n.id} {sig} has no compatible function unit" + (f" (e.g. {why})" if why else ""))
+                groups.setdefault((n.name, sig), (why, []))[1].append(n.id)
         elif n.kind == "mem":
             for m in adg.memories():
                 problem = mem_mismatch(n, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
@@ -76,6 +77,11 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
             if not c:
                 reasons.append(f"result {n.arg} ({t}) has no module output port wide enough")
         out[n.id] = c
+    missing = []
+    for (name, sig), (why, ids) in groups.items():
+        who = ", ".join(f"%{i}" for i in ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+        missing.append(f"{name} {sig} ({who}) has no compatible function unit" + (f" (nearest: {why})" if why else ""))
+    reasons[:0] = missing
     if reasons:
         raise NoFit(reasons)
     _ = MODULE_IN
