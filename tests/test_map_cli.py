@@ -14,7 +14,7 @@ from loom.map.adg.read import load_adg
 
 from map_helpers import EXAMPLES, corpus_file
 
-ARTIFACTS = ("map.json", "map.txt", "config.json", "config.bin", "config.h")
+ARTIFACTS = ("map.json", "map.txt", "config.json", "config.bin", "config.h", "viz.html")
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +50,10 @@ def test_map_writes_every_artifact_consistently(mesh_file: Path, tmp_path: Path,
     doc = json.loads(Path(f"{base}.map.json").read_text())
     assert {"nodes", "edges", "ports", "switch_routes", "pe_routes", "fu_configs", "memory_regions"} <= set(doc)
     assert "placement:" in Path(f"{base}.map.txt").read_text()
+    page = Path(f"{base}.viz.html").read_text()
+    assert "<script src" not in page and "<link" not in page and "https://" not in page  # self-contained
+    data = json.loads(page.split("const D = ", 1)[1].split(";\n", 1)[0])
+    assert len(data["routes"]) == len(doc["edges"]) and {c["id"] for c in data["components"]} >= {"pe_0_0", "sw_5_5"}
 
 
 def test_map_is_deterministic_and_independent_of_the_checkout_path(mesh_file: Path, tmp_path: Path) -> None:

@@ -32,12 +32,19 @@ def write_all(files: list[tuple[Path, bytes]]) -> None:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             tmps.append((tmp, path))
+            os.chmod(tmp, 0o666 & ~_umask())
         for tmp, path in tmps:
             os.replace(tmp, path)
     finally:
         for tmp, _ in tmps:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def run_adg_mesh(args) -> int:
