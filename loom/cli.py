@@ -329,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--budget", type=float, metavar="SECONDS", help="time for placement retries (default 60)")
     m.add_argument("--max-join-fanin", type=int, metavar="K", help="default: the ADG's join fan-in")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    m.add_argument("--check-only", action="store_true",
+                   help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
     m.set_defaults(run=cmd_map)
     return p
 

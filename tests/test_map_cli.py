@@ -110,3 +110,36 @@ def test_usage_errors_exit_2(argv, tmp_path: Path, monkeypatch, capsys) -> None:
     err = capsys.readouterr().err
     assert "error" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_check_only_proves_written_artifacts_and_refutes_tampered_ones(mesh_file: Path, tmp_path: Path, capsys) -> None:
+    src = next(p for p in EXAMPLES if p.name.startswith("saxpy."))
+    argv = ["map", str(src), "--adg", str(mesh_file), "-o", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    assert main(argv + ["--check-only"]) == 0
+    assert "proved" in capsys.readouterr().out
+    binary = tmp_path / "saxpy.mesh.config.bin"
+    data = bytearray(binary.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    binary.write_bytes(bytes(data))
+    assert main(argv + ["--check-only"]) == 1
+    assert "refuted" in capsys.readouterr().err
+    (tmp_path / "saxpy.mesh.map.json").write_text('{"nodes": [{"id": 3}], "edges": 7}')
+    assert main(argv + ["--check-only"]) == 1
+
+
+def test_map_does_not_depend_on_the_hash_seed(mesh_file: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    src = next(p for p in EXAMPLES if p.name.startswith("find_first."))
+    outs = []
+    for hs in ("1", "2"):
+        out = tmp_path / hs
+        env = dict(os.environ, PYTHONHASHSEED=hs)
+        r = subprocess.run([sys.executable, "-m", "loom", "map", str(src), "--adg", str(mesh_file), "-o", str(out), "-q"],
+                           env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        outs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert outs[0] == outs[1]

@@ -119,6 +119,9 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     if len(funcs) != 1:
         raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
     dfg = read_dfg(funcs[0])
+    base = f"{stem(in_path)}.{adg_stem(adg_path)}"
+    if getattr(args, "check_only", False):
+        return _check_existing(dfg, adg, Path(args.output) / base)
     progress = _progress(args.quiet)
     try:
         mapping = map_dfg(dfg, adg, seed=args.seed, budget=args.budget if args.budget is not None else 60.0, progress=progress)
@@ -133,7 +136,6 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
                   f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared", file=sys.stderr)
         return 1
     _clear(args.quiet)
-    base = f"{stem(in_path)}.{adg_stem(adg_path)}"
     doc = map_json(mapping, in_path.name, adg_path.name)
     binary = config_bin(mapping)
     report = check(dfg, adg, from_bytes(binary), json.loads(json.dumps(doc)))
@@ -161,6 +163,37 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     for path, _ in files:
         print(f"wrote {path}")
     return 0
+
+
+def _check_existing(dfg, adg, base: Path) -> int:
+    """Re-prove artifacts already on disk: 0 when the checker accepts them, 1 with the violations otherwise."""
+    from loom.map.check import check
+    from loom.map.config import from_bytes
+
+    map_path, bin_path = Path(f"{base}.map.json"), Path(f"{base}.config.bin")
+    for p in (map_path, bin_path):
+        if not p.is_file():
+            raise LoomError("cannot read mapping artifact: no such file", Location(str(p), 1, 1))
+    try:
+        doc = json.loads(map_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise LoomError(f"map.json is not valid JSON: {e}", Location(str(map_path), 1, 1)) from None
+    if not isinstance(doc, dict):
+        raise LoomError("map.json is not a JSON object", Location(str(map_path), 1, 1))
+    try:
+        words = from_bytes(bin_path.read_bytes())
+        report = check(dfg, adg, words, doc)
+    except Exception as e:  # a malformed certificate is a refutation, never a traceback
+        from loom.map.check import CheckReport
+
+        report = CheckReport([f"C1: map.json is malformed ({type(e).__name__}: {e})"])
+    if report.ok:
+        print(f"{bin_path}: proved: the configuration implements @{dfg.name} ({report.edges_checked} edges, C1-C4, C6, C8, C10, C11)")
+        return 0
+    print(f"{bin_path}: refuted:", file=sys.stderr)
+    for v in report.violations[:20]:
+        print(f"  {v}", file=sys.stderr)
+    return 1
 
 
 def _clear(quiet: bool) -> None:
