@@ -110,3 +110,12 @@ def test_bad_switch_table_and_unknown_instance() -> None:
         read_adg(parse_text(sw, "t.mlir"))
     with pytest.raises(LoomError, match=r"^t.mlir:4:.*\[CPL_FABRIC_UNKNOWN_SYMBOL\]"):
         read_adg(parse_text(sw.replace("@s(%a", "@nope(%a"), "t.mlir"))
+
+
+def test_declared_join_fanin_is_exported_and_checked() -> None:
+    text = mesh(MeshParams(rows=2, cols=2, extmem=1, max_join_fanin=3))
+    assert read_adg(parse_text(text)).max_join_fanin() == 3
+    lower = text.replace("loom.adg_max_join_fanin = 3", "loom.adg_max_join_fanin = 2")
+    assert read_adg(parse_text(lower)).max_join_fanin() == 2  # a tighter export is honoured
+    with pytest.raises(LoomError, match=r"\[CPL_FABRIC_JOIN_FANIN\]"):
+        read_adg(parse_text(text.replace("loom.adg_max_join_fanin = 3", "loom.adg_max_join_fanin = 9")))

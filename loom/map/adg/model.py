@@ -170,6 +170,7 @@ class ADG:
     out_widths: list[int]  # module outputs ($out inputs)
     drivers: dict[Port, Port] = field(default_factory=dict)  # input port -> the output port wired to it
     loc: Location = UNKNOWN
+    declared_join_fanin: Optional[int] = None  # fabric.module's loom.adg_max_join_fanin, when given
 
     def node(self, name: str) -> Node:
         return self._by_name[name]
@@ -201,7 +202,11 @@ class ADG:
         return [n for n in self.nodes if n.kind in ("extmemory", "memory")]
 
     def max_join_fanin(self) -> int:
-        """The largest handshake.join fan-in any FU offers (what the lowering may emit)."""
+        """The join fan-in the ADG exports: its declared limit, else the widest join FU."""
+        return self.declared_join_fanin if self.declared_join_fanin is not None else self.join_fu_fanin()
+
+    def join_fu_fanin(self) -> int:
+        """The largest handshake.join fan-in any FU offers."""
         best = 0
         for n in self.pes():
             for fu in n.defn.fus:  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ MEMREF_PORT = "CPL_FABRIC_MEMREF_PORT"
 DUPLICATE_NAME = "CPL_FABRIC_DUPLICATE_NAME"
 PE_EMPTY = "CPL_FABRIC_PE_EMPTY"
 UNSUPPORTED = "CPL_FABRIC_UNSUPPORTED"
+JOIN_FANIN = "CPL_FABRIC_JOIN_FANIN"
 
 DATAFLOW_OPS = ("dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant")
 FU_ALLOWED = frozenset(
@@ -287,7 +288,14 @@ def read_adg(module: Module, filename: str = "") -> ADG:
     for k, t in enumerate(ft.inputs):
         if isinstance(t, MemRefType) and k not in memref_readers:
             raise _err(f"module memref input {k} feeds no fabric.extmemory", fmod, MEMREF_PORT)
-    return ADG(_sym(fmod), nodes, list(ft.inputs), out_widths, drivers, fmod.loc)
+    adg = ADG(_sym(fmod), nodes, list(ft.inputs), out_widths, drivers, fmod.loc)
+    if "loom.adg_max_join_fanin" in fmod.attributes:
+        k = _int_param(fmod, "loom.adg_max_join_fanin", JOIN_FANIN)
+        if not 0 <= k <= max(adg.join_fu_fanin(), 1):
+            raise _err(f"fabric.module declares join fan-in {k}, but its widest join function unit takes "
+                       f"{adg.join_fu_fanin()}", fmod, JOIN_FANIN)
+        adg.declared_join_fanin = k
+    return adg
 
 
 def load_adg(path: str) -> ADG:
