@@ -160,3 +160,43 @@ def test_fan_out_happens_only_at_switches() -> None:
     m, words, doc, rep = map_and_check(dfg, adg)
     assert rep.ok, rep.violations
     assert m.config.switches["sw0"] == {(0, 0), (1, 0)}
+
+
+MUTATIONS = ("swap", "move", "drop_node", "drop_step", "bend_step", "bend_from", "opcode")
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(MUTATIONS), data=st.data())
+def test_mutated_certificates_are_rejected(kind: str, data) -> None:
+    adg, dfg, m, words, doc = dot_mapping()
+    bad = copy.deepcopy(doc)
+    nodes = bad["nodes"]
+    if kind == "swap":  # two nodes of different ops exchange places
+        i = data.draw(st.integers(0, len(nodes) - 1))
+        others = [k for k, n in enumerate(nodes) if n["op"] != nodes[i]["op"] and n["target"]["kind"] == nodes[i]["target"]["kind"]]
+        if not others:
+            others = [k for k, n in enumerate(nodes) if n["op"] != nodes[i]["op"]]
+        j = data.draw(st.sampled_from(others))
+        nodes[i]["target"], nodes[j]["target"] = nodes[j]["target"], nodes[i]["target"]
+    elif kind == "move":  # an op moves to a PE that is not configured for it
+        ops = [n for n in nodes if n["target"]["kind"] == "fu"]
+        n = data.draw(st.sampled_from(ops))
+        free = [p.name for p in adg.pes() if p.name not in doc["pe_routes"]]
+        n["target"]["pe"] = data.draw(st.sampled_from(free))
+    elif kind == "drop_node":
+        del nodes[data.draw(st.integers(0, len(nodes) - 1))]
+    elif kind == "opcode":
+        ops = [n for n in nodes if n["target"]["kind"] == "fu"]
+        n = data.draw(st.sampled_from(ops))
+        n["target"]["opcode"] = (n["target"]["opcode"] + data.draw(st.integers(1, 50))) % len(adg.pes()[0].defn.fus)
+    else:
+        e = data.draw(st.sampled_from([e for e in bad["edges"] if len(e["route"]) > 2]))
+        k = data.draw(st.integers(1, len(e["route"]) - 2))
+        if kind == "drop_step":
+            del e["route"][k]
+        elif kind == "bend_from":
+            e["route"][k]["from"] = e["route"][k - 1]["from"]
+        else:  # one intermediate port replaced by another existing port of another component
+            sw = data.draw(st.sampled_from([n.name for n in adg.switches()]))
+            e["route"][k]["to"] = f"{sw}.out{data.draw(st.integers(0, 7))}"
+    assert not check(dfg, adg, words, bad).ok, kind

@@ -360,6 +360,10 @@ def _check_steps(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], doc: 
         if not isinstance(steps, list) or not steps:
             rep.add("C3", f"edge {k} has no route steps")
             continue
+        if not all(isinstance(s, dict) for s in steps) or any(
+                steps[j].get("from") != steps[j - 1].get("to") for j in range(1, len(steps))):
+            rep.add("C3", f"edge {k} route steps do not chain (each step must start where the previous ended)")
+            continue
         ports = [parse_port_name(str(steps[0].get("from")))] + [parse_port_name(str(s.get("to"))) for s in steps]
         if any(p is None or not _exists(adg, p) for p in ports):
             rep.add("C3", f"edge {k} names a port that does not exist")
