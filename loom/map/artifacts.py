@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from loom.map.adg.model import MODULE_IN, MODULE_OUT, Port, fu_port_name, port_name, value_width
+from loom.map.adg.model import MODULE_IN, MODULE_OUT, fu_port_name, port_name
 from loom.map.config import encode, layout, to_bytes
 from loom.map.mapper import Mapping
 from loom.map.rules import fu_fields, mem_port_maps, region_words, wanted_fields
@@ -173,7 +173,6 @@ def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
     for e in doc["edges"]:
         hops = " > ".join([e["route"][0]["from"]] + [st["to"] for st in e["route"]]) if e["route"] else ""
         lines.append(f"  {e['from']} -> {e['to']}[{e['operand']}] ({e['type']}, {e['hops']} switch hops): {hops}")
-    _ = (value_width, Port)
     return "\n".join(lines) + "\n"
 
 

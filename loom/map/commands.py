@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 from loom.diagnostics import LoomError
 from loom.ir.location import Location
@@ -201,5 +201,3 @@ def _clear(quiet: bool) -> None:
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
 
-
-_ = Optional

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from loom.map.adg.model import ADG, MemDef, PEDef, SwitchDef
+from loom.map.adg.model import ADG, PEDef
 from loom.map.rules import fu_config_bits
 
 
@@ -234,5 +234,3 @@ def join_payload(fields_widths: list[int], values: list[int]) -> int:
         pos += w
     return out
 
-
-_ = (MemDef, SwitchDef)

@@ -26,7 +26,6 @@ from loom.map.techmap import Target
 def port_graph(adg: ADG) -> nx.DiGraph:
     """Ports as nodes (attribute ``kind``, ``width``); wires and allowed switch transitions as edges."""
     g = nx.DiGraph()
-    kinds = {n.name: n.kind for n in adg.nodes}
     for n in adg.nodes:
         d = n.defn
         for k, w in enumerate(d.in_widths):  # type: ignore[attr-defined]
@@ -45,7 +44,6 @@ def port_graph(adg: ADG) -> nx.DiGraph:
         g.add_node((MODULE_OUT, "i", k), kind="module_out", width=w)
     for dst, src in sorted(adg.drivers.items()):
         g.add_edge(src, dst)
-    _ = kinds
     return g
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loom.ir.types import Type
-from loom.map.adg.model import ADG, MODULE_IN, bits_width, value_width
+from loom.map.adg.model import ADG, bits_width, value_width
 from loom.map.dfg import DFG, DNode
 from loom.map.rules import fu_mismatch, mem_mismatch
 
@@ -84,7 +84,6 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
     reasons[:0] = missing
     if reasons:
         raise NoFit(reasons)
-    _ = MODULE_IN
     return out
 
 

@@ -130,26 +130,28 @@ def mesh(p: MeshParams) -> str:
         rr[0] += 1
         return t
 
-    # module inputs and extmemory/memory outputs feed border switches; consumers read switch outputs
+    # module inputs and memory outputs feed border switches; memory inputs and module outputs read them
     for k in range(p.inputs):
         extra_in[next_tile()].append(b.add_input(f"in{k}", f"!fabric.bits<{WIDTH}>"))
-    mem_reads: dict[str, list[Wire]] = {}
-    mems: list[tuple[str, str, int]] = []  # (name, memref, n routed inputs)
+    mems: list[tuple[str, str, int, int, int, int]] = []  # (name, memref, ld, st, routed inputs, outputs)
     for k in range(p.extmem):
-        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st))
+        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", p.mem_ld, p.mem_st,
+                     (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st, 2 * p.mem_ld + p.mem_st))
     for k in range(p.onchip):
-        mems.append((f"mem{k}", "memref<256xi64>", (1 + 1) * 1 + 1))
-    for name, _, n_in in mems:
-        mem_reads[name] = []
+        mems.append((f"mem{k}", "memref<256xi64>", 1, 1, (1 + 1) * 1 + 1, 2 * 1 + 1))
+    for name, _, _, _, n_in, _ in mems:
         for slot in range(n_in):
             extra_out[next_tile()].append((name, slot))
     for k in range(p.outputs):
         extra_out[next_tile()].append(("$out", k))
+    for name, _, _, _, _, n_out in mems:
+        for k in range(n_out):
+            extra_in[next_tile()].append((name, k))
 
     def sw_name(r: int, c: int) -> str:
         return f"sw_{r}_{c}"
 
-    # switch port layout per tile
+    # switch port layout per tile: neighbour tracks, PE ports, border extras
     layouts: dict[tuple[int, int], tuple[list, list]] = {}
     for r in range(p.rows):
         for c in range(p.cols):
@@ -159,40 +161,19 @@ def mesh(p: MeshParams) -> str:
             outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_in)]
             outs += [("x", k) for k in range(len(extra_out.get((r, c), [])))]
             layouts[(r, c)] = (ins, outs)
-    shapes: dict[tuple, str] = {}
-    for (r, c), (ins, outs) in layouts.items():
-        table = [[not (i[0] == "nb" and o[0] == "nb" and i[1] == o[1]) for i in ins] for o in outs]
-        key = (len(ins), len(outs), tuple(tuple(row) for row in table))
-        if key not in shapes:
-            shapes[key] = b.switch(f"mesh_sw{len(shapes)}", len(ins), len(outs), WIDTH, table)
-    # memory inputs: read from the border switch outputs assigned to them
     out_index: dict[tuple[str, int], Wire] = {}
     for t in border:
         ins, outs = layouts[t]
         for k, (key, slot) in enumerate(extra_out[t]):
             out_index[(key, slot)] = (sw_name(*t), outs.index(("x", k)))
-    mem_outs: dict[str, list[Wire]] = {}
-    memref_arg = {}
-    for name, memref, n_in in mems:
+    for name, memref, ld, st, n_in, _ in mems:
         reads = [out_index[(name, s)] for s in range(n_in)]
         if name.startswith("extmem"):
-            memref_arg[name] = b.add_input(f"{name}_ref", memref)
-    # place instances: switches, PEs, then memories (memories' outputs feed switches)
-    for name, memref, n_in in mems:
-        reads = [out_index[(name, s)] for s in range(n_in)]
-        if name.startswith("extmem"):
-            mem_outs[name] = b.extmemory(name, p.mem_ld, p.mem_st, memref, memref_arg[name], reads, WIDTH)
+            ref = b.add_input(f"{name}_ref", memref)
+            b.extmemory(name, ld, st, memref, ref, reads, WIDTH)
         else:
-            mem_outs[name] = b.memory(name, 1, 1, memref, reads, WIDTH)
-    # memory outputs join the border switches' extra inputs
-    for name, _, _ in mems:
-        for w in mem_outs[name]:
-            extra_in[next_tile()].append(w)
-    # recompute layouts now that memory outputs are known (inputs only grow)
-    for t in border:
-        ins, outs = layouts[t]
-        ins = [i for i in ins if i[0] != "x"] + [("x", k) for k in range(len(extra_in[t]))]
-        layouts[t] = (ins, outs)
+            b.memory(name, ld, st, memref, reads, WIDTH)
+    shapes: dict[tuple, str] = {}
     sw_def: dict[tuple[int, int], str] = {}
     for (r, c), (ins, outs) in layouts.items():
         table = [[not (i[0] == "nb" and o[0] == "nb" and i[1] == o[1]) for i in ins] for o in outs]
@@ -219,7 +200,6 @@ def mesh(p: MeshParams) -> str:
             b.instance("mesh_pe", f"pe_{r}_{c}", [(sw_name(r, c), outs.index(("pe", k))) for k in range(pe_in)])
     for k in range(p.outputs):
         b.add_output(out_index[("$out", k)])
-    _ = mem_reads
     return b.text()
 
 
