@@ -70,7 +70,10 @@ class Routes:
 def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
     """The nets to route under ``place``."""
     nets: list[Net] = []
-    for key, edges in dfg.nets().items():
+    by_src: dict[tuple[str, int], list[int]] = {}
+    for e_idx, e in enumerate(dfg.edges):
+        by_src.setdefault(e.src, []).append(e_idx)
+    for key, e_idxs in by_src.items():
         nid, k = key
         node = dfg.by_id[nid]
         t = place[nid]
@@ -83,10 +86,8 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
         else:
             sources = [(MODULE_IN, "o", t[1])]
         sinks = []
-        for e_idx, e in enumerate(dfg.edges):
-            if e.src != key:
-                continue
-            dn, dk = e.dst
+        for e_idx in e_idxs:
+            dn, dk = dfg.edges[e_idx].dst
             dnode, dt = dfg.by_id[dn], place[dn]
             if dt[0] == "fu":
                 pe = adg.node(dt[1]).defn

@@ -181,7 +181,7 @@ def mesh(p: MeshParams) -> str:
         if key not in shapes:
             shapes[key] = b.switch(f"mesh_sw{len(shapes)}", len(ins), len(outs), WIDTH, table)
         sw_def[(r, c)] = shapes[key]
-    for (r, c), (ins, outs) in layouts.items():
+    for (r, c), (ins, _) in layouts.items():
         wires: list[Wire] = []
         for i in ins:
             if i[0] == "nb":

@@ -7,7 +7,7 @@ from typing import Optional
 from loom.diagnostics import VerifyError
 from loom.dialects.fabric import symbol_target
 from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
-from loom.ir.core import BlockArgument, Module, Operation, OpResult
+from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
 from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, MemDef, Node, PEDef, Port, SwitchDef, bits_width, value_width
 
@@ -271,7 +271,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
         v = op.operands[k]
         if isinstance(v.type, MemRefType):
             if not (node.kind == "extmemory" and k == 0 and isinstance(v, BlockArgument)):
-                raise _err(f"a memref may only feed input 0 of a fabric.extmemory, straight from a module input", op, MEMREF_PORT)
+                raise _err("a memref may only feed input 0 of a fabric.extmemory, straight from a module input", op, MEMREF_PORT)
             if v.index in memref_readers:
                 raise _err(f"module memref input {v.index} feeds two extmemories", op, MEMREF_PORT)
             memref_readers[v.index] = node.name
