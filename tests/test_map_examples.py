@@ -26,7 +26,8 @@ def test_example_maps_on_default_mesh_and_is_proved(path) -> None:
     assert len({m.place[n.id][1] for n in ops}) == len(ops)  # one op per PE (C8)
     if path.name.startswith("matmul."):  # memref.dim becomes a host input port
         assert sorted((h["memref"], h["dim"]) for h in doc["host_inputs"]) == [("A", 0), ("A", 1), ("B", 1)]
-        assert {r[0]["memref_arg"] if "memref_arg" in r[0] else None for r in doc["memory_regions"].values()} <= {None}
+        mems = {n["id"] for n in doc["nodes"] if n["kind"] == "mem"}
+        assert {r[0]["dfg_node"] for r in doc["memory_regions"].values()} == mems and len(mems) == 3
         assert sorted(n["target"]["memref_arg"] for n in doc["nodes"] if n["kind"] == "mem") == ["A", "B", "C"]
 
 
