@@ -119,3 +119,15 @@ def test_declared_join_fanin_is_exported_and_checked() -> None:
     assert read_adg(parse_text(lower)).max_join_fanin() == 2  # a tighter export is honoured
     with pytest.raises(LoomError, match=r"\[CPL_FABRIC_JOIN_FANIN\]"):
         read_adg(parse_text(text.replace("loom.adg_max_join_fanin = 3", "loom.adg_max_join_fanin = 9")))
+
+
+def test_port_names_parse_back_even_with_dotted_symbols() -> None:
+    from loom.map.adg.model import MODULE_IN, fu_port_name, parse_port_name, port_name
+
+    for p in [("pe_3", "o", 1), ("sw.a.b", "i", 12), (MODULE_IN, "o", 2)]:
+        assert parse_port_name(port_name(p)) == p
+    assert parse_port_name(fu_port_name("pe", "fu_x.yield", "i", 0)) == ("fu", "pe", "fu_x.yield", "i", 0)
+    assert parse_port_name("pe.inq") is None and parse_port_name(".in1") is None
+    bad = mesh(MeshParams(rows=1, cols=1, extmem=0)).replace('sym_name = "pe_0_0"', 'sym_name = "a:b"')
+    with pytest.raises(LoomError, match=r"\[CPL_FABRIC_DUPLICATE_NAME\]"):
+        read_adg(parse_text(bad))

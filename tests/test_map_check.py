@@ -165,7 +165,7 @@ def test_fan_out_happens_only_at_switches() -> None:
 MUTATIONS = ("swap", "move", "drop_node", "drop_step", "bend_step", "bend_from", "opcode")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(kind=st.sampled_from(MUTATIONS), data=st.data())
 def test_mutated_certificates_are_rejected(kind: str, data) -> None:
     adg, dfg, m, words, doc = dot_mapping()

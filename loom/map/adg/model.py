@@ -222,10 +222,13 @@ def fu_port_name(pe: str, fu: str, d: str, k: int) -> str:
 
 def parse_port_name(s: str) -> Optional[tuple]:
     """Inverse of ``port_name``/``fu_port_name``: ``(node, dir, k)`` or ``("fu", pe, fu, dir, k)``; None if malformed."""
-    m = re.fullmatch(r"(.+?)(?::([^.:]+))?\.(in|out)([0-9]+)", s)
-    if not m:
+    head, _, tail = s.rpartition(".")
+    m = re.fullmatch(r"(in|out)([0-9]+)", tail)
+    if not head or not m:
         return None
-    node, fu, d, k = m.group(1), m.group(2), "i" if m.group(3) == "in" else "o", int(m.group(4))
+    node, _, fu_name = head.partition(":")
+    fu = fu_name if ":" in head else None
+    d, k = "i" if m.group(1) == "in" else "o", int(m.group(2))
     if fu is not None:
         return ("fu", node, fu, d, k)
     if node == "module":

@@ -119,6 +119,8 @@ def read_fu(op: Operation, opcode: int) -> FU:
             raise _err(f"function_unit @{name} holds {flows[0].name}, so it needs latency = -1 and interval = -1", op, FU_TIMING)
     elif lat < 0 or ii < 1:
         raise _err(f"function_unit @{name} needs latency >= 0 and interval >= 1 (found {lat}, {ii})", op, FU_TIMING)
+    if ":" in name or not name:
+        raise _err(f"function_unit name '@{name}' must be non-empty and contain no ':'", op, FU_BODY)
     return FU(name, opcode, tuple(ft.inputs), tuple(ft.results), lat, ii, body, op.loc)
 
 
@@ -246,6 +248,8 @@ def read_adg(module: Module, filename: str = "") -> ADG:
             raise _err(f"'{op.name}' cannot appear in a fabric.module", op, UNSUPPORTED)
         if name in names:
             raise _err(f"two components are named '{name}'", op, DUPLICATE_NAME)
+        if ":" in name or name == "module" or not name:
+            raise _err(f"component name '{name}' is reserved or contains ':'", op, DUPLICATE_NAME)
         names.add(name)
         if [v.type for v in op.operands] != list(sig.inputs) or [r.type for r in op.results] != list(sig.results):
             raise _err(f"'{name}' port types do not match its definition @{_sym(kind_op)} {sig}", op, INSTANCE_PORTS)
