@@ -143,3 +143,14 @@ def test_map_does_not_depend_on_the_hash_seed(mesh_file: Path, tmp_path: Path) -
         assert r.returncode == 0, r.stderr
         outs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert outs[0] == outs[1]
+
+
+def test_unwritable_output_is_a_located_error(mesh_file: Path, tmp_path: Path, capsys) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    src = next(p for p in EXAMPLES if p.name.startswith("collatz."))
+    assert main(["map", str(src), "--adg", str(mesh_file), "-o", str(blocker), "-q"]) == 2
+    assert main(["adg", "mesh", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("cannot write output file") == 2 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

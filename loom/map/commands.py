@@ -25,8 +25,12 @@ def adg_stem(path: Path) -> str:
 def write_all(files: list[tuple[Path, bytes]]) -> None:
     """Write every file via temporaries, renaming only when all were written (nothing half-way)."""
     tmps: list[tuple[str, Path]] = []
+    current = files[0][0] if files else Path(".")
     try:
         for path, data in files:
+            current = path
+            if path.is_dir():
+                raise IsADirectoryError(21, "is a directory")
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
@@ -34,7 +38,10 @@ def write_all(files: list[tuple[Path, bytes]]) -> None:
             tmps.append((tmp, path))
             os.chmod(tmp, 0o666 & ~_umask())
         for tmp, path in tmps:
+            current = path
             os.replace(tmp, path)
+    except OSError as e:
+        raise LoomError(f"cannot write output file: {(e.strerror or str(e)).lower()}", Location(str(current), 1, 1)) from None
     finally:
         for tmp, _ in tmps:
             if os.path.exists(tmp):

@@ -71,8 +71,10 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
             where = place(dfg, adg, cands, rng, dist, moves)
         except PlacementFull as e:
             node = dfg.by_id[e.nid]
+            n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
             raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
-                              f"(the fabric has too few of them)"]) from None
+                              f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {len(adg.pes())} PEs, "
+                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"]) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         routes = router.route(endpoint_ports(dfg, adg, where), rng)
         score = (len(routes.failed), len(routes.overused))
