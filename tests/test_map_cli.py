@@ -154,3 +154,20 @@ def test_unwritable_output_is_a_located_error(mesh_file: Path, tmp_path: Path, c
     err = capsys.readouterr().err
     assert err.count("cannot write output file") == 2 and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_progress_shows_on_a_tty_only(mesh_file: Path, tmp_path: Path, monkeypatch) -> None:
+    import io
+    import sys
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    src = next(p for p in EXAMPLES if p.name.startswith("collatz."))
+    for quiet, tty, expect in ((False, True, True), (True, True, False), (False, False, False)):
+        err = Tty() if tty else io.StringIO()
+        monkeypatch.setattr(sys, "stderr", err)
+        argv = ["map", str(src), "--adg", str(mesh_file), "-o", str(tmp_path / f"{quiet}{tty}")] + (["-q"] if quiet else [])
+        assert main(argv) == 0
+        assert ("placing" in err.getvalue()) is expect, (quiet, tty, err.getvalue())
