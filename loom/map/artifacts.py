@@ -49,25 +49,35 @@ def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
 
 def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
     """The map.json document (file names only, so it does not depend on the checkout path)."""
-    d, adg = m.dfg, m.adg
+    d, adg, src = m.dfg, m.adg, m.source
+    unit_of = {nid: (uid, k) for uid, _, phi in m.units for k, nid in phi.items()}
     nodes = []
     host = []
-    for n in d.nodes:
-        entry: dict[str, Any] = {"id": n.id, "kind": n.kind, "op": n.name, "target": _target_json(m, n.id)}
+    for n in src.nodes:
+        if n.id in unit_of:
+            uid, k = unit_of[n.id]
+            target = dict(_target_json(m, uid), body_op=k, unit=uid)
+        else:
+            target = _target_json(m, n.id)
+        entry: dict[str, Any] = {"id": n.id, "kind": n.kind, "op": n.name, "target": target}
         if n.host is not None:
             entry["host"] = {"memref": n.host[0], "dim": n.host[1]}
             host.append({"port": m.place[n.id][1], "memref": n.host[0], "dim": n.host[1]})
         nodes.append(entry)
     edges = []
     port_table: dict[str, str] = {}
-    for k, e in enumerate(d.edges):
+    for k, e in enumerate(src.edges):
         value = f"%{e.src[0]}#{e.src[1]}"
-        for p in m.paths[k]:
+        ck = m.edge_map[k] if m.edge_map is not None else k
+        entry = {"index": k, "from": value, "to": f"%{e.dst[0]}", "operand": e.dst[1], "type": str(e.type)}
+        if ck is None:  # both ends inside one compound FU: an FU-internal edge, not routed
+            edges.append(dict(entry, hops=0, intra_fu=True, route=[]))
+            continue
+        for p in m.paths[ck]:
             port_table[port_name(p)] = value
-        edges.append({"index": k, "from": value, "to": f"%{e.dst[0]}", "operand": e.dst[1], "type": str(e.type),
-                      "hops": sum(1 for p in m.paths[k]
-                                  if p[0] not in (MODULE_IN, MODULE_OUT) and p[1] == "o" and adg.node(p[0]).kind == "sw"),
-                      "route": _steps(m, k)})
+        edges.append(dict(entry, hops=sum(1 for p in m.paths[ck]
+                                          if p[0] not in (MODULE_IN, MODULE_OUT) and p[1] == "o" and adg.node(p[0]).kind == "sw"),
+                          route=_steps(m, ck)))
     switch_routes: dict[str, list[dict[str, Any]]] = {}
     for name in sorted(m.config.switches):
         for o, i in sorted(m.config.switches[name]):
@@ -83,6 +93,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
             c = m.config.pes[t[1]]
             pe_routes[t[1]] = {
                 "node": n.id, "fu": fu.name, "opcode": fu.opcode,
+                **({"members": [n.members[k].id for k in sorted(n.members)]} if n.members else {}),
                 "inputs": [{"fu_in": k, "pe_in": f.sel} if not f.disconnect else {"fu_in": k, "disconnect": True}
                            for k, f in enumerate(c.inputs)],
                 "outputs": [{"fu_out": k, "pe_out": f.sel} if not f.discard else {"fu_out": k, "discard": True}
@@ -101,7 +112,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
     used_pes = sum(1 for t in m.place.values() if t[0] == "fu")
     return {
         "format": FORMAT,
-        "dfg": {"file": dfg_file, "function": d.name},
+        "dfg": {"file": dfg_file, "function": src.name},
         "adg": {"file": adg_file, "module": adg.name},
         "seed": m.seed,
         "nodes": nodes,
@@ -112,7 +123,8 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "fu_configs": dict(sorted(fu_configs.items())),
         "memory_regions": dict(sorted(regions.items())),
         "host_inputs": host,
-        "stats": {"dfg_nodes": len(d.nodes), "dfg_edges": len(d.edges), "sinks_absorbed": d.sunk,
+        "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
+                  "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
                   "pes_used": used_pes, "pes_total": len(adg.pes()),
                   "switch_hops": sum(e["hops"] for e in edges), "attempts": m.attempts, "route_iterations": m.iterations},
     }
@@ -163,6 +175,8 @@ def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
         t = n["target"]
         if t["kind"] == "fu":
             where = f"{t['pe']} / {t['fu']} (opcode {t['opcode']})"
+            if "body_op" in t:
+                where += f", body op {t['body_op']}"
         elif t["kind"] == "memory":
             where = f"{t['memory']} region {t['region']}" + (f" <- memref %{t['memref_arg']}" if "memref_arg" in t else "")
         else:
@@ -171,7 +185,7 @@ def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
         lines.append(f"  %{n['id']:<24} {n['op']:<22} -> {where}{extra}")
     lines += ["", "routes:"]
     for e in doc["edges"]:
-        hops = " > ".join([e["route"][0]["from"]] + [st["to"] for st in e["route"]]) if e["route"] else ""
+        hops = " > ".join([e["route"][0]["from"]] + [st["to"] for st in e["route"]]) if e["route"] else "inside the function unit"
         lines.append(f"  {e['from']} -> {e['to']}[{e['operand']}] ({e['type']}, {e['hops']} switch hops): {hops}")
     return "\n".join(lines) + "\n"
 

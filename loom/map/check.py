@@ -18,7 +18,8 @@ from typing import Any, Optional
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, parse_port_name, port_name, value_width
 from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.dfg import DFG
-from loom.map.rules import fu_fields, fu_mismatch, mem_mismatch, mem_port_maps, region_words, wanted_fields
+from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, mem_port_maps,
+                             region_words, wanted_fields)
 
 End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("mod_in"|"mod_out", k)
 
@@ -45,17 +46,52 @@ def check(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any]) -> CheckRep
     except DecodeError as e:
         rep.add("C6", str(e))
         return rep
-    place = _certificate(dfg, adg, doc, rep)
-    if place is None:
+    certified = _certificate(dfg, adg, doc, rep)
+    if certified is None:
         return rep
-    fus = _check_pes(dfg, adg, cfg, place, rep)
-    _check_memories(dfg, adg, cfg, place, rep)
+    place, bodies = certified
+    work, place, edge_map = _contract(dfg, adg, place, bodies, rep)
+    if work is None:
+        return rep
+    fus = _check_pes(work, adg, cfg, place, rep)
+    _check_memories(work, adg, cfg, place, rep)
     decoded, widths, used_transitions = _decode_routes(adg, cfg, fus, rep)
     _check_transitions(adg, cfg, used_transitions, rep)
-    _isomorphism(dfg, adg, place, decoded, widths, rep)
-    _check_steps(dfg, adg, cfg, place, doc, rep)
+    _isomorphism(work, adg, place, decoded, widths, rep)
+    _check_steps(dfg, work, edge_map, adg, cfg, place, doc, rep)
     rep.edges_checked = len(dfg.edges)
     return rep
+
+
+def _contract(dfg: DFG, adg: ADG, place: dict[str, tuple], bodies: dict[str, int], rep: CheckReport):
+    """Groups of ops sharing one PE (each naming its body op) must be exactly that compound FU's effective graph;
+    returns the DFG with each group as one node, the placement of that DFG, and the edge map."""
+    groups: dict[tuple, dict[int, str]] = {}
+    for nid, k in bodies.items():
+        groups.setdefault(place[nid], {})
+        if k in groups[place[nid]]:
+            rep.add("C8", f"%{groups[place[nid]][k]} and %{nid} both claim body op {k} of {place[nid][1]}")
+            return None, None, None
+        groups[place[nid]][k] = nid
+    units = []
+    for key, phi in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        _, pe, opcode = key
+        fus = adg.node(pe).defn.fus  # type: ignore[attr-defined]
+        if not isinstance(opcode, int) or not 0 <= opcode < len(fus) or not is_compound(fus[opcode]):
+            rep.add("C1", f"{pe}: opcode {opcode} is not a compound function unit, yet ops claim its body ops")
+            return None, None, None
+        why = compound_mismatch(dfg, fus[opcode], phi)
+        if why is not None:
+            rep.add("C1", f"{pe}/{fus[opcode].name} does not implement {sorted(phi.values())}: {why}")
+            return None, None, None
+        units.append((f"{phi[min(phi)]}+{len(phi) - 1}", fus[opcode], phi))
+    if not units:
+        return dfg, place, list(range(len(dfg.edges)))
+    work, edge_map = contract(dfg, units)
+    wplace = {nid: t for nid, t in place.items() if nid not in bodies}
+    for uid, fu, phi in units:
+        wplace[uid] = place[phi[min(phi)]]
+    return work, wplace, edge_map
 
 
 # ----------------------------------------------------------------------------- certificate
@@ -68,6 +104,7 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
         rep.add("C1", "map.json has no node list")
         return None
     place: dict[str, tuple] = {}
+    bodies: dict[str, int] = {}  # node -> the body op it claims in a compound FU
     owners: dict[tuple, str] = {}
     names = {n.name for n in adg.nodes}
     for e in entries:
@@ -92,12 +129,16 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
         else:
             rep.add("C1", f"%{nid} ({node.name}) is mapped to an incompatible or unknown target {t}")
             continue
-        if res in owners:
+        shared = res[0] == "pe" and isinstance(t.get("body_op"), int) and (
+            res not in owners or (owners[res] in bodies and place[owners[res]] == key))
+        if res in owners and not shared:
             code = "C8" if res[0] == "pe" else "C4"
             rep.add(code, f"%{owners[res]} and %{nid} are both mapped to {res[1]}")
             continue
         owners[res] = nid
         place[nid] = key
+        if res[0] == "pe" and isinstance(t.get("body_op"), int):
+            bodies[nid] = t["body_op"]
         if node.kind == "mem" and node.arg is not None:
             hw = adg.node(t["memory"])
             if hw.memref_arg is None or t.get("module_input") != hw.memref_arg:
@@ -105,7 +146,7 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
     for n in dfg.nodes:
         if n.id not in place:
             rep.add("C1", f"DFG node %{n.id} ({n.name}) is not mapped")
-    return place if not rep.violations else None
+    return (place, bodies) if not rep.violations else None
 
 
 # ----------------------------------------------------------------------------- PEs and memories
@@ -347,15 +388,25 @@ def _end_name(e: End) -> str:
 # ----------------------------------------------------------------------------- route steps
 
 
-def _check_steps(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], doc: dict[str, Any], rep: CheckReport) -> None:
-    """Every claimed route step is legal in the ADG, active in the configuration, and FUs are only endpoints."""
+def _check_steps(dfg: DFG, work: DFG, edge_map: list, adg: ADG, cfg: Config, place: dict[str, tuple],
+                 doc: dict[str, Any], rep: CheckReport) -> None:
+    """Every claimed route step is legal in the ADG, active in the configuration, and FUs are only endpoints;
+    an edge inside a compound FU has no route."""
     edges = doc.get("edges")
     if not isinstance(edges, list) or len(edges) != len(dfg.edges):
         rep.add("C3", "map.json does not list one routing per DFG edge")
         return
-    src, dst = _ends(dfg, adg, place)
+    src, dst = _ends(work, adg, place)
     kinds = {n.name: n.kind for n in adg.nodes}
-    for k, (entry, e) in enumerate(zip(edges, dfg.edges)):
+    for k, entry in enumerate(edges):
+        if edge_map[k] is None:
+            if entry.get("route") != [] or entry.get("intra_fu") is not True:
+                rep.add("C3", f"edge {k} lies inside a compound function unit but claims a route")
+            continue
+        if entry.get("intra_fu"):
+            rep.add("C3", f"edge {k} claims to be FU-internal but joins two function units")
+            continue
+        e = work.edges[edge_map[k]]
         steps = entry.get("route")
         if not isinstance(steps, list) or not steps:
             rep.add("C3", f"edge {k} has no route steps")

@@ -35,6 +35,8 @@ class DNode:
     ld: int = 0
     st: int = 0
     host: Optional[tuple[str, int]] = None  # host: (memref argument name, dimension)
+    members: Optional[dict] = None  # a contracted compound unit: body op index -> member DNode
+    signature: Optional[tuple] = None  # a contracted compound unit: the body signature it needs
 
 
 @dataclass(frozen=True)

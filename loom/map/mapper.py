@@ -12,8 +12,8 @@ from loom.map.config import Config, MuxField, PEConfig, join_payload
 from loom.map.dfg import DFG
 from loom.map.place import PlacementFull, hop_distances, place
 from loom.map.route import Router, Routes, endpoint_ports
-from loom.map.rules import fu_fields, region_words, wanted_fields
-from loom.map.techmap import NoFit, Target, candidates
+from loom.map.rules import contract, fu_fields, region_words, wanted_fields
+from loom.map.techmap import NoFit, Target, candidates, find_units
 
 
 @dataclass
@@ -28,6 +28,14 @@ class Mapping:
     seed: int
     attempts: int
     iterations: int
+    original: Optional[DFG] = None  # the DFG before compound units were contracted (None: no units)
+    edge_map: Optional[list] = None  # original edge index -> edge index of ``dfg`` (None: inside a unit)
+    units: list = field(default_factory=list)  # (unit id, FU, body op -> original node id)
+
+    @property
+    def source(self) -> DFG:
+        """The DFG as the user wrote it."""
+        return self.original if self.original is not None else self.dfg
 
 
 @dataclass
@@ -52,6 +60,11 @@ class Progress:
 def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: Optional[Progress] = None) -> Mapping:
     """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``budget`` seconds."""
     prog = progress or Progress()
+    original = dfg
+    units = find_units(dfg, adg)
+    edge_map = list(range(len(dfg.edges)))
+    if units:
+        dfg, edge_map = contract(dfg, units)
     try:
         cands = candidates(dfg, adg)
     except NoFit as e:
@@ -81,7 +94,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
         if best is None or score < best[0]:
             best = (score, routes, where)
         if score == (0, 0):
-            return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt, routes.iterations)
+            return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
+                           routes.iterations, original if units else None, edge_map if units else None, units)
         if time.monotonic() >= deadline or attempt >= 50:
             break
     _, routes, where = best

@@ -22,6 +22,10 @@ CONT_CONDS = ("<", "<=", ">", ">=", "!=")  # one-hot bit order of dataflow.strea
 
 def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
     """Why ``fu`` cannot implement op node ``node`` (None when it can). Dataflow ops match only themselves."""
+    if node.name == "fabric.compound":
+        if not is_compound(fu) or body_signature(fu) != node.signature:
+            return f"{fu.name} is not the compound body this group needs"
+        return None
     op = fu.op
     if op is None:
         return f"{fu.name} has a compound body"
@@ -78,20 +82,27 @@ def fu_config_bits(fu: FU) -> int:
 
 def wanted_fields(node: DNode, fu: FU) -> list[int]:
     """The field values that make ``fu`` compute ``node`` (constant literal bits, join mask, predicate, cont_cond)."""
-    assert node.op is not None
     vals = []
-    for f in fu_fields(fu):
+    for f, i in zip(fu_fields(fu), _field_ops(fu)):
+        src = node.members[i] if node.members is not None else node
+        assert src.op is not None
         if f.kind == "constant":
-            vals.append(literal_bits(node.op.attributes.get("value"), f.type, f.width))
+            vals.append(literal_bits(src.op.attributes.get("value"), f.type, f.width))
         elif f.kind == "join":
-            vals.append((1 << len(node.in_types)) - 1)
+            vals.append((1 << len(src.in_types)) - 1)
         elif f.kind == "cmp":
-            a = node.op.attributes.get("predicate")
+            a = src.op.attributes.get("predicate")
             vals.append(a.value if isinstance(a, IntegerAttr) else 0)
         elif f.kind == "stream":
-            cc = _str_attr(node.op, "cont_cond", "<")
+            cc = _str_attr(src.op, "cont_cond", "<")
             vals.append(1 << CONT_CONDS.index(cc) if cc in CONT_CONDS else 0)
     return vals
+
+
+def _field_ops(fu: FU) -> list[int]:
+    """The body op index of each configurable field, in field order."""
+    return [i for i, op in enumerate(fu.body)
+            if op.name in ("handshake.constant", "handshake.join", "arith.cmpi", "arith.cmpf", "dataflow.stream")]
 
 
 def literal_bits(attr, type_: Optional[Type], width: int) -> int:
@@ -172,3 +183,134 @@ def region_words(node: DNode) -> list[int]:
     """The five region words of the one region a software memory occupies (addr_offset 0)."""
     lanes = max(node.ld, node.st)
     return [1, 0, lanes - 1, 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------- compound function units
+
+
+def is_compound(fu: FU) -> bool:
+    """A fixed multi-op body that one group of DFG ops may share (never with dataflow ops or fabric.mux)."""
+    return len(fu.body) > 1 and not any(op.name.startswith("dataflow.") or op.name == "fabric.mux" for op in fu.body)
+
+
+def body_sources(fu: FU) -> list[list[tuple]]:
+    """Per body op, per operand: ``("arg", q)`` (FU input q) or ``("op", k, r)`` (result r of body op k)."""
+    where: dict[int, tuple] = {}
+    block_args = fu.body[0].parent.args if fu.body and fu.body[0].parent is not None else []
+    for q, a in enumerate(block_args):
+        where[id(a)] = ("arg", q)
+    for k, op in enumerate(fu.body):
+        for r, v in enumerate(op.results):
+            where[id(v)] = ("op", k, r)
+    return [[where.get(id(v), ("?",)) for v in op.operands] for op in fu.body]
+
+
+def body_yields(fu: FU) -> list[tuple]:
+    """Per FU output, the ``("op", k, r)`` it yields."""
+    block = fu.body[0].parent if fu.body else None
+    yld = block.ops[-1] if block is not None and block.ops else None
+    if yld is None:
+        return []
+    where = {id(v): ("op", k, r) for k, op in enumerate(fu.body) for r, v in enumerate(op.results)}
+    return [where.get(id(v), ("?",)) for v in yld.operands]
+
+
+def body_signature(fu: FU) -> tuple:
+    """What makes two compound FUs interchangeable: ports, ops with types and wiring, fixed attributes, yields."""
+    ops = tuple((op.name, tuple(map(str, (v.type for v in op.operands))), tuple(map(str, (r.type for r in op.results))),
+                 tuple(map(tuple, src)), _str_attr(op, "step_op", "")) for op, src in zip(fu.body, body_sources(fu)))
+    return (tuple(map(str, fu.inputs)), tuple(map(str, fu.outputs)), ops, tuple(body_yields(fu)))
+
+
+def _op_mismatch(node: DNode, op: Operation) -> Optional[str]:
+    if node.kind != "op" or node.name != op.name:
+        return f"%{node.id} is {node.name}, the body op is {op.name}"
+    if node.in_types != tuple(v.type for v in op.operands) or node.out_types != tuple(r.type for r in op.results):
+        return f"%{node.id} has other types than the body's {op.name}"
+    if op.name == "dataflow.stream" and node.op is not None and _str_attr(node.op, "step_op", "+=") != _str_attr(op, "step_op", "+="):
+        return f"%{node.id} steps differently"
+    return None
+
+
+def compound_mismatch(dfg, fu: FU, phi: dict[int, str]) -> Optional[str]:
+    """Why the DFG ops ``phi`` (body op index -> node id) are not exactly ``fu``'s effective graph (None if they are).
+
+    Every body op is matched by a distinct DFG op of the same kind and types; every body
+    edge is that DFG edge; an FU input feeds one DFG value to all its body uses; a value
+    made inside and read outside is an FU output; no DFG edge enters the group from itself
+    except along body edges.
+    """
+    if sorted(phi) != list(range(len(fu.body))) or len(set(phi.values())) != len(fu.body):
+        return f"the group does not cover {fu.name}'s {len(fu.body)} body ops one to one"
+    for i, op in enumerate(fu.body):
+        node = dfg.by_id.get(phi[i])
+        if node is None:
+            return f"%{phi[i]} is not a DFG node"
+        why = _op_mismatch(node, op)
+        if why is not None:
+            return why
+    members = set(phi.values())
+    inv = {v: k for k, v in phi.items()}
+    feeder = {e.dst: e.src for e in dfg.edges}
+    arg_val: dict[int, tuple] = {}
+    for i, srcs in enumerate(body_sources(fu)):
+        for j, s in enumerate(srcs):
+            got = feeder.get((phi[i], j))
+            if got is None:
+                return f"operand {j} of %{phi[i]} is not fed"
+            if s[0] == "arg":
+                if got[0] in members:
+                    return f"%{phi[i]} reads %{got[0]} of its own group through FU input {s[1]}"
+                if arg_val.setdefault(s[1], got) != got:
+                    return f"FU input {s[1]} of {fu.name} would carry two different values"
+            elif s[0] != "op" or got != (phi[s[1]], s[2]):
+                return f"operand {j} of %{phi[i]} is not the body edge of {fu.name}"
+    yields = body_yields(fu)
+    for e in dfg.edges:
+        if e.src[0] in members and e.dst[0] not in members and ("op", inv[e.src[0]], e.src[1]) not in yields:
+            return f"%{e.src[0]}#{e.src[1]} is read outside the group but is not an output of {fu.name}"
+    return None
+
+
+def contract(dfg, units: list[tuple[str, FU, dict[int, str]]]):
+    """The DFG with every unit (id, FU, body op -> node) replaced by one node of kind ``op`` named ``fabric.compound``.
+
+    Returns the contracted DFG and, per original edge index, the contracted edge index
+    (None for an edge inside a unit).
+    """
+    from loom.map.dfg import DEdge, DFG, DNode
+
+    of: dict[str, tuple[str, int]] = {}
+    unit_node: dict[str, DNode] = {}
+    for uid, fu, phi in units:
+        for k, nid in phi.items():
+            of[nid] = (uid, k)
+        unit_node[uid] = DNode(uid, "op", "fabric.compound", tuple(fu.inputs), tuple(fu.outputs),
+                               members={k: dfg.by_id[nid] for k, nid in phi.items()}, signature=body_signature(fu))
+    srcs = {uid: body_sources(fu) for uid, fu, _ in units}
+    ylds = {uid: body_yields(fu) for uid, fu, _ in units}
+    nodes, placed = [], set()
+    for n in dfg.nodes:
+        if n.id in of:
+            uid = of[n.id][0]
+            if uid not in placed:
+                placed.add(uid)
+                nodes.append(unit_node[uid])
+        else:
+            nodes.append(n)
+    edges: list = []
+    index: dict[tuple, int] = {}
+    edge_map: list[Optional[int]] = []
+    for e in dfg.edges:
+        s_in, d_in = of.get(e.src[0]), of.get(e.dst[0])
+        if s_in is not None and d_in is not None and s_in[0] == d_in[0]:
+            edge_map.append(None)
+            continue
+        src = (s_in[0], ylds[s_in[0]].index(("op", s_in[1], e.src[1]))) if s_in else e.src
+        dst = (d_in[0], srcs[d_in[0]][d_in[1]][e.dst[1]][1]) if d_in else e.dst
+        key = (src, dst)
+        if key not in index:
+            index[key] = len(edges)
+            edges.append(DEdge(src, dst, e.type))
+        edge_map.append(index[key])
+    return DFG(dfg.name, nodes, edges, dfg.arg_names, sunk=dfg.sunk), edge_map

@@ -97,3 +97,62 @@ def _pick_fu(n: DNode, pe) -> tuple[int | None, str]:
         if fu.op is not None and fu.op.name == n.name and not why:
             why = problem
     return None, why
+
+
+def find_units(dfg: DFG, adg: ADG) -> list[tuple[str, object, dict[int, str]]]:
+    """Groups of DFG ops that one compound FU implements: (unit id, FU, body op -> node id).
+
+    Every match of every distinct compound body is found by backtracking along body
+    edges; matches are then taken greedily in DFG order, without overlap and no more
+    of one body than there are PEs offering it.
+    """
+    from loom.map.rules import body_signature, body_sources, compound_mismatch, is_compound
+
+    kinds: dict[tuple, tuple[object, int]] = {}
+    for pe in adg.pes():
+        for fu in pe.defn.fus:  # type: ignore[attr-defined]
+            if is_compound(fu):
+                sig = body_signature(fu)
+                first, count = kinds.get(sig, (fu, 0))
+                kinds[sig] = (first, count + 1)
+    if not kinds:
+        return []
+    pos = {n.id: k for k, n in enumerate(dfg.nodes)}
+    consumers: dict[tuple[str, int], list[str]] = {}
+    for e in dfg.edges:
+        consumers.setdefault(e.src, []).append(e.dst[0])
+    by_name: dict[str, list[str]] = {}
+    for n in dfg.nodes:
+        if n.kind == "op":
+            by_name.setdefault(n.name, []).append(n.id)
+    matches: list[tuple[int, tuple, object, dict[int, str]]] = []
+    for sig, (fu, _) in kinds.items():
+        srcs = body_sources(fu)  # type: ignore[arg-type]
+
+        def extend(i: int, phi: dict[int, str]) -> None:
+            if i == len(fu.body):  # type: ignore[attr-defined]
+                if compound_mismatch(dfg, fu, phi) is None:  # type: ignore[arg-type]
+                    matches.append((min(pos[v] for v in phi.values()), sig, fu, dict(phi)))
+                return
+            op = fu.body[i]  # type: ignore[attr-defined]
+            inner = [s for s in srcs[i] if s[0] == "op"]
+            cands = consumers.get((phi[inner[0][1]], inner[0][2]), []) if inner else by_name.get(op.name, [])
+            for nid in dict.fromkeys(cands):
+                node = dfg.by_id[nid]
+                if nid in phi.values() or node.kind != "op" or node.name != op.name:
+                    continue
+                phi[i] = nid
+                extend(i + 1, phi)
+                del phi[i]
+
+        extend(0, {})
+    used: set[str] = set()
+    taken: dict[tuple, int] = {}
+    units = []
+    for _, sig, fu, phi in sorted(matches, key=lambda m: (m[0], sorted(pos[v] for v in m[3].values()))):
+        if used & set(phi.values()) or taken.get(sig, 0) >= kinds[sig][1]:
+            continue
+        used |= set(phi.values())
+        taken[sig] = taken.get(sig, 0) + 1
+        units.append((f"{phi[0]}+{len(phi) - 1}", fu, phi))
+    return units

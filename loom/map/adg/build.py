@@ -21,7 +21,8 @@ def _rank(memref: str) -> int:
 
 @dataclass(frozen=True)
 class FUSpec:
-    """One function unit: ``line`` is its single op with inputs ``%i0..`` and results ``%r0..``."""
+    """One function unit over inputs ``%i0..`` yielding ``%r0..``: ``line`` is its single op (whose results
+    become ``%r0..``), or several ops separated by newlines that define ``%r0..`` themselves (a compound FU)."""
 
     name: str
     inputs: tuple[str, ...]
@@ -34,9 +35,11 @@ class FUSpec:
         args = ", ".join(f"%i{k}: {t}" for k, t in enumerate(self.inputs))
         res = ", ".join(f"%r{k}" for k in range(len(self.outputs)))
         outs = ", ".join(self.outputs)
+        body = "".join(f"{indent}  {ln.strip()}\n" for ln in self.line.split("\n")) if "\n" in self.line \
+            else f"{indent}  {res} = {self.line}\n"
         return (
             f"{indent}fabric.function_unit @{self.name}({args}) -> ({outs}) [latency = {self.latency}, interval = {self.interval}] {{\n"
-            f"{indent}  {res} = {self.line}\n"
+            f"{body}"
             f"{indent}  fabric.yield {res} : {outs}\n"
             f"{indent}}}\n"
         )

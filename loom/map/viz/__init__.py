@@ -86,17 +86,24 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
         kind = kinds.get(v, "port")
         label = hosted.get(v, "")
         if label:
-            label = m.dfg.by_id[label].name.split(".")[-1] + " %" + label
+            node = m.dfg.by_id[label]
+            if node.members:
+                label = " + ".join(f"{x.name.split('.')[-1]} %{x.id}" for _, x in sorted(node.members.items()))
+            else:
+                label = node.name.split(".")[-1] + " %" + label
         comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label})
     routes = []
-    for k, e in enumerate(m.dfg.edges):
+    for k, entry in enumerate(doc["edges"]):
+        ck = m.edge_map[k] if m.edge_map is not None else k
+        if ck is None:
+            continue
         pts: list[str] = []
-        for p in m.paths[k]:
+        for p in m.paths[ck]:
             v = _vertex(p[0], p[2])
             if not pts or pts[-1] != v:
                 pts.append(v)
-        routes.append({"edge": k, "name": f"{doc['edges'][k]['from']} -> {doc['edges'][k]['to']}[{e.dst[1]}]",
-                       "type": str(e.type), "via": pts})
+        routes.append({"edge": len(routes), "name": f"{entry['from']} -> {entry['to']}[{entry['operand']}]",
+                       "type": entry["type"], "via": pts})
     data = json.dumps({"components": comps, "routes": routes, "title": f"{doc['dfg']['function']} on {doc['adg']['module']}"},
                       sort_keys=True)
     w = max(x for x, _ in pos.values()) + 160
