@@ -80,9 +80,11 @@ class FabricDefSyntax:
         name, ft = op.attributes.get("sym_name"), op.attributes.get("function_type")
         if not isinstance(name, StringAttr) or not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
             return None
-        if op.operands or op.results or len(op.regions) != 1 or not op.regions[0].blocks:
+        if op.operands or op.results or op.successors or len(op.regions) != 1 or not op.regions[0].blocks:
             return None
         body = op.regions[0]
+        if [a.type for a in body.blocks[0].args] != list(ft.type.inputs):
+            return None
         args = ", ".join(f"{w.value(a)}: {w.type(a.type)}" for a in body.blocks[0].args)
         out = f" {w.symbol(name.value)}({args}) -> ({', '.join(w.type(t) for t in ft.type.results)})"
         params, own = _print_params(w, op)
@@ -127,12 +129,15 @@ class ComponentSyntax:
             st.operand_types, st.result_types = [], []
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if op.regions or op.successors or (op.results and not op.operands):
+            return None  # regions have no custom form; results without operands would read back as a definition
         name = op.attributes.get("sym_name")
         out = f" {w.symbol(name.value)}" if isinstance(name, StringAttr) else ""
         params, own = _print_params(w, op)
         out += params
-        own |= {"sym_name"}
-        if op.operands or op.results:
+        if isinstance(name, StringAttr):
+            own.add("sym_name")
+        if op.operands:
             ft = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
             out += " (" + ", ".join(w.value(v) for v in op.operands) + ")"
         else:
@@ -165,7 +170,7 @@ class InstanceSyntax:
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
         target = op.attributes.get("module")
-        if not isinstance(target, SymbolRefAttr):
+        if not isinstance(target, SymbolRefAttr) or target.nested or op.regions or op.successors:
             return None
         ft = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
         args = ", ".join(w.value(v) for v in op.operands)
@@ -188,7 +193,7 @@ class YieldSyntax:
         st.result_types = []
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
-        if op.results or op.attributes:
+        if op.results or op.attributes or op.regions or op.successors:
             return None
         if not op.operands:
             return ""
