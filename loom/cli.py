@@ -359,6 +359,27 @@ def _verify_rtl(paths, reports, args) -> list:
     return out
 
 
+# ----------------------------------------------------------------------------- adg, map
+
+
+def cmd_adg_mesh(args) -> int:
+    from loom.map.commands import run_adg_mesh
+
+    return run_adg_mesh(args)
+
+
+def cmd_adg_verify(args) -> int:
+    from loom.map.commands import run_adg_verify
+
+    return run_adg_verify(args)
+
+
+def cmd_map(args) -> int:
+    from loom.map.commands import run_map
+
+    return run_map(args, _dfg_module, _stem)
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -437,6 +458,33 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--max-join-fanin", type=int, metavar="K")
     h.add_argument("--no-rar", action="store_true")
     h.set_defaults(run=cmd_hdl)
+
+    a = sub.add_parser("adg", help="generate or check an architecture description (fabric MLIR)")
+    asub = a.add_subparsers(dest="adg_command", metavar="ACTION", parser_class=_Parser)
+    am = asub.add_parser("mesh", help="generate a mesh of switches and PEs")
+    am.add_argument("--rows", type=int, default=10, metavar="R")
+    am.add_argument("--cols", type=int, default=10, metavar="C")
+    am.add_argument("--extmem", type=int, default=4, metavar="K", help="external memory interfaces")
+    am.add_argument("--max-join-fanin", type=int, default=4, metavar="F")
+    am.add_argument("--tracks", type=int, default=3, metavar="T", help="wires per direction between switches")
+    am.add_argument("-o", "--output", required=True, metavar="X.fabric.mlir")
+    am.set_defaults(run=cmd_adg_mesh)
+    av = asub.add_parser("verify", help="parse and verify fabric files")
+    av.add_argument("inputs", nargs="+", metavar="X.fabric.mlir")
+    av.set_defaults(run=cmd_adg_verify)
+
+    m = sub.add_parser("map", help="place and route a DFG onto an ADG and write the configuration")
+    m.add_argument("input", metavar="IN.mlir")
+    m.add_argument("--adg", required=True, metavar="X.fabric.mlir")
+    m.add_argument("-o", "--output", default=".", metavar="OUTDIR")
+    m.add_argument("--func", metavar="NAME")
+    m.add_argument("--seed", type=int, default=0, metavar="N")
+    m.add_argument("--budget", type=float, metavar="SECONDS", help="time for placement retries (default 60)")
+    m.add_argument("--max-join-fanin", type=int, metavar="K", help="default: the ADG's join fan-in")
+    m.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    m.add_argument("--check-only", action="store_true",
+                   help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
+    m.set_defaults(run=cmd_map)
     return p
 
 

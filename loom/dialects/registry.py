@@ -6,13 +6,13 @@ rules are declared once, in its dialect module (``loom/dialects/<dialect>.py``).
 
 from __future__ import annotations
 
-from loom.dialects import arith, builtin, cf, dataflow, func, handshake, math, memref, memref_misc, scf, scf_regions, ub
+from loom.dialects import arith, builtin, cf, dataflow, fabric, func, handshake, math, memref, memref_misc, scf, scf_regions, ub
 from loom.dialects.opdef import OpDef
 
 
 def _build_table() -> dict[str, OpDef]:
     table: dict[str, OpDef] = {}
-    for mod in (builtin, func, cf, arith, math, ub, scf, scf_regions, memref, memref_misc, handshake, dataflow):
+    for mod in (builtin, func, cf, arith, math, ub, scf, scf_regions, memref, memref_misc, handshake, dataflow, fabric):
         for d in mod.OPS:
             if d.name in table:  # pragma: no cover - programming error
                 raise ValueError(f"op {d.name} registered twice")

@@ -1,0 +1,223 @@
+"""The mesh generator behind ``loom adg mesh``: R x C tiles of (switch, PE) with a full FU palette.
+
+Tile (r, c) holds switch ``sw_r_c`` and PE ``pe_r_c``. Neighbouring switches are
+joined by ``tracks`` wires per direction; a PE reads its inputs from its own
+switch and drives its outputs back into it. Module inputs and outputs and the
+memory interfaces' ports hang off the border switches, spread round-robin.
+Switch tables allow every input to reach every output except a U-turn back to
+the neighbour it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loom.map.adg.build import ADGBuilder, FUSpec, Wire
+
+WIDTH = 64
+INTS = ("i32", "i64", "index")
+VALUES = ("i1", "i32", "i64", "index", "f32", "none")
+DIRS = ("N", "E", "S", "W")
+_OPP = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+
+
+def _n(t: str) -> str:
+    return t.replace("index", "idx")
+
+
+def palette(max_join_fanin: int) -> list[FUSpec]:
+    """The FU set of every mesh PE: integer, index, float, compare/select, casts, constants,
+    the four dataflow ops, load/store (rank 1 and 2), join, mux and cond_br."""
+    fus: list[FUSpec] = []
+    add = fus.append
+    bin_int = "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui maxsi maxui minsi minui".split()
+    for op in bin_int:
+        for t in INTS:
+            add(FUSpec(f"{op}_{_n(t)}", (t, t), (t,), f"arith.{op} %i0, %i1 : {t}"))
+    for op in ("andi", "ori", "xori"):
+        add(FUSpec(f"{op}_i1", ("i1", "i1"), ("i1",), f"arith.{op} %i0, %i1 : i1"))
+    for op in ("addf", "subf", "mulf", "divf", "maximumf", "minimumf")[:4]:
+        add(FUSpec(f"{op}_f32", ("f32", "f32"), ("f32",), f"arith.{op} %i0, %i1 : f32", latency=3))
+    add(FUSpec("negf_f32", ("f32",), ("f32",), "arith.negf %i0 : f32"))
+    for t in INTS:
+        add(FUSpec(f"cmpi_{_n(t)}", (t, t), ("i1",), f"arith.cmpi slt, %i0, %i1 : {t}"))
+    add(FUSpec("cmpf_f32", ("f32", "f32"), ("i1",), "arith.cmpf olt, %i0, %i1 : f32"))
+    for t in ("i1", "i32", "i64", "index", "f32"):
+        add(FUSpec(f"select_{_n(t)}", ("i1", t, t), (t,), f"arith.select %i0, %i1, %i2 : {t}"))
+    casts = [
+        ("index_cast", "index", "i32"), ("index_cast", "i32", "index"), ("index_cast", "index", "i64"), ("index_cast", "i64", "index"),
+        ("index_castui", "index", "i32"), ("index_castui", "i32", "index"), ("index_castui", "index", "i64"), ("index_castui", "i64", "index"),
+        ("extui", "i1", "i32"), ("extui", "i1", "i64"), ("extui", "i32", "i64"), ("extsi", "i32", "i64"), ("extsi", "i1", "i32"),
+        ("trunci", "i64", "i32"), ("trunci", "i32", "i1"), ("sitofp", "i32", "f32"), ("uitofp", "i32", "f32"), ("fptosi", "f32", "i32"),
+    ]
+    for op, a, b in casts:
+        add(FUSpec(f"{op}_{_n(a)}_{_n(b)}", (a,), (b,), f"arith.{op} %i0 : {a} to {b}"))
+    for t in ("i1", "i32", "i64", "index", "f32"):
+        lit = "0.0" if t == "f32" else "0"
+        add(FUSpec(f"const_{_n(t)}", ("none",), (t,), f"handshake.constant %i0 {{value = {lit} : {t}}} : {t}", latency=0))
+    for step in ("+=", "-="):
+        add(FUSpec(f"stream_{'inc' if step == '+=' else 'dec'}", ("index", "index", "index"), ("index", "i1"),
+                   f'dataflow.stream %i0, %i1, %i2 {{step_op = "{step}", cont_cond = "<"}} : (index, index, index) -> (index, i1)',
+                   latency=-1, interval=-1))
+    for t in VALUES:
+        if t not in ("i1", "none"):
+            add(FUSpec(f"gate_{_n(t)}", (t, "i1"), (t, "i1"), f"dataflow.gate %i0, %i1 : {t}, i1 -> {t}, i1", -1, -1))
+        add(FUSpec(f"carry_{_n(t)}", ("i1", t, t), (t,), f"dataflow.carry %i0, %i1, %i2 : i1, {t}, {t} -> {t}", -1, -1))
+        add(FUSpec(f"invariant_{_n(t)}", ("i1", t), (t,), f"dataflow.invariant %i0, %i1 : i1, {t} -> {t}", -1, -1))
+        add(FUSpec(f"cond_br_{_n(t)}", ("i1", t), (t, t), f"handshake.cond_br %i0, %i1 : {t}"))
+        add(FUSpec(f"mux_{_n(t)}", ("i1", t, t), (t,), f"handshake.mux %i0 [%i1, %i2] : i1, {t}"))
+    if max_join_fanin >= 2:
+        f = max_join_fanin
+        add(FUSpec(f"join_{f}", ("none",) * f, ("none",), f"handshake.join {', '.join(f'%i{k}' for k in range(f))} : {', '.join(['none'] * f)}"))
+    for t in ("i32", "i64", "f32"):
+        for rank in (1, 2):
+            addrs = ", ".join(f"%i{k}" for k in range(rank))
+            idx = ", ".join(["index"] * rank)
+            d, c = f"%i{rank}", f"%i{rank + 1}"
+            ins = ("index",) * rank + (t, "none")
+            outs = (t,) + ("index",) * rank
+            add(FUSpec(f"load{rank}_{t}", ins, outs, f"handshake.load [{addrs}] {d}, {c} : {idx}, {t}"))
+            add(FUSpec(f"store{rank}_{t}", ins, outs, f"handshake.store [{addrs}] {d}, {c} : {idx}, {t}"))
+    return fus
+
+
+@dataclass(frozen=True)
+class MeshParams:
+    rows: int = 10
+    cols: int = 10
+    extmem: int = 4
+    max_join_fanin: int = 4
+    tracks: int = 3
+    inputs: int = 8
+    outputs: int = 4
+    mem_ld: int = 5
+    mem_st: int = 2
+    mem_rank: int = 2
+    onchip: int = 1
+    extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
+
+
+def _border(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Border tiles clockwise from the top-left corner."""
+    ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)]
+    ring += [(rows - 1, c) for c in range(cols - 2, -1, -1)] + [(r, 0) for r in range(rows - 2, 0, -1)]
+    seen, out = set(), []
+    for t in ring:
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    return out
+
+
+def mesh(p: MeshParams) -> str:
+    """The fabric MLIR text of the mesh described by ``p``."""
+    if p.rows < 1 or p.cols < 1:
+        raise ValueError("rows and cols must be >= 1")
+    fus = palette(p.max_join_fanin) + list(p.extra_fus)
+    pe_in = max(len(f.inputs) for f in fus)
+    pe_out = max(len(f.outputs) for f in fus)
+    b = ADGBuilder(f"mesh_{p.rows}x{p.cols}")
+    b.attrs["loom.adg_max_join_fanin"] = str(p.max_join_fanin)
+    b.pe("mesh_pe", pe_in, pe_out, WIDTH, fus)
+    border = _border(p.rows, p.cols)
+    extra_in: dict[tuple[int, int], list[Wire]] = {t: [] for t in border}  # wires entering border switches
+    extra_out: dict[tuple[int, int], list[tuple[str, int]]] = {t: [] for t in border}  # (consumer key, slot)
+    rr = [0]
+
+    def next_tile() -> tuple[int, int]:
+        t = border[rr[0] % len(border)]
+        rr[0] += 1
+        return t
+
+    # module inputs and memory outputs feed border switches; memory inputs and module outputs read them
+    for k in range(p.inputs):
+        extra_in[next_tile()].append(b.add_input(f"in{k}", f"!fabric.bits<{WIDTH}>"))
+    mems: list[tuple[str, str, int, int, int, int]] = []  # (name, memref, ld, st, routed inputs, outputs)
+    for k in range(p.extmem):
+        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", p.mem_ld, p.mem_st,
+                     (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st, 2 * p.mem_ld + p.mem_st))
+    for k in range(p.onchip):
+        mems.append((f"mem{k}", "memref<256xi64>", 1, 1, (1 + 1) * 1 + 1, 2 * 1 + 1))
+    for name, _, _, _, n_in, _ in mems:
+        for slot in range(n_in):
+            extra_out[next_tile()].append((name, slot))
+    for k in range(p.outputs):
+        extra_out[next_tile()].append(("$out", k))
+    for name, _, _, _, _, n_out in mems:
+        for k in range(n_out):
+            extra_in[next_tile()].append((name, k))
+
+    def sw_name(r: int, c: int) -> str:
+        return f"sw_{r}_{c}"
+
+    # switch port layout per tile: neighbour tracks, PE ports, border extras
+    layouts: dict[tuple[int, int], tuple[list, list]] = {}
+    for r in range(p.rows):
+        for c in range(p.cols):
+            dirs = [d for d in DIRS if 0 <= r + _STEP[d][0] < p.rows and 0 <= c + _STEP[d][1] < p.cols]
+            ins: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_out)]
+            ins += [("x", k) for k in range(len(extra_in.get((r, c), [])))]
+            outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_in)]
+            outs += [("x", k) for k in range(len(extra_out.get((r, c), [])))]
+            layouts[(r, c)] = (ins, outs)
+    out_index: dict[tuple[str, int], Wire] = {}
+    for t in border:
+        ins, outs = layouts[t]
+        for k, (key, slot) in enumerate(extra_out[t]):
+            out_index[(key, slot)] = (sw_name(*t), outs.index(("x", k)))
+    for name, memref, ld, st, n_in, _ in mems:
+        reads = [out_index[(name, s)] for s in range(n_in)]
+        if name.startswith("extmem"):
+            ref = b.add_input(f"{name}_ref", memref)
+            b.extmemory(name, ld, st, memref, ref, reads, WIDTH)
+        else:
+            b.memory(name, ld, st, memref, reads, WIDTH)
+    shapes: dict[tuple, str] = {}
+    sw_def: dict[tuple[int, int], str] = {}
+    for (r, c), (ins, outs) in layouts.items():
+        table = [[not (i[0] == "nb" and o[0] == "nb" and i[1] == o[1]) for i in ins] for o in outs]
+        key = (len(ins), len(outs), tuple(tuple(row) for row in table))
+        if key not in shapes:
+            shapes[key] = b.switch(f"mesh_sw{len(shapes)}", len(ins), len(outs), WIDTH, table)
+        sw_def[(r, c)] = shapes[key]
+    for (r, c), (ins, _) in layouts.items():
+        wires: list[Wire] = []
+        for i in ins:
+            if i[0] == "nb":
+                d, t = i[1], i[2]
+                nr, nc = r + _STEP[d][0], c + _STEP[d][1]
+                nouts = layouts[(nr, nc)][1]
+                wires.append((sw_name(nr, nc), nouts.index(("nb", _OPP[d], t))))
+            elif i[0] == "pe":
+                wires.append((f"pe_{r}_{c}", i[1]))
+            else:
+                wires.append(extra_in[(r, c)][i[1]])
+        b.instance(sw_def[(r, c)], sw_name(r, c), wires)
+    for r in range(p.rows):
+        for c in range(p.cols):
+            outs = layouts[(r, c)][1]
+            b.instance("mesh_pe", f"pe_{r}_{c}", [(sw_name(r, c), outs.index(("pe", k))) for k in range(pe_in)])
+    for k in range(p.outputs):
+        b.add_output(out_index[("$out", k)])
+    return b.text()
+
+
+def fus_for(ops) -> list[FUSpec]:
+    """One FU per distinct (op, types, attributes) among ``ops``, written in generic form.
+
+    Lets tests and users build a fabric whose palette covers exactly what a DFG needs.
+    """
+    seen: dict[str, FUSpec] = {}
+    for op in ops:
+        ins = ", ".join(str(v.type) for v in op.operands)
+        outs = ", ".join(str(r.type) for r in op.results)
+        attrs = ", ".join(f"{k} = {v}" for k, v in sorted(op.attributes.items()))
+        args = ", ".join(f"%i{k}" for k in range(len(op.operands)))
+        line = f'"{op.name}"({args})' + (f" {{{attrs}}}" if attrs else "") + f" : ({ins}) -> ({outs})"
+        if line in seen:
+            continue
+        flow = op.name.startswith("dataflow.")
+        seen[line] = FUSpec(f"x{len(seen)}_{op.name.split('.')[-1]}", tuple(str(v.type) for v in op.operands),
+                            tuple(str(r.type) for r in op.results), line, -1 if flow else 1, -1 if flow else 1)
+    return list(seen.values())

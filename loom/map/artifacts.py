@@ -1,0 +1,194 @@
+"""The mapping artifacts: map.json, map.txt, config.json, config.bin, config.h (texts and bytes, no I/O)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from loom.map.adg.model import MODULE_IN, MODULE_OUT, fu_port_name, port_name
+from loom.map.config import encode, layout, to_bytes
+from loom.map.mapper import Mapping
+from loom.map.rules import fu_fields, mem_port_maps, region_words, wanted_fields
+
+FORMAT = "loom.map/1"
+
+
+def _target_json(m: Mapping, nid: str) -> dict[str, Any]:
+    node, t = m.dfg.by_id[nid], m.place[nid]
+    if t[0] == "fu":
+        fu = m.adg.node(t[1]).defn.fus[t[2]]  # type: ignore[attr-defined]
+        return {"kind": "fu", "pe": t[1], "fu": fu.name, "opcode": t[2]}
+    if t[0] == "mem":
+        hw = m.adg.node(t[1])
+        out: dict[str, Any] = {"kind": "memory", "memory": t[1], "region": 0}
+        if node.arg is not None:
+            out["memref_arg"] = m.dfg.arg_names[node.arg]
+            out["module_input"] = hw.memref_arg
+        return out
+    return {"kind": "module_input" if t[0] == "in" else "module_output", "port": t[1]}
+
+
+def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
+    """Canonical route steps of one edge, FU port to FU port (or memory/module port)."""
+    e = m.dfg.edges[e_idx]
+    path = m.paths[e_idx]
+    steps: list[dict[str, str]] = []
+    src_t = m.place[e.src[0]]
+    if src_t[0] == "fu":
+        fu = m.adg.node(src_t[1]).defn.fus[src_t[2]]  # type: ignore[attr-defined]
+        steps.append({"kind": "fu_out_to_pe_out", "from": fu_port_name(src_t[1], fu.name, "o", e.src[1]), "to": port_name(path[0])})
+    for a, b in zip(path, path[1:]):
+        kind = "switch" if a[0] == b[0] and a[1] == "i" else "wire"
+        steps.append({"kind": kind, "from": port_name(a), "to": port_name(b)})
+    dst_t = m.place[e.dst[0]]
+    if dst_t[0] == "fu":
+        fu = m.adg.node(dst_t[1]).defn.fus[dst_t[2]]  # type: ignore[attr-defined]
+        steps.append({"kind": "pe_in_to_fu_in", "from": port_name(path[-1]), "to": fu_port_name(dst_t[1], fu.name, "i", e.dst[1])})
+    return steps
+
+
+def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
+    """The map.json document (file names only, so it does not depend on the checkout path)."""
+    d, adg, src = m.dfg, m.adg, m.source
+    unit_of = {nid: (uid, k) for uid, _, phi in m.units for k, nid in phi.items()}
+    nodes = []
+    host = []
+    for n in src.nodes:
+        if n.id in unit_of:
+            uid, k = unit_of[n.id]
+            target = dict(_target_json(m, uid), body_op=k, unit=uid)
+        else:
+            target = _target_json(m, n.id)
+        entry: dict[str, Any] = {"id": n.id, "kind": n.kind, "op": n.name, "target": target}
+        if n.host is not None:
+            entry["host"] = {"memref": n.host[0], "dim": n.host[1]}
+            host.append({"port": m.place[n.id][1], "memref": n.host[0], "dim": n.host[1]})
+        nodes.append(entry)
+    edges = []
+    port_table: dict[str, str] = {}
+    for k, e in enumerate(src.edges):
+        value = f"%{e.src[0]}#{e.src[1]}"
+        ck = m.edge_map[k] if m.edge_map is not None else k
+        entry = {"index": k, "from": value, "to": f"%{e.dst[0]}", "operand": e.dst[1], "type": str(e.type)}
+        if ck is None:  # both ends inside one compound FU: an FU-internal edge, not routed
+            edges.append(dict(entry, hops=0, intra_fu=True, route=[]))
+            continue
+        for p in m.paths[ck]:
+            port_table[port_name(p)] = value
+        edges.append(dict(entry, hops=sum(1 for p in m.paths[ck]
+                                          if p[0] not in (MODULE_IN, MODULE_OUT) and p[1] == "o" and adg.node(p[0]).kind == "sw"),
+                          route=_steps(m, ck)))
+    switch_routes: dict[str, list[dict[str, Any]]] = {}
+    for name in sorted(m.config.switches):
+        for o, i in sorted(m.config.switches[name]):
+            switch_routes.setdefault(name, []).append({"in": i, "out": o, "value": port_table.get(port_name((name, "o", o)), "")})
+    pe_routes: dict[str, Any] = {}
+    fu_configs: dict[str, Any] = {}
+    regions: dict[str, Any] = {}
+    for n in d.nodes:
+        t = m.place[n.id]
+        if t[0] == "fu":
+            pe = adg.node(t[1]).defn
+            fu = pe.fus[t[2]]  # type: ignore[attr-defined]
+            c = m.config.pes[t[1]]
+            pe_routes[t[1]] = {
+                "node": n.id, "fu": fu.name, "opcode": fu.opcode,
+                **({"members": [n.members[k].id for k in sorted(n.members)]} if n.members else {}),
+                "inputs": [{"fu_in": k, "pe_in": f.sel} if not f.disconnect else {"fu_in": k, "disconnect": True}
+                           for k, f in enumerate(c.inputs)],
+                "outputs": [{"fu_out": k, "pe_out": f.sel} if not f.discard else {"fu_out": k, "discard": True}
+                            for k, f in enumerate(c.outputs)],
+            }
+            fields = fu_fields(fu)
+            if fields:
+                fu_configs[t[1]] = {"fu": fu.name, "fields": [{"kind": f.kind, "bits": f.width, "value": v}
+                                                              for f, v in zip(fields, wanted_fields(n, fu))]}
+        elif t[0] == "mem":
+            w = region_words(n)
+            ins, outs = mem_port_maps(n, adg.node(t[1]).defn)  # type: ignore[arg-type]
+            regions[t[1]] = [{"region": 0, "dfg_node": n.id, "memref": str(n.memref), "ld": n.ld, "st": n.st,
+                              "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
+                              "operand_ports": ins, "result_ports": outs}]
+    used_pes = sum(1 for t in m.place.values() if t[0] == "fu")
+    return {
+        "format": FORMAT,
+        "dfg": {"file": dfg_file, "function": src.name},
+        "adg": {"file": adg_file, "module": adg.name},
+        "seed": m.seed,
+        "nodes": nodes,
+        "edges": edges,
+        "ports": dict(sorted(port_table.items())),
+        "switch_routes": switch_routes,
+        "pe_routes": dict(sorted(pe_routes.items())),
+        "fu_configs": dict(sorted(fu_configs.items())),
+        "memory_regions": dict(sorted(regions.items())),
+        "host_inputs": host,
+        "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
+                  "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
+                  "pes_used": used_pes, "pes_total": len(adg.pes()),
+                  "switch_hops": sum(e["hops"] for e in edges), "attempts": m.attempts, "route_iterations": m.iterations},
+    }
+
+
+def config_json(m: Mapping) -> dict[str, Any]:
+    words = encode(m.adg, m.config)
+    return {
+        "word_width_bits": 32,
+        "word_count": len(words),
+        "byte_size": 4 * len(words),
+        "complete": True,
+        "words": words,
+        "slices": [{"name": s.name, "kind": s.kind, "hw_node": s.name, "word_offset": s.word_offset,
+                    "word_count": s.word_count, "complete": True} for s in layout(m.adg)],
+    }
+
+
+def config_bin(m: Mapping) -> bytes:
+    return to_bytes(encode(m.adg, m.config))
+
+
+def config_h(m: Mapping, stem: str) -> str:
+    words = encode(m.adg, m.config)
+    guard = "LOOM_CONFIG_" + "".join(c if c.isalnum() else "_" for c in stem).upper() + "_H"
+    rows = [", ".join(f"0x{w:08x}u" for w in words[k : k + 6]) for k in range(0, len(words), 6)]
+    body = ",\n  ".join(rows)
+    return (
+        f"/* loom config_mem image for {stem}: 32-bit little-endian words, switch and memory slices then PE slices. */\n"
+        f"#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n"
+        f"static const uint32_t loom_runtime_config_words[{len(words)}] = {{\n  {body}\n}};\n"
+        f"static const uint32_t loom_runtime_config_word_count = {len(words)}u;\n"
+        f"static const int loom_runtime_config_complete = 1;\n\n#endif /* {guard} */\n"
+    )
+
+
+def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
+    """A readable report: summary, placement, routes."""
+    s = doc["stats"]
+    lines = [
+        f"loom map: {doc['dfg']['file']} @{doc['dfg']['function']} on {doc['adg']['file']} @{doc['adg']['module']} (seed {m.seed})",
+        f"  {s['dfg_nodes']} nodes, {s['dfg_edges']} edges, {s['pes_used']}/{s['pes_total']} PEs used, "
+        f"{s['switch_hops']} switch hops, {s['sinks_absorbed']} sinks absorbed as discards",
+        "",
+        "placement:",
+    ]
+    for n in doc["nodes"]:
+        t = n["target"]
+        if t["kind"] == "fu":
+            where = f"{t['pe']} / {t['fu']} (opcode {t['opcode']})"
+            if "body_op" in t:
+                where += f", body op {t['body_op']}"
+        elif t["kind"] == "memory":
+            where = f"{t['memory']} region {t['region']}" + (f" <- memref %{t['memref_arg']}" if "memref_arg" in t else "")
+        else:
+            where = f"{t['kind'].replace('_', ' ')} {t['port']}"
+        extra = f"  [host: dim {n['host']['dim']} of %{n['host']['memref']}]" if "host" in n else ""
+        lines.append(f"  %{n['id']:<24} {n['op']:<22} -> {where}{extra}")
+    lines += ["", "routes:"]
+    for e in doc["edges"]:
+        hops = " > ".join([e["route"][0]["from"]] + [st["to"] for st in e["route"]]) if e["route"] else "inside the function unit"
+        lines.append(f"  {e['from']} -> {e['to']}[{e['operand']}] ({e['type']}, {e['hops']} switch hops): {hops}")
+    return "\n".join(lines) + "\n"
+
+
+def dumps(doc: Any) -> str:
+    return json.dumps(doc, indent=1, sort_keys=False) + "\n"

@@ -1,0 +1,493 @@
+"""The independent mapping proof: decode config.bin and show it implements the DFG under every hard constraint.
+
+Inputs are the DFG, the ADG, the config words and map.json's node mapping (a
+certificate). The checker never runs the mapper or the encoder. It decodes the
+words (C6), rebuilds what the configured hardware computes by following the
+active switch transitions, PE muxes and demuxes from every source (C3, C4,
+C10, C11), and proves that the certificate is a label- and port-preserving
+isomorphism between that decoded graph and the DFG (C1, C2, C8). It also checks
+every route step claimed in map.json against the ADG and the decoded routes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, parse_port_name, port_name, value_width
+from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
+from loom.map.dfg import DFG
+from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, mem_port_maps,
+                             region_words, wanted_fields)
+
+End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("mod_in"|"mod_out", k)
+
+
+@dataclass
+class CheckReport:
+    violations: list[str] = field(default_factory=list)
+    edges_checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def add(self, code: str, msg: str) -> None:
+        if len(self.violations) < 200:
+            self.violations.append(f"{code}: {msg}")
+
+
+def check(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any]) -> CheckReport:
+    """Prove (or refute) that ``words`` configure ``adg`` to implement ``dfg`` as ``doc`` claims."""
+    rep = CheckReport()
+    try:
+        cfg = decode(adg, words)
+    except DecodeError as e:
+        rep.add("C6", str(e))
+        return rep
+    certified = _certificate(dfg, adg, doc, rep)
+    if certified is None:
+        return rep
+    place, bodies = certified
+    work, place, edge_map = _contract(dfg, adg, place, bodies, rep)
+    if work is None:
+        return rep
+    fus = _check_pes(work, adg, cfg, place, rep)
+    _check_memories(work, adg, cfg, place, rep)
+    decoded, widths, used_transitions = _decode_routes(adg, cfg, fus, rep)
+    _check_transitions(adg, cfg, used_transitions, rep)
+    _isomorphism(work, adg, place, decoded, widths, rep)
+    _check_steps(dfg, work, edge_map, adg, cfg, place, doc, rep)
+    rep.edges_checked = len(dfg.edges)
+    return rep
+
+
+def _contract(dfg: DFG, adg: ADG, place: dict[str, tuple], bodies: dict[str, int], rep: CheckReport):
+    """Groups of ops sharing one PE (each naming its body op) must be exactly that compound FU's effective graph;
+    returns the DFG with each group as one node, the placement of that DFG, and the edge map."""
+    groups: dict[tuple, dict[int, str]] = {}
+    for nid, k in bodies.items():
+        groups.setdefault(place[nid], {})
+        if k in groups[place[nid]]:
+            rep.add("C8", f"%{groups[place[nid]][k]} and %{nid} both claim body op {k} of {place[nid][1]}")
+            return None, None, None
+        groups[place[nid]][k] = nid
+    units = []
+    for key, phi in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        _, pe, opcode = key
+        fus = adg.node(pe).defn.fus  # type: ignore[attr-defined]
+        if not isinstance(opcode, int) or not 0 <= opcode < len(fus) or not is_compound(fus[opcode]):
+            rep.add("C1", f"{pe}: opcode {opcode} is not a compound function unit, yet ops claim its body ops")
+            return None, None, None
+        why = compound_mismatch(dfg, fus[opcode], phi)
+        if why is not None:
+            rep.add("C1", f"{pe}/{fus[opcode].name} does not implement {sorted(phi.values())}: {why}")
+            return None, None, None
+        units.append((f"{phi[min(phi)]}+{len(phi) - 1}", fus[opcode], phi))
+    if not units:
+        return dfg, place, list(range(len(dfg.edges)))
+    work, edge_map = contract(dfg, units)
+    wplace = {nid: t for nid, t in place.items() if nid not in bodies}
+    for uid, fu, phi in units:
+        wplace[uid] = place[phi[min(phi)]]
+    return work, wplace, edge_map
+
+
+# ----------------------------------------------------------------------------- certificate
+
+
+def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> Optional[dict[str, tuple]]:
+    """The node mapping claimed by map.json, checked for completeness, exclusivity and compatibility."""
+    entries = doc.get("nodes")
+    if not isinstance(entries, list):
+        rep.add("C1", "map.json has no node list")
+        return None
+    place: dict[str, tuple] = {}
+    bodies: dict[str, int] = {}  # node -> the body op it claims in a compound FU
+    owners: dict[tuple, str] = {}
+    names = {n.name for n in adg.nodes}
+    for e in entries:
+        nid, t = e.get("id"), e.get("target", {})
+        node = dfg.by_id.get(nid)
+        if node is None:
+            rep.add("C1", f"map.json maps %{nid}, which is not a node of the DFG")
+            continue
+        if nid in place:
+            rep.add("C8", f"%{nid} is mapped twice")
+            continue
+        kind = t.get("kind")
+        if node.kind == "op" and kind == "fu" and t.get("pe") in names and adg.node(t["pe"]).kind == "pe":
+            key: tuple = ("fu", t["pe"], t.get("opcode"))
+            res: tuple = ("pe", t["pe"])
+        elif node.kind == "mem" and kind == "memory" and t.get("memory") in names and adg.node(t["memory"]).kind in ("extmemory", "memory"):
+            key, res = ("mem", t["memory"]), ("mem", t["memory"])
+        elif node.kind in ("arg", "host") and kind == "module_input" and isinstance(t.get("port"), int) and 0 <= t["port"] < len(adg.in_types):
+            key, res = ("in", t["port"]), ("in", t["port"])
+        elif node.kind == "ret" and kind == "module_output" and isinstance(t.get("port"), int) and 0 <= t["port"] < len(adg.out_widths):
+            key, res = ("out", t["port"]), ("out", t["port"])
+        else:
+            rep.add("C1", f"%{nid} ({node.name}) is mapped to an incompatible or unknown target {t}")
+            continue
+        shared = res[0] == "pe" and isinstance(t.get("body_op"), int) and (
+            res not in owners or (owners[res] in bodies and place[owners[res]] == key))
+        if res in owners and not shared:
+            code = "C8" if res[0] == "pe" else "C4"
+            rep.add(code, f"%{owners[res]} and %{nid} are both mapped to {res[1]}")
+            continue
+        owners[res] = nid
+        place[nid] = key
+        if res[0] == "pe" and isinstance(t.get("body_op"), int):
+            bodies[nid] = t["body_op"]
+        if node.kind == "mem" and node.arg is not None:
+            hw = adg.node(t["memory"])
+            if hw.memref_arg is None or t.get("module_input") != hw.memref_arg:
+                rep.add("C1", f"memref %{dfg.arg_names[node.arg]} is not bound to the module input that feeds {hw.name}")
+    for n in dfg.nodes:
+        if n.id not in place:
+            rep.add("C1", f"DFG node %{n.id} ({n.name}) is not mapped")
+    return (place, bodies) if not rep.violations else None
+
+
+# ----------------------------------------------------------------------------- PEs and memories
+
+
+def _canonical(f: MuxField) -> bool:
+    return f == MuxField()
+
+
+def _check_pes(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: CheckReport) -> dict[str, Any]:
+    """Enabled PEs and their FUs; every PE's record must be the hosted node's or the unused state."""
+    hosted = {t[1]: nid for nid, t in place.items() if t[0] == "fu"}
+    fus: dict[str, Any] = {}
+    for pe_node in adg.pes():
+        c = cfg.pes[pe_node.name]
+        pe = pe_node.defn
+        nid = hosted.get(pe_node.name)
+        if not c.enable:
+            if nid is not None:
+                rep.add("C8", f"{pe_node.name} hosts %{nid} but is disabled")
+            if c.opcode or c.payload or not all(_canonical(f) for f in c.inputs + c.outputs):
+                rep.add("C6", f"{pe_node.name} is disabled but its record is not the unused state")
+            continue
+        fu = pe.fus[c.opcode]  # type: ignore[attr-defined]
+        if nid is None:
+            rep.add("C8", f"{pe_node.name} activates {fu.name}, which hosts no DFG node")
+            continue
+        node = dfg.by_id[nid]
+        if c.opcode != place[nid][2]:
+            rep.add("C1", f"{pe_node.name} activates {fu.name} but map.json places %{nid} on opcode {place[nid][2]}")
+            continue
+        why = fu_mismatch(node, fu)
+        if why is not None:
+            rep.add("C1", f"%{nid} ({node.name}) cannot run on {pe_node.name}/{fu.name}: {why}")
+            continue
+        for k, f in enumerate(c.inputs):
+            if k >= len(fu.inputs) or f.disconnect:
+                if not _canonical(f):
+                    rep.add("C6", f"{pe_node.name} input mux {k} is unused but not in the disconnected state")
+            elif f.discard:
+                rep.add("C6", f"{pe_node.name} input mux {k} sets the reserved discard bit")
+        for k, f in enumerate(c.outputs):
+            if k >= len(fu.outputs):
+                if not _canonical(f):
+                    rep.add("C6", f"{pe_node.name} output demux {k} is unused but not in the disconnected state")
+            elif f.disconnect:
+                rep.add("C6", f"{pe_node.name} output {k} of {fu.name} is neither routed nor discarded")
+            elif f.discard and f.sel:
+                rep.add("C6", f"{pe_node.name} output demux {k} discards but selects PE output {f.sel}")
+        fields = fu_fields(fu)
+        vals, rest = split_payload([f.width for f in fields], c.payload)
+        if rest:
+            rep.add("C6", f"{pe_node.name} sets FU payload bits beyond {fu.name}'s fields")
+        if vals != wanted_fields(node, fu):
+            rep.add("C1", f"{pe_node.name}/{fu.name} is configured {vals}, but %{nid} needs {wanted_fields(node, fu)}")
+        fus[pe_node.name] = (fu, c)
+    return fus
+
+
+def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: CheckReport) -> None:
+    hosted = {t[1]: nid for nid, t in place.items() if t[0] == "mem"}
+    for m in adg.memories():
+        words = cfg.regions[m.name]
+        nid = hosted.get(m.name)
+        if nid is None:
+            if any(words):
+                rep.add("C6", f"{m.name} hosts no DFG memory but its region table is not empty")
+            continue
+        node = dfg.by_id[nid]
+        why = mem_mismatch(node, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
+        if why is not None:
+            rep.add("C1", f"%{nid} cannot use {m.name}: {why}")
+            continue
+        want = region_words(node) + [0] * (len(words) - 5)
+        if words != want:
+            rep.add("C6", f"{m.name} region table is {words}, but %{nid} needs {want}")
+
+
+# ----------------------------------------------------------------------------- decoded routing
+
+
+def _decode_routes(adg: ADG, cfg: Config, fus: dict[str, Any], rep: CheckReport):
+    """Follow every source through wires and active transitions to its consumers.
+
+    Returns the decoded (source end, sink end) pairs, the narrowest port on each, and the
+    switch transitions some value uses.
+    """
+    active_in: dict[tuple[str, int], list[int]] = {}
+    for sw, pairs in cfg.switches.items():
+        for o, i in pairs:
+            active_in.setdefault((sw, i), []).append(o)
+    for sw, pairs in cfg.switches.items():
+        per_out = Counter(o for o, _ in pairs)
+        for o, n in per_out.items():
+            if n > 1:
+                rep.add("C4", f"{sw} output {o} selects {n} inputs at once")
+    # which FU input each (pe, pe input) feeds
+    mux_of: dict[tuple[str, int], list[int]] = {}
+    for pe, (fu, c) in fus.items():
+        for k, f in enumerate(c.inputs[: len(fu.inputs)]):
+            if not f.disconnect:
+                mux_of.setdefault((pe, f.sel), []).append(k)
+    for (pe, q), ks in mux_of.items():
+        if len(ks) > 1:
+            rep.add("C11", f"{pe} input {q} feeds FU inputs {ks}: a PE input mux cannot broadcast")
+    sources: list[tuple[End, Port]] = []
+    seen_out: dict[tuple[str, int], int] = {}
+    for pe, (fu, c) in fus.items():
+        for k, f in enumerate(c.outputs[: len(fu.outputs)]):
+            if not f.disconnect and not f.discard:
+                if (pe, f.sel) in seen_out:
+                    rep.add("C4", f"{pe} output {f.sel} is driven by FU outputs {seen_out[(pe, f.sel)]} and {k}")
+                seen_out[(pe, f.sel)] = k
+                sources.append((("fu_out", pe, k), (pe, "o", f.sel)))
+    for m in adg.memories():
+        for k in range(len(m.defn.out_widths)):  # type: ignore[attr-defined]
+            sources.append((("mem_out", m.name, k), (m.name, "o", k)))
+    for k in range(len(adg.in_types)):
+        if adg.width((MODULE_IN, "o", k)) is not None:
+            sources.append((("mod_in", k), (MODULE_IN, "o", k)))
+    decoded: list[tuple[End, End]] = []
+    widths: dict[tuple[End, End], int] = {}
+    used: set[tuple[str, int, int]] = set()
+    kinds = {n.name: n.kind for n in adg.nodes}
+    fed_inputs: Counter = Counter()
+    for src_end, port in sources:
+        stack = [(port, adg.width(port) or 0, frozenset())]
+        while stack:
+            out_port, w, visited = stack.pop()
+            consumers = 0
+            for in_port in adg.readers.get(out_port, []):
+                node, _, q = in_port
+                wi = min(w, adg.width(in_port) or 0)
+                kind = kinds.get(node, node)
+                if node == MODULE_OUT:
+                    consumers += 1
+                    _record(decoded, widths, src_end, ("mod_out", q), wi)
+                elif kind == "sw":
+                    outs = active_in.get((node, q), [])
+                    if outs:
+                        consumers += 1
+                    for o in outs:
+                        used.add((node, q, o))
+                        nxt = (node, "o", o)
+                        if nxt in visited:
+                            rep.add("C3", f"{port_name(nxt)} is part of a routing loop")
+                            continue
+                        stack.append((nxt, min(wi, adg.width(nxt) or 0), visited | {nxt}))
+                elif kind == "pe":
+                    ks = mux_of.get((node, q), [])
+                    if ks:
+                        consumers += 1
+                    for k in ks:
+                        fed_inputs[(node, k)] += 1
+                        _record(decoded, widths, src_end, ("fu_in", node, k), wi)
+                else:  # a memory input
+                    consumers += 1
+                    _record(decoded, widths, src_end, ("mem_in", node, q), wi)
+            src_kind = kinds.get(out_port[0], out_port[0])
+            if consumers == 0 and src_kind == "sw":
+                rep.add("C3", f"a route of {_end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes")
+            if consumers > 1 and src_kind != "sw":
+                rep.add("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers")
+    for pe, (fu, c) in fus.items():
+        for k, f in enumerate(c.inputs[: len(fu.inputs)]):
+            if not f.disconnect and fed_inputs[(pe, k)] == 0:
+                rep.add("C3", f"{pe}/{fu.name} input {k} selects PE input {f.sel}, which no configured route drives")
+    return decoded, widths, used
+
+
+def _record(decoded: list, widths: dict, src: End, dst: End, w: int) -> None:
+    decoded.append((src, dst))
+    widths[(src, dst)] = min(w, widths.get((src, dst), w))
+
+
+def _check_transitions(adg: ADG, cfg: Config, used: set[tuple[str, int, int]], rep: CheckReport) -> None:
+    for sw, pairs in sorted(cfg.switches.items()):
+        table = adg.node(sw).defn.table  # type: ignore[attr-defined]
+        for o, i in sorted(pairs):
+            if not table[o][i]:
+                rep.add("C3", f"{sw} routes input {i} to output {o}, which its connectivity table forbids")
+            if (sw, i, o) not in used:
+                rep.add("C3", f"{sw} transition input {i} -> output {o} is configured but carries no value")
+
+
+# ----------------------------------------------------------------------------- isomorphism
+
+
+def _ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
+    def src(nid: str, k: int) -> End:
+        t, node = place[nid], dfg.by_id[nid]
+        if t[0] == "fu":
+            return ("fu_out", t[1], k)
+        if t[0] == "mem":
+            return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn)[1][k])  # type: ignore[arg-type]
+        return ("mod_in", t[1])
+
+    def dst(nid: str, k: int) -> End:
+        t, node = place[nid], dfg.by_id[nid]
+        if t[0] == "fu":
+            return ("fu_in", t[1], k)
+        if t[0] == "mem":
+            return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn)[0][k])  # type: ignore[arg-type]
+        return ("mod_out", t[1])
+
+    return src, dst
+
+
+def _isomorphism(dfg: DFG, adg: ADG, place: dict[str, tuple], decoded: list, widths: dict, rep: CheckReport) -> None:
+    """The decoded graph's edges equal the DFG's edges under the certificate (multiset equality)."""
+    src, dst = _ends(dfg, adg, place)
+    want: Counter = Counter()
+    wtype: dict[tuple, Any] = {}
+    for e in dfg.edges:
+        key = (src(*e.src), dst(*e.dst))
+        want[key] += 1
+        wtype[key] = e.type
+    got = Counter(decoded)
+    for key in sorted(want.keys() - got.keys(), key=str)[:10]:
+        rep.add("C3", f"the DFG edge {_end_name(key[0])} -> {_end_name(key[1])} is not configured")
+    for key in sorted(got.keys() - want.keys(), key=str)[:10]:
+        rep.add("C3", f"the configuration routes {_end_name(key[0])} -> {_end_name(key[1])}, which is no DFG edge")
+    for key in want.keys() & got.keys():
+        if want[key] != got[key]:
+            rep.add("C3", f"{_end_name(key[0])} -> {_end_name(key[1])} is configured {got[key]} times; the DFG has {want[key]}")
+        vw = value_width(wtype[key]) or 0
+        if widths[key] < vw:
+            rep.add("C2", f"{_end_name(key[0])} -> {_end_name(key[1])} carries {wtype[key]} through a {widths[key]}-bit port")
+
+
+def _end_name(e: End) -> str:
+    if e[0] in ("fu_out", "fu_in"):
+        return f"{e[1]} FU {'output' if e[0] == 'fu_out' else 'input'} {e[2]}"
+    if e[0] in ("mem_out", "mem_in"):
+        return f"{e[1]} {'output' if e[0] == 'mem_out' else 'input'} {e[2]}"
+    return f"module {'input' if e[0] == 'mod_in' else 'output'} {e[1]}"
+
+
+# ----------------------------------------------------------------------------- route steps
+
+
+def _check_steps(dfg: DFG, work: DFG, edge_map: list, adg: ADG, cfg: Config, place: dict[str, tuple],
+                 doc: dict[str, Any], rep: CheckReport) -> None:
+    """Every claimed route step is legal in the ADG, active in the configuration, and FUs are only endpoints;
+    an edge inside a compound FU has no route."""
+    edges = doc.get("edges")
+    if not isinstance(edges, list) or len(edges) != len(dfg.edges):
+        rep.add("C3", "map.json does not list one routing per DFG edge")
+        return
+    src, dst = _ends(work, adg, place)
+    kinds = {n.name: n.kind for n in adg.nodes}
+    for k, entry in enumerate(edges):
+        if edge_map[k] is None:
+            if entry.get("route") != [] or entry.get("intra_fu") is not True:
+                rep.add("C3", f"edge {k} lies inside a compound function unit but claims a route")
+            continue
+        if entry.get("intra_fu"):
+            rep.add("C3", f"edge {k} claims to be FU-internal but joins two function units")
+            continue
+        e = work.edges[edge_map[k]]
+        steps = entry.get("route")
+        if not isinstance(steps, list) or not steps:
+            rep.add("C3", f"edge {k} has no route steps")
+            continue
+        if not all(isinstance(s, dict) for s in steps) or any(
+                steps[j].get("from") != steps[j - 1].get("to") for j in range(1, len(steps))):
+            rep.add("C3", f"edge {k} route steps do not chain (each step must start where the previous ended)")
+            continue
+        ports = [parse_port_name(str(steps[0].get("from")))] + [parse_port_name(str(s.get("to"))) for s in steps]
+        if any(p is None or not _exists(adg, p) for p in ports):
+            rep.add("C3", f"edge {k} names a port that does not exist")
+            continue
+        for p in ports[1:-1]:
+            if p[0] == "fu":  # type: ignore[index]
+                rep.add("C10", f"edge {k} passes through function unit {p[1]}:{p[2]}")  # type: ignore[index]
+        for a, b in zip(ports, ports[1:]):
+            problem = _step_problem(adg, cfg, kinds, a, b)  # type: ignore[arg-type]
+            if problem:
+                rep.add("C3", f"edge {k} step {_pn(a)} -> {_pn(b)}: {problem}")  # type: ignore[arg-type]
+                break
+        first, last = ports[0], ports[-1]
+        want_src, want_dst = src(*e.src), dst(*e.dst)
+        if _as_end(first, True) != want_src or _as_end(last, False) != want_dst:  # type: ignore[arg-type]
+            rep.add("C3", f"edge {k} route runs {_pn(first)} -> {_pn(last)}, not between its endpoints")  # type: ignore[arg-type]
+
+
+def _exists(adg: ADG, p: tuple) -> bool:
+    """Whether a parsed port name denotes a real port (FU ports: of an FU of that PE)."""
+    names = {n.name: n for n in adg.nodes}
+    if p[0] == "fu":
+        node = names.get(p[1])
+        if node is None or node.kind != "pe":
+            return False
+        fu = next((f for f in node.defn.fus if f.name == p[2]), None)  # type: ignore[attr-defined]
+        return fu is not None and p[4] < len(fu.inputs if p[3] == "i" else fu.outputs)
+    node, d, k = p
+    if node == MODULE_IN:
+        return k < len(adg.in_types)
+    if node == MODULE_OUT:
+        return k < len(adg.out_widths)
+    n = names.get(node)
+    if n is None:
+        return False
+    return k < len(n.defn.in_widths if d == "i" else n.defn.out_widths)  # type: ignore[attr-defined]
+
+
+def _pn(p: tuple) -> str:
+    if p[0] == "fu":
+        return f"{p[1]}:{p[2]}.{'in' if p[3] == 'i' else 'out'}{p[4]}"
+    return port_name(p)  # type: ignore[arg-type]
+
+
+def _as_end(p: tuple, is_src: bool) -> Optional[End]:
+    if p[0] == "fu":
+        return ("fu_out" if is_src else "fu_in", p[1], p[4])
+    node, d, k = p
+    if node == MODULE_IN:
+        return ("mod_in", k)
+    if node == MODULE_OUT:
+        return ("mod_out", k)
+    return ("mem_out" if is_src else "mem_in", node, k)
+
+
+def _step_problem(adg: ADG, cfg: Config, kinds: dict[str, str], a: tuple, b: tuple) -> Optional[str]:
+    if a[0] == "fu":  # FU output -> PE output through the demux
+        c = cfg.pes.get(a[1])
+        if c is None or b[0] != a[1] or b[1] != "o" or a[3] != "o":
+            return "an FU output can only reach its own PE's outputs"
+        f = c.outputs[a[4]] if a[4] < len(c.outputs) else None
+        return None if f is not None and not f.disconnect and not f.discard and f.sel == b[2] else "the demux does not select it"
+    if b[0] == "fu":  # PE input -> FU input through the mux
+        c = cfg.pes.get(b[1])
+        if c is None or a[0] != b[1] or a[1] != "i" or b[3] != "i":
+            return "an FU input can only be reached from its own PE's inputs"
+        f = c.inputs[b[4]] if b[4] < len(c.inputs) else None
+        return None if f is not None and not f.disconnect and f.sel == a[2] else "the mux does not select it"
+    if a[1] == "o" and b[1] == "i":
+        return None if adg.drivers.get(b) == a else "no wire joins them"
+    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "sw":
+        table = adg.node(a[0]).defn.table  # type: ignore[attr-defined]
+        if not table[b[2]][a[2]]:
+            return "the connectivity table forbids it"
+        return None if (b[2], a[2]) in cfg.switches.get(a[0], set()) else "the switch is not configured so"
+    return "not a legal step (only wires, switch transitions, PE muxes and demuxes are)"

@@ -1,0 +1,210 @@
+"""The ``loom adg`` and ``loom map`` subcommands (called by loom.cli; argument parsing stays there)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from loom.diagnostics import LoomError
+from loom.ir.location import Location
+
+
+def adg_stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".fabric.mlir", ".mlir"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def write_all(files: list[tuple[Path, bytes]]) -> None:
+    """Write every file via temporaries, renaming only when all were written (nothing half-way)."""
+    tmps: list[tuple[str, Path]] = []
+    current = files[0][0] if files else Path(".")
+    try:
+        for path, data in files:
+            current = path
+            if path.is_dir():
+                raise IsADirectoryError(21, "is a directory")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            tmps.append((tmp, path))
+            os.chmod(tmp, 0o666 & ~_umask())
+        for tmp, path in tmps:
+            current = path
+            os.replace(tmp, path)
+    except OSError as e:
+        raise LoomError(f"cannot write output file: {(e.strerror or str(e)).lower()}", Location(str(current), 1, 1)) from None
+    finally:
+        for tmp, _ in tmps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def run_adg_mesh(args) -> int:
+    from loom.map.adg.mesh import MeshParams, mesh
+
+    for name in ("rows", "cols"):
+        if getattr(args, name) < 1 or getattr(args, name) > 64:
+            raise LoomError(f"--{name} must be in 1..64", Location("<command line>", 1, 1))
+    if args.extmem < 0 or args.extmem > 16:
+        raise LoomError("--extmem must be in 0..16", Location("<command line>", 1, 1))
+    if args.max_join_fanin < 2 or args.max_join_fanin > 64:
+        raise LoomError("--max-join-fanin must be in 2..64", Location("<command line>", 1, 1))
+    if args.tracks < 1 or args.tracks > 4:
+        raise LoomError("--tracks must be in 1..4", Location("<command line>", 1, 1))
+    text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=args.extmem, max_join_fanin=args.max_join_fanin,
+                           tracks=args.tracks))
+    out = Path(args.output)
+    write_all([(out, text.encode())])
+    print(f"wrote {out}")
+    return 0
+
+
+def run_adg_verify(args) -> int:
+    from loom.map.adg.read import load_adg
+
+    for name in args.inputs:
+        path = Path(name)
+        if not path.is_file():
+            raise LoomError("cannot read input file: no such file", Location(str(path), 1, 1))
+        adg = load_adg(str(path))
+        print(f"{path}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
+              f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}")
+    return 0
+
+
+def _progress(quiet: bool):
+    from loom.map.mapper import Progress
+
+    if quiet or not sys.stderr.isatty():
+        return Progress()
+    start = time.monotonic()
+
+    def update(msg: str) -> None:
+        sys.stderr.write(f"\r\033[K[{time.monotonic() - start:5.1f}s] {msg}")
+        sys.stderr.flush()
+
+    return Progress(update)
+
+
+def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
+    """Map one DFG (or lowered SCF) onto an ADG and write the artifacts; 1 when it does not fit."""
+    from loom.map.adg.read import load_adg
+    from loom.map.artifacts import config_bin, config_h, config_json, dumps, map_json, map_txt
+    from loom.map.check import check
+    from loom.map.config import from_bytes
+    from loom.map.dfg import read_dfg
+    from loom.map.mapper import MapFailure, map_dfg
+
+    if args.budget is not None and args.budget <= 0:
+        raise LoomError("--budget must be positive", Location("<command line>", 1, 1))
+    adg_path, in_path = Path(args.adg), Path(args.input)
+    for p in (adg_path, in_path):
+        if not p.is_file():
+            raise LoomError("cannot read input file: no such file", Location(str(p), 1, 1))
+    adg = load_adg(str(adg_path))
+    if getattr(args, "max_join_fanin", None) is None and adg.max_join_fanin() >= 2:
+        args.max_join_fanin = adg.max_join_fanin()  # the ADG's join capacity drives join legalization
+    module = dfg_module(in_path, args.func, args)
+    funcs = [f for f in module.functions() if f.name == "handshake.func"]
+    if args.func is not None:
+        funcs = [f for f in funcs if f.attributes["sym_name"].value == args.func]  # type: ignore[union-attr]
+    if len(funcs) != 1:
+        raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
+    dfg = read_dfg(funcs[0])
+    base = f"{stem(in_path)}.{adg_stem(adg_path)}"
+    if getattr(args, "check_only", False):
+        return _check_existing(dfg, adg, Path(args.output) / base)
+    progress = _progress(args.quiet)
+    try:
+        mapping = map_dfg(dfg, adg, seed=args.seed, budget=args.budget if args.budget is not None else 60.0, progress=progress)
+    except MapFailure as e:
+        _clear(args.quiet)
+        print(f"loom map: {in_path} does not fit {adg_path.name}:", file=sys.stderr)
+        for r in e.reasons:
+            print(f"  {r}", file=sys.stderr)
+        if e.partial:
+            p = e.partial
+            print(f"  best partial result (after {e.attempts} attempts): {len(p['placed'])} nodes placed, "
+                  f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared", file=sys.stderr)
+        return 1
+    _clear(args.quiet)
+    doc = map_json(mapping, in_path.name, adg_path.name)
+    binary = config_bin(mapping)
+    report = check(dfg, adg, from_bytes(binary), json.loads(json.dumps(doc)))
+    if not report.ok:  # the mapper produced something the proof rejects: a bug, never written
+        print(f"loom map: internal error: the checker rejects the mapping: {report.violations[0]}", file=sys.stderr)
+        return 1
+    out = Path(args.output)
+    files = [
+        (out / f"{base}.map.json", dumps(doc).encode()),
+        (out / f"{base}.map.txt", map_txt(mapping, doc).encode()),
+        (out / f"{base}.config.json", dumps(config_json(mapping)).encode()),
+        (out / f"{base}.config.bin", binary),
+        (out / f"{base}.config.h", config_h(mapping, base).encode()),
+    ]
+    try:
+        from loom.map.viz import viz_html
+
+        files.append((out / f"{base}.viz.html", viz_html(mapping, doc).encode()))
+    except ImportError:
+        pass
+    write_all(files)
+    s = doc["stats"]
+    print(f"mapped {in_path.name} @{dfg.name} onto {adg_path.name}: {s['pes_used']}/{s['pes_total']} PEs, "
+          f"{s['dfg_edges']} edges, {s['switch_hops']} switch hops; checker: proved ({report.edges_checked} edges)")
+    for path, _ in files:
+        print(f"wrote {path}")
+    return 0
+
+
+def _check_existing(dfg, adg, base: Path) -> int:
+    """Re-prove artifacts already on disk: 0 when the checker accepts them, 1 with the violations otherwise."""
+    from loom.map.check import check
+    from loom.map.config import from_bytes
+
+    map_path, bin_path = Path(f"{base}.map.json"), Path(f"{base}.config.bin")
+    for p in (map_path, bin_path):
+        if not p.is_file():
+            raise LoomError("cannot read mapping artifact: no such file", Location(str(p), 1, 1))
+    try:
+        doc = json.loads(map_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise LoomError(f"map.json is not valid JSON: {e}", Location(str(map_path), 1, 1)) from None
+    if not isinstance(doc, dict):
+        raise LoomError("map.json is not a JSON object", Location(str(map_path), 1, 1))
+    try:
+        words = from_bytes(bin_path.read_bytes())
+        report = check(dfg, adg, words, doc)
+    except Exception as e:  # a malformed certificate is a refutation, never a traceback
+        from loom.map.check import CheckReport
+
+        report = CheckReport([f"C1: map.json is malformed ({type(e).__name__}: {e})"])
+    if report.ok:
+        print(f"{bin_path}: proved: the configuration implements @{dfg.name} ({report.edges_checked} edges, C1-C4, C6, C8, C10, C11)")
+        return 0
+    print(f"{bin_path}: refuted:", file=sys.stderr)
+    for v in report.violations[:20]:
+        print(f"  {v}", file=sys.stderr)
+    return 1
+
+
+def _clear(quiet: bool) -> None:
+    if not quiet and sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+

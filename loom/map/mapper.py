@@ -1,0 +1,153 @@
+"""The mapping driver: tech-map, place, route (retrying placements until the budget ends), then configure."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from loom.map.adg.model import ADG, Port
+from loom.map.config import Config, MuxField, PEConfig, join_payload
+from loom.map.dfg import DFG
+from loom.map.place import PlacementFull, hop_distances, place
+from loom.map.route import Router, Routes, endpoint_ports
+from loom.map.rules import contract, fu_fields, region_words, wanted_fields
+from loom.map.techmap import NoFit, Target, candidates, find_units
+
+
+@dataclass
+class Mapping:
+    """A complete mapping: where each node sits, how each edge is routed, and the resulting configuration."""
+
+    dfg: DFG
+    adg: ADG
+    place: dict[str, Target]
+    paths: dict[int, list[Port]]
+    config: Config
+    seed: int
+    attempts: int
+    iterations: int
+    original: Optional[DFG] = None  # the DFG before compound units were contracted (None: no units)
+    edge_map: Optional[list] = None  # original edge index -> edge index of ``dfg`` (None: inside a unit)
+    units: list = field(default_factory=list)  # (unit id, FU, body op -> original node id)
+
+    @property
+    def source(self) -> DFG:
+        """The DFG as the user wrote it."""
+        return self.original if self.original is not None else self.dfg
+
+
+@dataclass
+class MapFailure(Exception):
+    """The DFG does not fit: why, and the best partial result found."""
+
+    reasons: list[str]
+    partial: Optional[dict] = None
+    attempts: int = 0
+
+    def __str__(self) -> str:
+        return "; ".join(self.reasons)
+
+
+@dataclass
+class Progress:
+    """Callbacks for a progress display (no-ops by default)."""
+
+    update: Callable[[str], None] = field(default=lambda msg: None)
+
+
+def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: Optional[Progress] = None) -> Mapping:
+    """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``budget`` seconds."""
+    prog = progress or Progress()
+    original = dfg
+    units = find_units(dfg, adg)
+    edge_map = list(range(len(dfg.edges)))
+    if units:
+        dfg, edge_map = contract(dfg, units)
+    try:
+        cands = candidates(dfg, adg)
+    except NoFit as e:
+        raise MapFailure(e.reasons) from None
+    rng = random.Random(seed)
+    dist = hop_distances(adg)
+    router = Router(adg)
+    deadline = time.monotonic() + budget
+    best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
+    attempt = 0
+    n_nodes = len(dfg.nodes)
+    while True:
+        attempt += 1
+        moves = min(200 * n_nodes * attempt, 400_000)
+        prog.update(f"attempt {attempt}: placing {n_nodes} nodes")
+        try:
+            where = place(dfg, adg, cands, rng, dist, moves)
+        except PlacementFull as e:
+            node = dfg.by_id[e.nid]
+            n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
+            raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
+                              f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {len(adg.pes())} PEs, "
+                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"]) from None
+        prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
+        routes = router.route(endpoint_ports(dfg, adg, where), rng)
+        score = (len(routes.failed), len(routes.overused))
+        if best is None or score < best[0]:
+            best = (score, routes, where)
+        if score == (0, 0):
+            return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
+                           routes.iterations, original if units else None, edge_map if units else None, units)
+        if time.monotonic() >= deadline or attempt >= 50:
+            break
+    _, routes, where = best
+    raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
+
+
+def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
+    out = []
+    for e_idx in routes.failed[:10]:
+        e = dfg.edges[e_idx]
+        out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed "
+                   f"(no free legal path; fan-out is only possible at a switch)")
+    if routes.overused:
+        from loom.map.adg.model import port_name
+
+        ports = ", ".join(port_name(p) for p in routes.overused[:8])
+        out.append(f"{len(routes.overused)} ports stay shared by several values after negotiation: {ports}")
+    return out or ["routing did not converge"]
+
+
+def _partial(dfg: DFG, where: dict[str, Target], routes: Routes) -> dict:
+    return {
+        "placed": {nid: list(t) for nid, t in where.items()},
+        "routed_edges": len(routes.paths) - len(routes.failed),
+        "edges": len(dfg.edges),
+        "unrouted": [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}" for i in routes.failed],
+        "shared_ports": len(routes.overused),
+    }
+
+
+def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, list[Port]]) -> Config:
+    """The configuration that realises ``where`` and ``paths``."""
+    cfg = Config()
+    for path in paths.values():
+        for a, b in zip(path, path[1:]):
+            if a[0] == b[0] and a[1] == "i" and b[1] == "o" and adg.node(a[0]).kind == "sw":
+                cfg.switches.setdefault(a[0], set()).add((b[2], a[2]))
+    for n in dfg.nodes:
+        t = where[n.id]
+        if t[0] == "fu":
+            pe = adg.node(t[1]).defn
+            fu = pe.fus[t[2]]  # type: ignore[attr-defined]
+            ins = [MuxField() for _ in fu.inputs]
+            outs = [MuxField(0, True, False) for _ in fu.outputs]  # unused results are discarded
+            for e_idx, e in enumerate(dfg.edges):
+                if e.dst[0] == n.id:
+                    ins[e.dst[1]] = MuxField(paths[e_idx][-1][2], False, False)
+                if e.src[0] == n.id:
+                    outs[e.src[1]] = MuxField(paths[e_idx][0][2], False, False)
+            widths = [f.width for f in fu_fields(fu)]
+            cfg.pes[t[1]] = PEConfig(True, fu.opcode, ins, outs, join_payload(widths, wanted_fields(n, fu)))
+        elif t[0] == "mem":
+            mem = adg.node(t[1]).defn
+            cfg.regions[t[1]] = region_words(n) + [0] * (5 * (mem.num_region - 1))  # type: ignore[attr-defined]
+    return cfg

@@ -1,0 +1,200 @@
+"""Placement: give every DFG node one compatible, exclusive target (C4, C8), seeded and deterministic.
+
+Greedy construction in graph order, then simulated annealing on the total hop
+distance of the DFG's edges through the switch network.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT
+from loom.map.dfg import DFG
+from loom.map.techmap import Target
+
+FAR = 1000  # distance of an unreachable pair
+
+
+def _vertex(node: str, k: int) -> str:
+    if node == MODULE_IN:
+        return f"$in{k}"
+    if node == MODULE_OUT:
+        return f"$out{k}"
+    return node
+
+
+def hop_distances(adg: ADG) -> dict[str, dict[str, int]]:
+    """Hops from each component's outputs to each component's inputs, passing only through switches."""
+    succ: dict[str, set[str]] = {}
+    for (dn, _, dk), (sn, _, sk) in adg.drivers.items():
+        succ.setdefault(_vertex(sn, sk), set()).add(_vertex(dn, dk))
+    switches = {n.name for n in adg.switches()}
+    dist: dict[str, dict[str, int]] = {}
+    for start in sorted(succ):
+        d = {start: 0}
+        q = deque([start])
+        while q:
+            v = q.popleft()
+            if v != start and v not in switches:
+                continue
+            for w in sorted(succ.get(v, ())):
+                if w not in d:
+                    d[w] = d[v] + 1
+                    q.append(w)
+        dist[start] = d
+    return dist
+
+
+def _where(t: Target) -> str:
+    if t[0] == "fu":
+        return t[1]
+    if t[0] == "mem":
+        return t[1]
+    return f"${t[0]}{t[1]}"
+
+
+def _resource(t: Target) -> str:
+    return _where(t)
+
+
+class Placer:
+    """Holds the placement state and its cost; one instance per mapping attempt."""
+
+    def __init__(self, dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.Random,
+                 dist: dict[str, dict[str, int]]) -> None:
+        self.dfg, self.adg, self.cands, self.rng, self.dist = dfg, adg, cands, rng, dist
+        self.edges = [(e.src[0], e.dst[0]) for e in dfg.edges]
+        self.incident: dict[str, list[int]] = {n.id: [] for n in dfg.nodes}
+        for k, (a, b) in enumerate(self.edges):
+            self.incident[a].append(k)
+            if b != a:
+                self.incident[b].append(k)
+        self.place: dict[str, Target] = {}
+        self.owner: dict[str, str] = {}  # resource -> node id
+
+    def edge_cost(self, k: int) -> int:
+        a, b = self.edges[k]
+        ta, tb = self.place.get(a), self.place.get(b)
+        if ta is None or tb is None:
+            return 0
+        return self.dist.get(_where(ta), {}).get(_where(tb), FAR)
+
+    def node_cost(self, nid: str) -> int:
+        return sum(self.edge_cost(k) for k in self.incident[nid])
+
+    def total(self) -> int:
+        return sum(self.edge_cost(k) for k in range(len(self.edges)))
+
+    def _assign(self, nid: str, t: Target) -> None:
+        self.place[nid] = t
+        self.owner[_resource(t)] = nid
+
+    def _unassign(self, nid: str) -> Target:
+        t = self.place.pop(nid)
+        del self.owner[_resource(t)]
+        return t
+
+    def greedy(self) -> None:
+        """Memories and ports first, then ops in breadth-first order from them, each at its cheapest free spot."""
+        order = [n.id for n in self.dfg.nodes if n.kind != "op"] + self._bfs_ops()
+        for nid in order:
+            free = [t for t in self.cands[nid] if _resource(t) not in self.owner]
+            if not free:
+                raise PlacementFull(nid)
+            sample = free if len(free) <= 48 else self.rng.sample(free, 48)
+            best, best_c = None, None
+            for t in sample:
+                self.place[nid] = t
+                c = self.node_cost(nid) * 4 + self.rng.random()
+                if best_c is None or c < best_c:
+                    best, best_c = t, c
+            del self.place[nid]
+            self._assign(nid, best)  # type: ignore[arg-type]
+
+    def _bfs_ops(self) -> list[str]:
+        succ: dict[str, list[str]] = {}
+        for a, b in self.edges:
+            succ.setdefault(a, []).append(b)
+            succ.setdefault(b, []).append(a)
+        ops = [n.id for n in self.dfg.nodes if n.kind == "op"]
+        seen: set[str] = set()
+        out: list[str] = []
+        roots = [n.id for n in self.dfg.nodes if n.kind != "op"] + ops
+        for r in roots:
+            if r in seen:
+                continue
+            seen.add(r)
+            q = deque([r])
+            while q:
+                v = q.popleft()
+                if self.dfg.by_id[v].kind == "op":
+                    out.append(v)
+                for w in succ.get(v, ()):
+                    if w not in seen:
+                        seen.add(w)
+                        q.append(w)
+        return out
+
+    def anneal(self, moves: int) -> None:
+        """Swap or move nodes to lower total hop distance (Metropolis, geometric cooling)."""
+        ids = [n.id for n in self.dfg.nodes if len(self.cands[n.id]) > 1]
+        if not ids or moves <= 0:
+            return
+        temp = 4.0
+        cool = math.exp(math.log(0.02 / temp) / moves)
+        for _ in range(moves):
+            nid = self.rng.choice(ids)
+            t_new = self.rng.choice(self.cands[nid])
+            t_old = self.place[nid]
+            if t_new == t_old:
+                continue
+            other = self.owner.get(_resource(t_new))
+            if other == nid:
+                continue
+            t_other = self.place[other] if other is not None else None
+            if other is not None:
+                t_back = self._swap_target(other, t_old)
+                if t_back is None:
+                    continue
+            before = self.node_cost(nid) + (self.node_cost(other) if other else 0)
+            self._unassign(nid)
+            if other is not None:
+                self._unassign(other)
+                self._assign(other, t_back)  # type: ignore[arg-type]
+            self._assign(nid, t_new)
+            after = self.node_cost(nid) + (self.node_cost(other) if other else 0)
+            delta = after - before
+            if delta > 0 and self.rng.random() >= math.exp(-delta / temp):
+                self._unassign(nid)
+                if other is not None:
+                    self._unassign(other)
+                    self._assign(other, t_other)  # type: ignore[arg-type]
+                self._assign(nid, t_old)
+            temp *= cool
+
+    def _swap_target(self, other: str, t_old: Target) -> Target | None:
+        """The target of ``other`` at ``t_old``'s resource, if ``other`` may sit there."""
+        res = _resource(t_old)
+        for t in self.cands[other]:
+            if _resource(t) == res:
+                return t
+        return None
+
+
+class PlacementFull(Exception):
+    """Every compatible target of a node is taken."""
+
+    def __init__(self, nid: str) -> None:
+        super().__init__(nid)
+        self.nid = nid
+
+
+def place(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.Random,
+          dist: dict[str, dict[str, int]], moves: int) -> dict[str, Target]:
+    """A legal placement (every node on its own compatible resource)."""
+    p = Placer(dfg, adg, cands, rng, dist)
+    p.greedy()
+    p.anneal(moves)
+    return dict(p.place)

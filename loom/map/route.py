@@ -1,0 +1,251 @@
+"""Routing: negotiated congestion (PathFinder) over the ADG's port graph (networkx), per DFG value.
+
+Routable resources are ports; each carries at most one value (C4). Edges are
+wires and the switch transitions the connectivity tables allow (C3); PEs have no
+internal edges, so no route can pass through an FU (C10). A value's route is a
+tree that may branch only at a switch input (C11). A* with exact hop distances
+keeps each search short.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Optional
+
+import networkx as nx
+
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, value_width
+from loom.map.dfg import DFG
+from loom.map.rules import mem_port_maps
+from loom.map.techmap import Target
+
+
+def port_graph(adg: ADG) -> nx.DiGraph:
+    """Ports as nodes (attribute ``kind``, ``width``); wires and allowed switch transitions as edges."""
+    g = nx.DiGraph()
+    for n in adg.nodes:
+        d = n.defn
+        for k, w in enumerate(d.in_widths):  # type: ignore[attr-defined]
+            if n.kind == "extmemory" and k == 0:
+                continue
+            g.add_node((n.name, "i", k), kind=n.kind + "_in", width=w)
+        for k, w in enumerate(d.out_widths):  # type: ignore[attr-defined]
+            g.add_node((n.name, "o", k), kind=n.kind + "_out", width=w)
+        if n.kind == "sw":
+            for o, i in d.connected():  # type: ignore[attr-defined]
+                g.add_edge((n.name, "i", i), (n.name, "o", o))
+    for k in range(len(adg.in_types)):
+        if adg.width((MODULE_IN, "o", k)) is not None:
+            g.add_node((MODULE_IN, "o", k), kind="module_in", width=adg.width((MODULE_IN, "o", k)))
+    for k, w in enumerate(adg.out_widths):
+        g.add_node((MODULE_OUT, "i", k), kind="module_out", width=w)
+    for dst, src in sorted(adg.drivers.items()):
+        g.add_edge(src, dst)
+    return g
+
+
+@dataclass
+class Net:
+    """One DFG value: where it may start and, per consuming edge, where it may end."""
+
+    key: tuple[str, int]
+    width: int
+    sources: list[Port]
+    sinks: list[tuple[int, list[Port]]]  # (edge index, candidate end ports)
+
+
+@dataclass
+class Routes:
+    """Per DFG edge index, the port path from the value's source port to its sink port."""
+
+    paths: dict[int, list[Port]] = field(default_factory=dict)
+    failed: list[int] = field(default_factory=list)  # edges with no legal route in the last iteration
+    overused: list[Port] = field(default_factory=list)
+    iterations: int = 0
+
+
+def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
+    """The nets to route under ``place``."""
+    nets: list[Net] = []
+    by_src: dict[tuple[str, int], list[int]] = {}
+    for e_idx, e in enumerate(dfg.edges):
+        by_src.setdefault(e.src, []).append(e_idx)
+    for key, e_idxs in by_src.items():
+        nid, k = key
+        node = dfg.by_id[nid]
+        t = place[nid]
+        width = value_width(node.out_types[k]) or 0
+        if t[0] == "fu":
+            pe = adg.node(t[1]).defn
+            sources = [(t[1], "o", q) for q, w in enumerate(pe.out_widths) if w >= width]  # type: ignore[attr-defined]
+        elif t[0] == "mem":
+            sources = [(t[1], "o", mem_port_maps(node, adg.node(t[1]).defn)[1][k])]  # type: ignore[arg-type]
+        else:
+            sources = [(MODULE_IN, "o", t[1])]
+        sinks = []
+        for e_idx in e_idxs:
+            dn, dk = dfg.edges[e_idx].dst
+            dnode, dt = dfg.by_id[dn], place[dn]
+            if dt[0] == "fu":
+                pe = adg.node(dt[1]).defn
+                cands = [(dt[1], "i", q) for q, w in enumerate(pe.in_widths) if w >= width]  # type: ignore[attr-defined]
+            elif dt[0] == "mem":
+                cands = [(dt[1], "i", mem_port_maps(dnode, adg.node(dt[1]).defn)[0][dk])]  # type: ignore[arg-type]
+            else:
+                cands = [(MODULE_OUT, "i", dt[1])]
+            sinks.append((e_idx, cands))
+        nets.append(Net(key, width, sources, sinks))
+    return nets
+
+
+class Router:
+    """PathFinder state over one port graph; reusable across placements of one ADG."""
+
+    def __init__(self, adg: ADG) -> None:
+        g = port_graph(adg)
+        self.nodes: list[Port] = sorted(g.nodes)
+        self.index = {p: i for i, p in enumerate(self.nodes)}
+        self.succ = [[self.index[w] for w in sorted(g.successors(p))] for p in self.nodes]
+        self.pred = [[self.index[w] for w in sorted(g.predecessors(p))] for p in self.nodes]
+        self.width = [g.nodes[p]["width"] for p in self.nodes]
+        self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
+        self._h: dict[tuple[int, ...], list[int]] = {}
+
+    def _heuristic(self, targets: tuple[int, ...]) -> list[int]:
+        h = self._h.get(targets)
+        if h is None:
+            h = [1 << 30] * len(self.nodes)
+            q = deque(targets)
+            for t in targets:
+                h[t] = 1
+            while q:
+                v = q.popleft()
+                for u in self.pred[v]:
+                    if h[u] > h[v] + 1:
+                        h[u] = h[v] + 1
+                        q.append(u)
+            self._h[targets] = h
+        return h
+
+    def route(self, nets: list[Net], rng: random.Random, max_iters: int = 40) -> Routes:
+        """Negotiate until no port is shared, or give up after ``max_iters`` rounds (best effort kept)."""
+        n = len(self.nodes)
+        occ = [0] * n
+        hist = [0.0] * n
+        pres = 0.5
+        trees: dict[int, list[int]] = {}
+        paths: dict[int, list[Port]] = {}
+        order = list(range(len(nets)))
+        best: Optional[Routes] = None
+        for it in range(1, max_iters + 1):
+            failed: list[int] = []
+            for ni in order:
+                for v in trees.get(ni, ()):
+                    occ[v] -= 1
+                tree, npaths, bad = self._route_net(nets[ni], occ, hist, pres)
+                trees[ni] = tree
+                for v in tree:
+                    occ[v] += 1
+                paths.update(npaths)
+                failed += bad
+            over = [v for v in range(n) if occ[v] > 1]
+            cur = Routes(dict(paths), sorted(failed), [self.nodes[v] for v in over], it)
+            if best is None or (len(cur.failed), len(cur.overused)) < (len(best.failed), len(best.overused)):
+                best = cur
+            if not over and not failed:
+                return cur
+            for v in over:
+                hist[v] += 1.0
+            pres *= 1.8
+            rng.shuffle(order)
+        assert best is not None
+        return best
+
+    def _route_net(self, net: Net, occ: list[int], hist: list[float], pres: float):
+        tree: list[int] = []
+        in_tree: set[int] = set()
+        parent: dict[int, int] = {}
+        paths: dict[int, list[Port]] = {}
+        failed: list[int] = []
+        sources = [self.index[p] for p in net.sources if p in self.index]
+        for e_idx, cands in net.sinks:
+            targets = tuple(sorted(self.index[p] for p in cands if p in self.index and self.index[p] not in in_tree))
+            if not targets:
+                failed.append(e_idx)
+                continue
+            starts = [v for v in tree if self.branch[v]] if tree else sources
+            found = self._astar(starts, targets, in_tree, occ, hist, pres, net.width, parent)
+            if found is None:
+                failed.append(e_idx)
+                continue
+            # walk back to where this search started: a source, or a switch input of the tree
+            start_set = set(starts)
+            seg = [found]
+            while seg[-1] not in start_set:
+                seg.append(parent[seg[-1]])
+            seg.reverse()
+            if not tree:
+                for v in seg:
+                    in_tree.add(v)
+                    tree.append(v)
+                full = seg
+            else:
+                anchor = seg[0]
+                prefix = self._tree_path(anchor, tree, parent)
+                for v in seg[1:]:
+                    in_tree.add(v)
+                    tree.append(v)
+                full = prefix + seg[1:]
+            paths[e_idx] = [self.nodes[v] for v in full]
+        return tree, paths, failed
+
+    def _tree_path(self, v: int, tree: list[int], parent: dict[int, int]) -> list[int]:
+        out = [v]
+        root = tree[0]
+        while out[-1] != root:
+            out.append(parent[out[-1]])
+        out.reverse()
+        return out
+
+    def _astar(self, starts, targets, in_tree, occ, hist, pres, width, parent):
+        h = self._heuristic(targets)
+        tset = set(targets)
+        g: dict[int, float] = {}
+        heap: list[tuple[float, int, int]] = []
+        tie = 0
+        for s in starts:
+            c = 0.0 if s in in_tree else self._cost(s, occ, hist, pres)
+            g[s] = c
+            heapq.heappush(heap, (c + h[s], tie, s))
+            tie += 1
+        came: dict[int, int] = {}
+        done: set[int] = set()
+        while heap:
+            f, _, v = heapq.heappop(heap)
+            if v in done:
+                continue
+            done.add(v)
+            if v in tset:
+                # record parents of the new segment only
+                u = v
+                while u in came:
+                    parent[u] = came[u]
+                    u = came[u]
+                return v
+            for w in self.succ[v]:
+                if w in in_tree or w in done or self.width[w] < width:
+                    continue
+                c = g[v] + self._cost(w, occ, hist, pres)
+                if c < g.get(w, 1e18):
+                    g[w] = c
+                    came[w] = v
+                    heapq.heappush(heap, (c + h[w], tie, w))
+                    tie += 1
+        return None
+
+    @staticmethod
+    def _cost(v: int, occ: list[int], hist: list[float], pres: float) -> float:
+        return (1.0 + hist[v]) * (1.0 + pres * occ[v])

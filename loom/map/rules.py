@@ -1,0 +1,316 @@
+"""The normative mapping rules (specs/mapping.md) as pure functions: node/FU and memory
+compatibility (C1, C2), memory port bridging, and FU configuration fields.
+
+Both the mapper and the independent checker apply these; the checker never
+uses the mapper's search or the config encoder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import Optional
+
+from loom.ir.attributes import IntegerAttr, StringAttr
+from loom.ir.core import Operation
+from loom.ir.types import MemRefType, NoneType, Type
+from loom.map.adg.model import FU, MemDef, value_width
+from loom.map.dfg import DNode
+
+CONT_CONDS = ("<", "<=", ">", ">=", "!=")  # one-hot bit order of dataflow.stream's cont_cond
+
+
+def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
+    """Why ``fu`` cannot implement op node ``node`` (None when it can). Dataflow ops match only themselves."""
+    if node.name == "fabric.compound":
+        if not is_compound(fu) or body_signature(fu) != node.signature:
+            return f"{fu.name} is not the compound body this group needs"
+        return None
+    op = fu.op
+    if op is None:
+        return f"{fu.name} has a compound body"
+    if op.name != node.name:
+        return f"{fu.name} implements {op.name}"
+    if node.name == "handshake.join":
+        if not all(isinstance(t, NoneType) for t in node.in_types) or len(node.in_types) > len(fu.inputs):
+            return f"{fu.name} joins at most {len(fu.inputs)} none tokens"
+        return None
+    if node.in_types != fu.inputs or node.out_types != fu.outputs:
+        return f"{fu.name} has types {list(map(str, fu.inputs))} -> {list(map(str, fu.outputs))}"
+    if node.name == "dataflow.stream":
+        assert node.op is not None
+        if _str_attr(node.op, "step_op", "+=") != _str_attr(op, "step_op", "+="):
+            return f"{fu.name} steps with {_str_attr(op, 'step_op', '+=')}"
+    return None
+
+
+def _str_attr(op: Operation, key: str, default: str) -> str:
+    a = op.attributes.get(key)
+    return a.value if isinstance(a, StringAttr) else default
+
+
+# ----------------------------------------------------------------------------- FU configuration fields
+
+
+@dataclass(frozen=True)
+class Field:
+    """One configurable field of an FU body, in body order: kind and bit width."""
+
+    kind: str  # constant | join | cmp | stream
+    width: int
+    type: Optional[Type] = None
+
+
+def fu_fields(fu: FU) -> list[Field]:
+    """The FU's configurable fields in body occurrence order (spec-fabric-config_mem)."""
+    out = []
+    for op in fu.body:
+        if op.name == "handshake.constant":
+            out.append(Field("constant", value_width(op.results[0].type) or 0, op.results[0].type))
+        elif op.name == "handshake.join":
+            out.append(Field("join", len(op.operands)))
+        elif op.name in ("arith.cmpi", "arith.cmpf"):
+            out.append(Field("cmp", 4))
+        elif op.name == "dataflow.stream":
+            out.append(Field("stream", 5))
+    return out
+
+
+def fu_config_bits(fu: FU) -> int:
+    return sum(f.width for f in fu_fields(fu))
+
+
+def wanted_fields(node: DNode, fu: FU) -> list[int]:
+    """The field values that make ``fu`` compute ``node`` (constant literal bits, join mask, predicate, cont_cond)."""
+    vals = []
+    for f, i in zip(fu_fields(fu), _field_ops(fu)):
+        src = node.members[i] if node.members is not None else node
+        assert src.op is not None
+        if f.kind == "constant":
+            vals.append(literal_bits(src.op.attributes.get("value"), f.type, f.width))
+        elif f.kind == "join":
+            vals.append((1 << len(src.in_types)) - 1)
+        elif f.kind == "cmp":
+            a = src.op.attributes.get("predicate")
+            vals.append(a.value if isinstance(a, IntegerAttr) else 0)
+        elif f.kind == "stream":
+            cc = _str_attr(src.op, "cont_cond", "<")
+            vals.append(1 << CONT_CONDS.index(cc) if cc in CONT_CONDS else 0)
+    return vals
+
+
+def _field_ops(fu: FU) -> list[int]:
+    """The body op index of each configurable field, in field order."""
+    return [i for i, op in enumerate(fu.body)
+            if op.name in ("handshake.constant", "handshake.join", "arith.cmpi", "arith.cmpf", "dataflow.stream")]
+
+
+def literal_bits(attr, type_: Optional[Type], width: int) -> int:
+    """The bit pattern of a constant's value at ``width`` bits (two's complement / IEEE)."""
+    import struct
+
+    from loom.ir.attributes import BoolAttr, FloatAttr
+    from loom.ir.types import FloatType
+
+    if width == 0:
+        return 0
+    if isinstance(attr, BoolAttr):
+        return int(attr.value)
+    if isinstance(attr, FloatAttr) or isinstance(type_, FloatType):
+        v = float(attr.value) if attr is not None else 0.0  # type: ignore[union-attr]
+        if width == 32:
+            return struct.unpack("<I", struct.pack("<f", v))[0]
+        if width == 64:
+            return struct.unpack("<Q", struct.pack("<d", v))[0]
+        if width == 16:
+            return struct.unpack("<H", struct.pack("<e", v))[0]
+    if isinstance(attr, IntegerAttr):
+        return attr.value & ((1 << width) - 1)
+    return 0
+
+
+# ----------------------------------------------------------------------------- memories
+
+
+def mem_mismatch(node: DNode, mem: MemDef, memref_bound: bool) -> Optional[str]:
+    """Why hardware memory ``mem`` cannot host software memory ``node`` (None when it can)."""
+    want = "extmemory" if node.name == "handshake.extmemory" else "memory"
+    if mem.kind != want:
+        return f"it is a fabric.{mem.kind}, not a fabric.{want}"
+    if want == "extmemory" and not memref_bound:
+        return "no module memref feeds it"
+    sw: MemRefType = node.memref  # type: ignore[assignment]
+    if node.ld > mem.ld or node.st > mem.st:
+        return f"it has {mem.ld} load and {mem.st} store lanes; {node.ld} and {node.st} are needed"
+    if sw.rank > mem.rank:
+        return f"it addresses rank {mem.rank}; rank {sw.rank} is needed"
+    sw_w, hw_w = value_width(sw.element), value_width(mem.memref.element)
+    if sw_w is None or hw_w is None or sw_w > hw_w:
+        return f"its elements are {hw_w} bits; {sw_w} are needed"
+    if want == "memory":
+        if any(d is None for d in sw.shape) or prod(sw.shape) > prod(mem.memref.shape):  # type: ignore[arg-type]
+            return f"it holds {prod(mem.memref.shape)} elements; {sw} does not fit"  # type: ignore[arg-type]
+    return None
+
+
+def mem_port_maps(node: DNode, mem: MemDef) -> tuple[list[int], list[int]]:
+    """Hardware input port of each software operand and output port of each software result.
+
+    Software order (CIRCT): operands are stores (data, addresses) then load addresses;
+    results are load data, store done, load done. Hardware order is family order
+    (load addresses, store addresses, store data; load data, load done, store done).
+    A rank-r access on a rank-R interface uses its last r address ports.
+    """
+    r = node.memref.rank  # type: ignore[union-attr]
+    pad = mem.rank - r
+    ins: list[int] = []
+    for j in range(node.st):
+        ins.append(mem.st_data(j))
+        ins.extend(mem.st_addr(j, pad + a) for a in range(r))
+    for i in range(node.ld):
+        ins.extend(mem.ld_addr(i, pad + a) for a in range(r))
+    outs = [mem.ld_data(i) for i in range(node.ld)] + [mem.st_done(j) for j in range(node.st)]
+    outs += [mem.ld_done(i) for i in range(node.ld)]
+    return ins, outs
+
+
+def elem_size_log2(m: MemRefType) -> int:
+    w = value_width(m.element) or 8
+    return max(0, (max(w, 8) // 8 - 1).bit_length())
+
+
+def region_words(node: DNode) -> list[int]:
+    """The five region words of the one region a software memory occupies (addr_offset 0)."""
+    lanes = max(node.ld, node.st)
+    return [1, 0, lanes - 1, 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------- compound function units
+
+
+def is_compound(fu: FU) -> bool:
+    """A fixed multi-op body that one group of DFG ops may share (never with dataflow ops or fabric.mux)."""
+    return len(fu.body) > 1 and not any(op.name.startswith("dataflow.") or op.name == "fabric.mux" for op in fu.body)
+
+
+def body_sources(fu: FU) -> list[list[tuple]]:
+    """Per body op, per operand: ``("arg", q)`` (FU input q) or ``("op", k, r)`` (result r of body op k)."""
+    where: dict[int, tuple] = {}
+    block_args = fu.body[0].parent.args if fu.body and fu.body[0].parent is not None else []
+    for q, a in enumerate(block_args):
+        where[id(a)] = ("arg", q)
+    for k, op in enumerate(fu.body):
+        for r, v in enumerate(op.results):
+            where[id(v)] = ("op", k, r)
+    return [[where.get(id(v), ("?",)) for v in op.operands] for op in fu.body]
+
+
+def body_yields(fu: FU) -> list[tuple]:
+    """Per FU output, the ``("op", k, r)`` it yields."""
+    block = fu.body[0].parent if fu.body else None
+    yld = block.ops[-1] if block is not None and block.ops else None
+    if yld is None:
+        return []
+    where = {id(v): ("op", k, r) for k, op in enumerate(fu.body) for r, v in enumerate(op.results)}
+    return [where.get(id(v), ("?",)) for v in yld.operands]
+
+
+def body_signature(fu: FU) -> tuple:
+    """What makes two compound FUs interchangeable: ports, ops with types and wiring, fixed attributes, yields."""
+    ops = tuple((op.name, tuple(map(str, (v.type for v in op.operands))), tuple(map(str, (r.type for r in op.results))),
+                 tuple(map(tuple, src)), _str_attr(op, "step_op", "")) for op, src in zip(fu.body, body_sources(fu)))
+    return (tuple(map(str, fu.inputs)), tuple(map(str, fu.outputs)), ops, tuple(body_yields(fu)))
+
+
+def _op_mismatch(node: DNode, op: Operation) -> Optional[str]:
+    if node.kind != "op" or node.name != op.name:
+        return f"%{node.id} is {node.name}, the body op is {op.name}"
+    if node.in_types != tuple(v.type for v in op.operands) or node.out_types != tuple(r.type for r in op.results):
+        return f"%{node.id} has other types than the body's {op.name}"
+    if op.name == "dataflow.stream" and node.op is not None and _str_attr(node.op, "step_op", "+=") != _str_attr(op, "step_op", "+="):
+        return f"%{node.id} steps differently"
+    return None
+
+
+def compound_mismatch(dfg, fu: FU, phi: dict[int, str]) -> Optional[str]:
+    """Why the DFG ops ``phi`` (body op index -> node id) are not exactly ``fu``'s effective graph (None if they are).
+
+    Every body op is matched by a distinct DFG op of the same kind and types; every body
+    edge is that DFG edge; an FU input feeds one DFG value to all its body uses; a value
+    made inside and read outside is an FU output; no DFG edge enters the group from itself
+    except along body edges.
+    """
+    if sorted(phi) != list(range(len(fu.body))) or len(set(phi.values())) != len(fu.body):
+        return f"the group does not cover {fu.name}'s {len(fu.body)} body ops one to one"
+    for i, op in enumerate(fu.body):
+        node = dfg.by_id.get(phi[i])
+        if node is None:
+            return f"%{phi[i]} is not a DFG node"
+        why = _op_mismatch(node, op)
+        if why is not None:
+            return why
+    members = set(phi.values())
+    inv = {v: k for k, v in phi.items()}
+    feeder = {e.dst: e.src for e in dfg.edges}
+    arg_val: dict[int, tuple] = {}
+    for i, srcs in enumerate(body_sources(fu)):
+        for j, s in enumerate(srcs):
+            got = feeder.get((phi[i], j))
+            if got is None:
+                return f"operand {j} of %{phi[i]} is not fed"
+            if s[0] == "arg":
+                if got[0] in members:
+                    return f"%{phi[i]} reads %{got[0]} of its own group through FU input {s[1]}"
+                if arg_val.setdefault(s[1], got) != got:
+                    return f"FU input {s[1]} of {fu.name} would carry two different values"
+            elif s[0] != "op" or got != (phi[s[1]], s[2]):
+                return f"operand {j} of %{phi[i]} is not the body edge of {fu.name}"
+    yields = body_yields(fu)
+    for e in dfg.edges:
+        if e.src[0] in members and e.dst[0] not in members and ("op", inv[e.src[0]], e.src[1]) not in yields:
+            return f"%{e.src[0]}#{e.src[1]} is read outside the group but is not an output of {fu.name}"
+    return None
+
+
+def contract(dfg, units: list[tuple[str, FU, dict[int, str]]]):
+    """The DFG with every unit (id, FU, body op -> node) replaced by one node of kind ``op`` named ``fabric.compound``.
+
+    Returns the contracted DFG and, per original edge index, the contracted edge index
+    (None for an edge inside a unit).
+    """
+    from loom.map.dfg import DEdge, DFG, DNode
+
+    of: dict[str, tuple[str, int]] = {}
+    unit_node: dict[str, DNode] = {}
+    for uid, fu, phi in units:
+        for k, nid in phi.items():
+            of[nid] = (uid, k)
+        unit_node[uid] = DNode(uid, "op", "fabric.compound", tuple(fu.inputs), tuple(fu.outputs),
+                               members={k: dfg.by_id[nid] for k, nid in phi.items()}, signature=body_signature(fu))
+    srcs = {uid: body_sources(fu) for uid, fu, _ in units}
+    ylds = {uid: body_yields(fu) for uid, fu, _ in units}
+    nodes, placed = [], set()
+    for n in dfg.nodes:
+        if n.id in of:
+            uid = of[n.id][0]
+            if uid not in placed:
+                placed.add(uid)
+                nodes.append(unit_node[uid])
+        else:
+            nodes.append(n)
+    edges: list = []
+    index: dict[tuple, int] = {}
+    edge_map: list[Optional[int]] = []
+    for e in dfg.edges:
+        s_in, d_in = of.get(e.src[0]), of.get(e.dst[0])
+        if s_in is not None and d_in is not None and s_in[0] == d_in[0]:
+            edge_map.append(None)
+            continue
+        src = (s_in[0], ylds[s_in[0]].index(("op", s_in[1], e.src[1]))) if s_in else e.src
+        dst = (d_in[0], srcs[d_in[0]][d_in[1]][e.dst[1]][1]) if d_in else e.dst
+        key = (src, dst)
+        if key not in index:
+            index[key] = len(edges)
+            edges.append(DEdge(src, dst, e.type))
+        edge_map.append(index[key])
+    return DFG(dfg.name, nodes, edges, dfg.arg_names, sunk=dfg.sunk), edge_map
