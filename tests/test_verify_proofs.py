@@ -45,7 +45,9 @@ def test_the_manifest_covers_every_example():
         if e["file"]:
             assert (ROOT / "proofs" / e["file"]).is_file()
     kinds = {e["kind"] for e in entries if e["file"]}
-    assert {"fsm", "memory"} <= kinds
+    # memory-order pairs are settled by the shape of their query (a rule, no script); these families keep
+    # real solver queries on the examples
+    assert {"fsm", "balance", "refinement"} <= kinds
 
 
 def test_tampering_is_detected(tmp_path):

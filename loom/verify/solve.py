@@ -59,6 +59,21 @@ def to_smt2(assertions: Sequence[z3.BoolRef]) -> str:
     return smtlib.script(assertions)
 
 
+def settled_by_simplifier(script: str) -> bool:
+    """Does Z3's simplifier alone reduce the printed script to false? Then it is no query to archive.
+
+    The script is parsed in a context of its own (its datatype declarations must not meet the prover's),
+    and its ``define-fun`` sharing is expanded, which can let the simplifier see what it could not on the
+    terms as loom built them.
+    """
+    ctx = z3.Context()
+    try:
+        parsed = z3.parse_smt2_string(script, ctx=ctx)
+    except z3.Z3Exception:
+        return False
+    return z3.is_false(z3.simplify(z3.And(*parsed) if len(parsed) else z3.BoolVal(True, ctx)))
+
+
 def run_query(
     assertions: Sequence[z3.BoolRef],
     timeout: Optional[float] = None,
@@ -78,6 +93,8 @@ def run_query(
     if z3.is_false(z3.simplify(conjunction(assertions))):  # no script: nothing for a solver to check
         return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
     text = to_smt2(assertions) if want_smt2 else ""
+    if text and settled_by_simplifier(text):
+        return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
     solver = _pipeline() if preprocess else z3.Solver()
     if timeout is not None:
         solver.set("timeout", milliseconds(timeout))
@@ -128,6 +145,8 @@ class QuerySession:
         if z3.is_false(simplified):  # false by construction: no script (nothing for a solver to check)
             return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
         text = to_smt2(assertions) if self.want_smt2 else ""
+        if text and settled_by_simplifier(text):
+            return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
         s = self.solver
         s.push()
         try:
