@@ -48,15 +48,15 @@ def main() -> None:
         t2 = time.perf_counter()
         assert rep.ok, rep.violations[:3]
         hops = bound = 0
-        for k, e in enumerate(dfg.edges):
+        for k, e in enumerate(m.dfg.edges):  # the routed edges (compound units contracted)
             p = m.paths[k]
             hops += sum(1 for a, b in zip(p, p[1:]) if a[0] == b[0])  # switch transitions taken
             sa, sb = _comp(m.place[e.src[0]]), _comp(m.place[e.dst[0]])
             bound += max(dist.get(sa, {}).get(sb, 1) - 1, 0)
-        pes = sum(1 for t in m.place.values() if t[0] == "fu")
+        pes = sum(1 for t in m.place.values() if t[0] == "fu")  # a compound unit is one placed node
         name = path.name.split(".")[0]
         print(f"{name:<14}{len(dfg.nodes):>6}{len(dfg.edges):>6}{pes:>5}{t1 - t0:>8.2f}{t2 - t1:>9.3f}"
-              f"{hops / len(dfg.edges):>10.2f}{hops / max(bound, 1):>9.2f}")
+              f"{hops / len(m.dfg.edges):>10.2f}{hops / max(bound, 1):>9.2f}")
 
 
 def _comp(t: tuple) -> str:

@@ -70,7 +70,7 @@ def run_adg_mesh(args) -> int:
                            tracks=args.tracks))
     out = Path(args.output)
     write_all([(out, text.encode())])
-    print(f"wrote {out}")
+    _say([f"wrote {out}"])
     return 0
 
 
@@ -165,11 +165,21 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         pass
     write_all(files)
     s = doc["stats"]
-    print(f"mapped {in_path.name} @{dfg.name} onto {adg_path.name}: {s['pes_used']}/{s['pes_total']} PEs, "
-          f"{s['dfg_edges']} edges, {s['switch_hops']} switch hops; checker: proved ({report.edges_checked} edges)")
-    for path, _ in files:
-        print(f"wrote {path}")
+    _say([f"mapped {in_path.name} @{dfg.name} onto {adg_path.name}: {s['pes_used']}/{s['pes_total']} PEs, "
+          f"{s['dfg_edges']} edges, {s['switch_hops']} switch hops; checker: proved ({report.edges_checked} edges)"]
+         + [f"wrote {path}" for path, _ in files])
     return 0
+
+
+def _say(lines: list[str]) -> None:
+    """Print to stdout; a reader that went away (``| head``) is not an error."""
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _check_existing(dfg, adg, base: Path) -> int:

@@ -67,6 +67,9 @@ def palette(max_join_fanin: int) -> list[FUSpec]:
         add(FUSpec(f"invariant_{_n(t)}", ("i1", t), (t,), f"dataflow.invariant %i0, %i1 : i1, {t} -> {t}", -1, -1))
         add(FUSpec(f"cond_br_{_n(t)}", ("i1", t), (t, t), f"handshake.cond_br %i0, %i1 : {t}"))
         add(FUSpec(f"mux_{_n(t)}", ("i1", t, t), (t,), f"handshake.mux %i0 [%i1, %i2] : i1, {t}"))
+    for t in ("i32", "i64", "index"):  # compound multiply-add, product on either side of the add
+        add(FUSpec(f"mac_{_n(t)}", (t, t, t), (t,), f"%m = arith.muli %i0, %i1 : {t}\n%r0 = arith.addi %m, %i2 : {t}", latency=2))
+        add(FUSpec(f"amc_{_n(t)}", (t, t, t), (t,), f"%m = arith.muli %i0, %i1 : {t}\n%r0 = arith.addi %i2, %m : {t}", latency=2))
     if max_join_fanin >= 2:
         f = max_join_fanin
         add(FUSpec(f"join_{f}", ("none",) * f, ("none",), f"handshake.join {', '.join(f'%i{k}' for k in range(f))} : {', '.join(['none'] * f)}"))
