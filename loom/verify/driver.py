@@ -20,6 +20,7 @@ from typing import Callable, Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation
+from loom.verify import expected
 from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
@@ -53,7 +54,23 @@ def _skipped(name: str, kind: str, func: Operation, why: str) -> list[Obligation
 
 
 def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation,
-             ctx: Optional[VerifyContext] = None) -> list[Obligation]:
+             ctx: Optional[VerifyContext] = None,
+             expected: Optional[Callable[[], list[str]]] = None) -> list[Obligation]:
+    """``_run_checker``, and when it yields only its ``internal.<name>`` entry (a crash or a skip), also
+    every id ``expected`` says the checker reports, as unknown with the same reason."""
+    out = _run_checker(name, kind, fn, func, ctx)
+    if expected is not None and len(out) == 1 and out[0].id == f"internal.{name}" and out[0].status == "unknown":
+        try:
+            ids = expected()
+        except Exception:  # noqa: BLE001 - the list is a courtesy; the internal entry already says unknown
+            ids = []
+        out += [Obligation(i, kind, "unknown", 0.0, f"not decided: {out[0].detail}", None, func.loc,
+                           method="none") for i in ids]
+    return out
+
+
+def _run_checker(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation,
+                 ctx: Optional[VerifyContext] = None) -> list[Obligation]:
     """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict).
 
     With a budget (``ctx.deadline``): a checker that would start with no time left is skipped (listed as
@@ -78,6 +95,7 @@ def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Ope
                 f"checker '{name}' exceeded the recursion limit on this graph",
                 None,
                 func.loc,
+                method="none",
             )
         ]
     except Exception as e:  # noqa: BLE001 - a crash must never read as a proof
@@ -92,6 +110,7 @@ def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Ope
                 f"{where.lineno})",
                 None,
                 func.loc,
+                method="none",
             )
         ]
 
@@ -121,27 +140,31 @@ def verify_function(
     cache = cache if cache is not None else LemmaCache()
     obs: list[Obligation] = []
     if "lemmas" in want:
-        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache), func, ctx)
+        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache), func, ctx,
+                        lambda: expected.lemma_ids(func))
     layout = memory_layout(func)
     ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
     if "lengths" in want:
         obs += _run_external("lengths", *ext["lengths"], func, ctx)
     if "structure" in want:
-        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx)
+        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx,
+                        lambda: expected.structure_ids(layout))
     if "memory" in want:
-        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func, ctx)
+        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func, ctx,
+                        lambda: expected.memory_ids(layout))
     if "refine" in want and source is not None:
         obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func, ctx)
     elif "refine" in want:
         obs.append(not_checked_refinement(func, ctx))
     if "bmc" in want:
-        obs += _run_external("bmc", *ext["bmc"], func, ctx)
+        obs += _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
     return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0)
 
 
 def _run_external(
-    name: str, module: str, attr: str, kind: str, func: Operation, ctx: VerifyContext
+    name: str, module: str, attr: str, kind: str, func: Operation, ctx: VerifyContext,
+    ids: Optional[Callable[[], list[str]]] = None,
 ) -> list[Obligation]:
     fn = _external(module, attr)
     if fn is None:
@@ -154,9 +177,10 @@ def _run_external(
                 f"checker '{name}' ({module}.{attr}) is not available",
                 None,
                 func.loc,
+                method="none",
             )
         ]
-    return _guarded(name, kind, lambda: fn(func, ctx), func, ctx)
+    return _guarded(name, kind, lambda: fn(func, ctx), func, ctx, ids)
 
 
 def not_checked_refinement(func: Operation, ctx: VerifyContext) -> Obligation:
