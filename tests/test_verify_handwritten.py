@@ -358,7 +358,7 @@ def test_proved_length_obligations_carry_scripts_z3_answers_unsat(name):
     assert scripts and all(o.status == "proved" and o.method == "smt" for o in scripts)
     assert all(not o.smt2 for o in obs if o.method != "smt")
     for o in scripts:
-        assert not z3.is_false(z3.simplify(z3.And(*z3.parse_smt2_string(o.smt2)))), o.id
+        assert not z3.is_false(z3.simplify(z3.And(*z3.parse_smt2_string(o.smt2, ctx=z3.Context())))), o.id
         s = z3.Solver()
         s.from_string(o.smt2)
         assert s.check() == z3.unsat, o.id

@@ -115,7 +115,7 @@ def test_proved_obligations_carry_smt2_that_z3_answers_unsat():
         s = z3.Solver()
         s.from_string(o.smt2)
         assert s.check() == z3.unsat, o.id
-        assert not z3.is_false(z3.simplify(z3.And(*z3.parse_smt2_string(o.smt2)))), o.id
+        assert not z3.is_false(z3.simplify(z3.And(*z3.parse_smt2_string(o.smt2, ctx=z3.Context())))), o.id
 
 
 # ---------------------------------------------------------------------------- refutations

@@ -110,7 +110,9 @@ def _false_by_simplification(path: Path) -> bool:
     """Does Z3's simplifier alone reduce the script's assertions to false (no solver needed)?"""
     import z3
 
-    assertions = z3.parse_smt2_file(str(path))
+    # a context of its own: the scripts declare the provers' enum sorts, which the main context must
+    # not see (declaring one there first makes the prover's own declaration fail later in the process)
+    assertions = z3.parse_smt2_file(str(path), ctx=z3.Context())
     return z3.is_false(z3.simplify(z3.And(*assertions)))
 
 

@@ -201,3 +201,22 @@ def test_a_crash_in_one_lemma_keeps_the_other_lemmas_listed(monkeypatch):
     assert forks and all(o.status == "unknown" and "boom" in o.detail for o in forks)
     assert any(oid.startswith("fsm.cond_br[") and o.status == "proved" for oid, o in got.items())
     assert "internal.lemmas" not in got
+
+
+def test_a_crashed_or_skipped_checker_still_lists_its_obligations(monkeypatch):
+    """internal.<checker> says what happened; the obligations the checker would have reported are listed
+    as unknown next to it (never dropped)."""
+    from loom.verify import driver
+
+    def boom(*args, **kw):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bmc, "check_bmc", boom)
+    monkeypatch.setattr(driver, "check_memory_order", boom)
+    r = verify_function(dfg("bad_cross_domain.mlir"), VerifyContext(bmc_k=3, timeout=20), cache=LemmaCache())
+    got = by_id(r)
+    for oid in ("internal.bmc", "bmc.K3.deadlock", "bmc.K3.residual", "internal.memory"):
+        assert got[oid].status == "unknown" and "boom" in got[oid].detail, oid
+    orders = [o for o in r.obligations if re.match(r"mem\.[^.]+\.order$", o.id)]
+    assert orders and all(o.status == "unknown" for o in orders)
+    assert any(o.id.startswith("mem.indep.") and o.status == "refuted" for o in r.obligations)  # others still run

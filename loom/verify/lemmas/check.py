@@ -267,7 +267,10 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
             streams.append((op, m))
         key = lemma_key(m)
         got = cache.done.get(key)
-        if got is None:
+        if got is None and ctx.deadline is not None and ctx.limit() == 0:
+            _merge(lemmas, _unknown_lemmas(m, op, f"not decided: the function's budget of {ctx.budget:g}s "
+                                                 "was used up"), op)
+        elif got is None:
             got = _guarded_lemmas(m, ctx, table_name(key), op)
             if all(o.status != "unknown" for o in got):  # an unknown (a timeout, a crash) is tried again
                 cache.done[key] = got
@@ -294,7 +297,11 @@ def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation) ->
     try:
         return lemma_obligations(m, ctx, name, op)
     except Exception as e:  # noqa: BLE001 - a crash is never a verdict
-        ids = [c.id for c in contracts_for(m)] + ([f"fsm.{family(m)}.terminates"]
-                                                 if m.op_name == "dataflow.stream" else [])
-        why = f"not decided: the prover crashed: {type(e).__name__}: {e}"
-        return [Obligation(i, "fsm", "unknown", 0.0, why, None, op.loc, method="none") for i in ids]
+        return _unknown_lemmas(m, op, f"not decided: the prover crashed: {type(e).__name__}: {e}")
+
+
+def _unknown_lemmas(m: Machine, op: Operation, why: str) -> list[Obligation]:
+    """Every lemma of table ``m`` as ``unknown`` with reason ``why`` (listed, never dropped)."""
+    ids = [c.id for c in contracts_for(m)] + ([f"fsm.{family(m)}.terminates"]
+                                             if m.op_name == "dataflow.stream" else [])
+    return [Obligation(i, "fsm", "unknown", 0.0, why, None, op.loc, method="none") for i in ids]
