@@ -50,3 +50,19 @@ def test_primed_buffer_is_not_a_copy_for_the_verifier() -> None:
     m = machine_for(primed)
     emitted = [e.value for r in m.rules if not r.reads for _, e in r.emits]
     assert emitted == [7, 0xFFFFFFFF]  # -1 as the i32 bit pattern the runtime uses
+
+
+def test_primed_control_buffer_emits_tokens() -> None:
+    from loom.ir.types import none
+    from loom.semantics import TOKEN
+
+    func = parse_text("""
+handshake.func @f(%c: none, ...) -> (none) attributes {argNames = ["c"], resNames = ["d"]} {
+  %p = buffer [2] seq %c {initValues = [0, 5]} : none
+  return %p : none
+}
+""").functions()[0]
+    m = machine_for(func.regions[0].entry.ops[0])
+    assert [e.value for r in m.rules if not r.reads for _, e in r.emits] == [TOKEN, TOKEN]
+    r = run_machine(handshake_ops.buffer(none, 1, [TOKEN]), {"in": [TOKEN]})
+    assert r.outputs["out"] == [TOKEN, TOKEN]
