@@ -50,3 +50,42 @@ def test_primed_buffer_is_not_a_copy_for_the_verifier() -> None:
     m = machine_for(primed)
     emitted = [e.value for r in m.rules if not r.reads for _, e in r.emits]
     assert emitted == [7, 0xFFFFFFFF]  # -1 as the i32 bit pattern the runtime uses
+
+
+def test_primed_control_buffer_emits_tokens() -> None:
+    from loom.ir.types import none
+    from loom.semantics import TOKEN
+
+    func = parse_text("""
+handshake.func @f(%c: none, ...) -> (none) attributes {argNames = ["c"], resNames = ["d"]} {
+  %p = buffer [2] seq %c {initValues = [0, 5]} : none
+  return %p : none
+}
+""").functions()[0]
+    m = machine_for(func.regions[0].entry.ops[0])
+    assert [e.value for r in m.rules if not r.reads for _, e in r.emits] == [TOKEN, TOKEN]
+    r = run_machine(handshake_ops.buffer(none, 1, [TOKEN]), {"in": [TOKEN]})
+    assert r.outputs["out"] == [TOKEN, TOKEN]
+
+
+def test_tuple_encoding_in_z3_takes_back_what_it_packs() -> None:
+    import z3
+
+    from loom.ir.types import TupleType, i1, i64
+    from loom.verify.z3model import ExprEncoder, const_term
+
+    t = TupleType((i32, i1, i64))
+    pack_m = handshake_ops.pack(list(t.types), t)
+    unpack_m = handshake_ops.unpack(t, list(t.types))
+    heads = {f"in{k}": z3.BitVec(f"x{k}", w) for k, w in enumerate((32, 1, 64))}
+    packed = ExprEncoder({p.name: p.type for p in pack_m.inputs}, {}).encode(
+        pack_m.rules[0].emits[0][1], heads, {}, t)
+    unpack = ExprEncoder({"in": t}, {})
+    s = z3.Solver()
+    for k, (_, e) in enumerate(unpack_m.rules[0].emits):
+        s.add(unpack.encode(e, {"in": packed}, {}, t.types[k]) != heads[f"in{k}"])
+    assert s.check() == z3.unsat  # unpack(pack(x)) == x for every x
+    # a concrete tuple literal agrees with the Python evaluator's element order
+    lit = const_term((5, 1, 7), t)
+    got = z3.simplify(unpack.encode(unpack_m.rules[0].emits[2][1], {"in": lit}, {}, i64))
+    assert got.as_long() == 7

@@ -11,6 +11,7 @@ to their width, i1 is 0/1, index is 64 bits, floats are Python floats, a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Mapping, Optional, Protocol, Sequence
 
 from loom.diagnostics import SimulationError
@@ -84,7 +85,16 @@ PURE_FUNCTIONS: Mapping[str, tuple[int, Callable[..., object]]] = {
 MEMORY_READ = "mem.read"
 MEMORY_DIM = "mem.dim"
 TUPLE_MAKE = "tuple.make"  # any number of arguments -> a Python tuple of them
-TUPLE_GET = "tuple.get"  # one tuple argument, ``param`` the element index
+TUPLE_GET = "tuple.get"  # one tuple argument, ``param`` a ``TupleIndex``
+
+
+@dataclass(frozen=True)
+class TupleIndex:
+    """``tuple.get``'s parameter: element ``index`` of a value of ``tuple_type`` (the type gives the Z3
+    model each element's bit range)."""
+
+    index: int
+    tuple_type: object
 SCALAR_PREFIX = "scalar:"
 
 STEP_OPS = ("+=", "-=", "*=", "/=", "<<=", ">>=")
@@ -135,9 +145,9 @@ def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
     if e.fn == TUPLE_MAKE:
         return f"({''.join(a + ', ' for a in args)})"
     if e.fn == TUPLE_GET:
-        if len(args) != 1 or not isinstance(e.param, int):
-            raise ValueError(f"{e.fn} takes 1 argument and an int parameter")
-        return f"{args[0]}[{e.param}]"
+        if len(args) != 1 or not isinstance(e.param, TupleIndex):
+            raise ValueError(f"{e.fn} takes 1 argument and a TupleIndex parameter")
+        return f"{args[0]}[{e.param.index}]"
     if e.fn == MEMORY_READ:
         ns[key] = _mem_read
         return f"{key}(m, [{', '.join(args)}])"

@@ -12,7 +12,7 @@ from typing import Sequence
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.types import IntegerType, Type, none
 from loom.semantics.expr import TOKEN, Const, Expr, In, ScalarInfo, app, is_false, is_true
-from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE
+from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
 from loom.semantics.machine import Complete, Fail, Machine, Port, Rule
 
 READY = ("ready",)
@@ -202,7 +202,7 @@ def pack(types: Sequence[Type], t: Type) -> Machine:
 def unpack(t: Type, types: Sequence[Type]) -> Machine:
     """``handshake.unpack``: one tuple token becomes one token per element, on its own output."""
     rule = Rule("fire", "ready", ("in",), "ready",
-                emits=tuple((f"out{k}", app(TUPLE_GET, In("in"), param=k)) for k in range(len(types))))
+                emits=tuple((f"out{k}", app(TUPLE_GET, In("in"), param=TupleIndex(k, t))) for k in range(len(types))))
     outs = [Port(f"out{k}", x) for k, x in enumerate(types)]
     return _single_state("handshake.unpack", [Port("in", t)], outs, [rule], summary=f"{len(types)}-element tuple")
 

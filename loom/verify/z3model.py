@@ -27,8 +27,9 @@ from typing import Callable, Mapping, Optional, Sequence
 import z3
 
 from loom.ir.attributes import IntegerAttr
-from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type, i1, index
+from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, TupleType, Type, i1, index
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
+from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.scalar import CMPI_PREDICATES, to_bits
 from loom.verify.solve import conjunction, disjunction
@@ -66,6 +67,8 @@ def width_of(t: Type) -> int:
         return 1
     if isinstance(t, TaggedType):
         return width_of(t.value) + width_of(t.tag)
+    if isinstance(t, TupleType) and t.types:  # the elements side by side, element 0 in the low bits
+        return sum(width_of(x) for x in t.types)
     raise UnsupportedExpr(f"type {t} has no bit-vector encoding")
 
 
@@ -79,6 +82,9 @@ def const_term(value: object, t: Type) -> z3.BitVecRef:
     w = width_of(t)
     if value is TOKEN or isinstance(t, NoneType):
         return z3.BitVecVal(0, w)
+    if isinstance(t, TupleType) and isinstance(value, tuple) and len(value) == len(t.types):
+        parts = [const_term(v, x) for v, x in zip(value, t.types)]
+        return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
     if isinstance(value, bool):
         return z3.BitVecVal(int(value), w)
     if isinstance(value, float) or isinstance(t, FloatType):
@@ -155,6 +161,11 @@ class ExprEncoder:
             return info.result_types[info.result_index] if isinstance(info, ScalarInfo) else None
         if fn == "mem.read":
             return self.mem_elem
+        if fn == TUPLE_GET and isinstance(e.param, TupleIndex) and isinstance(e.param.tuple_type, TupleType):
+            return e.param.tuple_type.types[e.param.index]
+        if fn == TUPLE_MAKE:
+            types = [self.type_of(a) for a in e.args]
+            return TupleType(tuple(types)) if all(t is not None for t in types) else None  # type: ignore[arg-type]
         return None
 
     def encode(
@@ -185,6 +196,14 @@ class ExprEncoder:
             return self._fresh_value(fn.replace(".", "_"), want if want is not None else self.type_of(e))
         if fn.startswith("scalar:"):
             return self._scalar(e, heads, regs)
+        if fn == TUPLE_MAKE and e.args:  # element 0 in the low bits (``width_of``)
+            parts = [self.encode(a, heads, regs, self.type_of(a)) for a in e.args]
+            return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
+        if fn == TUPLE_GET and isinstance(e.param, TupleIndex) and isinstance(e.param.tuple_type, TupleType):
+            types = e.param.tuple_type.types
+            lo = sum(width_of(x) for x in types[: e.param.index])
+            whole = self.encode(e.args[0], heads, regs, e.param.tuple_type)
+            return z3.Extract(lo + width_of(types[e.param.index]) - 1, lo, whole)
         raise UnsupportedExpr(f"function {fn!r} has no Z3 encoding")
 
     def guard(self, e: Optional[Expr], heads, regs) -> z3.BoolRef:
