@@ -50,9 +50,9 @@ def test_broken_component_is_refuted_with_a_trace(tmp_path):
     text = comps[name].text.replace(" && o_ready;", ";")
     assert text != comps[name].text
     files = {"loom_props.svh": (LIB / "loom_props.svh").read_text(), f"{name}.sv": text}
-    _write(tmp_path, components_project(files, [name]))
+    _write(tmp_path, components_project(files, [name], depth=5))
     v = run_task(tmp_path, "bundle.sby", "components")
-    assert v.status == "fail"
+    assert v.status == "fail", v.log[-1500:]
     assert any(f.endswith("p_fsm") for f in v.failed)
     assert v.trace and Path(v.trace).exists()
 
@@ -65,6 +65,29 @@ def test_fifo_proved(tmp_path, depth):
     _write(tmp_path, e.files)
     v = run_task(tmp_path, "collatz.sby", "fifo")
     assert v.status == "pass", v.log[-2000:]
+
+
+def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
+    """loom verify --rtl on a design whose carry fires without ready: refuted per component, with a trace."""
+    need("yowasp-sby")
+    from loom.hdl import components as comp_mod
+    from loom.hdl.verify_rtl import check_function
+
+    real = comp_mod.build_component
+
+    def broken(m):
+        c = real(m)
+        if m.op_name == "dataflow.carry":
+            c.text = c.text.replace(" && o_ready;", ";")
+        return c
+
+    monkeypatch.setattr("loom.hdl.netlist.build_component", broken)
+    func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
+    rep = check_function(func, "dot", {})
+    bad = [v for v in rep.verdicts if v.id.startswith("fsm.carry[")]
+    assert bad and all(v.status == "refuted" and v.trace and Path(v.trace).exists() for v in bad)
+    good = [v for v in rep.verdicts if not v.id.startswith("fsm.carry[")]
+    assert good and all(v.status == "proved" for v in good), [(v.id, v.status, v.detail) for v in good]
 
 
 def test_verify_rtl_reports_beside_z3(capsys):

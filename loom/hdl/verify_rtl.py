@@ -18,10 +18,10 @@ from typing import Any, Optional
 
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.sby import SbyVerdict, prove_components, run_task, sby_available, task_name
+from loom.hdl.sby import SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
-STATUS = {"pass": "proved", "fail": "refuted", "error": "unknown"}
+STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
 
 
 @dataclass
@@ -84,8 +84,11 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         status = "refuted" if any(v.status == "fail" for v in vs) else (
             "proved" if all(v.status == "pass" for v in vs) else "unknown")
         bad = next((v for v in vs if v.status != "pass"), None)
-        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None,
-                                       ", ".join(bad.failed) if bad else ""))
+        detail = ""
+        if bad is not None:
+            detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
+                                                    if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
+        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     rep.uncovered = sorted(k for k in z3_status if k not in by_oid)
     failed = any(v.status != "proved" for v in rep.verdicts) or (rep.fifo is not None and rep.fifo.status != "pass")
     if failed or keep is not None:
