@@ -18,8 +18,7 @@ from loom.diagnostics import LoomError
 from loom.hdl.components import Component, build_component, sv_name
 from loom.hdl.svexpr import HdlUnsupported, bits
 from loom.ir.core import BlockArgument, Operation, Value
-from loom.ir.location import Location
-from loom.ir.types import MemRefType, NoneType, Type
+from loom.ir.types import MemRefType, Type
 from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.machine import Machine
@@ -311,5 +310,3 @@ def _seed(name: str) -> int:
         h = ((h ^ ch) * 16777619) & 0xFFFFFFFF
     return h & 0x7FFFFFFF
 
-
-_ = (NoneType, Location)
