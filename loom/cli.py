@@ -355,8 +355,6 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
-    v.add_argument("--max-join-fanin", type=int, metavar="K")
-    v.add_argument("--no-rar", action="store_true")
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")

@@ -112,3 +112,17 @@ def test_integer_design_synthesizes(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     assert "cells" in (tmp_path / "stat.txt").read_text()
+
+
+def test_verify_rtl_json(capsys):
+    need("yowasp-sby")
+    import json
+
+    assert main(["verify", "-q", "--rtl", "--json", str(ROOT / "examples" / "collatz.scf.mlir")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (rtl,) = doc["rtl"]
+    assert rtl["fifo"] == "proved" and rtl["verdicts"]
+    z3 = {o["id"]: o["status"] for o in doc["obligations"]}
+    for v in rtl["verdicts"]:
+        assert v["id"] == "rtl." + v["obligation"] and v["status"] == "proved"
+        assert z3[v["obligation"]] == "proved" and not v["disagrees"]
