@@ -302,7 +302,7 @@ def _verify_rtl(paths, reports, args) -> list:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
-            out.append(check_function(funcs[rep.function], _stem(path), z3))
+            out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound))
     return out
 
 

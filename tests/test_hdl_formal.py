@@ -106,10 +106,11 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
 
 def test_verify_rtl_reports_beside_z3(capsys):
     need("yowasp-sby")
-    rc = main(["verify", "-q", "--rtl", str(ROOT / "examples" / "saxpy.scf.mlir")])
+    rc = main(["verify", "-q", "--rtl", "--rtl-bound", "6", str(ROOT / "examples" / "collatz.scf.mlir")])
     out = capsys.readouterr().out
     assert rc == 0, out[-3000:]
     assert "proved   rtl.fsm.carry[" in out and "z3: proved" in out
+    assert "proved   rtl.top (every property of the composed netlist, integer arguments in [0, 6])" in out
     assert "DISAGREE" not in out
     assert "have no RTL property yet" in out
 
@@ -128,15 +129,20 @@ def test_integer_design_synthesizes(tmp_path):
     assert "cells" in (tmp_path / "stat.txt").read_text()
 
 
-def test_verify_rtl_json(capsys):
+def test_verify_rtl_json():
+    """The ``rtl`` entry of verify --json (built by the same function the CLI calls; without the top proof,
+    which test_verify_rtl_reports_beside_z3 runs through the CLI)."""
     need("yowasp-sby")
-    import json
+    from loom.hdl.verify_rtl import check_function, exit_code, to_json
+    from loom.verify import VerifyContext, verify_file
 
-    assert main(["verify", "-q", "--rtl", "--json", str(ROOT / "examples" / "collatz.scf.mlir")]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    (rtl,) = doc["rtl"]
-    assert rtl["fifo"] == "proved" and rtl["verdicts"]
-    z3 = {o["id"]: o["status"] for o in doc["obligations"]}
-    for v in rtl["verdicts"]:
+    path = ROOT / "examples" / "find_first.scf.mlir"
+    (report,) = verify_file(path, VerifyContext())
+    z3 = {o.id: o.status for o in report.obligations}
+    func, _ = dfg_func(path)
+    rep = check_function(func, "find_first", z3)
+    doc = to_json(rep)
+    assert doc["fifo"] == "proved" and doc["top"] is None and doc["verdicts"] and exit_code([rep]) == 0
+    for v in doc["verdicts"]:
         assert v["id"] == "rtl." + v["obligation"] and v["status"] == "proved"
         assert z3[v["obligation"]] == "proved" and not v["disagrees"]
