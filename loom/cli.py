@@ -196,7 +196,10 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
     r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
-    print(json.dumps(doc, indent=2)) if args.json else _print_sim_human(doc, r, dfg=True)
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        _print_sim_human(doc, r, dfg=True)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
 
 
@@ -250,6 +253,8 @@ def cmd_verify(args) -> int:
         raise _UsageError("loom verify: error: --timeout must be positive")
     if args.bmc_k < 0:
         raise _UsageError("loom verify: error: --bmc-k must be >= 0")
+    if args.rtl_bound is not None and args.rtl_bound < 0:
+        raise _UsageError("loom verify: error: --rtl-bound must be >= 0")
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer())
     paths = [Path(name) for name in args.inputs]
