@@ -232,7 +232,10 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
     r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
-    print(json.dumps(doc, indent=2)) if args.json else _print_sim_human(doc, r, dfg=True)
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        _print_sim_human(doc, r, dfg=True)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
 
 
@@ -291,6 +294,8 @@ def cmd_verify(args) -> int:
             raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
     if args.bmc_k < 0:
         raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
+    if args.rtl_bound is not None and args.rtl_bound < 0:
+        raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-bound must be >= 0")
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
@@ -355,7 +360,7 @@ def _verify_rtl(paths, reports, args) -> list:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
-            out.append(check_function(funcs[rep.function], _stem(path), z3))
+            out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound))
     return out
 
 
@@ -444,8 +449,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only what is not proved, and the summary (no progress messages)")
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
-    v.add_argument("--max-join-fanin", type=int, metavar="K")
-    v.add_argument("--no-rar", action="store_true")
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")

@@ -121,3 +121,13 @@ def test_pyslang_catches_a_broken_design():
     e = emit(func, "dot", sva="full")
     e.files["dot.sv"] = e.files["dot.sv"].replace("assign done =", "assign done = no_such_signal ||")
     assert any(k == "error" for k, _ in slang_diagnostics(e.files))
+
+
+def test_op_without_rtl_model_is_a_located_error(tmp_path, capsys):
+    src = tmp_path / "h.scf.mlir"
+    src.write_text("func.func @h(%a: f16, %b: f16) -> f16 {\n  %c = arith.addf %a, %b : f16\n  return %c : f16\n}\n")
+    out = tmp_path / "out"
+    assert main(["hdl", str(src), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "[HDL_UNSUPPORTED]" in err and "h.scf.mlir:2:" in err
+    assert not out.exists()

@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from loom.hdl.svexpr import HdlUnsupported, SvExprBuilder, bits, literal
-from loom.ir.types import IndexType, IntegerType, MemRefType, Type, index
+from loom.hdl.svexpr import SvExprBuilder, bits, literal
+from loom.ir.types import IntegerType, MemRefType, Type, index
 from loom.semantics import describe
 from loom.semantics.machine import Complete, Fail, Machine, Write
-from loom.semantics.scalar import width_of
 
 MEM_OOB = "RT_MEMORY_OUT_OF_BOUNDS"
 
@@ -366,5 +365,3 @@ def is_integer_only(c: Component) -> bool:
     """True when the component has no behavioural float model (synthesizable as is)."""
     return not c.float_behavioural
 
-
-_ = (IndexType, width_of, HdlUnsupported)

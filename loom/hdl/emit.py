@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
@@ -38,13 +39,14 @@ class Emitted:
         return [n for n in self.files if n.endswith(".sv") and n != f"{self.stem}_formal.sv"]
 
 
-def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2) -> Emitted:
+def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
+         rtl_bound: Optional[int] = None) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
-    d = build_design(func, fifo_depth)
+    d = build_design(func, fifo_depth, rtl_bound)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
         "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),

@@ -179,7 +179,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "  task automatic report(input integer why);",
         "    begin",
         '      $display("LOOM end %0d %0d", why, cycle);',
-        f'      $display("LOOM done %0d", done_seen);',
+        '      $display("LOOM done %0d", done_seen);',
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')

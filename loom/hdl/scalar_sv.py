@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from loom.hdl.svexpr import CMPF_PREDICATES, CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
 from loom.ir.types import FloatType, IntegerType, Type, i1
 from loom.semantics.expr import ScalarInfo
-from loom.semantics.scalar import DIV_BY_ZERO, bits_to_float, float_to_bits, round_float, width_of
+from loom.semantics.scalar import DIV_BY_ZERO
 
 SIGNED_CMP = {"slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
 UNSIGNED_CMP = {"ult": "<", "ule": "<=", "ugt": ">", "uge": ">=", "eq": "==", "ne": "!="}
@@ -113,7 +113,6 @@ def _count_fn(op: str, w: int, b: SvExprBuilder) -> str:
     """A per-width SV function counting ones / leading zeros / trailing zeros (loop, synthesizable)."""
     name = f"f_{op.split('.')[1]}_{w}"
     if name not in b.functions:
-        ow = max(1, (w).bit_length())
         if op == "math.ctpop":
             body = f"    c = 0;\n    for (int i = 0; i < {w}; i++) c = c + x[i];"
         elif op == "math.ctlz":
@@ -125,7 +124,6 @@ def _count_fn(op: str, w: int, b: SvExprBuilder) -> str:
         b.functions[name] = (f"  function automatic [{w - 1}:0] {name}(input [{w - 1}:0] x);\n"
                              f"    reg [{w - 1}:0] c; reg seen;\n  begin\n{body}\n    {name} = c;\n  end\n"
                              f"  endfunction")
-        del ow
     return name
 
 
@@ -289,11 +287,3 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     raise HdlUnsupported(f"{op} has no RTL model yet")
-
-
-def float_vector_ok(t: Type) -> bool:
-    """True when the RTL models float type ``t`` (used by the tests' vector generator)."""
-    return isinstance(t, FloatType) and t.name in FLOAT_WIDTHS
-
-
-_ = (bits_to_float, float_to_bits, round_float, width_of)

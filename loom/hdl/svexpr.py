@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type, i1, index
+from loom.ir.types import FloatType, NoneType, Type, i1, index
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES, float_to_bits, mask, width_of
 from loom.ir.attributes import IntegerAttr, StringAttr
@@ -181,7 +181,3 @@ __all__ = [
     "literal",
     "predicate",
 ]
-
-
-def int_like(t: Type) -> bool:
-    return isinstance(t, (IntegerType, IndexType, TaggedType))

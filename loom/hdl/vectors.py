@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from loom.diagnostics import LoomError
 from loom.hdl.components import build_component
@@ -154,7 +154,3 @@ def check_vectors(sigs: Sequence[OpSig], simulator: str = "iverilog", seed: int 
                        f"RTL {'fail' if fail else [hex(v) if v is not None else 'x' for v in vals]} "
                        f"semantics {[hex(v) for v in want]}")
     return len(plan), bad
-
-
-def _unused(_: Any) -> None:  # keep imports honest for type checkers
-    return None

