@@ -21,7 +21,7 @@ from loom.ir.types import IntegerType, MemRefType, Type, index
 from loom.semantics import describe
 from loom.semantics.machine import Complete, Fail, Machine, Write
 
-MEM_OOB = "RT_MEMORY_OUT_OF_BOUNDS"
+MEM_OOB = "RT_MEMREF_OUT_OF_BOUNDS"
 
 
 def sv_name(port: str) -> str:

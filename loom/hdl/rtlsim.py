@@ -373,4 +373,4 @@ def _oob_error(e: Emitted, bench: Bench, f: list[str]) -> LoomError:
             view.load(idx, inst.op.name, inst.op.loc)
     except LoomError as err:
         return err
-    return SimulationError(f"{inst.op.name}: out-of-bounds access", inst.op.loc, "RT_MEMORY_OUT_OF_BOUNDS")
+    return SimulationError(f"{inst.op.name}: out-of-bounds access", inst.op.loc, "RT_MEMREF_OUT_OF_BOUNDS")
