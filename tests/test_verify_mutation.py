@@ -279,7 +279,8 @@ def _judge(name: str, mu, cache: LemmaCache) -> dict:
             why = explain(name, mu, ob)
             (explanations if why else unexplained).append(why or f"{ob.id}: {ob.detail}")
     return {"example": name, "operator": mu.operator, "site": mu.site, "fault": fault,
-            "refuted": [o.id for o in refuted], "unexplained": unexplained, "explained": explanations}
+            "refuted": [o.id for o in refuted], "unexplained": unexplained, "explained": explanations,
+            "how": sorted({f"{o.method} ({o.nature or 'behaviour'})" for o in refuted})}
 
 
 @pytest.fixture(scope="module")
@@ -302,6 +303,9 @@ def test_kill_rate(judged, capsys):
         by_op = Counter((r["operator"], bool(r["refuted"])) for r in wrong)
         for op in sorted({o for o, _ in by_op}):
             print(f"  {op:22s} killed {by_op[(op, True)]:3d}  survived {by_op[(op, False)]:3d}")
+        how = Counter(h for r in killed + refuted_only for h in r["how"])
+        print("  refuting obligations by method (nature), counted once per mutant: "
+              + ", ".join(f"{h}: {n}" for h, n in sorted(how.items())))
         for r in survived:
             print(f"  SURVIVOR {r['example']} {r['operator']}: {r['site']} -- {r['fault'][0]}")
         for r in refuted_only:
