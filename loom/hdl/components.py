@@ -20,6 +20,7 @@ from loom.hdl.svexpr import SvExprBuilder, bits, literal
 from loom.ir.types import IntegerType, MemRefType, Type, index
 from loom.semantics import describe
 from loom.semantics.machine import Complete, Fail, Machine, Write
+from loom.verify.lemmas.contracts import family  # the one spelling of lemma ids (RTL labels = Z3 ids)
 
 MEM_OOB = "RT_MEMREF_OUT_OF_BOUNDS"
 
@@ -27,41 +28,6 @@ MEM_OOB = "RT_MEMREF_OUT_OF_BOUNDS"
 def sv_name(port: str) -> str:
     """An SV identifier for a table port name (``st0.data`` -> ``st0_data``)."""
     return re.sub(r"[^A-Za-z0-9_]", "_", port)
-
-
-def _tstr(t: Type) -> str:
-    return str(t).replace(" ", "")
-
-
-def family(m: Machine) -> str:
-    """The lemma family of a table, spelled as ``loom verify`` spells it (``carry[f32]``, ``stream[+=,<]``)."""
-    name = m.op_name
-    kind = name.split(".", 1)[1] if name.startswith(("handshake.", "dataflow.")) else name
-    ins = [p for p in m.inputs if p.kind == "token"]
-    outs = list(m.outputs)
-    if name == "dataflow.stream":
-        step = next(r for r in m.rules if r.name == "continue").updates[0][1]
-        step_op = step.fn[5:]  # type: ignore[union-attr]
-        cond = re.search(r"cont_cond '([^']+)'", m.summary)
-        return f"stream[{step_op},{cond.group(1) if cond else 'sign'}]"
-    if name == "dataflow.gate":
-        return f"gate[{_tstr(ins[0].type)}]"
-    if name in ("dataflow.carry", "dataflow.invariant"):
-        return f"{kind}[{_tstr(outs[0].type)}]"
-    if name in ("handshake.memory", "handshake.extmemory"):
-        st = sum(1 for p in outs if p.name.startswith("st") and p.name.endswith(".done"))
-        ld = sum(1 for p in outs if p.name.startswith("ld") and p.name.endswith(".done"))
-        mt = m.memory.type if m.memory is not None else "?"
-        return f"{kind}[ld={ld},st={st};{_tstr(mt)}]"  # type: ignore[arg-type]
-    if name == "handshake.mux":
-        return f"mux[{_tstr(ins[0].type)};{len(ins) - 1};{_tstr(outs[0].type)}]"
-    if name == "handshake.fork":
-        return f"fork[{len(outs)};{_tstr(ins[0].type)}]"
-    if name in ("handshake.merge", "handshake.control_merge"):
-        return f"{kind}[{len(ins)};{_tstr(outs[0].type)}]"
-    in_s = ",".join(_tstr(p.type) for p in ins)
-    out_s = ",".join(_tstr(p.type) for p in outs)
-    return f"{kind}[{in_s}->{out_s}]"
 
 
 def obligation_id(m: Machine) -> Optional[str]:
