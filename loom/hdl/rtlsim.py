@@ -30,6 +30,7 @@ from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
 from loom.semantics.scalar import from_bits, to_bits
 from loom.sim.result import SimResult
+from loom.sim.engine import stuck_line
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
@@ -349,14 +350,7 @@ def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:
         empty = {p.name for p in tokens if by_port[(inst.name, p.name)][1].fifo is not None
                  and not held.get(by_port[(inst.name, p.name)][0], 0)}
         waits = sorted({p for r in m.rules_in(state) for p in r.reads if p in empty})
-        parts = [f"  '{inst.op.name}' at {inst.op.loc} in state '{state}'" + (" (latched mid-burst)" if latched else "")]
-        if hold:
-            parts.append("holds " + ", ".join(hold))
-        if waits:
-            parts.append("waits on " + ", ".join(waits))
-        elif hold:
-            parts.append("no rule of this state accepts the held tokens")
-        lines.append("; ".join(parts))
+        lines.append(stuck_line(f"'{inst.op.name}' at {inst.op.loc}", state, latched, hold, waits))
     return "\n".join(lines)
 
 

@@ -137,14 +137,7 @@ def stuck_report(net: Network) -> str:
                 if not q
             }
         )
-        parts = [f"  {a.label()} in state '{a.state}'" + (" (latched mid-burst)" if latched else "")]
-        if held:
-            parts.append("holds " + ", ".join(held))
-        if waits:
-            parts.append("waits on " + ", ".join(waits))
-        elif held:
-            parts.append("no rule of this state accepts the held tokens")
-        lines.append("; ".join(parts))
+        lines.append(stuck_line(a.label(), a.state, latched, held, waits))
     return "\n".join(lines)
 
 
@@ -189,3 +182,15 @@ def simulate(func: Operation, inputs: dict[str, Any], *, max_steps: int = 10_000
         deadlock_report=report,
         quiescent=quiescent,
     )
+
+
+def stuck_line(label: str, state: str, latched: bool, held: list[str], waits: list[str]) -> str:
+    """One op of a deadlock report (the token simulator's and the RTL co-simulation's, worded alike)."""
+    parts = [f"  {label} in state '{state}'" + (" (latched mid-burst)" if latched else "")]
+    if held:
+        parts.append("holds " + ", ".join(held))
+    if waits:
+        parts.append("waits on " + ", ".join(waits))
+    elif held:
+        parts.append("no rule of this state accepts the held tokens")
+    return "; ".join(parts)
