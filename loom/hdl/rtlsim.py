@@ -29,8 +29,8 @@ from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
 from loom.semantics.scalar import from_bits, to_bits
-from loom.sim.result import SimResult
 from loom.sim.engine import stuck_line
+from loom.sim.result import SimResult
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000

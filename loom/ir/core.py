@@ -249,6 +249,17 @@ class Module:
         """Top-level func.func and handshake.func ops (also inside nested modules)."""
         return [op for op in self.walk() if op.name in ("func.func", "handshake.func")]
 
+    def functions_by_name(self, op_name: str) -> dict[str, Operation]:
+        """The functions of one kind (``func.func`` or ``handshake.func``) by symbol name; the first wins."""
+        from loom.ir.attributes import StringAttr
+
+        out: dict[str, Operation] = {}
+        for f in self.functions():
+            name = f.attributes.get("sym_name")
+            if f.name == op_name and isinstance(name, StringAttr):
+                out.setdefault(name.value, f)
+        return out
+
     def lookup(self, sym_name: str) -> Optional[Operation]:
         """Top-level op whose ``sym_name`` attribute equals ``sym_name``."""
         from loom.ir.attributes import StringAttr

@@ -10,7 +10,7 @@ declarations and of multi-block callees are CPL_LOWER_UNSUPPORTED at the call.
 
 from __future__ import annotations
 
-from loom.ir.attributes import StringAttr, SymbolRefAttr
+from loom.ir.attributes import SymbolRefAttr
 from loom.ir.core import Module, Operation, Value, replace_all_uses
 from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
@@ -19,12 +19,7 @@ MAX_DEPTH = 32  # nested calls followed before the chain counts as (unsupported)
 
 
 def _functions(module: Module) -> dict[str, Operation]:
-    out: dict[str, Operation] = {}
-    for f in module.functions():
-        name = f.attributes.get("sym_name")
-        if f.name == "func.func" and isinstance(name, StringAttr):
-            out.setdefault(name.value, f)
-    return out
+    return module.functions_by_name("func.func")
 
 
 def inline_calls(func: Operation, module: Module) -> Operation:

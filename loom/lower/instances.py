@@ -12,7 +12,7 @@ inlined, is a coded error at the instance.
 from __future__ import annotations
 
 from loom.diagnostics import VerifyError
-from loom.ir.attributes import StringAttr, SymbolRefAttr
+from loom.ir.attributes import SymbolRefAttr
 from loom.ir.core import Module, Operation, Value, is_declaration, replace_all_uses
 from loom.lower.clone import clone_op
 
@@ -22,12 +22,7 @@ UNKNOWN_SYMBOL = "CPL_IR_UNKNOWN_SYMBOL"
 
 
 def _handshake_funcs(module: Module) -> dict[str, Operation]:
-    out: dict[str, Operation] = {}
-    for f in module.functions():
-        name = f.attributes.get("sym_name")
-        if f.name == "handshake.func" and isinstance(name, StringAttr):
-            out.setdefault(name.value, f)
-    return out
+    return module.functions_by_name("handshake.func")
 
 
 def inline_instances(func: Operation, module: Module) -> Operation:
