@@ -2,8 +2,9 @@
 
 No external scripts or styles. Mesh components (``sw_r_c``/``pe_r_c``) sit on their
 grid; other components are laid out in breadth-first layers from the module
-inputs. Hovering or clicking an edge in the list (or a PE) highlights its full
-path; "Mapping" toggles the overlay.
+inputs. Hovering or clicking an edge in the list highlights its full path and
+names the components it passes; clicking a PE shows its op and source location
+and highlights the routes through it; "Mapping" toggles the overlay.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import html
 import json
 import re
 from collections import deque
+from pathlib import PurePath
 from typing import Any
 
 from loom.map.adg.model import MODULE_IN, MODULE_OUT
@@ -76,6 +78,16 @@ def layout(m: Mapping) -> dict[str, tuple[float, float]]:
     return pos
 
 
+def _where(node: Any) -> str:
+    """The source location of a hosted node (file name only, so the page is the same in any checkout)."""
+    ops = [x.op for _, x in sorted(node.members.items())] if node.members else [node.op]
+    for op in ops:
+        loc = getattr(op, "loc", None)
+        if loc is not None and getattr(loc, "line", 0) > 0:
+            return f"{PurePath(loc.file).name}:{loc.line}:{loc.col}"
+    return ""
+
+
 def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
     """The page, with its data embedded as JSON."""
     pos = layout(m)
@@ -85,13 +97,15 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
     for v, (x, y) in sorted(pos.items()):
         kind = kinds.get(v, "port")
         label = hosted.get(v, "")
+        loc = ""
         if label:
             node = m.dfg.by_id[label]
+            loc = _where(node)
             if node.members:
                 label = " + ".join(f"{x.name.split('.')[-1]} %{x.id}" for _, x in sorted(node.members.items()))
             else:
                 label = node.name.split(".")[-1] + " %" + label
-        comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label})
+        comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label, "loc": loc})
     routes = []
     for k, entry in enumerate(doc["edges"]):
         ck = m.edge_map[k] if m.edge_map is not None else k
@@ -127,6 +141,7 @@ li{cursor:pointer;font-family:monospace;font-size:11px}li:hover,li.hi{background
 text{font-size:10px;pointer-events:none}
 </style></head><body>
 <div id="side"><b id="title"></b><br><label><input type="checkbox" id="toggle" checked> Mapping</label>
+<div id="info">Select a PE or an edge.</div>
 <ol id="edges"></ol></div>
 <div id="view"><svg id="svg" width="@W@" height="@H@" xmlns="http://www.w3.org/2000/svg"></svg></div>
 <script>
@@ -143,14 +158,17 @@ D.components.forEach(c => {
     class: c.kind + (c.label ? " used" : "")}, gNodes);
   const t = el("title", {}, r); t.textContent = c.id + (c.label ? ": " + c.label : "");
   const tx = el("text", {x: c.x - s / 2 + 2, y: c.y + s / 2 + 11}, gNodes); tx.textContent = c.label || c.id;
-  r.addEventListener("click", () => highlight(D.routes.filter(x => x.via.includes(c.id)).map(x => x.edge)));
+  r.addEventListener("click", () => {
+    document.getElementById("info").textContent = c.id + (c.label ? ": " + c.label : "") + (c.loc ? " at " + c.loc : "");
+    highlight(D.routes.filter(x => x.via.includes(c.id)).map(x => x.edge)); });
 });
 const lines = D.routes.map(r => el("polyline", {class: "route",
   points: r.via.filter(v => at[v]).map(v => at[v].x + "," + at[v].y).join(" ")}, gRoutes));
 const items = D.routes.map(r => { const li = document.createElement("li");
   li.textContent = r.name + " : " + r.type + " (" + r.via.length + " components)";
   li.addEventListener("mouseenter", () => highlight([r.edge]));
-  li.addEventListener("click", () => highlight([r.edge]));
+  li.addEventListener("click", () => { document.getElementById("info").textContent = r.name + " via " + r.via.join(", ");
+    highlight([r.edge]); });
   document.getElementById("edges").appendChild(li); return li; });
 function highlight(ids) { lines.forEach((l, i) => l.classList.toggle("hi", ids.includes(i)));
   items.forEach((l, i) => l.classList.toggle("hi", ids.includes(i))); }
