@@ -107,7 +107,8 @@ def report(runs: list[Run], args) -> str:
         + " ".join(f"{k}={v}" for k, v in sorted(rejected.items())),
         f"over budget (killed):   {len(over)}",
         f"crashed:                {len(crashed)}",
-        f"wall time: max {times[-1] if times else 0:.2f} s, median {statistics.median(times) if times else 0:.2f} s, "
+        f"wall time: max {times[-1] if times else 0:.2f} s, "
+        f"median {statistics.median(times) if times else 0:.2f} s, "
         f"largest time over budget {slack:+.2f} s",
     ]
     for r in sorted(over, key=lambda r: r.name):
@@ -127,6 +128,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="chunks verified at once (1: times are not shared)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per chunk")
     args = ap.parse_args(argv)
+    if subprocess.run([sys.executable, "-c", "import loom.verify, z3"], capture_output=True).returncode != 0:
+        sys.exit(f"circt_budget: error: {sys.executable} cannot import loom and z3 "
+                 "(run it with the venv that has loom installed)")
     todo = chunks(args.dir)
     work = Path(tempfile.mkdtemp(prefix="circt_budget_"))
     try:
@@ -136,7 +140,8 @@ def main(argv=None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     if args.verbose:
         for r in sorted(runs, key=lambda r: r.name):
-            what = "killed" if r.status is None else f"exit {r.status}" + (f" {r.code}" if r.status == 2 else "")
+            what = "killed" if r.status is None else f"exit {r.status}"
+            what += f" {r.code}" if r.status == 2 else ""
             print(f"{r.seconds:7.2f} s  {what:40s} {r.name}")
     print(report(runs, args))
     return 1 if any(r.status is None or r.crashed for r in runs) else 0
