@@ -306,12 +306,16 @@ def cmd_verify(args) -> int:
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
+    if args.adg is not None:
+        _check_readable(Path(args.adg))
     _check_verify_outputs(args)
     # several files: spread over the cores; each worker proves an operator table once
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
     reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source)
+    if args.adg is not None:
+        _verify_mapping(paths, reports, args)
     if args.emit_smt2 is not None:
         from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
 
@@ -346,6 +350,28 @@ def cmd_verify(args) -> int:
         rc = exit_code(rtl)
         code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
     return code
+
+
+def _verify_mapping(paths, reports, args) -> None:
+    """``verify --adg``: map every verified function as ``loom map`` does (nothing written) and append the
+    mapping checker's verdicts to its report."""
+    from loom.map.adg.read import load_adg
+    from loom.map.commands import adg_stem
+    from loom.map.dfg import read_dfg
+    from loom.map.obligations import mapping_obligations
+
+    adg_path = Path(args.adg)
+    _check_readable(adg_path)
+    adg = load_adg(str(adg_path))
+    if adg.max_join_fanin() >= 2:
+        args.max_join_fanin = adg.max_join_fanin()  # lowered as `loom map` lowers it
+    for path in paths:
+        module = _dfg_module(path, args.func, args)
+        funcs = {f.attributes["sym_name"].value: f for f in module.functions() if f.name == "handshake.func"}
+        for rep in reports:
+            if rep.file not in (str(path), None) or rep.function not in funcs:
+                continue
+            rep.obligations += mapping_obligations(read_dfg(funcs[rep.function]), adg, adg_path.name, seed=args.seed)
 
 
 def _verify_rtl(paths, reports, args) -> list:
@@ -449,6 +475,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only what is not proved, and the summary (no progress messages)")
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
+    v.add_argument("--adg", metavar="X.fabric.mlir",
+                   help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
+    v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")

@@ -36,6 +36,7 @@ KIND_RULES = {
     "structure": "Ctrl-done structure: access wiring and completion of the ctrl-done network",
     "bmc": "Bounded model check of the whole network (up to K trips)",
     "refinement": "Refinement: the DFG computes what its SCF source computes (loops, accesses, results)",
+    "mapping": "Mapping: the decoded fabric configuration implements the DFG under the hard constraints",
 }
 
 

@@ -1,0 +1,73 @@
+"""``loom verify --adg``: the mapping checker's facts as verify obligations (kind ``mapping``, method ``graph``).
+
+The DFG is mapped exactly as ``loom map`` maps it (nothing is written); the configuration image is
+then decoded and proved by the independent checker (``check.py``). Each of the checker's facts
+becomes one obligation so that the text, JSON, JUnit and SARIF reports carry them with everything
+else: ``map.iso`` (the decoded configuration is a port-preserving isomorphism of the DFG) and one
+``map.Cn`` per hard constraint. A DFG that does not fit gives one refuted ``map.fit``. This module
+depends on verify's result type only; the verify core never imports the mapper.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from loom.map.adg.model import ADG
+from loom.map.dfg import DFG
+from loom.verify.obligation import Obligation
+
+# the hard constraints check.py proves, with the one-line statement each obligation carries when proved
+CONSTRAINTS: dict[str, str] = {
+    "C1": "every node runs on a compatible FU or memory with its configured fields",
+    "C2": "every port on a value's route is at least as wide as the value",
+    "C3": "routes follow allowed, configured transitions; every transition carries a value; no loops",
+    "C4": "a port, switch output, PE output and memory each carry at most one value",
+    "C6": "the image has the ADG's word count, zero padding, in-range selectors, unused fields unused",
+    "C8": "a PE activates at most one FU and hosts one node or exactly its compound FU's body",
+    "C10": "no route passes through an FU",
+    "C11": "fan-out only in switches",
+}
+
+
+def _ob(oid: str, rule: str, ok: bool, detail: str, seconds: float, cex: dict | None) -> Obligation:
+    return Obligation(id=oid, kind="mapping", status="proved" if ok else "refuted", seconds=seconds, detail=detail,
+                      counterexample=None if ok else cex, method="graph", rule=rule,
+                      nature=None if ok else "spec rule")
+
+
+def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0, budget: float = 60.0) -> list[Obligation]:
+    """Map ``dfg`` onto ``adg`` in memory and return the checker's verdicts as obligations."""
+    from loom.map.artifacts import config_bin, map_json
+    from loom.map.check import check
+    from loom.map.config import from_bytes
+    from loom.map.mapper import MapFailure, map_dfg
+
+    start = time.perf_counter()
+    try:
+        mapping = map_dfg(dfg, adg, seed=seed, budget=budget)
+    except MapFailure as e:
+        reasons = list(e.reasons) or ["no complete mapping was found"]
+        reason = reasons[0] + (f" (and {len(reasons) - 1} more reasons)" if len(reasons) > 1 else "")
+        cex = {"fabric": adg_name, "reasons": list(e.reasons), "attempts": e.attempts}
+        if e.partial:
+            cex["partial"] = {k: e.partial[k] for k in ("routed_edges", "edges", "shared_ports") if k in e.partial}
+        return [_ob("map.fit", "fit", False, f"@{dfg.name} does not fit {adg_name}: {reason}",
+                    time.perf_counter() - start, cex)]
+    doc = json.loads(json.dumps(map_json(mapping, dfg.name, adg_name)))
+    report = check(dfg, adg, from_bytes(config_bin(mapping)), doc)
+    seconds = time.perf_counter() - start
+    by_code: dict[str, list[str]] = {}
+    for v in report.violations:
+        code, _, msg = v.partition(": ")
+        by_code.setdefault(code, []).append(msg)
+    out = [_ob("map.iso", "decoded configuration isomorphism", report.ok,
+               f"config.bin for {adg_name} decodes to a port-preserving isomorphism of @{dfg.name} "
+               f"({len(dfg.edges)} edges)" if report.ok else f"the decoded configuration is not @{dfg.name}: "
+               f"{report.violations[0]}", seconds,
+               {"fabric": adg_name, "seed": seed, "violations": report.violations[:20]})]
+    for code, text in CONSTRAINTS.items():
+        msgs = by_code.get(code, [])
+        out.append(_ob(f"map.{code}", f"checker {code}", not msgs, f"{code}: {text}" if not msgs else f"{code}: {msgs[0]}",
+                       0.0, {"fabric": adg_name, "seed": seed, "violations": msgs[:20]}))
+    return out
