@@ -28,7 +28,7 @@ def _n(t: str) -> str:
 
 def palette(max_join_fanin: int) -> list[FUSpec]:
     """The FU set of every mesh PE: integer, index, float, compare/select, casts, constants,
-    the four dataflow ops, load/store (rank 1 and 2), join, mux and cond_br."""
+    the four dataflow ops, load/store (rank 1 and 2), join, mux, cond_br and f32 fma."""
     fus: list[FUSpec] = []
     add = fus.append
     bin_int = "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui maxsi maxui minsi minui".split()
@@ -82,6 +82,8 @@ def palette(max_join_fanin: int) -> list[FUSpec]:
             outs = (t,) + ("index",) * rank
             add(FUSpec(f"load{rank}_{t}", ins, outs, f"handshake.load [{addrs}] {d}, {c} : {idx}, {t}"))
             add(FUSpec(f"store{rank}_{t}", ins, outs, f"handshake.store [{addrs}] {d}, {c} : {idx}, {t}"))
+    # fused multiply-add (the corpus's dot products and filters); last, so earlier opcodes keep their numbers
+    add(FUSpec("fma_f32", ("f32", "f32", "f32"), ("f32",), "math.fma %i0, %i1, %i2 : f32", latency=4))
     return fus
 
 
