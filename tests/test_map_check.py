@@ -200,3 +200,21 @@ def test_mutated_certificates_are_rejected(kind: str, data) -> None:
             sw = data.draw(st.sampled_from([n.name for n in adg.switches()]))
             e["route"][k]["to"] = f"{sw}.out{data.draw(st.integers(0, 7))}"
     assert not check(dfg, adg, words, bad).ok, kind
+
+
+def test_an_unmapped_node_violates_c1() -> None:
+    adg, dfg, m, words, doc = dot_mapping()
+    bad = copy.deepcopy(doc)
+    victim = next(n for n in bad["nodes"] if n["target"]["kind"] == "fu")
+    bad["nodes"].remove(victim)
+    rep = check(dfg, adg, words, bad)
+    assert any(v.startswith("C1") and victim["id"] in v for v in rep.violations), rep.violations
+
+
+def test_a_node_placed_on_another_opcode_violates_c1() -> None:
+    adg, dfg, m, words, doc = dot_mapping()
+    bad = copy.deepcopy(doc)
+    victim = next(n for n in bad["nodes"] if n["target"]["kind"] == "fu")
+    victim["target"]["opcode"] = victim["target"]["opcode"] + 1
+    rep = check(dfg, adg, words, bad)
+    assert any(v.startswith("C1") for v in rep.violations), rep.violations
