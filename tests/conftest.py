@@ -19,7 +19,13 @@ from hypothesis import settings
 BASE_EXAMPLES = 100  # the dev profile's max_examples: ``scaled(n)`` is n there
 settings.register_profile("dev", max_examples=BASE_EXAMPLES)
 settings.register_profile("ci", max_examples=10 * BASE_EXAMPLES)
-settings.load_profile("ci" if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes") else "dev")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+settings.load_profile("ci" if _in_ci() else "dev")
 
 
 def scaled(n: int) -> int:
@@ -28,10 +34,6 @@ def scaled(n: int) -> int:
 
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional, TextIO
 
-from loom.verify.obligation import Obligation
+from loom.verify.obligation import STATUSES, Obligation
 from loom.verify.versions import tool_versions
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_UNKNOWN = 0, 1, 3
@@ -52,7 +52,7 @@ class VerifyReport:
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:
-        c = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
+        c = dict.fromkeys(STATUSES, 0)
         for o in self.obligations:
             c[o.status] = c.get(o.status, 0) + 1
         return c
@@ -65,7 +65,7 @@ class VerifyReport:
         c = self.counts()
         by_kind: dict[str, dict[str, int]] = {}
         for o in self.obligations:
-            by_kind.setdefault(o.kind, {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0})[o.status] += 1
+            by_kind.setdefault(o.kind, dict.fromkeys(STATUSES, 0))[o.status] += 1
         return {
             "function": self.function,
             "file": self.file,
@@ -137,7 +137,7 @@ def json_of(reports: list[VerifyReport]) -> dict:
         }
         for _, o, oid in _tagged(reports)
     ]
-    counts = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
+    counts = dict.fromkeys(STATUSES, 0)
     for _, o, _ in _tagged(reports):
         counts[o.status] += 1
     summary = {
@@ -407,7 +407,7 @@ def human_of(reports: list[VerifyReport], verbose: bool = False, quiet: bool = F
                 if o.counterexample:
                     out.append(format_counterexample(o.counterexample))
     if len(reports) > 1:
-        total = {"proved": 0, "refuted": 0, "unknown": 0, "assumed": 0, "unchecked": 0}
+        total = dict.fromkeys(STATUSES, 0)
         for r in reports:
             for k, v in r.counts().items():
                 total[k] += v

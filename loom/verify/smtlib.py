@@ -126,10 +126,10 @@ def _tester_constructor(d: z3.FuncDeclRef) -> str:
 
 
 class _Walk:
-    """One left-to-right walk over the assertions: reference counts, declarations and sorts."""
+    """One left-to-right walk over the assertions: every node once (post-order), declarations and sorts."""
 
     def __init__(self) -> None:
-        self.refs: dict[int, int] = {}
+        self.seen: set[int] = set()
         self.order: list[z3.ExprRef] = []  # post-order, each node once
         self.decls: dict[str, z3.FuncDeclRef] = {}
         self.sorts: dict[int, z3.SortRef] = {}
@@ -156,10 +156,9 @@ class _Walk:
             if done:
                 self.order.append(e)
                 continue
-            if i in self.refs:
-                self.refs[i] += 1
+            if i in self.seen:
                 continue
-            self.refs[i] = 1
+            self.seen.add(i)
             if z3.is_quantifier(e) or z3.is_var(e):
                 raise Unprintable("quantified queries are not archived")
             self.sort(e.sort())
