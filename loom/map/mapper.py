@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from loom.map.adg.model import ADG, Port
+from loom.map.adg.model import ADG, Port, value_width
 from loom.map.config import Config, MuxField, PEConfig, join_payload
 from loom.map.dfg import DFG
 from loom.map.place import PlacementFull, hop_distances, place
@@ -107,7 +107,8 @@ def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
     for e_idx in routes.failed[:10]:
         e = dfg.edges[e_idx]
         out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed "
-                   f"(no free legal path; fan-out is only possible at a switch)")
+                   f"(no free legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type}; "
+                   f"fan-out is only possible at a switch)")
     if routes.overused:
         from loom.map.adg.model import port_name
 
@@ -119,7 +120,7 @@ def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
 def _partial(dfg: DFG, where: dict[str, Target], routes: Routes) -> dict:
     return {
         "placed": {nid: list(t) for nid, t in where.items()},
-        "routed_edges": len(routes.paths) - len(routes.failed),
+        "routed_edges": len(routes.paths.keys() - set(routes.failed)),
         "edges": len(dfg.edges),
         "unrouted": [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}" for i in routes.failed],
         "shared_ports": len(routes.overused),
