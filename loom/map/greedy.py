@@ -108,6 +108,6 @@ def greedy_map(dfg: DFG, adg: ADG) -> Mapping:
         failed += bad
     if failed:
         e = dfg.edges[min(failed)]
-        raise MapFailure([f"{len(failed)} of {len(dfg.edges)} edges find no free path, first %{e.src[0]}#{e.src[1]} "
+        raise MapFailure([f"{len(failed)} of {len(dfg.edges)} edges without a free path, first %{e.src[0]}#{e.src[1]} "
                           f"-> %{e.dst[0]} operand {e.dst[1]}"], attempts=1)
     return Mapping(dfg, adg, place, paths, configure(dfg, adg, place, paths), seed=0, attempts=1, iterations=1)
