@@ -51,10 +51,11 @@ def test_the_checker_rejects_an_i64_value_forced_through_a_32_bit_port() -> None
 
 def test_the_mapper_reports_an_edge_only_a_narrow_port_could_carry(tmp_path: Path, capsys) -> None:
     adg = load_adg(DATA / "narrow_only.fabric.mlir")
-    with pytest.raises(MapFailure, match="cannot be routed .*at least 64 bits wide for its i64") as info:
-        map_dfg(dfg_of_file(DFG_FILE), adg, budget=1)
+    with pytest.raises(MapFailure, match="cannot be routed on any placement: .*at least 64 bits wide for its i64") as info:
+        map_dfg(dfg_of_file(DFG_FILE), adg)
+    assert info.value.attempts == 1  # no placement can help: the mapper says so at once
     assert info.value.partial is not None and info.value.partial["routed_edges"] == 2
-    argv = ["map", str(DFG_FILE), "--adg", str(DATA / "narrow_only.fabric.mlir"), "-o", str(tmp_path), "-q", "--budget", "1"]
+    argv = ["map", str(DFG_FILE), "--adg", str(DATA / "narrow_only.fabric.mlir"), "-o", str(tmp_path), "-q"]
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "does not fit" in err and "2/3 edges routed" in err

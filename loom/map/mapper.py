@@ -11,7 +11,7 @@ from loom.map.adg.model import ADG, Port, value_width
 from loom.map.config import Config, MuxField, PEConfig, join_payload
 from loom.map.dfg import DFG
 from loom.map.place import PlacementFull, hop_distances, place
-from loom.map.route import Router, Routes, endpoint_ports
+from loom.map.route import Router, Routes, end_ports, endpoint_ports
 from loom.map.rules import contract, fu_fields, region_words, wanted_fields
 from loom.map.techmap import NoFit, Target, candidates, find_units
 
@@ -74,6 +74,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
     router = Router(adg)
     deadline = time.monotonic() + budget
     best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
+    settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
     attempt = 0
     n_nodes = len(dfg.nodes)
     while True:
@@ -90,6 +91,9 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
                               f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"]) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         routes = router.route(endpoint_ports(dfg, adg, where), rng)
+        hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
+        if hopeless:
+            raise MapFailure(_why_hopeless(dfg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
         score = (len(routes.failed), len(routes.overused))
         if best is None or score < best[0]:
             best = (score, routes, where)
@@ -100,6 +104,29 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
             break
     _, routes, where = best
     raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
+
+
+def _routable_anywhere(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], router: Router, k: int,
+                       settled: dict[int, bool]) -> bool:
+    """Whether a legal, wide enough path joins some place of edge ``k``'s source to some place of its sink
+    on an empty fabric; when none does, no placement and no negotiation can route the edge."""
+    if k not in settled:
+        e = dfg.edges[k]
+        width = value_width(e.type) or 0
+        sources = [p for t in cands[e.src[0]] for p in end_ports(dfg, adg, e.src[0], e.src[1], t, True, width)]
+        sinks = [p for t in cands[e.dst[0]] for p in end_ports(dfg, adg, e.dst[0], e.dst[1], t, False, width)]
+        settled[k] = router.reachable(sources, sinks, width)
+    return settled[k]
+
+
+def _why_hopeless(dfg: DFG, edges: list[int]) -> list[str]:
+    out = []
+    for k in edges[:10]:
+        e = dfg.edges[k]
+        out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed on any placement: "
+                   f"no legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type} joins "
+                   f"a place of %{e.src[0]} to a place of %{e.dst[0]}")
+    return out
 
 
 def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
