@@ -7,7 +7,7 @@ active switch transitions, PE muxes and demuxes from every source (C3, C4,
 C10, C11), and proves that the certificate is a label- and port-preserving
 isomorphism between that decoded graph and the DFG (C1, C2, C8). It also checks
 every route step claimed in map.json against the ADG and the decoded routes. When all
-holds, ``iso.py`` confirms the isomorphism without the certificate (networkx VF2++).
+holds, ``iso.py`` confirms the isomorphism without the certificate, twice: networkx VF2++ and Z3.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, parse_port_name, port
 from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
-from loom.map.iso import decoded_graph, dfg_graph, isomorphic
+from loom.map.iso import decoded_graph, dfg_graph, isomorphic, z3_isomorphic
 from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, region_words,
                              wanted_fields)
 
@@ -88,11 +88,26 @@ def check(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any]) -> CheckRep
     _check_transitions(adg, d.cfg, d.walk.used, rep)
     _isomorphism(d.work, adg, d.work_place, d.walk, rep)
     _check_steps(dfg, d.work, d.edge_map, adg, d.cfg, d.work_place, doc, rep)
-    if rep.ok and not isomorphic(decoded_graph(adg, d.cfg, d.fus, d.walk), dfg_graph(d.work)):
-        rep.add("ISO", "no label- and port-preserving isomorphism between the decoded configuration and the DFG "
-                       "exists (networkx VF2++), although map.json's node list passed: a checker fault")
+    if rep.ok:
+        _isomorphism_without_certificate(adg, d, rep)
     rep.edges_checked = len(dfg.edges)
     return rep
+
+
+def _isomorphism_without_certificate(adg: ADG, d: Decoded, rep: CheckReport) -> None:
+    """Confirm the isomorphism twice more, from the words alone: by networkx VF2++ and by Z3, independently."""
+    implemented, wanted = decoded_graph(adg, d.cfg, d.fus, d.walk), dfg_graph(d.work)
+    if not isomorphic(implemented, wanted):
+        rep.add("ISO", "no label- and port-preserving isomorphism between the decoded configuration and the DFG "
+                       "exists (networkx VF2++), although map.json's node list passed: a checker fault")
+        return
+    found = z3_isomorphic(wanted, implemented)
+    if found is None:
+        rep.add("ISO", "Z3 could not decide within its time limit whether the decoded configuration is isomorphic "
+                       "to the DFG (VF2++ found an isomorphism): not proved")
+    elif not found:
+        rep.add("ISO", "Z3 finds no label- and port-preserving isomorphism between the decoded configuration and "
+                       "the DFG, although VF2++ does: a checker fault")
 
 
 def _contract(dfg: DFG, adg: ADG, place: dict[str, tuple], bodies: dict[str, int], rep: CheckReport):

@@ -12,9 +12,10 @@ matches node labels only), so port order is part of the match.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import networkx as nx
+import z3
 
 from loom.map.adg.model import ADG
 from loom.map.config import Config, split_payload
@@ -120,3 +121,39 @@ def isomorphic(a: nx.DiGraph, b: nx.DiGraph) -> bool:
     if a.number_of_nodes() != b.number_of_nodes() or a.number_of_edges() != b.number_of_edges():
         return False
     return bool(nx.vf2pp_is_isomorphic(a, b, node_label="label"))
+
+
+def z3_isomorphic(a: nx.DiGraph, b: nx.DiGraph, timeout_ms: int = 60_000) -> Optional[bool]:
+    """The same question asked of Z3, independently of VF2++: True, False, or None when Z3 gives up.
+
+    One Boolean per (node of ``a``, node of ``b`` with the same label); each node of ``a`` takes exactly one
+    partner and each node of ``b`` is taken at most once (a bijection, as the label counts agree); every arc
+    of ``a`` must land on an arc of ``b``. With equal arc counts such a bijection is an isomorphism.
+    """
+    if a.number_of_nodes() != b.number_of_nodes() or a.number_of_edges() != b.number_of_edges():
+        return False
+    by_label: dict[Any, list[Any]] = {}
+    for v, data in b.nodes(data=True):
+        by_label.setdefault(data["label"], []).append(v)
+    index = {v: k for k, v in enumerate(b.nodes)}
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    pick: dict[Any, dict[Any, z3.BoolRef]] = {}
+    taken: dict[Any, list[z3.BoolRef]] = {}
+    for k, (v, data) in enumerate(a.nodes(data=True)):
+        cands = by_label.get(data["label"], [])
+        if not cands:
+            return False
+        pick[v] = {w: z3.Bool(f"p{k}_{index[w]}") for w in cands}
+        s.add(z3.PbEq([(x, 1) for x in pick[v].values()], 1))
+        for w, x in pick[v].items():
+            taken.setdefault(w, []).append(x)
+    for xs in taken.values():
+        if len(xs) > 1:
+            s.add(z3.AtMost(*xs, 1))
+    for u, w in a.edges:
+        for i, x in pick[u].items():
+            succ = [pick[w][j] for j in b.successors(i) if j in pick[w]]
+            s.add(z3.Implies(x, z3.Or(succ)) if succ else z3.Not(x))
+    r = s.check()
+    return None if r == z3.unknown else r == z3.sat
