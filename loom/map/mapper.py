@@ -88,7 +88,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
             n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
             raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
                               f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {len(adg.pes())} PEs, "
-                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"]) from None
+                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
+                             partial=_partial(dfg, e.placed, None), attempts=attempt) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         routes = router.route(endpoint_ports(dfg, adg, where), rng)
         hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
@@ -144,13 +145,16 @@ def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
     return out or ["routing did not converge"]
 
 
-def _partial(dfg: DFG, where: dict[str, Target], routes: Routes) -> dict:
+def _partial(dfg: DFG, where: dict[str, Target], routes: Optional[Routes]) -> dict:
+    """The best partial result: what was placed, and (when routing ran, else None) what was routed."""
     return {
         "placed": {nid: list(t) for nid, t in where.items()},
-        "routed_edges": len(routes.paths.keys() - set(routes.failed)),
+        "nodes": len(dfg.nodes),
+        "routed_edges": None if routes is None else len(routes.paths.keys() - set(routes.failed)),
         "edges": len(dfg.edges),
-        "unrouted": [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}" for i in routes.failed],
-        "shared_ports": len(routes.overused),
+        "unrouted": [] if routes is None else [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}"
+                                               for i in routes.failed],
+        "shared_ports": 0 if routes is None else len(routes.overused),
     }
 
 
