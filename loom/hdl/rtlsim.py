@@ -35,6 +35,7 @@ from loom.sim.result import SimResult
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
+SETTLE = 4  # idle cycles before a run with nothing held anywhere ends
 
 
 def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
@@ -107,6 +108,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         hex_files[f"mem_{name}.hex"] = _hex(data, mt.element) if data else "0\n"
         L.append(f'  initial $readmemh("mem_{name}.hex", mem_{name});')
     oob_terms: list[tuple[str, Any, str, list[str]]] = []
+    mem_ports: list[str] = []
     mem_act: list[str] = []  # memory traffic, and a response still on its way, count as activity
     for mb in d.mems:
         view = views[mb.arg]
@@ -120,6 +122,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
 
         for mp in mb.ports:
             px = f"{mb.inst}_{mp.name}"
+            mem_ports.append(px)
             L += responder(px, mp, f"mem_{mb.arg}", n, linear, stall)
             conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
             addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
@@ -161,6 +164,10 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     resid = " + ".join(["32'd0"] + [f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
+    # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
+    # sent): no rule can fire again (only latched states fire without reading), so the run is over
+    empty = " && ".join([f"({resid}) == 0"] + [f"{px}_n == 3'd0" for px in mem_ports] +
+                        [f"{p}_sent" for _, _, p in d.args])
     L += [
         "  logic oob;",
         f"  assign oob = !rst && ({oob});",
@@ -203,7 +210,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "    if (done) done_seen <= 1'b1;",
         "    if (fail || oob) report(2);",
         f"    if ({act}) idle <= 0; else idle <= idle + 1;",
-        f"    if (idle > {idle_limit}) report(0);",
+        f"    if (idle > {idle_limit} || (idle > {SETTLE} && {empty})) report(0);",
         f"    if (cycle > {max_cycles}) report(1);",
         "  end",
         "endmodule",
