@@ -366,6 +366,8 @@ def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: l
         # at the inputs unchanged, so the response fires the rule on exactly those tokens
         out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_valid_stays, {n}_req_valid && !{n}_req_ready, {n}_req_valid)")
         out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_data_stable, {n}_req_valid && !{n}_req_ready, $stable({payload}))")
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_one_request, !({n}_pend && {n}_req_valid))")
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_resp_fires, !({n}_resp_valid && {n}_resp_ready) || go{mp.rule})")
         out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_held, !{n}_pend || ({base[mp.rule]}))")
         out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_held_stable, {n}_pend && !{n}_resp_ready, {n}_pend && $stable({payload}))")
     if m.rules:
