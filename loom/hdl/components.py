@@ -6,7 +6,9 @@ tokens a firing reads and writes: each rule becomes an enable (state, valid
 inputs, guard), rules are prioritised in table order (the simulator's choice),
 and the chosen rule fires when every port it emits to is ready. A firing
 consumes its read tokens and offers its emitted tokens in the same cycle;
-outputs are combinational and the netlist puts a FIFO on every channel.
+outputs are combinational and the netlist puts a FIFO on every channel. An
+extmemory's load and store rules talk to the memory over request/response port
+pairs (``MemPort``): such a rule fires in the cycle its response is accepted.
 """
 
 from __future__ import annotations
