@@ -6,7 +6,7 @@ memories, residual tokens and every channel's token count."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -15,7 +15,7 @@ from loom.hdl.emit import emit
 from loom.hdl.rtlsim import run
 from loom.ir.core import Module, Operation
 from loom.lower import LowerOptions, lower_module
-from loom.mlir import parse_file, print_module
+from loom.mlir import parse_file, parse_text, print_module
 from loom.runtime import decode_inputs, function_arg_names, run_result_json
 from loom.sim import simulate
 from loom.testing.scf_gen import GenConfig, generate_program
@@ -36,7 +36,7 @@ def _handshake(module: Module) -> Operation:
     return next(f for f in module.functions() if f.name == "handshake.func")
 
 
-def cosim(dfg: Module, inputs: dict[str, Any], stall: int) -> tuple[dict, dict]:
+def cosim(dfg: Module, inputs: dict[str, Any], stall: Optional[int]) -> tuple[dict, dict]:
     """The token simulator's and the RTL's run documents of ``dfg``'s handshake.func on JSON ``inputs``."""
     func = _handshake(dfg)
     names, types = function_arg_names(func), [a.type for a in func.regions[0].entry.args]
@@ -91,3 +91,30 @@ def test_generator_leaves_out_what_the_rtl_lacks() -> None:
         assert not any(f"{op} " in text for op in RTL_LACKS), seed
         texts.add(text)
     assert len(texts) == 8
+
+
+OOB = """func.func @f(%m: memref<4xi32>, %i: index, %j: index, %v: i32) -> i32 {
+  %x = memref.load %m[%i] : memref<4xi32>
+  %y = arith.addi %x, %v : i32
+  memref.store %y, %m[%j] : memref<4xi32>
+  return %y : i32
+}
+"""
+
+
+@pytest.mark.parametrize("i, j", [(7, 0), (1, 9), (2, 3)], ids=["load_oob", "store_oob", "in_bounds"])
+def test_out_of_bounds_access_is_the_simulators_error(i: int, j: int) -> None:
+    """The testbench memory flags an out-of-bounds request as the token simulator flags the firing. A run
+    stops at its error, so the tokens still in flight then depend on the schedule: without stalls they are
+    the simulator's; under --stall the status, the error and the memories still are."""
+    need("iverilog")
+    module = parse_text(OOB, "oob.scf.mlir")
+    dfg = lower_module(module, "f", LowerOptions())
+    inputs = {"m": [1, 2, 3, 4], "i": i, "j": j, "v": 5}
+    ref, rtl = cosim(dfg, inputs, stall=None)
+    assert ref["status"] == ("completed" if (i, j) == (2, 3) else "error")
+    assert_same(ref, rtl)
+    ref, rtl = cosim(dfg, inputs, stall=3)
+    if ref["status"] == "completed":
+        assert_same(ref, rtl)
+    assert [rtl[f] for f in ("status", "error", "memrefs")] == [ref[f] for f in ("status", "error", "memrefs")]
