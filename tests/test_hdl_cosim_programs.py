@@ -43,8 +43,10 @@ def cosim(dfg: Module, inputs: dict[str, Any], stall: Optional[int]) -> tuple[di
     decoded = lambda: decode_inputs(names, types, inputs, "<inputs>", module=dfg)  # noqa: E731
     ref = simulate(func, decoded())
     rtl = run(emit(func, "cosim"), decoded(), dfg, stall=stall, simulator="iverilog")
-    doc = lambda r: run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels,  # noqa: E731
-                                    r.error, func=func)
+    def doc(r) -> dict:
+        return run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error,
+                               func=func)
+
     return doc(ref), doc(rtl)
 
 
@@ -117,4 +119,5 @@ def test_out_of_bounds_access_is_the_simulators_error(i: int, j: int) -> None:
     ref, rtl = cosim(dfg, inputs, stall=3)
     if ref["status"] == "completed":
         assert_same(ref, rtl)
-    assert [rtl[f] for f in ("status", "error", "memrefs")] == [ref[f] for f in ("status", "error", "memrefs")]
+    same = ("status", "error", "memrefs")
+    assert [rtl[f] for f in same] == [ref[f] for f in same]
