@@ -176,6 +176,18 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
                                "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
                               opener.loc, method="typing rule", rule="while-loop fixed point", nature="behaviour"))
+    for ps in typing.idioms:
+        if not ps.proved:
+            continue  # not typed as a carry: its buffer's balance obligation is unknown with the lemma's verdict
+        assert ps.proof is not None
+        name = a.names.get(ps.buffer.results[0], "?")
+        muxes = ", ".join(a.names.get(m.results[0], "?") for m in ps.muxes)
+        out.append(Obligation(
+            f"idiom.{name}.carry", "fsm", "proved", ps.proof.seconds,
+            f"primed select {name} -> mux {muxes}: the composite of the buffer's and the mux's tables is a "
+            f"dataflow.carry(d = {a.names.get(ps.buffer.operands[0], '?')}, a = data0, b = data1) "
+            f"({ps.proof.detail})", None, ps.buffer.loc, ps.proof.smt2 if ctx.want_smt2 else None,
+            method="smt", rule=f"series composition of the tables, carry contract: {ps.proof.method}"))
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck:
             continue

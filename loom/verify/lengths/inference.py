@@ -16,7 +16,10 @@ The rules follow the operator contracts (the tables in ``loom.semantics``):
   d's clock and the carry's b on ``D when d``;
 * a carry/invariant whose d is computed from its own output (scf.while) opens
   a while loop W by hypothesis (d on ``raw(W)``, N_W = index of the first
-  false), confirmed when d's clock is derived.
+  false), confirmed when d's clock is derived;
+* a primed i1 buffer whose copies select two-way muxes (CIRCT's loop state) is typed as one
+  ``dataflow.carry(c, data0, data1)`` per mux, once the lemma engine has proved the buffer -> mux
+  composite satisfies the carry contract (``loom.verify.lengths.idioms``).
 
 Every equality that is not syntactic is discharged by ``Logic.equal`` (Z3);
 nothing untypable is ever reported as proved.
@@ -50,6 +53,7 @@ from loom.verify.lengths.clock import (
     substitute,
     when,
 )
+from loom.verify.lengths.idioms import PrimedSelect, carry_operands, find_primed_selects, prove_carry
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.values import Values, int_width, is_i1, symbol
 
@@ -89,6 +93,7 @@ class Group:
     outs: tuple[int, ...]
     kind: str = "all"
     pending: int = 0
+    waits: tuple[Value, ...] = ()  # the values it waits for, when they are not operands ``ins`` of op
 
 
 @dataclass
@@ -118,6 +123,7 @@ class Typing:
     free: Optional[FreeVars] = None
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
     stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
+    idioms: list[PrimedSelect] = field(default_factory=list)  # CIRCT primed selects (typed as carries if proved)
 
 
 class Typer:
@@ -149,6 +155,10 @@ class Typer:
         self.forever: dict[Operation, str] = {}
         self.stuck: dict[Loop, tuple[Operation, dict, int]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
+        self.idioms: list[PrimedSelect] = []
+        self.carry_of: dict[Operation, tuple[Value, Value, Value]] = {}  # primed-select mux -> its carry (d, a, b)
+        self.primed: dict[Operation, PrimedSelect] = {}  # the primed buffer of each proved idiom
+        self.shape_of: dict[Operation, tuple[str, Optional[Loop]]] = {}  # segment shape of each carry/invariant
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Typing:
@@ -166,6 +176,7 @@ class Typer:
                 term = z3.Const(symbol(f"arg:{name}"), term.sort())
                 self.logic.args[name] = term
             self.types[a] = Typed(ONE, term)
+        self._find_idioms()
         for op in self.body.ops:
             self._make_groups(op)
         for g in self.groups:
@@ -184,14 +195,42 @@ class Typer:
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates, self.memo, self.forever, self.stuck)
+                      self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms)
+
+    def _find_idioms(self) -> None:
+        """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
+        cache: dict = {}
+        for ps in find_primed_selects(list(self.body.ops)):
+            prove_carry(ps, self.logic.limit(), cache)
+            self.idioms.append(ps)
+            if not ps.proved:
+                self.unknown_op(ps.buffer, ps.why)
+                continue
+            self.primed[ps.buffer] = ps
+            for mux in ps.muxes:
+                self.carry_of[mux] = carry_operands(ps, mux)
+
+    def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:
+        """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry."""
+        got = self.carry_of.get(op)
+        if got is not None:
+            return got
+        return op.operands[0], op.operands[1], op.operands[2] if op.name == "dataflow.carry" else None
+
+    def is_carry(self, op: Operation) -> bool:
+        return op.name == "dataflow.carry" or op in self.carry_of
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
         self.machines[op] = m
         tok = [i for i, p in enumerate(m.inputs) if p.kind == "token"]
         name = op.name
-        if name == "handshake.load":
+        if op in self.carry_of:
+            d_v, a_v, _ = self.carry_of[op]
+            groups = [Group(op, (), (0,), "segment", waits=(a_v, d_v))]
+        elif op in self.primed:
+            groups = [Group(op, (0,), (0,), "primed")]
+        elif name == "handshake.load":
             n_addr = len(op.operands) - 2
             groups = [Group(op, tuple(range(n_addr)) + (n_addr + 1,), tuple(range(1, len(op.results))), "issue"),
                       Group(op, (n_addr,), (0,), "deliver")]
@@ -205,8 +244,7 @@ class Typer:
             groups = [Group(op, tuple(tok), tuple(range(len(op.results))))]
         for g in groups:
             self.groups.append(g)
-            for i in g.ins:
-                v = op.operands[i]
+            for v in g.waits or tuple(op.operands[i] for i in g.ins):
                 if v not in self.types:
                     g.pending += 1
                     self.waiting.setdefault(v, []).append(g)
@@ -323,6 +361,9 @@ class Typer:
             return
         if g.kind == "segment":
             self._segment(op)
+            return
+        if g.kind == "primed":
+            self._primed(op)
             return
         m = self.machines[op]
         # a primed buffer is no copy; an op fed by a source is itself a source (its table says which)
@@ -587,11 +628,25 @@ class Typer:
 
     def _segment(self, op: Operation) -> None:
         """carry/invariant with typed a and d."""
-        d_v = op.operands[0]
+        d_v = self.carry_view(op)[0]
         self._segment_with(op, self.t(d_v).clock, self.t(d_v).term)
 
+    def _primed(self, op: Operation) -> None:
+        """The primed buffer of a proved primed select: per activation it offers its muxes 0 and then the
+        condition's tokens but the last (which stays to prime the next activation), i.e. the select is
+        ``j > 0`` on the condition's clock (always 0 for a flat condition)."""
+        ps = self.primed[op]
+        shapes = {self.shape_of[m] for m in ps.muxes if m in self.shape_of}
+        c = self.t(op.operands[0]).clock
+        if len(shapes) != 1 or isinstance(c, AnyClock):
+            self.unknown_op(op, "the muxes this primed buffer selects could not be typed as carries")
+            return
+        shape, loop = shapes.pop()
+        term = z3.BoolVal(False) if shape == "flat" or loop is None else z3.Not(loop.j == 0)
+        self.assign(op.results[0], Typed(c, term))
+
     def _segment_with(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
-        d_v, a_v = op.operands[0], op.operands[1]
+        d_v, a_v, b_v = self.carry_view(op)
         a = self.t(a_v)
         o = op.results[0]
         if isinstance(dclock, AnyClock):
@@ -627,6 +682,7 @@ class Typer:
             need = " (after_cond is empty when the loop runs 0 times: needs N >= 1)" if extra else ""
             what = f"one {self.name(a_v)} token per activation of {loop.name}{need}"
         self.check(op, what, expected, a.clock, a_v, d_v)
+        self.shape_of[op] = (shape, loop)
         if op.name == "dataflow.invariant":
             term = a.term
         elif shape == "flat":
@@ -634,9 +690,9 @@ class Typer:
         else:
             assert loop is not None
             term = z3.If(loop.j == 0, a.term, self.fresh(o, dclock))
-        if op.name == "dataflow.carry":
+        if b_v is not None:
             fb, _ = when(dclock, dterm, self.memo)
-            b = op.operands[2]
+            b = b_v
             self.deferred.append((op, f"{self.name(b)} carries one token per true condition", fb, b, d_v))
         self.assign(o, Typed(dclock, term))
 
@@ -648,7 +704,7 @@ class Typer:
             if g.kind != "segment" or id(g) in self.done_groups:
                 continue
             op = g.op
-            d_v, a_v = op.operands[0], op.operands[1]
+            d_v, a_v, b_v = self.carry_view(op)
             if d_v in self.types or a_v not in self.types:
                 continue
             p = self.t(a_v).clock
@@ -658,9 +714,9 @@ class Typer:
                 self.done_groups.add(id(g))
                 self.deferred.append((op, f"{self.name(d_v)} carries no token (the seed never arrives)", EMPTY,
                                       d_v, a_v))
-                if op.name == "dataflow.carry":
-                    self.deferred.append((op, f"{self.name(op.operands[2])} carries no token (the seed never "
-                                              "arrives)", EMPTY, op.operands[2], a_v))
+                if b_v is not None:
+                    self.deferred.append((op, f"{self.name(b_v)} carries no token (the seed never "
+                                              "arrives)", EMPTY, b_v, a_v))
                 self.assign(op.results[0], Typed(EMPTY, self.fresh(op.results[0], EMPTY)))
                 return True
             root = copied_value(d_v)
@@ -677,7 +733,8 @@ class Typer:
             # this loop now
             for g2 in self.groups:
                 if (g2.kind == "segment" and id(g2) not in self.done_groups
-                        and copied_value(g2.op.operands[0]) is root and g2.op.operands[1] in self.types):
+                        and copied_value(self.carry_view(g2.op)[0]) is root
+                        and self.carry_view(g2.op)[1] in self.types):
                     self.done_groups.add(id(g2))
                     hyp.members.append(g2.op)
                     self._segment_with(g2.op, hyp.clock, hyp.loop.cont)
@@ -711,12 +768,14 @@ class Typer:
         if not hyp.confirmed or hyp.cond_term is None:
             return
         cond = self.cond_term_bool(hyp.cond_term)
-        carries = [op for op in hyp.members if op.name == "dataflow.carry"]
-        if any(op.operands[2] not in self.types or op.results[0] not in self.types for op in carries):
+        carries = [op for op in hyp.members if self.is_carry(op)]
+        feedback = {op: self.carry_view(op)[2] for op in carries}
+        seeds = {op: self.carry_view(op)[1] for op in carries}
+        if any(feedback[op] not in self.types or op.results[0] not in self.types for op in carries):
             return
 
         def own(op: Operation) -> set[int]:  # the fresh values standing for the carry's later outputs
-            seed = {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[1]).term)}
+            seed = {x.decl().get_id() for x in _uninterpreted(self.t(seeds[op]).term)}
             out = {x.decl().get_id() for x in _uninterpreted(self.t(op.results[0]).term) if x.num_args() > 0}
             return out - seed  # (coordinates, 0-ary, are shared by every carry of the loop)
 
@@ -731,7 +790,7 @@ class Typer:
             for op in carries:
                 if op not in state and decls[op] & used:
                     state.append(op)
-                    used |= {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[2]).term)}
+                    used |= {x.decl().get_id() for x in _uninterpreted(self.t(feedback[op]).term)}
                     grew = True
         if not state:
             return
@@ -744,7 +803,7 @@ class Typer:
                 return
             apps[op] = mine[0]
         allowed = {c.get_id() for c in self.logic.args.values()}
-        current = {op: self.t(op.operands[1]).term for op in state}
+        current = {op: self.t(seeds[op]).term for op in state}
         held: list[z3.BoolRef] = [loop.activation.formula()]  # really activated with those arguments
         for k in range(FIXED_POINT_UNROLL):
             at = [(loop.j, z3.IntVal(k))]
@@ -754,7 +813,7 @@ class Typer:
                 return z3.simplify(z3.substitute(z3.simplify(z3.substitute(term, *at)), *here))
 
             held.append(now(cond))
-            nxt = {op: now(self.t(op.operands[2]).term) for op in state}
+            nxt = {op: now(self.t(feedback[op]).term) for op in state}
             if any(nxt[op].sort() != current[op].sort() for op in state):
                 return
             claim = z3.And(*held, *[nxt[op] == current[op] for op in state])

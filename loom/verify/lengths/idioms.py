@@ -1,0 +1,134 @@
+"""CIRCT loop idioms the length calculus types as loom operators, each recognition backed by a lemma proof.
+
+A *primed select* is CIRCT's loop state: ``%s = buffer [1] seq %c {initValues = [0]} : i1``, copied through
+forks to the select of i1 muxes ``mux %s [%entry, %back]``. The buffer puts a 0 in front of the condition
+stream, so each mux takes ``entry`` first and then ``back`` for each true ``c``, and ``entry`` again after
+each false: token for token, ``dataflow.carry(c, entry, back)``. That is not assumed: the table of
+"buffer -> mux" (``loom.verify.lemmas.compose.series``, built from the two ops' own tables) is proved to
+satisfy the carry contract (``carry_contract``, 1-induction; a counterexample otherwise). Only a proved
+composite is typed as a carry; any other primed buffer (other initial values, more slots, a non-mux
+consumer) stays untyped, with the lemma's verdict as the reason. See specs/verification-lengths.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Optional
+
+from loom.ir.core import OpResult, Operation, Value
+from loom.ir.types import IntegerType
+from loom.semantics import describe, machine_for
+from loom.semantics.handshake_ops import is_copy
+from loom.semantics.machine import Machine
+from loom.verify.lemmas.compose import Link, series
+from loom.verify.lemmas.contracts import carry_contract
+from loom.verify.lemmas.induction import ProofResult, prove
+
+CARRY_PORTS = {("p", "in"): "d", ("c", "data0"): "a", ("c", "data1"): "b", ("c", "out"): "o"}
+LINK = Link("out", "select", CARRY_PORTS)
+
+
+@dataclass
+class PrimedSelect:
+    """A primed i1 buffer whose every (copied) use is the select of a two-way i1 mux."""
+
+    buffer: Operation
+    copies: list[Operation]  # forks/br/plain buffers between the buffer and the muxes
+    muxes: list[Operation]
+    proof: Optional[ProofResult] = None  # the composite's carry lemma (None: not attempted)
+    why: str = ""  # why it is not typed as a carry (empty when it is)
+
+    @property
+    def proved(self) -> bool:
+        return self.proof is not None and self.proof.status == "proved"
+
+
+def _i1(t: object) -> bool:
+    return isinstance(t, IntegerType) and t.width == 1
+
+
+def _uses(ops: list[Operation]) -> dict[int, list[tuple[Operation, int]]]:
+    out: dict[int, list[tuple[Operation, int]]] = {}
+    for op in ops:
+        for i, v in enumerate(op.operands):
+            out.setdefault(id(v), []).append((op, i))
+    return out
+
+
+def find_primed_selects(ops: list[Operation]) -> list[PrimedSelect]:
+    """Every primed i1 buffer of ``ops`` whose result reaches, through copies only, the selects of two-way
+    i1 muxes and nothing else. Those that fail the shape are returned with ``why`` set."""
+    uses = _uses(ops)
+    found: list[PrimedSelect] = []
+    for op in ops:
+        if op.name != "handshake.buffer" or "initValues" not in op.attributes or len(op.results) != 1:
+            continue
+        if not _i1(op.results[0].type):
+            continue
+        ps = PrimedSelect(op, [], [])
+        todo: list[Value] = [op.results[0]]
+        while todo and not ps.why:
+            v = todo.pop(0)
+            for user, i in uses.get(id(v), []):
+                if is_copy(user) and i == 0:
+                    ps.copies.append(user)
+                    todo.extend(user.results)
+                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == 3:
+                    ps.muxes.append(user)
+                else:
+                    ps.why = (f"the primed buffer's token reaches {user.name} (operand {i}), not only the select "
+                              "of two-way muxes")
+                    break
+        if not ps.why and not ps.muxes:
+            ps.why = "the primed buffer feeds no mux"
+        found.append(ps)
+    return found
+
+
+def composite(buffer: Machine, mux: Machine) -> Machine:
+    """The table of ``buffer`` feeding ``mux``'s select, with ports named as a carry's (d, a, b -> o)."""
+    return series(buffer, mux, LINK, "idiom.primed_select",
+                  summary="primed i1 buffer feeding a two-way mux's select")
+
+
+def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, ProofResult]) -> None:
+    """Prove (or refute) that each buffer -> mux composite of ``ps`` satisfies the carry contract."""
+    if ps.why:
+        return
+    bm = machine_for(ps.buffer)
+    for mux in ps.muxes:
+        try:
+            m = composite(bm, machine_for(mux))
+        except ValueError as e:
+            ps.why = f"the buffer and mux tables do not compose: {e}"
+            return
+        key = describe(m)
+        r = cache.get(key)
+        if r is None:
+            name = "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
+            r = cache[key] = prove(m, carry_contract(m), name, timeout=timeout, use_spacer=False)
+        ps.proof = r
+        if r.status != "proved":
+            ps.why = f"buffer -> mux is not a dataflow.carry ({r.status}: {r.method}: {r.detail})"
+            return
+
+
+def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Value]:
+    """(d, a, b) of the carry a proved primed-select mux stands for."""
+    return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
+
+
+def select_source(v: Value) -> Optional[Operation]:
+    """The primed buffer behind a mux select (through copies), if any."""
+    seen: set[int] = set()
+    while isinstance(v, OpResult) and id(v) not in seen:
+        seen.add(id(v))
+        if is_copy(v.op):
+            v = v.op.operands[0]
+            continue
+        return v.op if v.op.name == "handshake.buffer" else None
+    return None
+
+
+__all__ = ["PrimedSelect", "find_primed_selects", "composite", "prove_carry", "carry_operands"]
