@@ -188,6 +188,21 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"dataflow.carry(d = {a.names.get(ps.buffer.operands[0], '?')}, a = data0, b = data1) "
             f"({ps.proof.detail})", None, ps.buffer.loc, ps.proof.smt2 if ctx.want_smt2 else None,
             method="smt", rule=f"series composition of the tables, carry contract: {ps.proof.method}"))
+    for cl in typing.cmerge_loops:
+        if not cl.typed:
+            continue  # its side condition failed or it was never reached: its balance obligation says why
+        name = a.names.get(cl.cmerge.results[0], "?")
+        entry = a.names.get(cl.cmerge.operands[0], "?")
+        cond = a.names.get(cl.condition, "?")
+        muxes = ", ".join(a.names.get(m.results[0], "?") for m in cl.muxes) or "none"
+        out.append(Obligation(
+            f"idiom.{name}.carry", "fsm", "proved", 0.0,
+            f"loop header {name} = control_merge({entry}, back edge) is dataflow.carry(d = {cond}, a = {entry}, "
+            f"b = back edge): its entry carries at most one token per run (function-level clock, checked) and "
+            f"its back edge is the true output of cond_br({cond}, {name}), so it takes the entry, then one back "
+            f"token per true condition; its index (0, then 1s) selects the muxes {muxes} as the proved "
+            "primed-select carry", None, cl.cmerge.loc, None, method="typing rule",
+            rule="control_merge loop header with a function-level entry is a carry"))
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck:
             continue

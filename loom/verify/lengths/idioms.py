@@ -7,7 +7,14 @@ each false: token for token, ``dataflow.carry(c, entry, back)``. That is not ass
 "buffer -> mux" (``loom.verify.lemmas.compose.series``, built from the two ops' own tables) is proved to
 satisfy the carry contract (``carry_contract``, 1-induction; a counterexample otherwise). Only a proved
 composite is typed as a carry; any other primed buffer (other initial values, more slots, a non-mux
-consumer) stays untyped, with the lemma's verdict as the reason. See specs/verification-lengths.md.
+consumer) stays untyped, with the lemma's verdict as the reason.
+
+A *cmerge loop* is CIRCT's loop header (SCF-to-handshake output): ``control_merge %entry, %back`` whose
+back edge is the true output of ``cond_br %c, <its own output>``, its index selecting two-way muxes. With
+at most one ``%entry`` token per run (the calculus checks its clock has no loop level) no back token
+exists before the merge's first output and no entry token after it, so the merge takes the entry, then
+one back token per true ``c``: ``dataflow.carry(c, entry, back)``, index 0 then 1s -- the select stream of
+a primed select, so each index mux is the proved primed-select carry. See specs/verification-lengths.md.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from typing import Optional
 from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import IntegerType
 from loom.semantics import describe, machine_for
-from loom.semantics.handshake_ops import is_copy
+from loom.semantics.handshake_ops import copied_value, is_copy
 from loom.semantics.machine import Machine
 from loom.verify.lemmas.compose import Link, series
 from loom.verify.lemmas.contracts import carry_contract
@@ -114,6 +121,55 @@ def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, Pro
             return
 
 
+@dataclass
+class CmergeLoop:
+    """CIRCT's loop header: ``%ctl, %idx = control_merge %entry, %back`` where ``%back`` is (a copy of) the
+    true output of ``cond_br %c, %ctl`` (a copy of the merge's own output), and every (copied) use of
+    ``%idx`` is the select of a two-way mux or a sink."""
+
+    cmerge: Operation
+    branch: Operation  # the cond_br whose true output is the back edge
+    muxes: list[Operation]
+    copies: list[Operation]
+    why: str = ""
+    typed: bool = False  # the calculus typed it as a carry (its side condition held)
+
+    @property
+    def condition(self) -> Value:
+        return self.branch.operands[0]
+
+
+def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
+    """Every two-input control_merge whose second input is its own output sent back by a cond_br."""
+    uses = _uses(ops)
+    found: list[CmergeLoop] = []
+    for op in ops:
+        if op.name != "handshake.control_merge" or len(op.operands) != 2 or len(op.results) != 2:
+            continue
+        back = copied_value(op.operands[1])
+        if not (isinstance(back, OpResult) and back.op.name == "handshake.cond_br" and back.index == 0
+                and copied_value(back.op.operands[1]) is op.results[0]):
+            continue
+        cl = CmergeLoop(op, back.op, [], [])
+        todo: list[Value] = [op.results[1]]
+        while todo and not cl.why:
+            v = todo.pop(0)
+            for user, i in uses.get(id(v), []):
+                if is_copy(user) and i == 0:
+                    cl.copies.append(user)
+                    todo.extend(user.results)
+                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == 3:
+                    cl.muxes.append(user)
+                elif user.name == "handshake.sink":
+                    continue
+                else:
+                    cl.why = (f"the loop header's index reaches {user.name} (operand {i}), not only the select "
+                              "of two-way muxes")
+                    break
+        found.append(cl)
+    return found
+
+
 def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Value]:
     """(d, a, b) of the carry a proved primed-select mux stands for."""
     return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
@@ -131,4 +187,4 @@ def select_source(v: Value) -> Optional[Operation]:
     return None
 
 
-__all__ = ["PrimedSelect", "find_primed_selects", "composite", "prove_carry", "carry_operands"]
+__all__ = ["CmergeLoop", "PrimedSelect", "find_cmerge_loops", "find_primed_selects", "composite", "prove_carry", "carry_operands"]

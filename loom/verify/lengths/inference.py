@@ -53,7 +53,14 @@ from loom.verify.lengths.clock import (
     substitute,
     when,
 )
-from loom.verify.lengths.idioms import PrimedSelect, carry_operands, find_primed_selects, prove_carry
+from loom.verify.lengths.idioms import (
+    CmergeLoop,
+    PrimedSelect,
+    carry_operands,
+    find_cmerge_loops,
+    find_primed_selects,
+    prove_carry,
+)
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.values import Values, int_width, is_i1, symbol
 
@@ -124,6 +131,7 @@ class Typing:
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
     stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
     idioms: list[PrimedSelect] = field(default_factory=list)  # CIRCT primed selects (typed as carries if proved)
+    cmerge_loops: list[CmergeLoop] = field(default_factory=list)  # CIRCT loop headers (typed as carries)
 
 
 class Typer:
@@ -156,6 +164,7 @@ class Typer:
         self.stuck: dict[Loop, tuple[Operation, dict, int]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
         self.idioms: list[PrimedSelect] = []
+        self.cmerge_loops: dict[Operation, CmergeLoop] = {}
         self.carry_of: dict[Operation, tuple[Value, Value, Value]] = {}  # primed-select mux -> its carry (d, a, b)
         self.primed: dict[Operation, PrimedSelect] = {}  # the primed buffer of each proved idiom
         self.shape_of: dict[Operation, tuple[str, Optional[Loop]]] = {}  # segment shape of each carry/invariant
@@ -195,7 +204,8 @@ class Typer:
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms)
+                      self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms,
+                      list(self.cmerge_loops.values()))
 
     def _find_idioms(self) -> None:
         """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
@@ -209,6 +219,35 @@ class Typer:
             self.primed[ps.buffer] = ps
             for mux in ps.muxes:
                 self.carry_of[mux] = carry_operands(ps, mux)
+        if not any(ps.proved for ps in self.idioms):
+            # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
+            lemma = self._primed_select_lemma(cache)
+        else:
+            lemma = None
+        for cl in find_cmerge_loops(list(self.body.ops)):
+            if not cl.why and lemma is not None:
+                cl.why = lemma
+            if cl.why:
+                self.unknown_op(cl.cmerge, cl.why)
+                continue
+            self.cmerge_loops[cl.cmerge] = cl
+            op = cl.cmerge
+            self.carry_of[op] = (cl.condition, op.operands[0], op.operands[1])
+            for mux in cl.muxes:
+                self.carry_of[mux] = (cl.condition, mux.operands[1], mux.operands[2])
+
+    def _primed_select_lemma(self, cache: dict) -> Optional[str]:
+        """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
+        from loom.ir.types import IntegerType
+        from loom.semantics.handshake_ops import buffer, mux
+        from loom.verify.lengths.idioms import composite
+        from loom.verify.lemmas.contracts import carry_contract
+        from loom.verify.lemmas.induction import prove
+
+        i1 = IntegerType(1)
+        m = composite(buffer(i1, 1, (0,)), mux(i1, i1, 2))
+        r = prove(m, carry_contract(m), "Pcmerge_index", timeout=self.logic.limit(), use_spacer=False)
+        return None if r.status == "proved" else f"the primed-select carry lemma is {r.status}: {r.detail}"
 
     def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:
         """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry."""
@@ -655,6 +694,12 @@ class Typer:
         if isinstance(a.clock, AnyClock):
             self.unknown_op(op, f"the seed {self.name(a_v)} comes from an always-ready source")
             return
+        cl = self.cmerge_loops.get(op)
+        if cl is not None and a.clock.levels:
+            # a second entry token could arrive while the loop runs, and the merge could take it early
+            self.unknown_op(op, f"the loop header's entry {self.name(a_v)} is inside a loop: that one activation "
+                                "runs at a time is not shown (only a function-level entry is typed)")
+            return
         shape = None
         loop = dclock.inner
         if loop is not None:
@@ -695,6 +740,13 @@ class Typer:
             b = b_v
             self.deferred.append((op, f"{self.name(b)} carries one token per true condition", fb, b, d_v))
         self.assign(o, Typed(dclock, term))
+        if cl is not None:
+            cl.typed = True
+            idx = op.results[1]
+            first = self.values.literal(0, idx.type)
+            index = first if shape == "flat" or loop is None else z3.If(loop.j == 0, first,
+                                                                         self.values.literal(1, idx.type))
+            self.assign(idx, Typed(dclock, index))
 
     # ------------------------------------------------------------------ while loops
     def _hypothesize(self) -> bool:
