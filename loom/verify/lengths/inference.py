@@ -219,13 +219,13 @@ class Typer:
             self.primed[ps.buffer] = ps
             for mux in ps.muxes:
                 self.carry_of[mux] = carry_operands(ps, mux)
-        if not any(ps.proved for ps in self.idioms):
-            # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
-            lemma = self._primed_select_lemma(cache)
-        else:
-            lemma = None
+        lemma: Optional[str] = None
+        checked = any(ps.proved for ps in self.idioms)
         for cl in find_cmerge_loops(list(self.body.ops)):
-            if not cl.why and lemma is not None:
+            if not cl.why and cl.muxes and not checked:
+                # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
+                lemma, checked = self._primed_select_lemma(cache), True
+            if not cl.why and cl.muxes and lemma is not None:
                 cl.why = lemma
             if cl.why:
                 self.unknown_op(cl.cmerge, cl.why)
