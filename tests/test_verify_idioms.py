@@ -69,3 +69,50 @@ def test_a_primed_buffer_that_also_feeds_a_branch_is_not_the_idiom() -> None:
     found = find_primed_selects(list(func.regions[0].entry.ops))
     assert len(found) == 1 and "handshake.cond_br" in found[0].why
     assert find_cmerge_loops(list(func.regions[0].entry.ops)) == []
+
+
+HEADER = """
+handshake.func @g(%go: none, %x: i1, ...) -> (none, none) {
+  %ctl, %idx = control_merge %go, %back : none, index
+  %c:2 = fork [2] %ctl : none
+  %t, %f = cond_br %x, %c#0 : none
+  %back = br %t : none
+  %it, %if = cond_br %x, %idx : index
+  sink %it : index
+  sink %if : index
+  return %f, %c#1 : none, none
+}
+"""
+
+
+def test_a_loop_header_whose_index_feeds_a_branch_is_not_the_idiom() -> None:
+    func = [f for f in parse_text(HEADER, "header.mlir").functions() if f.name == "handshake.func"][0]
+    found = find_cmerge_loops(list(func.regions[0].entry.ops))
+    assert len(found) == 1 and "handshake.cond_br" in found[0].why, found
+
+
+def _report(name: str):
+    from pathlib import Path
+
+    from loom.mlir import parse_file
+    from loom.verify import VerifyContext, verify_function
+
+    path = Path(__file__).resolve().parent / "data" / "handwritten" / name
+    func = [f for f in parse_file(path).functions() if f.name == "handshake.func"][0]
+    return {o.id: o for o in verify_function(func, VerifyContext(bmc_k=2, timeout=20)).obligations}
+
+
+def test_the_recognitions_are_reported_as_obligations() -> None:
+    primed = _report("ok_primed_select_sum.mlir")
+    assert primed["idiom.%sel.carry"].status == "proved" and primed["idiom.%sel.carry"].method == "smt"
+    header = _report("ok_cmerge_loop_sum.mlir")
+    assert header["idiom.%ctl.carry"].status == "proved"
+    assert "function-level" in header["idiom.%ctl.carry"].detail
+
+
+def test_a_refuted_composite_leaves_the_buffer_unknown_with_the_counterexample() -> None:
+    obs = _report("bad_primed_select_init_one.mlir")
+    assert not any(i.startswith("idiom.") for i in obs)
+    sel = obs["balance.%sel"]
+    assert sel.status == "unknown" and "not a dataflow.carry (refuted" in sel.detail, sel.detail
+    assert obs["bmc.K2.deadlock"].status == "refuted"
