@@ -123,12 +123,16 @@ def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, Pro
 
 @dataclass
 class CmergeLoop:
-    """CIRCT's loop header: ``%ctl, %idx = control_merge %entry, %back`` where ``%back`` is (a copy of) the
-    true output of ``cond_br %c, %ctl`` (a copy of the merge's own output), and every (copied) use of
-    ``%idx`` is the select of a two-way mux or a sink."""
+    """CIRCT's loop header: ``%ctl, %idx = control_merge ...`` with one *entry* input and one or more *back
+    edges*, each (a copy of) an output of a chain of cond_brs that starts at the true output of the loop's
+    ``cond_br %c, %ctl`` (on a copy of the merge's own output): the loop body's last branches each send
+    the state back. Every (copied) use of ``%idx`` is the select of a mux with one data input per merge
+    input, or a sink."""
 
     cmerge: Operation
-    branch: Operation  # the cond_br whose true output is the back edge
+    branch: Operation  # the loop's cond_br: its true output (split further or not) is the back edge
+    entry: int  # the input position of the entry
+    backs: list[int]  # the input positions of the back edges
     muxes: list[Operation]
     copies: list[Operation]
     why: str = ""
@@ -139,18 +143,36 @@ class CmergeLoop:
         return self.branch.operands[0]
 
 
+def _loop_branch(v: Value, out: Value) -> Optional[Operation]:
+    """The cond_br on (a copy of) ``out`` whose true output ``v`` descends from through copies and the data
+    outputs of further cond_brs (None: ``v`` is not sent back from ``out``)."""
+    seen: set[int] = set()
+    v = copied_value(v)
+    while isinstance(v, OpResult) and v.op.name == "handshake.cond_br" and id(v) not in seen:
+        seen.add(id(v))
+        data = copied_value(v.op.operands[1])
+        if data is out:
+            return v.op if v.index == 0 else None
+        v = data
+    return None
+
+
 def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
-    """Every two-input control_merge whose second input is its own output sent back by a cond_br."""
+    """Every control_merge with exactly one entry whose other inputs are its own output sent back by one
+    loop cond_br (see ``CmergeLoop``)."""
     uses = _uses(ops)
     found: list[CmergeLoop] = []
     for op in ops:
-        if op.name != "handshake.control_merge" or len(op.operands) != 2 or len(op.results) != 2:
+        if op.name != "handshake.control_merge" or len(op.operands) < 2 or len(op.results) != 2:
             continue
-        back = copied_value(op.operands[1])
-        if not (isinstance(back, OpResult) and back.op.name == "handshake.cond_br" and back.index == 0
-                and copied_value(back.op.operands[1]) is op.results[0]):
+        branches = [_loop_branch(v, op.results[0]) for v in op.operands]
+        entries = [k for k, b in enumerate(branches) if b is None]
+        loops = {id(b) for b in branches if b is not None}
+        if len(entries) != 1 or len(loops) != 1:
             continue
-        cl = CmergeLoop(op, back.op, [], [])
+        branch = next(b for b in branches if b is not None)
+        n = len(op.operands)
+        cl = CmergeLoop(op, branch, entries[0], [k for k in range(n) if k != entries[0]], [], [])
         todo: list[Value] = [op.results[1]]
         while todo and not cl.why:
             v = todo.pop(0)
@@ -158,13 +180,13 @@ def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
                 if is_copy(user) and i == 0:
                     cl.copies.append(user)
                     todo.extend(user.results)
-                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == 3:
+                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == n + 1:
                     cl.muxes.append(user)
                 elif user.name == "handshake.sink":
                     continue
                 else:
                     cl.why = (f"the loop header's index reaches {user.name} (operand {i}), not only the select "
-                              "of two-way muxes")
+                              f"of {n}-way muxes")
                     break
         found.append(cl)
     return found

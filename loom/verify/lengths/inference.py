@@ -165,6 +165,8 @@ class Typer:
         self._eq_cache: dict[tuple, tuple] = {}
         self.idioms: list[PrimedSelect] = []
         self.cmerge_loops: dict[Operation, CmergeLoop] = {}
+        self.header_of: dict[Operation, CmergeLoop] = {}  # index mux of a loop header with several back edges
+        self.deferred_union: list[tuple] = []  # (op, what, expected clock, values whose union must be it)
         self.carry_of: dict[Operation, tuple[Value, Value, Value]] = {}  # primed-select mux -> its carry (d, a, b)
         self.primed: dict[Operation, PrimedSelect] = {}  # the primed buffer of each proved idiom
         self.shape_of: dict[Operation, tuple[str, Optional[Loop]]] = {}  # segment shape of each carry/invariant
@@ -232,9 +234,13 @@ class Typer:
                 continue
             self.cmerge_loops[cl.cmerge] = cl
             op = cl.cmerge
-            self.carry_of[op] = (cl.condition, op.operands[0], op.operands[1])
+            one = cl.backs[0] if len(cl.backs) == 1 else None
+            self.carry_of[op] = (cl.condition, op.operands[cl.entry], op.operands[one] if one is not None else None)
             for mux in cl.muxes:
-                self.carry_of[mux] = (cl.condition, mux.operands[1], mux.operands[2])
+                self.carry_of[mux] = (cl.condition, mux.operands[1 + cl.entry],
+                                      mux.operands[1 + one] if one is not None else None)
+                if one is None:
+                    self.header_of[mux] = cl
 
     def _primed_select_lemma(self, cache: dict) -> Optional[str]:
         """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
@@ -250,14 +256,15 @@ class Typer:
         return None if r.status == "proved" else f"the primed-select carry lemma is {r.status}: {r.detail}"
 
     def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:
-        """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry."""
+        """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry (b None
+        for a loop header with several back edges and its index muxes: see ``_several_backs``)."""
         got = self.carry_of.get(op)
         if got is not None:
             return got
         return op.operands[0], op.operands[1], op.operands[2] if op.name == "dataflow.carry" else None
 
     def is_carry(self, op: Operation) -> bool:
-        return op.name == "dataflow.carry" or op in self.carry_of
+        return op.name == "dataflow.carry" or (op in self.carry_of and self.carry_of[op][2] is not None)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
@@ -735,6 +742,8 @@ class Typer:
         else:
             assert loop is not None
             term = z3.If(loop.j == 0, a.term, self.fresh(o, dclock))
+        if b_v is None and (op in self.cmerge_loops or op in self.header_of):
+            self._several_backs(op, dclock, dterm)
         if b_v is not None:
             fb, _ = when(dclock, dterm, self.memo)
             b = b_v
@@ -743,10 +752,26 @@ class Typer:
         if cl is not None:
             cl.typed = True
             idx = op.results[1]
-            first = self.values.literal(0, idx.type)
-            index = first if shape == "flat" or loop is None else z3.If(loop.j == 0, first,
-                                                                         self.values.literal(1, idx.type))
+            first = self.values.literal(cl.entry, idx.type)
+            later = self.values.literal(cl.backs[0], idx.type) if len(cl.backs) == 1 else self.fresh(idx, dclock)
+            index = first if shape == "flat" or loop is None else z3.If(loop.j == 0, first, later)
             self.assign(idx, Typed(dclock, index))
+
+    def _several_backs(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
+        """Feedback checks of a loop header with several back edges (the loop body's last branches): together
+        they carry one token per true condition, one edge at a time; each index mux's input for edge k
+        carries exactly edge k's tokens."""
+        fb, _ = when(dclock, dterm, self.memo)
+        cl = self.cmerge_loops.get(op) or self.header_of[op]
+        backs = [cl.cmerge.operands[k] for k in cl.backs]
+        if op is cl.cmerge:
+            names = ", ".join(self.name(v) for v in backs)
+            self.deferred_union.append((op, f"{names} together carry one token per true condition", fb, backs))
+            return
+        for k, v in zip(cl.backs, backs):
+            d = op.operands[1 + k]
+            self.deferred.append((op, f"{self.name(d)} carries one token per token of the back edge {self.name(v)}",
+                                  None, d, v))
 
     # ------------------------------------------------------------------ while loops
     def _hypothesize(self) -> bool:
@@ -936,10 +961,27 @@ class Typer:
     def _check_feedback(self) -> None:
         """Checks on inputs a rule does not wait for (carry feedback, a never-seeded loop's condition)."""
         for op, what, expected, v, ref in self.deferred:
-            if v not in self.types:
-                self.unknown_op(op, f"{self.name(v)} could not be typed")
+            if v not in self.types or (expected is None and ref not in self.types):
+                self.unknown_op(op, f"{self.name(v if v not in self.types else ref)} could not be typed")
                 continue
-            self.check(op, what, expected, self.t(v).clock, v, ref)
+            self.check(op, what, self.t(ref).clock if expected is None else expected, self.t(v).clock, v, ref)
+        for op, what, expected, vals in self.deferred_union:
+            if any(v not in self.types for v in vals):
+                self.unknown_op(op, f"{', '.join(self.name(v) for v in vals if v not in self.types)} could not "
+                                    "be typed")
+                continue
+            clocks = [self.t(v).clock for v in vals]
+            if any(not isinstance(c, Clock) for c in clocks) or len({c.levels for c in clocks}) != 1:
+                self.unknown_op(op, "the back edges are not on one loop nest")
+                continue
+            for i in range(len(clocks)):
+                for k in range(i + 1, len(clocks)):
+                    if not self._valid(clocks[i], z3.Not(clocks[k].formula())):
+                        self.unknown_op(op, f"cannot show that the back edges {self.name(vals[i])} and "
+                                            f"{self.name(vals[k])} never both carry a token for one iteration")
+                        break
+            union = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
+            self.check(op, what, expected, union, vals[0], None)
 
 
 FIXED_POINT_UNROLL = 8  # iterations of a while loop searched for a state it feeds back unchanged
