@@ -9,12 +9,13 @@ satisfy the carry contract (``carry_contract``, 1-induction; a counterexample ot
 composite is typed as a carry; any other primed buffer (other initial values, more slots, a non-mux
 consumer) stays untyped, with the lemma's verdict as the reason.
 
-A *cmerge loop* is CIRCT's loop header (SCF-to-handshake output): ``control_merge %entry, %back`` whose
-back edge is the true output of ``cond_br %c, <its own output>``, its index selecting two-way muxes. With
-at most one ``%entry`` token per run (the calculus checks its clock has no loop level) no back token
-exists before the merge's first output and no entry token after it, so the merge takes the entry, then
-one back token per true ``c``: ``dataflow.carry(c, entry, back)``, index 0 then 1s -- the select stream of
-a primed select, so each index mux is the proved primed-select carry. See specs/verification-lengths.md.
+A *cmerge loop* is CIRCT's loop header (SCF-to-handshake output): a ``control_merge`` with one entry and one
+or more back edges, each sent back from the true output of the loop's ``cond_br %c, <its own output>``
+(split further by the body's last branches). With at most one entry token per run (the calculus checks
+its clock has no loop level) no back token exists before the merge's first output and no entry token
+after it, so the merge takes the entry, then one back token per true ``c``: ``dataflow.carry(c, entry,
+back)``; its index muxes take their entry input first and then input k exactly when back edge k fed the
+merge. See specs/verification-lengths.md, section 2.1.
 """
 
 from __future__ import annotations
@@ -195,18 +196,6 @@ def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
 def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Value]:
     """(d, a, b) of the carry a proved primed-select mux stands for."""
     return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
-
-
-def select_source(v: Value) -> Optional[Operation]:
-    """The primed buffer behind a mux select (through copies), if any."""
-    seen: set[int] = set()
-    while isinstance(v, OpResult) and id(v) not in seen:
-        seen.add(id(v))
-        if is_copy(v.op):
-            v = v.op.operands[0]
-            continue
-        return v.op if v.op.name == "handshake.buffer" else None
-    return None
 
 
 __all__ = ["CmergeLoop", "PrimedSelect", "find_cmerge_loops", "find_primed_selects", "composite", "prove_carry", "carry_operands"]
