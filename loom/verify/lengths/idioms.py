@@ -198,4 +198,5 @@ def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Valu
     return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
 
 
-__all__ = ["CmergeLoop", "PrimedSelect", "find_cmerge_loops", "find_primed_selects", "composite", "prove_carry", "carry_operands"]
+__all__ = ["CmergeLoop", "PrimedSelect", "carry_operands", "composite", "find_cmerge_loops", "find_primed_selects",
+           "prove_carry"]
