@@ -203,6 +203,18 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"token per true condition; its index (0, then 1s) selects the muxes {muxes} as the proved "
             "primed-select carry", None, cl.cmerge.loc, None, method="typing rule",
             rule="control_merge loop header with a function-level entry is a carry"))
+    for ring in typing.rings:
+        if not ring.typed:
+            continue
+        name = a.names.get(ring.buffer.results[0], "?")
+        back = a.names.get(ring.buffer.operands[0], "?")
+        users = ", ".join(sorted({u.name for u in ring.consumers}))
+        out.append(Obligation(
+            f"idiom.{name}.ring", "fsm", "proved", 0.0,
+            f"token ring {name} (buffer primed with one token, read by {users}): its consumer fires at most once "
+            f"per run (function-level clock, checked), so it takes the initial token, and the ring's input {back} "
+            "must carry one token per firing (balance of the buffer), which re-arms it", None, ring.buffer.loc,
+            None, method="typing rule", rule="function-level token ring"))
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck:
             continue

@@ -193,10 +193,57 @@ def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
     return found
 
 
+@dataclass
+class TokenRing:
+    """A buffer primed with one token whose (copied) uses are all one-firing ops that read every input
+    each time (join, sync, arith...): CIRCT's way to let one task at a time into a circuit
+    (``buffer [1] %back {initValues = [0]} : none`` joined with the start token, ``%back`` made from the
+    join's output)."""
+
+    buffer: Operation
+    consumers: list[Operation]
+    why: str = ""
+    typed: bool = False
+
+
+def find_token_rings(ops: list[Operation], skip: set[int]) -> list[TokenRing]:
+    """Every buffer primed with exactly one token (not in ``skip``: the primed selects) whose copies feed
+    only one-firing, read-everything ops."""
+    from loom.semantics import machine_for
+
+    uses = _uses(ops)
+    found: list[TokenRing] = []
+    for op in ops:
+        if op.name != "handshake.buffer" or id(op) in skip or len(op.results) != 1:
+            continue
+        init = op.attributes.get("initValues")
+        if init is None or len(getattr(init, "elements", ())) != 1:
+            continue
+        ring = TokenRing(op, [])
+        todo: list[Value] = [op.results[0]]
+        while todo and not ring.why:
+            v = todo.pop(0)
+            for user, i in uses.get(id(v), []):
+                if is_copy(user) and i == 0:
+                    todo.extend(user.results)
+                    continue
+                m = machine_for(user)
+                toks = {p.name for p in m.inputs if p.kind == "token"}
+                if len(m.rules) == 1 and set(m.rules[0].reads) == toks and not m.sources and len(m.states) == 1:
+                    ring.consumers.append(user)
+                else:
+                    ring.why = f"the primed buffer's token reaches {user.name}, which does not read it on every firing"
+                    break
+        if not ring.why and not ring.consumers:
+            ring.why = "the primed buffer feeds nothing"
+        found.append(ring)
+    return found
+
+
 def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Value]:
     """(d, a, b) of the carry a proved primed-select mux stands for."""
     return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
 
 
-__all__ = ["CmergeLoop", "PrimedSelect", "carry_operands", "composite", "find_cmerge_loops", "find_primed_selects",
+__all__ = ["CmergeLoop", "PrimedSelect", "TokenRing", "carry_operands", "find_token_rings", "composite", "find_cmerge_loops", "find_primed_selects",
            "prove_carry"]

@@ -59,7 +59,9 @@ from loom.verify.lengths.idioms import (
     carry_operands,
     find_cmerge_loops,
     find_primed_selects,
+    find_token_rings,
     prove_carry,
+    TokenRing,
 )
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.values import Values, int_width, is_i1, symbol
@@ -132,6 +134,7 @@ class Typing:
     stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
     idioms: list[PrimedSelect] = field(default_factory=list)  # CIRCT primed selects (typed as carries if proved)
     cmerge_loops: list[CmergeLoop] = field(default_factory=list)  # CIRCT loop headers (typed as carries)
+    rings: list[TokenRing] = field(default_factory=list)  # CIRCT one-task-at-a-time token rings
 
 
 class Typer:
@@ -165,6 +168,7 @@ class Typer:
         self._eq_cache: dict[tuple, tuple] = {}
         self.idioms: list[PrimedSelect] = []
         self.cmerge_loops: dict[Operation, CmergeLoop] = {}
+        self.rings: dict[Operation, TokenRing] = {}
         self.header_of: dict[Operation, CmergeLoop] = {}  # index mux of a loop header with several back edges
         self.deferred_union: list[tuple] = []  # (op, what, expected clock, values whose union must be it)
         self.carry_of: dict[Operation, tuple[Value, Value, Value]] = {}  # primed-select mux -> its carry (d, a, b)
@@ -207,7 +211,7 @@ class Typer:
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
                       self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms,
-                      list(self.cmerge_loops.values()))
+                      list(self.cmerge_loops.values()), list(self.rings.values()))
 
     def _find_idioms(self) -> None:
         """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
@@ -241,6 +245,12 @@ class Typer:
                                       mux.operands[1 + one] if one is not None else None)
                 if one is None:
                     self.header_of[mux] = cl
+        selects = {id(ps.buffer) for ps in self.idioms if not ps.why or ps.muxes}
+        for ring in find_token_rings(list(self.body.ops), selects):
+            if ring.why:
+                self.unknown_op(ring.buffer, ring.why)
+            else:
+                self.rings[ring.buffer] = ring
 
     def _primed_select_lemma(self, cache: dict) -> Optional[str]:
         """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
@@ -276,6 +286,8 @@ class Typer:
             groups = [Group(op, (), (0,), "segment", waits=(a_v, d_v))]
         elif op in self.primed:
             groups = [Group(op, (0,), (0,), "primed")]
+        elif op in self.rings:
+            groups = [Group(op, (), (0,), "ring", waits=tuple(self._ring_others(self.rings[op])))]
         elif name == "handshake.load":
             n_addr = len(op.operands) - 2
             groups = [Group(op, tuple(range(n_addr)) + (n_addr + 1,), tuple(range(1, len(op.results))), "issue"),
@@ -410,6 +422,9 @@ class Typer:
             return
         if g.kind == "primed":
             self._primed(op)
+            return
+        if g.kind == "ring":
+            self._ring(op)
             return
         m = self.machines[op]
         # a primed buffer is no copy; an op fed by a source is itself a source (its table says which)
@@ -690,6 +705,35 @@ class Typer:
         shape, loop = shapes.pop()
         term = z3.BoolVal(False) if shape == "flat" or loop is None else z3.Not(loop.j == 0)
         self.assign(op.results[0], Typed(c, term))
+
+    def _ring_others(self, ring: TokenRing) -> list[Value]:
+        """The inputs of the ring's first consumer other than the ring's own token."""
+        own = ring.buffer.results[0]
+        return [v for v in ring.consumers[0].operands if copied_value(v) is not own]
+
+    def _ring(self, op: Operation) -> None:
+        """A token ring: its consumer fires at most once per run (its other inputs are on a function-level
+        clock C), taking the initial token; the ring must send back exactly one token per firing (its input
+        on C, checked with the feedback), which re-arms the buffer. Inside a loop the order of the returned
+        tokens is not shown: unknown."""
+        ring = self.rings[op]
+        clocks = [self.t(v).clock for v in self._ring_others(ring)]
+        c = next((x for x in clocks if isinstance(x, Clock)), None)
+        if c is None:
+            self.unknown_op(op, "the token ring's consumer has no input besides the ring to take its rate from")
+            return
+        if c.levels:
+            self.unknown_op(op, "the token ring's consumer fires inside a loop: that the ring returns each token "
+                                "before the next firing needs it is not shown (only a function-level ring is typed)")
+            return
+        init = op.attributes["initValues"].elements[0]  # type: ignore[union-attr]
+        r = op.results[0]
+        term = (self.values.token() if isinstance(r.type, NoneType)
+                else self.values.literal(getattr(init, "value", 0), r.type))
+        ring.typed = True
+        self.deferred.append((op, f"the ring sends back one token per firing of {ring.consumers[0].name}", c,
+                              op.operands[0], None))
+        self.assign(r, Typed(c, term))
 
     def _segment_with(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
         d_v, a_v, b_v = self.carry_view(op)
