@@ -116,3 +116,38 @@ def test_a_refuted_composite_leaves_the_buffer_unknown_with_the_counterexample()
     sel = obs["balance.%sel"]
     assert sel.status == "unknown" and "not a dataflow.carry (refuted" in sel.detail, sel.detail
     assert obs["bmc.K2.deadlock"].status == "refuted"
+
+
+RING_TO_MUX = """
+handshake.func @r(%go: none, %a: i32, %b: i32, ...) -> (i32, none) {
+  %slot = buffer [1] seq %s {initValues = [0]} : i32
+  %g:2 = fork [2] %go : none
+  %m = mux %slot [%a, %b] : i32, i32
+  %s = arith.addi %m, %m : i32
+  return %s, %g#0 : i32, none
+}
+"""
+
+
+def test_a_primed_buffer_read_by_a_mux_select_is_no_token_ring() -> None:
+    from loom.verify.lengths.idioms import find_token_rings
+
+    func = [f for f in parse_text(RING_TO_MUX, "ring.mlir", verify=False).functions()
+            if f.name == "handshake.func"][0]
+    rings = find_token_rings(list(func.regions[0].entry.ops), set())
+    assert len(rings) == 1 and "does not read it on every firing" in rings[0].why, rings
+
+
+def test_the_circt_token_ring_is_typed_and_a_lost_token_refuted() -> None:
+    from pathlib import Path
+
+    from loom.mlir import parse_file
+    from loom.verify import VerifyContext, verify_function
+
+    data = Path(__file__).resolve().parent / "data" / "circt"
+    got = {}
+    for name in ("token_ring", "bad_token_ring_lost"):
+        func = [f for f in parse_file(data / f"{name}.mlir").functions() if f.name == "handshake.func"][0]
+        got[name] = {o.id: o for o in verify_function(func, VerifyContext(bmc_k=2, timeout=20)).obligations}
+    assert got["token_ring"]["idiom.%slot.ring"].status == "proved"
+    assert got["bad_token_ring_lost"]["balance.%slot"].status == "refuted"

@@ -15,7 +15,11 @@ or more back edges, each sent back from the true output of the loop's ``cond_br 
 its clock has no loop level) no back token exists before the merge's first output and no entry token
 after it, so the merge takes the entry, then one back token per true ``c``: ``dataflow.carry(c, entry,
 back)``; its index muxes take their entry input first and then input k exactly when back edge k fed the
-merge. See specs/verification-lengths.md, section 2.1.
+merge.
+
+A *token ring* is a buffer primed with one token, read by one-firing ops (join, sync) and re-armed by
+their output: with its consumer firing at most once per run (checked) it is typed on that firing's clock,
+and its input must return one token per firing. See specs/verification-lengths.md, section 2.1.
 """
 
 from __future__ import annotations
