@@ -62,6 +62,7 @@ def test_a_run_cut_by_the_per_loop_cap_is_unknown_and_names_the_cap():
 
 def test_a_run_cut_by_the_firing_cap_is_unknown_and_names_the_cap(monkeypatch):
     monkeypatch.setattr(bmc, "STEP_CAP", 2_000)
+    monkeypatch.setattr(bmc, "CONCRETE_CAP", 100_000)  # the loop header is bounded: let the firing cap cut first
     obs = bmc.check_bmc(dfg("ok_cmerge_count_up.mlir"), VerifyContext(bmc_k=2, timeout=20))
     for o in obs:
         assert o.status == "unknown" and "firing cap" in o.detail, o.detail
@@ -82,16 +83,24 @@ def test_without_a_cap_the_same_networks_are_still_proved():
 # ---------------------------------------------------------------------------- time limits (issue 12)
 def test_gcd_with_a_data_dependent_control_merge_loop_finishes_within_its_budget():
     t0 = time.perf_counter()
-    out = cli("--timeout", "2", "--budget", "4", str(DATA / "ok_gcd_cmerge.mlir"))
+    out = cli("--timeout", "2", "--budget", "4", str(DATA / "slow_gcd_join_back.mlir"))
     took = time.perf_counter() - t0
     assert out.returncode == 3, out.stdout + out.stderr
     assert took < 4 + 8, took  # the budget, plus interpreter start-up and the watchdog's grace
     assert "REFUTED" not in out.stdout and re.search(r"unknown\s+bmc\.K4\.deadlock", out.stdout)
 
 
+def test_a_cmerge_loop_header_bounds_the_gcd_and_its_zero_fixed_point_is_refuted():
+    """The same gcd with a br back edge is CIRCT's loop header: typed as a carry, bounded in the explorer."""
+    out = cli("--timeout", "2", "--budget", "4", str(DATA / "bad_gcd_cmerge_zero.mlir"))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert re.findall(r"REFUTED\s+(\S+)", out.stdout) == ["len.L0.terminates"], out.stdout
+    assert "a=0" in out.stdout and not re.search(r"^\s+unknown\s", out.stdout, re.M), out.stdout
+
+
 def test_the_explorer_never_outlives_its_budget():
     t0 = time.perf_counter()
-    res = bmc.explore(dfg("ok_gcd_cmerge.mlir"), 4, 1.0)
+    res = bmc.explore(dfg("slow_gcd_join_back.mlir"), 4, 1.0)
     assert time.perf_counter() - t0 < 3.0
     assert res.status == "budget" and res.bound < 4
 

@@ -10,6 +10,8 @@ every ``handshake.memory`` is 1-D with a static size. ``circt_form`` returns a c
   per invocation (its index is a constant fired by the start token); otherwise the rate would change,
   which is ``CPL_CIRCT_FORM``.
 * a memref argument without an extmemory gets a port-less one (as CIRCT emits for an unused memref).
+* a function result that is an ``extmemory`` result (a done token) goes through a one-input ``join``:
+  CIRCT's ``handshake-lower-extmem-to-hw`` cannot rewrite a return operand it replaces by a port.
 * a value with several uses gets a ``fork``, one without uses a ``sink``.
 * a multi-dimensional static ``handshake.memory`` is flattened to 1-D: each port's address tuple
   becomes the row-major linear index (``arith.muli``/``addi`` by stride constants that a
@@ -50,6 +52,7 @@ def _rewrite(func: Operation) -> None:
     for op in [o for o in func.regions[0].entry.ops if o.name == "handshake.memory"]:
         _flatten(func, op)
     _extmemory_for_every_memref(func)
+    _memory_results_through_join(func)
     _forks_and_sinks(func)
 
 
@@ -207,6 +210,22 @@ def _extmemory_for_every_memref(func: Operation) -> None:
             continue
         attrs = {"ldCount": IntegerAttr(0, i32), "stCount": IntegerAttr(0, i32), "id": IntegerAttr(len(block.ops), i32)}
         block.insert(0, Operation.create("handshake.extmemory", [arg], [], attrs, loc=func.loc))
+
+
+def _memory_results_through_join(func: Operation) -> None:
+    """A function result taken straight from an ``extmemory`` goes through a one-input ``join`` (the same
+    tokens): CIRCT's ``handshake-lower-extmem-to-hw`` replaces the extmemory's results by new ports and
+    leaves such a return operand without a type (its verifier then fails, CIRCT wheel 1.62)."""
+    block = func.regions[0].entry
+    term = block.terminator
+    if term is None:
+        return
+    for i, v in enumerate(term.operands):
+        if isinstance(v, OpResult) and v.op.name == "handshake.extmemory":
+            join = Operation.create("handshake.join", [v], [v.type], loc=v.op.loc,
+                                    result_names=[f"{v.name_hint}_out" if v.name_hint else None])
+            block.insert(block.ops.index(term), join)
+            term.operands[i] = join.results[0]
 
 
 def _forks_and_sinks(func: Operation) -> None:

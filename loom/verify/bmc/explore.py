@@ -33,7 +33,9 @@ How it is exact and why it is fast:
 * Only what can reach a guard is computed: registers and outputs no guard (or
   tracked output) reads hold an opaque token; the solver gets valid range
   facts of divisions (``x urem 5 < 5``) with every literal.
-* The bound: a stream activation or a carry/invariant burst whose decision
+* The bound: a stream activation, a carry/invariant burst, a primed-select
+  mux's run of back-edge picks or the back-edge branch of a control_merge
+  loop header (CIRCT loop state) whose decision
   is symbolic may continue at most K times (the path then takes the exit if
   feasible, else it is outside the bound and dropped). Loops whose trip
   count is a constant run in full (up to ``CONCRETE_CAP``).
@@ -58,6 +60,7 @@ import z3
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import MemRefType, NoneType, Type
 from loom.semantics import machine_for
+from loom.verify.lengths.idioms import find_cmerge_loops, find_primed_selects
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, ports_read, registers_read
 from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule
@@ -412,6 +415,11 @@ class Explorer:
         return c
 
     def _build(self, body) -> None:
+        # CIRCT loop state (a primed i1 buffer selecting two-way muxes): a mux's back-edge pick is one more
+        # iteration of its loop, its entry pick a new activation (the idiom's shape is enough for a bound)
+        primed = {id(m) for ps in find_primed_selects(list(body.ops)) if not ps.why for m in ps.muxes}
+        # CIRCT loop header (control_merge fed back by a cond_br): the cond_br's true side is one more iteration
+        headers = {id(cl.branch) for cl in find_cmerge_loops(list(body.ops))}
         for k, op in enumerate(body.ops):
             m = self._machines[op]
             port_types = {p.name: p.type for p in m.inputs if p.kind == "token"}
@@ -426,6 +434,10 @@ class Explorer:
                 a.loop_rule, a.reset_rule = "continue", "activate"
             elif op.name in ("dataflow.carry", "dataflow.invariant"):
                 a.loop_rule, a.reset_rule = "cond_true", "init"
+            elif id(op) in primed:
+                a.loop_rule, a.reset_rule = "pick1", "pick0"
+            elif id(op) in headers:
+                a.loop_rule, a.reset_rule = "to_true", "to_false"
             self.actors.append(a)
         producer = {id(op): self.actors[k] for k, op in enumerate(body.ops)}
         self.init_tokens: list[list[Any]] = []

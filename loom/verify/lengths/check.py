@@ -176,6 +176,45 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
                                "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
                               opener.loc, method="typing rule", rule="while-loop fixed point", nature="behaviour"))
+    for ps in typing.idioms:
+        if not ps.proved:
+            continue  # not typed as a carry: its buffer's balance obligation is unknown with the lemma's verdict
+        assert ps.proof is not None
+        name = a.names.get(ps.buffer.results[0], "?")
+        muxes = ", ".join(a.names.get(m.results[0], "?") for m in ps.muxes)
+        out.append(Obligation(
+            f"idiom.{name}.carry", "fsm", "proved", ps.proof.seconds,
+            f"primed select {name} -> mux {muxes}: the composite of the buffer's and the mux's tables is a "
+            f"dataflow.carry(d = {a.names.get(ps.buffer.operands[0], '?')}, a = data0, b = data1) "
+            f"({ps.proof.detail})", None, ps.buffer.loc, ps.proof.smt2 if ctx.want_smt2 else None,
+            method="smt", rule=f"series composition of the tables, carry contract: {ps.proof.method}"))
+    for cl in typing.cmerge_loops:
+        if not cl.typed:
+            continue  # its side condition failed or it was never reached: its balance obligation says why
+        name = a.names.get(cl.cmerge.results[0], "?")
+        entry = a.names.get(cl.cmerge.operands[0], "?")
+        cond = a.names.get(cl.condition, "?")
+        muxes = ", ".join(a.names.get(m.results[0], "?") for m in cl.muxes) or "none"
+        out.append(Obligation(
+            f"idiom.{name}.carry", "fsm", "proved", 0.0,
+            f"loop header {name} = control_merge({entry}, back edge) is dataflow.carry(d = {cond}, a = {entry}, "
+            f"b = back edge): its entry carries at most one token per run (function-level clock, checked) and "
+            f"its back edge is the true output of cond_br({cond}, {name}), so it takes the entry, then one back "
+            f"token per true condition; its index (0, then 1s) selects the muxes {muxes} as the proved "
+            "primed-select carry", None, cl.cmerge.loc, None, method="typing rule",
+            rule="control_merge loop header with a function-level entry is a carry"))
+    for ring in typing.rings:
+        if not ring.typed:
+            continue
+        name = a.names.get(ring.buffer.results[0], "?")
+        back = a.names.get(ring.buffer.operands[0], "?")
+        users = ", ".join(sorted({u.name for u in ring.consumers}))
+        out.append(Obligation(
+            f"idiom.{name}.ring", "fsm", "proved", 0.0,
+            f"token ring {name} (buffer primed with one token, read by {users}): its consumer fires at most once "
+            f"per run (function-level clock, checked), so it takes the initial token, and the ring's input {back} "
+            "must carry one token per firing (balance of the buffer), which re-arms it", None, ring.buffer.loc,
+            None, method="typing rule", rule="function-level token ring"))
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck:
             continue

@@ -16,7 +16,10 @@ The rules follow the operator contracts (the tables in ``loom.semantics``):
   d's clock and the carry's b on ``D when d``;
 * a carry/invariant whose d is computed from its own output (scf.while) opens
   a while loop W by hypothesis (d on ``raw(W)``, N_W = index of the first
-  false), confirmed when d's clock is derived.
+  false), confirmed when d's clock is derived;
+* a primed i1 buffer whose copies select two-way muxes (CIRCT's loop state) is typed as one
+  ``dataflow.carry(c, data0, data1)`` per mux, once the lemma engine has proved the buffer -> mux
+  composite satisfies the carry contract (``loom.verify.lengths.idioms``).
 
 Every equality that is not syntactic is discharged by ``Logic.equal`` (Z3);
 nothing untypable is ever reported as proved.
@@ -49,6 +52,16 @@ from loom.verify.lengths.clock import (
     split,
     substitute,
     when,
+)
+from loom.verify.lengths.idioms import (
+    CmergeLoop,
+    PrimedSelect,
+    carry_operands,
+    find_cmerge_loops,
+    find_primed_selects,
+    find_token_rings,
+    prove_carry,
+    TokenRing,
 )
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.values import Values, int_width, is_i1, symbol
@@ -89,6 +102,7 @@ class Group:
     outs: tuple[int, ...]
     kind: str = "all"
     pending: int = 0
+    waits: tuple[Value, ...] = ()  # the values it waits for, when they are not operands ``ins`` of op
 
 
 @dataclass
@@ -118,6 +132,9 @@ class Typing:
     free: Optional[FreeVars] = None
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
     stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
+    idioms: list[PrimedSelect] = field(default_factory=list)  # CIRCT primed selects (typed as carries if proved)
+    cmerge_loops: list[CmergeLoop] = field(default_factory=list)  # CIRCT loop headers (typed as carries)
+    rings: list[TokenRing] = field(default_factory=list)  # CIRCT one-task-at-a-time token rings
 
 
 class Typer:
@@ -149,6 +166,14 @@ class Typer:
         self.forever: dict[Operation, str] = {}
         self.stuck: dict[Loop, tuple[Operation, dict, int]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
+        self.idioms: list[PrimedSelect] = []
+        self.cmerge_loops: dict[Operation, CmergeLoop] = {}
+        self.rings: dict[Operation, TokenRing] = {}
+        self.header_of: dict[Operation, CmergeLoop] = {}  # index mux of a loop header with several back edges
+        self.deferred_union: list[tuple] = []  # (op, what, expected clock, values whose union must be it)
+        self.carry_of: dict[Operation, tuple[Value, Value, Value]] = {}  # primed-select mux -> its carry (d, a, b)
+        self.primed: dict[Operation, PrimedSelect] = {}  # the primed buffer of each proved idiom
+        self.shape_of: dict[Operation, tuple[str, Optional[Loop]]] = {}  # segment shape of each carry/invariant
 
     # ------------------------------------------------------------------ driver
     def run(self) -> Typing:
@@ -166,6 +191,7 @@ class Typer:
                 term = z3.Const(symbol(f"arg:{name}"), term.sort())
                 self.logic.args[name] = term
             self.types[a] = Typed(ONE, term)
+        self._find_idioms()
         for op in self.body.ops:
             self._make_groups(op)
         for g in self.groups:
@@ -184,14 +210,85 @@ class Typer:
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
-                      self.cond_names, self.gates, self.memo, self.forever, self.stuck)
+                      self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms,
+                      list(self.cmerge_loops.values()), list(self.rings.values()))
+
+    def _find_idioms(self) -> None:
+        """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
+        cache: dict = {}
+        for ps in find_primed_selects(list(self.body.ops)):
+            prove_carry(ps, self.logic.limit(), cache)
+            self.idioms.append(ps)
+            if not ps.proved:
+                self.unknown_op(ps.buffer, ps.why)
+                continue
+            self.primed[ps.buffer] = ps
+            for mux in ps.muxes:
+                self.carry_of[mux] = carry_operands(ps, mux)
+        lemma: Optional[str] = None
+        checked = any(ps.proved for ps in self.idioms)
+        for cl in find_cmerge_loops(list(self.body.ops)):
+            if not cl.why and cl.muxes and not checked:
+                # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
+                lemma, checked = self._primed_select_lemma(cache), True
+            if not cl.why and cl.muxes and lemma is not None:
+                cl.why = lemma
+            if cl.why:
+                self.unknown_op(cl.cmerge, cl.why)
+                continue
+            self.cmerge_loops[cl.cmerge] = cl
+            op = cl.cmerge
+            one = cl.backs[0] if len(cl.backs) == 1 else None
+            self.carry_of[op] = (cl.condition, op.operands[cl.entry], op.operands[one] if one is not None else None)
+            for mux in cl.muxes:
+                self.carry_of[mux] = (cl.condition, mux.operands[1 + cl.entry],
+                                      mux.operands[1 + one] if one is not None else None)
+                if one is None:
+                    self.header_of[mux] = cl
+        selects = {id(ps.buffer) for ps in self.idioms if not ps.why or ps.muxes}
+        for ring in find_token_rings(list(self.body.ops), selects):
+            if ring.why:
+                self.unknown_op(ring.buffer, ring.why)
+            else:
+                self.rings[ring.buffer] = ring
+
+    def _primed_select_lemma(self, cache: dict) -> Optional[str]:
+        """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
+        from loom.ir.types import IntegerType
+        from loom.semantics.handshake_ops import buffer, mux
+        from loom.verify.lengths.idioms import composite
+        from loom.verify.lemmas.contracts import carry_contract
+        from loom.verify.lemmas.induction import prove
+
+        i1 = IntegerType(1)
+        m = composite(buffer(i1, 1, (0,)), mux(i1, i1, 2))
+        r = prove(m, carry_contract(m), "Pcmerge_index", timeout=self.logic.limit(), use_spacer=False)
+        return None if r.status == "proved" else f"the primed-select carry lemma is {r.status}: {r.detail}"
+
+    def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:
+        """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry (b None
+        for a loop header with several back edges and its index muxes: see ``_several_backs``)."""
+        got = self.carry_of.get(op)
+        if got is not None:
+            return got
+        return op.operands[0], op.operands[1], op.operands[2] if op.name == "dataflow.carry" else None
+
+    def is_carry(self, op: Operation) -> bool:
+        return op.name == "dataflow.carry" or (op in self.carry_of and self.carry_of[op][2] is not None)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
         self.machines[op] = m
         tok = [i for i, p in enumerate(m.inputs) if p.kind == "token"]
         name = op.name
-        if name == "handshake.load":
+        if op in self.carry_of:
+            d_v, a_v, _ = self.carry_of[op]
+            groups = [Group(op, (), (0,), "segment", waits=(a_v, d_v))]
+        elif op in self.primed:
+            groups = [Group(op, (0,), (0,), "primed")]
+        elif op in self.rings:
+            groups = [Group(op, (), (0,), "ring", waits=tuple(self._ring_others(self.rings[op])))]
+        elif name == "handshake.load":
             n_addr = len(op.operands) - 2
             groups = [Group(op, tuple(range(n_addr)) + (n_addr + 1,), tuple(range(1, len(op.results))), "issue"),
                       Group(op, (n_addr,), (0,), "deliver")]
@@ -205,8 +302,7 @@ class Typer:
             groups = [Group(op, tuple(tok), tuple(range(len(op.results))))]
         for g in groups:
             self.groups.append(g)
-            for i in g.ins:
-                v = op.operands[i]
+            for v in g.waits or tuple(op.operands[i] for i in g.ins):
                 if v not in self.types:
                     g.pending += 1
                     self.waiting.setdefault(v, []).append(g)
@@ -323,6 +419,12 @@ class Typer:
             return
         if g.kind == "segment":
             self._segment(op)
+            return
+        if g.kind == "primed":
+            self._primed(op)
+            return
+        if g.kind == "ring":
+            self._ring(op)
             return
         m = self.machines[op]
         # a primed buffer is no copy; an op fed by a source is itself a source (its table says which)
@@ -587,11 +689,54 @@ class Typer:
 
     def _segment(self, op: Operation) -> None:
         """carry/invariant with typed a and d."""
-        d_v = op.operands[0]
+        d_v = self.carry_view(op)[0]
         self._segment_with(op, self.t(d_v).clock, self.t(d_v).term)
 
+    def _primed(self, op: Operation) -> None:
+        """The primed buffer of a proved primed select: per activation it offers its muxes 0 and then the
+        condition's tokens but the last (which stays to prime the next activation), i.e. the select is
+        ``j > 0`` on the condition's clock (always 0 for a flat condition)."""
+        ps = self.primed[op]
+        shapes = {self.shape_of[m] for m in ps.muxes if m in self.shape_of}
+        c = self.t(op.operands[0]).clock
+        if len(shapes) != 1 or isinstance(c, AnyClock):
+            self.unknown_op(op, "the muxes this primed buffer selects could not be typed as carries")
+            return
+        shape, loop = shapes.pop()
+        term = z3.BoolVal(False) if shape == "flat" or loop is None else z3.Not(loop.j == 0)
+        self.assign(op.results[0], Typed(c, term))
+
+    def _ring_others(self, ring: TokenRing) -> list[Value]:
+        """The inputs of the ring's first consumer other than the ring's own token."""
+        own = ring.buffer.results[0]
+        return [v for v in ring.consumers[0].operands if copied_value(v) is not own]
+
+    def _ring(self, op: Operation) -> None:
+        """A token ring: its consumer fires at most once per run (its other inputs are on a function-level
+        clock C), taking the initial token; the ring must send back exactly one token per firing (its input
+        on C, checked with the feedback), which re-arms the buffer. Inside a loop the order of the returned
+        tokens is not shown: unknown."""
+        ring = self.rings[op]
+        clocks = [self.t(v).clock for v in self._ring_others(ring)]
+        c = next((x for x in clocks if isinstance(x, Clock)), None)
+        if c is None:
+            self.unknown_op(op, "the token ring's consumer has no input besides the ring to take its rate from")
+            return
+        if c.levels:
+            self.unknown_op(op, "the token ring's consumer fires inside a loop: that the ring returns each token "
+                                "before the next firing needs it is not shown (only a function-level ring is typed)")
+            return
+        init = op.attributes["initValues"].elements[0]  # type: ignore[union-attr]
+        r = op.results[0]
+        term = (self.values.token() if isinstance(r.type, NoneType)
+                else self.values.literal(getattr(init, "value", 0), r.type))
+        ring.typed = True
+        self.deferred.append((op, f"the ring sends back one token per firing of {ring.consumers[0].name}", c,
+                              op.operands[0], None))
+        self.assign(r, Typed(c, term))
+
     def _segment_with(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
-        d_v, a_v = op.operands[0], op.operands[1]
+        d_v, a_v, b_v = self.carry_view(op)
         a = self.t(a_v)
         o = op.results[0]
         if isinstance(dclock, AnyClock):
@@ -599,6 +744,12 @@ class Typer:
             return
         if isinstance(a.clock, AnyClock):
             self.unknown_op(op, f"the seed {self.name(a_v)} comes from an always-ready source")
+            return
+        cl = self.cmerge_loops.get(op)
+        if cl is not None and a.clock.levels:
+            # a second entry token could arrive while the loop runs, and the merge could take it early
+            self.unknown_op(op, f"the loop header's entry {self.name(a_v)} is inside a loop: that one activation "
+                                "runs at a time is not shown (only a function-level entry is typed)")
             return
         shape = None
         loop = dclock.inner
@@ -627,6 +778,7 @@ class Typer:
             need = " (after_cond is empty when the loop runs 0 times: needs N >= 1)" if extra else ""
             what = f"one {self.name(a_v)} token per activation of {loop.name}{need}"
         self.check(op, what, expected, a.clock, a_v, d_v)
+        self.shape_of[op] = (shape, loop)
         if op.name == "dataflow.invariant":
             term = a.term
         elif shape == "flat":
@@ -634,11 +786,36 @@ class Typer:
         else:
             assert loop is not None
             term = z3.If(loop.j == 0, a.term, self.fresh(o, dclock))
-        if op.name == "dataflow.carry":
+        if b_v is None and (op in self.cmerge_loops or op in self.header_of):
+            self._several_backs(op, dclock, dterm)
+        if b_v is not None:
             fb, _ = when(dclock, dterm, self.memo)
-            b = op.operands[2]
+            b = b_v
             self.deferred.append((op, f"{self.name(b)} carries one token per true condition", fb, b, d_v))
         self.assign(o, Typed(dclock, term))
+        if cl is not None:
+            cl.typed = True
+            idx = op.results[1]
+            first = self.values.literal(cl.entry, idx.type)
+            later = self.values.literal(cl.backs[0], idx.type) if len(cl.backs) == 1 else self.fresh(idx, dclock)
+            index = first if shape == "flat" or loop is None else z3.If(loop.j == 0, first, later)
+            self.assign(idx, Typed(dclock, index))
+
+    def _several_backs(self, op: Operation, dclock: "Clock | AnyClock", dterm: z3.ExprRef) -> None:
+        """Feedback checks of a loop header with several back edges (the loop body's last branches): together
+        they carry one token per true condition, one edge at a time; each index mux's input for edge k
+        carries exactly edge k's tokens."""
+        fb, _ = when(dclock, dterm, self.memo)
+        cl = self.cmerge_loops.get(op) or self.header_of[op]
+        backs = [cl.cmerge.operands[k] for k in cl.backs]
+        if op is cl.cmerge:
+            names = ", ".join(self.name(v) for v in backs)
+            self.deferred_union.append((op, f"{names} together carry one token per true condition", fb, backs))
+            return
+        for k, v in zip(cl.backs, backs):
+            d = op.operands[1 + k]
+            self.deferred.append((op, f"{self.name(d)} carries one token per token of the back edge {self.name(v)}",
+                                  None, d, v))
 
     # ------------------------------------------------------------------ while loops
     def _hypothesize(self) -> bool:
@@ -648,7 +825,7 @@ class Typer:
             if g.kind != "segment" or id(g) in self.done_groups:
                 continue
             op = g.op
-            d_v, a_v = op.operands[0], op.operands[1]
+            d_v, a_v, b_v = self.carry_view(op)
             if d_v in self.types or a_v not in self.types:
                 continue
             p = self.t(a_v).clock
@@ -658,9 +835,9 @@ class Typer:
                 self.done_groups.add(id(g))
                 self.deferred.append((op, f"{self.name(d_v)} carries no token (the seed never arrives)", EMPTY,
                                       d_v, a_v))
-                if op.name == "dataflow.carry":
-                    self.deferred.append((op, f"{self.name(op.operands[2])} carries no token (the seed never "
-                                              "arrives)", EMPTY, op.operands[2], a_v))
+                if b_v is not None:
+                    self.deferred.append((op, f"{self.name(b_v)} carries no token (the seed never "
+                                              "arrives)", EMPTY, b_v, a_v))
                 self.assign(op.results[0], Typed(EMPTY, self.fresh(op.results[0], EMPTY)))
                 return True
             root = copied_value(d_v)
@@ -677,7 +854,8 @@ class Typer:
             # this loop now
             for g2 in self.groups:
                 if (g2.kind == "segment" and id(g2) not in self.done_groups
-                        and copied_value(g2.op.operands[0]) is root and g2.op.operands[1] in self.types):
+                        and copied_value(self.carry_view(g2.op)[0]) is root
+                        and self.carry_view(g2.op)[1] in self.types):
                     self.done_groups.add(id(g2))
                     hyp.members.append(g2.op)
                     self._segment_with(g2.op, hyp.clock, hyp.loop.cont)
@@ -711,12 +889,14 @@ class Typer:
         if not hyp.confirmed or hyp.cond_term is None:
             return
         cond = self.cond_term_bool(hyp.cond_term)
-        carries = [op for op in hyp.members if op.name == "dataflow.carry"]
-        if any(op.operands[2] not in self.types or op.results[0] not in self.types for op in carries):
+        carries = [op for op in hyp.members if self.is_carry(op)]
+        feedback = {op: self.carry_view(op)[2] for op in carries}
+        seeds = {op: self.carry_view(op)[1] for op in carries}
+        if any(feedback[op] not in self.types or op.results[0] not in self.types for op in carries):
             return
 
         def own(op: Operation) -> set[int]:  # the fresh values standing for the carry's later outputs
-            seed = {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[1]).term)}
+            seed = {x.decl().get_id() for x in _uninterpreted(self.t(seeds[op]).term)}
             out = {x.decl().get_id() for x in _uninterpreted(self.t(op.results[0]).term) if x.num_args() > 0}
             return out - seed  # (coordinates, 0-ary, are shared by every carry of the loop)
 
@@ -731,7 +911,7 @@ class Typer:
             for op in carries:
                 if op not in state and decls[op] & used:
                     state.append(op)
-                    used |= {x.decl().get_id() for x in _uninterpreted(self.t(op.operands[2]).term)}
+                    used |= {x.decl().get_id() for x in _uninterpreted(self.t(feedback[op]).term)}
                     grew = True
         if not state:
             return
@@ -744,7 +924,7 @@ class Typer:
                 return
             apps[op] = mine[0]
         allowed = {c.get_id() for c in self.logic.args.values()}
-        current = {op: self.t(op.operands[1]).term for op in state}
+        current = {op: self.t(seeds[op]).term for op in state}
         held: list[z3.BoolRef] = [loop.activation.formula()]  # really activated with those arguments
         for k in range(FIXED_POINT_UNROLL):
             at = [(loop.j, z3.IntVal(k))]
@@ -754,7 +934,7 @@ class Typer:
                 return z3.simplify(z3.substitute(z3.simplify(z3.substitute(term, *at)), *here))
 
             held.append(now(cond))
-            nxt = {op: now(self.t(op.operands[2]).term) for op in state}
+            nxt = {op: now(self.t(feedback[op]).term) for op in state}
             if any(nxt[op].sort() != current[op].sort() for op in state):
                 return
             claim = z3.And(*held, *[nxt[op] == current[op] for op in state])
@@ -825,10 +1005,27 @@ class Typer:
     def _check_feedback(self) -> None:
         """Checks on inputs a rule does not wait for (carry feedback, a never-seeded loop's condition)."""
         for op, what, expected, v, ref in self.deferred:
-            if v not in self.types:
-                self.unknown_op(op, f"{self.name(v)} could not be typed")
+            if v not in self.types or (expected is None and ref not in self.types):
+                self.unknown_op(op, f"{self.name(v if v not in self.types else ref)} could not be typed")
                 continue
-            self.check(op, what, expected, self.t(v).clock, v, ref)
+            self.check(op, what, self.t(ref).clock if expected is None else expected, self.t(v).clock, v, ref)
+        for op, what, expected, vals in self.deferred_union:
+            if any(v not in self.types for v in vals):
+                self.unknown_op(op, f"{', '.join(self.name(v) for v in vals if v not in self.types)} could not "
+                                    "be typed")
+                continue
+            clocks = [self.t(v).clock for v in vals]
+            if any(not isinstance(c, Clock) for c in clocks) or len({c.levels for c in clocks}) != 1:
+                self.unknown_op(op, "the back edges are not on one loop nest")
+                continue
+            for i in range(len(clocks)):
+                for k in range(i + 1, len(clocks)):
+                    if not self._valid(clocks[i], z3.Not(clocks[k].formula())):
+                        self.unknown_op(op, f"cannot show that the back edges {self.name(vals[i])} and "
+                                            f"{self.name(vals[k])} never both carry a token for one iteration")
+                        break
+            union = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
+            self.check(op, what, expected, union, vals[0], None)
 
 
 FIXED_POINT_UNROLL = 8  # iterations of a while loop searched for a state it feeds back unchanged

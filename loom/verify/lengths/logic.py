@@ -154,6 +154,10 @@ class Logic:
             out.append(lp.exact)
         return out
 
+    def limit(self) -> Optional[float]:
+        """Seconds the next query may take (None: no limit)."""
+        return self._limit()
+
     # ------------------------------------------------------------------ queries
     def solver(self) -> z3.Solver:
         limit = self._limit()

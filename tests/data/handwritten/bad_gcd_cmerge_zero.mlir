@@ -1,13 +1,15 @@
-// ok_gcd_cmerge: Euclid's gcd by subtraction, CIRCT style (as handshake lowering of cf emits it,
+// bad_gcd_cmerge_zero: Euclid's gcd by subtraction, CIRCT style (as handshake lowering of cf emits it,
 // cf. CIRCT's test-dematerialize gcd): a handshake.control_merge loop header whose index selects
 // the entry or back-edge values in handshake.muxes, and an exit whose trip count depends on the
-// data (a != b). No dataflow.stream/carry bounds the loop, so the BMC explorer can only decide
-// runs up to its time budget: the verdict must come within the budget and be unknown, never proved.
-// verify: unknown bmc balance
+// data (a != b). With a = 0 and b != 0 it never ends (b - 0 = b: the same iteration forever). The
+// calculus types the loop header as a carry (function-level entry) and finds that fixed point
+// (len.L0.terminates); the BMC explorer can only decide runs up to its time budget: unknown.
+// verify: refuted len.L0.terminates
 // budget: 3
 // sim: {"a": 12, "b": 18} => completed [6]
 // sim: {"a": 7, "b": 7} => completed [7]
 // sim: {"a": 35, "b": 21} => completed [7]
+// sim: {"a": 0, "b": 5} => error RT_SIM_STEP_LIMIT
 module {
   handshake.func @gcd(%a: i32, %b: i32, %start: none, ...) -> (i32, none) attributes {argNames = ["a", "b", "start"], resNames = ["g", "done"]} {
     %ctl, %idx = handshake.control_merge %start, %back : none, index

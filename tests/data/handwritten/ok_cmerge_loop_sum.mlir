@@ -1,0 +1,39 @@
+// ok_cmerge_loop_sum: sum = 0; for (i = 0; i < n; ++i) sum += i -- the loop header CIRCT's SCF-to-handshake
+// lowering emits: a handshake.control_merge of the start token and the back edge, whose index selects
+// the iter_args in handshake.muxes; the back edge is the true output of the cond_br on the loop
+// condition. The entry arrives once per run, so the calculus types the header as dataflow.carry
+// (idiom.<ctl>.carry) and the muxes as primed-select carries, for every n; the bounded check counts the
+// back-edge branch's true side as one more iteration.
+// verify: proved
+// sim: {"n": 10} => completed [45]
+// sim: {"n": 0} => completed [0]
+// sim: {"n": 1} => completed [0]
+module {
+  handshake.func @loop_sum(%n: i64, %start: none, ...) -> (i64, none) attributes {argNames = ["n", "start"], resNames = ["sum", "done"]} {
+    %s:3 = fork [3] %start : none
+    %zero = constant %s#0 {value = 0 : i64} : i64
+    %zero2 = constant %s#1 {value = 0 : i64} : i64
+    %ctl, %idx = control_merge %s#2, %back : none, index
+    %ix:3 = fork [3] %idx : index
+    %i = mux %ix#0 [%zero, %i_next] : index, i64
+    %acc = mux %ix#1 [%zero2, %acc_next] : index, i64
+    %nv = mux %ix#2 [%n, %n_back] : index, i64
+    %if:2 = fork [2] %i : i64
+    %nf:2 = fork [2] %nv : i64
+    %ltv = arith.cmpi slt, %if#0, %nf#0 : i64
+    %lt:4 = fork [4] %ltv : i1
+    %i_t, %i_f = cond_br %lt#0, %if#1 : i64
+    sink %i_f : i64
+    %acc_t, %acc_f = cond_br %lt#1, %acc : i64
+    %n_back, %n_f = cond_br %lt#2, %nf#1 : i64
+    sink %n_f : i64
+    %c_t, %c_f = cond_br %lt#3, %ctl : none
+    %ct:2 = fork [2] %c_t : none
+    %one = constant %ct#0 {value = 1 : i64} : i64
+    %it:2 = fork [2] %i_t : i64
+    %acc_next = arith.addi %acc_t, %it#0 : i64
+    %i_next = arith.addi %it#1, %one : i64
+    %back = br %ct#1 : none
+    return %acc_f, %c_f : i64, none
+  }
+}
