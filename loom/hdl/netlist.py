@@ -16,6 +16,7 @@ from typing import Optional
 
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, build_component, sv_name
+from loom.hdl.monitors import Monitors, build_monitors
 from loom.hdl.svexpr import HdlUnsupported, bits
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
@@ -78,6 +79,8 @@ class Design:
     result_types: list[Type] = field(default_factory=list)
     text: str = ""
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
+    signals: dict[Value, str] = field(default_factory=dict)  # DFG value -> its SV signal prefix (v_<name>)
+    monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
 
 
 def _ident(name: str, taken: set[str]) -> str:
@@ -175,7 +178,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
-        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig,
     )
     for inst in instances:
         if inst.op.name == "handshake.return" and design.ret is None:
@@ -307,7 +310,13 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
             if isinstance(t, (IntegerType, IndexType)) and bits(t) > 1:
                 w = bits(t)
                 lines.append(f"  `LOOM_ASSUME_ALWAYS(a_bound_{p}, {p}_data <= {w}'d{rtl_bound})")
+        for mb in d.mems:  # memref sizes bound trip counts too
+            if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
+                lines += [f"  `LOOM_ASSUME_ALWAYS(a_bound_{mb.inst}_dim{k}, {mb.inst}_dim{k} <= 64'd{rtl_bound})"
+                          for k in range(mb.dims)]
         lines.append("`endif")
+    d.monitors = build_monitors(d)
+    lines += d.monitors.lines()
     lines.append("endmodule")
     d.fail_sources = fails
     return "\n".join(lines) + "\n"
