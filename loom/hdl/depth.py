@@ -70,3 +70,56 @@ def dfg_depth(func: Operation, bound: Optional[int] = None) -> int:
             continue
         most = max(most, r.steps)
     return max(8, most + most // 4 + 2)
+
+
+def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str] = None) -> Optional[int]:
+    """Clock cycles from reset until ``done`` in an RTL simulation on ``inputs`` (None: no simulator, or no done)."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from loom.hdl.emit import emit
+    from loom.hdl.rtlsim import find_simulator, testbench
+
+    sim = find_simulator(simulator or "iverilog")
+    if sim != "iverilog":
+        return None  # iverilog only: it compiles in seconds (Verilator takes minutes on a loaded machine)
+    from loom.runtime import decode_inputs
+
+    body = func.regions[0].entry
+    names = function_arg_names(func)
+    decoded = decode_inputs(names, [a.type for a in body.args], inputs, "<depth>", module=None)
+    e = emit(func, "depth")
+    bench = testbench(e, decoded, None, None, 100_000)
+    wd = Path(tempfile.mkdtemp(prefix="loom-depth-"))
+    try:
+        for name, text in list(e.files.items()) + [("tb.sv", bench.text)] + list(bench.hex_files.items()):
+            (wd / name).write_text(text)
+        cmd = ["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + e.sv_files + ["tb.sv"]
+        if subprocess.run(cmd, cwd=wd, capture_output=True, text=True).returncode != 0:
+            return None
+        out = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=wd, capture_output=True, text=True).stdout
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+    done = any(ln.split()[:3] == ["LOOM", "done", "1"] for ln in out.splitlines())
+    ends = [ln.split() for ln in out.splitlines() if ln.startswith("LOOM end ")]
+    if not done or not ends or ends[-1][2] != "0":
+        return None
+    # the bench stops IDLE + 1 cycles after the last transfer (it counts cycles from the end of reset)
+    return int(ends[-1][3]) - IDLE - 1
+
+
+IDLE = 200  # loom.hdl.rtlsim.testbench's idle limit without stalls
+
+
+def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int]:
+    """Task ``dfg``'s depth from RTL simulations at the largest arguments (every fill of ``FILLS``): the last
+    cycle with a transfer, plus reset, plus 50 % margin; None without iverilog."""
+    n = DEFAULT_N if bound is None else bound
+    got = [rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS]
+    seen = [c for c in got if c is not None]
+    if not seen:
+        return None
+    most = max(seen) + 2
+    return most + most // 2

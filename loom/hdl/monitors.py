@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from loom.ir.core import Operation, Value
+from loom.ir.types import MemRefType
 
 if TYPE_CHECKING:
     from loom.hdl.netlist import Design
@@ -107,13 +108,22 @@ class _Builder:
         self.taken: set[str] = set()
         self.m.decls.append("  logic lm_done_seen;")
         self.m.logic.append("  always @(posedge clk) if (rst) lm_done_seen <= 1'b0; else if (done) lm_done_seen <= 1'b1;")
-        # the environment calls the function once: each token argument is offered for one transfer only
+        # the environment calls the function once: every token argument is offered from the first cycle
+        # after reset until it is taken, and never again (as the token simulator starts with all arguments)
         for _, _, port in d.args:
             took = f"lm_took_{port}"
             self.m.decls.append(f"  logic {took};")
             self.m.logic += [
                 f"  always @(posedge clk) if (rst) {took} <= 1'b0; else if ({port}_valid && {port}_ready) {took} <= 1'b1;",
-                f"  `LOOM_ASSUME_ALWAYS(a_once_{port}, !({took} && {port}_valid))"]
+                f"  `LOOM_ASSUME_ALWAYS(a_once_{port}, {port}_valid == !{took})"]
+        # settled: no transfer anywhere in this cycle, so no register changes and none ever will again
+        sources = {ch.producer for ch in d.channels if ch.fifo is None}  # always offered, never "moves"
+        moves = [self.fire(v) for v in sorted(set(self.sig), key=lambda v: self.sig[v])
+                 if not isinstance(v.type, MemRefType) and self.sig[v] not in sources]
+        moves += [f"({ch.fifo}_out_valid && {ch.fifo}_out_ready)" for ch in d.channels if ch.fifo]
+        self.m.decls.append("  wire lm_settled;")
+        self.m.logic.append(f"  assign lm_settled = !({' || '.join(moves) or chr(48)});")
+        self.m.decls.append("  wire lm_end = lm_done_seen && lm_settled;  // done is out and the network has settled")
 
     def fire(self, v: Value) -> str:
         s = self.sig[v]
@@ -136,7 +146,7 @@ class _Builder:
             return None
         parts = [f"!{ch.fifo}_out_valid" for ch in self.d.channels if ch.consumer == inst.name and ch.fifo]
         parts.append(f"!{inst.name}_residual")
-        return f"!lm_done_seen || ({' && '.join(parts)})"
+        return f"!lm_end || ({' && '.join(parts)})"
 
     def add(self, oid: str, cond: str, op: Optional[Operation], statement: str) -> None:
         inst = self.inst.get(id(op)) if op is not None else None
@@ -247,7 +257,7 @@ def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
     if cls == "empty":
         return f"!{b.fire(v)}", "the channel never carries a token"
     if cls == "once" and " when " not in text:
-        return f"!lm_done_seen || {b.count(v)} == {WIDTH}'d1", "one token per run, counted once done is out"
+        return f"!lm_end || {b.count(v)} == {WIDTH}'d1", "one token per run, counted once done is out"
     if cls not in ("raw", "body", "body-but-last"):
         return None
     lp = clock.levels[-1]
@@ -266,11 +276,11 @@ def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
             return None  # the reference is conditioned differently: totals are not comparable
     n = b.count(v)
     if cls == "raw":
-        return f"!lm_done_seen || {n} == {b.count(raw_v)}", f"{text}: as many tokens as the loop's raw stream"
+        return f"!lm_end || {n} == {b.count(raw_v)}", f"{text}: as many tokens as the loop's raw stream"
     if cls == "body":
-        return f"!lm_done_seen || {n} == {b.count(body_v)}", f"{text}: as many tokens as the loop's body stream"
+        return f"!lm_end || {n} == {b.count(body_v)}", f"{text}: as many tokens as the loop's body stream"
     acts = b.count(lp.op.results[1], "f", f"!{b.sig[lp.op.results[1]]}_data[0]")
-    return (f"!lm_done_seen || {n} + {acts} == {b.count(gate.results[0])}",
+    return (f"!lm_end || {n} + {acts} == {b.count(gate.results[0])}",
             f"{text}: body tokens minus one per activation")
 
 
