@@ -266,14 +266,14 @@ def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
         return None
     raw_v = lp.op.results[1] if v is not lp.op.results[1] else lp.op.results[0]
     body_v = gate.results[0] if v is not gate.results[0] else gate.results[1]
-    suffix = text.split(")", 1)[1] if ")" in text else ""
+    where = _where(text)
     for ref in (raw_v, body_v):
         rc = a.clock(ref)
         if rc is None or isinstance(rc, AnyClock):
             return None
-        rtext = describe(rc, a.typing.cond_names, a.logic.free)[1]
-        if (rtext.split(")", 1)[1] if ")" in rtext else "") != suffix:
+        if _where(describe(rc, a.typing.cond_names, a.logic.free)[1]) != where:
             return None  # the reference is conditioned differently: totals are not comparable
+    text = f"{cls} class of loop {lp.name}"
     n = b.count(v)
     if cls == "raw":
         return f"!lm_end || {n} == {b.count(raw_v)}", f"{text}: as many tokens as the loop's raw stream"
@@ -282,6 +282,13 @@ def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
     acts = b.count(lp.op.results[1], "f", f"!{b.sig[lp.op.results[1]]}_data[0]")
     return (f"!lm_end || {n} + {acts} == {b.count(gate.results[0])}",
             f"{text}: body tokens minus one per activation")
+
+
+def _where(text: str) -> tuple[str, frozenset[str]]:
+    """(nesting, conditions) of a clock's description, independent of the order Z3 lists the conditions in."""
+    rest = text.split(")", 1)[1] if ")" in text else ""
+    inside, _, when = rest.partition(" when ")
+    return inside.strip(), frozenset(c.strip() for c in when.split(" and ") if c.strip())
 
 
 def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operation], text: str) -> None:
