@@ -90,7 +90,7 @@ def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str]
     body = func.regions[0].entry
     names = function_arg_names(func)
     decoded = decode_inputs(names, [a.type for a in body.args], inputs, "<depth>", module=None)
-    e = emit(func, "depth")
+    e = emit(func, "depth", monitors=False)
     bench = testbench(e, decoded, None, None, 100_000)
     wd = Path(tempfile.mkdtemp(prefix="loom-depth-"))
     try:

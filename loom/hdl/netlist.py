@@ -99,7 +99,8 @@ def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:
     return LoomError(f"'{op.name}' has no RTL model: {e}", op.loc, HDL_UNSUPPORTED)
 
 
-def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None) -> Design:
+def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
+                 monitors: bool = True) -> Design:
     """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
         raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
@@ -184,12 +185,12 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
         if inst.op.name == "handshake.return" and design.ret is None:
             design.ret = inst
             design.result_types = [v.type for v in inst.op.operands]
-    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound)
+    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound, monitors)
     return design
 
 
 def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_prefix: dict,
-              rtl_bound: Optional[int] = None) -> str:
+              rtl_bound: Optional[int] = None, monitors: bool = True) -> str:
     """The top module's SV text."""
     ports = ["input  logic clk", "input  logic rst"]
     for name, t, p in d.args:
@@ -315,8 +316,9 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
                 lines += [f"  `LOOM_ASSUME_ALWAYS(a_bound_{mb.inst}_dim{k}, {mb.inst}_dim{k} <= 64'd{rtl_bound})"
                           for k in range(mb.dims)]
         lines.append("`endif")
-    d.monitors = build_monitors(d)
-    lines += d.monitors.lines()
+    if monitors:
+        d.monitors = build_monitors(d)
+        lines += d.monitors.lines()
     lines.append("endmodule")
     d.fail_sources = fails
     return "\n".join(lines) + "\n"
