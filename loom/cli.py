@@ -296,6 +296,8 @@ def cmd_verify(args) -> int:
         raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
     if args.rtl_bound is not None and args.rtl_bound < 0:
         raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-bound must be >= 0")
+    if args.rtl_depth is not None and args.rtl_depth < 0:
+        raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-depth must be >= 0")
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
@@ -386,7 +388,9 @@ def _verify_rtl(paths, reports, args) -> list:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
-            out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound))
+            depth = args.rtl_depth
+            out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
+                                      monitors=depth != 0, dfg_depth=depth or None))
     return out
 
 
@@ -476,6 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only what is not proved, and the summary (no progress messages)")
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
+    v.add_argument("--rtl-depth", type=int, metavar="D",
+                   help="with --rtl: cycles of the bounded check of the DFG-level monitors (default: a whole run at "
+                        "the largest arguments, measured by RTL simulation; 0: skip them)")
     v.add_argument("--adg", metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
     v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")

@@ -134,7 +134,7 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     src = tmp_path / "sum.scf.mlir"  # a small loop: every per-component task is rerun, so keep it cheap
     src.write_text(SUM)
     func, _ = dfg_func(src)
-    rep = check_function(func, "sum", {})
+    rep = check_function(func, "sum", {}, monitors=False)
     bad = [v for v in rep.verdicts if v.id.startswith("fsm.carry[")]
     assert bad and all(v.status == "refuted" and v.trace and Path(v.trace).exists() for v in bad)
     good = [v for v in rep.verdicts if not v.id.startswith("fsm.carry[")]
@@ -143,13 +143,17 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
 
 def test_verify_rtl_reports_beside_z3(capsys):
     need("yowasp-sby")
-    rc = main(["verify", "-q", "--rtl", "--rtl-bound", "6", str(ROOT / "examples" / "collatz.scf.mlir")])
+    rc = main(["verify", "-q", "--rtl", "--rtl-bound", "6", "--rtl-depth", "8",
+               str(ROOT / "examples" / "collatz.scf.mlir")])
     out = capsys.readouterr().out
     assert rc == 0, out[-3000:]
     assert "proved   rtl.fsm.carry[" in out and "z3: proved" in out
     assert "proved   rtl.top (every property of the composed netlist, integer arguments in [0, 6])" in out
+    # the DFG-level monitors: bounded (8 cycles), never "proved"
+    assert "bounded  rtl.balance." in out and "bounded model check of 8 cycles" in out
+    assert "proved   rtl.balance." not in out
     assert "DISAGREE" not in out
-    assert "have no RTL property yet" in out
+    assert "have no RTL property (" in out
 
 
 def test_integer_design_synthesizes(tmp_path):
@@ -177,7 +181,7 @@ def test_verify_rtl_json():
     (report,) = verify_file(path, VerifyContext())
     z3 = {o.id: o.status for o in report.obligations}
     func, _ = dfg_func(path)
-    rep = check_function(func, "find_first", z3)
+    rep = check_function(func, "find_first", z3, monitors=False)
     doc = to_json(rep)
     assert doc["fifo"] == "proved" and doc["top"] is None and doc["verdicts"] and exit_code([rep]) == 0
     for v in doc["verdicts"]:

@@ -17,6 +17,7 @@ from typing import Optional
 
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, MemPort, build_component, sv_name
+from loom.hdl.monitors import Monitors, build_monitors
 from loom.hdl.svexpr import HdlUnsupported, bits
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
@@ -78,6 +79,8 @@ class Design:
     result_types: list[Type] = field(default_factory=list)
     text: str = ""
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
+    signals: dict[Value, str] = field(default_factory=dict)  # DFG value -> its SV signal prefix (v_<name>)
+    monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
 
 
 def _ident(name: str, taken: set[str]) -> str:
@@ -96,7 +99,8 @@ def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:
     return LoomError(f"'{op.name}' has no RTL model: {e}", op.loc, HDL_UNSUPPORTED)
 
 
-def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None) -> Design:
+def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
+                 monitors: bool = True) -> Design:
     """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
         raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
@@ -175,18 +179,18 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
-        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig,
     )
     for inst in instances:
         if inst.op.name == "handshake.return" and design.ret is None:
             design.ret = inst
             design.result_types = [v.type for v in inst.op.operands]
-    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound)
+    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound, monitors)
     return design
 
 
 def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_prefix: dict,
-              rtl_bound: Optional[int] = None) -> str:
+              rtl_bound: Optional[int] = None, monitors: bool = True) -> str:
     """The top module's SV text."""
     ports = ["input  logic clk", "input  logic rst"]
     for name, t, p in d.args:
@@ -301,7 +305,14 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
             if isinstance(t, (IntegerType, IndexType)) and bits(t) > 1:
                 w = bits(t)
                 lines.append(f"  `LOOM_ASSUME_ALWAYS(a_bound_{p}, {p}_data <= {w}'d{rtl_bound})")
+        for mb in d.mems:  # memref sizes bound trip counts too
+            if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
+                lines += [f"  `LOOM_ASSUME_ALWAYS(a_bound_{mb.inst}_dim{k}, {mb.inst}_dim{k} <= 64'd{rtl_bound})"
+                          for k in range(mb.dims)]
         lines.append("`endif")
+    if monitors:
+        d.monitors = build_monitors(d)
+        lines += d.monitors.lines()
     lines.append("endmodule")
     d.fail_sources = fails
     return "\n".join(lines) + "\n"

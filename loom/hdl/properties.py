@@ -5,7 +5,10 @@ One description per property lives in the RTL as a ``LOOM_ASSERT_*`` macro call
 only indexes them: the property's ID (``<instance>.<label>``), the ``loom verify``
 obligation it corresponds to (``fsm.<family>.<prop>`` for the table-conformance
 property of an operator; None for protocol and FIFO properties, which Z3 does not
-state), its file:line in the RTL and the DFG location of its op.
+state), its file:line in the RTL and the DFG location of its op. The DFG-level
+monitors of the top (``loom.hdl.monitors``, kind ``dfg``) carry the exact ID of
+the ``len``/``balance``/``class``/``mem``/``done`` obligation they state; they are
+checked by the bounded task ``dfg`` only (``mode: "bounded"``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,29 @@ def fifo_properties() -> list[tuple[str, int]]:
     return out
 
 
+def monitor_properties(d: Design, stem: str) -> list[dict[str, Any]]:
+    """The DFG-level monitors of the top (``loom.hdl.monitors``): label = the obligation ID made an identifier."""
+    if d.monitors is None:
+        return []
+    where = {}
+    for k, line in enumerate(d.text.splitlines(), 1):
+        m = re.search(r"`LOOM_ASSERT_\w+\((ob_\w+),", line)
+        if m:
+            where[m.group(1)] = k
+    return [{
+        "id": f"{d.top}.{p.label}",
+        "obligation": p.obligation,
+        "kind": "dfg",
+        "mode": "bounded",
+        "file": f"{stem}.sv",
+        "line": where[p.label],
+        "instance": p.instance,
+        "op": p.op.name if p.op is not None else None,
+        "dfg_loc": str(p.op.loc) if p.op is not None else None,
+        "statement": p.statement,
+    } for p in d.monitors.props]
+
+
 def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
     """The ``<stem>.props.json`` document of design ``d``."""
     props: list[dict[str, Any]] = []
@@ -81,6 +107,7 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
                 "dfg_loc": None,
                 "statement": statement(label),
             })
+    props += monitor_properties(d, stem)
     floats = sorted({c.module for c in d.components.values() if c.float_behavioural})
     return {
         "top": d.top,
@@ -91,8 +118,12 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
             "integer/index/i1 datapaths are synthesizable and bit-exact with loom.semantics.scalar",
             "float ops are behavioural simulation models ($bitstoshortreal/$realtobits); under Yosys (synth and "
             "formal) their results are unconstrained (anyseq), so no property depends on float values",
-            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*, bmc.*) and the "
-            "stream termination lemma (fsm.stream[...].terminates)",
+            "DFG-level obligations (len.*, balance.*, class.*, mem.*.order, mem.access.*, done.postdom) are "
+            "monitors in the top (kind dfg, under LOOM_DFG_MONITORS), checked by the bounded task dfg only: "
+            "a bounded check, not a proof for all trip counts",
+            "no RTL form: refine.* (the SCF source is not in the RTL), mem.indep.*/mem.alias.* (graph facts), "
+            "bmc.* (branch hdlevid) and the stream termination lemma (fsm.stream[...].terminates)",
         ],
+        "dfg_monitors_note": d.monitors.note if d.monitors is not None and d.monitors.note else None,
         "properties": props,
     }

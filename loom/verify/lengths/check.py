@@ -146,16 +146,10 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             out.append(_obligation(a, ctx, f"len.{lp.name}.after_cond", "length", gop, what, gates,
                                    typing.unknown.get(gop)))
     seen_unknown: set[Operation] = set()
-    counter: dict[str, int] = {}
-    for op in typing.func.regions[0].entry.ops:
+    for oid, op in balance_targets(a):
         checks = by_op.get(op, [])
         reason = typing.unknown.get(op)
-        if op.name in STRUCTURAL[:2] and not checks:
-            continue  # stream/gate: covered by len.* obligations
-        if not checks and reason is None:
-            continue
         seen_unknown.add(op)
-        oid = "balance." + _op_name(op, a.names, counter)
         what = f"{op.name}: every input channel carries exactly the tokens its firings consume"
         out.append(_obligation(a, ctx, oid, "balance", op, what, checks, reason))
     rest = [op for op in typing.untyped if op not in seen_unknown and op not in typing.unknown]
@@ -225,6 +219,22 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
             "correctness); no control state was found to repeat within 8 iterations", loc=loop.op.loc,
             method="none", rule="termination of a data-dependent while loop is not checked"))
+    return out
+
+
+def balance_targets(a: LengthAnalysis) -> list[tuple[str, Operation]]:
+    """(``balance.<op>`` ID, op) of every op that gets a balance obligation, in op order (also used by the RTL
+    monitors of ``loom.hdl.monitors``, so the two always name the same op)."""
+    checked = {c.op for c in a.typing.checks if c.family == "balance"}
+    out: list[tuple[str, Operation]] = []
+    counter: dict[str, int] = {}
+    for op in a.typing.func.regions[0].entry.ops:
+        has = op in checked
+        if op.name in STRUCTURAL[:2] and not has:
+            continue  # stream/gate: covered by len.* obligations
+        if not has and op not in a.typing.unknown:
+            continue
+        out.append(("balance." + _op_name(op, a.names, counter), op))
     return out
 
 

@@ -1,0 +1,125 @@
+"""The depth of the bounded ``dfg`` task: enough clock cycles for a whole run at trip counts up to N.
+
+Bound: until ``done``, every cycle of the RTL fires at least one rule of some
+component (a cycle in which nothing fires changes no register, so every later
+cycle is the same: a deadlock, which never reaches ``done``). A run therefore
+completes within (its number of firings) + 2 cycles (reset, and the cycle
+``done`` is seen). The number of firings is taken from the token simulator at
+the largest arguments: every integer/index argument and every memref size N,
+over a few memory fills (zeros, ones, a ramp, a descending ramp), the maximum
+plus 25 % margin. Data-dependent loops (while loops, early exits) may need more
+firings for other data: for them the depth covers the fills tried, no more.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from loom.ir.core import Operation
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type
+from loom.runtime import function_arg_names
+
+DEFAULT_N = 3
+FILLS = ("zeros", "ones", "ramp", "down")
+
+
+def _fill(kind: str, k: int, t: Type) -> Any:
+    v = {"zeros": 0, "ones": 1, "ramp": k, "down": -k}[kind]
+    if isinstance(t, FloatType):
+        return float(v)
+    if isinstance(t, IntegerType) and t.width == 1:
+        return v & 1
+    return v
+
+
+def _nested(shape: list[int], kind: str, t: Type, start: int = 0) -> Any:
+    if len(shape) == 1:
+        return [_fill(kind, start + i, t) for i in range(shape[0])]
+    step = 1
+    for s in shape[1:]:
+        step *= s
+    return [_nested(shape[1:], kind, t, start + i * step) for i in range(shape[0])]
+
+
+def inputs_at(func: Operation, n: int, kind: str) -> dict[str, Any]:
+    """Simulator inputs with every integer argument and memref size ``n`` and memory filled by ``kind``."""
+    body = func.regions[0].entry
+    out: dict[str, Any] = {}
+    for name, a in zip(function_arg_names(func), body.args):
+        t = a.type
+        if isinstance(t, MemRefType):
+            shape = [d if isinstance(d, int) and d >= 0 else n for d in t.shape]
+            out[name] = _nested(shape, kind, t.element) if shape else _fill(kind, 0, t.element)
+        elif isinstance(t, (IntegerType, IndexType)):
+            out[name] = n if not (isinstance(t, IntegerType) and t.width == 1) else 1
+        elif isinstance(t, FloatType):
+            out[name] = 1.0
+    return out
+
+
+def dfg_depth(func: Operation, bound: Optional[int] = None) -> int:
+    """Cycles that cover a whole run with trip-count arguments and memref sizes in [0, bound] (default 3)."""
+    from loom.sim.engine import simulate
+
+    n = DEFAULT_N if bound is None else bound
+    most = 0
+    for kind in FILLS:
+        try:
+            r = simulate(func, inputs_at(func, n, kind), max_steps=200_000)
+        except Exception:  # noqa: BLE001 - a fill the program rejects (e.g. an out-of-bounds index) says nothing
+            continue
+        most = max(most, r.steps)
+    return max(8, most + most // 4 + 2)
+
+
+def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str] = None) -> Optional[int]:
+    """Clock cycles from reset until ``done`` in an RTL simulation on ``inputs`` (None: no simulator, or no done)."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from loom.hdl.emit import emit
+    from loom.hdl.rtlsim import find_simulator, testbench
+
+    sim = find_simulator(simulator or "iverilog")
+    if sim != "iverilog":
+        return None  # iverilog only: it compiles in seconds (Verilator takes minutes on a loaded machine)
+    from loom.runtime import decode_inputs
+
+    body = func.regions[0].entry
+    names = function_arg_names(func)
+    decoded = decode_inputs(names, [a.type for a in body.args], inputs, "<depth>", module=None)
+    e = emit(func, "depth", monitors=False)
+    bench = testbench(e, decoded, None, None, 100_000)
+    wd = Path(tempfile.mkdtemp(prefix="loom-depth-"))
+    try:
+        for name, text in list(e.files.items()) + [("tb.sv", bench.text)] + list(bench.hex_files.items()):
+            (wd / name).write_text(text)
+        cmd = ["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + e.sv_files + ["tb.sv"]
+        if subprocess.run(cmd, cwd=wd, capture_output=True, text=True).returncode != 0:
+            return None
+        out = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=wd, capture_output=True, text=True).stdout
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+    done = any(ln.split()[:3] == ["LOOM", "done", "1"] for ln in out.splitlines())
+    ends = [ln.split() for ln in out.splitlines() if ln.startswith("LOOM end ")]
+    if not done or not ends or ends[-1][2] != "0":
+        return None
+    # the bench stops IDLE + 1 cycles after the last transfer (it counts cycles from the end of reset)
+    return int(ends[-1][3]) - IDLE - 1
+
+
+IDLE = 200  # loom.hdl.rtlsim.testbench's idle limit without stalls
+
+
+def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int]:
+    """Task ``dfg``'s depth from RTL simulations at the largest arguments (every fill of ``FILLS``): the last
+    cycle with a transfer, plus reset, plus 50 % margin; None without iverilog."""
+    n = DEFAULT_N if bound is None else bound
+    got = [rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS]
+    seen = [c for c in got if c is not None]
+    if not seen:
+        return None
+    most = max(seen) + 2
+    return most + most // 2

@@ -1,0 +1,353 @@
+"""DFG-level RTL monitors: one SVA property per ``loom verify`` obligation, labelled with the obligation's ID.
+
+The verifier's own analyses say what each obligation is about: the clock
+calculus (``loom.verify.lengths``) gives the loops, their gates, the ops with a
+balance obligation and each value's length class; the memory layout and the
+order check (``loom.verify.memory``) give the domains, the accesses and the
+ordered pairs. Each obligation becomes counters over channel transfers plus one
+``LOOM_ASSERT_ALWAYS`` (so both backends of ``loom_props.svh`` render it):
+
+* ``len.<L>.raw``   -- at each end of an activation (the gate takes the raw false token): raw = body + 1;
+  once ``done`` is out, the loop opener's input channels and latch are empty;
+* ``len.<L>.after_cond`` -- at each activation end: after_cond tokens = after_value tokens (N each); once
+  ``done`` is out, the gate's input channels and latch are empty;
+* ``balance.<op>``  -- once ``done`` is out, no token remains in the op's input FIFOs or in its FSM latch;
+* ``class.<v>``     -- once ``done`` is out, v's token count equals the count of its class's reference
+  channel (raw: the loop's raw condition; body: the gate's after_value; body-but-last: body - activations;
+  once: 1); an empty class never fires;
+* ``mem.<D>.order.<X><<Y>`` -- a request of one access fires only when no request of the other is
+  outstanding (its program-order predecessor has completed); read-read pairs have no obligation;
+* ``mem.access.<X>`` -- every done token of the access answers an outstanding request;
+* ``done.postdom``  -- when ``done`` fires, no access of any domain is outstanding.
+
+The monitors sit in the top under ``LOOM_DFG_MONITORS`` (task ``dfg`` of the ``.sby``, a bounded check):
+their counters are not related to FIFO occupancy by helper invariants, so k-induction cannot prove them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from loom.ir.core import Operation, Value
+from loom.ir.types import MemRefType
+
+if TYPE_CHECKING:
+    from loom.hdl.netlist import Design
+
+WIDTH = 16  # token counters: a bounded check of depth < 2**16 cycles never wraps them
+DEFINE = "LOOM_DFG_MONITORS"
+NO_RTL_FORM = {
+    "refine": "relates the DFG to its SCF source, which is not in the RTL",
+    "mem.indep": "a graph fact (no ctrl token of one domain depends on another's done token); no per-cycle "
+                 "observable distinguishes it",
+    "mem.alias": "a fact about which memref arguments may alias; the RTL has one port pair per interface",
+    "fsm": "proved per component (p_fsm, task components)",
+    "bmc": "deadlock/residual monitors of branch hdlevid",
+    "map": "about a placement on a fabric, not the DFG's RTL",
+}
+
+
+@dataclass
+class Monitor:
+    """One DFG-level property: the obligation it states and its SV condition (true in every cycle)."""
+
+    obligation: str
+    label: str
+    cond: str
+    instance: Optional[str]
+    op: Optional[Operation]
+    statement: str
+
+
+@dataclass
+class Monitors:
+    """The monitors of one design: helper declarations, logic, properties, and obligations left without one."""
+
+    decls: list[str] = field(default_factory=list)
+    logic: list[str] = field(default_factory=list)
+    props: list[Monitor] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # obligation ID -> why no RTL form
+    note: str = ""
+
+    def lines(self) -> list[str]:
+        """The SV text, guarded by ``LOOM_ASSERTIONS`` and ``LOOM_DFG_MONITORS``."""
+        if not self.props:
+            return []
+        out = ["`ifdef LOOM_ASSERTIONS", f"`ifdef {DEFINE}",
+               "  // DFG-level monitors (loom/hdl/monitors.py): label = the loom verify obligation ID"]
+        out += self.decls + self.logic
+        for p in self.props:
+            out.append(f"  // {p.obligation}: {p.statement}")
+            out.append(f"  `LOOM_ASSERT_ALWAYS({p.label}, {p.cond})")
+        return out + ["`endif", "`endif"]
+
+
+def label_of(oid: str, taken: set[str]) -> str:
+    """A legal, unique SV identifier for obligation ``oid`` (deterministic in the order IDs are given)."""
+    s = oid.replace("<", "_lt_").replace("|", "_or_").replace("@", "_at_").replace("%", "")
+    base = "ob_" + re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", s)).strip("_")
+    out, k = base, 1
+    while out in taken:
+        out = f"{base}_{k}"
+        k += 1
+    taken.add(out)
+    return out
+
+
+class _Builder:
+    """Counters and conditions over the top's signals, each declared once."""
+
+    def __init__(self, d: "Design") -> None:
+        self.d = d
+        self.m = Monitors()
+        self.sig = d.signals
+        self.inst = {id(i.op): i for i in d.instances}
+        self.counters: dict[str, str] = {}
+        self.taken: set[str] = set()
+        self.m.decls.append("  logic lm_done_seen;")
+        self.m.logic.append("  always @(posedge clk) if (rst) lm_done_seen <= 1'b0; else if (done) lm_done_seen <= 1'b1;")
+        # the environment calls the function once: every token argument is offered from the first cycle
+        # after reset until it is taken, and never again (as the token simulator starts with all arguments)
+        for _, _, port in d.args:
+            took = f"lm_took_{port}"
+            self.m.decls.append(f"  logic {took};")
+            self.m.logic += [
+                f"  always @(posedge clk) if (rst) {took} <= 1'b0; else if ({port}_valid && {port}_ready) {took} <= 1'b1;",
+                f"  `LOOM_ASSUME_ALWAYS(a_once_{port}, {port}_valid == !{took})"]
+        # settled: no transfer anywhere in this cycle, so no register changes and none ever will again
+        sources = {ch.producer for ch in d.channels if ch.fifo is None}  # always offered, never "moves"
+        moves = [self.fire(v) for v in sorted(set(self.sig), key=lambda v: self.sig[v])
+                 if not isinstance(v.type, MemRefType) and self.sig[v] not in sources]
+        moves += [f"({ch.fifo}_out_valid && {ch.fifo}_out_ready)" for ch in d.channels if ch.fifo]
+        self.m.decls.append("  wire lm_settled;")
+        self.m.logic.append(f"  assign lm_settled = !({' || '.join(moves) or chr(48)});")
+        self.m.decls.append("  wire lm_end = lm_done_seen && lm_settled;  // done is out and the network has settled")
+
+    def fire(self, v: Value) -> str:
+        s = self.sig[v]
+        return f"({s}_valid && {s}_ready)"
+
+    def count(self, v: Value, key: str = "", when: str = "") -> str:
+        """A counter of v's transfers (those where ``when`` holds too), from reset."""
+        name = f"lm_n{key}_{self.sig[v]}"
+        if name not in self.counters:
+            self.counters[name] = name
+            ev = self.fire(v) + (f" && {when}" if when else "")
+            self.m.decls.append(f"  logic [{WIDTH - 1}:0] {name};")
+            self.m.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) {name} <= {name} + 1'b1;")
+        return name
+
+    def empty_at_end(self, op: Operation) -> Optional[str]:
+        """Once done is out: every input FIFO of op is empty and op holds nothing latched."""
+        inst = self.inst.get(id(op))
+        if inst is None:
+            return None
+        parts = [f"!{ch.fifo}_out_valid" for ch in self.d.channels if ch.consumer == inst.name and ch.fifo]
+        parts.append(f"!{inst.name}_residual")
+        return f"!lm_end || ({' && '.join(parts)})"
+
+    def add(self, oid: str, cond: str, op: Optional[Operation], statement: str) -> None:
+        inst = self.inst.get(id(op)) if op is not None else None
+        self.m.props.append(Monitor(oid, label_of(oid, self.taken), cond, inst.name if inst else None, op, statement))
+
+
+def build_monitors(d: "Design") -> Monitors:
+    """The DFG-level monitors of design ``d``, from the verifier's analyses of ``d.func``."""
+    b = _Builder(d)
+    try:
+        from loom.verify.lengths.check import analyze, balance_targets, obligations
+        from loom.verify.memory.order import check_memory_order
+        from loom.verify.memory.structure import check_structure, memory_layout
+        from loom.verify.obligation import VerifyContext
+
+        ctx = VerifyContext()
+        a = analyze(d.func, ctx)
+        len_ids = [o.id for o in obligations(a, ctx)]
+        layout = memory_layout(d.func)
+        mem_ids = [o.id for o in check_structure(d.func, ctx, layout) + check_memory_order(d.func, ctx, None, layout)]
+    except Exception as e:  # noqa: BLE001 - a DFG the analyses cannot read still gets its RTL, without monitors
+        b.m.note = f"no DFG-level monitors: the verifier's analysis failed ({type(e).__name__}: {e})"
+        return b.m
+    _lengths(b, a, len_ids, balance_targets(a))
+    _memory(b, layout, mem_ids)
+    return b.m
+
+
+def _gate_of(a, lp) -> Optional[Operation]:
+    return next((c.op for c in a.typing.checks if c.family == "len.after_cond" and c.loop is lp), None)
+
+
+def _activation(b: _Builder, gate: Operation) -> tuple[str, str, str]:
+    """(end, raw, body, cond) per-activation counters at ``gate``: ``end`` is true in the cycle it takes the
+    raw false token; the counters hold this activation's transfers before this cycle."""
+    inst = b.inst[id(gate)]
+    g = inst.name
+    ch = next(c for c in b.d.channels if c.consumer == g and c.port == "before_cond")
+    take = f"({ch.fifo}_out_valid && {ch.fifo}_out_ready)" if ch.fifo else "1'b0"
+    bit = f"{ch.fifo}_out_data[0]" if ch.fifo else "1'b1"
+    av, ac = b.fire(gate.results[0]), b.fire(gate.results[1])
+    r, bv, bc = f"lm_{g}_raw", f"lm_{g}_body", f"lm_{g}_bcond"
+    if r not in b.counters:
+        b.counters[r] = r
+        b.m.decls += [f"  logic [{WIDTH - 1}:0] {r}, {bv}, {bc};", f"  wire lm_{g}_end = {take} && !{bit};"]
+        b.m.logic += [
+            "  always @(posedge clk) begin",
+            f"    if (rst || lm_{g}_end) begin {r} <= '0; {bv} <= '0; {bc} <= '0; end",
+            "    else begin",
+            f"      if ({take}) {r} <= {r} + 1'b1;",
+            f"      if ({av}) {bv} <= {bv} + 1'b1;",
+            f"      if ({ac}) {bc} <= {bc} + 1'b1;",
+            "    end",
+            "  end"]
+    end = f"lm_{g}_end"
+    body_now = f"({bv} + {WIDTH}'({av}))"
+    return end, f"({r} + {WIDTH}'d1)", body_now, f"({bc} + {WIDTH}'({ac}))"
+
+
+def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]]) -> None:
+    loops = {lp.name: lp for lp in a.typing.loops}
+    by_name = {n: v for v, n in a.names.items()}
+    ops_of = dict(targets)
+    for oid in ids:
+        m = re.fullmatch(r"len\.(L\d+)\.(raw|after_cond)", oid)
+        if m:
+            lp = loops[m.group(1)]
+            gate = _gate_of(a, lp)
+            if m.group(2) == "raw":
+                parts = [b.empty_at_end(lp.op)]
+                if gate is not None:
+                    end, raw, body, _ = _activation(b, gate)
+                    parts.append(f"!{end} || {raw} == {body} + {WIDTH}'d1")
+                text = "at each activation's end raw = body + 1 tokens; at done the loop opener's inputs are empty"
+                _add(b, oid, parts, lp.op, text)
+            elif gate is not None:
+                end, _, body, cond = _activation(b, gate)
+                _add(b, oid, [b.empty_at_end(gate), f"!{end} || {cond} == {body}"], gate,
+                     "at each activation's end after_cond and after_value carried N tokens each; at done the "
+                     "gate's inputs are empty")
+            continue
+        if oid.startswith("balance.") and oid in ops_of:
+            op = ops_of[oid]
+            _add(b, oid, [b.empty_at_end(op)], op,
+                 "once done is out, no token remains in the op's input FIFOs or FSM latch")
+            continue
+        if oid.startswith("class."):
+            v = by_name.get(oid[len("class."):])
+            form = _class_form(b, a, v, loops) if v is not None else None
+            if form is None:
+                b.m.skipped[oid] = "this length class has no token-count form (conditional or while-loop class)"
+                continue
+            cond, text = form
+            _add(b, oid, [cond], v.op if hasattr(v, "op") else None, text)
+            continue
+        b.m.skipped[oid] = "no RTL form"
+
+
+def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
+    """(condition, statement) comparing v's total token count with its class's reference channel."""
+    from loom.verify.lengths.check import describe
+    from loom.verify.lengths.clock import AnyClock
+
+    clock = a.clock(v)
+    if clock is None or isinstance(clock, AnyClock) or v not in b.sig:
+        return None
+    cls, text = describe(clock, a.typing.cond_names, a.logic.free)
+    if cls == "empty":
+        return f"!{b.fire(v)}", "the channel never carries a token"
+    if cls == "once" and " when " not in text:
+        return f"!lm_end || {b.count(v)} == {WIDTH}'d1", "one token per run, counted once done is out"
+    if cls not in ("raw", "body", "body-but-last"):
+        return None
+    lp = clock.levels[-1]
+    gate = _gate_of(a, lp)
+    if lp.kind != "for" or gate is None:
+        return None
+    raw_v = lp.op.results[1] if v is not lp.op.results[1] else lp.op.results[0]
+    body_v = gate.results[0] if v is not gate.results[0] else gate.results[1]
+    where = _where(text)
+    for ref in (raw_v, body_v):
+        rc = a.clock(ref)
+        if rc is None or isinstance(rc, AnyClock):
+            return None
+        if _where(describe(rc, a.typing.cond_names, a.logic.free)[1]) != where:
+            return None  # the reference is conditioned differently: totals are not comparable
+    text = f"{cls} class of loop {lp.name}"
+    n = b.count(v)
+    if cls == "raw":
+        return f"!lm_end || {n} == {b.count(raw_v)}", f"{text}: as many tokens as the loop's raw stream"
+    if cls == "body":
+        return f"!lm_end || {n} == {b.count(body_v)}", f"{text}: as many tokens as the loop's body stream"
+    acts = b.count(lp.op.results[1], "f", f"!{b.sig[lp.op.results[1]]}_data[0]")
+    return (f"!lm_end || {n} + {acts} == {b.count(gate.results[0])}",
+            f"{text}: body tokens minus one per activation")
+
+
+def _where(text: str) -> tuple[str, frozenset[str]]:
+    """(nesting, conditions) of a clock's description, independent of the order Z3 lists the conditions in."""
+    rest = text.split(")", 1)[1] if ")" in text else ""
+    inside, _, when = rest.partition(" when ")
+    return inside.strip(), frozenset(c.strip() for c in when.split(" and ") if c.strip())
+
+
+def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operation], text: str) -> None:
+    conds = [p for p in parts if p]
+    if not conds:
+        b.m.skipped[oid] = "no RTL form"
+        return
+    b.add(oid, " && ".join(f"({c})" for c in conds), op, text)
+
+
+def _memory(b: _Builder, layout, ids: list[str]) -> None:
+    acc = {x.name: x for x in layout.accesses}
+    out: dict[str, tuple[str, str, str]] = {}
+
+    def outstanding(name: str) -> Optional[tuple[str, str, str]]:
+        """(counter, request fire, done fire) of access ``name``: requests not yet answered by a done."""
+        x = acc.get(name)
+        if x is None or x.done is None or x.done not in b.sig or not x.op.results:
+            return None
+        if name not in out:
+            c = f"lm_out_{name}"
+            req, dn = b.fire(x.op.results[-1]), b.fire(x.done)
+            b.m.decls.append(f"  logic [{WIDTH - 1}:0] {c};")
+            b.m.logic.append(f"  always @(posedge clk) if (rst) {c} <= '0; else {c} <= {c} + {WIDTH}'({req}) - "
+                             f"{WIDTH}'({dn});")
+            out[name] = (c, req, dn)
+        return out[name]
+
+    for oid in ids:
+        m = re.fullmatch(r"mem\.(.+)\.order\.(\w+)<(\w+)", oid)
+        if m:
+            x, y = outstanding(m.group(2)), outstanding(m.group(3))
+            if x is None or y is None:
+                b.m.skipped[oid] = "an access without a done token"
+                continue
+            conds = [f"!{y[1]} || {x[0]} == '0"]
+            if m.group(2) != m.group(3):
+                conds.append(f"!{x[1]} || {y[0]} == '0")
+            _add(b, oid, conds, acc[m.group(3)].op,
+                 f"a request of {m.group(3)} fires only when no request of {m.group(2)} is outstanding, and "
+                 "vice versa (each starts after the other's earlier instances completed)")
+            continue
+        m = re.fullmatch(r"mem\.access\.(\w+)", oid)
+        if m:
+            x = outstanding(m.group(1))
+            if x is None:
+                b.m.skipped[oid] = "an access without a done token"
+                continue
+            _add(b, oid, [f"!{x[2]} || {x[0]} != '0"], acc[m.group(1)].op,
+                 "every done token of the access answers an outstanding request")
+            continue
+        if oid == "done.postdom":
+            outs = [outstanding(x.name) for x in layout.accesses]
+            conds = [f"{o[0]} == '0" for o in outs if o is not None]
+            if conds:
+                _add(b, oid, [f"!done || ({' && '.join(conds)})"], layout.ret,
+                     "done fires only after every access of every domain has completed")
+            else:
+                b.m.skipped[oid] = "no memory access"
+            continue
+        key = next((k for k in NO_RTL_FORM if oid.startswith(k + ".")), None)
+        b.m.skipped[oid] = NO_RTL_FORM[key] if key else "no RTL form"
