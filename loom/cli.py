@@ -128,6 +128,22 @@ def _dfg_module(path: Path, func: Optional[str], args):
     return lower_module(module, func, _lower_options(args))
 
 
+def _dataflow_function(module, name: Optional[str], path: Path):
+    """The handshake.func ``name`` of ``module`` (or its only one), with its ``handshake.instance`` ops inlined:
+    what every back end (simulator, RTL, mapper) runs."""
+    from loom.lower.instances import inline_instances
+
+    return inline_instances(_pick_function(module, name, ("handshake.func",), path), module)
+
+
+def _inlined_functions(module) -> dict:
+    """Every handshake.func of ``module`` by name, instances inlined."""
+    from loom.lower.instances import inline_instances
+
+    return {f.attributes["sym_name"].value: inline_instances(f, module)
+            for f in module.functions() if f.name == "handshake.func"}
+
+
 def _has_handshake_named(module, name: str) -> bool:
     return any(f.name == "handshake.func" and f.attributes["sym_name"].value == name for f in module.functions())
 
@@ -227,7 +243,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     from loom.runtime import decode_inputs, run_result_json
 
     module = _dfg_module(path, args.func, args)
-    func = _pick_function(module, args.func, ("handshake.func",), path)
+    func = _dataflow_function(module, args.func, path)
     names, types = _func_arg_names_types(func)
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
     r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
@@ -245,7 +261,7 @@ def cmd_hdl(args) -> int:
 
     path = Path(args.input)
     module = _dfg_module(path, args.func, args)
-    func = _pick_function(module, args.func, ("handshake.func",), path)
+    func = _dataflow_function(module, args.func, path)
     e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
     print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
     if args.stats:
@@ -369,7 +385,7 @@ def _verify_mapping(paths, reports, args) -> None:
         args.max_join_fanin = adg.max_join_fanin()  # lowered as `loom map` lowers it
     for path in paths:
         module = _dfg_module(path, args.func, args)
-        funcs = {f.attributes["sym_name"].value: f for f in module.functions() if f.name == "handshake.func"}
+        funcs = _inlined_functions(module)
         for rep in reports:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
@@ -383,7 +399,7 @@ def _verify_rtl(paths, reports, args) -> list:
     out = []
     for path in paths:
         module = _dfg_module(path, args.func, args)
-        funcs = {f.attributes["sym_name"].value: f for f in module.functions() if f.name == "handshake.func"}
+        funcs = _inlined_functions(module)
         for rep in reports:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue

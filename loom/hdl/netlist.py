@@ -24,6 +24,7 @@ from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.machine import Machine
+from loom.semantics.rest import rearm_allowance
 from loom.sim.names import use_channel_names, value_name_map
 
 HDL_UNSUPPORTED = "HDL_UNSUPPORTED"
@@ -39,6 +40,7 @@ class Channel:
     consumer: str
     port: str
     producer: str  # SV signal prefix of the produced value
+    allowance: int = 0  # tokens it may hold at the end without being residual (re-arming a primed buffer)
 
 
 @dataclass
@@ -99,6 +101,28 @@ def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:
     return LoomError(f"'{op.name}' has no RTL model: {e}", op.loc, HDL_UNSUPPORTED)
 
 
+def _check_types(func: Operation, ops: list[Operation]) -> None:
+    """Every token carries a type with a bit encoding (tuples have none yet): else HDL_UNSUPPORTED where it appears."""
+    def encodable(ty: Type) -> bool:
+        if isinstance(ty, MemRefType):
+            return True
+        try:
+            bits(ty)
+        except ValueError:
+            return False
+        return True
+
+    for a in func.regions[0].entry.args:
+        if not encodable(a.type):
+            raise LoomError(f"argument of type {a.type} has no RTL encoding (tuple values are not supported by "
+                            "loom hdl)", func.loc, HDL_UNSUPPORTED)
+    for op in ops:
+        for v in list(op.operands) + list(op.results):
+            if not encodable(v.type):
+                raise LoomError(f"'{op.name}' has no RTL model: values of type {v.type} have no RTL encoding "
+                                "(tuple values are not supported by loom hdl)", op.loc, HDL_UNSUPPORTED)
+
+
 def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
                  monitors: bool = True) -> Design:
     """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
@@ -106,6 +130,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
         raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
     body = func.regions[0].entry
     ops = list(body.ops)
+    _check_types(func, ops)
     machines: list[Machine] = [machine_for(op) for op in ops]
     components: dict[str, Component] = {}
     inst_comp: list[Component] = []
@@ -146,6 +171,8 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     ftaken: set[str] = set()
     for (v, _), (inst, k), cname in zip(uses, slots, cnames):
         m = machines[inst.index]
+        if m.inputs[k].kind == "static":  # wired to a source: carries no tokens, the component has no port
+            continue
         port = m.inputs[k].name
         src = None
         if not isinstance(v, BlockArgument):
@@ -153,7 +180,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
         fifo = None if src is not None else "f_" + _ident(cname, ftaken)
-        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v]))
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], rearm_allowance(v)))
 
     arg_names = function_arg_names(func)
     args = []

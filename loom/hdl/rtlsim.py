@@ -57,6 +57,7 @@ class Bench:
     text: str
     hex_files: dict[str, str]
     mem_views: dict[str, MemRefView]  # memref argument -> its view (final contents written back into it)
+    max_cycles: int = MAX_CYCLES  # the run is cut after this many cycles
 
 
 def _hex(values: list[Any], t: Type) -> str:
@@ -161,7 +162,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
                       [f"{p}_valid" for _, _, p in d.args] + mem_act + ["done"])
-    resid = " + ".join(["32'd0"] + [f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
+    resid = " + ".join(["32'd0"] + [_left_over(c) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
     # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
@@ -215,7 +216,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "  end",
         "endmodule",
     ]
-    return Bench("\n".join(L) + "\n", hex_files, views)
+    return Bench("\n".join(L) + "\n", hex_files, views, max_cycles)
 
 
 MEM_LATENCY = 2  # cycles from an accepted request to its response, without --stall
@@ -363,8 +364,8 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
         error = SimulationError(f"{inst.op.name}: {msg}", inst.op.loc, code)
     elif oob is not None:
         error = _oob_error(e, bench, oob)
-    elif why == 1:
-        error = SimulationError(f"no completion after {MAX_CYCLES} RTL cycles", d.func.loc, "RT_SIM_STEP_LIMIT")
+    elif why == 1 and not done:  # as the token simulator: a run cut after its return fired has completed
+        error = SimulationError(f"no completion after {bench.max_cycles} RTL cycles", d.func.loc, "RT_SIM_STEP_LIMIT")
     vals: list[Any] = []
     if done:
         vals = [from_bits(results.get(k, 0), t) if not isinstance(t, NoneType) else TOKEN
@@ -381,6 +382,13 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
                      error=error, deadlock_report=report)
 
 
+def _left_over(c) -> str:
+    """The SV expression of a FIFO's residual tokens: its count less the tokens that re-arm a primed buffer."""
+    if not c.allowance:
+        return f"dut.{c.fifo}.count"
+    return f"(dut.{c.fifo}.count > {c.allowance} ? dut.{c.fifo}.count - {c.allowance} : 32'd0)"
+
+
 def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:
     """The token simulator's stuck report (``loom.sim.engine.stuck_report``), from FIFO occupancy and states."""
     by_port = {(c.consumer, c.port): (i, c) for i, c in enumerate(d.channels)}
@@ -392,13 +400,13 @@ def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:
         hold = []
         for p in tokens:
             i, c = by_port[(inst.name, p.name)]
-            if c.fifo is not None and held.get(i, 0):
+            if c.fifo is not None and held.get(i, 0) > c.allowance:
                 hold.append(f"{p.name} {c.name} x{held[i]}")
         latched = state in m.residual_states
         if not hold and not latched:
             continue
         empty = {p.name for p in tokens if by_port[(inst.name, p.name)][1].fifo is not None
-                 and not held.get(by_port[(inst.name, p.name)][0], 0)}
+                 and held.get(by_port[(inst.name, p.name)][0], 0) <= by_port[(inst.name, p.name)][1].allowance}
         waits = sorted({p for r in m.rules_in(state) for p in r.reads if p in empty})
         lines.append(stuck_line(f"'{inst.op.name}' at {inst.op.loc}", state, latched, hold, waits))
     return "\n".join(lines)

@@ -125,7 +125,9 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         funcs = [f for f in funcs if f.attributes["sym_name"].value == args.func]  # type: ignore[union-attr]
     if len(funcs) != 1:
         raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
-    dfg = read_dfg(funcs[0])
+    from loom.lower.instances import inline_instances
+
+    dfg = read_dfg(inline_instances(funcs[0], module))
     base = f"{stem(in_path)}.{adg_stem(adg_path)}"
     if getattr(args, "check_only", False):
         return _check_existing(dfg, adg, Path(args.output) / base)
