@@ -155,8 +155,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     for k, t in enumerate(d.result_types):
         L += [f"  logic [{bits(t) - 1}:0] result{k}, res{k};"]
         conns.append(f".result{k}(result{k})")
-    L += ["  logic done, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
-    conns += [".done(done)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
+    L += ["  logic done, latched, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
+    conns += [".done(done)", ".residual(latched)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
     L.append(f"  {d.top} dut ({', '.join(conns)});")
     fifos = [ch for ch in d.channels if ch.fifo is not None]
     sources = [ch for ch in d.channels if ch.fifo is None]
