@@ -7,11 +7,9 @@
 `include "loom_props.svh"
 module loom_fifo #(
   parameter int WIDTH = 1,
-  parameter int DEPTH = 2,
+  parameter int unsigned DEPTH = 2,
   // read only with LOOM_STALL (co-simulation): waived for Verilator's -Wall, see specs/hdl.md
-  /* verilator lint_off UNUSEDPARAM */
-  parameter int STALL_SEED = 0
-  /* verilator lint_on UNUSEDPARAM */
+  /* verilator lint_off UNUSEDPARAM */ parameter int STALL_SEED = 0 /* verilator lint_on UNUSEDPARAM */
 ) (
   input  logic             clk,
   input  logic             rst,
@@ -66,7 +64,7 @@ module loom_fifo #(
   always @(posedge clk) if (rst) pushes <= 0; else if (push) pushes <= pushes + 1;
 `endif
 `ifdef LOOM_ASSERTIONS
-  localparam logic [31:0] D = 32'(DEPTH);  // DEPTH as an unsigned 32-bit constant (property arithmetic)
+  localparam logic [31:0] D = DEPTH;  // 32 bits, unsigned, for the property arithmetic
   `LOOM_PAST_VALID
   // environment: the producer keeps a token valid and stable until it is taken
   `LOOM_ASSUME_NEXT(a_in_valid_stays, in_valid && !in_ready, in_valid)
