@@ -242,7 +242,11 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
         decl += [f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
                  f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;"]
         stmts += [f"  // channel {ch.name}",
-                  f"  loom_fifo #(.WIDTH({ch.width}), .DEPTH({d.fifo_depth}), .STALL_SEED({_seed(ch.fifo)})) {ch.fifo} (",
+                  f"  loom_fifo #(.WIDTH({ch.width}), .DEPTH({d.fifo_depth})",
+                  "`ifdef LOOM_STALL",  # co-simulation only: synthesis sees one FIFO module per width and depth
+                  f"    , .STALL_SEED({_seed(ch.fifo)})",
+                  "`endif",
+                  f"  ) {ch.fifo} (",
                   "    .clk(clk), .rst(rst),",
                   f"    .in_valid({valid}), .in_ready({ch.fifo}_in_ready), .in_data({ch.producer}_data),",
                   f"    .out_valid({ch.fifo}_out_valid), .out_ready({ch.fifo}_out_ready), .out_data({ch.fifo}_out_data));"]

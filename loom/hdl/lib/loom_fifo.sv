@@ -7,9 +7,10 @@
 `include "loom_props.svh"
 module loom_fifo #(
   parameter int WIDTH = 1,
-  parameter int unsigned DEPTH = 2,
-  // read only with LOOM_STALL (co-simulation): waived for Verilator's -Wall, see specs/hdl.md
-  /* verilator lint_off UNUSEDPARAM */ parameter int STALL_SEED = 0 /* verilator lint_on UNUSEDPARAM */
+  parameter int unsigned DEPTH = 2
+`ifdef LOOM_STALL
+  , parameter int STALL_SEED = 0  // co-simulation only: the top passes it only with LOOM_STALL
+`endif
 ) (
   input  logic             clk,
   input  logic             rst,
