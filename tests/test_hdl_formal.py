@@ -3,12 +3,11 @@ trace; the channel FIFO at several depths; loom verify --rtl; Yosys synthesis of
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from hdl_support import BIN, EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
 from loom.cli import main
 from loom.hdl.emit import emit
 from loom.hdl.properties import LIB

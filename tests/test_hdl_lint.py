@@ -9,7 +9,7 @@ import pytest
 
 from loom.hdl.emit import emit
 from loom.hdl.lint import slang_diagnostics, verilator_lint, waivers
-from tests.hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
 
 # the three ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA
 CONFIGS = {"plain": (), "yosys": ("LOOM_ASSERTIONS",), "full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL")}

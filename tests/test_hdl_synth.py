@@ -9,7 +9,7 @@ import subprocess
 from loom.cli import main
 from loom.hdl.emit import emit
 from loom.hdl.synth import report, stats
-from tests.hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
 
 # a hand-made Yosys JSON netlist: top -> 2 x child, 1 x fifo copy (parameterised, hashed name)
 FIFO = "$paramod$0123abcd\\loom_fifo"
