@@ -7,7 +7,7 @@
 `include "loom_props.svh"
 module loom_fifo #(
   parameter int WIDTH = 1,
-  parameter int unsigned DEPTH = 2
+  parameter logic [31:0] DEPTH = 2
 `ifdef LOOM_STALL
   , parameter int STALL_SEED = 0  // co-simulation only: the top passes it only with LOOM_STALL
 `endif
