@@ -83,8 +83,8 @@ def sby_seconds(files: dict[str, str], stem: str, tasks: set[str]) -> tuple[floa
     return total, " ".join(verdicts)
 
 
-def sim_rates(func, module, inputs) -> tuple[int, float, float, float]:
-    """Tokens moved, and tokens/s of the token simulator, the RTL run, and the RTL build plus run."""
+def sim_rates(func, module, inputs) -> tuple[int, float, float, float, float]:
+    """Tokens moved; tokens/s of the token simulator, the RTL run, the RTL build plus run; the build seconds."""
     n, t0 = 0, time.perf_counter()
     while True:
         r = simulate(func, inputs)
@@ -99,7 +99,8 @@ def sim_rates(func, module, inputs) -> tuple[int, float, float, float]:
     rtl_tokens = sum(rr.channels.values()) if isinstance(rr.channels, dict) else sum(rr.channels)
     if rtl_tokens != tokens:
         raise SystemExit(f"RTL moved {rtl_tokens} tokens, the token simulator {tokens}: co-simulation disagrees")
-    return tokens, tokens / token_s, tokens / timings["run"], tokens / (timings["build"] + timings["run"])
+    return tokens, tokens / token_s, tokens / timings["run"], tokens / (timings["build"] + timings["run"]), \
+        timings["build"]
 
 
 def geomean(xs: list[float]) -> float:
@@ -123,7 +124,7 @@ def main() -> int:
     if not args.no_sim and not do_sim:
         print("verilator is missing: no simulation comparison (apt-get install verilator)")
     print(f"{'example':<13} {'obl':>4} {'verify s':>9} {'SBY s':>8} {'SBY/verify':>10}   "
-          f"{'tokens':>7} {'sim tok/s':>10} {'RTL tok/s':>10} {'RTL/sim':>8} {'+build':>8}")
+          f"{'tokens':>7} {'sim tok/s':>10} {'RTL tok/s':>10} {'RTL/sim':>8} {'+build':>8} {'build s':>7}")
     proof_ratios, run_ratios, build_ratios = [], [], []
     for path in paths:
         stem = path.name[: -len(".scf.mlir")]
@@ -150,17 +151,17 @@ def main() -> int:
             names = function_arg_names(func)
             types = [a.type for a in func.regions[0].entry.args]
             inputs = decode_inputs(names, types, json.loads(inputs_path.read_text()), str(inputs_path), module=module)
-            tokens, sim_r, rtl_r, rtl_b = sim_rates(func, module, inputs)
+            tokens, sim_r, rtl_r, rtl_b, build_s = sim_rates(func, module, inputs)
             run_ratios.append(rtl_r / sim_r)
             build_ratios.append(rtl_b / sim_r)
-            row += (f"   {tokens:>7} {sim_r:>10.3g} {rtl_r:>10.3g} {rtl_r / sim_r:>7.2f}x {rtl_b / sim_r:>7.3f}x")
+            row += (f"   {tokens:>7} {sim_r:>10.3g} {rtl_r:>10.3g} {rtl_r / sim_r:>7.2f}x {rtl_b / sim_r:>7.2g}x {build_s:>7.1f}")
         print(row, flush=True)
     if proof_ratios:
         print(f"geometric mean SBY/verify on the same obligations: {geomean(proof_ratios):.0f}x "
               f"(min {min(proof_ratios):.0f}x, max {max(proof_ratios):.0f}x)")
     if run_ratios:
         print(f"geometric mean RTL/token-simulator throughput: {geomean(run_ratios):.2f}x run only, "
-              f"{geomean(build_ratios):.3f}x with the Verilator build")
+              f"{geomean(build_ratios):.2g}x with the Verilator build")
     return 0
 
 
