@@ -457,7 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-join-fanin", type=int, metavar="K")
     s.add_argument("--no-rar", action="store_true")
     s.add_argument("--rtl", action="store_true", help="co-simulate the emitted RTL (Verilator, else iverilog)")
-    s.add_argument("--stall", type=int, metavar="SEED", help="with --rtl: random valid gaps and ready stalls")
+    s.add_argument("--stall", type=int, metavar="SEED",
+                   help="with --rtl: random valid gaps, ready stalls, memory latency and back-pressure")
     s.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="with --rtl: slots of every channel FIFO")
     s.set_defaults(run=cmd_sim)
 

@@ -37,9 +37,11 @@ def test_example_agrees_with_token_simulator(path, stall):
 
 
 def test_verilator_with_assertions_agrees(capsys):
-    """The default simulator, with every component's properties checked as immediate assertions while it runs."""
+    """The default simulator, with every component's properties checked as immediate assertions while it runs:
+    saxpy has extmemory load and store port pairs (their request/response assertions and assumptions) and
+    arguments forked into several FIFOs, under random stalls and memory latency."""
     need("verilator")
-    path = ROOT / "examples" / "collatz.scf.mlir"
+    path = ROOT / "examples" / "saxpy.scf.mlir"
     ref, rtl = _docs(path, 3, simulator="verilator")
     assert rtl == ref
 

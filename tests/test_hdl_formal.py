@@ -3,6 +3,7 @@ trace; the channel FIFO at several depths; loom verify --rtl; Yosys synthesis of
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,42 @@ def test_broken_component_is_refuted_with_a_trace(tmp_path):
     assert v.status == "fail", v.log[-1500:]
     assert any(f.endswith("p_fsm") for f in v.failed)
     assert v.trace and Path(v.trace).exists()
+
+
+def _extmemory(path: str = "saxpy") -> tuple[str, str]:
+    """The extmemory component (load and store port pairs) of an example: its module name and text."""
+    func, _ = dfg_func(ROOT / "examples" / f"{path}.scf.mlir")
+    comps = emit(func, path).design.components
+    name = next(n for n in comps if n.startswith("loom_extmemory_") and "wr0_req_valid" in comps[n].text
+                and "rd0_req_valid" in comps[n].text)
+    return name, comps[name].text
+
+
+@pytest.mark.parametrize("mutant, prop", [
+    (None, None),
+    # a second request while one is outstanding (the pending flag ignored)
+    (("assign rd0_req_valid = !rd0_pend && ", "assign rd0_req_valid = "), "p_rd0_one_request"),
+    # the request goes out before its data token is there
+    (("assign wr0_req_valid = !wr0_pend && (state == S_ready) && st0_data_valid && ",
+     "assign wr0_req_valid = !wr0_pend && (state == S_ready) && "), "p_wr0_(held|held_stable|req_data_stable)"),
+    # a response accepted without firing the rule (its data dropped)
+    (("assign rd0_resp_ready = go", "assign rd0_resp_ready = rd0_pend || go"), "p_rd0_resp_fires"),
+], ids=["proved", "two_requests", "early_request", "dropped_response"])
+def test_extmemory_request_response_ports(tmp_path, mutant, prop):
+    """The request/response port pairs: proved by k-induction; each mutant refuted by a port property."""
+    need("yowasp-sby")
+    name, text = _extmemory()
+    if mutant is not None:
+        assert mutant[0] in text
+        text = text.replace(mutant[0], mutant[1])
+    files = {"loom_props.svh": (LIB / "loom_props.svh").read_text(), f"{name}.sv": text}
+    _write(tmp_path, components_project(files, [name], depth=5 if mutant else 2))
+    v = run_task(tmp_path, "bundle.sby", "components")
+    if mutant is None:
+        assert v.status == "pass", v.log[-2000:]
+    else:
+        assert v.status == "fail", v.log[-1500:]
+        assert any(re.search(prop + "$", f) for f in v.failed), v.failed
 
 
 @pytest.mark.parametrize("depth", [1, 3])

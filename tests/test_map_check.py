@@ -218,3 +218,14 @@ def test_a_node_placed_on_another_opcode_violates_c1() -> None:
     victim["target"]["opcode"] = victim["target"]["opcode"] + 1
     rep = check(dfg, adg, words, bad)
     assert any(v.startswith("C1") for v in rep.violations), rep.violations
+
+
+def test_a_switch_output_selecting_two_inputs_violates_c4() -> None:
+    adg, dfg, m, words, doc = dot_mapping()
+    cfg = copy.deepcopy(m.config)
+    sw, o, i = next((s, o, i) for s, pairs in sorted(cfg.switches.items()) for o, i in sorted(pairs))
+    table = adg.node(sw).defn.table
+    other = next(k for k in range(len(table[o])) if k != i and table[o][k])
+    cfg.switches[sw].add((o, other))  # a second input onto an output that already carries a value
+    rep = check(dfg, adg, encode(adg, cfg), doc)
+    assert any(v.startswith(f"C4: {sw} output {o} selects 2 inputs") for v in rep.violations), rep.violations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import re
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,8 @@ def test_map_that_does_not_fit_explains_and_writes_nothing(tmp_path: Path, capsy
     assert main(["map", str(src), "--adg", str(tiny), "-o", str(out), "--budget", "2", "-q"]) == 1
     err = capsys.readouterr().err
     assert "does not fit" in err and ("compatible" in err or "routed" in err)
+    # the best partial result is reported even when placement (not routing) ran out of room
+    assert re.search(r"best partial result \(after \d+ attempt\(s\)\): \d+/\d+ nodes placed", err), err
     assert not out.exists()
 
 

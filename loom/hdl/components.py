@@ -6,7 +6,9 @@ tokens a firing reads and writes: each rule becomes an enable (state, valid
 inputs, guard), rules are prioritised in table order (the simulator's choice),
 and the chosen rule fires when every port it emits to is ready. A firing
 consumes its read tokens and offers its emitted tokens in the same cycle;
-outputs are combinational and the netlist puts a FIFO on every channel.
+outputs are combinational and the netlist puts a FIFO on every channel. An
+extmemory's load and store rules talk to the memory over request/response port
+pairs (``MemPort``): such a rule fires in the cycle its response is accepted.
 """
 
 from __future__ import annotations
@@ -40,12 +42,49 @@ def obligation_id(m: Machine) -> Optional[str]:
 
 
 @dataclass
-class MemPorts:
-    """External memory ports of a component: async read ports and write ports, plus dimension inputs."""
+class MemPort:
+    """One request/response port pair of an extmemory, serving table rule ``rule`` (a load or a store port).
 
-    reads: list[tuple[list[str], str, Type]] = field(default_factory=list)  # (addr signals, data signal, type)
-    writes: list[tuple[str, list[str], str]] = field(default_factory=list)  # (enable, addr signals, data signal)
+    Request (component -> memory): ``<name>_req_valid``, ``_req_ready`` (in), ``_req_addr<i>`` (64-bit
+    indices) and, for a store, ``_req_data``. Response (memory -> component): ``<name>_resp_valid`` (in),
+    ``_resp_ready`` and, for a load, ``_resp_data`` (in). One request is outstanding per port at a time: it
+    is issued while the rule's input tokens wait at the inputs, and the rule fires -- taking those tokens
+    and emitting its outputs -- in the cycle its response is accepted, so the table's firing stays atomic.
+    """
+
+    name: str  # rd<k> or wr<k>
+    kind: str  # load or store
+    addrs: int
+    type: Type  # the element type
+    rule: int
+
+    def signals(self) -> list[tuple[str, str, int]]:
+        """Every signal of the pair as (direction seen from the component, suffix, width)."""
+        w = bits(self.type)
+        out = [("output", "req_valid", 1), ("input", "req_ready", 1)]
+        out += [("output", f"req_addr{i}", 64) for i in range(self.addrs)]
+        if self.kind == "store":
+            out.append(("output", "req_data", w))
+        out += [("input", "resp_valid", 1), ("output", "resp_ready", 1)]
+        if self.kind == "load":
+            out.append(("input", "resp_data", w))
+        return out
+
+
+@dataclass
+class MemPorts:
+    """External memory ports of a component: request/response pairs, plus dimension inputs."""
+
+    ports: list[MemPort] = field(default_factory=list)
     dims: int = 0
+
+    @property
+    def loads(self) -> list[MemPort]:
+        return [p for p in self.ports if p.kind == "load"]
+
+    @property
+    def stores(self) -> list[MemPort]:
+        return [p for p in self.ports if p.kind == "store"]
 
 
 @dataclass
@@ -136,14 +175,12 @@ def build_component(m: Machine) -> Component:
             okw = bld.wire(IntegerType(1), ok)
             bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
             return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
-        k = len(mem.reads)
-        sigs = [f"rd{k}_addr{i}" for i in range(len(addrs))]
-        for s, a in zip(sigs, addrs):
-            ports.append(f"output logic [63:0] {s}")
-            body.append(f"  assign {s} = {a};")
-        ports.append(f"input  logic [{bits(elem_t) - 1}:0] rd{k}_data")
-        mem.reads.append((sigs, f"rd{k}_data", elem_t))
-        return f"rd{k}_data", elem_t
+        k = len(mem.loads)
+        mp = MemPort(f"rd{k}", "load", len(addrs), elem_t, cur_rule[0])
+        mem.ports.append(mp)
+        for i, a in enumerate(addrs):
+            body.append(f"  assign rd{k}_req_addr{i} = {a};")
+        return f"rd{k}_resp_data", elem_t
 
     def mem_dim(x: str) -> str:
         assert isinstance(mem_t, MemRefType)
@@ -156,18 +193,20 @@ def build_component(m: Machine) -> Component:
             sel = f"({x} == 64'd{i}) ? dim{i} : {sel}"
         return sel
 
+    cur_rule = [0]  # the rule whose expressions are being translated (a load port belongs to it)
     bld = SvExprBuilder(in_t, reg_t, lambda p: f"{sv_name(p)}_data", lambda r: f"r_{sv_name(r)}",
                         mem_read if binding is not None else None, mem_dim if binding is not None else None)
     errors: list[tuple[str, str]] = []
     fail_terms: list[tuple[str, int]] = []
     results: list[str] = []
-    en, sel, go = [], [], []
+    en, sel, go, base = [], [], [], []
     rule_emit_sv: list[dict[str, str]] = []
     writes: list[tuple[int, list[str], str]] = []
     upd_sv: list[list[tuple[str, str]]] = []
     guard_sv: list[str] = []
     for i, r in enumerate(m.rules):
         bld.hazards = []
+        cur_rule[0] = i
         g = bld.emit(r.guard)[0] if r.guard is not None else "1'b1"
         guard_sv.append(g)
         emits = {}
@@ -179,7 +218,14 @@ def build_component(m: Machine) -> Component:
         if isinstance(eff, Write):
             addr = [bld.emit(a, index)[0] for a in eff.address]
             data = bld.emit(eff.data, elem_t)[0]
-            writes.append((i, addr, data))
+            if internal:
+                writes.append((i, addr, data))
+            else:
+                assert elem_t is not None
+                k = len(mem.stores)
+                mem.ports.append(MemPort(f"wr{k}", "store", len(addr), elem_t, i))
+                body += [f"  assign wr{k}_req_addr{j} = {a};" for j, a in enumerate(addr)]
+                body.append(f"  assign wr{k}_req_data = {data};")
         elif isinstance(eff, Complete):
             results = [bld.emit(v, m.inputs[k].type)[0] for k, v in enumerate(eff.values)]
         elif isinstance(eff, Fail):
@@ -189,7 +235,10 @@ def build_component(m: Machine) -> Component:
             errors.append((code, msg))
             fail_terms.append((f"(go{i} && {cond})", len(errors) - 1))
         valid = [f"{sv_name(p)}_valid" for p in r.reads]
-        en.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))
+        base.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))
+        mp = next((x for x in mem.ports if x.rule == i), None)
+        # a rule served by a memory port is enabled once its response is there
+        en.append(base[i] if mp is None else f"{mp.name}_pend && {mp.name}_resp_valid")
         sel.append(" && ".join([f"en{i}"] + [f"!en{j}" for j in range(i)]))
         go.append(" && ".join([f"sel{i}"] + [f"{sv_name(p)}_ready" for p, _ in r.emits]))
 
@@ -203,12 +252,8 @@ def build_component(m: Machine) -> Component:
     ports.append("output logic residual")
     if fail_terms:  # only a component that can raise a runtime error has the fail port pair
         ports += ["output logic fail", "output logic [7:0] fail_code"]
-    if writes and not internal:
-        for k, (_, addr, _) in enumerate(writes):
-            ports.append(f"output logic wr{k}_en")
-            ports += [f"output logic [63:0] wr{k}_addr{j}" for j in range(len(addr))]
-            assert elem_t is not None
-            ports.append(f"output logic [{bits(elem_t) - 1}:0] wr{k}_data")
+    for mp in mem.ports:
+        ports += [f"{d:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mp.name}_{x}" for d, x, w in mp.signals()]
     port_line = len(lines)
     lines.append("")  # the port list, filled in once the body shows which inputs it reads
     lines.append(");")
@@ -223,9 +268,11 @@ def build_component(m: Machine) -> Component:
         if not writes:  # a ROM: its contents come from outside (the testbench's $readmemh), see specs/hdl.md
             decl = f"  /* verilator lint_off UNDRIVEN */{decl[1:]}  /* verilator lint_on UNDRIVEN */"
         lines.append(decl)
+    for mp in mem.ports:
+        lines.append(f"  logic {mp.name}_pend;  // a request of port {mp.name} awaits its response")
     lines += list(bld.functions.values())
-    lines += body
     lines += bld.lines
+    lines += body  # memory request payloads: after the wires they read
     for i in range(len(m.rules)):
         lines.append(f"  wire en{i} = {en[i]};")
     for i in range(len(m.rules)):
@@ -260,22 +307,24 @@ def build_component(m: Machine) -> Component:
         lines.append(f"  assign complete = go{ret_rule};")
         for k, v in enumerate(results):
             lines.append(f"  assign result{k} = {v};")
-    if writes and not internal:
-        for k, (i, addr, data) in enumerate(writes):
-            lines.append(f"  assign wr{k}_en = go{i};")
-            lines += [f"  assign wr{k}_addr{j} = {a};" for j, a in enumerate(addr)]
-            lines.append(f"  assign wr{k}_data = {data};")
-            mem.writes.append((f"wr{k}_en", [f"wr{k}_addr{j}" for j in range(len(addr))], f"wr{k}_data"))
+    for mp in mem.ports:
+        # the request goes out while the rule's tokens wait (not yet taken); the response fires the rule
+        lines.append(f"  assign {mp.name}_req_valid = !{mp.name}_pend && {base[mp.rule]};")
+        lines.append(f"  assign {mp.name}_resp_ready = go{mp.rule};")
     # state, registers and the internal RAM
     lines.append("  always @(posedge clk) begin")
     lines.append("    if (rst) begin")
     lines.append(f"      state <= S_{sv_name(m.initial)};")
+    lines += [f"      {mp.name}_pend <= 1'b0;" for mp in mem.ports]
     for r in m.registers:
         lines.append(f"      r_{sv_name(r.name)} <= {literal(r.init, r.type)};")
     lines.append("    end else begin")
     for i, r in enumerate(m.rules):
         stmts = [f"state <= S_{sv_name(r.next)};"] + [f"r_{sv_name(n)} <= {v};" for n, v in upd_sv[i]]
         lines.append(f"      if (go{i}) begin {' '.join(stmts)} end")
+    for mp in mem.ports:
+        lines.append(f"      if ({mp.name}_req_valid && {mp.name}_req_ready) {mp.name}_pend <= 1'b1;"
+                     f" else if (go{mp.rule}) {mp.name}_pend <= 1'b0;")
     if internal:
         for i, addr, data in writes:
             la, ok = lin(addr)
@@ -284,7 +333,7 @@ def build_component(m: Machine) -> Component:
     lines.append("  end")
     unread = _unread_inputs("\n".join(lines[port_line + 1:]), ins)
     lines[port_line] = ",\n".join("  " + _waive_unused(p, unread) for p in ports)
-    props = _properties(m, ins, rule_emit_sv, guard_sv)
+    props = _properties(m, ins, rule_emit_sv, guard_sv, mem.ports, base)
     lines += props
     lines.append("endmodule")
     text = "\n".join(lines) + "\n"
@@ -323,7 +372,8 @@ def bld_const(e, t: Type) -> str:
     return literal(e.value, t)
 
 
-def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: list[str]) -> list[str]:
+def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: list[str],
+                mem_ports: list[MemPort], base: list[str]) -> list[str]:
     """Protocol assumptions/assertions and the table-conformance property (labelled with its fsm obligation)."""
     out = ["`ifdef LOOM_ASSERTIONS", "  `LOOM_PAST_VALID"]
     for p in ins:
@@ -334,6 +384,23 @@ def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: l
         n = sv_name(p.name)
         out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_valid_stays, {n}_valid && !{n}_ready, {n}_valid)")
         out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_data_stable, {n}_valid && !{n}_ready, $stable({n}_data))")
+    for mp in mem_ports:
+        n = mp.name
+        payload = "{" + ", ".join(f"{n}_{x}" for _, x, _ in mp.signals() if x.startswith("req_a") or x == "req_data") + "}"
+        # the memory: answers only an outstanding request, and holds its response until taken
+        out.append(f"  `LOOM_ASSUME_ALWAYS(a_{n}_resp_requested, !{n}_resp_valid || {n}_pend)")
+        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_resp_valid_stays, {n}_resp_valid && !{n}_resp_ready, {n}_resp_valid)")
+        if mp.kind == "load":
+            out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_resp_data_stable, {n}_resp_valid && !{n}_resp_ready, "
+                       f"$stable({n}_resp_data))")
+        # the request: valid and stable until taken; while it is outstanding the tokens that made it stay
+        # at the inputs unchanged, so the response fires the rule on exactly those tokens
+        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_valid_stays, {n}_req_valid && !{n}_req_ready, {n}_req_valid)")
+        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_data_stable, {n}_req_valid && !{n}_req_ready, $stable({payload}))")
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_one_request, !({n}_pend && {n}_req_valid))")
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_resp_fires, !({n}_resp_valid && {n}_resp_ready) || go{mp.rule})")
+        out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_held, !{n}_pend || ({base[mp.rule]}))")
+        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_held_stable, {n}_pend && !{n}_resp_ready, {n}_pend && $stable({payload}))")
     if m.rules:
         legal = " || ".join(f"(state == S_{sv_name(s)})" for s in m.states)
         out.append(f"  `LOOM_ASSERT_ALWAYS(p_state_legal, {legal})")

@@ -3,9 +3,10 @@
 Channels are the simulator's channels (``loom.sim.names``): every use of a
 value is its own FIFO, so a multi-use value is an implicit lazy fork (its
 producer fires when every use's FIFO has room). Instance and wire names follow
-the DFG's value names. Memref arguments are not tokens: each extmemory gets
-asynchronous read ports and write ports on the top, and the top takes the
-runtime sizes of every memref argument as ``<arg>_dim<k>`` inputs.
+the DFG's value names. Memref arguments are not tokens: each extmemory gets a
+request/response port pair per load and per store port on the top
+(``<inst>_rd<k>_*``, ``<inst>_wr<k>_*``), and a ``memref.dim`` gets the runtime
+sizes of its memref argument as ``<inst>_dim<k>`` inputs.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from loom.diagnostics import LoomError
-from loom.hdl.components import Component, build_component, sv_name
+from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.svexpr import HdlUnsupported, bits
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
@@ -56,8 +57,7 @@ class MemBinding:
     inst: str
     arg: str
     type: MemRefType
-    reads: list[tuple[list[str], str, Type]]
-    writes: list[tuple[str, list[str], str]]
+    ports: list[MemPort]  # request/response pairs, top-level signals ``<inst>_<port>_<signal>``
     dims: int
 
 
@@ -170,7 +170,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             mt = mv.type
             assert isinstance(mt, MemRefType)
             c = inst.component
-            mems.append(MemBinding(inst.name, arg_names[mv.index], mt, c.mem.reads, c.mem.writes, mt.rank))
+            mems.append(MemBinding(inst.name, arg_names[mv.index], mt, list(c.mem.ports), mt.rank))
 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
@@ -192,13 +192,9 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
     for name, t, p in d.args:
         ports += [f"input  logic {p}_valid", f"output logic {p}_ready", f"input  logic [{bits(t) - 1}:0] {p}_data"]
     for mb in d.mems:
-        for sigs, data, t in mb.reads:
-            ports += [f"output logic [63:0] {mb.inst}_{s}" for s in sigs]
-            ports.append(f"input  logic [{bits(t) - 1}:0] {mb.inst}_{data}")
-        for en, addrs, data in mb.writes:
-            ports.append(f"output logic {mb.inst}_{en}")
-            ports += [f"output logic [63:0] {mb.inst}_{a}" for a in addrs]
-            ports.append(f"output logic [{bits(mb.type.element) - 1}:0] {mb.inst}_{data}")
+        for mp in mb.ports:
+            ports += [f"{dr:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mb.inst}_{mp.name}_{x}"
+                      for dr, x, w in mp.signals()]
         if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
             ports += [f"input  logic [63:0] {mb.inst}_dim{k}" for k in range(mb.dims)]
     for k, t in enumerate(d.result_types):
@@ -273,10 +269,8 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
             conns += [f".{n}_valid({s}_valid)", f".{n}_ready({s}_ready)", f".{n}_data({s}_data)"]
         mb = next((x for x in d.mems if x.inst == inst.name), None)
         if mb is not None:
-            for sigs, data, _ in mb.reads:
-                conns += [f".{sgn}({inst.name}_{sgn})" for sgn in sigs] + [f".{data}({inst.name}_{data})"]
-            for en, addrs, data in mb.writes:
-                conns += [f".{x}({inst.name}_{x})" for x in [en, *addrs, data]]
+            for mp in mb.ports:
+                conns += [f".{mp.name}_{x}({inst.name}_{mp.name}_{x})" for _, x, _ in mp.signals()]
             if c.mem.dims:
                 conns += [f".dim{k}({inst.name}_dim{k})" for k in range(mb.dims)]
         decl.append(f"  logic {inst.name}_residual;")

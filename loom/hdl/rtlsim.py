@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from loom.diagnostics import LoomError, SimulationError
+from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
 from loom.hdl.svexpr import bits
 from loom.ir.core import Module, Operation
@@ -35,6 +36,7 @@ from loom.sim.result import SimResult
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
+SETTLE = 4  # idle cycles before a run with nothing held anywhere ends
 
 
 def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
@@ -106,7 +108,9 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         L.append(f"  logic [{ew - 1}:0] mem_{name} [0:{n - 1}];")
         hex_files[f"mem_{name}.hex"] = _hex(data, mt.element) if data else "0\n"
         L.append(f'  initial $readmemh("mem_{name}.hex", mem_{name});')
-    oob_terms: list[str] = []
+    oob_terms: list[tuple[str, Any, str, list[str]]] = []
+    mem_ports: list[str] = []
+    mem_act: list[str] = []  # memory traffic, and a response still on its way, count as activity
     for mb in d.mems:
         view = views[mb.arg]
         sizes, strides, off = list(view.sizes), list(view.strides), view.offset
@@ -117,24 +121,14 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
             ok = " && ".join([f"({a} < 64'd{z})" for a, z in zip(addrs, sizes)] or ["1'b1"])
             return lin, ok
 
-        for k, (sigs, data, t) in enumerate(mb.reads):
-            addrs = [f"{mb.inst}_{s}" for s in sigs]
-            L += [f"  logic [63:0] {a};" for a in addrs]
-            lin, ok = linear(addrs)
-            L.append(f"  logic [{bits(t) - 1}:0] {mb.inst}_{data};")
-            L.append(f"  assign {mb.inst}_{data} = ({ok}) ? mem_{mb.arg}[({lin}) % {n}] : '0;")
-            conns += [f".{a}({a})" for a in addrs] + [f".{mb.inst}_{data}({mb.inst}_{data})"]
-            fire = f"dut.{mb.inst}.go{_load_rule(mb, k)}"
-            oob_terms.append((f"({fire} && !({ok}))", mb, "load", addrs))
-        for en, addrs_s, data in mb.writes:
-            addrs = [f"{mb.inst}_{a}" for a in addrs_s]
-            L += [f"  logic {mb.inst}_{en};"] + [f"  logic [63:0] {a};" for a in addrs]
-            L.append(f"  logic [{bits(mb.type.element) - 1}:0] {mb.inst}_{data};")
-            lin, ok = linear(addrs)
-            L.append(f"  always @(posedge clk) if (!rst && {mb.inst}_{en} && ({ok})) mem_{mb.arg}[({lin}) % {n}] <= "
-                     f"{mb.inst}_{data};")
-            conns += [f".{x}({x})" for x in [f"{mb.inst}_{en}", *addrs, f"{mb.inst}_{data}"]]
-            oob_terms.append((f"({mb.inst}_{en} && !({ok}))", mb, "store", addrs))
+        for mp in mb.ports:
+            px = f"{mb.inst}_{mp.name}"
+            mem_ports.append(px)
+            L += responder(px, mp, f"mem_{mb.arg}", n, linear, stall)
+            conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
+            addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
+            oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
+            mem_act.append(f"{px}_req_fire || {px}_resp_fire || ({px}_n != 0 && !{px}_resp_valid)")
         inst = next(i for i in d.instances if i.name == mb.inst)
         if inst.component.mem.dims:
             for k, z in enumerate(sizes):
@@ -167,10 +161,14 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         L.append(f"  always @(posedge clk) if (!rst && dut.{ch.consumer}.{port}_ready) src{i} <= src{i} + 1;")
     act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
-                      [f"{p}_valid" for _, _, p in d.args] + ["done"])
+                      [f"{p}_valid" for _, _, p in d.args] + mem_act + ["done"])
     resid = " + ".join(["32'd0"] + [f"dut.{c.fifo}.count" for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
+    # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
+    # sent): no rule can fire again (only latched states fire without reading), so the run is over
+    empty = " && ".join([f"({resid}) == 0"] + [f"{px}_n == 3'd0" for px in mem_ports] +
+                        [f"{p}_sent" for _, _, p in d.args])
     L += [
         "  logic oob;",
         f"  assign oob = !rst && ({oob});",
@@ -213,7 +211,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "    if (done) done_seen <= 1'b1;",
         "    if (fail || oob) report(2);",
         f"    if ({act}) idle <= 0; else idle <= idle + 1;",
-        f"    if (idle > {idle_limit}) report(0);",
+        f"    if (idle > {idle_limit} || (idle > {SETTLE} && {empty})) report(0);",
         f"    if (cycle > {max_cycles}) report(1);",
         "  end",
         "endmodule",
@@ -221,9 +219,61 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     return Bench("\n".join(L) + "\n", hex_files, views)
 
 
-def _load_rule(mb, k: int) -> int:
-    """Index of the table rule serving read port ``k`` of an extmemory: stores come first, then loads."""
-    return len(mb.writes) + k
+MEM_LATENCY = 2  # cycles from an accepted request to its response, without --stall
+MEM_SLOTS = 4  # requests the testbench memory accepts before it back-pressures
+
+
+def _port_seed(name: str, stall: int) -> int:
+    """A stable nonzero LFSR seed per memory port and run (FNV-1a of the port's name, mixed with the seed)."""
+    h = 2166136261
+    for ch in name.encode():
+        h = ((h ^ ch) * 16777619) & 0xFFFFFFFF
+    return ((h ^ (stall * 2654435761)) & 0xFFFFFFFF) | 1
+
+
+def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[int]) -> list[str]:
+    """The testbench side of one extmemory port pair: an in-order memory with a latency.
+
+    A request is performed when it is accepted (a load reads ``mem``, a store writes it); its response
+    comes ``MEM_LATENCY`` cycles later, responses in request order. Under ``--stall`` each response takes
+    1 to 32 cycles (drawn per request) and the request channel is back-pressured about a quarter of the
+    cycles, from a per-port LFSR.
+    """
+    w = bits(mp.type)
+    addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
+    lin, ok = linear(addrs)
+    L = [f"  logic {px}_req_valid, {px}_req_ready, {px}_resp_valid, {px}_resp_ready;"]
+    L += [f"  logic [63:0] {a};" for a in addrs]
+    data = f"{px}_req_data" if mp.kind == "store" else f"{px}_resp_data"
+    L.append(f"  logic [{w - 1}:0] {data};")
+    L += [f"  integer {px}_due [0:{MEM_SLOTS - 1}];", f"  logic [1:0] {px}_head, {px}_tail;", f"  logic [2:0] {px}_n;",
+          f"  logic [31:0] {px}_rng;",
+          f"  wire {px}_req_fire = {px}_req_valid && {px}_req_ready;",
+          f"  wire {px}_resp_fire = {px}_resp_valid && {px}_resp_ready;"]
+    stall_ready = "1'b1" if stall is None else f"!({px}_rng[6] && {px}_rng[13])"
+    latency = f"{MEM_LATENCY}" if stall is None else f"1 + {px}_rng[20:16]"
+    L += [f"  assign {px}_req_ready = !rst && {px}_n != 3'd{MEM_SLOTS} && {stall_ready};",
+          f"  assign {px}_resp_valid = {px}_n != 3'd0 && cycle >= {px}_due[{px}_head];"]
+    if mp.kind == "load":
+        L += [f"  logic [{w - 1}:0] {px}_q [0:{MEM_SLOTS - 1}];", f"  assign {px}_resp_data = {px}_q[{px}_head];"]
+    seed = _port_seed(px, stall or 0)
+    L += [f"  always @(posedge clk) begin",
+          f"    if (rst) begin {px}_head <= 2'd0; {px}_tail <= 2'd0; {px}_n <= 3'd0; {px}_rng <= 32'd{seed}; end",
+          f"    else begin",
+          f"      {px}_rng <= {{{px}_rng[30:0], {px}_rng[31] ^ {px}_rng[21] ^ {px}_rng[1] ^ {px}_rng[0]}};",
+          f"      if ({px}_req_fire) begin"]
+    if mp.kind == "load":
+        L.append(f"        {px}_q[{px}_tail] <= ({ok}) ? {mem}[({lin}) % {n}] : '0;")
+    else:
+        L.append(f"        if ({ok}) {mem}[({lin}) % {n}] <= {px}_req_data;")
+    L += [f"        {px}_due[{px}_tail] <= cycle + {latency};",
+          f"        {px}_tail <= {px}_tail + 2'd1;",
+          "      end",
+          f"      if ({px}_resp_fire) {px}_head <= {px}_head + 2'd1;",
+          f"      {px}_n <= {px}_n + ({px}_req_fire ? 3'd1 : 3'd0) - ({px}_resp_fire ? 3'd1 : 3'd0);",
+          "    end",
+          "  end"]
+    return L
 
 
 def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, stall: Optional[int] = None,

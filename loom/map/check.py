@@ -6,7 +6,8 @@ words (C6), rebuilds what the configured hardware computes by following the
 active switch transitions, PE muxes and demuxes from every source (C3, C4,
 C10, C11), and proves that the certificate is a label- and port-preserving
 isomorphism between that decoded graph and the DFG (C1, C2, C8). It also checks
-every route step claimed in map.json against the ADG and the decoded routes.
+every route step claimed in map.json against the ADG and the decoded routes. When all
+holds, ``iso.py`` confirms the isomorphism without the certificate, twice: networkx VF2++ and Z3.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, parse_port_name, port_name, value_width
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, parse_port_name, port_name, value_width
 from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
+from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
-from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, mem_port_maps,
-                             region_words, wanted_fields)
-
-End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("mod_in"|"mod_out", k)
+from loom.map.iso import decoded_graph, dfg_graph, isomorphic, z3_isomorphic
+from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, region_words,
+                             wanted_fields)
 
 
 @dataclass
@@ -38,29 +39,75 @@ class CheckReport:
             self.violations.append(f"{code}: {msg}")
 
 
-def check(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any]) -> CheckReport:
-    """Prove (or refute) that ``words`` configure ``adg`` to implement ``dfg`` as ``doc`` claims."""
-    rep = CheckReport()
+@dataclass
+class Decoded:
+    """A configuration decoded under map.json's certificate: the placement, the DFG with compound units
+    contracted (``work``, placed by ``work_place``; ``edge_map`` takes original edges to its edges), the enabled
+    PEs with their FU and record, and the walk of every configured route."""
+
+    cfg: Config
+    place: dict[str, tuple]
+    bodies: dict[str, int]
+    work: DFG
+    work_place: dict[str, tuple]
+    edge_map: list
+    fus: dict[str, Any]
+    walk: RouteWalk
+
+
+def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], rep: CheckReport) -> Optional[Decoded]:
+    """Decode ``words`` (C6), read map.json's certificate, contract compound units, check every PE and memory
+    record against the node it hosts, and walk the configured routes once; violations go to ``rep``.
+    None when the words or the certificate are too broken to go on."""
     try:
         cfg = decode(adg, words)
     except DecodeError as e:
         rep.add("C6", str(e))
-        return rep
+        return None
     certified = _certificate(dfg, adg, doc, rep)
     if certified is None:
-        return rep
+        return None
     place, bodies = certified
-    work, place, edge_map = _contract(dfg, adg, place, bodies, rep)
+    work, work_place, edge_map = _contract(dfg, adg, place, bodies, rep)
     if work is None:
+        return None
+    fus = _check_pes(work, adg, cfg, work_place, rep)
+    _check_memories(work, adg, cfg, work_place, rep)
+    walk = walk_routes(adg, cfg, fus)
+    for code, msg in walk.findings:
+        rep.add(code, msg)
+    return Decoded(cfg, place, bodies, work, work_place, edge_map, fus, walk)
+
+
+def check(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any]) -> CheckReport:
+    """Prove (or refute) that ``words`` configure ``adg`` to implement ``dfg`` as ``doc`` claims."""
+    rep = CheckReport()
+    d = decode_mapping(dfg, adg, words, doc, rep)
+    if d is None:
         return rep
-    fus = _check_pes(work, adg, cfg, place, rep)
-    _check_memories(work, adg, cfg, place, rep)
-    decoded, widths, used_transitions = _decode_routes(adg, cfg, fus, rep)
-    _check_transitions(adg, cfg, used_transitions, rep)
-    _isomorphism(work, adg, place, decoded, widths, rep)
-    _check_steps(dfg, work, edge_map, adg, cfg, place, doc, rep)
+    _check_transitions(adg, d.cfg, d.walk.used, rep)
+    _isomorphism(d.work, adg, d.work_place, d.walk, rep)
+    _check_steps(dfg, d.work, d.edge_map, adg, d.cfg, d.work_place, doc, rep)
+    if rep.ok:
+        _isomorphism_without_certificate(adg, d, rep)
     rep.edges_checked = len(dfg.edges)
     return rep
+
+
+def _isomorphism_without_certificate(adg: ADG, d: Decoded, rep: CheckReport) -> None:
+    """Confirm the isomorphism twice more, from the words alone: by networkx VF2++ and by Z3, independently."""
+    implemented, wanted = decoded_graph(adg, d.cfg, d.fus, d.walk), dfg_graph(d.work)
+    if not isomorphic(implemented, wanted):
+        rep.add("ISO", "no label- and port-preserving isomorphism between the decoded configuration and the DFG "
+                       "exists (networkx VF2++), although map.json's node list passed: a checker fault")
+        return
+    found = z3_isomorphic(wanted, implemented)
+    if found is None:
+        rep.add("ISO", "Z3 could not decide within its time limit whether the decoded configuration is isomorphic "
+                       "to the DFG (VF2++ found an isomorphism): not proved")
+    elif not found:
+        rep.add("ISO", "Z3 finds no label- and port-preserving isomorphism between the decoded configuration and "
+                       "the DFG, although VF2++ does: a checker fault")
 
 
 def _contract(dfg: DFG, adg: ADG, place: dict[str, tuple], bodies: dict[str, int], rep: CheckReport):
@@ -225,103 +272,6 @@ def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], re
             rep.add("C6", f"{m.name} region table is {words}, but %{nid} needs {want}")
 
 
-# ----------------------------------------------------------------------------- decoded routing
-
-
-def _decode_routes(adg: ADG, cfg: Config, fus: dict[str, Any], rep: CheckReport):
-    """Follow every source through wires and active transitions to its consumers.
-
-    Returns the decoded (source end, sink end) pairs, the narrowest port on each, and the
-    switch transitions some value uses.
-    """
-    active_in: dict[tuple[str, int], list[int]] = {}
-    for sw, pairs in cfg.switches.items():
-        for o, i in pairs:
-            active_in.setdefault((sw, i), []).append(o)
-    for sw, pairs in cfg.switches.items():
-        per_out = Counter(o for o, _ in pairs)
-        for o, n in per_out.items():
-            if n > 1:
-                rep.add("C4", f"{sw} output {o} selects {n} inputs at once")
-    # which FU input each (pe, pe input) feeds
-    mux_of: dict[tuple[str, int], list[int]] = {}
-    for pe, (fu, c) in fus.items():
-        for k, f in enumerate(c.inputs[: len(fu.inputs)]):
-            if not f.disconnect:
-                mux_of.setdefault((pe, f.sel), []).append(k)
-    for (pe, q), ks in mux_of.items():
-        if len(ks) > 1:
-            rep.add("C11", f"{pe} input {q} feeds FU inputs {ks}: a PE input mux cannot broadcast")
-    sources: list[tuple[End, Port]] = []
-    seen_out: dict[tuple[str, int], int] = {}
-    for pe, (fu, c) in fus.items():
-        for k, f in enumerate(c.outputs[: len(fu.outputs)]):
-            if not f.disconnect and not f.discard:
-                if (pe, f.sel) in seen_out:
-                    rep.add("C4", f"{pe} output {f.sel} is driven by FU outputs {seen_out[(pe, f.sel)]} and {k}")
-                seen_out[(pe, f.sel)] = k
-                sources.append((("fu_out", pe, k), (pe, "o", f.sel)))
-    for m in adg.memories():
-        for k in range(len(m.defn.out_widths)):  # type: ignore[attr-defined]
-            sources.append((("mem_out", m.name, k), (m.name, "o", k)))
-    for k in range(len(adg.in_types)):
-        if adg.width((MODULE_IN, "o", k)) is not None:
-            sources.append((("mod_in", k), (MODULE_IN, "o", k)))
-    decoded: list[tuple[End, End]] = []
-    widths: dict[tuple[End, End], int] = {}
-    used: set[tuple[str, int, int]] = set()
-    kinds = {n.name: n.kind for n in adg.nodes}
-    fed_inputs: Counter = Counter()
-    for src_end, port in sources:
-        stack = [(port, adg.width(port) or 0, frozenset())]
-        while stack:
-            out_port, w, visited = stack.pop()
-            consumers = 0
-            for in_port in adg.readers.get(out_port, []):
-                node, _, q = in_port
-                wi = min(w, adg.width(in_port) or 0)
-                kind = kinds.get(node, node)
-                if node == MODULE_OUT:
-                    consumers += 1
-                    _record(decoded, widths, src_end, ("mod_out", q), wi)
-                elif kind == "sw":
-                    outs = active_in.get((node, q), [])
-                    if outs:
-                        consumers += 1
-                    for o in outs:
-                        used.add((node, q, o))
-                        nxt = (node, "o", o)
-                        if nxt in visited:
-                            rep.add("C3", f"{port_name(nxt)} is part of a routing loop")
-                            continue
-                        stack.append((nxt, min(wi, adg.width(nxt) or 0), visited | {nxt}))
-                elif kind == "pe":
-                    ks = mux_of.get((node, q), [])
-                    if ks:
-                        consumers += 1
-                    for k in ks:
-                        fed_inputs[(node, k)] += 1
-                        _record(decoded, widths, src_end, ("fu_in", node, k), wi)
-                else:  # a memory input
-                    consumers += 1
-                    _record(decoded, widths, src_end, ("mem_in", node, q), wi)
-            src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and src_kind == "sw":
-                rep.add("C3", f"a route of {_end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes")
-            if consumers > 1 and src_kind != "sw":
-                rep.add("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers")
-    for pe, (fu, c) in fus.items():
-        for k, f in enumerate(c.inputs[: len(fu.inputs)]):
-            if not f.disconnect and fed_inputs[(pe, k)] == 0:
-                rep.add("C3", f"{pe}/{fu.name} input {k} selects PE input {f.sel}, which no configured route drives")
-    return decoded, widths, used
-
-
-def _record(decoded: list, widths: dict, src: End, dst: End, w: int) -> None:
-    decoded.append((src, dst))
-    widths[(src, dst)] = min(w, widths.get((src, dst), w))
-
-
 def _check_transitions(adg: ADG, cfg: Config, used: set[tuple[str, int, int]], rep: CheckReport) -> None:
     for sw, pairs in sorted(cfg.switches.items()):
         table = adg.node(sw).defn.table  # type: ignore[attr-defined]
@@ -335,54 +285,31 @@ def _check_transitions(adg: ADG, cfg: Config, used: set[tuple[str, int, int]], r
 # ----------------------------------------------------------------------------- isomorphism
 
 
-def _ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
-    def src(nid: str, k: int) -> End:
-        t, node = place[nid], dfg.by_id[nid]
-        if t[0] == "fu":
-            return ("fu_out", t[1], k)
-        if t[0] == "mem":
-            return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn)[1][k])  # type: ignore[arg-type]
-        return ("mod_in", t[1])
-
-    def dst(nid: str, k: int) -> End:
-        t, node = place[nid], dfg.by_id[nid]
-        if t[0] == "fu":
-            return ("fu_in", t[1], k)
-        if t[0] == "mem":
-            return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn)[0][k])  # type: ignore[arg-type]
-        return ("mod_out", t[1])
-
-    return src, dst
-
-
-def _isomorphism(dfg: DFG, adg: ADG, place: dict[str, tuple], decoded: list, widths: dict, rep: CheckReport) -> None:
+def _isomorphism(dfg: DFG, adg: ADG, place: dict[str, tuple], walk: RouteWalk, rep: CheckReport) -> None:
     """The decoded graph's edges equal the DFG's edges under the certificate (multiset equality)."""
-    src, dst = _ends(dfg, adg, place)
+    src, dst = dfg_ends(dfg, adg, place)
     want: Counter = Counter()
     wtype: dict[tuple, Any] = {}
     for e in dfg.edges:
         key = (src(*e.src), dst(*e.dst))
         want[key] += 1
         wtype[key] = e.type
-    got = Counter(decoded)
+    got: Counter = Counter()
+    widths: dict[tuple, int] = {}  # the narrowest port any copy of a connection passes
+    for c in walk.connections:
+        key = (c.src, c.dst)
+        got[key] += 1
+        widths[key] = min(c.width, widths.get(key, c.width))
     for key in sorted(want.keys() - got.keys(), key=str)[:10]:
-        rep.add("C3", f"the DFG edge {_end_name(key[0])} -> {_end_name(key[1])} is not configured")
+        rep.add("C3", f"the DFG edge {end_name(key[0])} -> {end_name(key[1])} is not configured")
     for key in sorted(got.keys() - want.keys(), key=str)[:10]:
-        rep.add("C3", f"the configuration routes {_end_name(key[0])} -> {_end_name(key[1])}, which is no DFG edge")
+        rep.add("C3", f"the configuration routes {end_name(key[0])} -> {end_name(key[1])}, which is no DFG edge")
     for key in want.keys() & got.keys():
         if want[key] != got[key]:
-            rep.add("C3", f"{_end_name(key[0])} -> {_end_name(key[1])} is configured {got[key]} times; the DFG has {want[key]}")
+            rep.add("C3", f"{end_name(key[0])} -> {end_name(key[1])} is configured {got[key]} times; the DFG has {want[key]}")
         vw = value_width(wtype[key]) or 0
         if widths[key] < vw:
-            rep.add("C2", f"{_end_name(key[0])} -> {_end_name(key[1])} carries {wtype[key]} through a {widths[key]}-bit port")
-
-
-def _end_name(e: End) -> str:
-    if e[0] in ("fu_out", "fu_in"):
-        return f"{e[1]} FU {'output' if e[0] == 'fu_out' else 'input'} {e[2]}"
-    if e[0] in ("mem_out", "mem_in"):
-        return f"{e[1]} {'output' if e[0] == 'mem_out' else 'input'} {e[2]}"
-    return f"module {'input' if e[0] == 'mod_in' else 'output'} {e[1]}"
+            rep.add("C2", f"{end_name(key[0])} -> {end_name(key[1])} carries {wtype[key]} through a {widths[key]}-bit port")
 
 
 # ----------------------------------------------------------------------------- route steps
@@ -396,7 +323,7 @@ def _check_steps(dfg: DFG, work: DFG, edge_map: list, adg: ADG, cfg: Config, pla
     if not isinstance(edges, list) or len(edges) != len(dfg.edges):
         rep.add("C3", "map.json does not list one routing per DFG edge")
         return
-    src, dst = _ends(work, adg, place)
+    src, dst = dfg_ends(work, adg, place)
     kinds = {n.name: n.kind for n in adg.nodes}
     for k, entry in enumerate(edges):
         if edge_map[k] is None:

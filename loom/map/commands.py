@@ -139,8 +139,10 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
             print(f"  {r}", file=sys.stderr)
         if e.partial:
             p = e.partial
-            print(f"  best partial result (after {e.attempts} attempts): {len(p['placed'])} nodes placed, "
-                  f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared", file=sys.stderr)
+            routed = ("not routed (placement stopped first)" if p["routed_edges"] is None else
+                      f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared")
+            print(f"  best partial result (after {e.attempts} attempt(s)): {len(p['placed'])}/{p['nodes']} nodes placed, "
+                  f"{routed}", file=sys.stderr)
         return 1
     _clear(args.quiet)
     doc = map_json(mapping, in_path.name, adg_path.name)

@@ -1,10 +1,11 @@
 """Execute a decoded fabric configuration: rebuild the handshake.func that ``config.bin`` configures and simulate it.
 
 The checker proves that the decoded configuration is an isomorphism of the DFG; this module makes
-the same claim observable. It decodes the words with the checker's own path (``config.decode``, the
-certificate and compound contraction of ``check.py``), follows every configured source through wires,
-enabled switch transitions and PE input muxes to the FU or memory input it reaches, counting switch
-hops, and maps both ends back to DFG ops through map.json's placement. The function is then rewired
+the same claim observable. It decodes the words with the checker's own path (``check.decode_mapping``:
+the config decoder, the certificate, compound contraction and the one route walk of ``decode_routes``,
+which follows every configured source through wires, enabled switch transitions and PE input muxes to
+the FU or memory input it reaches, counting switch hops), and maps both ends back to DFG ops through
+map.json's placement. The function is then rewired
 from those decoded connections only (every routed operand is cleared first), each through one
 ``handshake.buffer`` whose slot count is the route's switch hops (at least 1), so a misrouted or
 missing connection changes or breaks the run. Edges inside a compound FU stay as they are: the
@@ -19,7 +20,8 @@ from typing import Any
 from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType, i32
-from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT
+from loom.map.adg.model import ADG, port_name
+from loom.map.decode_routes import dfg_ends
 from loom.map.dfg import DFG
 
 Port = tuple[str, int]  # (DFG node id, result or operand index)
@@ -33,22 +35,18 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
                         doc: dict[str, Any]) -> tuple[list[tuple[Port, Port, int]], set[Port]]:
     """Every configured connection as (DFG source port, DFG sink port, switch hops), decoded from ``words``,
     and the operands inside a compound FU (both ops claim body ops of one PE's FU: not routed)."""
-    from loom.map import check as chk
-    from loom.map.config import decode
+    from loom.map.check import CheckReport, decode_mapping
     from loom.map.rules import body_sources, body_yields
 
-    rep = chk.CheckReport()
-    cfg = decode(adg, words)
-    certified = chk._certificate(dfg, adg, doc, rep)
-    if certified is None:
+    rep = CheckReport()
+    d = decode_mapping(dfg, adg, words, doc, rep)
+    if d is None:
         raise ExecuteError("; ".join(rep.violations) or "map.json has no certificate")
-    place0, bodies = certified
+    if d.walk.loops:
+        raise ExecuteError(f"routing loop at {port_name(d.walk.loops[0])}")
+    place0, bodies, work, place = d.place, d.bodies, d.work, d.work_place
     intra = {e.dst for e in dfg.edges if e.src[0] in bodies and e.dst[0] in bodies and place0[e.src[0]] == place0[e.dst[0]]}
-    work, place, _ = chk._contract(dfg, adg, place0, bodies, rep)
-    if work is None:
-        raise ExecuteError("; ".join(rep.violations))
-    fus = chk._check_pes(work, adg, cfg, place, rep)
-    src_end, dst_end = chk._ends(work, adg, place)
+    src_end, dst_end = dfg_ends(work, adg, place)
     sources: dict[tuple, list[Port]] = {}
     sinks: dict[tuple, list[Port]] = {}
     for n in work.nodes:
@@ -69,56 +67,15 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
         for j in range(len(n.in_types)):
             sinks.setdefault(dst_end(n.id, j), []).append((n.id, j))
     out: list[tuple[Port, Port, int]] = []
-    for (src, dst), hops in _routes(adg, cfg, fus):
-        if src not in sources:
+    for c in d.walk.connections:
+        if c.src not in sources:
             continue  # an enabled FU output nobody in the DFG owns is caught below as an unfed operand
-        if dst not in sinks:
-            raise ExecuteError(f"a route from {src} ends at {dst}, which no DFG operand occupies")
-        for s in sources[src][:1]:
-            for d in sinks[dst]:
-                out.append((s, d, hops))
+        if c.dst not in sinks:
+            raise ExecuteError(f"a route from {c.src} ends at {c.dst}, which no DFG operand occupies")
+        for s in sources[c.src][:1]:
+            for t in sinks[c.dst]:
+                out.append((s, t, c.hops))
     return out, intra
-
-
-def _routes(adg: ADG, cfg: Any, fus: dict[str, Any]) -> list[tuple[tuple[tuple, tuple], int]]:
-    """Follow every configured source to the ends it reaches, with the switches passed (the checker's walk)."""
-    active: dict[tuple[str, int], list[int]] = {}
-    for sw, pairs in cfg.switches.items():
-        for o, i in pairs:
-            active.setdefault((sw, i), []).append(o)
-    mux: dict[tuple[str, int], list[int]] = {}
-    starts: list[tuple[tuple, tuple]] = []
-    for pe, (fu, c) in fus.items():
-        for k, f in enumerate(c.inputs[: len(fu.inputs)]):
-            if not f.disconnect:
-                mux.setdefault((pe, f.sel), []).append(k)
-        for k, f in enumerate(c.outputs[: len(fu.outputs)]):
-            if not f.disconnect and not f.discard:
-                starts.append((("fu_out", pe, k), (pe, "o", f.sel)))
-    for m in adg.memories():
-        starts += [(("mem_out", m.name, k), (m.name, "o", k)) for k in range(len(m.defn.out_widths))]  # type: ignore[attr-defined]
-    starts += [(("mod_in", k), (MODULE_IN, "o", k)) for k in range(len(adg.in_types))]
-    kinds = {n.name: n.kind for n in adg.nodes}
-    found: list[tuple[tuple[tuple, tuple], int]] = []
-    for src, port in starts:
-        stack = [(port, 0, frozenset([port]))]
-        while stack:
-            out_port, hops, seen = stack.pop()
-            for node, _, q in adg.readers.get(out_port, []):
-                kind = kinds.get(node, node)
-                if node == MODULE_OUT:
-                    found.append(((src, ("mod_out", q)), hops))
-                elif kind == "sw":
-                    for o in active.get((node, q), []):
-                        nxt = (node, "o", o)
-                        if nxt in seen:
-                            raise ExecuteError(f"routing loop at {node}.out{o}")
-                        stack.append((nxt, hops + 1, seen | {nxt}))
-                elif kind == "pe":
-                    found += [((src, ("fu_in", node, k)), hops) for k in mux.get((node, q), [])]
-                else:
-                    found.append(((src, ("mem_in", node, q)), hops))
-    return found
 
 
 def rebuild(func: Operation, dfg: DFG, connections: list[tuple[Port, Port, int]], intra: set[Port]) -> Operation:

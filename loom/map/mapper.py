@@ -7,11 +7,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from loom.map.adg.model import ADG, Port
+from loom.map.adg.model import ADG, Port, value_width
 from loom.map.config import Config, MuxField, PEConfig, join_payload
 from loom.map.dfg import DFG
 from loom.map.place import PlacementFull, hop_distances, place
-from loom.map.route import Router, Routes, endpoint_ports
+from loom.map.route import Router, Routes, end_ports, endpoint_ports
 from loom.map.rules import contract, fu_fields, region_words, wanted_fields
 from loom.map.techmap import NoFit, Target, candidates, find_units
 
@@ -74,6 +74,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
     router = Router(adg)
     deadline = time.monotonic() + budget
     best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
+    settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
     attempt = 0
     n_nodes = len(dfg.nodes)
     while True:
@@ -87,9 +88,13 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
             n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
             raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
                               f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {len(adg.pes())} PEs, "
-                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"]) from None
+                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
+                             partial=_partial(dfg, e.placed, None), attempts=attempt) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         routes = router.route(endpoint_ports(dfg, adg, where), rng)
+        hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
+        if hopeless:
+            raise MapFailure(_why_hopeless(dfg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
         score = (len(routes.failed), len(routes.overused))
         if best is None or score < best[0]:
             best = (score, routes, where)
@@ -102,12 +107,36 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
     raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
 
 
+def _routable_anywhere(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], router: Router, k: int,
+                       settled: dict[int, bool]) -> bool:
+    """Whether a legal, wide enough path joins some place of edge ``k``'s source to some place of its sink
+    on an empty fabric; when none does, no placement and no negotiation can route the edge."""
+    if k not in settled:
+        e = dfg.edges[k]
+        width = value_width(e.type) or 0
+        sources = [p for t in cands[e.src[0]] for p in end_ports(dfg, adg, e.src[0], e.src[1], t, True, width)]
+        sinks = [p for t in cands[e.dst[0]] for p in end_ports(dfg, adg, e.dst[0], e.dst[1], t, False, width)]
+        settled[k] = router.reachable(sources, sinks, width)
+    return settled[k]
+
+
+def _why_hopeless(dfg: DFG, edges: list[int]) -> list[str]:
+    out = []
+    for k in edges[:10]:
+        e = dfg.edges[k]
+        out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed on any placement: "
+                   f"no legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type} joins "
+                   f"a place of %{e.src[0]} to a place of %{e.dst[0]}")
+    return out
+
+
 def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
     out = []
     for e_idx in routes.failed[:10]:
         e = dfg.edges[e_idx]
         out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed "
-                   f"(no free legal path; fan-out is only possible at a switch)")
+                   f"(no free legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type}; "
+                   f"fan-out is only possible at a switch)")
     if routes.overused:
         from loom.map.adg.model import port_name
 
@@ -116,13 +145,16 @@ def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
     return out or ["routing did not converge"]
 
 
-def _partial(dfg: DFG, where: dict[str, Target], routes: Routes) -> dict:
+def _partial(dfg: DFG, where: dict[str, Target], routes: Optional[Routes]) -> dict:
+    """The best partial result: what was placed, and (when routing ran, else None) what was routed."""
     return {
         "placed": {nid: list(t) for nid, t in where.items()},
-        "routed_edges": len(routes.paths) - len(routes.failed),
+        "nodes": len(dfg.nodes),
+        "routed_edges": None if routes is None else len(routes.paths.keys() - set(routes.failed)),
         "edges": len(dfg.edges),
-        "unrouted": [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}" for i in routes.failed],
-        "shared_ports": len(routes.overused),
+        "unrouted": [] if routes is None else [f"%{dfg.edges[i].src[0]}#{dfg.edges[i].src[1]} -> %{dfg.edges[i].dst[0]}"
+                                               for i in routes.failed],
+        "shared_ports": 0 if routes is None else len(routes.overused),
     }
 
 

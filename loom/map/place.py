@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any, Optional
 from collections import deque
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT
@@ -102,7 +103,7 @@ class Placer:
         for nid in order:
             free = [t for t in self.cands[nid] if _resource(t) not in self.owner]
             if not free:
-                raise PlacementFull(nid)
+                raise PlacementFull(nid, dict(self.place))
             sample = free if len(free) <= 48 else self.rng.sample(free, 48)
             best, best_c = None, None
             for t in sample:
@@ -184,11 +185,12 @@ class Placer:
 
 
 class PlacementFull(Exception):
-    """Every compatible target of a node is taken."""
+    """Every compatible target of a node is taken; ``placed`` holds the nodes placed before it."""
 
-    def __init__(self, nid: str) -> None:
+    def __init__(self, nid: str, placed: Optional[dict[str, Any]] = None) -> None:
         super().__init__(nid)
         self.nid = nid
+        self.placed = placed or {}
 
 
 def place(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.Random,

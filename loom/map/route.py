@@ -67,6 +67,19 @@ class Routes:
     iterations: int = 0
 
 
+def end_ports(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool, width: int) -> list[Port]:
+    """The ports where result (``is_src``) or operand ``k`` of node ``nid`` may leave or enter the fabric when the
+    node sits at ``t``: any PE output/input at least ``width`` bits wide, or the one memory or module port."""
+    node = dfg.by_id[nid]
+    if t[0] == "fu":
+        pe = adg.node(t[1]).defn
+        ws = pe.out_widths if is_src else pe.in_widths  # type: ignore[attr-defined]
+        return [(t[1], "o" if is_src else "i", q) for q, w in enumerate(ws) if w >= width]
+    if t[0] == "mem":
+        return [(t[1], "o" if is_src else "i", mem_port_maps(node, adg.node(t[1]).defn)[1 if is_src else 0][k])]  # type: ignore[arg-type]
+    return [(MODULE_IN, "o", t[1])] if is_src else [(MODULE_OUT, "i", t[1])]
+
+
 def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
     """The nets to route under ``place``."""
     nets: list[Net] = []
@@ -75,28 +88,12 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
         by_src.setdefault(e.src, []).append(e_idx)
     for key, e_idxs in by_src.items():
         nid, k = key
-        node = dfg.by_id[nid]
-        t = place[nid]
-        width = value_width(node.out_types[k]) or 0
-        if t[0] == "fu":
-            pe = adg.node(t[1]).defn
-            sources = [(t[1], "o", q) for q, w in enumerate(pe.out_widths) if w >= width]  # type: ignore[attr-defined]
-        elif t[0] == "mem":
-            sources = [(t[1], "o", mem_port_maps(node, adg.node(t[1]).defn)[1][k])]  # type: ignore[arg-type]
-        else:
-            sources = [(MODULE_IN, "o", t[1])]
+        width = value_width(dfg.by_id[nid].out_types[k]) or 0
+        sources = end_ports(dfg, adg, nid, k, place[nid], True, width)
         sinks = []
         for e_idx in e_idxs:
             dn, dk = dfg.edges[e_idx].dst
-            dnode, dt = dfg.by_id[dn], place[dn]
-            if dt[0] == "fu":
-                pe = adg.node(dt[1]).defn
-                cands = [(dt[1], "i", q) for q, w in enumerate(pe.in_widths) if w >= width]  # type: ignore[attr-defined]
-            elif dt[0] == "mem":
-                cands = [(dt[1], "i", mem_port_maps(dnode, adg.node(dt[1]).defn)[0][dk])]  # type: ignore[arg-type]
-            else:
-                cands = [(MODULE_OUT, "i", dt[1])]
-            sinks.append((e_idx, cands))
+            sinks.append((e_idx, end_ports(dfg, adg, dn, dk, place[dn], False, width)))
         nets.append(Net(key, width, sources, sinks))
     return nets
 
@@ -113,6 +110,21 @@ class Router:
         self.width = [g.nodes[p]["width"] for p in self.nodes]
         self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
         self._h: dict[tuple[int, ...], list[int]] = {}
+
+    def reachable(self, sources: list[Port], targets: list[Port], width: int) -> bool:
+        """Whether some legal path at least ``width`` bits wide joins a source to a target on an empty fabric."""
+        want = {self.index[p] for p in targets if p in self.index}
+        seen = {self.index[p] for p in sources if p in self.index and self.width[self.index[p]] >= width}
+        q = deque(seen)
+        while q:
+            v = q.popleft()
+            if v in want:
+                return True
+            for w in self.succ[v]:
+                if w not in seen and self.width[w] >= width:
+                    seen.add(w)
+                    q.append(w)
+        return False
 
     def _heuristic(self, targets: tuple[int, ...]) -> list[int]:
         h = self._h.get(targets)

@@ -44,6 +44,11 @@ def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
     return None
 
 
+def stream_step(op: Operation) -> str:
+    """A ``dataflow.stream``'s step_op (``+=`` when absent)."""
+    return _str_attr(op, "step_op", "+=")
+
+
 def _str_attr(op: Operation, key: str, default: str) -> str:
     a = op.attributes.get(key)
     return a.value if isinstance(a, StringAttr) else default
@@ -61,48 +66,64 @@ class Field:
     type: Optional[Type] = None
 
 
+def _field_of(name: str, in_types, out_types) -> Optional[Field]:
+    """The configurable field an op of this name and types carries (None: it has none)."""
+    if name == "handshake.constant":
+        return Field("constant", value_width(out_types[0]) or 0, out_types[0])
+    if name == "handshake.join":
+        return Field("join", len(in_types))
+    if name in ("arith.cmpi", "arith.cmpf"):
+        return Field("cmp", 4)
+    if name == "dataflow.stream":
+        return Field("stream", 5)
+    return None
+
+
 def fu_fields(fu: FU) -> list[Field]:
     """The FU's configurable fields in body occurrence order (spec-fabric-config_mem)."""
-    out = []
-    for op in fu.body:
-        if op.name == "handshake.constant":
-            out.append(Field("constant", value_width(op.results[0].type) or 0, op.results[0].type))
-        elif op.name == "handshake.join":
-            out.append(Field("join", len(op.operands)))
-        elif op.name in ("arith.cmpi", "arith.cmpf"):
-            out.append(Field("cmp", 4))
-        elif op.name == "dataflow.stream":
-            out.append(Field("stream", 5))
-    return out
+    fields = (_field_of(op.name, [v.type for v in op.operands], [r.type for r in op.results]) for op in fu.body)
+    return [f for f in fields if f is not None]
 
 
 def fu_config_bits(fu: FU) -> int:
     return sum(f.width for f in fu_fields(fu))
 
 
+def _field_value(f: Field, src: DNode) -> int:
+    """The value of field ``f`` that makes its body op compute DFG op ``src``."""
+    assert src.op is not None
+    if f.kind == "constant":
+        return literal_bits(src.op.attributes.get("value"), f.type, f.width)
+    if f.kind == "join":
+        return (1 << len(src.in_types)) - 1
+    if f.kind == "cmp":
+        a = src.op.attributes.get("predicate")
+        return a.value if isinstance(a, IntegerAttr) else 0
+    cc = _str_attr(src.op, "cont_cond", "<")
+    return 1 << CONT_CONDS.index(cc) if cc in CONT_CONDS else 0
+
+
 def wanted_fields(node: DNode, fu: FU) -> list[int]:
     """The field values that make ``fu`` compute ``node`` (constant literal bits, join mask, predicate, cont_cond)."""
-    vals = []
-    for f, i in zip(fu_fields(fu), _field_ops(fu)):
-        src = node.members[i] if node.members is not None else node
-        assert src.op is not None
-        if f.kind == "constant":
-            vals.append(literal_bits(src.op.attributes.get("value"), f.type, f.width))
-        elif f.kind == "join":
-            vals.append((1 << len(src.in_types)) - 1)
-        elif f.kind == "cmp":
-            a = src.op.attributes.get("predicate")
-            vals.append(a.value if isinstance(a, IntegerAttr) else 0)
-        elif f.kind == "stream":
-            cc = _str_attr(src.op, "cont_cond", "<")
-            vals.append(1 << CONT_CONDS.index(cc) if cc in CONT_CONDS else 0)
-    return vals
+    return [_field_value(f, node.members[i] if node.members is not None else node)
+            for f, i in zip(fu_fields(fu), _field_ops(fu))]
+
+
+def node_fields(node: DNode) -> list[int]:
+    """The field values ``node`` needs, from the node alone: ``wanted_fields(node, fu)`` for every FU implementing it."""
+    members = [node.members[k] for k in sorted(node.members)] if node.members is not None else [node]
+    out = []
+    for m in members:
+        f = _field_of(m.name, m.in_types, m.out_types)
+        if f is not None:
+            out.append(_field_value(f, m))
+    return out
 
 
 def _field_ops(fu: FU) -> list[int]:
     """The body op index of each configurable field, in field order."""
     return [i for i, op in enumerate(fu.body)
-            if op.name in ("handshake.constant", "handshake.join", "arith.cmpi", "arith.cmpf", "dataflow.stream")]
+            if _field_of(op.name, [v.type for v in op.operands], [r.type for r in op.results]) is not None]
 
 
 def literal_bits(attr, type_: Optional[Type], width: int) -> int:
@@ -153,25 +174,57 @@ def mem_mismatch(node: DNode, mem: MemDef, memref_bound: bool) -> Optional[str]:
     return None
 
 
-def mem_port_maps(node: DNode, mem: MemDef) -> tuple[list[int], list[int]]:
-    """Hardware input port of each software operand and output port of each software result.
+def mem_roles(node: DNode) -> tuple[list[tuple], list[tuple]]:
+    """The role of each operand and each result of software memory ``node``, in software (CIRCT) order.
 
-    Software order (CIRCT): operands are stores (data, addresses) then load addresses;
-    results are load data, store done, load done. Hardware order is family order
-    (load addresses, store addresses, store data; load data, load done, store done).
-    A rank-r access on a rank-R interface uses its last r address ports.
+    Operands are stores (data, addresses) then load addresses; results are load data, store done,
+    load done. A role is ``(family, lane)`` or, for addresses, ``(family, lane, dimension counted
+    from the last)``, so that a rank-r access on a rank-R interface uses its last r address ports.
     """
     r = node.memref.rank  # type: ignore[union-attr]
-    pad = mem.rank - r
-    ins: list[int] = []
+    ins: list[tuple] = []
     for j in range(node.st):
-        ins.append(mem.st_data(j))
-        ins.extend(mem.st_addr(j, pad + a) for a in range(r))
+        ins.append(("st_data", j))
+        ins.extend(("st_addr", j, r - 1 - a) for a in range(r))
     for i in range(node.ld):
-        ins.extend(mem.ld_addr(i, pad + a) for a in range(r))
-    outs = [mem.ld_data(i) for i in range(node.ld)] + [mem.st_done(j) for j in range(node.st)]
-    outs += [mem.ld_done(i) for i in range(node.ld)]
+        ins.extend(("ld_addr", i, r - 1 - a) for a in range(r))
+    outs = [("ld_data", i) for i in range(node.ld)] + [("st_done", j) for j in range(node.st)]
+    outs += [("ld_done", i) for i in range(node.ld)]
     return ins, outs
+
+
+def mem_role_port(mem: MemDef, role: tuple) -> int:
+    """The hardware port of ``role`` on ``mem`` (family order: load addresses, store addresses, store data;
+    load data, load done, store done)."""
+    fam, lane = role[0], role[1]
+    if fam == "ld_addr":
+        return mem.ld_addr(lane, mem.rank - 1 - role[2])
+    if fam == "st_addr":
+        return mem.st_addr(lane, mem.rank - 1 - role[2])
+    return {"st_data": mem.st_data, "ld_data": mem.ld_data, "ld_done": mem.ld_done, "st_done": mem.st_done}[fam](lane)
+
+
+def mem_port_role(mem: MemDef, d: str, p: int) -> Optional[tuple]:
+    """The role of ``mem``'s input (``d`` = "i") or output port ``p``: the inverse of ``mem_role_port``."""
+    rank = mem.rank
+    if d == "i":
+        q = p - mem.first_port
+        for fam, n in (("ld_addr", mem.ld), ("st_addr", mem.st)):
+            if 0 <= q < n * rank:
+                return (fam, q // rank, rank - 1 - q % rank)
+            q -= n * rank
+        return ("st_data", q) if 0 <= q < mem.st else None
+    for fam, n in (("ld_data", mem.ld), ("ld_done", mem.ld), ("st_done", mem.st)):
+        if 0 <= p < n:
+            return (fam, p)
+        p -= n
+    return None
+
+
+def mem_port_maps(node: DNode, mem: MemDef) -> tuple[list[int], list[int]]:
+    """Hardware input port of each software operand and output port of each software result (``mem_roles``)."""
+    ins, outs = mem_roles(node)
+    return [mem_role_port(mem, r) for r in ins], [mem_role_port(mem, r) for r in outs]
 
 
 def elem_size_log2(m: MemRefType) -> int:

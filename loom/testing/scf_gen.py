@@ -57,6 +57,7 @@ class GenConfig:
     unsigned_loops: bool = True
     max_results: int = 3
     two_result_ops: bool = True  # arith.addui_extended / mulsi_extended / mului_extended
+    exclude: frozenset[str] = frozenset()  # op names never generated (e.g. ops a back end has no model for)
 
 
 @dataclass
@@ -135,8 +136,8 @@ INT_UNARY = ("math.absi", "math.ctpop", "math.ctlz", "math.cttz")
 MULTI_RESULT = ("arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended")
 
 
-def _supported(names: Sequence[str]) -> tuple[str, ...]:
-    return tuple(n for n in names if is_scalar_op(n))
+def _supported(names: Sequence[str], exclude: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    return tuple(n for n in names if is_scalar_op(n) and n not in exclude)
 
 
 class _Gen:
@@ -150,12 +151,14 @@ class _Gen:
         self.mems: list[_Mem] = []
         self.hoisted: dict[tuple[str, Type], Value] = {}
         self.name = name
-        self.int_binary = _supported(INT_BINARY)
-        self.int_division = _supported(INT_DIVISION)
-        self.float_binary = _supported(FLOAT_BINARY)
-        self.float_unary = _supported(FLOAT_UNARY)
-        self.int_unary = _supported(INT_UNARY)
-        self.multi_result = _supported(MULTI_RESULT) if cfg.two_result_ops else ()
+        x = cfg.exclude
+        self.int_binary = _supported(INT_BINARY, x)
+        self.int_division = _supported(INT_DIVISION, x)
+        self.float_binary = _supported(FLOAT_BINARY, x)
+        self.float_unary = _supported(FLOAT_UNARY, x)
+        self.int_unary = _supported(INT_UNARY, x)
+        self.multi_result = _supported(MULTI_RESULT, x) if cfg.two_result_ops else ()
+        self.fp_to_int = _supported(("arith.fptosi", "arith.fptoui"), x)
 
     # ------------------------------------------------------------------ value pools
     def push(self) -> None:
@@ -248,7 +251,7 @@ class _Gen:
                 return self.add(b.arith(r.choice(self.float_binary), [g(t), g(t)]))
             if k < 0.65 and self.float_unary:
                 return self.add(b.arith(r.choice(self.float_unary), [g(t)]))
-            if k < 0.75:
+            if k < 0.75 and "math.fma" not in self.cfg.exclude:
                 return self.add(b.arith("math.fma", [g(t), g(t), g(t)]))
             if k < 0.82:
                 src = r.choice([i32, i64, i8])
@@ -280,8 +283,8 @@ class _Gen:
             return self.add(b.select(g(i1), g(t), g(t)))
         if k < 0.92:
             return self.add(self.convert(g(r.choice([x for x in (i8, i16, i32, i64, index) if x != t])), t))
-        if self.cfg.floats and not isinstance(t, IndexType):
-            return self.add(b.cast(r.choice(["arith.fptosi", "arith.fptoui"]), g(f32), t))
+        if self.cfg.floats and not isinstance(t, IndexType) and self.fp_to_int:
+            return self.add(b.cast(r.choice(list(self.fp_to_int)), g(f32), t))
         return self.add(b.arith("arith.addi", [g(t), g(t)]))
 
     def convert(self, v: Value, t: Type) -> Value:

@@ -2,7 +2,8 @@
 // in_ready depends only on the occupancy register and out_valid only on the occupancy (plus the
 // optional stall injector), so a netlist of combinational components joined by FIFOs has no
 // combinational loop. With LOOM_STALL defined, a per-FIFO LFSR seeded from STALL_SEED inserts
-// valid gaps (never withdrawing a presented token) and ready stalls (co-simulation only);
+// valid gaps (never withdrawing a presented token) and ready stalls (never starting without a push);
+// co-simulation only;
 // `LOOM_STALL is the run's seed.
 `include "loom_props.svh"
 module loom_fifo #(
@@ -26,24 +27,29 @@ module loom_fifo #(
   logic [AW-1:0] rptr, wptr;
   logic [AW:0] count;
   logic stall_in, stall_out;
+  wire push = in_valid && in_ready;
+  wire pop = out_valid && out_ready;
 `ifdef LOOM_STALL
   logic [31:0] lfsr;
-  logic presented;
+  logic presented, busy;
+  // ready stalls start only when a token is taken (as a filling FIFO's ready falls) and end at random:
+  // in_ready never falls without a push, so a lazy fork into several FIFOs never withdraws the valid
+  // it offers one of them (their a_in_valid_stays holds under stalls too)
   always @(posedge clk) begin
-    if (rst) begin lfsr <= (32'(STALL_SEED) ^ 32'(`LOOM_STALL)) | 32'h1; presented <= 1'b0; end
+    if (rst) begin lfsr <= (32'(STALL_SEED) ^ 32'(`LOOM_STALL)) | 32'h1; presented <= 1'b0; busy <= 1'b0; end
     else begin
       lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
       presented <= out_valid && !out_ready;
+      if (push) busy <= lfsr[3];
+      else if (busy) busy <= !(lfsr[9] & lfsr[17]);
     end
   end
-  assign stall_in = lfsr[3] & lfsr[7];
+  assign stall_in = busy;
   assign stall_out = lfsr[5] & lfsr[11] & !presented;
 `else
   assign stall_in = 1'b0;
   assign stall_out = 1'b0;
 `endif
-  wire push = in_valid && in_ready;
-  wire pop = out_valid && out_ready;
   assign in_ready = (count != DEPTH[AW:0]) && !stall_in;
   assign out_valid = (count != 0) && !stall_out;
   assign out_data = slots[rptr];
