@@ -265,10 +265,20 @@ def cmd_hdl(args) -> int:
     e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
     print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
     if args.stats:
+        from loom.hdl.synth import report, synth_stats
+        from loom.ir.location import Location
+
         d = e.design
         n_props = len(json.loads(e.files[f"{e.stem}.props.json"])["properties"])
         print(f"instances: {len(d.instances)}  channels: {len(d.channels)}  components: {len(d.components)}  "
               f"properties: {n_props}")
+        floats = [n for n, c in d.components.items() if c.float_behavioural]
+        try:
+            s = synth_stats(e.files, e.sv_files, d.top, floats)
+        except LoomError as err:
+            err.loc = Location(str(path), 1, 1)
+            raise
+        print(report(s))
     return EXIT_OK
 
 
@@ -510,7 +520,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--func", metavar="NAME")
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
     h.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="slots of every channel FIFO")
-    h.add_argument("--stats", action="store_true", help="print instance, channel, component and property counts")
+    h.add_argument("--stats", action="store_true",
+                   help="print instance, channel, component and property counts, and synthesize the design with Yosys "
+                        "to print its cells and flip-flops per module")
     h.add_argument("--max-join-fanin", type=int, metavar="K")
     h.add_argument("--no-rar", action="store_true")
     h.set_defaults(run=cmd_hdl)

@@ -155,6 +155,7 @@ def build_component(m: Machine) -> Component:
     size = 1
     for s in shape:
         size *= s
+    aw = max(1, (size - 1).bit_length())  # index width of the internal array
 
     def lin(addrs: list[str]) -> tuple[str, str]:
         """Row-major linear address of an internal memory and its in-bounds condition."""
@@ -170,7 +171,7 @@ def build_component(m: Machine) -> Component:
         assert elem_t is not None
         if internal:
             la, ok = lin(addrs)
-            a = bld.wire(index, la)
+            a = bld.wire(IntegerType(aw), f"{aw}'({la})")  # exactly the array's index width
             okw = bld.wire(IntegerType(1), ok)
             bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
             return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
@@ -248,10 +249,13 @@ def build_component(m: Machine) -> Component:
         for k, v in enumerate(results):
             ports.append(f"output logic [{bits(m.inputs[k].type) - 1}:0] result{k}")
         ports.append("output logic complete")
-    ports += ["output logic residual", "output logic fail", "output logic [7:0] fail_code"]
+    ports.append("output logic residual")
+    if fail_terms:  # only a component that can raise a runtime error has the fail port pair
+        ports += ["output logic fail", "output logic [7:0] fail_code"]
     for mp in mem.ports:
         ports += [f"{d:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mp.name}_{x}" for d, x, w in mp.signals()]
-    lines.append(",\n".join("  " + p for p in ports))
+    port_line = len(lines)
+    lines.append("")  # the port list, filled in once the body shows which inputs it reads
     lines.append(");")
     for k, s in enumerate(m.states):
         lines.append(f"  localparam logic [{sb - 1}:0] S_{sv_name(s)} = {sb}'d{k};")
@@ -260,7 +264,10 @@ def build_component(m: Machine) -> Component:
         lines.append(f"  logic [{bits(r.type) - 1}:0] r_{sv_name(r.name)};")
     if internal:
         assert elem_t is not None
-        lines.append(f"  logic [{bits(elem_t) - 1}:0] mem [0:{size - 1}];")
+        decl = f"  logic [{bits(elem_t) - 1}:0] mem [0:{size - 1}];"
+        if not writes:  # a ROM: its contents come from outside (the testbench's $readmemh), see specs/hdl.md
+            decl = f"  /* verilator lint_off UNDRIVEN */{decl[1:]}  /* verilator lint_on UNDRIVEN */"
+        lines.append(decl)
     for mp in mem.ports:
         lines.append(f"  logic {mp.name}_pend;  // a request of port {mp.name} awaits its response")
     lines += list(bld.functions.values())
@@ -289,11 +296,12 @@ def build_component(m: Machine) -> Component:
         lines.append(f"  assign {n}_data = {data};")
     res = " || ".join(f"(state == S_{sv_name(s)})" for s in sorted(m.residual_states)) or "1'b0"
     lines.append(f"  assign residual = {res};")
-    lines.append(f"  assign fail = {' || '.join(t for t, _ in fail_terms) or chr(49) + chr(39) + 'b0'};")
-    code = "8'd0"
-    for t, k in reversed(fail_terms):
-        code = f"{t} ? 8'd{k} : {code}"
-    lines.append(f"  assign fail_code = {code};")
+    if fail_terms:
+        lines.append(f"  assign fail = {' || '.join(t for t, _ in fail_terms)};")
+        code = "8'd0"
+        for t, k in reversed(fail_terms):
+            code = f"{t} ? 8'd{k} : {code}"
+        lines.append(f"  assign fail_code = {code};")
     if results:
         ret_rule = next(i for i, r in enumerate(m.rules) if isinstance(r.effect, Complete))
         lines.append(f"  assign complete = go{ret_rule};")
@@ -320,9 +328,11 @@ def build_component(m: Machine) -> Component:
     if internal:
         for i, addr, data in writes:
             la, ok = lin(addr)
-            lines.append(f"      if (go{i} && {ok}) mem[{la}] <= {data};")
+            lines.append(f"      if (go{i} && {ok}) mem[{aw}'({la})] <= {data};")
     lines.append("    end")
     lines.append("  end")
+    unread = _unread_inputs("\n".join(lines[port_line + 1:]), ins)
+    lines[port_line] = ",\n".join("  " + _waive_unused(p, unread) for p in ports)
     props = _properties(m, ins, rule_emit_sv, guard_sv, mem.ports, base)
     lines += props
     lines.append("endmodule")
@@ -334,6 +344,25 @@ def build_component(m: Machine) -> Component:
             label = mm.group(1)
             plist.append((label, obligation_id(m) if label == "p_fsm" else None, k))
     return Component(name, text, m, errors, plist, mem, bld.floats, len(results), bool(fail_terms))
+
+
+def _unread_inputs(body: str, ins) -> set[str]:
+    """Data buses the component reads in part or not at all by design (a sink's or join's data, a control
+    token's ignored bit, the high bits a truncation drops): their port declarations get a lint waiver."""
+    out: set[str] = set()
+    for p in ins:
+        n, w = sv_name(p.name), bits(p.type)
+        refs = re.findall(rf"\b{n}_data\b(\[(\d+):0\])?", body)
+        if not refs or all(sel and int(hi) < w - 1 for sel, hi in refs):
+            out.add(f"{n}_data")
+    return out
+
+
+def _waive_unused(port: str, unread: set[str]) -> str:
+    """``port``'s declaration, inside a Verilator UNUSEDSIGNAL waiver when it is in ``unread``."""
+    if port.split()[-1] not in unread:
+        return port
+    return f"/* verilator lint_off UNUSEDSIGNAL */ {port} /* verilator lint_on UNUSEDSIGNAL */"
 
 
 def bld_const(e, t: Type) -> str:

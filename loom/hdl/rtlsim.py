@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -150,8 +151,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     for k, t in enumerate(d.result_types):
         L += [f"  logic [{bits(t) - 1}:0] result{k}, res{k};"]
         conns.append(f".result{k}(result{k})")
-    L += ["  logic done, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
-    conns += [".done(done)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
+    L += ["  logic done, latched, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
+    conns += [".done(done)", ".residual(latched)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
     L.append(f"  {d.top} dut ({', '.join(conns)});")
     fifos = [ch for ch in d.channels if ch.fifo is not None]
     sources = [ch for ch in d.channels if ch.fifo is None]
@@ -277,8 +278,10 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
 
 
 def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, stall: Optional[int] = None,
-        simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None) -> SimResult:
-    """Simulate the design on ``inputs`` and return what the token simulator would return."""
+        simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None,
+        timings: Optional[dict[str, float]] = None) -> SimResult:
+    """Simulate the design on ``inputs`` and return what the token simulator would return (``timings``, when
+    given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py)."""
     sim = find_simulator(simulator)
     if sim is None:
         raise LoomError("no RTL simulator found: install verilator or iverilog (apt-get install verilator iverilog)",
@@ -291,16 +294,21 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
             (wd / name).write_text(text)
         srcs = e.sv_files + ["tb.sv"]
         defines = [] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"]
+        t0 = time.perf_counter()
         if sim == "iverilog":
             cmd = ["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + [f"-D{x}" for x in defines] + srcs
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "iverilog")
-            p = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=wd, capture_output=True, text=True)
+            exe = ["vvp", "-n", "sim.vvp"]
         else:
             cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                     "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
                    + [f"-D{x}" for x in defines] + srcs)
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")
-            p = subprocess.run(["obj/Vtb"], cwd=wd, capture_output=True, text=True)
+            exe = ["obj/Vtb"]
+        t1 = time.perf_counter()
+        p = subprocess.run(exe, cwd=wd, capture_output=True, text=True)
+        if timings is not None:
+            timings.update(build=t1 - t0, run=time.perf_counter() - t1)
         return parse_output(e, bench, p.stdout + p.stderr)
     finally:
         if own:

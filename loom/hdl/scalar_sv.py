@@ -41,7 +41,7 @@ def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> 
     if op == "arith.shrui":
         return b.wire(out_t, f"({a[1]} >= {w}'d{w}) ? {w}'h0 : ({a[0]} >> {a[1]})"), out_t
     if op == "arith.shrsi":
-        sh = b.wire(out_t, f"$signed({a[0]}) >>> {a[1]}")
+        sh = b.wire(out_t, f"$unsigned($signed({a[0]}) >>> {a[1]})")
         return b.wire(out_t, f"({a[1]} >= {w}'d{w}) ? {{{w}{{{a[0]}[{w - 1}]}}}} : {sh}"), out_t
     if op in ("arith.maxsi", "arith.minsi"):
         lt = b.wire(i1, f"$signed({a[0]}) {'>=' if op == 'arith.maxsi' else '<='} $signed({a[1]})")
@@ -74,8 +74,8 @@ def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> 
         return (b.wire(out_t, f"{s}[{w - 1}:0]") if info.result_index == 0 else b.wire(i1, f"{s}[{w}]")), out_t
     if op in ("arith.mului_extended", "arith.mulsi_extended"):
         if op == "arith.mulsi_extended":
-            p = b.wire(IntegerType(2 * w), f"$signed({{{{{w}{{{a[0]}[{w - 1}]}}}}, {a[0]}}}) * "
-                                            f"$signed({{{{{w}{{{a[1]}[{w - 1}]}}}}, {a[1]}}})")
+            p = b.wire(IntegerType(2 * w), f"$unsigned($signed({{{{{w}{{{a[0]}[{w - 1}]}}}}, {a[0]}}}) * "
+                                            f"$signed({{{{{w}{{{a[1]}[{w - 1}]}}}}, {a[1]}}}))")
         else:
             p = b.wire(IntegerType(2 * w), f"{{{w}'h0, {a[0]}}} * {{{w}'h0, {a[1]}}}")
         hi = info.result_index == 1
@@ -91,21 +91,25 @@ def _division(op: str, a: Sequence[str], w: int, out_t: Type, b: SvExprBuilder) 
     x, y = a[0], a[1]
     zero = f"({y} == {w}'h0)"
     b.hazards.append((zero, DIV_BY_ZERO, f"{op}: integer division by zero"))
-    if op in ("arith.divui", "arith.remui", "arith.ceildivui"):
-        q = b.wire(out_t, f"{x} / {y}")
-        r = b.wire(out_t, f"{x} % {y}")
-        res = {"arith.divui": q, "arith.remui": r, "arith.ceildivui": f"{q} + (({r} != {w}'h0) ? {w}'h1 : {w}'h0)"}[op]
-        return b.wire(out_t, f"{zero} ? {w}'h0 : ({res})")
-    q = b.wire(out_t, f"$signed({x}) / $signed({y})")
-    r = b.wire(out_t, f"$signed({x}) % $signed({y})")
-    if op == "arith.divsi":
-        res = q
-    elif op == "arith.remsi":
-        res = r
+    unsigned = op in ("arith.divui", "arith.remui", "arith.ceildivui")
+    sx, sy = (x, y) if unsigned else (f"$signed({x})", f"$signed({y})")
+
+    def q() -> str:  # only the quotient and remainder wires the op reads are declared (no unused logic)
+        return b.wire(out_t, f"{sx} / {sy}" if unsigned else f"$unsigned({sx} / {sy})")
+
+    def r() -> str:
+        return b.wire(out_t, f"{sx} % {sy}" if unsigned else f"$unsigned({sx} % {sy})")
+
+    if op in ("arith.divui", "arith.divsi"):
+        res = q()
+    elif op in ("arith.remui", "arith.remsi"):
+        res = r()
+    elif op == "arith.ceildivui":
+        res = f"{q()} + (({r()} != {w}'h0) ? {w}'h1 : {w}'h0)"
     elif op == "arith.ceildivsi":  # truncated quotient, plus one when inexact and the exact quotient is positive
-        res = f"{q} + ((({r} != {w}'h0) && ({x}[{w - 1}] == {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
+        res = f"{q()} + ((({r()} != {w}'h0) && ({x}[{w - 1}] == {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
     else:  # floordivsi: minus one when inexact and negative
-        res = f"{q} - ((({r} != {w}'h0) && ({x}[{w - 1}] != {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
+        res = f"{q()} - ((({r()} != {w}'h0) && ({x}[{w - 1}] != {y}[{w - 1}])) ? {w}'h1 : {w}'h0)"
     return b.wire(out_t, f"{zero} ? {w}'h0 : ({res})")
 
 
@@ -185,7 +189,7 @@ F64_TO_F32 = """`ifndef YOSYS
   function automatic [31:0] loom_f64_to_f32(input [63:0] x);
     reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
   begin
-    ex = x[62:52];
+    ex = $signed({21'h0, x[62:52]});
     if (x[62:52] == 11'h7ff) loom_f64_to_f32 = (x[51:0] != 0) ? {x[63], 31'h7fc00000} : {x[63], 8'hff, 23'h0};
     else if (x[62:52] == 11'h0) loom_f64_to_f32 = {x[63], 31'h0};
     else begin

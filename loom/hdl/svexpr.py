@@ -152,12 +152,12 @@ def step_sv(op: str, a: str, b: str, bld: SvExprBuilder) -> str:
         return f"{a} * {b}"
     if op == "/=":
         bld.hazards.append((f"({b} == 64'h0)", "RT_DATAFLOW_STREAM_ZERO_STEP", "step./=: division by a zero step"))
-        q = bld.wire(index, f"$signed({a}) / $signed({b})")
+        q = bld.wire(index, f"$unsigned($signed({a}) / $signed({b}))")
         return f"(({b} == 64'h0) ? 64'h0 : {q})"
     if op == "<<=":
         return f"(({b} >= 64'd64) ? 64'h0 : ({a} << {b}))"
     if op == ">>=":
-        return f"($signed({a}) >>> (({b} >= 64'd63) ? 64'd63 : {b}))"
+        return f"$unsigned($signed({a}) >>> (({b} >= 64'd63) ? 64'd63 : {b}))"
     raise HdlUnsupported(f"step_op {op!r}")
 
 

@@ -6,7 +6,13 @@
 // co-simulation only;
 // `LOOM_STALL is the run's seed.
 `include "loom_props.svh"
-module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter int STALL_SEED = 0) (
+module loom_fifo #(
+  parameter int WIDTH = 1,
+  parameter logic [31:0] DEPTH = 2
+`ifdef LOOM_STALL
+  , parameter int STALL_SEED = 0  // co-simulation only: the top passes it only with LOOM_STALL
+`endif
+) (
   input  logic             clk,
   input  logic             rst,
   input  logic             in_valid,
@@ -56,7 +62,7 @@ module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter i
         wptr <= (wptr == AW'(DEPTH - 1)) ? '0 : wptr + 1'b1;
       end
       if (pop) rptr <= (rptr == AW'(DEPTH - 1)) ? '0 : rptr + 1'b1;
-      count <= count + (push ? 1'b1 : 1'b0) - (pop ? 1'b1 : 1'b0);
+      count <= count + {{AW{1'b0}}, push} - {{AW{1'b0}}, pop};
     end
   end
 `ifndef SYNTHESIS
@@ -65,6 +71,7 @@ module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter i
   always @(posedge clk) if (rst) pushes <= 0; else if (push) pushes <= pushes + 1;
 `endif
 `ifdef LOOM_ASSERTIONS
+  localparam logic [31:0] D = DEPTH;  // 32 bits, unsigned, for the property arithmetic
   `LOOM_PAST_VALID
   // environment: the producer keeps a token valid and stable until it is taken
   `LOOM_ASSUME_NEXT(a_in_valid_stays, in_valid && !in_ready, in_valid)
@@ -73,8 +80,8 @@ module loom_fifo #(parameter int WIDTH = 1, parameter int DEPTH = 2, parameter i
   `LOOM_ASSERT_NEXT(p_out_valid_stays, out_valid && !out_ready, out_valid)
   `LOOM_ASSERT_NEXT(p_out_data_stable, out_valid && !out_ready, $stable(out_data))
   // fifo.bounded: occupancy never exceeds DEPTH and the pointers agree with it (induction helpers)
-  `LOOM_ASSERT_ALWAYS(p_count_bounded, count <= DEPTH)
-  `LOOM_ASSERT_ALWAYS(p_ptrs_consistent, ((wptr + DEPTH - rptr) % DEPTH) == (count % DEPTH))
-  `LOOM_ASSERT_ALWAYS(p_ptrs_in_range, wptr < DEPTH && rptr < DEPTH)
+  `LOOM_ASSERT_ALWAYS(p_count_bounded, 32'(count) <= D)
+  `LOOM_ASSERT_ALWAYS(p_ptrs_consistent, ((32'(wptr) + D - 32'(rptr)) % D) == (32'(count) % D))
+  `LOOM_ASSERT_ALWAYS(p_ptrs_in_range, 32'(wptr) < D && 32'(rptr) < D)
 `endif
 endmodule
