@@ -16,6 +16,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
+from loom.hdl import liveness
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import bundle, project
@@ -40,13 +41,15 @@ class Emitted:
 
 
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
-         rtl_bound: Optional[int] = None) -> Emitted:
+         rtl_bound: Optional[int] = None, bmc_k: int = liveness.DEFAULT_K,
+         live_depth: int = liveness.DEFAULT_DEPTH) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
     d = build_design(func, fifo_depth, rtl_bound)
+    liveness.insert_monitor(d, bmc_k, rtl_bound)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
         "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),
@@ -59,7 +62,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"])
-    files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva), indent=2) + "\n"
+    files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
+    files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva, bmc_k), indent=2) + "\n"
     return Emitted(d, files, stem)
 
 

@@ -37,6 +37,7 @@ class Channel:
     consumer: str
     port: str
     producer: str  # SV signal prefix of the produced value
+    value: Optional[Value] = None  # the DFG value the channel carries
 
 
 @dataclass
@@ -78,6 +79,7 @@ class Design:
     result_types: list[Type] = field(default_factory=list)
     text: str = ""
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
+    values: dict[Value, str] = field(default_factory=dict)  # SV signal prefix of every token value
 
 
 def _ident(name: str, taken: set[str]) -> str:
@@ -149,7 +151,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
         fifo = None if src is not None else "f_" + _ident(cname, ftaken)
-        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v]))
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], v))
 
     arg_names = function_arg_names(func)
     args = []
@@ -176,6 +178,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
         memrefs=memrefs, mems=mems, fifo_depth=fifo_depth,
+        values={v: s for v, s in vsig.items() if not isinstance(v.type, MemRefType)},
     )
     for inst in instances:
         if inst.op.name == "handshake.return" and design.ret is None:

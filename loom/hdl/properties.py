@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from loom.hdl.liveness import DEFAULT_K, manifest_entries
 from loom.hdl.netlist import Design
 
 LIB = Path(__file__).parent / "lib"
@@ -48,8 +49,8 @@ def fifo_properties() -> list[tuple[str, int]]:
     return out
 
 
-def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
-    """The ``<stem>.props.json`` document of design ``d``."""
+def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str, Any]:
+    """The ``<stem>.props.json`` document of design ``d`` (``bmc_k``: the K of the bmc.* property labels)."""
     props: list[dict[str, Any]] = []
     for inst in d.instances:
         c = inst.component
@@ -81,6 +82,7 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
                 "dfg_loc": None,
                 "statement": statement(label),
             })
+    props += manifest_entries(d, stem, bmc_k)
     floats = sorted({c.module for c in d.components.values() if c.float_behavioural})
     return {
         "top": d.top,
@@ -91,7 +93,8 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
             "integer/index/i1 datapaths are synthesizable and bit-exact with loom.semantics.scalar",
             "float ops are behavioural simulation models ($bitstoshortreal/$realtobits); under Yosys (synth and "
             "formal) their results are unconstrained (anyseq), so no property depends on float values",
-            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*, bmc.*) and the "
+            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*; bmc.* only as bounded checks "
+            "of the whole run under LOOM_LIVENESS) and the "
             "stream termination lemma (fsm.stream[...].terminates)",
         ],
         "properties": props,
