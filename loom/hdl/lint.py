@@ -4,14 +4,16 @@ from __future__ import annotations
 
 
 
-def slang_diagnostics(files: dict[str, str], full: bool = True) -> list[tuple[str, str]]:
+def slang_diagnostics(files: dict[str, str], full: bool = True, defines: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """pyslang errors and warnings of the design's SV files (``LOOM_ASSERTIONS`` on; ``LOOM_SVA_FULL`` if ``full``).
 
-    The property header is inlined and the defines are prepended, so one compilation unit holds everything.
+    ``defines`` adds more (``LOOM_LIVENESS``: the whole-run monitor). The property header is inlined and the
+    defines are prepended, so one compilation unit holds everything.
     """
     import pyslang
 
-    head = "`define LOOM_ASSERTIONS\n" + ("`define LOOM_SVA_FULL\n" if full else "") + files["loom_props.svh"]
+    head = "`define LOOM_ASSERTIONS\n" + ("`define LOOM_SVA_FULL\n" if full else "") + "".join(
+        f"`define {d}\n" for d in defines) + files["loom_props.svh"]
     out: list[tuple[str, str]] = []
     comp = pyslang.ast.Compilation()
     sources = [head]

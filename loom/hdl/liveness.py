@@ -36,6 +36,7 @@ and ``residual``): a pass means no violation within the depth's cycles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 from loom.hdl.netlist import Design
@@ -49,7 +50,7 @@ from loom.verify.obligation import VerifyContext
 
 DEFINE = "LOOM_LIVENESS"
 ONLY = {"deadlock": "LOOM_LIVE_DEADLOCK", "residual": "LOOM_LIVE_RESIDUAL"}
-DEFAULT_DEPTH = 24  # cycles searched from reset by the bounded tasks
+DEFAULT_DEPTH = 30  # cycles searched from reset by the bounded tasks
 DEFAULT_K = VerifyContext.bmc_k  # the K of loom verify's bmc.K<k>.* obligations unless --bmc-k says otherwise
 
 
@@ -199,3 +200,32 @@ def project(d: Design, stem: str, files: list[str], depth: int = DEFAULT_DEPTH) 
         lines.append("cutpoint " + " ".join(cut))
     lines += [f"prep -top {d.top}", "", "[files]", *files, ""]
     return "\n".join(lines)
+
+
+@dataclass
+class LiveVerdict:
+    """The bounded SBY verdict of one task (``deadlock`` or ``residual``): which properties failed, the trace."""
+
+    task: str
+    status: str  # pass | fail | unknown | error
+    seconds: float
+    failed: list[str]
+    obligations: list[str]  # obligation IDs of the failed properties
+    capacity: bool  # p_live_capacity failed: a stall caused by a full FIFO
+    trace: Optional[str]
+    log: str
+
+
+def run_live(workdir: Path, stem: str, k: int, tasks: tuple[str, ...] = ("deadlock", "residual"),
+             timeout: float = 900.0) -> dict[str, LiveVerdict]:
+    """Run the bounded tasks of a written ``<stem>_live.sby`` and name the obligations of what failed."""
+    from loom.hdl.sby import run_task_retry
+
+    oblig = {p.label: p.obligation for p in live_properties(k)}
+    out: dict[str, LiveVerdict] = {}
+    for task in tasks:
+        v = run_task_retry(workdir, f"{stem}_live.sby", task, timeout)
+        labels = [f.rsplit(".", 1)[-1] for f in v.failed]
+        obs = sorted({oblig[x] for x in labels if oblig.get(x)})
+        out[task] = LiveVerdict(task, v.status, v.seconds, labels, obs, "p_live_capacity" in labels, v.trace, v.log)
+    return out

