@@ -145,7 +145,8 @@ def monitor(d: Design, k: int, bound: Optional[int] = None) -> list[str]:
     for i in d.instances:
         codes = _table_fail_codes(i)
         if codes and i.component.has_fail:
-            errs.append(f"({i.name}_fail && ({' || '.join(f'{i.name}_fail_code == 8%sd%d' % (chr(39), c) for c in codes)}))")
+            which = " || ".join(f"{i.name}_fail_code == 8'd{c}" for c in codes)
+            errs.append(f"({i.name}_fail && ({which}))")
     L += ["  logic live_done_seen;  // the return fired in an earlier cycle",
           "  always @(posedge clk) if (rst) live_done_seen <= 1'b0; else if (done) live_done_seen <= 1'b1;",
           f"  wire live_moved = {_ors(moved)};",
