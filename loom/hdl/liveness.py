@@ -125,8 +125,8 @@ def monitor(d: Design, k: int, bound: Optional[int] = None) -> list[str]:
     fifos = [ch for ch in d.channels if ch.fifo is not None]
     sources = {inst.op.results[j] for inst in d.instances for j, o in enumerate(machine_for(inst.op).outputs)
                if o.name in dict(machine_for(inst.op).sources)}  # always valid and ready: not a transfer
-    moved = [f"({s}_valid && {s}_ready)" for v, s in d.values.items() if v not in sources] + [f"({c.fifo}_out_valid && {c.fifo}_out_ready)"
-                                                              for c in fifos]
+    moved = [f"({s}_valid && {s}_ready)" for v, s in d.values.items() if v not in sources]
+    moved += [f"({c.fifo}_out_valid && {c.fifo}_out_ready)" for c in fifos]
     full = [f"!{c.fifo}_in_ready" for c in fifos]
     left: list[str] = []
     for c in fifos:
@@ -195,7 +195,8 @@ def project(d: Design, stem: str, files: list[str], depth: int = DEFAULT_DEPTH) 
     lines += [f"read_verilog -formal -sv {f}" for f in sv if f != top]  # components: no properties, no defines
     lines += [f"{task}: read_verilog -formal -sv -D{DEFINE} -D{only} {top}" for task, only in ONLY.items()]
     # data no guard can see is cut (an unconstrained value), as loom verify's BMC does not compute it
-    cut = [f"w:{c.fifo}_out_data" for c in d.channels if c.fifo is not None and c.value not in control_values(d.func)]
+    control = control_values(d.func)
+    cut = [f"w:{c.fifo}_out_data" for c in d.channels if c.fifo is not None and c.value not in control]
     lines += [f"hierarchy -top {d.top}", "proc", "flatten"]
     if cut:
         lines.append("cutpoint " + " ".join(cut))
