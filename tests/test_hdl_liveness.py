@@ -3,9 +3,10 @@
 The upstream corpus DFGs (README Findings) leave tokens behind with a zero trip count and deadlock with one
 iteration. loom verify refutes ``bmc.K4.residual`` (its smallest-bound violation, at trip count 0) and, with the
 trip count at least 1 (``--assume``), ``bmc.K4.deadlock``; bounded SymbiYosys on the emitted RTL (trip-count
-arguments in [0, 1]) must fail the property with the same obligation ID and leave a VCD. Each function costs
-about a minute of SBY on a loaded 2-core machine, so the default run checks ``FAST``; ``LOOM_SBY_ALL=1`` runs
-every corpus function.
+arguments in [0, 1]) must fail the property with the same obligation ID and leave a VCD. RTL co-simulation with
+trip count 1 stalls 5 to 33 cycles after reset (binary_search 31, matmul 33), so the depth is 36; SBY cost
+grows per step, from ~1 to ~30 s, so the default run checks ``FAST`` (vecadd, stall at cycle 19: ~100 s on a
+loaded 2-core machine); ``LOOM_SBY_ALL=1`` runs every corpus function.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from loom.semantics.functions import MEMORY_READ
 CORPUS = ROOT.parent / "shared" / "corpus" / "loom-legacy"
 TRIP_COUNTS = ("N", "n", "M", "input_size")  # as tests/test_sim_corpus.py: the trip-count scalars
 FAST = {"_Z10vecadd_dsaPKfS0_Pfi"}
-BOUND, DEPTH = 1, 30
+BOUND, DEPTH = 1, 36
 
 
 def _corpus_funcs() -> list[tuple[Path, str]]:
@@ -170,3 +171,23 @@ def test_correct_loop_passes_both_bounded_checks(tmp_path):
     write_all(tmp_path / "ok", e.files)
     got = run_live(tmp_path / "ok", "sum", 4)
     assert got["deadlock"].status == "pass" and got["residual"].status == "pass", got["deadlock"].log[-1500:]
+
+
+def test_bmc_verdicts_print_beside_z3_and_disagreement_is_loud():
+    """The report lines of the whole-run verdicts (as check_function builds them): scope, trace, DISAGREE."""
+    from loom.hdl.verify_rtl import RtlReport, RtlVerdict, exit_code, human, to_json
+
+    rep = RtlReport("f", bound=1, depth=36)
+    scope = "bounded: 36 cycles from reset, integer arguments in [0, 1]"
+    rep.verdicts = [RtlVerdict("bmc.K4.deadlock", "refuted", "refuted", ["f_dfg"], "/x/trace.vcd",
+                               scope + "; failed: p_bmc_K4_deadlock"),
+                    RtlVerdict("bmc.K4.residual", "proved", "refuted", ["f_dfg"], None, scope)]
+    out = human(rep)
+    assert "refuted  rtl.bmc.K4.deadlock" in out and "trace: /x/trace.vcd" in out and scope in out
+    assert "DISAGREE rtl.bmc.K4.residual" in out and "RTL and Z3 DISAGREE" in out
+    assert "1 DISAGREE WITH Z3" in out and exit_code([rep]) == 1
+    doc = to_json(rep)
+    assert doc["depth"] == 36 and [v["id"] for v in doc["verdicts"]] == ["rtl.bmc.K4.deadlock", "rtl.bmc.K4.residual"]
+    rep.verdicts = rep.verdicts[:1]
+    rep.capacity = "/x/cap.vcd"
+    assert "rtl.capacity" in human(rep) and exit_code([rep]) == 1
