@@ -6,7 +6,8 @@ trip count at least 1 (``--assume``), ``bmc.K4.deadlock``; bounded SymbiYosys on
 arguments in [0, 1]) must fail the property with the same obligation ID and leave a VCD. RTL co-simulation with
 trip count 1 stalls 5 to 33 cycles after reset (binary_search 31, matmul 33), so the depth is 36; SBY cost
 grows per step, from ~1 to ~30 s, so the default run checks ``FAST`` (vecadd, stall at cycle 19: ~100 s on a
-loaded 2-core machine); ``LOOM_SBY_ALL=1`` runs every corpus function.
+loaded 2-core machine); ``LOOM_SBY_ALL=1`` runs every corpus function (measured: cumsum 55 s, relu 55 s,
+vecsum 50 s, vecmul 66 s, scatter_add 208 s, gather 385 s).
 """
 
 from __future__ import annotations
