@@ -93,9 +93,9 @@ def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str
             "integer/index/i1 datapaths are synthesizable and bit-exact with loom.semantics.scalar",
             "float ops are behavioural simulation models ($bitstoshortreal/$realtobits); under Yosys (synth and "
             "formal) their results are unconstrained (anyseq), so no property depends on float values",
-            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*; bmc.* only as bounded checks "
-            "of the whole run under LOOM_LIVENESS) and the "
-            "stream termination lemma (fsm.stream[...].terminates)",
+            "not in the RTL yet: DFG-level obligations (len.*, balance.*, class.*, mem.*, done.*; bmc.* only as "
+            "bounded checks of the whole run under LOOM_LIVENESS) and the stream termination lemma "
+            "(fsm.stream[...].terminates)",
         ],
         "properties": props,
     }

