@@ -107,8 +107,9 @@ def _sample(classified) -> list[tuple[str, dict]]:
 def _sby_failures(wd: Path, stem: str, rtl_ids: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """Run the SBY tasks that check ``rtl_ids``; the (label, obligation) of every failed property and the traces.
 
-    bmc.* ids: the bounded whole-run tasks of ``<stem>_live.sby``; any other id (a per-cycle property of the
-    composed netlist): task ``top`` of ``<stem>.sby``. Labels map to obligations through props.json."""
+    bmc.* ids: the bounded whole-run tasks of ``<stem>_live.sby``; any other id: task ``dfg`` of ``<stem>.sby``
+    (the DFG-level monitors' bounded task) where the project has one, else ``top``. Labels map to obligations
+    through props.json."""
     from loom.hdl.sby import run_task_retry
 
     props = json.loads((wd / f"{stem}.props.json").read_text())["properties"]
@@ -116,7 +117,8 @@ def _sby_failures(wd: Path, stem: str, rtl_ids: list[str]) -> tuple[list[tuple[s
     live = tuple(t for t in ("deadlock", "residual") if f"bmc.K{CTX.bmc_k}.{t}" in rtl_ids)
     runs = [(v.failed, v.trace) for v in run_live(wd, stem, CTX.bmc_k, live).values()]
     if any(not i.startswith("bmc.") for i in rtl_ids):
-        v = run_task_retry(wd, f"{stem}.sby", "top", 900)
+        tasks = (wd / f"{stem}.sby").read_text().split("[options]")[0].split()
+        v = run_task_retry(wd, f"{stem}.sby", "dfg" if "dfg" in tasks else "top", 900)  # dfg: bounded monitors
         runs.append(([f.rsplit(".", 1)[-1] for f in v.failed], v.trace))
     failed = [(lbl, oblig.get(lbl)) for labels, _ in runs for lbl in labels]
     return failed, [t for labels, t in runs if labels and t]
