@@ -414,9 +414,10 @@ def _verify_rtl(paths, reports, args) -> list:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
-            depth = args.rtl_depth
+            depth = args.rtl_depth  # None: the DFG monitors over a whole run, no whole-run bmc check; 0: neither
             out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
-                                      monitors=depth != 0, dfg_depth=depth or None))
+                                      monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
+                                      live_depth=depth or None))
     return out
 
 
@@ -507,8 +508,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
     v.add_argument("--rtl-depth", type=int, metavar="D",
-                   help="with --rtl: cycles of the bounded check of the DFG-level monitors (default: a whole run at "
-                        "the largest arguments, measured by RTL simulation; 0: skip them)")
+                   help="with --rtl: cycles of the bounded checks: the DFG-level monitors (default: a whole run at "
+                        "the largest arguments, measured by RTL simulation) and, only when D is given, "
+                        "bmc.K*.deadlock / residual on the whole RTL (use with --rtl-bound); 0: skip both")
     v.add_argument("--adg", metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
     v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")

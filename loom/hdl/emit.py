@@ -16,6 +16,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
+from loom.hdl import liveness
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import DFG_DEPTH, bundle, project
@@ -40,16 +41,19 @@ class Emitted:
 
 
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
-         rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True) -> Emitted:
+         rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True,
+         bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
-    co-simulation never compiles them)."""
+    co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.liveness``, under
+    ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
     d = build_design(func, fifo_depth, rtl_bound, monitors)
+    liveness.insert_monitor(d, bmc_k, rtl_bound)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
         "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),
@@ -62,7 +66,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth)
-    files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva), indent=2) + "\n"
+    files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
+    files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva, bmc_k), indent=2) + "\n"
     return Emitted(d, files, stem)
 
 

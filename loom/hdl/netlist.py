@@ -41,6 +41,7 @@ class Channel:
     port: str
     producer: str  # SV signal prefix of the produced value
     allowance: int = 0  # tokens it may hold at the end without being residual (re-arming a primed buffer)
+    value: Optional[Value] = None  # the DFG value the channel carries
 
 
 @dataclass
@@ -83,6 +84,11 @@ class Design:
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
     signals: dict[Value, str] = field(default_factory=dict)  # DFG value -> its SV signal prefix (v_<name>)
     monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
+
+    @property
+    def values(self) -> dict[Value, str]:
+        """The SV signal prefix of every token value (``signals`` without memrefs)."""
+        return {v: s for v, s in self.signals.items() if not isinstance(v.type, MemRefType)}
 
 
 def _ident(name: str, taken: set[str]) -> str:
@@ -180,7 +186,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
         fifo = None if src is not None else "f_" + _ident(cname, ftaken)
-        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], rearm_allowance(v)))
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], rearm_allowance(v), v))
 
     arg_names = function_arg_names(func)
     args = []

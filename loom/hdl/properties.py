@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from loom.hdl.liveness import DEFAULT_K, manifest_entries
 from loom.hdl.netlist import Design
 
 LIB = Path(__file__).parent / "lib"
@@ -74,8 +75,8 @@ def monitor_properties(d: Design, stem: str) -> list[dict[str, Any]]:
     } for p in d.monitors.props]
 
 
-def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
-    """The ``<stem>.props.json`` document of design ``d``."""
+def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str, Any]:
+    """The ``<stem>.props.json`` document of design ``d`` (``bmc_k``: the K of the bmc.* property labels)."""
     props: list[dict[str, Any]] = []
     for inst in d.instances:
         c = inst.component
@@ -108,6 +109,7 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
                 "statement": statement(label),
             })
     props += monitor_properties(d, stem)
+    props += manifest_entries(d, stem, bmc_k)
     floats = sorted({c.module for c in d.components.values() if c.float_behavioural})
     return {
         "top": d.top,
@@ -121,8 +123,10 @@ def manifest(d: Design, stem: str, sva: str) -> dict[str, Any]:
             "DFG-level obligations (len.*, balance.*, class.*, mem.*.order, mem.access.*, done.postdom) are "
             "monitors in the top (kind dfg, under LOOM_DFG_MONITORS), checked by the bounded task dfg only: "
             "a bounded check, not a proof for all trip counts",
-            "no RTL form: refine.* (the SCF source is not in the RTL), mem.indep.*/mem.alias.* (graph facts), "
-            "bmc.* (branch hdlevid) and the stream termination lemma (fsm.stream[...].terminates)",
+            "bmc.K*.deadlock / bmc.K*.residual are whole-run monitors (kind liveness, under LOOM_LIVENESS), "
+            "checked by the bounded tasks of <stem>_live.sby",
+            "no RTL form: refine.* (the SCF source is not in the RTL), mem.indep.*/mem.alias.* (graph facts) and "
+            "the stream termination lemma (fsm.stream[...].terminates)",
         ],
         "dfg_monitors_note": d.monitors.note if d.monitors is not None and d.monitors.note else None,
         "properties": props,

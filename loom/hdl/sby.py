@@ -136,10 +136,17 @@ def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0) ->
     import time
 
     t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=workdir, env=tool_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        p = subprocess.run(cmd, cwd=workdir, env=tool_env(), capture_output=True, text=True, timeout=timeout)
-        log = p.stdout + p.stderr
+        out, err = p.communicate(timeout=timeout)
+        log = out + err
     except subprocess.TimeoutExpired:
+        p.terminate()  # SIGTERM: SymbiYosys stops its engines (a SIGKILL would leave smtbmc and the solver running)
+        try:
+            p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
         return SbyVerdict(task, "error", timeout, [], None, "timeout")
     secs = time.monotonic() - t0
     status = ("pass" if "DONE (PASS" in log else "fail" if "DONE (FAIL" in log

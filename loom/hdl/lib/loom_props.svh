@@ -3,7 +3,8 @@
 //   otherwise             -> the Yosys subset: immediate assert/assume in clocked always blocks, $past
 // Properties are compiled only when LOOM_ASSERTIONS is defined (formal, Verilator --assert, pyslang);
 // iverilog never sees them. Every module using the macros declares `clk`, `rst` and, for the
-// Yosys backend, the register `loom_past_valid` (LOOM_PAST_VALID below).
+// Yosys backend, the register `loom_past_valid` (LOOM_PAST_VALID below). LOOM_ASSUME_RESET_ONCE (whole-run
+// checks): the run starts in reset and reset never comes back (full: the tool's reset sequence starts it).
 `ifndef LOOM_PROPS_SVH
 `define LOOM_PROPS_SVH
 `ifdef LOOM_SVA_FULL
@@ -12,11 +13,13 @@
 `define LOOM_ASSUME_ALWAYS(lbl, cond) lbl: assume property (@(posedge clk) disable iff (rst) (cond));
 `define LOOM_ASSERT_NEXT(lbl, ante, cons) lbl: assert property (@(posedge clk) disable iff (rst) (ante) |=> (cons));
 `define LOOM_ASSUME_NEXT(lbl, ante, cons) lbl: assume property (@(posedge clk) disable iff (rst) (ante) |=> (cons));
+`define LOOM_ASSUME_RESET_ONCE a_env_reset_once: assume property (@(posedge clk) !rst |=> !rst);
 `else
 `define LOOM_PAST_VALID reg loom_past_valid = 1'b0; always @(posedge clk) begin loom_past_valid <= 1'b1; if (!loom_past_valid) assume (rst); end
 `define LOOM_ASSERT_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assert (cond);
 `define LOOM_ASSUME_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assume (cond);
 `define LOOM_ASSERT_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assert (cons);
 `define LOOM_ASSUME_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assume (cons);
+`define LOOM_ASSUME_RESET_ONCE reg loom_reset_first = 1'b1; always @(posedge clk) begin loom_reset_first <= 1'b0; a_env_reset_once: assume (rst == loom_reset_first); end
 `endif
 `endif
