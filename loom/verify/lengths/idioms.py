@@ -68,6 +68,24 @@ def _uses(ops: list[Operation]) -> dict[int, list[tuple[Operation, int]]]:
     return out
 
 
+def _select_fanout(start: Value, uses: dict[int, list[tuple[Operation, int]]], ways: int, copies: list[Operation],
+                   muxes: list[Operation], sinks: bool) -> Optional[tuple[Operation, int]]:
+    """Follow ``start`` through copies (appended to ``copies``) to the selects of ``ways``-input muxes (appended to
+    ``muxes``), sinks too when ``sinks``; the first other use (op, operand index) stops the walk and is returned."""
+    todo: list[Value] = [start]
+    while todo:
+        v = todo.pop(0)
+        for user, i in uses.get(id(v), []):
+            if is_copy(user) and i == 0:
+                copies.append(user)
+                todo.extend(user.results)
+            elif user.name == "handshake.mux" and i == 0 and len(user.operands) == ways + 1:
+                muxes.append(user)
+            elif not (sinks and user.name == "handshake.sink"):
+                return user, i
+    return None
+
+
 def find_primed_selects(ops: list[Operation]) -> list[PrimedSelect]:
     """Every primed i1 buffer of ``ops`` whose result reaches, through copies only, the selects of two-way
     i1 muxes and nothing else. Those that fail the shape are returned with ``why`` set."""
@@ -79,19 +97,10 @@ def find_primed_selects(ops: list[Operation]) -> list[PrimedSelect]:
         if not _i1(op.results[0].type):
             continue
         ps = PrimedSelect(op, [], [])
-        todo: list[Value] = [op.results[0]]
-        while todo and not ps.why:
-            v = todo.pop(0)
-            for user, i in uses.get(id(v), []):
-                if is_copy(user) and i == 0:
-                    ps.copies.append(user)
-                    todo.extend(user.results)
-                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == 3:
-                    ps.muxes.append(user)
-                else:
-                    ps.why = (f"the primed buffer's token reaches {user.name} (operand {i}), not only the select "
-                              "of two-way muxes")
-                    break
+        other = _select_fanout(op.results[0], uses, 2, ps.copies, ps.muxes, sinks=False)
+        if other is not None:
+            ps.why = (f"the primed buffer's token reaches {other[0].name} (operand {other[1]}), not only the select "
+                      "of two-way muxes")
         if not ps.why and not ps.muxes:
             ps.why = "the primed buffer feeds no mux"
         found.append(ps)
@@ -178,21 +187,10 @@ def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
         branch = next(b for b in branches if b is not None)
         n = len(op.operands)
         cl = CmergeLoop(op, branch, entries[0], [k for k in range(n) if k != entries[0]], [], [])
-        todo: list[Value] = [op.results[1]]
-        while todo and not cl.why:
-            v = todo.pop(0)
-            for user, i in uses.get(id(v), []):
-                if is_copy(user) and i == 0:
-                    cl.copies.append(user)
-                    todo.extend(user.results)
-                elif user.name == "handshake.mux" and i == 0 and len(user.operands) == n + 1:
-                    cl.muxes.append(user)
-                elif user.name == "handshake.sink":
-                    continue
-                else:
-                    cl.why = (f"the loop header's index reaches {user.name} (operand {i}), not only the select "
-                              f"of {n}-way muxes")
-                    break
+        other = _select_fanout(op.results[1], uses, n, cl.copies, cl.muxes, sinks=True)
+        if other is not None:
+            cl.why = (f"the loop header's index reaches {other[0].name} (operand {other[1]}), not only the select "
+                      f"of {n}-way muxes")
         found.append(cl)
     return found
 
