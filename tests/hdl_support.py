@@ -1,4 +1,5 @@
-"""Shared helpers of the tests/test_hdl_*.py files: the external tools they need, and lowering an example."""
+"""Shared helpers of the tests/test_hdl_*.py files: the external tools they need, lowering an example, emitting
+every example into one directory, and a one-loop kernel."""
 
 from __future__ import annotations
 
@@ -37,3 +38,34 @@ def dfg_func(path: Path):
 
 def stem(path: Path) -> str:
     return path.name[: -len(".scf.mlir")]
+
+
+# a one-loop kernel: sum of 0 .. n-1
+SUM = """func.func @sum(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+    %t = arith.addi %acc, %i : index
+    scf.yield %t : index
+  }
+  return %s : index
+}
+"""
+
+
+def emit_every_example(directory: Path) -> tuple[list, dict[str, str]]:
+    """Every example's RTL written into ``directory`` (same-named components must be the same text): the
+    Emitted designs, and every file's text."""
+    from loom.hdl.emit import emit
+
+    texts: dict[str, str] = {}
+    designs = []
+    for path in EXAMPLES:
+        func, _ = dfg_func(path)
+        e = emit(func, stem(path))
+        for name in e.sv_files + ["loom_props.svh"]:
+            assert texts.setdefault(name, e.files[name]) == e.files[name], name
+        designs.append(e)
+    for name, text in texts.items():
+        (directory / name).write_text(text)
+    return designs, texts

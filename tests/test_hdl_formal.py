@@ -8,23 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, SUM, dfg_func, need, stem
 from loom.cli import main
 from loom.hdl.emit import emit
 from loom.hdl.properties import LIB
 from loom.hdl.sby import components_project, run_task
 
 
-SUM = """func.func @sum(%n: index) -> index {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
-    %t = arith.addi %acc, %i : index
-    scf.yield %t : index
-  }
-  return %s : index
-}
-"""
 
 
 def _all_components() -> dict[str, str]:

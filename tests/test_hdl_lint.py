@@ -9,7 +9,7 @@ import pytest
 
 from loom.hdl.emit import emit
 from loom.hdl.lint import slang_diagnostics, verilator_lint, waivers
-from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, dfg_func, emit_every_example, need, stem
 
 # the three ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA
 CONFIGS = {"plain": (), "yosys": ("LOOM_ASSERTIONS",), "full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL")}
@@ -20,16 +20,8 @@ def designs(tmp_path_factory) -> tuple[Path, list[str], dict[str, str]]:
     """Every example emitted into one directory (same-named components are the same text), its SV files
     (library first, the tops last) and every file's text."""
     d = tmp_path_factory.mktemp("lint")
-    texts: dict[str, str] = {}
-    tops: list[str] = []
-    for path in EXAMPLES:
-        func, _ = dfg_func(path)
-        e = emit(func, stem(path))
-        for name in e.sv_files + ["loom_props.svh"]:
-            assert texts.setdefault(name, e.files[name]) == e.files[name], name
-        tops.append(f"{stem(path)}.sv")
-    for name, text in texts.items():
-        (d / name).write_text(text)
+    designs, texts = emit_every_example(d)
+    tops = [f"{e.stem}.sv" for e in designs]
     sv = sorted(n for n in texts if n.endswith(".sv") and n not in tops) + tops
     return d, sv, texts
 

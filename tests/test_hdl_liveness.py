@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hdl_support import ROOT, dfg_func, need
+from hdl_support import ROOT, SUM, dfg_func, need
 from loom.hdl.emit import emit, write_all
 from loom.hdl.liveness import live_properties, run_live
 from loom.mlir import parse_file
@@ -148,16 +148,6 @@ def test_rtl_depth_must_not_be_negative(capsys):
     assert len(err.splitlines()) == 1 and "--rtl-depth must be >= 0" in err
 
 
-SUM = """func.func @sum(%n: index) -> index {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
-    %t = arith.addi %acc, %i : index
-    scf.yield %t : index
-  }
-  return %s : index
-}
-"""
 
 
 def test_correct_loop_passes_both_bounded_checks(tmp_path):

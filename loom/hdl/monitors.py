@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from loom.hdl.svexpr import unique
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
 
@@ -87,13 +88,7 @@ class Monitors:
 def label_of(oid: str, taken: set[str]) -> str:
     """A legal, unique SV identifier for obligation ``oid`` (deterministic in the order IDs are given)."""
     s = oid.replace("<", "_lt_").replace("|", "_or_").replace("@", "_at_").replace("%", "")
-    base = "ob_" + re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", s)).strip("_")
-    out, k = base, 1
-    while out in taken:
-        out = f"{base}_{k}"
-        k += 1
-    taken.add(out)
-    return out
+    return unique("ob_" + re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", s)).strip("_"), taken)
 
 
 class _Builder:

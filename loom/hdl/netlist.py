@@ -18,7 +18,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
-from loom.hdl.svexpr import HdlUnsupported, bits
+from loom.hdl.svexpr import HdlUnsupported, bits, unique
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
@@ -95,12 +95,7 @@ def _ident(name: str, taken: set[str]) -> str:
     base = re.sub(r"[^A-Za-z0-9_]", "_", name.lstrip("%")).strip("_") or "v"
     if base[0].isdigit():
         base = "v" + base
-    out, k = base, 1
-    while out in taken:
-        out = f"{base}_{k}"
-        k += 1
-    taken.add(out)
-    return out
+    return unique(base, taken)
 
 
 def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:

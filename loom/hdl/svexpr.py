@@ -24,6 +24,16 @@ class HdlUnsupported(Exception):
     """An expression the RTL generator cannot translate (raised with a human message)."""
 
 
+def unique(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_1``, ``base_2``, ... : the first not in ``taken`` (which it joins)."""
+    out, k = base, 1
+    while out in taken:
+        out = f"{base}_{k}"
+        k += 1
+    taken.add(out)
+    return out
+
+
 def bits(t: Type) -> int:
     """Width of the data bus carrying type ``t`` (a none token still gets one bit)."""
     return max(1, width_of(t))
