@@ -44,7 +44,6 @@ from loom.hdl.svexpr import bits
 from loom.ir.types import IndexType, IntegerType
 from loom.semantics import machine_for
 from loom.semantics.machine import Fail
-from loom.semantics.rest import rearm_allowance
 from loom.verify.bmc.explore import control_values
 from loom.verify.obligation import VerifyContext
 
@@ -130,7 +129,7 @@ def monitor(d: Design, k: int, bound: Optional[int] = None) -> list[str]:
     full = [f"!{c.fifo}_in_ready" for c in fifos]
     left: list[str] = []
     for c in fifos:
-        allow = rearm_allowance(c.value) if c.value is not None else 0
+        allow = c.allowance
         if allow == 0:
             left.append(f"{c.fifo}_out_valid")
             continue

@@ -40,8 +40,12 @@ class Channel:
     consumer: str
     port: str
     producer: str  # SV signal prefix of the produced value
-    allowance: int = 0  # tokens it may hold at the end without being residual (re-arming a primed buffer)
     value: Optional[Value] = None  # the DFG value the channel carries
+
+    @property
+    def allowance(self) -> int:
+        """Tokens it may hold at the end without being residual: they re-arm a primed buffer."""
+        return rearm_allowance(self.value) if self.value is not None else 0
 
 
 @dataclass
@@ -181,7 +185,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
         fifo = None if src is not None else "f_" + _ident(cname, ftaken)
-        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], rearm_allowance(v), v))
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], v))
 
     arg_names = function_arg_names(func)
     args = []
