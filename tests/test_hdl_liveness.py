@@ -53,7 +53,7 @@ def test_monitor_elaborates_in_both_backends_and_is_indexed():
     func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
     for sva in ("full", "yosys"):
         e = emit(func, "dot", sva=sva, rtl_bound=2, bmc_k=3)
-        diags = slang_diagnostics(e.files, full=sva == "full", defines=("LOOM_LIVENESS",))
+        diags = slang_diagnostics(e.files, full=sva == "full", defines=("LOOM_DFG_MONITORS", "LOOM_LIVENESS"))
         assert [t for k, t in diags if k == "error"] == [], diags[:3]
         unloc = lambda ds: sorted(re.sub(r"design\.sv:\d+:\d+: ", "", t) for _, t in ds)  # noqa: E731
         without = unloc(slang_diagnostics(e.files, full=sva == "full"))

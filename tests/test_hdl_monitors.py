@@ -83,7 +83,7 @@ def test_monitors_elaborate_with_pyslang_without_new_diagnostics(name):
     for sva in ("full", "yosys"):
         e = emit(func, name, sva=sva)
         with_m = slang_diagnostics(e.files, full=sva == "full")
-        without = slang_diagnostics(e.files, full=sva == "full", monitors=False)
+        without = slang_diagnostics(e.files, full=sva == "full", defines=())
         assert [k for k, _ in with_m if k == "error"] == []
         assert len(with_m) == len(without), [t for _, t in with_m if "lm_" in t or "ob_" in t][:3]
         assert "`LOOM_ASSERT_ALWAYS(ob_len_L0_raw," in e.files[f"{name}.sv"]

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 
-def slang_diagnostics(files: dict[str, str], full: bool = True, monitors: bool = True,
-                      defines: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+def slang_diagnostics(files: dict[str, str], full: bool = True,
+                      defines: tuple[str, ...] = ("LOOM_DFG_MONITORS",)) -> list[tuple[str, str]]:
     """pyslang errors and warnings of the design's SV files (``LOOM_ASSERTIONS`` on; ``LOOM_SVA_FULL`` if ``full``;
-    the DFG-level monitors of ``loom.hdl.monitors`` if ``monitors``; ``defines`` adds more, e.g. ``LOOM_LIVENESS``
-    for the whole-run monitor of ``loom.hdl.liveness``).
+    ``defines`` on top: by default the DFG-level monitors of ``loom.hdl.monitors``; add ``LOOM_LIVENESS`` for the
+    whole-run monitor of ``loom.hdl.liveness``, leave them out with ``()``).
 
     The property header is inlined and the defines are prepended, so one compilation unit holds everything.
     The formal harness (``*_formal.sv``) is left out: it leaves every component input unconnected on purpose
@@ -22,8 +22,7 @@ def slang_diagnostics(files: dict[str, str], full: bool = True, monitors: bool =
     import pyslang
 
     head = ("`define LOOM_ASSERTIONS\n" + ("`define LOOM_SVA_FULL\n" if full else "")
-            + ("`define LOOM_DFG_MONITORS\n" if monitors else "") + "".join(f"`define {d}\n" for d in defines)
-            + files["loom_props.svh"])
+            + "".join(f"`define {d}\n" for d in defines) + files["loom_props.svh"])
     out: list[tuple[str, str]] = []
     comp = pyslang.ast.Compilation()
     sources = [head]
