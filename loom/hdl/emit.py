@@ -42,17 +42,19 @@ class Emitted:
 
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
          rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True,
-         bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH) -> Emitted:
+         bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH,
+         source: Optional[Operation] = None) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
     co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.liveness``, under
-    ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``."""
+    ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``. ``source``: the SCF func.func ``func``
+    was lowered from (the order monitors then require its program order, as ``loom verify`` does)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
-    d = build_design(func, fifo_depth, rtl_bound, monitors)
+    d = build_design(func, fifo_depth, rtl_bound, monitors, source)
     liveness.insert_monitor(d, bmc_k, rtl_bound)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),

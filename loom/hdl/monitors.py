@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from loom.hdl.class_forms import class_form
+from loom.hdl.order_forms import order_shape
 from loom.hdl.svexpr import unique
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
@@ -151,6 +153,7 @@ class _Builder:
 def build_monitors(d: "Design") -> Monitors:
     """The DFG-level monitors of design ``d``, from the verifier's analyses of ``d.func``."""
     b = _Builder(d)
+    source = d.source
     try:
         from loom.verify.lengths.check import analyze, balance_targets, obligations
         from loom.verify.memory.order import check_memory_order
@@ -161,12 +164,12 @@ def build_monitors(d: "Design") -> Monitors:
         a = analyze(d.func, ctx)
         len_ids = [o.id for o in obligations(a, ctx)]
         layout = memory_layout(d.func)
-        mem_ids = [o.id for o in check_structure(d.func, ctx, layout) + check_memory_order(d.func, ctx, None, layout)]
+        mem_ids = [o.id for o in check_structure(d.func, ctx, layout) + check_memory_order(d.func, ctx, source, layout)]
     except Exception as e:  # noqa: BLE001 - a DFG the analyses cannot read still gets its RTL, without monitors
         b.m.note = f"no DFG-level monitors: the verifier's analysis failed ({type(e).__name__}: {e})"
         return b.m
     _lengths(b, a, len_ids, balance_targets(a))
-    _memory(b, layout, mem_ids)
+    _memory(b, layout, mem_ids, source)
     return b.m
 
 
@@ -230,60 +233,14 @@ def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]
             continue
         if oid.startswith("class."):
             v = by_name.get(oid[len("class."):])
-            form = _class_form(b, a, v, loops) if v is not None else None
+            form = class_form(a, b, v) if v is not None else None
             if form is None:
-                b.m.skipped[oid] = "this length class has no token-count form (conditional or while-loop class)"
+                b.m.skipped[oid] = "no channel of the design denotes this clock's token count"
                 continue
             cond, text = form
             _add(b, oid, [cond], v.op if hasattr(v, "op") else None, text)
             continue
         b.m.skipped[oid] = "no RTL form"
-
-
-def _class_form(b: _Builder, a, v: Value, loops) -> Optional[tuple[str, str]]:
-    """(condition, statement) comparing v's total token count with its class's reference channel."""
-    from loom.verify.lengths.check import describe
-    from loom.verify.lengths.clock import AnyClock
-
-    clock = a.clock(v)
-    if clock is None or isinstance(clock, AnyClock) or v not in b.sig:
-        return None
-    cls, text = describe(clock, a.typing.cond_names, a.logic.free)
-    if cls == "empty":
-        return f"!{b.fire(v)}", "the channel never carries a token"
-    if cls == "once" and " when " not in text:
-        return f"!lm_end || {b.count(v)} == {WIDTH}'d1", "one token per run, counted once done is out"
-    if cls not in ("raw", "body", "body-but-last"):
-        return None
-    lp = clock.levels[-1]
-    gate = _gate_of(a, lp)
-    if lp.kind != "for" or gate is None:
-        return None
-    raw_v = lp.op.results[1] if v is not lp.op.results[1] else lp.op.results[0]
-    body_v = gate.results[0] if v is not gate.results[0] else gate.results[1]
-    where = _where(text)
-    for ref in (raw_v, body_v):
-        rc = a.clock(ref)
-        if rc is None or isinstance(rc, AnyClock):
-            return None
-        if _where(describe(rc, a.typing.cond_names, a.logic.free)[1]) != where:
-            return None  # the reference is conditioned differently: totals are not comparable
-    text = f"{cls} class of loop {lp.name}"
-    n = b.count(v)
-    if cls == "raw":
-        return f"!lm_end || {n} == {b.count(raw_v)}", f"{text}: as many tokens as the loop's raw stream"
-    if cls == "body":
-        return f"!lm_end || {n} == {b.count(body_v)}", f"{text}: as many tokens as the loop's body stream"
-    acts = b.count(lp.op.results[1], "f", f"!{b.sig[lp.op.results[1]]}_data[0]")
-    return (f"!lm_end || {n} + {acts} == {b.count(gate.results[0])}",
-            f"{text}: body tokens minus one per activation")
-
-
-def _where(text: str) -> tuple[str, frozenset[str]]:
-    """(nesting, conditions) of a clock's description, independent of the order Z3 lists the conditions in."""
-    rest = text.split(")", 1)[1] if ")" in text else ""
-    inside, _, when = rest.partition(" when ")
-    return inside.strip(), frozenset(c.strip() for c in when.split(" and ") if c.strip())
 
 
 def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operation], text: str) -> None:
@@ -294,7 +251,7 @@ def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operati
     b.add(oid, " && ".join(f"({c})" for c in conds), op, text)
 
 
-def _memory(b: _Builder, layout, ids: list[str]) -> None:
+def _memory(b: _Builder, layout, ids: list[str], source: Optional[Operation] = None) -> None:
     acc = {x.name: x for x in layout.accesses}
     out: dict[str, tuple[str, str, str]] = {}
 
@@ -319,12 +276,7 @@ def _memory(b: _Builder, layout, ids: list[str]) -> None:
             if x is None or y is None:
                 b.m.skipped[oid] = "an access without a done token"
                 continue
-            conds = [f"!{y[1]} || {x[0]} == '0"]
-            if m.group(2) != m.group(3):
-                conds.append(f"!{x[1]} || {y[0]} == '0")
-            _add(b, oid, conds, acc[m.group(3)].op,
-                 f"a request of {m.group(3)} fires only when no request of {m.group(2)} is outstanding, and "
-                 "vice versa (each starts after the other's earlier instances completed)")
+            _order(b, oid, acc[m.group(2)], acc[m.group(3)], x, y, layout, source)
             continue
         m = re.fullmatch(r"mem\.access\.(\w+)", oid)
         if m:
@@ -346,3 +298,30 @@ def _memory(b: _Builder, layout, ids: list[str]) -> None:
             continue
         key = next((k for k in NO_RTL_FORM if oid.startswith(k + ".")), None)
         b.m.skipped[oid] = NO_RTL_FORM[key] if key else "no RTL form"
+
+
+def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str, str, str], layout,
+           source: Optional[Operation]) -> None:
+    """``mem.<D>.order.<X><<Y>``: program order by request/done counts where the instance correspondence is
+    derivable (``loom.hdl.order_forms``), else mutual exclusion of outstanding requests."""
+    shape = order_shape(layout, xa, ya, source)
+    if shape.kind == "self":
+        n_req, n_done = b.count(xa.op.results[-1]), b.count(xa.done)
+        _add(b, oid, [f"!{x[1]} || {n_done} == {n_req}"], xa.op,
+             f"program order ({shape.why}): a request of {xa.name} fires only when all its earlier requests "
+             "have completed")
+        return
+    if shape.kind == "seq":
+        f, s = (xa, ya) if shape.first == xa.name else (ya, xa)
+        f_req, s_req = b.fire(f.op.results[-1]), b.fire(s.op.results[-1])
+        nf_req, nf_done = b.count(f.op.results[-1]), b.count(f.done)
+        ns_req, ns_done = b.count(s.op.results[-1]), b.count(s.done)
+        _add(b, oid, [f"!{s_req} || {nf_done} > {ns_req}", f"!{f_req} || {ns_done} >= {nf_req}"], ya.op,
+             f"program order ({shape.why}): the k-th request of {s.name} fires only after the k-th instance of "
+             f"{f.name} completed, and the (k+1)-th request of {f.name} only after the k-th instance of {s.name} "
+             "completed")
+        return
+    conds = [f"!{y[1]} || {x[0]} == '0", f"!{x[1]} || {y[0]} == '0"]
+    _add(b, oid, conds, ya.op,
+         f"mutual exclusion, since the instance correspondence is not derivable ({shape.why}): a request of "
+         f"{ya.name} fires only when no request of {xa.name} is outstanding, and vice versa")

@@ -88,6 +88,7 @@ class Design:
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
     signals: dict[Value, str] = field(default_factory=dict)  # DFG value -> its SV signal prefix (v_<name>)
     monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
+    source: Optional[Operation] = None  # the SCF func.func lowered to func: program order of the order monitors
 
     @property
     def values(self) -> dict[Value, str]:
@@ -129,7 +130,7 @@ def _check_types(func: Operation, ops: list[Operation]) -> None:
 
 
 def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
-                 monitors: bool = True) -> Design:
+                 monitors: bool = True, source: Optional[Operation] = None) -> Design:
     """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
         raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
@@ -211,7 +212,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
-        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source,
     )
     for inst in instances:
         if inst.op.name == "handshake.return" and design.ret is None:
