@@ -141,3 +141,71 @@ def test_correct_twin_holds_at_the_same_depth(tmp_path):
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "warok.sby", "dfg", timeout=900)
     assert v.status == "pass", (v.failed, v.log[-1500:])
+
+
+ORDER = ROOT / "tests" / "data" / "hdl_order"
+
+
+def _with_source(name: str, monkeypatch):
+    """A DFG of tests/data/hdl_order written with --debug-info, and its SCF source (locations are relative)."""
+    from loom.verify.driver import functions_to_verify
+
+    monkeypatch.chdir(ORDER)
+    (func, src), = functions_to_verify(Path(f"{name}.dfg.mlir"), source=Path("war.scf.mlir"))
+    return func, src
+
+
+def test_order_monitor_states_program_order(monkeypatch):
+    """With the source, mem.a.order.ld0<st0 is the request/done count form in the source's order (ld0 first),
+    the self pair st0<st0 is 'every earlier request completed'; without it, the chain's order."""
+    func, src = _with_source("war_ok", monkeypatch)
+    mons = {m.obligation: m for m in emit(func, "w", source=src).design.monitors.props}
+    ld_st = mons["mem.a.order.ld0<st0"]
+    assert "program order" in ld_st.statement and "source" in ld_st.statement
+    assert "lm_n_v_a_lddone > lm_n_v_st_a_addr" in ld_st.cond and "lm_n_v_a_stdone >= lm_n_v_x_addr" in ld_st.cond
+    assert "lm_n_v_a_stdone == lm_n_v_st_a_addr" in mons["mem.a.order.st0<st0"].cond
+
+
+def test_order_monitor_keeps_mutual_exclusion_where_instances_do_not_correspond():
+    """bad_missing_edge_war: the load and store take forks of one ctrl token (parallel): no order is derivable,
+    the form stays mutual exclusion and says why."""
+    mons = {m.obligation: m for m in emit(_hand("bad_missing_edge_war"), "war").design.monitors.props}
+    m = mons["mem.a.order.ld0<st0"]
+    assert m.statement.startswith("mutual exclusion") and "parallel ctrl tokens" in m.statement
+
+
+def test_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch):
+    """war_swapped runs the store of a[i] before the load the source puts first, never overlapping them: Z3
+    (with --source) refutes mem.a.order.ld0<st0, the program-order monitor fails with that label, and the
+    mutual-exclusion form of the same pair holds over the same bound (it cannot see a wrong order)."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func, src = _with_source("war_swapped", monkeypatch)
+    refuted = {o.id for o in verify_function(func, VerifyContext(), source=src).obligations if o.status == "refuted"}
+    assert refuted == {"mem.a.order.ld0<st0"}
+    e = emit(func, "sw", rtl_bound=1, dfg_depth=12, source=src)
+    write_all(tmp_path / "po", e.files)
+    v = run_task(tmp_path / "po", "sw.sby", "dfg", timeout=600)
+    label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], v.log[-1500:]
+    import loom.hdl.monitors as mon
+    from loom.hdl.order_forms import OrderShape
+
+    monkeypatch.setattr(mon, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))
+    e2 = emit(func, "sw", rtl_bound=1, dfg_depth=12, source=src)
+    assert next(m for m in e2.design.monitors.props if m.obligation == "mem.a.order.ld0<st0").statement.startswith(
+        "mutual exclusion")
+    write_all(tmp_path / "mx", e2.files)
+    v2 = run_task(tmp_path / "mx", "sw.sby", "dfg", timeout=600)
+    assert v2.status == "pass", (v2.failed, v2.log[-1500:])
+
+
+def test_program_order_twin_holds(tmp_path, monkeypatch):
+    """war_ok (the same kernel, chained in the source's order) shows no violation of any monitor at that bound."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func, src = _with_source("war_ok", monkeypatch)
+    e = emit(func, "ok", rtl_bound=1, dfg_depth=12, source=src)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "ok.sby", "dfg", timeout=600)
+    assert v.status == "pass", (v.failed, v.log[-1500:])
