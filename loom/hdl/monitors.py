@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Optional
 
 from loom.hdl.class_forms import class_form
 from loom.hdl.order_forms import order_shape
+from loom.hdl.stream_forms import stream_forms
 from loom.hdl.svexpr import unique
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
@@ -170,6 +171,7 @@ def build_monitors(d: "Design") -> Monitors:
         return b.m
     _lengths(b, a, len_ids, balance_targets(a))
     _memory(b, layout, mem_ids, source)
+    stream_forms(b)
     return b.m
 
 
