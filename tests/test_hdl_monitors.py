@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from pathlib import Path
 
@@ -208,4 +209,59 @@ def test_program_order_twin_holds(tmp_path, monkeypatch):
     e = emit(func, "ok", rtl_bound=1, dfg_depth=12, source=src)
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "ok.sby", "dfg", timeout=600)
+    assert v.status == "pass", (v.failed, v.log[-1500:])
+
+
+SLOW = os.environ.get("LOOM_SBY_ALL") == "1"  # end-of-run evidence: a whole run at bound 1 takes 24-28 cycles
+
+
+def test_stream_precondition_fails_in_sby_with_z3_id(tmp_path):
+    """bad_stream_mul_zero: a '*=' stream from 0 never moves; Z3 refutes fsm.stream.pre.%ai and the monitor on
+    the stream's operands fails with that label when the stream takes them."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func = _hand("bad_stream_mul_zero")
+    refuted = {o.id for o in verify_function(func, VerifyContext()).obligations if o.status == "refuted"}
+    assert refuted == {"fsm.stream.pre.%ai"}
+    e = emit(func, "mz", dfg_depth=8)
+    mons = {m.obligation: m for m in e.design.monitors.props}
+    assert "fsm.stream[*=,<].terminates" in mons  # the progress relation: x2 > x, which 0 * 2 = 0 breaks
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "mz.sby", "dfg", timeout=600)
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [mons["fsm.stream.pre.%ai"].label]
+
+
+def test_class_monitor_states_the_consumers_clock():
+    """bad_raw_index_body feeds the raw index (N+1 tokens) to a body-local load: Z3 refutes class.%idx2#1,
+    whose consumers require the body clock; the monitor compares with the body count (true tokens of the raw
+    condition), not with the raw clock the channel actually has."""
+    mons = {m.obligation: m for m in emit(_hand("bad_raw_index_body"), "rib").design.monitors.props}
+    m = mons["class.%idx2#1"]
+    assert m.statement.startswith("body class") and "lm_np1_v_cont" in m.cond
+
+
+@pytest.mark.skipif(not SLOW, reason="a whole run in SymbiYosys (~70 s); LOOM_SBY_ALL=1 runs it")
+def test_class_fails_in_sby_with_z3_id(tmp_path):
+    need("yowasp-sby")
+    need("yices-smt2")
+    func = _hand("bad_raw_index_body")
+    refuted = {o.id for o in verify_function(func, VerifyContext()).obligations if o.status == "refuted"}
+    e = emit(func, "rib", rtl_bound=1, dfg_depth=28)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "rib.sby", "dfg", timeout=900)
+    by_label = {m.label: m.obligation for m in e.design.monitors.props}
+    failed = {by_label[f.rsplit(".", 1)[-1]] for f in v.failed}
+    assert v.status == "fail" and "class.%idx2#1" in failed and failed <= refuted, (failed, refuted)
+
+
+@pytest.mark.skipif(not SLOW, reason="a whole run in SymbiYosys (~85 s); LOOM_SBY_ALL=1 runs it")
+def test_program_order_twin_holds_over_a_whole_run(tmp_path, monkeypatch):
+    """war_ok at bound 1 over 24 cycles: runs with n = 0 and n = 1 reach their end, so every end-of-run form
+    (class, balance, len) is checked, not only the per-cycle ones."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func, src = _with_source("war_ok", monkeypatch)
+    e = emit(func, "ok", rtl_bound=1, dfg_depth=24, source=src)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "ok.sby", "dfg", timeout=900)
     assert v.status == "pass", (v.failed, v.log[-1500:])

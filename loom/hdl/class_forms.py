@@ -1,4 +1,5 @@
-"""The RTL form of ``class.<v>``: v's token count at the end of the run equals the count its clock denotes.
+"""The RTL form of ``class.<v>``: v's token count at the end of the run equals the count its clock denotes
+(the clock its loop-structure consumers require, when it has such consumers; else the clock inferred for it).
 
 A clock (``loom.verify.lengths.clock``) is a loop nest plus a conjunction of conditions. Its token count is
 read off channels the RTL has, never off the clock's text: the conditions are the terms of i1 channels (a
@@ -56,11 +57,10 @@ def _conditions(a, b: "_Builder") -> Iterator[tuple[Value, z3.BoolRef, object]]:
         yield v, t.term, t.clock
 
 
-def reference(a, b: "_Builder", v: Value) -> Optional[Reference]:
-    """The observable channel whose count v's clock denotes (None: no channel of the design denotes it)."""
+def reference(a, b: "_Builder", v: Value, clock) -> Optional[Reference]:
+    """The observable channel whose count ``clock`` denotes (None: no channel of the design denotes it)."""
     from loom.verify.lengths.clock import AnyClock
 
-    clock = a.clock(v)
     if clock is None or isinstance(clock, AnyClock) or clock.is_empty:
         return None
     if not clock.levels and not clock.conds:
@@ -118,15 +118,16 @@ def class_form(a, b: "_Builder", v: Value) -> Optional[tuple[str, str]]:
     """(condition, statement) of ``class.<v>``, or None when no channel of the design denotes v's count."""
     from loom.verify.lengths.check import describe
 
-    clock = a.clock(v)
-    if clock is None or v not in b.sig:
+    # the obligation's clock: what v's loop-structure consumers require of it (a refuted class is one whose
+    # inferred clock differs from that), else the clock inferred for v
+    wanted = [c.expected for c in a.typing.checks if c.family == "class" and c.channel is v]
+    clock = wanted[0] if wanted else a.clock(v)
+    if clock is None or v not in b.sig or not hasattr(clock, "is_empty"):
         return None
     cls, _ = describe(clock, a.typing.cond_names, a.logic.free)
-    if not hasattr(clock, "is_empty"):
-        return None
     if clock.is_empty:
         return f"!{b.fire(v)}", "the channel never carries a token"
-    r = reference(a, b, v)
+    r = reference(a, b, v, clock)
     if r is None:
         return None
     return (f"!lm_end || {b.count(v)} == {count(b, r)}",
