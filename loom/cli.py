@@ -128,6 +128,18 @@ def _dfg_module(path: Path, func: Optional[str], args):
     return lower_module(module, func, _lower_options(args))
 
 
+def _scf_sources(path: Path, source: Optional[str] = None) -> dict:
+    """The SCF func.funcs a DFG of ``path`` was lowered from, by name: ``path``'s own when it holds no
+    handshake.func (it is lowered), else ``source``'s (``--source``); the RTL order monitors require their
+    program order, as ``loom verify`` does."""
+    from loom.verify.driver import _sources
+
+    module = _read_module(path)
+    if not any(f.name == "handshake.func" for f in module.functions()):
+        return _sources(module)
+    return _sources(_read_module(Path(source))) if source else {}
+
+
 def _dataflow_function(module, name: Optional[str], path: Path):
     """The handshake.func ``name`` of ``module`` (or its only one), with its ``handshake.instance`` ops inlined:
     what every back end (simulator, RTL, mapper) runs."""
@@ -262,7 +274,8 @@ def cmd_hdl(args) -> int:
     path = Path(args.input)
     module = _dfg_module(path, args.func, args)
     func = _dataflow_function(module, args.func, path)
-    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth)
+    src = _scf_sources(path).get(func.attributes["sym_name"].value)
+    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth, source=src)
     print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
     if args.stats:
         from loom.hdl.synth import report, synth_stats
@@ -410,6 +423,7 @@ def _verify_rtl(paths, reports, args) -> list:
     for path in paths:
         module = _dfg_module(path, args.func, args)
         funcs = _inlined_functions(module)
+        sources = _scf_sources(path, getattr(args, "source", None))
         for rep in reports:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
@@ -417,7 +431,7 @@ def _verify_rtl(paths, reports, args) -> list:
             depth = args.rtl_depth  # None: the DFG monitors over a whole run, no whole-run bmc check; 0: neither
             out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
-                                      live_depth=depth or None))
+                                      live_depth=depth or None, source=sources.get(rep.function)))
     return out
 
 

@@ -23,6 +23,8 @@ def family(oid: str) -> str:
     parts = oid.split(".")
     if parts[0] == "mem" and len(parts) > 2 and parts[2].startswith("order"):
         return "mem.order"
+    if parts[0] == "fsm" and len(parts) > 2 and parts[1] == "stream":
+        return "fsm.stream.pre"
     if parts[0] in ("mem", "len", "fsm") and len(parts) > 1:
         return f"{parts[0]}.{parts[1] if parts[0] == 'mem' else parts[-1]}"
     return parts[0]
@@ -44,7 +46,7 @@ def main() -> int:
         stem = p.name[: -len(".scf.mlir")]
         for func, src in functions_to_verify(p):
             ids = [o.id for o in verify_function(func, VerifyContext(), source=src).obligations]
-            e = emit(func, stem)
+            e = emit(func, stem, source=src)
             doc = json.loads(e.files[f"{stem}.props.json"])
             have = {q["obligation"] for q in doc["properties"] if q["obligation"]}
             skipped = e.design.monitors.skipped if e.design.monitors else {}

@@ -11,9 +11,10 @@ from loom.ir.core import Module, Operation
 from loom.sim.result import SimResult
 
 
-def write_design(func: Operation, stem: str, outdir: Path, *, sva: str = "yosys", fifo_depth: int = 2) -> Emitted:
-    """Emit every file of ``func``'s RTL into ``outdir`` (all or nothing)."""
-    e = emit(func, stem, sva=sva, fifo_depth=fifo_depth)
+def write_design(func: Operation, stem: str, outdir: Path, *, sva: str = "yosys", fifo_depth: int = 2,
+                 source: Optional[Operation] = None) -> Emitted:
+    """Emit every file of ``func``'s RTL into ``outdir`` (all or nothing; ``source``: its SCF func.func)."""
+    e = emit(func, stem, sva=sva, fifo_depth=fifo_depth, source=source)
     write_all(outdir, e.files)
     return e
 

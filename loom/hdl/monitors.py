@@ -12,11 +12,12 @@ ordered pairs. Each obligation becomes counters over channel transfers plus one
 * ``len.<L>.after_cond`` -- at each activation end: after_cond tokens = after_value tokens (N each); once
   ``done`` is out, the gate's input channels and latch are empty;
 * ``balance.<op>``  -- once ``done`` is out, no token remains in the op's input FIFOs or in its FSM latch;
-* ``class.<v>``     -- once ``done`` is out, v's token count equals the count of its class's reference
-  channel (raw: the loop's raw condition; body: the gate's after_value; body-but-last: body - activations;
-  once: 1); an empty class never fires;
-* ``mem.<D>.order.<X><<Y>`` -- a request of one access fires only when no request of the other is
-  outstanding (its program-order predecessor has completed); read-read pairs have no obligation;
+* ``class.<v>``     -- once ``done`` is out, v's token count equals the count its clock denotes, read off the
+  condition channels (``loom.hdl.class_forms``); an empty class never fires;
+* ``mem.<D>.order.<X><<Y>`` -- program order by request/done counts where the instances correspond, else
+  mutual exclusion of outstanding requests (``loom.hdl.order_forms``); read-read pairs have no obligation;
+* ``fsm.stream.pre.<idx>`` / ``fsm.stream[..].terminates`` -- the termination precondition on the operands a
+  stream takes, and the lemma's progress relation between its index tokens (``loom.hdl.stream_forms``);
 * ``mem.access.<X>`` -- every done token of the access answers an outstanding request;
 * ``done.postdom``  -- when ``done`` fires, no access of any domain is outstanding.
 
@@ -44,11 +45,13 @@ WIDTH = 16  # token counters: a bounded check of depth < 2**16 cycles never wrap
 DEFINE = "LOOM_DFG_MONITORS"
 NO_RTL_FORM = {
     "refine": "relates the DFG to its SCF source, which is not in the RTL",
-    "mem.indep": "a graph fact (no ctrl token of one domain depends on another's done token); no per-cycle "
-                 "observable distinguishes it",
+    "mem.indep": "a graph fact (no ctrl token of one domain depends on another's done token): a dependence "
+                 "through the network is not a per-cycle observable (the RTL shows when tokens move, not why)",
     "mem.alias": "a fact about which memref arguments may alias; the RTL has one port pair per interface",
-    "fsm": "proved per component (p_fsm, task components)",
-    "bmc": "deadlock/residual monitors of branch hdlevid",
+    "len.terminates": "termination of a data-dependent while loop: a liveness fact that loom verify assumes "
+                      "(or refutes by a repeating control state); no per-cycle safety property states it",
+    "fsm": "the table lemmas are p_fsm of each component (task components); pre/terminates are monitors here",
+    "bmc": "deadlock/residual: whole-run monitors of loom.hdl.liveness (<stem>_live.sby)",
     "map": "about a placement on a fabric, not the DFG's RTL",
 }
 
@@ -242,7 +245,7 @@ def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]
             cond, text = form
             _add(b, oid, [cond], v.op if hasattr(v, "op") else None, text)
             continue
-        b.m.skipped[oid] = "no RTL form"
+        b.m.skipped[oid] = NO_RTL_FORM["len.terminates"] if oid.endswith(".terminates") else "no RTL form"
 
 
 def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operation], text: str) -> None:

@@ -65,7 +65,8 @@ class RtlReport:
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
                    monitors: bool = True, dfg_depth: Optional[int] = None,
-                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None) -> RtlReport:
+                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
+                   source: Optional[Operation] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles."""
@@ -76,7 +77,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         return rep
     depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
     e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
-             live_depth=live_depth or liveness.DEFAULT_DEPTH)
+             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
