@@ -2,8 +2,9 @@
 
 The stream termination table (``loom.verify.lemmas.termination``) states its preconditions and progress
 relations as Z3 terms; the RTL monitors state the same conditions, so they print those terms rather than
-restate them. Every bit-vector operation is wrapped in a size cast of its own width (SV would otherwise widen
-operands to the widest one in the expression and change wrap-around), signed operations go through
+restate them. Every arithmetic result is a concatenation ``{a op b}``, whose operands are self-determined (SV
+would otherwise widen them to the widest one in the expression and change wrap-around; Z3's operands of one
+operation have one width, so the result has exactly its width), signed operations go through
 ``$signed`` and unsigned ones through ``$unsigned``; mathematical integers (``BV2Int``, the ``int`` domain)
 become ``INT_W``-bit signed values, wide enough for every product and sum of two 64-bit operands.
 """
@@ -62,21 +63,21 @@ def to_sv(e: z3.ExprRef, env: dict[str, str]) -> str:
         return f"({_signed(ch[0], env)} {op} {_signed(ch[1], env)})"
     if k == z3.Z3_OP_ITE:
         body = f"({rec(ch[0])} ? {rec(ch[1])} : {rec(ch[2])})"
-        return body if z3.is_bool(e) else f"{_width(e)}'{body}"
+        return body if z3.is_bool(e) else "{" + body + "}"
     if k in _CMP:
         conv = "$unsigned" if k in _UNSIGNED else "$signed"
         return f"({conv}({rec(ch[0])}) {_CMP[k]} {conv}({rec(ch[1])}))"
     if k in _ARITH:
         op = _ARITH[k]
         inner = f" {op} ".join(_signed(c, env) for c in ch)
-        return f"{_width(e)}'({inner})"
+        return "{" + inner + "}"
     if k in (z3.Z3_OP_UMINUS, z3.Z3_OP_BNEG):
-        return f"{_width(e)}'(-{_signed(ch[0], env)})"
+        return "{-" + _signed(ch[0], env) + "}"
     if k == z3.Z3_OP_BSREM or k == z3.Z3_OP_BSREM_I:
         a, b = rec(ch[0]), rec(ch[1])
-        return f"(({b}) == '0 ? {a} : {e.size()}'($signed({a}) % $signed({b})))"
+        return f"(({b}) == '0 ? {a} : {{$signed({a}) % $signed({b})}})"
     if k == z3.Z3_OP_BASHR:
-        return f"{e.size()}'($signed({rec(ch[0])}) >>> {rec(ch[1])})"
+        return f"{{$signed({rec(ch[0])}) >>> {rec(ch[1])}}}"
     if k == z3.Z3_OP_SIGN_EXT:
         return f"{e.size()}'($signed({rec(ch[0])}))"
     if k == z3.Z3_OP_ZERO_EXT:
