@@ -11,8 +11,11 @@ from loom.hdl.emit import emit
 from loom.hdl.lint import slang_diagnostics, verilator_lint, waivers
 from hdl_support import EXAMPLES, ROOT, dfg_func, emit_every_example, need, stem
 
-# the three ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA
-CONFIGS = {"plain": (), "yosys": ("LOOM_ASSERTIONS",), "full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL")}
+# the ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA, and both
+# backends with the DFG-level monitors of the top (task dfg of the .sby)
+CONFIGS = {"plain": (), "yosys": ("LOOM_ASSERTIONS",), "full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL"),
+           "monitors": ("LOOM_ASSERTIONS", "LOOM_DFG_MONITORS"),
+           "monitors-full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL", "LOOM_DFG_MONITORS")}
 
 
 @pytest.fixture(scope="module")

@@ -93,13 +93,15 @@ def stream_forms(b: "_Builder") -> None:
         if op.results[0] not in b.sig or op.results[1] not in b.sig:
             continue
         fire, cont = b.fire(op.results[0]), f"{b.sig[op.results[1]]}_data[0]"
-        b.m.decls += [f"  logic lm_{g}_on;", f"  logic [{W - 1}:0] lm_{g}_x, lm_{g}_t, lm_{g}_b;"]
+        latched = [r for r in ("t", "b") if f"lm_{g}_{r}" in prog]  # the step/bound the relation reads
+        b.m.decls += [f"  logic lm_{g}_on;", f"  logic [{W - 1}:0] " + ", ".join(f"lm_{g}_{r}" for r in ["x"] + latched)
+                      + ";"]
         b.m.logic += [
-            "  always @(posedge clk) begin  // in an activation after its first firing: last index, step, bound",
+            "  always @(posedge clk) begin  // in an activation after its first firing: last index (step, bound)",
             f"    if (rst) lm_{g}_on <= 1'b0; else if ({fire}) lm_{g}_on <= {cont};",
-            f"    if ({fire}) lm_{g}_x <= {b.sig[op.results[0]]}_data;",
-            f"    if ({take}) begin lm_{g}_t <= {data['step']}; lm_{g}_b <= {data['bound']}; end",
-            "  end"]
+            f"    if ({fire}) lm_{g}_x <= {b.sig[op.results[0]]}_data;"]
+        b.m.logic += [f"    if ({take}) lm_{g}_{r} <= {data['step' if r == 't' else 'bound']};" for r in latched]
+        b.m.logic.append("  end")
         progress_of.setdefault(term_id, []).append(f"(!({fire} && lm_{g}_on) || {prog})")
         ops_of.setdefault(term_id, op)
         texts[term_id] = text
