@@ -120,13 +120,14 @@ def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str
             "integer/index/i1 datapaths are synthesizable and bit-exact with loom.semantics.scalar",
             "float ops are behavioural simulation models ($bitstoshortreal/$realtobits); under Yosys (synth and "
             "formal) their results are unconstrained (anyseq), so no property depends on float values",
-            "DFG-level obligations (len.*, balance.*, class.*, mem.*.order, mem.access.*, done.postdom) are "
+            "DFG-level obligations (len.*, balance.*, class.*, mem.*.order, mem.access.*, done.postdom, "
+            "fsm.stream.pre.*, fsm.stream[...].terminates) are "
             "monitors in the top (kind dfg, under LOOM_DFG_MONITORS), checked by the bounded task dfg only: "
             "a bounded check, not a proof for all trip counts",
             "bmc.K*.deadlock / bmc.K*.residual are whole-run monitors (kind liveness, under LOOM_LIVENESS), "
             "checked by the bounded tasks of <stem>_live.sby",
             "no RTL form: refine.* (the SCF source is not in the RTL), mem.indep.*/mem.alias.* (graph facts) and "
-            "the stream termination lemma (fsm.stream[...].terminates)",
+            "len.*.terminates (termination of a data-dependent while loop, assumed by loom verify)",
         ],
         "dfg_monitors_note": d.monitors.note if d.monitors is not None and d.monitors.note else None,
         "properties": props,

@@ -206,8 +206,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
                                                               "all agree with Z3"))
     if rep.uncovered:
-        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, stream "
-                     "termination, conditional classes; bmc without --rtl-depth; see specs/hdl.md)")
+        lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, mem.alias, "
+                     "while-loop termination; bmc without --rtl-depth; see specs/hdl.md)")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
