@@ -318,15 +318,45 @@ def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str,
         return
     if shape.kind == "seq":
         f, s = (xa, ya) if shape.first == xa.name else (ya, xa)
-        f_req, s_req = b.fire(f.op.results[-1]), b.fire(s.op.results[-1])
-        nf_req, nf_done = b.count(f.op.results[-1]), b.count(f.done)
-        ns_req, ns_done = b.count(s.op.results[-1]), b.count(s.done)
-        _add(b, oid, [f"!{s_req} || {nf_done} > {ns_req}", f"!{f_req} || {ns_done} >= {nf_req}"], ya.op,
-             f"program order ({shape.why}): the k-th request of {s.name} fires only after the k-th instance of "
-             f"{f.name} completed, and the (k+1)-th request of {f.name} only after the k-th instance of {s.name} "
-             "completed")
-        return
+        conds = [_before(b, s, shape.gate(s.name), f, shape.gate(f.name), True),
+                 _before(b, f, shape.gate(f.name), s, shape.gate(s.name), False)]
+        if None not in conds:
+            _add(b, oid, conds, ya.op,
+                 f"program order ({shape.why}): a request of {s.name} fires only after the instance of {f.name} "
+                 f"of the same iteration (if any) completed, and a request of {f.name} only after the instances of "
+                 f"{s.name} of the earlier iterations completed")
+            return
     conds = [f"!{y[1]} || {x[0]} == '0", f"!{x[1]} || {y[0]} == '0"]
     _add(b, oid, conds, ya.op,
          f"mutual exclusion, since the instance correspondence is not derivable ({shape.why}): a request of "
          f"{ya.name} fires only when no request of {xa.name} is outstanding, and vice versa")
+
+
+def _branch_counts(b: _Builder, gate) -> Optional[tuple[str, str]]:
+    """(firings, tokens sent to the side) of a ctrl cond_br (None: an output has no signal to count)."""
+    cb, side = gate
+    if any(r not in b.sig for r in cb.results):
+        return None
+    fired = f"({b.count(cb.results[0])} + {b.count(cb.results[1])})"
+    return fired, b.count(cb.results[side])
+
+
+def _before(b: _Builder, a, ga, p, gp, same: bool) -> Optional[str]:
+    """At a request of access ``a`` (conditional on branch ``ga``, or not), every instance of ``p`` (on ``gp``)
+    of the earlier iterations -- and of the same one when ``same`` (``p`` runs first) -- has completed."""
+    req = b.fire(a.op.results[-1])
+    if ga is None:
+        n = b.count(a.op.results[-1])
+        upto = f"({n} + {WIDTH}'d1)" if same else n  # instances of p that must be complete
+    else:
+        counts = _branch_counts(b, ga)
+        if counts is None:
+            return None
+        upto = counts[0] if same else f"({counts[0]} - {WIDTH}'d1)"
+    done = b.count(p.done)
+    if gp is None:
+        return f"!{req} || {done} >= {upto}"
+    counts = _branch_counts(b, gp)
+    if counts is None:
+        return None
+    return f"!{req} || ({counts[0]} == {upto} && {done} >= {counts[1]})"

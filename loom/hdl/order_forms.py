@@ -9,12 +9,15 @@ tree, the form is program order by counts:
 
 * ``X = Y`` (a store against its own later iterations): a request fires only when every earlier request of it
   has completed (done count = request count);
-* ``X`` and ``Y`` in one sequence, below the same loops in the same phase and branch sides, with no loop or
-  branch between that sequence and either access: both run exactly once per instance of the sequence, so the
-  k-th request of one and the k-th of the other are the same iteration. With F the one the required order runs
-  first and S the other: S's request fires only when F's done count exceeds S's request count (F's instance of
-  this iteration has completed), and F's request fires only when S's done count has reached F's request count
-  (S's instance of the previous iteration has completed: the back edge).
+* ``X`` and ``Y`` in one sequence, below the same loops in the same phase and branch sides, with no loop and
+  at most one branch between that sequence and each access: each runs once per instance of the sequence, or,
+  under a branch, once per instance whose branch token (the ctrl ``cond_br`` of the network) takes its side.
+  The instance an access's request belongs to is then a count: its request count (unconditional) or its
+  branch's firing count (conditional). With F the one the required order runs first and S the other, at S's
+  request in instance i, F's instances of instances 0..i have completed (F's done count >= i+1, or, F
+  conditional, its branch has fired exactly i+1 times and F's done count >= the tokens that branch sent to F's
+  side); at F's request in instance k, S's instances of instances 0..k-1 have completed (the back edge; the
+  same with k).
 
 Otherwise (different loop phases or nesting, branch sides, accesses under parallel ctrl tokens with no
 required order) the correspondence of instances is not a function of the counts, and the form is mutual
@@ -26,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from loom.ir.core import Operation
+
 if TYPE_CHECKING:
     from loom.verify.memory.structure import Access, Layout
 
@@ -33,17 +38,30 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class OrderShape:
     """How the two accesses' instances correspond: ``kind`` is ``self`` (one access, its own iterations),
-    ``seq`` (once each per instance of one sequence; ``first`` runs first) or ``exclusive`` (no derivable
-    correspondence: mutual exclusion); ``why`` says which in words."""
+    ``seq`` (at most once each per instance of one sequence; ``first`` runs first) or ``exclusive`` (no
+    derivable correspondence: mutual exclusion); ``why`` says which in words. ``gates`` maps an access name
+    to the branch it is conditional on below the sequence: (the ctrl ``cond_br`` op, 0 for its true side,
+    1 for its false side); an access without an entry runs once per instance."""
 
     kind: str
     first: Optional[str] = None
     why: str = ""
+    gates: tuple = ()
+
+    def gate(self, name: str) -> Optional[tuple[Operation, int]]:
+        return dict(self.gates).get(name)
 
 
-def _once_below(path, i: int) -> bool:
-    """No loop or branch between the divergence (depth ``i``) and the access: one execution per instance."""
-    return all(n.kind not in ("loop", "if") for n, _ in path[i + 1:])
+def _gate_below(path, i: int) -> tuple[bool, Optional[tuple[Operation, int]]]:
+    """(derivable, gate) of the path below the divergence (depth ``i``): no loop and at most one branch
+    (the access runs once per instance, or once per instance whose branch token takes its side)."""
+    rest = path[i + 1:]
+    if any(n.kind == "loop" for n, _ in rest):
+        return False, None
+    ifs = [(n.op, side) for n, side in rest if n.kind == "if"]
+    if len(ifs) > 1:
+        return False, None
+    return True, (ifs[0] if ifs else None)
 
 
 def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> OrderShape:
@@ -72,12 +90,16 @@ def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> Orde
         what = {"loop": "different phases of one loop (N+1 and N instances per activation)",
                 "if": "the two sides of one branch", "par": "parallel ctrl tokens"}[node.kind]
         return OrderShape("exclusive", why=f"the accesses are on {what}")
-    if not (_once_below(px, i) and _once_below(py, i)):
-        return OrderShape("exclusive", why="a loop or branch lies between their common sequence and an access")
+    (ok_x, gx), (ok_y, gy) = _gate_below(px, i), _gate_below(py, i)
+    if not (ok_x and ok_y):
+        return OrderShape("exclusive", why="a loop or nested branches lie between their common sequence and an "
+                          "access")
+    gates = tuple((a.name, g) for a, g in ((x, gx), (y, gy)) if g is not None)
     if keys is not None:
         x_first = keys[id(x)] < keys[id(y)]
         src = "the source's program order"
     else:
         x_first = cx < cy
         src = "the ctrl-done chain's order (no source: race freedom)"
-    return OrderShape("seq", x.name if x_first else y.name, f"once each per iteration; {src}")
+    each = "once each per iteration" if not gates else "at most once each per iteration (a branch decides)"
+    return OrderShape("seq", x.name if x_first else y.name, f"{each}; {src}", gates)

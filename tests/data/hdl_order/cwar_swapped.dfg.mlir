@@ -1,0 +1,36 @@
+// cwar_swapped: cwar_ok with the chain reversed: the branch (and the store of even iterations) takes the
+// iteration's ctrl and the load waits for the branch's merged done, so st0 runs before the load the source
+// puts first. With --source cwar.scf.mlir Z3 refutes mem.a.order.ld0<st0.
+module {
+  handshake.func @cwar(%a: memref<?xi32>, %n: index, %start_token: none, ...) -> none attributes {argNames = ["a", "n", "start_token"], resNames = ["done_token"]} {
+    %c0 = handshake.constant %start_token {value = 0 : index} : index loc("cwar.scf.mlir":2:3)
+    %guard = arith.cmpi slt, %c0, %n : index loc("cwar.scf.mlir":4:3)
+    %a_ctrl_t, %a_ctrl_f = handshake.cond_br %guard, %start_token : none loc("cwar.scf.mlir":4:3)
+    %ctrl_t, %ctrl_f = handshake.cond_br %guard, %start_token : none loc("cwar.scf.mlir":4:3)
+    %c0_0 = handshake.constant %ctrl_t {value = 0 : index} : index loc("cwar.scf.mlir":2:3)
+    %n_t, %n_f = handshake.cond_br %guard, %n : index loc("cwar.scf.mlir":4:3)
+    %c1 = handshake.constant %ctrl_t {value = 1 : index} : index loc("cwar.scf.mlir":3:3)
+    %index, %willContinue = dataflow.stream %c0_0, %c1, %n_t {step_op = "+=", cont_cond = "<"} : (index, index, index) -> (index, i1) loc("cwar.scf.mlir":4:3)
+    %afterValue, %afterCond = dataflow.gate %index, %willContinue : index, i1 -> index, i1 loc("cwar.scf.mlir":4:3)
+    %a_loop_ctrl = dataflow.carry %afterCond, %a_ctrl_t, %a_body_done_t : i1, none, none -> none loc("cwar.scf.mlir":4:3)
+    %x, %x_addr = handshake.load [%afterValue] %a_data, %a_done : index, i32 loc("cwar.scf.mlir":5:5)
+    %ctrl_inv = dataflow.invariant %afterCond, %ctrl_t : i1, none -> none loc("cwar.scf.mlir":4:3)
+    %c1_0 = handshake.constant %ctrl_inv {value = 1 : index} : index loc("cwar.scf.mlir":3:3)
+    %odd = arith.andi %afterValue, %c1_0 : index loc("cwar.scf.mlir":6:5)
+    %c0_1 = handshake.constant %ctrl_inv {value = 0 : index} : index loc("cwar.scf.mlir":2:3)
+    %even = arith.cmpi eq, %odd, %c0_1 : index loc("cwar.scf.mlir":7:5)
+    %a_ctrl_t_0, %a_ctrl_f_0 = handshake.cond_br %even, %a_loop_ctrl : none loc("cwar.scf.mlir":8:5)
+    %i_t, %i_f = handshake.cond_br %even, %afterValue : index loc("cwar.scf.mlir":8:5)
+    %iw = arith.index_cast %i_t : index to i32 loc("cwar.scf.mlir":9:7)
+    %st_a_data, %st_a_addr = handshake.store [%i_t] %iw, %a_ctrl_t_0 : index, i32 loc("cwar.scf.mlir":10:7)
+    %a_done = handshake.mux %even [%a_ctrl_f_0, %a_stdone] : i1, none loc("cwar.scf.mlir":8:5)
+    %a_body_done_t, %a_body_done_f = handshake.cond_br %afterCond, %a_lddone : none loc("cwar.scf.mlir":4:3)
+    %a_done_0 = handshake.mux %guard [%a_ctrl_f, %a_body_done_f] : i1, none loc("cwar.scf.mlir":4:3)
+    %a_data, %a_stdone, %a_lddone = handshake.extmemory[ld = 1, st = 1] (%a : memref<?xi32>) (%st_a_data, %st_a_addr, %x_addr) {id = 0 : i32} : (i32, index, index) -> (i32, none, none) loc("cwar.scf.mlir":5:5)
+    handshake.sink %ctrl_f : none loc("cwar.scf.mlir":4:3)
+    handshake.sink %n_f : index loc("cwar.scf.mlir":4:3)
+    handshake.sink %x : i32 loc("cwar.scf.mlir":5:5)
+    handshake.sink %i_f : index loc("cwar.scf.mlir":8:5)
+    handshake.return %a_done_0 : none loc("cwar.scf.mlir":13:3)
+  } loc("cwar.scf.mlir":1:1)
+}
