@@ -326,9 +326,10 @@ def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str,
                  f"of the same iteration (if any) completed, and a request of {f.name} only after the instances of "
                  f"{s.name} of the earlier iterations completed")
             return
+    why = shape.why if shape.kind != "seq" else "a branch output of the ctrl chain has no signal to count"
     conds = [f"!{y[1]} || {x[0]} == '0", f"!{x[1]} || {y[0]} == '0"]
     _add(b, oid, conds, ya.op,
-         f"mutual exclusion, since the instance correspondence is not derivable ({shape.why}): a request of "
+         f"mutual exclusion, since the instance correspondence is not derivable ({why}): a request of "
          f"{ya.name} fires only when no request of {xa.name} is outstanding, and vice versa")
 
 
