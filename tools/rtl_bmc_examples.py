@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(argv: list[str] | None = None) -> int:
-    from loom.cli import _dfg_module, _pick_function
+    from loom.cli import _dfg_module, _pick_function, _scf_sources
     from loom.hdl.depth import measured_depth
     from loom.hdl.emit import emit, write_all
     from loom.hdl.sby import run_task
@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: no depth (iverilog missing?)", flush=True)
             bad += 1
             continue
-        e = emit(func, name, rtl_bound=args.bound, dfg_depth=depth)
+        src = _scf_sources(path).get(func.attributes["sym_name"].value)  # the order monitors' program order
+        e = emit(func, name, rtl_bound=args.bound, dfg_depth=depth, source=src)
         wd = Path(tempfile.mkdtemp(prefix=f"loom-bmc-{name}-"))
         write_all(wd, e.files)
         v = run_task(wd, f"{name}.sby", "dfg", timeout=7200)
