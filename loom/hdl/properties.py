@@ -7,7 +7,7 @@ obligation it corresponds to (``fsm.<family>.<prop>`` for the table-conformance
 property of an operator; None for protocol and FIFO properties, which Z3 does not
 state), its file:line in the RTL and the DFG location of its op. The DFG-level
 monitors of the top (``loom.hdl.monitors``, kind ``dfg``) carry the exact ID of
-the ``len``/``balance``/``class``/``mem``/``done`` obligation they state; they are
+the ``len``/``balance``/``class``/``mem``/``done``/``fsm.stream`` obligation they state; they are
 checked by the bounded task ``dfg`` only (``mode: "bounded"``).
 """
 
