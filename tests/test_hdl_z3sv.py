@@ -14,7 +14,8 @@ from loom.hdl.z3sv import to_sv
 from loom.verify.lemmas.termination import TERMINATION
 
 W = 64
-EDGE = [0, 1, 2, 3, 10, (1 << 63) - 1, (1 << 63) - 2, 1 << 63, (1 << 63) + 1, (1 << 64) - 1, (1 << 64) - 2, 62, 64]
+EDGE = [0, 1, 2, 3, 10, 62, 64, (1 << 63) - 1, (1 << 63) - 2, 1 << 63, (1 << 63) + 1, (1 << 64) - 1,
+        (1 << 64) - 2]
 
 
 def _terms():

@@ -1,9 +1,9 @@
 """Which `loom verify` obligations of the examples have an RTL property (props.json `obligation`), per family.
 
 Usage: python tools/rtl_forms_coverage.py [EXAMPLE ...] [--list]
-For each example: the IDs `loom verify examples/X.scf.mlir --json` reports (the lowered DFG checked against its
-SCF source) against the `obligation` fields of `loom hdl`'s props.json; prints the count without an RTL property
-per family and in total (with --list, every such ID and the reason monitors.py records for it).
+For each example: the IDs `loom verify examples/X.scf.mlir --json` reports (the lowered DFG checked against
+its SCF source) against the `obligation` fields of `loom hdl`'s props.json; prints the count without an RTL
+property per family and in total (with --list, every such ID and the reason monitors.py records for it).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def family(oid: str) -> str:
-    """The family of an obligation ID: its first one or two dotted parts (``mem.<D>.order`` -> ``mem.order``)."""
+    """The family of an obligation ID: its first dotted parts (``mem.<D>.order.X<Y`` -> ``mem.order``)."""
     parts = oid.split(".")
     if parts[0] == "mem" and len(parts) > 2 and parts[2].startswith("order"):
         return "mem.order"
@@ -39,7 +39,8 @@ def main() -> int:
     from loom.verify.driver import functions_to_verify, verify_function
     from loom.verify.obligation import VerifyContext
 
-    paths = [ROOT / "examples" / f"{x}.scf.mlir" for x in args.examples] or sorted((ROOT / "examples").glob("*.scf.mlir"))
+    every = sorted((ROOT / "examples").glob("*.scf.mlir"))
+    paths = [ROOT / "examples" / f"{x}.scf.mlir" for x in args.examples] or every
     total = missing = 0
     fam_missing: Counter = Counter()
     for p in paths:

@@ -5,7 +5,8 @@ A clock (``loom.verify.lengths.clock``) is a loop nest plus a conjunction of con
 read off channels the RTL has, never off the clock's text: the conditions are the terms of i1 channels (a
 loop's raw condition ``j < N``, a gate's ``after_cond`` ``j < N-1``, a branch condition ``%c``), so a clock
 ``K and c`` has as many tokens as the channel whose term is ``c`` (or ``!c``) and whose clock is ``K`` carries
-tokens of that polarity; ``N_L >= 1`` counts the activations of L whose raw condition opened with a true token;
+tokens of that polarity; ``N_L >= 1`` counts the activations of L whose raw condition opened with a
+true token;
 a clock equal to a loop's raw clock counts that raw condition's tokens; the unconditioned run clock is 1.
 Why totals: two clocks with the same key denote the same coordinate set, so equal totals are what the class
 obligation implies at the end of the run; a per-activation form would need the correspondence of activations.
@@ -68,7 +69,8 @@ def reference(a, b: "_Builder", v: Value, clock) -> Optional[Reference]:
     names = a.names
     conds = list(_conditions(a, b))
     for w, term, wc in conds:  # a loop's raw condition (or any condition channel) with exactly v's clock
-        if w is not v and wc.key == clock.key and any(term.get_id() == lp.cont.get_id() for lp in a.typing.loops):
+        is_raw = any(term.get_id() == lp.cont.get_id() for lp in a.typing.loops)
+        if w is not v and wc.key == clock.key and is_raw:
             return Reference("all", w, text=f"as many tokens as the loop condition {names[w]}")
     for lp in a.typing.loops:  # v is itself a raw condition: the other results of its loop opener
         for w in lp.op.results:
@@ -80,7 +82,8 @@ def reference(a, b: "_Builder", v: Value, clock) -> Optional[Reference]:
             continue
         for pol, c in ((1, term), (0, z3.Not(term))):
             if _key(wc.levels, list(wc.conds) + [c]) == clock.key:
-                return Reference("pol", w, pol, f"as many tokens as {names[w]} carries {'true' if pol else 'false'}")
+                what = "true" if pol else "false"
+                return Reference("pol", w, pol, f"as many tokens as {names[w]} carries {what}")
     for lp in a.typing.loops:
         act = lp.activation
         if act.levels != clock.levels:
@@ -131,4 +134,4 @@ def class_form(a, b: "_Builder", v: Value) -> Optional[tuple[str, str]]:
     if r is None:
         return None
     return (f"!lm_end || {b.count(v)} == {count(b, r)}",
-            f"{cls} class: at the end of the run, {r.text}")  # not describe()'s text: its order follows Z3 ids
+            f"{cls} class: at the end of the run, {r.text}")  # not describe()'s text: ordered by Z3 ids

@@ -65,7 +65,7 @@ def _gate_below(path, i: int) -> tuple[bool, Optional[tuple[Operation, int]]]:
 
 
 def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> OrderShape:
-    """The instance correspondence of accesses ``x`` and ``y`` (same domain) and the order required of them."""
+    """The instance correspondence of accesses ``x`` and ``y`` (one domain) and the order required of them."""
     from loom.sim.names import value_name_map
     from loom.verify.memory.order import Unrecognized, domain_pairs, source_keys
 
@@ -73,7 +73,8 @@ def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> Orde
         return OrderShape("self", x.name, "one access against its own earlier iterations")
     func = layout.func
     ops = list(func.regions[0].entry.ops)
-    names = value_name_map(func, list(dict.fromkeys(v for op in ops for v in list(op.operands) + list(op.results))))
+    values = [v for op in ops for v in list(op.operands) + list(op.results)]
+    names = value_name_map(func, list(dict.fromkeys(values)))
     keys = source_keys(source, layout)[0] if source is not None else None
     try:
         dp = domain_pairs(layout, x.domain, names, keys)
@@ -84,7 +85,7 @@ def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> Orde
     while i < min(len(px), len(py)) and px[i][0] is py[i][0] and px[i][1] == py[i][1]:
         i += 1
     if i >= min(len(px), len(py)) or px[i][0] is not py[i][0]:
-        return OrderShape("exclusive", why="the accesses' positions in the ctrl-done tree do not diverge in one node")
+        return OrderShape("exclusive", why="their positions in the ctrl-done tree do not diverge in one node")
     node, cx, cy = px[i][0], px[i][1], py[i][1]
     if node.kind != "seq":
         what = {"loop": "different phases of one loop (N+1 and N instances per activation)",
@@ -92,8 +93,8 @@ def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> Orde
         return OrderShape("exclusive", why=f"the accesses are on {what}")
     (ok_x, gx), (ok_y, gy) = _gate_below(px, i), _gate_below(py, i)
     if not (ok_x and ok_y):
-        return OrderShape("exclusive", why="a loop or nested branches lie between their common sequence and an "
-                          "access")
+        return OrderShape("exclusive",
+                          why="a loop or nested branches lie between their common sequence and an access")
     gates = tuple((a.name, g) for a, g in ((x, gx), (y, gy)) if g is not None)
     if keys is not None:
         x_first = keys[id(x)] < keys[id(y)]

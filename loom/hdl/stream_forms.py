@@ -37,7 +37,7 @@ def _ports(b: "_Builder", inst: str) -> Optional[dict[str, str]]:
 
 
 def _ghost_free(progress, domain: str):
-    """The progress relation in observable terms: the table's own, or |bound - x| shrinking for a ghost rank."""
+    """The progress relation in observable terms: the table's own, or |bound - x| shrinking (ghost rank)."""
     x, x2, t, b = (z3.BitVec(n, W) for n in ("x", "x2", "t", "b"))
     if progress.__name__ == "_ghost":
         w = lambda v: z3.SignExt(2, v)  # noqa: E731
@@ -94,13 +94,14 @@ def stream_forms(b: "_Builder") -> None:
             continue
         fire, cont = b.fire(op.results[0]), f"{b.sig[op.results[1]]}_data[0]"
         latched = [r for r in ("t", "b") if f"lm_{g}_{r}" in prog]  # the step/bound the relation reads
-        b.m.decls += [f"  logic lm_{g}_on;", f"  logic [{W - 1}:0] " + ", ".join(f"lm_{g}_{r}" for r in ["x"] + latched)
-                      + ";"]
+        regs = ", ".join(f"lm_{g}_{r}" for r in ["x"] + latched)
+        b.m.decls += [f"  logic lm_{g}_on;", f"  logic [{W - 1}:0] {regs};"]
         b.m.logic += [
-            "  always @(posedge clk) begin  // in an activation after its first firing: last index (step, bound)",
+            "  always @(posedge clk) begin  // in an activation: last index (step, bound)",
             f"    if (rst) lm_{g}_on <= 1'b0; else if ({fire}) lm_{g}_on <= {cont};",
             f"    if ({fire}) lm_{g}_x <= {b.sig[op.results[0]]}_data;"]
-        b.m.logic += [f"    if ({take}) lm_{g}_{r} <= {data['step' if r == 't' else 'bound']};" for r in latched]
+        port = {"t": "step", "b": "bound"}
+        b.m.logic += [f"    if ({take}) lm_{g}_{r} <= {data[port[r]]};" for r in latched]
         b.m.logic.append("  end")
         progress_of.setdefault(term_id, []).append(f"(!({fire} && lm_{g}_on) || {prog})")
         ops_of.setdefault(term_id, op)
