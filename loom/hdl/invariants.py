@@ -25,12 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from loom.hdl.monitors import WIDTH
 from loom.ir.core import Value
 from loom.ir.types import IntegerType, MemRefType
 from loom.semantics.expr import Apply, Const, In
+from loom.semantics.machine import Fail
 
 if TYPE_CHECKING:
     from loom.hdl.netlist import Channel, Design, Instance
@@ -146,10 +148,15 @@ def build_invariants(d: "Design") -> Invariants:
     b = _Builder(d)
     if d.monitors is None or not d.monitors.props:
         return b.inv
+    once = _once_values(b)
     for inst in d.instances:
-        _component_relations(b, inst)
+        _component_relations(b, inst, once)
         _last_token(b, inst)
-    _once_bounds(b)
+    for v in sorted(once, key=lambda v: d.signals[v]):
+        s = d.signals[v]
+        b.add(f"inv_once_{s}", f"{b.p(v)} <= {W}'d1", f"{s} is of class once: at most one token per run")
+        for ch in (c for c in d.channels if c.value is v and c.fifo is not None):  # so C(ch) cannot wrap below 0
+            b.add(f"inv_once_{ch.fifo}", f"{b.count(ch)} <= {b.p(v)}", f"channel {ch.name} holds no more than {s} sent")
     _monitor_links(b)
     return b.inv
 
@@ -168,7 +175,7 @@ def _guard_value(guard, port: str) -> Optional[int]:
     return None
 
 
-def _component_relations(b: _Builder, inst: "Instance") -> None:
+def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> None:
     """The linear count relations of one component's table, in its ports' observable counters."""
     d, m = b.d, inst.component.machine
     chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name and ch.fifo is not None}
@@ -192,6 +199,20 @@ def _component_relations(b: _Builder, inst: "Instance") -> None:
         if _is_i1(v):
             i1_out.add(port.name)
             obs["P1:" + port.name] = b.p(v, True)
+    fails = [r for r in m.rules if isinstance(r.effect, Fail)]
+    if fails and inst.component.has_fail:  # error firings: counted from the instance's fail pulse
+        e = f"lm_e_{inst.name}"
+        b.declared.add(e)
+        b.inv.decls.append(f"  logic [{W - 1}:0] {e};")
+        b.inv.logic.append(f"  always @(posedge clk) if (rst) {e} <= '0; else if ({inst.name}_fail) {e} <= {e} + 1'b1;")
+        obs["E"] = e
+        # an error firing consumes the inputs it reads: bounded by a once input's count, the counter cannot wrap
+        for p in sorted({p for r in fails for p in r.reads}):
+            ch = chans.get(p)
+            if ch is not None and ch.value in once and "C:" + p in obs:
+                b.add(f"inv_err_{inst.name}", f"{e} <= {obs['C:' + p]}",
+                      f"{inst.name}: error firings <= tokens taken from {p} (a once input)")
+                break
     multi = len(m.states) > 1
     if multi:
         for k, s in enumerate(m.states):
@@ -217,6 +238,8 @@ def _component_relations(b: _Builder, inst: "Instance") -> None:
                     col["P1:" + p] = vals[e.port]
                 else:
                     col["P1:" + p] = None
+        if "E" in col:
+            col["E"] = 1 if isinstance(r.effect, Fail) else 0
         if multi:
             col["S:" + r.state] = (col.get("S:" + r.state) or 0) - 1
             col["S:" + r.next] = (col.get("S:" + r.next) or 0) + 1
@@ -228,10 +251,11 @@ def _component_relations(b: _Builder, inst: "Instance") -> None:
         terms = [(y[j], keys[j]) for j in range(len(keys)) if y[j]]
         if not any(not k.startswith("S:") for _, k in terms):
             continue
-        lhs = " + ".join(f"{W}'({coef}) * {obs[k]}" if coef != 1 else obs[k] for coef, k in terms)
+        lhs = "".join((" + " if coef > 0 else " - ") + (obs[k] if abs(coef) == 1 else f"{W}'({abs(coef)}) * {obs[k]}")
+                      for coef, k in terms)
         const = sum(coef for coef, k in terms if k == "S:" + m.initial)
         text = " + ".join(f"{coef}*{k}" for coef, k in terms) + f" == {const}"
-        b.add(f"inv_{inst.name}_{n}", f"{W}'({lhs}) == {W}'({const})",
+        b.add(f"inv_{inst.name}_{n}", f"{W}'({W}'d0{lhs}) == {W}'({const % (1 << W)})",
               f"{inst.name} ({m.op_name}) count relation: {text}")
 
 
@@ -262,9 +286,41 @@ def _last_token(b: _Builder, inst: "Instance") -> None:
                 continue
             kv = kappa.pop()
             for ch in (c for c in b.d.channels if c.value is v and c.fifo is not None):
+                _consumer_after(b, ch, inst, k, kv)
                 b.add(f"inv_last_{ch.fifo}_{s}", f"{b.state(inst, k)} == '0 || {b.count(ch)} == '0 || "
                       f"{b.newest(ch)} == 1'b{kv}",
                       f"{inst.name} in {s} last emitted {port.name} = {kv}: so is the newest token of {ch.name}")
+
+
+def _consumer_after(b: _Builder, ch: "Channel", prod: "Instance", k: int, kv: int) -> None:
+    """The consumer's side of ``_last_token``: while the producer is in state number k (its last token on ch
+    was kv) and ch is empty after carrying something, the consumer has taken that kv token last, so it is in a
+    state that a rule taking kv from ch leads to, or that rules not reading ch lead on to from there."""
+    cons = next((i for i in b.d.instances if i.name == ch.consumer), None)
+    if cons is None or len(cons.component.machine.states) < 2:
+        return
+    m = cons.component.machine
+    reach = {r.next for r in m.rules if ch.port in r.reads and _guard_value(r.guard, ch.port) in (kv, None)}
+    todo = list(reach)
+    while todo:
+        s = todo.pop()
+        for r in m.rules:
+            if r.state == s and ch.port not in r.reads and r.next not in reach:
+                reach.add(r.next)
+                todo.append(r.next)
+    if not reach or reach == set(m.states):
+        return
+    any_ = f"lm_any_{ch.producer}"
+    if any_ not in b.declared:
+        b.declared.add(any_)
+        b.inv.decls.append(f"  logic {any_};")
+        b.inv.logic.append(f"  always @(posedge clk) if (rst) {any_} <= 1'b0; else if ({ch.producer}_valid && "
+                           f"{ch.producer}_ready) {any_} <= 1'b1;")
+        b.add(f"inv_any_{ch.producer}", f"{any_} || {b.p(ch.value)} == '0", f"{ch.producer} never sent: none counted")
+    inside = " || ".join(f"{b.state(cons, m.states.index(s))} != '0" for s in sorted(reach, key=m.states.index))
+    b.add(f"inv_after_{ch.fifo}", f"{b.state(prod, k)} == '0 || {b.count(ch)} != '0 || !{any_} || {inside}",
+          f"{prod.name}'s last token on {ch.name} was {kv} and was taken: {cons.name} is in "
+          f"{'/'.join(sorted(reach))}")
 
 
 def _left_null_space(rows: list[list[int]]) -> list[list[int]]:
@@ -299,22 +355,20 @@ def _left_null_space(rows: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def _once_bounds(b: _Builder) -> None:
-    """A value of length class ``once`` carries at most one token per run."""
+def _once_values(b: _Builder) -> set[Value]:
+    """The observable values of length class ``once`` (the verifier's clock calculus): one token per run."""
     from loom.verify.lengths.check import analyze, describe
     from loom.verify.lengths.clock import AnyClock
     from loom.verify.obligation import VerifyContext
 
     a = analyze(b.d.func, VerifyContext())
-    for v, s in sorted(b.d.signals.items(), key=lambda kv: kv[1]):
-        if not b.counted(v):
-            continue
-        clock = a.clock(v)
-        if clock is None or isinstance(clock, AnyClock):
-            continue
-        cls, _ = describe(clock, a.typing.cond_names, a.logic.free)
-        if cls == "once":
-            b.add(f"inv_once_{s}", f"{b.p(v)} <= {W}'d1", f"{s} is of class once: at most one token per run")
+    out: set[Value] = set()
+    for v in b.d.signals:
+        clock = a.clock(v) if b.counted(v) else None
+        if clock is not None and not isinstance(clock, AnyClock):
+            if describe(clock, a.typing.cond_names, a.logic.free)[0] == "once":
+                out.add(v)
+    return out
 
 
 def _monitor_links(b: _Builder) -> None:
@@ -363,14 +417,11 @@ def insert(d: "Design", inv: Invariants) -> None:
     d.text = head + "\n".join(inv.lines()) + "\n" + sep + tail
 
 
-def project(d: "Design", inv: Invariants, files: list[str], keep: Optional[list[str]] = None,
-            depth: int = DEPTH) -> str:
-    """``<stem>_prove.sby``: task ``dfg_prove`` proves (k-induction, smtbmc yices) the DFG-level monitors whose
-    labels are in ``keep`` (all by default), every ``inv_*`` helper and every component/FIFO property at once."""
+def project(d: "Design", inv: Invariants, files: list[str], drop: Sequence[str] = (), depth: int = DEPTH) -> str:
+    """``<stem>_prove.sby``: task ``dfg_prove`` proves (k-induction, smtbmc yices) the DFG-level monitors and
+    the ``inv_*`` helpers, except the labels in ``drop``, together with every component and FIFO property."""
     from loom.hdl.monitors import DEFINE as MONITORS
 
-    labels = [m.label for m in d.monitors.props] if d.monitors is not None else []
-    drop = [x for x in labels if keep is not None and x not in keep]
     sv = [f for f in files if f.endswith(".sv")]
     lines = ["# generated by loom hdl: unbounded (k-induction) proof of the DFG-level monitors with the helper",
              "# invariants of loom/hdl/invariants.py (each asserted, so proved too), component and FIFO properties",
@@ -383,3 +434,51 @@ def project(d: "Design", inv: Invariants, files: list[str], keep: Optional[list[
         lines.append("chformal -remove " + " ".join(f"n:{x}" for x in drop))
     lines += [f"prep -top {d.top}", "opt -fast", "", "[files]", *files, ""]
     return "\n".join(lines)
+
+
+@dataclass
+class ProofResult:
+    """Task dfg_prove after pruning: the monitor labels proved, those dropped (their induction step failed,
+    or a bug from reset), the SymbiYosys runs and their total seconds."""
+
+    proved: list[str]
+    dropped: list[str]
+    refuted: list[str]
+    runs: list = field(default_factory=list)
+    status: str = "unknown"
+
+    @property
+    def seconds(self) -> float:
+        return sum(v.seconds for v in self.runs)
+
+
+def prove(wd: Path, stem: str, d: "Design", inv: Invariants, files: list[str], timeout: float = 600.0,
+          rounds: int = 6) -> ProofResult:
+    """Run task dfg_prove, dropping every assertion whose induction step fails and trying again (Houdini): what
+    passes in the end is proved (k-induction with the remaining helpers, each proved too). A failure from reset
+    is a counterexample: those labels are refuted. Stops at a timeout (the rest unknown) or after ``rounds``."""
+    from loom.hdl.sby import run_task
+
+    mons = [m.label for m in d.monitors.props] if d.monitors is not None else []
+    drop: list[str] = []
+    res = ProofResult([], [], [])
+    for _ in range(rounds):
+        (wd / f"{stem}_prove.sby").write_text(project(d, inv, files, drop))
+        v = run_task(wd, f"{stem}_prove.sby", TASK, timeout=timeout)
+        res.runs.append(v)
+        failed = [f.rsplit(".", 1)[-1] for f in v.failed]
+        if v.status == "pass":
+            res.status = "pass"
+            break
+        if v.status == "fail":  # the basecase: a real violation within the depth from reset
+            res.refuted = [x for x in failed if x in mons]
+            res.status = "fail"
+            break
+        if v.status != "unknown" or not failed:
+            res.status = v.status
+            break
+        drop += [x for x in failed if x not in drop]
+    kept = [x for x in mons if x not in drop]
+    res.proved = kept if res.status == "pass" else []
+    res.dropped = [x for x in mons if x in drop]
+    return res

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from loom.hdl import liveness
+from loom.hdl import invariants, liveness
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
+PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
 
 
@@ -57,6 +58,7 @@ class RtlReport:
     workdir: Optional[str] = None
     note: str = ""
     dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
+    prove: Optional[SbyVerdict] = None  # task dfg_prove of <stem>_prove.sby: the monitors by k-induction
     dfg_depth: Optional[int] = None
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
@@ -106,7 +108,11 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     mons = e.design.monitors.props if e.design.monitors is not None else []
-    if monitors and mons:
+    if monitors and mons and f"{stem}_prove.sby" in e.files:  # unbounded first: a pass proves every monitor
+        rep.prove = run_task(wd, f"{stem}_prove.sby", invariants.TASK, timeout=PROVE_TIMEOUT)
+    if monitors and mons and rep.prove is not None and rep.prove.status == "pass":
+        rep.verdicts += proved_verdicts(rep.prove, mons, z3_status)
+    elif monitors and mons:
         rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
         rep.verdicts += monitor_verdicts(rep.dfg, mons, z3_status, depth)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
@@ -123,6 +129,15 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     else:
         shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+def proved_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
+    """``rtl.<ID>`` of every DFG-level monitor when task ``dfg_prove`` passed: ``proved`` (k-induction with the
+    helper invariants of ``loom.hdl.invariants``, each asserted too), for runs of any length."""
+    assert v.status == "pass"
+    return [RtlVerdict(m.obligation, "proved", z3_status.get(m.obligation), [m.instance or "top"], None,
+                       f"k-induction (task {invariants.TASK}, {v.seconds:.0f}s): every run, any trip count")
+            for m in sorted(mons, key=lambda m: m.obligation)]
 
 
 def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int) -> list[RtlVerdict]:
@@ -194,6 +209,11 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
+    if rep.prove is not None:
+        lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants: "
+                     f"{'proved for every run' if rep.prove.status == 'pass' else STATUS[rep.prove.status]} in "
+                     f"{rep.prove.seconds:.0f}s" + ("" if rep.prove.status == "pass" else "; the bounded task dfg decides")
+                     + ")")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
@@ -223,6 +243,7 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
         "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
+        "dfg_prove": STATUS[rep.prove.status] if rep.prove is not None else None,
         "dfg_depth": rep.dfg_depth,
         "depth": rep.depth,
         "capacity_trace": rep.capacity,
