@@ -45,3 +45,32 @@ def test_every_helper_is_asserted_and_tied_to_registers():
     assert re.search(r"inv_u_afterValue_\d+, .*lm_p_v_afterCond.*lm_q_u_afterValue_state", top)
     assert "mode prove" in sby and "smtbmc yices" in sby and f"[tasks]\n{TASK}" in sby
     assert emit(*(dfg_func(ROOT / "examples" / "dot.scf.mlir")[0], "dot")).files == e.files  # deterministic
+
+
+
+@pytest.mark.skipif(__import__("os").environ.get("LOOM_SBY_ALL") != "1",
+                    reason="SymbiYosys minutes (~2 min on 2 cores): LOOM_SBY_ALL=1 runs it")
+def test_sum_kernel_monitors_proved_for_every_run(tmp_path):
+    """The one-loop SUM kernel: k-induction proves 13 of its 16 DFG-level monitors (len.L0.raw, every balance,
+    the raw/once classes) for runs of any length; len.L0.after_cond and the body classes fail their induction
+    step (a modular-counter state no equality excludes) and stay with the bounded task dfg."""
+    import argparse
+    import tempfile
+    from pathlib import Path
+
+    from hdl_support import SUM
+    from loom.cli import _dfg_module, _pick_function
+    from loom.hdl.invariants import prove
+
+    need("yowasp-sby")
+    need("yices-smt2")
+    src = Path(tempfile.mkdtemp()) / "sum.scf.mlir"
+    src.write_text(SUM)
+    ns = argparse.Namespace(max_join_fanin=None, no_rar=False)
+    func = _pick_function(_dfg_module(src, None, ns), None, ("handshake.func",), src)
+    e = emit(func, "sum")
+    write_all(tmp_path, e.files)
+    r = prove(tmp_path, "sum", e.design, e.invariants, ["loom_props.svh"] + e.sv_files, timeout=600)
+    assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
+    assert "ob_len_L0_raw" in r.proved and "ob_balance_return" in r.proved and len(r.proved) >= 13
+    assert set(r.dropped) <= {"ob_len_L0_after_cond", "ob_class_afterValue", "ob_class_afterCond"}

@@ -33,6 +33,7 @@ class Emitted:
     design: Design
     files: dict[str, str]
     stem: str
+    invariants: Optional[invariants.Invariants] = None  # helpers of the unbounded monitor proof (<stem>_prove.sby)
 
     @property
     def sv_files(self) -> list[str]:
@@ -72,7 +73,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     if inv.props:
         files[f"{stem}_prove.sby"] = invariants.project(d, inv, ["loom_props.svh"] + sv)
     files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva, bmc_k), indent=2) + "\n"
-    return Emitted(d, files, stem)
+    return Emitted(d, files, stem, inv)
 
 
 def write_all(outdir: Path, files: dict[str, str]) -> None:

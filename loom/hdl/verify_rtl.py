@@ -58,7 +58,7 @@ class RtlReport:
     workdir: Optional[str] = None
     note: str = ""
     dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
-    prove: Optional[SbyVerdict] = None  # task dfg_prove of <stem>_prove.sby: the monitors by k-induction
+    prove: Optional[invariants.ProofResult] = None  # task dfg_prove (<stem>_prove.sby): monitors by k-induction
     dfg_depth: Optional[int] = None
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
@@ -108,13 +108,16 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     mons = e.design.monitors.props if e.design.monitors is not None else []
-    if monitors and mons and f"{stem}_prove.sby" in e.files:  # unbounded first: a pass proves every monitor
-        rep.prove = run_task(wd, f"{stem}_prove.sby", invariants.TASK, timeout=PROVE_TIMEOUT)
-    if monitors and mons and rep.prove is not None and rep.prove.status == "pass":
-        rep.verdicts += proved_verdicts(rep.prove, mons, z3_status)
-    elif monitors and mons:
-        rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
-        rep.verdicts += monitor_verdicts(rep.dfg, mons, z3_status, depth)
+    if monitors and mons and e.invariants is not None and e.invariants.props:  # unbounded first
+        rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
+                                     timeout=PROVE_TIMEOUT)
+    if monitors and mons:
+        proved = set(rep.prove.proved) if rep.prove is not None else set()
+        rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
+        rest = [m for m in mons if m.label not in proved]
+        if rest:  # the bounded task dfg decides the others
+            rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
+            rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
     if live_depth is not None:
@@ -131,13 +134,14 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     return rep
 
 
-def proved_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
-    """``rtl.<ID>`` of every DFG-level monitor when task ``dfg_prove`` passed: ``proved`` (k-induction with the
-    helper invariants of ``loom.hdl.invariants``, each asserted too), for runs of any length."""
-    assert v.status == "pass"
+def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
+    """``rtl.<ID>`` ``proved`` of the DFG-level monitors that task ``dfg_prove`` proved (k-induction with the
+    helper invariants of ``loom.hdl.invariants``, each asserted too): runs of any length, any trip count."""
+    if p is None or p.status != "pass":
+        return []
     return [RtlVerdict(m.obligation, "proved", z3_status.get(m.obligation), [m.instance or "top"], None,
-                       f"k-induction (task {invariants.TASK}, {v.seconds:.0f}s): every run, any trip count")
-            for m in sorted(mons, key=lambda m: m.obligation)]
+                       f"k-induction (task {invariants.TASK}, {p.seconds:.0f}s): every run, any trip count")
+            for m in sorted(mons, key=lambda m: m.obligation) if m.label in p.proved]
 
 
 def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int) -> list[RtlVerdict]:
@@ -210,9 +214,11 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
     if rep.prove is not None:
-        lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants: "
-                     f"{'proved for every run' if rep.prove.status == 'pass' else STATUS[rep.prove.status]} in "
-                     f"{rep.prove.seconds:.0f}s" + ("" if rep.prove.status == "pass" else "; the bounded task dfg decides")
+        pr = rep.prove
+        lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants, "
+                     f"{len(pr.proved)} proved for every run in {pr.seconds:.0f}s ({len(pr.runs)} run(s), "
+                     f"last {pr.status}); the bounded task dfg decides the {len(pr.dropped) + len(pr.refuted)} "
+                     "whose induction step failed" + (f" and the rest ({pr.status})" if pr.status != "pass" else "")
                      + ")")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
@@ -243,7 +249,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
         "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
-        "dfg_prove": STATUS[rep.prove.status] if rep.prove is not None else None,
+        "dfg_prove": ({"status": STATUS.get(rep.prove.status, "unknown"), "proved": len(rep.prove.proved),
+                       "seconds": round(rep.prove.seconds, 1)} if rep.prove is not None else None),
         "dfg_depth": rep.dfg_depth,
         "depth": rep.depth,
         "capacity_trace": rep.capacity,
