@@ -67,10 +67,12 @@ class RtlReport:
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
                    monitors: bool = True, dfg_depth: Optional[int] = None,
-                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None) -> RtlReport:
+                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
+                   prove_monitors: bool = False) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
-    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles."""
+    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
+    first task ``dfg_prove`` (k-induction, ``loom.hdl.invariants``): the monitors it proves are ``proved``."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -108,7 +110,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     mons = e.design.monitors.props if e.design.monitors is not None else []
-    if monitors and mons and e.invariants is not None and e.invariants.props:  # unbounded first
+    if prove_monitors and monitors and mons and e.invariants is not None and e.invariants.props:
         rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
                                      timeout=PROVE_TIMEOUT)
     if monitors and mons:
