@@ -105,6 +105,32 @@ class _Builder:
             self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) {name} <= {name} + 1'b1;")
         return name
 
+    def any_sent(self, v: Value) -> str:
+        """1 once v has been sent at all (sticky); tied to P(v) by ``P(v) == 0`` while it is 0."""
+        s = self.d.signals[v]
+        name = f"lm_any_{s}"
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.decls.append(f"  logic {name};")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({s}_valid && {s}_ready) "
+                                  f"{name} <= 1'b1;")
+            self.add(f"inv_any_{s}", f"{name} || {self.p(v)} == '0", f"{s} never sent: none counted")
+        return name
+
+    def taken(self, ch: "Channel") -> str:
+        """1 once the consumer has taken a token from channel ch (sticky); until then the channel holds all of
+        v's tokens, and once it has, v was sent."""
+        name = f"lm_tk_{ch.fifo}"
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.decls.append(f"  logic {name};")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({ch.fifo}_out_valid && "
+                                  f"{ch.fifo}_out_ready) {name} <= 1'b1;")
+            self.add(f"inv_tk_{ch.fifo}", f"{name} || {self.p(ch.value)} == {self.count(ch)}",
+                     f"nothing taken from {ch.name} yet: it holds every token sent")
+            self.add(f"inv_tk_any_{ch.fifo}", f"!{name} || {self.any_sent(ch.value)}", f"{ch.name} taken: sent")
+        return name
+
     def count(self, ch: "Channel") -> str:
         aw = max(1, (self.d.fifo_depth - 1).bit_length()) if self.d.fifo_depth > 1 else 1
         return f"{W}'({self._reg(f'lm_q_{ch.fifo}_count', aw + 1, f'{ch.fifo}.count')})"
@@ -152,6 +178,7 @@ def build_invariants(d: "Design") -> Invariants:
     for inst in d.instances:
         _component_relations(b, inst, once)
         _last_token(b, inst)
+        _entered_by_taking(b, inst)
     for v in sorted(once, key=lambda v: d.signals[v]):
         s = d.signals[v]
         b.add(f"inv_once_{s}", f"{b.p(v)} <= {W}'d1", f"{s} is of class once: at most one token per run")
@@ -292,6 +319,39 @@ def _last_token(b: _Builder, inst: "Instance") -> None:
                       f"{inst.name} in {s} last emitted {port.name} = {kv}: so is the newest token of {ch.name}")
 
 
+def _entered_by_taking(b: _Builder, inst: "Instance") -> None:
+    """History the counters cannot hold (they wrap): a state that is entered only by rules taking from port p
+    is occupied only after p's channel gave a token; an output emitted only in such states was sent only then.
+    E.g. a gate in need_next has taken from before_cond; a stream sent idx only after taking its start."""
+    m = inst.component.machine
+    if len(m.states) < 2:
+        return
+    chans = {ch.port: ch for ch in b.d.channels if ch.consumer == inst.name and ch.fifo is not None
+             and b.counted(ch.value)}
+    entry_port: dict[str, str] = {}
+    for k, s in enumerate(m.states):
+        if s == m.initial:
+            continue
+        entering = [r for r in m.rules if r.next == s and r.state != s]
+        common = set.intersection(*(set(r.reads) for r in entering)) if entering else set()
+        port = next((p for p in (x.name for x in m.inputs) if p in common and p in chans), None)
+        if port is None:
+            continue
+        entry_port[s] = port
+        b.add(f"inv_in_{inst.name}_{s}", f"{b.state(inst, k)} == '0 || {b.taken(chans[port])}",
+              f"{inst.name} is in {s} only after taking from {port}")
+    for j, o in enumerate(m.outputs):
+        v = inst.op.results[j] if j < len(inst.op.results) else None
+        if v is None or not b.counted(v):
+            continue
+        states = {r.state for r in m.rules if o.name in dict(r.emits)}
+        ports = {entry_port.get(s) for s in states}
+        if states and m.initial not in states and len(ports) == 1 and None not in ports:
+            p = ports.pop()
+            b.add(f"inv_out_{inst.name}_{o.name}".replace(".", "_"),
+                  f"!{b.any_sent(v)} || {b.taken(chans[p])}", f"{inst.name} sent {o.name} only after taking from {p}")
+
+
 def _consumer_after(b: _Builder, ch: "Channel", prod: "Instance", k: int, kv: int) -> None:
     """The consumer's side of ``_last_token``: while the producer is in state number k (its last token on ch
     was kv) and ch is empty after carrying something, the consumer has taken that kv token last, so it is in a
@@ -310,13 +370,7 @@ def _consumer_after(b: _Builder, ch: "Channel", prod: "Instance", k: int, kv: in
                 todo.append(r.next)
     if not reach or reach == set(m.states):
         return
-    any_ = f"lm_any_{ch.producer}"
-    if any_ not in b.declared:
-        b.declared.add(any_)
-        b.inv.decls.append(f"  logic {any_};")
-        b.inv.logic.append(f"  always @(posedge clk) if (rst) {any_} <= 1'b0; else if ({ch.producer}_valid && "
-                           f"{ch.producer}_ready) {any_} <= 1'b1;")
-        b.add(f"inv_any_{ch.producer}", f"{any_} || {b.p(ch.value)} == '0", f"{ch.producer} never sent: none counted")
+    any_ = b.any_sent(ch.value)
     inside = " || ".join(f"{b.state(cons, m.states.index(s))} != '0" for s in sorted(reach, key=m.states.index))
     b.add(f"inv_after_{ch.fifo}", f"{b.state(prod, k)} == '0 || {b.count(ch)} != '0 || !{any_} || {inside}",
           f"{prod.name}'s last token on {ch.name} was {kv} and was taken: {cons.name} is in "
@@ -430,6 +484,8 @@ def project(d: "Design", inv: Invariants, files: list[str], drop: Sequence[str] 
     lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
     lines += [f"hierarchy -top {d.top}", "proc", "flatten", "memory_map"]
     lines += [f"connect -nounset -set {w} \\{h}" for w, h in inv.connects]
+    # --rtl-bound's argument ranges are assumptions of the top: removed, so a proof covers every argument value
+    lines.append("chformal -assume -remove n:a_bound_*")
     if drop:
         lines.append("chformal -remove " + " ".join(f"n:{x}" for x in drop))
     lines += [f"prep -top {d.top}", "opt -fast", "", "[files]", *files, ""]
