@@ -340,6 +340,17 @@ def _entered_by_taking(b: _Builder, inst: "Instance") -> None:
         entry_port[s] = port
         b.add(f"inv_in_{inst.name}_{s}", f"{b.state(inst, k)} == '0 || {b.taken(chans[port])}",
               f"{inst.name} is in {s} only after taking from {port}")
+    emitted: dict[frozenset, Value] = {}  # outputs every rule emits together were sent together (or neither)
+    for j, o in enumerate(m.outputs):
+        v = inst.op.results[j] if j < len(inst.op.results) else None
+        if v is None or not b.counted(v):
+            continue
+        key = frozenset(r.name for r in m.rules if o.name in dict(r.emits))
+        if key and key in emitted:
+            w = emitted[key]
+            b.add(f"inv_together_{b.d.signals[v]}", f"{b.any_sent(v)} == {b.any_sent(w)}",
+                  f"{b.d.signals[v]} and {b.d.signals[w]} are emitted by the same rules")
+        emitted.setdefault(key, v)
     for j, o in enumerate(m.outputs):
         v = inst.op.results[j] if j < len(inst.op.results) else None
         if v is None or not b.counted(v):
