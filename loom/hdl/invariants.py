@@ -1,4 +1,4 @@
-"""Helper invariants that make the DFG-level monitors k-inductive (task ``prove`` of ``<stem>_prove.sby``).
+"""Helper invariants that make the DFG-level monitors k-inductive (task ``dfg_prove`` of ``<stem>_prove.sby``).
 
 The monitors (``loom.hdl.monitors``) count channel transfers from reset; k-induction fails on their
 unreachable states unless the counters are tied to the state of the FIFOs and components. Every tie here is
@@ -13,11 +13,15 @@ itself asserted (label ``inv_*``), so the proof proves it too; none is assumed.
   minus its exits; eliminating the F_r leaves linear equalities (cond_br: C(cond) = P(true) + P(false);
   gate: P(after_cond) + [need_next] = P(after_value); return: C(in0) = [done]);
 * once values: a value of length class ``once`` (the verifier's clock calculus) carries at most one token;
+* FIFO order and history, which counts cannot hold: the newest token of a channel while its producer is in a
+  state entered only by emitting a constant, the consumer's state once that token is taken, sticky
+  "sent"/"taken" flags and the states entered only by taking from a port;
 * the monitors' own counters: ``lm_n_<v>`` = P(v), ``lm_out_<X>`` = P(request) - P(done), per-activation
   gate counters against the gate's state, ``lm_done_seen`` = the return's ``done`` state.
 
-Counters are 16 bits and every relation is an equality modulo 2^16 except the once bounds (values 0 or 1,
-which no counter of a once value can exceed, so no wrap): the proof holds for runs of any length.
+Counters are 16 bits and every relation is an equality modulo 2^16, a once bound (values 0 or 1, no wrap) or
+a sticky flag: a proof holds for runs of any length. ``prove`` drops what fails its induction step and
+retries (Houdini); what passes is proved.
 """
 
 from __future__ import annotations
@@ -102,7 +106,8 @@ class _Builder:
             self.declared.add(name)
             ev = f"{s}_valid && {s}_ready" + (f" && {s}_data[0]" if ones else "")
             self.inv.decls.append(f"  logic [{W - 1}:0] {name};")
-            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) {name} <= {name} + 1'b1;")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) "
+                                  f"{name} <= {name} + 1'b1;")
         return name
 
     def any_sent(self, v: Value) -> str:
@@ -154,7 +159,8 @@ class _Builder:
         aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
         wp = self._reg(f"lm_q_{ch.fifo}_wptr", aw, f"{ch.fifo}.wptr")
         slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
-        return "(" + " : ".join(f"{wp} == {aw}'d{r} ? {slots[(r + depth - 1) % depth]}" for r in range(depth)) + " : 1'b0)"
+        picks = [f"{wp} == {aw}'d{r} ? {slots[(r + depth - 1) % depth]}" for r in range(depth)]
+        return "(" + " : ".join(picks) + " : 1'b0)"
 
     def state(self, inst: "Instance", k: int) -> str:
         """1 when instance ``inst`` is in state number ``k`` of its table."""
@@ -451,7 +457,8 @@ def _monitor_links(b: _Builder) -> None:
 
     for x in memory_layout(d.func).accesses:
         c = f"lm_out_{x.name}"
-        if f"{c};" in text and x.op.results and b.counted(x.op.results[-1]) and x.done is not None and b.counted(x.done):
+        if (f"{c};" in text and x.op.results and b.counted(x.op.results[-1]) and x.done is not None
+                and b.counted(x.done)):
             b.add(f"inv_out_{x.name}", f"{c} == {b.p(x.op.results[-1])} - {b.p(x.done)}",
                   f"outstanding requests of {x.name} = requests - done tokens")
     for inst in d.instances:
@@ -462,7 +469,8 @@ def _monitor_links(b: _Builder) -> None:
                   f"gate {g}: this activation's raw takes = body tokens = after_cond tokens + [need_next]")
     if d.ret is not None and "done" in d.ret.component.machine.states:
         k = d.ret.component.machine.states.index("done")
-        b.add("inv_done_seen", f"{W}'(lm_done_seen) == {b.state(d.ret, k)}", "done was seen = the return is in state done")
+        b.add("inv_done_seen", f"{W}'(lm_done_seen) == {b.state(d.ret, k)}",
+              "done was seen = the return is in state done")
     token_args = [a for a in d.func.regions[0].entry.args if not isinstance(a.type, MemRefType)]
     for v, (_, _, port) in zip(token_args, d.args):
         if f"lm_took_{port};" in text:
