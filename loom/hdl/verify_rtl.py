@@ -217,11 +217,11 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
     if rep.prove is not None:
         pr = rep.prove
+        mons = [v for v in rep.verdicts if v.id.split(".")[0] in ("len", "balance", "class", "mem", "done")]
         lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants, "
                      f"{len(pr.proved)} proved for every run in {pr.seconds:.0f}s ({len(pr.runs)} run(s), "
-                     f"last {pr.status}); the bounded task dfg decides the {len(pr.dropped) + len(pr.refuted)} "
-                     "whose induction step failed" + (f" and the rest ({pr.status})" if pr.status != "pass" else "")
-                     + ")")
+                     f"last {pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
+                                             if len(pr.proved) < len(mons) else "") + ")")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
