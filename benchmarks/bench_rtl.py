@@ -8,7 +8,9 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim]``. For
   obligations in its JSON report; SBY time is the wall time of the tasks of the
   emitted ``.sby`` that hold their properties (``components`` for component
   properties, ``top`` once a property with an obligation lives in the top), each
-  an unbounded k-induction proof like Z3's. Ratio = SBY / verify.
+  an unbounded k-induction proof like Z3's, plus the DFG-level monitors that task
+  ``dfg_prove`` (``<stem>_prove.sby``, ``loom.hdl.invariants``) proves by k-induction
+  (its pruning rounds counted; the bounded ``dfg`` task is not). Ratio = SBY / verify.
 * simulation: tokens moved (the sum of the per-channel counts, the same in both
   simulators since co-simulation agrees) per second in the token simulator and in
   the Verilator model of the RTL, excluding and including Verilator's build
@@ -87,6 +89,22 @@ def sby_seconds(files: dict[str, str], stem: str, tasks: set[str]) -> tuple[floa
     return total, " ".join(verdicts)
 
 
+def monitor_proofs(e, stem: str) -> tuple[set[str], float]:
+    """The DFG-level monitor obligations task dfg_prove proves for every run (loom.hdl.invariants, with its
+    pruning rounds), and the SymbiYosys seconds of all its rounds; nothing when it proves none."""
+    from loom.hdl.invariants import prove
+
+    if e.invariants is None or not e.invariants.props:
+        return set(), 0.0
+    with tempfile.TemporaryDirectory(prefix="bench-rtl-") as tmp:
+        wd = Path(tmp)
+        for n, t in e.files.items():
+            (wd / n).write_text(t)
+        r = prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files, timeout=900)
+    by_label = {m.label: m.obligation for m in e.design.monitors.props}
+    return {by_label[x] for x in r.proved}, r.seconds
+
+
 def sim_rates(func, module, inputs) -> tuple[int, float, float, float, float]:
     """Tokens moved; tokens/s of the token simulator, the RTL run, the RTL build plus run; the build seconds."""
     n, t0 = 0, time.perf_counter()
@@ -143,6 +161,14 @@ def main() -> int:
             if matched != len(obligations):
                 raise SystemExit(f"{stem}: {len(obligations) - matched} RTL obligation(s) are not in loom verify's report")
             sby_s, verdicts = sby_seconds(e.files, stem, tasks)
+            proved, prove_s = monitor_proofs(e, stem)  # DFG-level monitors proved for every run (k-induction)
+            if proved:
+                more, _, _ = verify_seconds(path, proved)
+                z3_s += more
+                sby_s += prove_s
+                obligations |= proved
+                row = f"{stem:<13} {len(obligations):>4}"
+                verdicts += " dfg_prove:pass"
             ratio = sby_s / z3_s if z3_s > 0 else float("inf")
             proof_ratios.append(ratio)
             row += f" {z3_s:>9.3f} {sby_s:>8.1f} {ratio:>9.0f}x"

@@ -431,7 +431,8 @@ def _verify_rtl(paths, reports, args) -> list:
             depth = args.rtl_depth  # None: the DFG monitors over a whole run, no whole-run bmc check; 0: neither
             out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
-                                      live_depth=depth or None, source=sources.get(rep.function)))
+                                      live_depth=depth or None, source=sources.get(rep.function),
+                                      prove_monitors=getattr(args, "rtl_prove", False)))
     return out
 
 
@@ -525,6 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --rtl: cycles of the bounded checks: the DFG-level monitors (default: a whole run at "
                         "the largest arguments, measured by RTL simulation) and, only when D is given, "
                         "bmc.K*.deadlock / residual on the whole RTL (use with --rtl-bound); 0: skip both")
+    v.add_argument("--rtl-prove", action="store_true",
+                   help="with --rtl: first try to prove the DFG-level monitors for every run (k-induction with "
+                        "helper invariants, task dfg_prove; minutes); what it proves is reported proved")
     v.add_argument("--adg", metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
     v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")

@@ -16,7 +16,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
-from loom.hdl import liveness
+from loom.hdl import invariants, liveness
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import DFG_DEPTH, bundle, project
@@ -33,6 +33,7 @@ class Emitted:
     design: Design
     files: dict[str, str]
     stem: str
+    invariants: Optional[invariants.Invariants] = None  # helpers of the unbounded monitor proof (<stem>_prove.sby)
 
     @property
     def sv_files(self) -> list[str]:
@@ -56,6 +57,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
     d = build_design(func, fifo_depth, rtl_bound, monitors, source)
     liveness.insert_monitor(d, bmc_k, rtl_bound)
+    inv = invariants.build_invariants(d)
+    invariants.insert(d, inv)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
         "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),
@@ -69,8 +72,10 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth)
     files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
+    if inv.props:
+        files[f"{stem}_prove.sby"] = invariants.project(d, inv, ["loom_props.svh"] + sv)
     files[f"{stem}.props.json"] = json.dumps(manifest(d, stem, sva, bmc_k), indent=2) + "\n"
-    return Emitted(d, files, stem)
+    return Emitted(d, files, stem, inv)
 
 
 def write_all(outdir: Path, files: dict[str, str]) -> None:

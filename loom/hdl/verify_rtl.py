@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from loom.hdl import liveness
+from loom.hdl import invariants, liveness
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
+PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
 
 
@@ -57,6 +58,7 @@ class RtlReport:
     workdir: Optional[str] = None
     note: str = ""
     dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
+    prove: Optional[invariants.ProofResult] = None  # task dfg_prove (<stem>_prove.sby): monitors by k-induction
     dfg_depth: Optional[int] = None
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
@@ -66,10 +68,11 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
                    monitors: bool = True, dfg_depth: Optional[int] = None,
                    bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
-                   source: Optional[Operation] = None) -> RtlReport:
+                   source: Optional[Operation] = None, prove_monitors: bool = False) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
-    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles."""
+    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
+    first task ``dfg_prove`` (k-induction, ``loom.hdl.invariants``): the monitors it proves are ``proved``."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -107,9 +110,16 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
     mons = e.design.monitors.props if e.design.monitors is not None else []
+    if prove_monitors and monitors and mons and e.invariants is not None and e.invariants.props:
+        rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
+                                     timeout=PROVE_TIMEOUT)
     if monitors and mons:
-        rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
-        rep.verdicts += monitor_verdicts(rep.dfg, mons, z3_status, depth)
+        proved = set(rep.prove.proved) if rep.prove is not None else set()
+        rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
+        rest = [m for m in mons if m.label not in proved]
+        if rest:  # the bounded task dfg decides the others
+            rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
+            rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
     if live_depth is not None:
@@ -124,6 +134,16 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     else:
         shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
+    """``rtl.<ID>`` ``proved`` of the DFG-level monitors that task ``dfg_prove`` proved (k-induction with the
+    helper invariants of ``loom.hdl.invariants``, each asserted too): runs of any length, any trip count."""
+    if p is None or p.status != "pass":
+        return []
+    return [RtlVerdict(m.obligation, "proved", z3_status.get(m.obligation), [m.instance or "top"], None,
+                       f"k-induction (task {invariants.TASK}, {p.seconds:.0f}s): every run, any trip count")
+            for m in sorted(mons, key=lambda m: m.obligation) if m.label in p.proved]
 
 
 def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int) -> list[RtlVerdict]:
@@ -195,6 +215,13 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
         lines.append(f"  {STATUS[rep.top.status]:<8} rtl.top (every property of the composed netlist, {args}){extra}")
+    if rep.prove is not None:
+        pr = rep.prove
+        mons = [v for v in rep.verdicts if v.id.split(".")[0] in ("len", "balance", "class", "mem", "done")]
+        lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants, "
+                     f"{len(pr.proved)} proved for every run in {pr.seconds:.0f}s ({len(pr.runs)} run(s), "
+                     f"last {pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
+                                             if len(pr.proved) < len(mons) else "") + ")")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
@@ -224,6 +251,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
         "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
+        "dfg_prove": ({"status": STATUS.get(rep.prove.status, "unknown"), "proved": len(rep.prove.proved),
+                       "seconds": round(rep.prove.seconds, 1)} if rep.prove is not None else None),
         "dfg_depth": rep.dfg_depth,
         "depth": rep.depth,
         "capacity_trace": rep.capacity,

@@ -1,0 +1,559 @@
+"""Helper invariants that make the DFG-level monitors k-inductive (task ``dfg_prove`` of ``<stem>_prove.sby``).
+
+The monitors (``loom.hdl.monitors``) count channel transfers from reset; k-induction fails on their
+unreachable states unless the counters are tied to the state of the FIFOs and components. Every tie here is
+itself asserted (label ``inv_*``), so the proof proves it too; none is assumed.
+
+* token counters: ``P(v)`` counts the transfers of value v at its producer (``P1(v)``: those carrying 1, for
+  i1 values); a channel c of v has consumed ``C(c) = P(v) - count(c)`` tokens (``C1(c) = P1(v) - ones(c)``),
+  where ``count``/``ones`` read the FIFO's occupancy and slots (after ``flatten``, ``connect -nounset -set`` ties
+  undriven ``lm_q_*`` wires to them, so no FIFO or component port changes);
+* count relations per component, derived from its operator table (``loom.semantics``): with F_r the
+  number of firings of rule r, every port count is a sum of F_r and every state's indicator is its entries
+  minus its exits; eliminating the F_r leaves linear equalities (cond_br: C(cond) = P(true) + P(false);
+  gate: P(after_cond) + [need_next] = P(after_value); return: C(in0) = [done]);
+* once values: a value of length class ``once`` (the verifier's clock calculus) carries at most one token;
+* FIFO order and history, which counts cannot hold: the newest token of a channel while its producer is in a
+  state entered only by emitting a constant, the consumer's state once that token is taken, sticky
+  "sent"/"taken" flags and the states entered only by taking from a port;
+* the monitors' own counters: ``lm_n_<v>`` = P(v), ``lm_out_<X>`` = P(request) - P(done), per-activation
+  gate counters against the gate's state, ``lm_done_seen`` = the return's ``done`` state.
+
+Counters are 16 bits and every relation is an equality modulo 2^16, a once bound (values 0 or 1, no wrap) or
+a sticky flag: a proof holds for runs of any length. ``prove`` drops what fails its induction step and
+retries (Houdini); what passes is proved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional, Sequence
+
+from loom.hdl.monitors import WIDTH
+from loom.ir.core import Value
+from loom.ir.types import IntegerType, MemRefType
+from loom.semantics.expr import Apply, Const, In
+from loom.semantics.machine import Fail
+
+if TYPE_CHECKING:
+    from loom.hdl.netlist import Channel, Design, Instance
+
+DEFINE = "LOOM_DFG_INVARIANTS"
+W = WIDTH
+
+
+@dataclass
+class Invariants:
+    """Helper counters, peeks (undriven wires tied to FIFO/FSM registers by the .sby) and ``inv_*`` assertions."""
+
+    decls: list[str] = field(default_factory=list)
+    logic: list[str] = field(default_factory=list)
+    props: list[tuple[str, str, str]] = field(default_factory=list)  # (label, condition, statement)
+    connects: list[tuple[str, str]] = field(default_factory=list)  # (top wire, flattened register name)
+
+    def lines(self) -> list[str]:
+        """SV text for the top, under ``LOOM_ASSERTIONS``, ``LOOM_DFG_MONITORS`` and ``LOOM_DFG_INVARIANTS``."""
+        if not self.props:
+            return []
+        out = ["`ifdef LOOM_ASSERTIONS", "`ifdef LOOM_DFG_MONITORS", f"`ifdef {DEFINE}",
+               "  // helper invariants of the unbounded monitor proof (loom/hdl/invariants.py); lm_q_* are tied",
+               "  // to FIFO/FSM registers by `connect -nounset -set` in <stem>_prove.sby (formal only)"]
+        out += self.decls + self.logic
+        for label, cond, text in self.props:
+            out.append(f"  // {text}")
+            out.append(f"  `LOOM_ASSERT_ALWAYS({label}, {cond})")
+        return out + ["`endif", "`endif", "`endif"]
+
+
+def _is_i1(v: Value) -> bool:
+    return isinstance(v.type, IntegerType) and v.type.width == 1
+
+
+def _state_bits(n: int) -> int:
+    return max(1, (n - 1).bit_length())
+
+
+class _Builder:
+    """Expressions over the design's counters and peeked registers, each declared once."""
+
+    def __init__(self, d: "Design") -> None:
+        self.d = d
+        self.inv = Invariants()
+        self.declared: set[str] = set()
+        self.sources = {ch.producer for ch in d.channels if ch.fifo is None}
+        self.labels: set[str] = set()
+
+    def _reg(self, name: str, width: int, hier: str) -> str:
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.decls.append(f"  logic [{width - 1}:0] {name};")
+            self.inv.connects.append((name, hier))
+        return name
+
+    def counted(self, v: Value) -> bool:
+        """v's transfers are observable: a token value whose producer fires (not an always-offered source)."""
+        s = self.d.signals.get(v)
+        return s is not None and not isinstance(v.type, MemRefType) and s not in self.sources
+
+    def p(self, v: Value, ones: bool = False) -> str:
+        """P(v) (or P1(v)): transfers of v at its producer since reset (those carrying 1)."""
+        s = self.d.signals[v]
+        name = f"lm_p{'1' if ones else ''}_{s}"
+        if name not in self.declared:
+            self.declared.add(name)
+            ev = f"{s}_valid && {s}_ready" + (f" && {s}_data[0]" if ones else "")
+            self.inv.decls.append(f"  logic [{W - 1}:0] {name};")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) "
+                                  f"{name} <= {name} + 1'b1;")
+        return name
+
+    def any_sent(self, v: Value) -> str:
+        """1 once v has been sent at all (sticky); tied to P(v) by ``P(v) == 0`` while it is 0."""
+        s = self.d.signals[v]
+        name = f"lm_any_{s}"
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.decls.append(f"  logic {name};")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({s}_valid && {s}_ready) "
+                                  f"{name} <= 1'b1;")
+            self.add(f"inv_any_{s}", f"{name} || {self.p(v)} == '0", f"{s} never sent: none counted")
+        return name
+
+    def taken(self, ch: "Channel") -> str:
+        """1 once the consumer has taken a token from channel ch (sticky); until then the channel holds all of
+        v's tokens, and once it has, v was sent."""
+        name = f"lm_tk_{ch.fifo}"
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.decls.append(f"  logic {name};")
+            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({ch.fifo}_out_valid && "
+                                  f"{ch.fifo}_out_ready) {name} <= 1'b1;")
+            self.add(f"inv_tk_{ch.fifo}", f"{name} || {self.p(ch.value)} == {self.count(ch)}",
+                     f"nothing taken from {ch.name} yet: it holds every token sent")
+            self.add(f"inv_tk_any_{ch.fifo}", f"!{name} || {self.any_sent(ch.value)}", f"{ch.name} taken: sent")
+        return name
+
+    def count(self, ch: "Channel") -> str:
+        aw = max(1, (self.d.fifo_depth - 1).bit_length()) if self.d.fifo_depth > 1 else 1
+        return f"{W}'({self._reg(f'lm_q_{ch.fifo}_count', aw + 1, f'{ch.fifo}.count')})"
+
+    def ones(self, ch: "Channel") -> str:
+        """Tokens carrying 1 that sit in channel ch's FIFO (its slots from the read pointer, count of them)."""
+        depth = self.d.fifo_depth
+        aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
+        cnt = self._reg(f"lm_q_{ch.fifo}_count", aw + 1, f"{ch.fifo}.count")
+        rp = self._reg(f"lm_q_{ch.fifo}_rptr", aw, f"{ch.fifo}.rptr")
+        slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
+        terms = []
+        for k in range(depth):
+            at = " : ".join(f"{rp} == {aw}'d{r} ? {slots[(r + k) % depth]}" for r in range(depth)) + " : 1'b0"
+            terms.append(f"{W}'({cnt} > {aw + 1}'d{k} && ({at}))")
+        return "(" + " + ".join(terms) + ")"
+
+    def newest(self, ch: "Channel") -> str:
+        """Bit 0 of the token most recently pushed into channel ch (the slot before the write pointer)."""
+        depth = self.d.fifo_depth
+        aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
+        wp = self._reg(f"lm_q_{ch.fifo}_wptr", aw, f"{ch.fifo}.wptr")
+        slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
+        picks = [f"{wp} == {aw}'d{r} ? {slots[(r + depth - 1) % depth]}" for r in range(depth)]
+        return "(" + " : ".join(picks) + " : 1'b0)"
+
+    def state(self, inst: "Instance", k: int) -> str:
+        """1 when instance ``inst`` is in state number ``k`` of its table."""
+        n = len(inst.component.machine.states)
+        sb = _state_bits(n)
+        reg = self._reg(f"lm_q_{inst.name}_state", sb, f"{inst.name}.state")
+        return f"{W}'({reg} == {sb}'d{k})"
+
+    def add(self, label: str, cond: str, text: str) -> None:
+        from loom.hdl.svexpr import unique
+
+        self.inv.props.append((unique(label, self.labels), cond, text))
+
+
+def build_invariants(d: "Design") -> Invariants:
+    """The helper invariants of design ``d`` (empty when it has no DFG-level monitors)."""
+    b = _Builder(d)
+    if d.monitors is None or not d.monitors.props:
+        return b.inv
+    once = _once_values(b)
+    for inst in d.instances:
+        _component_relations(b, inst, once)
+        _last_token(b, inst)
+        _entered_by_taking(b, inst)
+    for v in sorted(once, key=lambda v: d.signals[v]):
+        s = d.signals[v]
+        b.add(f"inv_once_{s}", f"{b.p(v)} <= {W}'d1", f"{s} is of class once: at most one token per run")
+        for ch in (c for c in d.channels if c.value is v and c.fifo is not None):  # so C(ch) cannot wrap below 0
+            b.add(f"inv_once_{ch.fifo}", f"{b.count(ch)} <= {b.p(v)}", f"channel {ch.name} holds no more than {s} sent")
+    _monitor_links(b)
+    return b.inv
+
+
+def _guard_value(guard, port: str) -> Optional[int]:
+    """The value an i1 input port must have for the guard to hold (``port == c`` conjuncts), else None."""
+    if isinstance(guard, Apply) and guard.fn == "eq" and len(guard.args) == 2:
+        a, c = guard.args
+        if isinstance(a, In) and a.port == port and isinstance(c, Const) and isinstance(c.value, int):
+            return c.value & 1
+    if isinstance(guard, Apply) and guard.fn in ("and", "land"):
+        for g in guard.args:
+            got = _guard_value(g, port)
+            if got is not None:
+                return got
+    return None
+
+
+def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> None:
+    """The linear count relations of one component's table, in its ports' observable counters."""
+    d, m = b.d, inst.component.machine
+    chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name and ch.fifo is not None}
+    obs: dict[str, str] = {}  # observable key -> SV expression of its counter
+    i1_in: set[str] = set()
+    for k, port in enumerate(m.inputs):
+        ch = chans.get(port.name)
+        if port.kind != "token" or ch is None or not b.counted(ch.value):
+            continue
+        obs["C:" + port.name] = f"({b.p(ch.value)} - {b.count(ch)})"
+        if _is_i1(ch.value):
+            i1_in.add(port.name)
+            obs["C1:" + port.name] = f"({b.p(ch.value, True)} - {b.ones(ch)})"
+    sources = dict(m.sources)
+    i1_out: set[str] = set()
+    for k, port in enumerate(m.outputs):
+        v = inst.op.results[k] if k < len(inst.op.results) else None
+        if v is None or port.name in sources or not b.counted(v):
+            continue
+        obs["P:" + port.name] = b.p(v)
+        if _is_i1(v):
+            i1_out.add(port.name)
+            obs["P1:" + port.name] = b.p(v, True)
+    fails = [r for r in m.rules if isinstance(r.effect, Fail)]
+    if fails and inst.component.has_fail:  # error firings: counted from the instance's fail pulse
+        e = f"lm_e_{inst.name}"
+        b.declared.add(e)
+        b.inv.decls.append(f"  logic [{W - 1}:0] {e};")
+        b.inv.logic.append(f"  always @(posedge clk) if (rst) {e} <= '0; else if ({inst.name}_fail) {e} <= {e} + 1'b1;")
+        obs["E"] = e
+        # an error firing consumes the inputs it reads: bounded by a once input's count, the counter cannot wrap
+        for p in sorted({p for r in fails for p in r.reads}):
+            ch = chans.get(p)
+            if ch is not None and ch.value in once and "C:" + p in obs:
+                b.add(f"inv_err_{inst.name}", f"{e} <= {obs['C:' + p]}",
+                      f"{inst.name}: error firings <= tokens taken from {p} (a once input)")
+                break
+    multi = len(m.states) > 1
+    if multi:
+        for k, s in enumerate(m.states):
+            obs["S:" + s] = b.state(inst, k)
+    # one column per rule: what one firing adds to each observable (None: not determined by the table)
+    cols: list[dict[str, Optional[int]]] = []
+    for r in m.rules:
+        col: dict[str, Optional[int]] = {key: 0 for key in obs}
+        vals: dict[str, Optional[int]] = {}
+        for p in r.reads:
+            if "C:" + p in col:
+                col["C:" + p] = 1
+            if p in i1_in:
+                vals[p] = _guard_value(r.guard, p)
+                col["C1:" + p] = vals[p]
+        for p, e in r.emits:
+            if "P:" + p in col:
+                col["P:" + p] = 1
+            if p in i1_out:
+                if isinstance(e, Const) and isinstance(e.value, int):
+                    col["P1:" + p] = e.value & 1
+                elif isinstance(e, In) and vals.get(e.port) is not None:
+                    col["P1:" + p] = vals[e.port]
+                else:
+                    col["P1:" + p] = None
+        if "E" in col:
+            col["E"] = 1 if isinstance(r.effect, Fail) else 0
+        if multi:
+            col["S:" + r.state] = (col.get("S:" + r.state) or 0) - 1
+            col["S:" + r.next] = (col.get("S:" + r.next) or 0) + 1
+        cols.append(col)
+    keys = [k for k in obs if all(c[k] is not None for c in cols)]
+    if not keys:
+        return
+    for n, y in enumerate(_left_null_space([[c[k] for c in cols] for k in keys])):
+        terms = [(y[j], keys[j]) for j in range(len(keys)) if y[j]]
+        if not any(not k.startswith("S:") for _, k in terms):
+            continue
+        lhs = "".join((" + " if coef > 0 else " - ") + (obs[k] if abs(coef) == 1 else f"{W}'({abs(coef)}) * {obs[k]}")
+                      for coef, k in terms)
+        const = sum(coef for coef, k in terms if k == "S:" + m.initial)
+        text = " + ".join(f"{coef}*{k}" for coef, k in terms) + f" == {const}"
+        b.add(f"inv_{inst.name}_{n}", f"{W}'({W}'d0{lhs}) == {W}'({const % (1 << W)})",
+              f"{inst.name} ({m.op_name}) count relation: {text}")
+
+
+def _last_token(b: _Builder, inst: "Instance") -> None:
+    """FIFO order: when every way into state s emits the constant k on i1 output o (or stays in s without
+    emitting o), the last token o carried is k; so in state s the newest token of every channel of o is k
+    (a consumer that has taken every k token has emptied the channel). E.g. an idle stream last emitted
+    cont = 0, a gate in need_head last emitted after_cond = 0."""
+    m = inst.component.machine
+    if len(m.states) < 2:
+        return
+    for j, port in enumerate(m.outputs):
+        v = inst.op.results[j] if j < len(inst.op.results) else None
+        if v is None or not _is_i1(v) or not b.counted(v):
+            continue
+        for k, s in enumerate(m.states):
+            kappa: set[int] = set()
+            ok = True
+            for r in (r for r in m.rules if r.next == s):
+                e = dict(r.emits).get(port.name)
+                if e is None and r.state == s:
+                    continue
+                if isinstance(e, Const) and isinstance(e.value, int):
+                    kappa.add(e.value & 1)
+                else:
+                    ok = False
+            if not ok or len(kappa) != 1:
+                continue
+            kv = kappa.pop()
+            for ch in (c for c in b.d.channels if c.value is v and c.fifo is not None):
+                _consumer_after(b, ch, inst, k, kv)
+                b.add(f"inv_last_{ch.fifo}_{s}", f"{b.state(inst, k)} == '0 || {b.count(ch)} == '0 || "
+                      f"{b.newest(ch)} == 1'b{kv}",
+                      f"{inst.name} in {s} last emitted {port.name} = {kv}: so is the newest token of {ch.name}")
+
+
+def _entered_by_taking(b: _Builder, inst: "Instance") -> None:
+    """History the counters cannot hold (they wrap): a state that is entered only by rules taking from port p
+    is occupied only after p's channel gave a token; an output emitted only in such states was sent only then.
+    E.g. a gate in need_next has taken from before_cond; a stream sent idx only after taking its start."""
+    m = inst.component.machine
+    if len(m.states) < 2:
+        return
+    chans = {ch.port: ch for ch in b.d.channels if ch.consumer == inst.name and ch.fifo is not None
+             and b.counted(ch.value)}
+    entry_port: dict[str, str] = {}
+    for k, s in enumerate(m.states):
+        if s == m.initial:
+            continue
+        entering = [r for r in m.rules if r.next == s and r.state != s]
+        common = set.intersection(*(set(r.reads) for r in entering)) if entering else set()
+        port = next((p for p in (x.name for x in m.inputs) if p in common and p in chans), None)
+        if port is None:
+            continue
+        entry_port[s] = port
+        b.add(f"inv_in_{inst.name}_{s}", f"{b.state(inst, k)} == '0 || {b.taken(chans[port])}",
+              f"{inst.name} is in {s} only after taking from {port}")
+    emitted: dict[frozenset, Value] = {}  # outputs every rule emits together were sent together (or neither)
+    for j, o in enumerate(m.outputs):
+        v = inst.op.results[j] if j < len(inst.op.results) else None
+        if v is None or not b.counted(v):
+            continue
+        key = frozenset(r.name for r in m.rules if o.name in dict(r.emits))
+        if key and key in emitted:
+            w = emitted[key]
+            b.add(f"inv_together_{b.d.signals[v]}", f"{b.any_sent(v)} == {b.any_sent(w)}",
+                  f"{b.d.signals[v]} and {b.d.signals[w]} are emitted by the same rules")
+        emitted.setdefault(key, v)
+    for j, o in enumerate(m.outputs):
+        v = inst.op.results[j] if j < len(inst.op.results) else None
+        if v is None or not b.counted(v):
+            continue
+        states = {r.state for r in m.rules if o.name in dict(r.emits)}
+        ports = {entry_port.get(s) for s in states}
+        if states and m.initial not in states and len(ports) == 1 and None not in ports:
+            p = ports.pop()
+            b.add(f"inv_out_{inst.name}_{o.name}".replace(".", "_"),
+                  f"!{b.any_sent(v)} || {b.taken(chans[p])}", f"{inst.name} sent {o.name} only after taking from {p}")
+
+
+def _consumer_after(b: _Builder, ch: "Channel", prod: "Instance", k: int, kv: int) -> None:
+    """The consumer's side of ``_last_token``: while the producer is in state number k (its last token on ch
+    was kv) and ch is empty after carrying something, the consumer has taken that kv token last, so it is in a
+    state that a rule taking kv from ch leads to, or that rules not reading ch lead on to from there."""
+    cons = next((i for i in b.d.instances if i.name == ch.consumer), None)
+    if cons is None or len(cons.component.machine.states) < 2:
+        return
+    m = cons.component.machine
+    reach = {r.next for r in m.rules if ch.port in r.reads and _guard_value(r.guard, ch.port) in (kv, None)}
+    todo = list(reach)
+    while todo:
+        s = todo.pop()
+        for r in m.rules:
+            if r.state == s and ch.port not in r.reads and r.next not in reach:
+                reach.add(r.next)
+                todo.append(r.next)
+    if not reach or reach == set(m.states):
+        return
+    any_ = b.any_sent(ch.value)
+    inside = " || ".join(f"{b.state(cons, m.states.index(s))} != '0" for s in sorted(reach, key=m.states.index))
+    b.add(f"inv_after_{ch.fifo}", f"{b.state(prod, k)} == '0 || {b.count(ch)} != '0 || !{any_} || {inside}",
+          f"{prod.name}'s last token on {ch.name} was {kv} and was taken: {cons.name} is in "
+          f"{'/'.join(sorted(reach))}")
+
+
+def _left_null_space(rows: list[list[int]]) -> list[list[int]]:
+    """Integer vectors y (a basis, deterministic) with y^T A = 0 for the matrix A given by its rows."""
+    n_rows = len(rows)
+    n_cols = len(rows[0]) if rows else 0
+    # solve A^T y = 0: A^T has n_cols rows and n_rows columns
+    at = [[Fraction(rows[i][j]) for i in range(n_rows)] for j in range(n_cols)]
+    pivots: list[int] = []
+    r = 0
+    for c in range(n_rows):
+        piv = next((i for i in range(r, n_cols) if at[i][c] != 0), None)
+        if piv is None:
+            continue
+        at[r], at[piv] = at[piv], at[r]
+        pv = at[r][c]
+        at[r] = [x / pv for x in at[r]]
+        for i in range(n_cols):
+            if i != r and at[i][c] != 0:
+                f = at[i][c]
+                at[i] = [a - f * bb for a, bb in zip(at[i], at[r])]
+        pivots.append(c)
+        r += 1
+    out = []
+    for free in (c for c in range(n_rows) if c not in pivots):
+        y = [Fraction(0)] * n_rows
+        y[free] = Fraction(1)
+        for i, pc in enumerate(pivots):
+            y[pc] = -at[i][free]
+        den = lcm(*(x.denominator for x in y))
+        out.append([int(x * den) for x in y])
+    return out
+
+
+def _once_values(b: _Builder) -> set[Value]:
+    """The observable values of length class ``once`` (the verifier's clock calculus): one token per run."""
+    from loom.verify.lengths.check import analyze, describe
+    from loom.verify.lengths.clock import AnyClock
+    from loom.verify.obligation import VerifyContext
+
+    a = analyze(b.d.func, VerifyContext())
+    out: set[Value] = set()
+    for v in b.d.signals:
+        clock = a.clock(v) if b.counted(v) else None
+        if clock is not None and not isinstance(clock, AnyClock):
+            if describe(clock, a.typing.cond_names, a.logic.free)[0] == "once":
+                out.add(v)
+    return out
+
+
+def _monitor_links(b: _Builder) -> None:
+    """Tie each monitor counter (declared by loom.hdl.monitors) to the counters and registers above."""
+    d = b.d
+    text = "\n".join(d.monitors.decls + d.monitors.logic)
+    for v, s in sorted(d.signals.items(), key=lambda kv: kv[1]):
+        if not b.counted(v):
+            continue
+        if f"lm_n_{s};" in text or f"lm_n_{s}," in text:
+            b.add(f"inv_n_{s}", f"lm_n_{s} == {b.p(v)}", f"monitor counter of {s} = its transfers")
+        if f"lm_nf_{s};" in text:
+            b.add(f"inv_nf_{s}", f"lm_nf_{s} == {b.p(v)} - {b.p(v, True)}", f"monitor count of false {s} tokens")
+    from loom.verify.memory.structure import memory_layout
+
+    for x in memory_layout(d.func).accesses:
+        c = f"lm_out_{x.name}"
+        if (f"{c};" in text and x.op.results and b.counted(x.op.results[-1]) and x.done is not None
+                and b.counted(x.done)):
+            b.add(f"inv_out_{x.name}", f"{c} == {b.p(x.op.results[-1])} - {b.p(x.done)}",
+                  f"outstanding requests of {x.name} = requests - done tokens")
+    for inst in d.instances:
+        g = inst.name
+        if f"lm_{g}_raw," in text:
+            nxt = inst.component.machine.states.index("need_next")
+            b.add(f"inv_act_{g}", f"lm_{g}_raw == lm_{g}_body && lm_{g}_bcond + {b.state(inst, nxt)} == lm_{g}_body",
+                  f"gate {g}: this activation's raw takes = body tokens = after_cond tokens + [need_next]")
+    if d.ret is not None and "done" in d.ret.component.machine.states:
+        k = d.ret.component.machine.states.index("done")
+        b.add("inv_done_seen", f"{W}'(lm_done_seen) == {b.state(d.ret, k)}",
+              "done was seen = the return is in state done")
+    token_args = [a for a in d.func.regions[0].entry.args if not isinstance(a.type, MemRefType)]
+    for v, (_, _, port) in zip(token_args, d.args):
+        if f"lm_took_{port};" in text:
+            if b.counted(v):
+                b.add(f"inv_took_{port}", f"{W}'(lm_took_{port}) == {b.p(v)}", f"argument {port} taken = its transfers")
+
+
+TASK = "dfg_prove"
+DEPTH = 2  # k of the k-induction: the invariants are 1-inductive; 2 steps cover the FIFO/FSM helper assertions
+
+
+def insert(d: "Design", inv: Invariants) -> None:
+    """Put the invariants into the top's text, just before its ``endmodule`` (nothing above them moves)."""
+    if not inv.props:
+        return
+    head, sep, tail = d.text.rpartition("endmodule")
+    d.text = head + "\n".join(inv.lines()) + "\n" + sep + tail
+
+
+def project(d: "Design", inv: Invariants, files: list[str], drop: Sequence[str] = (), depth: int = DEPTH) -> str:
+    """``<stem>_prove.sby``: task ``dfg_prove`` proves (k-induction, smtbmc yices) the DFG-level monitors and
+    the ``inv_*`` helpers, except the labels in ``drop``, together with every component and FIFO property."""
+    from loom.hdl.monitors import DEFINE as MONITORS
+
+    sv = [f for f in files if f.endswith(".sv")]
+    lines = ["# generated by loom hdl: unbounded (k-induction) proof of the DFG-level monitors with the helper",
+             "# invariants of loom/hdl/invariants.py (each asserted, so proved too), component and FIFO properties",
+             "[tasks]", TASK, "", "[options]", "mode prove", f"depth {depth}", "", "[engines]", "smtbmc yices", "",
+             "[script]", f"verilog_defines -D{MONITORS} -D{DEFINE}"]
+    lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
+    lines += [f"hierarchy -top {d.top}", "proc", "flatten", "memory_map"]
+    lines += [f"connect -nounset -set {w} \\{h}" for w, h in inv.connects]
+    # --rtl-bound's argument ranges are assumptions of the top: removed, so a proof covers every argument value
+    lines.append("chformal -assume -remove n:a_bound_*")
+    if drop:
+        lines.append("chformal -remove " + " ".join(f"n:{x}" for x in drop))
+    lines += [f"prep -top {d.top}", "opt -fast", "", "[files]", *files, ""]
+    return "\n".join(lines)
+
+
+@dataclass
+class ProofResult:
+    """Task dfg_prove after pruning: the monitor labels proved, those dropped (their induction step failed,
+    or a bug from reset), the SymbiYosys runs and their total seconds."""
+
+    proved: list[str]
+    dropped: list[str]
+    refuted: list[str]
+    runs: list = field(default_factory=list)
+    status: str = "unknown"
+
+    @property
+    def seconds(self) -> float:
+        return sum(v.seconds for v in self.runs)
+
+
+def prove(wd: Path, stem: str, d: "Design", inv: Invariants, files: list[str], timeout: float = 600.0,
+          rounds: int = 6) -> ProofResult:
+    """Run task dfg_prove, dropping every assertion whose induction step fails and trying again (Houdini): what
+    passes in the end is proved (k-induction with the remaining helpers, each proved too). A failure from reset
+    is a counterexample: those labels are refuted. Stops at a timeout (the rest unknown) or after ``rounds``."""
+    from loom.hdl.sby import run_task
+
+    mons = [m.label for m in d.monitors.props] if d.monitors is not None else []
+    drop: list[str] = []
+    res = ProofResult([], [], [])
+    for _ in range(rounds):
+        (wd / f"{stem}_prove.sby").write_text(project(d, inv, files, drop))
+        v = run_task(wd, f"{stem}_prove.sby", TASK, timeout=timeout)
+        res.runs.append(v)
+        failed = [f.rsplit(".", 1)[-1] for f in v.failed]
+        if v.status == "pass":
+            res.status = "pass"
+            break
+        if v.status == "fail":  # the basecase: a real violation within the depth from reset
+            res.refuted = [x for x in failed if x in mons]
+            res.status = "fail"
+            break
+        if v.status != "unknown" or not failed:
+            res.status = v.status
+            break
+        drop += [x for x in failed if x not in drop]
+    kept = [x for x in mons if x not in drop]
+    res.proved = kept if res.status == "pass" else []
+    res.dropped = [x for x in mons if x in drop]
+    return res
