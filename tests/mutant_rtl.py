@@ -1,0 +1,289 @@
+"""Mutants matched to SymbiYosys: classify each verifier mutant, run SBY on it, judge the match (one copy).
+
+Shared by ``tests/test_hdl_mutants.py`` (a fast sample) and ``tools/rtl_mutants.py`` (every mutant of every
+example, a CI step). Each mutant from ``loom.verify.mutate.mutants(..., per_operator=1)`` (as in
+``tests/test_verify_mutation.py``) is verified by Z3 and emitted as RTL; its RTL properties come from
+``props.json`` (their ``obligation`` fields), so the classification grows by itself as more obligation families
+get an RTL form. A mutant Z3 refutes is
+
+* ``matched``: Z3 refutes an ID that has an RTL property and its counterexample shows within the SBY depth cap:
+  SBY must fail with a property whose obligation is one of Z3's refuted IDs (and leave a VCD);
+* ``beyond``: every such refutation needs more than the cap (``MAX_DEPTH`` cycles) or gives no arguments;
+* ``no RTL form``: refuted by ``refine.*`` only (the source program is not in the RTL);
+* ``not in RTL yet``: refuted only by families with no RTL property in this build.
+
+Speed, without weakening the match: one SBY task per mutant, the one that carries the chosen refuted ID
+(``bmc.K<k>.deadlock``/``residual``: that task of ``<stem>_live.sby``; any other ID: task ``dfg``). The
+arguments are pinned to Z3's counterexample (an assumption per integer argument and memref size; arguments the
+counterexample leaves open are in ``[0, FREE_BOUND]``), and the depth is the cycles a run needs at those values
+(the token simulator's firings over ``loom.hdl.depth.FILLS``, plus margin: every cycle before the end of a run
+fires a rule). A bounded model check stops at its first failing step, so the depth only caps a run that would
+disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from loom.hdl.depth import FILLS, inputs_at
+from loom.hdl.emit import emit, write_all
+from loom.hdl.liveness import run_live
+from loom.hdl.netlist import Design
+from loom.hdl.svexpr import bits
+from loom.ir.core import Operation
+from loom.ir.types import IndexType, IntegerType, MemRefType
+from loom.runtime import function_arg_names
+from loom.verify.driver import verify_function
+from loom.verify.lemmas.check import LemmaCache
+from loom.verify.mutate import mutants
+from test_verify_mutation import CTX, lowered, source
+
+MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond" (the check stops at its first failure)
+MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
+FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
+TIMEOUT = 900.0  # seconds per SBY task; a timeout is reported as unknown, never as agreement
+KINDS = ("matched", "beyond", "no RTL form", "not in RTL yet")
+
+
+@dataclass
+class Row:
+    """One refuted mutant: Z3's verdict, its class and, when matched, what SBY runs (task, pinned args, depth)."""
+
+    example: str
+    operator: str
+    site: str
+    kind: str
+    refuted: list[str]
+    rtl: list[str]  # refuted IDs that have an RTL property
+    target: Optional[str] = None  # the refuted ID whose counterexample SBY replays
+    task: Optional[str] = None  # deadlock | residual (<stem>_live.sby) | dfg (<stem>.sby)
+    pinned: dict[str, int] = field(default_factory=dict)  # argument / "<memref>.dim<k>" -> counterexample value
+    depth: Optional[int] = None
+    files: dict[str, str] = field(default_factory=dict)
+    z3_seconds: float = 0.0
+
+    @property
+    def name(self) -> str:
+        return f"{self.example} {self.operator}"
+
+
+@dataclass
+class Outcome:
+    """SBY's verdict on one matched mutant and whether it agrees with Z3."""
+
+    row: Row
+    status: str  # pass | fail | unknown | error (SBY's)
+    failed: list[tuple[str, Optional[str]]]  # (label, obligation) of every failed property
+    traces: list[str]
+    seconds: float
+    problem: Optional[str]  # None: SBY failed with one of Z3's refuted IDs and left its VCD
+
+    @property
+    def agrees(self) -> bool:
+        return self.problem is None
+
+
+# ---------------------------------------------------------------------------- classification
+def rtl_obligations(files: dict[str, str], stem: str) -> set[str]:
+    """The obligation IDs that have an RTL property in an emitted design (its props.json)."""
+    return {p["obligation"] for p in json.loads(files[f"{stem}.props.json"])["properties"] if p["obligation"]}
+
+
+def _scalar_args(func: Operation) -> dict[str, Any]:
+    body = func.regions[0].entry
+    return {n: a.type for n, a in zip(function_arg_names(func), body.args)}
+
+
+def _pins(func: Operation, ob) -> Optional[dict[str, int]]:
+    """The counterexample's integer arguments and memref sizes that name a real argument (None: no arguments)."""
+    cex = ob.counterexample or {}
+    args = cex.get("arguments")  # none: a graph fact (structure, memory order) with no run to replay
+    if not isinstance(args, dict):
+        return None
+    types = _scalar_args(func)
+    out = {}
+    for key, val in args.items():
+        mem, _, dim = key.partition(".dim")
+        if isinstance(val, bool) or not isinstance(val, int):
+            continue
+        if (dim and isinstance(types.get(mem), MemRefType)) or isinstance(types.get(key), (IntegerType, IndexType)):
+            out[key] = val
+    return out
+
+
+def _inputs(func: Operation, pins: dict[str, int], kind: str) -> dict[str, Any]:
+    """Simulator inputs: the pinned values, every other integer argument and memref size ``FREE_BOUND``."""
+    types = _scalar_args(func)
+    sizes = {k: v for k, v in pins.items() if ".dim" in k}
+    n = max([FREE_BOUND] + list(sizes.values()))
+    out = inputs_at(func, n, kind)
+    for name, t in types.items():
+        if isinstance(t, MemRefType):
+            shape = [d if isinstance(d, int) and d >= 0 else sizes.get(f"{name}.dim{k}", FREE_BOUND)
+                     for k, d in enumerate(t.shape)]
+            out[name] = _cut(out[name], shape)
+        elif name in pins:
+            out[name] = pins[name]
+        elif isinstance(t, (IntegerType, IndexType)) and not (isinstance(t, IntegerType) and t.width == 1):
+            out[name] = FREE_BOUND
+    return out
+
+
+def _cut(value: Any, shape: list[int]) -> Any:
+    if not shape:
+        return value
+    return [_cut(v, shape[1:]) for v in value[: shape[0]]]
+
+
+def run_depth(func: Operation, pins: dict[str, int]) -> int:
+    """Cycles that cover a run of ``func`` at the pinned arguments: the most firings over the fills, +25 %, + 2.
+
+    Every cycle before a run ends (returns, deadlocks or settles) fires some rule, so the run's end, and the
+    quiet cycle the whole-run monitors look for, come within this many cycles."""
+    from loom.sim.engine import simulate
+
+    most = 0
+    for kind in FILLS:
+        try:
+            r = simulate(func, _inputs(func, pins, kind), max_steps=20_000)
+        except Exception:  # noqa: BLE001 - a fill the program rejects says nothing about the depth
+            continue
+        most = max(most, r.steps)
+    return max(MIN_DEPTH, most + most // 4 + 2)
+
+
+def _task(ob_id: str, k: int) -> str:
+    for t in ("deadlock", "residual"):
+        if ob_id == f"bmc.K{k}.{t}":
+            return t
+    return "dfg"
+
+
+def _choose(func: Operation, refuted: dict, rtl: list[str], k: int) -> Optional[tuple[str, dict[str, int], int]]:
+    """The refuted RTL ID to replay (the cheapest task first: whole-run ones carry control only), its pinned
+    arguments and depth; None when every one is beyond ``MAX_DEPTH`` or has no counterexample arguments."""
+    best = None
+    for ob_id in rtl:
+        pins = _pins(func, refuted[ob_id])
+        if pins is None:
+            continue
+        depth = run_depth(func, pins)
+        if depth > MAX_DEPTH:
+            continue
+        cost = (_task(ob_id, k) == "dfg", depth, ob_id)
+        if best is None or cost < best[0]:
+            best = (cost, ob_id, pins, depth)
+    return None if best is None else best[1:]
+
+
+def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
+    """Assumptions (formal only) fixing each pinned argument and memref size; the others in [0, FREE_BOUND]."""
+    lines = ["`ifdef FORMAL", "  // tests/mutant_rtl.py: arguments pinned to Z3's counterexample"]
+    for name, t, p in d.args:
+        if not isinstance(t, (IntegerType, IndexType)) or bits(t) < 2:
+            continue
+        w = bits(t)
+        if name in pins:
+            lines.append(f"  `LOOM_ASSUME_ALWAYS(a_cex_{p}, {p}_data == {w}'d{pins[name] % (1 << w)})")
+        else:
+            lines.append(f"  `LOOM_ASSUME_ALWAYS(a_cex_{p}, {p}_data <= {w}'d{FREE_BOUND})")
+    for mb in d.mems:
+        if any(i.name == mb.inst and i.component.mem.dims for i in d.instances):
+            for j in range(mb.dims):
+                v = pins.get(f"{mb.arg}.dim{j}")
+                op = "==" if v is not None else "<="
+                lines.append(f"  `LOOM_ASSUME_ALWAYS(a_cex_{mb.inst}_dim{j}, {mb.inst}_dim{j} {op} 64'd"
+                             f"{FREE_BOUND if v is None else v})")
+    return lines + ["`endif"]
+
+
+def _with_pins(files: dict[str, str], stem: str, d: Design, pins: dict[str, int]) -> dict[str, str]:
+    top = files[f"{stem}.sv"]
+    head, sep, tail = top.rpartition("endmodule")
+    return {**files, f"{stem}.sv": head + "\n".join(pin_arguments(d, pins)) + "\n" + sep + tail}
+
+
+def classify(name: str, cache: Optional[LemmaCache] = None) -> list[Row]:
+    """Verify every mutant of example ``name`` with Z3; emit and classify each refuted one."""
+    cache = cache or LemmaCache()
+    _, src = source(name)
+    rows = []
+    for mu in mutants(lowered(name), name, per_operator=1):
+        t0 = time.monotonic()
+        rep = verify_function(mu.func, CTX, source=src, cache=cache)
+        z3 = time.monotonic() - t0
+        refuted = {o.id: o for o in rep.obligations if o.status == "refuted"}
+        if not refuted:
+            continue  # not behaviour-changing for Z3 (test_verify_mutation judges those)
+        plain = emit(mu.func, name, bmc_k=CTX.bmc_k)
+        rtl = sorted(i for i in refuted if i in rtl_obligations(plain.files, name))
+        row = Row(name, mu.operator, mu.site, "", sorted(refuted), rtl, z3_seconds=z3)
+        if not rtl:
+            row.kind = "no RTL form" if all(i.startswith("refine.") for i in refuted) else "not in RTL yet"
+        elif (pick := _choose(mu.func, refuted, rtl, CTX.bmc_k)) is None:
+            row.kind = "beyond"
+        else:
+            row.kind = "matched"
+            row.target, row.pinned, row.depth = pick
+            row.task = _task(row.target, CTX.bmc_k)
+            e = emit(mu.func, name, bmc_k=CTX.bmc_k, live_depth=row.depth, dfg_depth=row.depth)
+            row.files = _with_pins(e.files, name, e.design, row.pinned)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------- SBY
+def run_sby(row: Row, wd: Path) -> Outcome:
+    """Write the mutant's RTL into ``wd``, run its one SBY task and judge it against Z3's refuted IDs."""
+    from loom.hdl.sby import run_task_retry
+
+    write_all(wd, row.files)
+    stem = row.example
+    t0 = time.monotonic()
+    if row.task in ("deadlock", "residual"):
+        v = run_live(wd, stem, CTX.bmc_k, (row.task,), TIMEOUT)[row.task]
+        status, labels, trace = v.status, v.failed, v.trace
+    else:
+        s = run_task_retry(wd, f"{stem}.sby", "dfg", TIMEOUT)
+        status, labels, trace = s.status, [f.rsplit(".", 1)[-1] for f in s.failed], s.trace
+        if s.log == "timeout":
+            status = "unknown"
+    props = json.loads((wd / f"{stem}.props.json").read_text())["properties"]
+    oblig = {p["id"].split(".")[-1]: p["obligation"] for p in props}
+    failed = [(lbl, oblig.get(lbl)) for lbl in labels]
+    traces = [trace] if labels and trace else []
+    secs = time.monotonic() - t0
+    return Outcome(row, status, failed, traces, secs, judge(row, status, failed, traces))
+
+
+def judge(row: Row, status: str, failed: list[tuple[str, Optional[str]]], traces: list[str]) -> Optional[str]:
+    """Why SBY's verdict does not match Z3's refutation (None: it fails with one of Z3's IDs, VCD on disk)."""
+    if status != "fail" or not failed:
+        return f"SBY {status} within {row.depth} cycles (Z3 refutes {row.target})"
+    hits = {o for _, o in failed if o} & set(row.refuted)
+    if not hits:
+        return f"SBY fails {', '.join(lbl for lbl, _ in failed)}, none of Z3's refuted IDs"
+    if not traces or not all(Path(t).exists() for t in traces):
+        return "no counterexample VCD"
+    return None
+
+
+def run_all(rows: list[Row], workdir: Path, jobs: int = 2,
+            report: Optional[Callable[[Outcome], None]] = None) -> list[Outcome]:
+    """Run SBY on every matched row, ``jobs`` SymbiYosys processes at a time (each in its own directory)."""
+    todo = [r for r in rows if r.kind == "matched"]
+
+    def one(k_row: tuple[int, Row]) -> Outcome:
+        k, r = k_row
+        out = run_sby(r, workdir / f"{r.example}_{k}_{r.operator}")
+        if report:
+            report(out)
+        return out
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        return list(ex.map(one, enumerate(todo)))
