@@ -45,8 +45,12 @@ from test_verify_mutation import CTX, lowered, source
 
 MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond" (the check stops at its first failure)
 MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
+DFG_MAX_DEPTH = 40  # task dfg keeps the datapath (no cutpoints): ~1 min a step by step 35 on dot
 FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
 TIMEOUT = 900.0  # seconds per SBY task; a timeout is reported as unknown, never as agreement
+# the whole-run environment's memory has no bounds (any address reads free data), so a run the simulator stops
+# at an out-of-bounds access goes on in the RTL: its residual/deadlock is another run's
+RTL_ENV_NEVER_RAISES = ("RT_MEMREF_OUT_OF_BOUNDS",)
 KINDS = ("matched", "beyond", "no RTL form", "not in RTL yet")
 
 
@@ -66,6 +70,7 @@ class Row:
     depth: Optional[int] = None
     files: dict[str, str] = field(default_factory=dict)
     z3_seconds: float = 0.0
+    why: str = ""  # beyond: why no refutation is replayed
 
     @property
     def name(self) -> str:
@@ -140,21 +145,32 @@ def _cut(value: Any, shape: list[int]) -> Any:
     return [_cut(v, shape[1:]) for v in value[: shape[0]]]
 
 
-def run_depth(func: Operation, pins: dict[str, int]) -> int:
+@dataclass(frozen=True)
+class RunAt:
+    """The token simulator's runs of a mutant at pinned arguments: the depth that covers them, and the runtime
+    error code every fill ends in (None when some fill completes or stalls)."""
+
+    depth: int
+    error: Optional[str]
+
+
+def run_at(func: Operation, pins: dict[str, int]) -> RunAt:
     """Cycles that cover a run of ``func`` at the pinned arguments: the most firings over the fills, +25 %, + 2.
 
     Every cycle before a run ends (returns, deadlocks or settles) fires some rule, so the run's end, and the
     quiet cycle the whole-run monitors look for, come within this many cycles."""
     from loom.sim.engine import simulate
 
-    most = 0
+    most, errors = 0, set()
     for kind in FILLS:
         try:
             r = simulate(func, _inputs(func, pins, kind), max_steps=20_000)
         except Exception:  # noqa: BLE001 - a fill the program rejects says nothing about the depth
             continue
         most = max(most, r.steps)
-    return max(MIN_DEPTH, most + most // 4 + 2)
+        errors.add(r.error.code if r.status == "error" and r.error is not None else None)
+    error = next(iter(errors)) if len(errors) == 1 else None
+    return RunAt(max(MIN_DEPTH, most + most // 4 + 2), error)
 
 
 def _task(ob_id: str, k: int) -> str:
@@ -164,21 +180,37 @@ def _task(ob_id: str, k: int) -> str:
     return "dfg"
 
 
-def _choose(func: Operation, refuted: dict, rtl: list[str], k: int) -> Optional[tuple[str, dict[str, int], int]]:
-    """The refuted RTL ID to replay (the cheapest task first: whole-run ones carry control only), its pinned
-    arguments and depth; None when every one is beyond ``MAX_DEPTH`` or has no counterexample arguments."""
-    best = None
+@dataclass(frozen=True)
+class Choice:
+    """What SBY replays for a matched mutant, or (``target`` None) why no refutation can be replayed."""
+
+    target: Optional[str]
+    pins: dict[str, int]
+    depth: int
+    why: str
+
+
+def choose(func: Operation, refuted: dict, rtl: list[str], k: int) -> Choice:
+    """The refuted RTL ID to replay, cheapest task first (the whole-run tasks carry control only; task dfg the
+    whole datapath, minutes at a whole-run depth), with its pinned arguments and depth."""
+    best, whys = None, []
     for ob_id in rtl:
         pins = _pins(func, refuted[ob_id])
         if pins is None:
+            whys.append(f"{ob_id}: no counterexample run (a graph fact)")
             continue
-        depth = run_depth(func, pins)
-        if depth > MAX_DEPTH:
+        run = run_at(func, pins)
+        cap = MAX_DEPTH if _task(ob_id, k) != "dfg" else DFG_MAX_DEPTH
+        if run.error in RTL_ENV_NEVER_RAISES:
+            whys.append(f"{ob_id}: the run at {pins} stops at {run.error}, which the RTL environment never raises")
             continue
-        cost = (_task(ob_id, k) == "dfg", depth, ob_id)
+        if run.depth > cap:
+            whys.append(f"{ob_id}: a run at {pins} needs up to {run.depth} cycles (> {cap})")
+            continue
+        cost = (_task(ob_id, k) == "dfg", run.depth, ob_id)
         if best is None or cost < best[0]:
-            best = (cost, ob_id, pins, depth)
-    return None if best is None else best[1:]
+            best = (cost, Choice(ob_id, pins, run.depth, ""))
+    return best[1] if best else Choice(None, {}, 0, "; ".join(whys[:3]) + (" ..." if len(whys) > 3 else ""))
 
 
 def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
@@ -203,9 +235,16 @@ def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
 
 
 def _with_pins(files: dict[str, str], stem: str, d: Design, pins: dict[str, int]) -> dict[str, str]:
+    """The design's files with the pinning assumptions in its top, and the whole-run tasks without presat.
+
+    Presat only checks that the assumptions are satisfiable at each step (twice the solver calls): a failure
+    trace satisfies them anyway, and any pass here, vacuous or not, is reported as a disagreement."""
     top = files[f"{stem}.sv"]
     head, sep, tail = top.rpartition("endmodule")
-    return {**files, f"{stem}.sv": head + "\n".join(pin_arguments(d, pins)) + "\n" + sep + tail}
+    live = files[f"{stem}_live.sby"].replace("\nsmtbmc yices\n", "\nsmtbmc --nopresat yices\n")
+    assert "--nopresat" in live
+    return {**files, f"{stem}.sv": head + "\n".join(pin_arguments(d, pins)) + "\n" + sep + tail,
+            f"{stem}_live.sby": live}
 
 
 def classify(name: str, cache: Optional[LemmaCache] = None) -> list[Row]:
@@ -225,11 +264,11 @@ def classify(name: str, cache: Optional[LemmaCache] = None) -> list[Row]:
         row = Row(name, mu.operator, mu.site, "", sorted(refuted), rtl, z3_seconds=z3)
         if not rtl:
             row.kind = "no RTL form" if all(i.startswith("refine.") for i in refuted) else "not in RTL yet"
-        elif (pick := _choose(mu.func, refuted, rtl, CTX.bmc_k)) is None:
-            row.kind = "beyond"
+        elif (pick := choose(mu.func, refuted, rtl, CTX.bmc_k)).target is None:
+            row.kind, row.why = "beyond", pick.why
         else:
             row.kind = "matched"
-            row.target, row.pinned, row.depth = pick
+            row.target, row.pinned, row.depth = pick.target, pick.pins, pick.depth
             row.task = _task(row.target, CTX.bmc_k)
             e = emit(mu.func, name, bmc_k=CTX.bmc_k, live_depth=row.depth, dfg_depth=row.depth)
             row.files = _with_pins(e.files, name, e.design, row.pinned)

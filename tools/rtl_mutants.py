@@ -75,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<13} {count['matched']:>7} {agreed:>6} {count['beyond']:>6} {count['no RTL form']:>11} "
               f"{count['not in RTL yet']:>14} {z3_secs[name]:>5.0f} {sum(o.seconds for o in outs):>6.0f}")
     for r in rows:
-        if r.kind in ("beyond", "not in RTL yet"):
-            print(f"  {r.kind}: {r.name}: refuted {', '.join(r.refuted[:5])}{' ...' if len(r.refuted) > 5 else ''}")
+        if r.kind == "beyond":
+            print(f"  beyond: {r.name}: {r.why}")
+        elif r.kind == "not in RTL yet":
+            print(f"  not in RTL yet: {r.name}: refuted {', '.join(r.refuted[:5])}{' ...' if len(r.refuted) > 5 else ''}")
     print(f"total {len(outcomes)} matched mutant(s) through SBY, {bad} disagreement(s), "
           f"{time.monotonic() - t_start:.0f}s wall")
     return 1 if bad else 0
