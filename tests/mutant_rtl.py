@@ -3,21 +3,22 @@
 Shared by ``tests/test_hdl_mutants.py`` (a fast sample) and ``tools/rtl_mutants.py`` (every mutant of every
 example, a CI step). Each mutant from ``loom.verify.mutate.mutants(..., per_operator=1)`` (as in
 ``tests/test_verify_mutation.py``) is verified by Z3 and emitted as RTL; its RTL properties come from
-``props.json`` (their ``obligation`` fields), so the classification grows by itself as more obligation families
-get an RTL form. A mutant Z3 refutes is
+``props.json`` (their ``obligation`` fields), so the classes grow by themselves as more obligation
+families get an RTL form. A mutant Z3 refutes is
 
-* ``matched``: Z3 refutes an ID that has an RTL property and its counterexample shows within the SBY depth cap:
-  SBY must fail with a property whose obligation is one of Z3's refuted IDs (and leave a VCD);
-* ``beyond``: every such refutation needs more than the cap (``MAX_DEPTH`` cycles) or gives no arguments;
+* ``matched``: Z3 refutes an ID that has an RTL property, and a run at its counterexample's arguments fits
+  the depth cap: SBY must fail with a property whose obligation is one of Z3's refuted IDs (and leave a VCD);
+* ``beyond``: every such refutation needs a longer run than the cap, or is a graph fact with no run to
+  replay (no arguments in its counterexample);
 * ``no RTL form``: refuted by ``refine.*`` only (the source program is not in the RTL);
 * ``not in RTL yet``: refuted only by families with no RTL property in this build.
 
 Speed, without weakening the match: one SBY task per mutant, the one that carries the chosen refuted ID
 (``bmc.K<k>.deadlock``/``residual``: that task of ``<stem>_live.sby``; any other ID: task ``dfg``). The
-arguments are pinned to Z3's counterexample (an assumption per integer argument and memref size; arguments the
-counterexample leaves open are in ``[0, FREE_BOUND]``), and the depth is the cycles a run needs at those values
-(the token simulator's firings over ``loom.hdl.depth.FILLS``, plus margin: every cycle before the end of a run
-fires a rule). A bounded model check stops at its first failing step, so the depth only caps a run that would
+arguments are pinned to Z3's counterexample (an assumption per integer argument and memref size; those it
+leaves open are in ``[0, FREE_BOUND]``), and the depth is the cycles a run needs at those values (the token
+simulator's firings over ``loom.hdl.depth.FILLS``, plus margin: every cycle before a run ends fires a
+rule). A bounded model check stops at its first failing step, so the depth only caps a run that would
 disagree.
 """
 
@@ -43,20 +44,17 @@ from loom.verify.lemmas.check import LemmaCache
 from loom.verify.mutate import mutants
 from test_verify_mutation import CTX, lowered, source
 
-MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond" (the check stops at its first failure)
+MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond"
 MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
 DFG_MAX_DEPTH = 40  # task dfg keeps the datapath (no cutpoints): ~1 min a step by step 35 on dot
 FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
 TIMEOUT = 900.0  # seconds per SBY task; a timeout is reported as unknown, never as agreement
-# the whole-run environment's memory has no bounds (any address reads free data), so a run the simulator stops
-# at an out-of-bounds access goes on in the RTL: its residual/deadlock is another run's
-RTL_ENV_NEVER_RAISES = ("RT_MEMREF_OUT_OF_BOUNDS",)
 KINDS = ("matched", "beyond", "no RTL form", "not in RTL yet")
 
 
 @dataclass
 class Row:
-    """One refuted mutant: Z3's verdict, its class and, when matched, what SBY runs (task, pinned args, depth)."""
+    """One refuted mutant: Z3's verdict, its class and, when matched, what SBY runs (task, pins, depth)."""
 
     example: str
     operator: str
@@ -66,11 +64,12 @@ class Row:
     rtl: list[str]  # refuted IDs that have an RTL property
     target: Optional[str] = None  # the refuted ID whose counterexample SBY replays
     task: Optional[str] = None  # deadlock | residual (<stem>_live.sby) | dfg (<stem>.sby)
-    pinned: dict[str, int] = field(default_factory=dict)  # argument / "<memref>.dim<k>" -> counterexample value
+    pinned: dict[str, int] = field(default_factory=dict)  # argument or "<memref>.dim<k>" -> cex value
     depth: Optional[int] = None
     files: dict[str, str] = field(default_factory=dict)
     z3_seconds: float = 0.0
     why: str = ""  # beyond: why no refutation is replayed
+    sim_error: Optional[str] = None  # matched: the runtime error the simulator's runs at the pins stop at
 
     @property
     def name(self) -> str:
@@ -105,7 +104,7 @@ def _scalar_args(func: Operation) -> dict[str, Any]:
 
 
 def _pins(func: Operation, ob) -> Optional[dict[str, int]]:
-    """The counterexample's integer arguments and memref sizes that name a real argument (None: no arguments)."""
+    """The counterexample's integer arguments and memref sizes (None: it has no arguments)."""
     cex = ob.counterexample or {}
     args = cex.get("arguments")  # none: a graph fact (structure, memory order) with no run to replay
     if not isinstance(args, dict):
@@ -116,7 +115,9 @@ def _pins(func: Operation, ob) -> Optional[dict[str, int]]:
         mem, _, dim = key.partition(".dim")
         if isinstance(val, bool) or not isinstance(val, int):
             continue
-        if (dim and isinstance(types.get(mem), MemRefType)) or isinstance(types.get(key), (IntegerType, IndexType)):
+        if dim and isinstance(types.get(mem), MemRefType):
+            out[key] = val
+        elif isinstance(types.get(key), (IntegerType, IndexType)):
             out[key] = val
     return out
 
@@ -155,7 +156,7 @@ class RunAt:
 
 
 def run_at(func: Operation, pins: dict[str, int]) -> RunAt:
-    """Cycles that cover a run of ``func`` at the pinned arguments: the most firings over the fills, +25 %, + 2.
+    """Cycles that cover a run of ``func`` at the pinned arguments: the most firings over the fills +25 % +2.
 
     Every cycle before a run ends (returns, deadlocks or settles) fires some rule, so the run's end, and the
     quiet cycle the whole-run monitors look for, come within this many cycles."""
@@ -188,9 +189,10 @@ class Choice:
     pins: dict[str, int]
     depth: int
     why: str
+    sim_error: Optional[str] = None  # the error code every simulated run at the pins stops at, if any
 
 
-def choose(func: Operation, refuted: dict, rtl: list[str], k: int) -> Choice:
+def choose(func: Operation, refuted: dict, rtl: list[str], k: int, max_depth: int = MAX_DEPTH) -> Choice:
     """The refuted RTL ID to replay, cheapest task first (the whole-run tasks carry control only; task dfg the
     whole datapath, minutes at a whole-run depth), with its pinned arguments and depth."""
     best, whys = None, []
@@ -200,21 +202,18 @@ def choose(func: Operation, refuted: dict, rtl: list[str], k: int) -> Choice:
             whys.append(f"{ob_id}: no counterexample run (a graph fact)")
             continue
         run = run_at(func, pins)
-        cap = MAX_DEPTH if _task(ob_id, k) != "dfg" else DFG_MAX_DEPTH
-        if run.error in RTL_ENV_NEVER_RAISES:
-            whys.append(f"{ob_id}: the run at {pins} stops at {run.error}, which the RTL environment never raises")
-            continue
+        cap = max_depth if _task(ob_id, k) != "dfg" else min(max_depth, DFG_MAX_DEPTH)
         if run.depth > cap:
             whys.append(f"{ob_id}: a run at {pins} needs up to {run.depth} cycles (> {cap})")
             continue
         cost = (_task(ob_id, k) == "dfg", run.depth, ob_id)
         if best is None or cost < best[0]:
-            best = (cost, Choice(ob_id, pins, run.depth, ""))
+            best = (cost, Choice(ob_id, pins, run.depth, "", run.error))
     return best[1] if best else Choice(None, {}, 0, "; ".join(whys[:3]) + (" ..." if len(whys) > 3 else ""))
 
 
 def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
-    """Assumptions (formal only) fixing each pinned argument and memref size; the others in [0, FREE_BOUND]."""
+    """Assumptions (formal only) pinning arguments and memref sizes, the others in [0, FREE_BOUND]."""
     lines = ["`ifdef FORMAL", "  // tests/mutant_rtl.py: arguments pinned to Z3's counterexample"]
     for name, t, p in d.args:
         if not isinstance(t, (IntegerType, IndexType)) or bits(t) < 2:
@@ -235,20 +234,18 @@ def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
 
 
 def _with_pins(files: dict[str, str], stem: str, d: Design, pins: dict[str, int]) -> dict[str, str]:
-    """The design's files with the pinning assumptions in its top, and the whole-run tasks without presat.
+    """The design's files with the pinning assumptions in its top.
 
-    Presat only checks that the assumptions are satisfiable at each step (twice the solver calls): a failure
-    trace satisfies them anyway, and any pass here, vacuous or not, is reported as a disagreement."""
+    (The whole-run tasks keep smtbmc's presat: without it the satisfiable step of clamp_count's residual took
+    yices minutes instead of 40 s.)"""
     top = files[f"{stem}.sv"]
     head, sep, tail = top.rpartition("endmodule")
-    live = files[f"{stem}_live.sby"].replace("\nsmtbmc yices\n", "\nsmtbmc --nopresat yices\n")
-    assert "--nopresat" in live
-    return {**files, f"{stem}.sv": head + "\n".join(pin_arguments(d, pins)) + "\n" + sep + tail,
-            f"{stem}_live.sby": live}
+    return {**files, f"{stem}.sv": head + "\n".join(pin_arguments(d, pins)) + "\n" + sep + tail}
 
 
-def classify(name: str, cache: Optional[LemmaCache] = None) -> list[Row]:
-    """Verify every mutant of example ``name`` with Z3; emit and classify each refuted one."""
+def classify(name: str, cache: Optional[LemmaCache] = None, max_depth: int = MAX_DEPTH) -> list[Row]:
+    """Verify every mutant of example ``name`` with Z3; emit and classify each refuted one (a counterexample
+    whose run needs more than ``max_depth`` cycles is beyond)."""
     cache = cache or LemmaCache()
     _, src = source(name)
     rows = []
@@ -264,16 +261,37 @@ def classify(name: str, cache: Optional[LemmaCache] = None) -> list[Row]:
         row = Row(name, mu.operator, mu.site, "", sorted(refuted), rtl, z3_seconds=z3)
         if not rtl:
             row.kind = "no RTL form" if all(i.startswith("refine.") for i in refuted) else "not in RTL yet"
-        elif (pick := choose(mu.func, refuted, rtl, CTX.bmc_k)).target is None:
+        elif (pick := choose(mu.func, refuted, rtl, CTX.bmc_k, max_depth)).target is None:
             row.kind, row.why = "beyond", pick.why
         else:
             row.kind = "matched"
             row.target, row.pinned, row.depth = pick.target, pick.pins, pick.depth
+            row.sim_error = pick.sim_error
             row.task = _task(row.target, CTX.bmc_k)
             e = emit(mu.func, name, bmc_k=CTX.bmc_k, live_depth=row.depth, dfg_depth=row.depth)
             row.files = _with_pins(e.files, name, e.design, row.pinned)
         rows.append(row)
     return rows
+
+
+def _classify_timed(name: str, max_depth: int) -> tuple[str, list[Row], float]:
+    t0 = time.monotonic()
+    rows = classify(name, max_depth=max_depth)
+    return name, rows, time.monotonic() - t0
+
+
+def classify_all(names: list[str], jobs: int = 2, max_depth: int = MAX_DEPTH
+                 ) -> tuple[dict[str, list[Row]], dict[str, float]]:
+    """``classify`` every example, ``jobs`` processes at a time (Z3 runs in-process: threads would share one
+    core); the rows and the seconds each example took, in the order of ``names``."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    if jobs <= 1:
+        done = [_classify_timed(n, max_depth) for n in names]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            done = list(ex.map(_classify_timed, names, [max_depth] * len(names)))
+    return {n: rows for n, rows, _ in done}, {n: secs for n, _, secs in done}
 
 
 # ---------------------------------------------------------------------------- SBY
@@ -303,7 +321,10 @@ def run_sby(row: Row, wd: Path) -> Outcome:
 def judge(row: Row, status: str, failed: list[tuple[str, Optional[str]]], traces: list[str]) -> Optional[str]:
     """Why SBY's verdict does not match Z3's refutation (None: it fails with one of Z3's IDs, VCD on disk)."""
     if status != "fail" or not failed:
-        return f"SBY {status} within {row.depth} cycles (Z3 refutes {row.target})"
+        note = ""
+        if row.sim_error:  # the formal environment's memory has no bounds: the RTL run goes on past it
+            note = f"; the simulator's run at these arguments stops at {row.sim_error}"
+        return f"SBY {status} within {row.depth} cycles (Z3 refutes {row.target}{note})"
     hits = {o for _, o in failed if o} & set(row.refuted)
     if not hits:
         return f"SBY fails {', '.join(lbl for lbl, _ in failed)}, none of Z3's refuted IDs"

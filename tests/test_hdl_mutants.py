@@ -1,4 +1,4 @@
-"""Mutants matched to SymbiYosys: a DFG fault Z3 refutes fails bounded SBY on the emitted RTL with the same ID.
+"""Mutants matched to SymbiYosys: a DFG fault Z3 refutes fails bounded SBY on its RTL with the same ID.
 
 The classifier and the SBY runner are ``tests/mutant_rtl.py`` (its docstring says what matched / beyond /
 no RTL form / not in RTL yet mean); ``tools/rtl_mutants.py`` runs every mutant of every example with them (the
@@ -30,7 +30,8 @@ def classified():
 def test_every_refuted_mutant_is_accounted_for(classified, capsys):
     counts = Counter(r.kind for rows in classified.values() for r in rows)
     with capsys.disabled():
-        print(f"\n  mutants of {', '.join(SAMPLE)}: " + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))
+        tally = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()))
+        print(f"\n  mutants of {', '.join(SAMPLE)}: {tally}")
         for rows in classified.values():
             for r in rows:
                 if r.kind != "matched":
@@ -42,7 +43,7 @@ def test_every_refuted_mutant_is_accounted_for(classified, capsys):
                 assert all(i.startswith("refine.") for i in r.refuted)
             if r.kind == "matched":  # the replayed ID is one Z3 refuted and one the RTL has a property for
                 assert r.target in r.rtl and r.target in r.refuted and r.depth and r.task
-                assert f"a_cex_" in r.files[f"{r.example}.sv"]
+                assert "a_cex_" in r.files[f"{r.example}.sv"]
 
 
 def _sample(classified):

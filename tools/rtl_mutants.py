@@ -1,12 +1,14 @@
-"""Every verifier mutant of every example through SymbiYosys: each one Z3 refutes within the SBY depth must fail
-SBY with one of Z3's refuted IDs (a CI step).
+"""Every verifier mutant of every example through SymbiYosys, matched to Z3's refuted IDs (a CI step).
 
-Usage: python tools/rtl_mutants.py [--jobs N] [--keep DIR] [EXAMPLE ...]
+A mutant Z3 refutes within the SBY depth must fail SBY with one of Z3's refuted IDs.
 
-Classifies every mutant (``tests/mutant_rtl.py``: matched / beyond / no RTL form / not in RTL yet), runs the one
-SBY task of every matched mutant (arguments pinned to Z3's counterexample, ``--jobs`` SymbiYosys processes at a
-time), prints one line per matched mutant and a table per example, and exits 1 on any disagreement (a matched
-mutant that passes SBY, fails it with no refuted ID, times out or leaves no VCD), 0 otherwise.
+Usage: python tools/rtl_mutants.py [--jobs N] [--max-depth D] [--keep DIR] [EXAMPLE ...]
+
+Classifies every mutant (``tests/mutant_rtl.py``: matched / beyond / no RTL form / not in RTL yet;
+``--jobs`` examples at a time), runs the one SBY task of every matched mutant (arguments pinned to Z3's
+counterexample, ``--jobs`` SymbiYosys processes at a time), prints one line per matched mutant and a table
+per example, and exits 1 on any disagreement (a matched mutant that passes SBY, fails it with no refuted
+ID, times out or leaves no VCD), 0 otherwise.
 """
 
 from __future__ import annotations
@@ -24,14 +26,14 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from mutant_rtl import KINDS, Outcome, classify, run_all
+    from mutant_rtl import KINDS, MAX_DEPTH, Outcome, classify_all, run_all
     from test_verify_mutation import EXAMPLES
-
-    from loom.verify.lemmas.check import LemmaCache
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="examples (default: every examples/*.scf.mlir)")
     ap.add_argument("--jobs", type=int, default=2, help="SymbiYosys processes at a time (default 2)")
+    ap.add_argument("--max-depth", type=int, default=MAX_DEPTH,
+                    help=f"most cycles a counterexample's run may need (default {MAX_DEPTH})")
     ap.add_argument("--keep", type=Path, help="keep every SBY directory (with its VCD) under this directory")
     args = ap.parse_args(argv)
     names = args.names or EXAMPLES
@@ -40,14 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rtl_mutants: error: no example {', '.join(unknown)}", file=sys.stderr)
         return 2
     t_start = time.monotonic()
-    cache = LemmaCache()
-    rows, z3_secs = [], {}
+    by_name, z3_secs = classify_all(names, args.jobs, args.max_depth)
+    rows = [r for name in names for r in by_name[name]]
     for name in names:
-        t0 = time.monotonic()
-        got = classify(name, cache)
-        z3_secs[name] = time.monotonic() - t0
-        rows += got
-        print(f"{name}: {len(got)} refuted mutants classified in {z3_secs[name]:.0f}s", flush=True)
+        print(f"{name}: {len(by_name[name])} refuted mutants classified in {z3_secs[name]:.0f}s", flush=True)
     wd = args.keep or Path(tempfile.mkdtemp(prefix="loom-rtl-mutants-"))
     lock = threading.Lock()
 
@@ -78,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         if r.kind == "beyond":
             print(f"  beyond: {r.name}: {r.why}")
         elif r.kind == "not in RTL yet":
-            print(f"  not in RTL yet: {r.name}: refuted {', '.join(r.refuted[:5])}{' ...' if len(r.refuted) > 5 else ''}")
+            more = " ..." if len(r.refuted) > 5 else ""
+            print(f"  not in RTL yet: {r.name}: refuted {', '.join(r.refuted[:5])}{more}")
     print(f"total {len(outcomes)} matched mutant(s) through SBY, {bad} disagreement(s), "
           f"{time.monotonic() - t_start:.0f}s wall")
     return 1 if bad else 0
