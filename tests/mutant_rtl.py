@@ -38,6 +38,7 @@ from loom.hdl.netlist import Design
 from loom.hdl.svexpr import bits
 from loom.ir.core import Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType
+from loom.mlir import parse_text, print_module
 from loom.runtime import function_arg_names
 from loom.verify.driver import verify_function
 from loom.verify.lemmas.check import LemmaCache
@@ -48,6 +49,7 @@ MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond"
 MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
 DFG_MAX_DEPTH = 40  # task dfg keeps the datapath (no cutpoints): ~1 min a step by step 35 on dot
 FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
+CAPACITY_FIFO_DEPTHS = (4, 8)  # a stall with a full FIFO before the deadlock: the task again with deeper FIFOs
 TIMEOUT = 900.0  # seconds per SBY task; a timeout is reported as unknown, never as agreement
 KINDS = ("matched", "beyond", "no RTL form", "not in RTL yet")
 
@@ -70,6 +72,7 @@ class Row:
     z3_seconds: float = 0.0
     why: str = ""  # beyond: why no refutation is replayed
     sim_error: Optional[str] = None  # matched: the runtime error the simulator's runs at the pins stop at
+    dfg_text: str = ""  # matched: the mutant's printed module (re-emitted with deeper FIFOs on a capacity stall)
 
     @property
     def name(self) -> str:
@@ -86,6 +89,7 @@ class Outcome:
     traces: list[str]
     seconds: float
     problem: Optional[str]  # None: SBY failed with one of Z3's refuted IDs and left its VCD
+    fifo_depth: int = 2  # the channel FIFOs of the verdict's run (deeper after a capacity stall)
 
     @property
     def agrees(self) -> bool:
@@ -270,6 +274,7 @@ def classify(name: str, cache: Optional[LemmaCache] = None, max_depth: int = MAX
             row.task = _task(row.target, CTX.bmc_k)
             e = emit(mu.func, name, bmc_k=CTX.bmc_k, live_depth=row.depth, dfg_depth=row.depth)
             row.files = _with_pins(e.files, name, e.design, row.pinned)
+            row.dfg_text = print_module(mu.module)
         rows.append(row)
     return rows
 
@@ -295,27 +300,45 @@ def classify_all(names: list[str], jobs: int = 2, max_depth: int = MAX_DEPTH
 
 
 # ---------------------------------------------------------------------------- SBY
-def run_sby(row: Row, wd: Path) -> Outcome:
-    """Write the mutant's RTL into ``wd``, run its one SBY task and judge it against Z3's refuted IDs."""
+def _files_with_fifos(row: Row, fifo_depth: int) -> dict[str, str]:
+    """The matched mutant's files again, with ``fifo_depth``-slot channel FIFOs."""
+    (func,) = [f for f in parse_text(row.dfg_text, "<mutant>").functions() if f.name == "handshake.func"]
+    e = emit(func, row.example, fifo_depth=fifo_depth, bmc_k=CTX.bmc_k, live_depth=row.depth,
+             dfg_depth=row.depth)
+    return _with_pins(e.files, row.example, e.design, row.pinned)
+
+
+def _run_task(row: Row, wd: Path, files: dict[str, str]) -> tuple[str, list[str], Optional[str]]:
+    """Write ``files`` into ``wd`` and run the row's task: SBY's status, the failed labels, the trace."""
     from loom.hdl.sby import run_task_retry
 
-    write_all(wd, row.files)
-    stem = row.example
-    t0 = time.monotonic()
+    write_all(wd, files)
     if row.task in ("deadlock", "residual"):
-        v = run_live(wd, stem, CTX.bmc_k, (row.task,), TIMEOUT)[row.task]
-        status, labels, trace = v.status, v.failed, v.trace
-    else:
-        s = run_task_retry(wd, f"{stem}.sby", "dfg", TIMEOUT)
-        status, labels, trace = s.status, [f.rsplit(".", 1)[-1] for f in s.failed], s.trace
-        if s.log == "timeout":
-            status = "unknown"
-    props = json.loads((wd / f"{stem}.props.json").read_text())["properties"]
+        v = run_live(wd, row.example, CTX.bmc_k, (row.task,), TIMEOUT)[row.task]
+        return ("unknown" if v.log == "timeout" else v.status), v.failed, v.trace
+    s = run_task_retry(wd, f"{row.example}.sby", "dfg", TIMEOUT)
+    return ("unknown" if s.log == "timeout" else s.status), [f.rsplit(".", 1)[-1] for f in s.failed], s.trace
+
+
+def run_sby(row: Row, wd: Path) -> Outcome:
+    """Run the matched mutant's one SBY task in ``wd`` and judge it against Z3's refuted IDs.
+
+    A failure of ``p_live_capacity`` alone (a stall with a full FIFO: bounded channels, not the DFG's
+    deadlock) runs the task again with deeper FIFOs (``CAPACITY_FIFO_DEPTHS``); the last verdict counts."""
+    t0 = time.monotonic()
+    status, labels, trace = _run_task(row, wd, row.files)
+    fifo_depth = 2
+    for deeper in CAPACITY_FIFO_DEPTHS:
+        if labels != ["p_live_capacity"]:
+            break
+        fifo_depth, wd = deeper, wd.with_name(f"{wd.name.split('_fifo')[0]}_fifo{deeper}")
+        status, labels, trace = _run_task(row, wd, _files_with_fifos(row, deeper))
+    props = json.loads((wd / f"{row.example}.props.json").read_text())["properties"]
     oblig = {p["id"].split(".")[-1]: p["obligation"] for p in props}
     failed = [(lbl, oblig.get(lbl)) for lbl in labels]
     traces = [trace] if labels and trace else []
     secs = time.monotonic() - t0
-    return Outcome(row, status, failed, traces, secs, judge(row, status, failed, traces))
+    return Outcome(row, status, failed, traces, secs, judge(row, status, failed, traces), fifo_depth)
 
 
 def judge(row: Row, status: str, failed: list[tuple[str, Optional[str]]], traces: list[str]) -> Optional[str]:

@@ -53,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         r = o.row
         fails = ", ".join(f"{lbl} ({ob})" for lbl, ob in o.failed) or "nothing"
         verdict = "agree" if o.agrees else f"DISAGREE: {o.problem}"
+        fifos = f", {o.fifo_depth}-slot FIFOs" if o.fifo_depth != 2 else ""
         with lock:
-            print(f"  {r.name}: z3 {r.target} at {r.pinned}; SBY {r.task} depth {r.depth}: {o.status} "
+            print(f"  {r.name}: z3 {r.target} at {r.pinned}; SBY {r.task} depth {r.depth}{fifos}: {o.status} "
                   f"{fails} [{o.seconds:.0f}s] {verdict}", flush=True)
 
     outcomes = run_all(rows, wd, args.jobs, report)
