@@ -8,13 +8,14 @@ families get an RTL form. A mutant Z3 refutes is
 
 * ``matched``: Z3 refutes an ID that has an RTL property, and a run at its counterexample's arguments fits
   the depth cap: SBY must fail with a property whose obligation is one of Z3's refuted IDs (and leave a VCD);
-* ``beyond``: every such refutation needs a longer run than the cap, or is a graph fact with no run to
-  replay (no arguments in its counterexample);
+* ``beyond``: every such refutation needs a longer run than the cap, is a graph fact with no run to replay
+  (no arguments in its counterexample) or gives per-loop trip counts only (``balance``/``class``/``len``);
 * ``no RTL form``: refuted by ``refine.*`` only (the source program is not in the RTL);
 * ``not in RTL yet``: refuted only by families with no RTL property in this build.
 
-Speed, without weakening the match: one SBY task per mutant, the one that carries the chosen refuted ID
-(``bmc.K<k>.deadlock``/``residual``: that task of ``<stem>_live.sby``; any other ID: task ``dfg``). The
+Speed, without weakening the match: one SBY task per mutant, the task of ``<stem>_live.sby`` that carries the
+replayed ``bmc.K<k>.deadlock``/``residual`` (Z3's whole-run BMC is the one family whose counterexample is a
+run: arguments and loop bound). The
 arguments are pinned to Z3's counterexample (an assumption per integer argument and memref size; those it
 leaves open are in ``[0, FREE_BOUND]``), and the depth is the cycles a run needs at those values (the token
 simulator's firings over ``loom.hdl.depth.FILLS``, plus margin: every cycle before a run ends fires a
@@ -47,9 +48,8 @@ from test_verify_mutation import CTX, lowered, source
 
 MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond"
 MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
-DFG_MAX_DEPTH = 40  # task dfg keeps the datapath (no cutpoints): ~1 min a step by step 35 on dot
 FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
-CAPACITY_FIFO_DEPTHS = (4, 8)  # a stall with a full FIFO before the deadlock: the task again with deeper FIFOs
+CAPACITY_FIFO_DEPTHS = (4, 8)  # a stall with a full FIFO before the deadlock: rerun with deeper FIFOs
 TIMEOUT = 900.0  # seconds per SBY task; a timeout is reported as unknown, never as agreement
 KINDS = ("matched", "beyond", "no RTL form", "not in RTL yet")
 
@@ -65,14 +65,14 @@ class Row:
     refuted: list[str]
     rtl: list[str]  # refuted IDs that have an RTL property
     target: Optional[str] = None  # the refuted ID whose counterexample SBY replays
-    task: Optional[str] = None  # deadlock | residual (<stem>_live.sby) | dfg (<stem>.sby)
+    task: Optional[str] = None  # deadlock | residual (<stem>_live.sby)
     pinned: dict[str, int] = field(default_factory=dict)  # argument or "<memref>.dim<k>" -> cex value
     depth: Optional[int] = None
     files: dict[str, str] = field(default_factory=dict)
     z3_seconds: float = 0.0
     why: str = ""  # beyond: why no refutation is replayed
     sim_error: Optional[str] = None  # matched: the runtime error the simulator's runs at the pins stop at
-    dfg_text: str = ""  # matched: the mutant's printed module (re-emitted with deeper FIFOs on a capacity stall)
+    dfg_text: str = ""  # matched: the mutant's printed module (re-emitted on a capacity stall)
 
     @property
     def name(self) -> str:
@@ -179,10 +179,8 @@ def run_at(func: Operation, pins: dict[str, int]) -> RunAt:
 
 
 def _task(ob_id: str, k: int) -> str:
-    for t in ("deadlock", "residual"):
-        if ob_id == f"bmc.K{k}.{t}":
-            return t
-    return "dfg"
+    """The task of ``<stem>_live.sby`` that carries ``bmc.K<k>.deadlock`` or ``bmc.K<k>.residual``."""
+    return ob_id[len(f"bmc.K{k}."):]
 
 
 @dataclass(frozen=True)
@@ -197,20 +195,25 @@ class Choice:
 
 
 def choose(func: Operation, refuted: dict, rtl: list[str], k: int, max_depth: int = MAX_DEPTH) -> Choice:
-    """The refuted RTL ID to replay, cheapest task first (the whole-run tasks carry control only; task dfg the
-    whole datapath, minutes at a whole-run depth), with its pinned arguments and depth."""
+    """The refuted ``bmc.*`` ID to replay (the shallowest run), with its pinned arguments and depth.
+
+    Only Z3's whole-run BMC gives a run's arguments; the other monitored families (``balance.*``, ``class.*``,
+    ``len.*``) give per-loop trip counts, and their bounded task ``dfg`` keeps the datapath (minutes per
+    mutant), so a mutant refuted by them alone is ``beyond``."""
     best, whys = None, []
     for ob_id in rtl:
         pins = _pins(func, refuted[ob_id])
         if pins is None:
             whys.append(f"{ob_id}: no counterexample run (a graph fact)")
             continue
-        run = run_at(func, pins)
-        cap = max_depth if _task(ob_id, k) != "dfg" else min(max_depth, DFG_MAX_DEPTH)
-        if run.depth > cap:
-            whys.append(f"{ob_id}: a run at {pins} needs up to {run.depth} cycles (> {cap})")
+        if refuted[ob_id].kind != "bmc":  # stencil2d gate_remove: class.* at sizes in [0, 1] passed task dfg
+            whys.append(f"{ob_id}: its counterexample gives per-loop trip counts, not a run's arguments")
             continue
-        cost = (_task(ob_id, k) == "dfg", run.depth, ob_id)
+        run = run_at(func, pins)
+        if run.depth > max_depth:
+            whys.append(f"{ob_id}: a run at {pins} needs up to {run.depth} cycles (> {max_depth})")
+            continue
+        cost = (run.depth, ob_id)
         if best is None or cost < best[0]:
             best = (cost, Choice(ob_id, pins, run.depth, "", run.error))
     return best[1] if best else Choice(None, {}, 0, "; ".join(whys[:3]) + (" ..." if len(whys) > 3 else ""))
@@ -310,14 +313,9 @@ def _files_with_fifos(row: Row, fifo_depth: int) -> dict[str, str]:
 
 def _run_task(row: Row, wd: Path, files: dict[str, str]) -> tuple[str, list[str], Optional[str]]:
     """Write ``files`` into ``wd`` and run the row's task: SBY's status, the failed labels, the trace."""
-    from loom.hdl.sby import run_task_retry
-
     write_all(wd, files)
-    if row.task in ("deadlock", "residual"):
-        v = run_live(wd, row.example, CTX.bmc_k, (row.task,), TIMEOUT)[row.task]
-        return ("unknown" if v.log == "timeout" else v.status), v.failed, v.trace
-    s = run_task_retry(wd, f"{row.example}.sby", "dfg", TIMEOUT)
-    return ("unknown" if s.log == "timeout" else s.status), [f.rsplit(".", 1)[-1] for f in s.failed], s.trace
+    v = run_live(wd, row.example, CTX.bmc_k, (row.task,), TIMEOUT)[row.task]
+    return ("unknown" if v.log == "timeout" else v.status), v.failed, v.trace
 
 
 def run_sby(row: Row, wd: Path) -> Outcome:

@@ -49,7 +49,7 @@ def test_every_refuted_mutant_is_accounted_for(classified, capsys):
 def _sample(classified):
     out = []
     for rows in classified.values():
-        matched = sorted((r for r in rows if r.kind == "matched"), key=lambda r: (r.task == "dfg", r.depth))
+        matched = sorted((r for r in rows if r.kind == "matched"), key=lambda r: r.depth)
         out += matched[:PER_EXAMPLE]
     return out
 
