@@ -46,7 +46,7 @@ from loom.verify.lemmas.check import LemmaCache
 from loom.verify.mutate import mutants
 from test_verify_mutation import CTX, lowered, source
 
-MAX_DEPTH = 256  # cycles: a counterexample needing a longer run is "beyond"
+MAX_DEPTH = 60  # cycles: a longer counterexample run is "beyond" (CI budget; --max-depth 256 runs more)
 MIN_DEPTH = 12  # a few cycles past reset and the argument hand-over, whatever the simulator counted
 FREE_BOUND = 1  # integer arguments and memref sizes the counterexample leaves open: [0, FREE_BOUND]
 CAPACITY_FIFO_DEPTHS = (4, 8)  # a stall with a full FIFO before the deadlock: rerun with deeper FIFOs
@@ -216,7 +216,10 @@ def choose(func: Operation, refuted: dict, rtl: list[str], k: int, max_depth: in
         cost = (run.depth, ob_id)
         if best is None or cost < best[0]:
             best = (cost, Choice(ob_id, pins, run.depth, "", run.error))
-    return best[1] if best else Choice(None, {}, 0, "; ".join(whys[:3]) + (" ..." if len(whys) > 3 else ""))
+    if best:
+        return best[1]
+    whys.sort(key=lambda w: not w.startswith("bmc."))  # the whole-run reason first: it is the one replayed
+    return Choice(None, {}, 0, "; ".join(whys[:2]) + (f" (+{len(whys) - 2} more)" if len(whys) > 2 else ""))
 
 
 def pin_arguments(d: Design, pins: dict[str, int]) -> list[str]:
