@@ -207,7 +207,7 @@ def choose(func: Operation, refuted: dict, rtl: list[str], k: int, max_depth: in
             whys.append(f"{ob_id}: no counterexample run (a graph fact)")
             continue
         if refuted[ob_id].kind != "bmc":  # stencil2d gate_remove: class.* at sizes in [0, 1] passed task dfg
-            whys.append(f"{ob_id}: its counterexample gives per-loop trip counts, not a run's arguments")
+            whys.append(f"{ob_id}: its counterexample is no whole run (per-loop trip counts, operands)")
             continue
         run = run_at(func, pins)
         if run.depth > max_depth:
