@@ -50,6 +50,20 @@ def bundle_of(modules: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def dfg_cutpoints(d: Design) -> list[str]:
+    """Channel data that no table guard and no monitor reads (``w:<fifo>_out_data``), cut to a free value in task
+    ``dfg`` so the unrolling carries control only. Sound for a pass: every run of the design is a run of the cut
+    design (the cut value may equal the real one), and the monitors do not read what is cut."""
+    from loom.verify.bmc.explore import control_values
+
+    if d.monitors is None:
+        return []
+    control = control_values(d.func)
+    watched = "\n".join(d.monitors.lines())
+    return [f"w:{c.fifo}_out_data" for c in d.channels
+            if c.fifo is not None and c.value not in control and f"{c.fifo}_out_data" not in watched]
+
+
 def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int = DFG_DEPTH) -> str:
     """The ``.sby`` text: tasks ``components`` (all at once), ``top``, ``fifo``, ``c_<module>`` per component,
     and ``dfg`` (the top with its DFG-level monitors, bounded to ``dfg_depth`` cycles)."""
@@ -64,7 +78,7 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     lines += [f"{t}: depth {depth}" for t in ("components", "fifo", "top")]
     # a single component is also searched for a counterexample from reset (basecase) a few steps deeper
     lines += [f"{task_name(m)}: depth {REFUTE_DEPTH}" for m in mods]
-    lines += ["", "[engines]", *(f"{t}: smtbmc z3" for t in proofs), "dfg: smtbmc --nopresat yices", "", "[script]"]
+    lines += ["", "[engines]", *(f"{t}: smtbmc z3" for t in proofs), "dfg: smtbmc --nopresat --unroll yices", "", "[script]"]
     lines.append(f"dfg: verilog_defines -D{MONITORS}")
     lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
     lines += [f"components: hierarchy -top {BUNDLE}", "components: proc", "components: flatten",
@@ -72,8 +86,11 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     lines.append(f"top: prep -top {d.top}")
     # task dfg: the component and FIFO assertions are proved unbounded by tasks components/fifo, so only the
     # monitors (labels ob_*) stay asserted; FIFO slot arrays become flip-flops (no SMT array theory)
-    lines += [f"dfg: hierarchy -top {d.top}", "dfg: proc", "dfg: flatten",
-              "dfg: chformal -assert -remove t:$assert n:ob_* %d", f"dfg: prep -top {d.top}", "dfg: memory_map",
+    lines += [f"dfg: hierarchy -top {d.top}", "dfg: proc", "dfg: flatten"]
+    cut = dfg_cutpoints(d)
+    if cut:
+        lines.append("dfg: cutpoint " + " ".join(cut))
+    lines += ["dfg: chformal -assert -remove t:$assert n:ob_* %d", f"dfg: prep -top {d.top}", "dfg: memory_map",
               "dfg: opt -fast"]
     lines.append(f"fifo: chparam -set DEPTH {d.fifo_depth} -set WIDTH 8 loom_fifo")
     lines.append("fifo: prep -top loom_fifo")
