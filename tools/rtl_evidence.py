@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 CORPUS = ROOT.parent / "shared" / "corpus" / "loom-legacy"
 BOUNDS = (0, 1, 2, 3)
 SLACK = 4  # reset (step 0), the step of the last transfer, the quiet step after it that ends the run, one spare
-CORPUS_BOUND, CORPUS_DEPTH, CORPUS_FIFO = 1, 36, 4  # as tests/test_hdl_liveness.py
+CORPUS_BOUND, CORPUS_DEPTH, CORPUS_FIFO = 1, 36, 4  # as tests/test_hdl_liveness.py (co-simulation stalls by 33)
 CORPUS_FIFO_OVERRIDE = {"_Z9crc32_dsaPKjPjj": 8}  # 4 slots: SBY finds a capacity stall before the deadlock
 TIMEOUT = 420.0
 
