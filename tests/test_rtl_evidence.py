@@ -5,11 +5,13 @@ trip counts 0-3 and every corpus function's deadlock, is the evidence step of ``
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 from hdl_support import ROOT, dfg_func, need
 
 SPEC = importlib.util.spec_from_file_location("rtl_evidence", ROOT / "tools" / "rtl_evidence.py")
 rtl_evidence = importlib.util.module_from_spec(SPEC)
+sys.modules["rtl_evidence"] = rtl_evidence  # dataclasses look their module up
 SPEC.loader.exec_module(rtl_evidence)
 
 
