@@ -39,4 +39,4 @@ def test_one_bound_of_one_example_passes_bounded(tmp_path):
     (run,) = r.runs
     assert run.bound == 0 and run.depth > rtl_evidence.SLACK and r.monitors > 20
     line = rtl_evidence.example_line(r)
-    assert line.startswith("example dot: pass monitors ") and f"n<=0:pass@{run.depth}/" in line
+    assert line.startswith("example dot: pass trip counts 0-0 bounded ") and f"n<=0:pass@{run.depth}/" in line
