@@ -24,7 +24,7 @@ import shutil
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -236,7 +236,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         examples = []
     bad: list[str] = []
     unknown: list[str] = []
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+    # processes, not threads: emitting the monitors runs the verifier's analyses (Z3), which is not thread-safe
+    # (two threads once hit a Z3 internal assertion)
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = []
         for path, name in corpus:
             wd, fd = emit_corpus(path, name, keep)
