@@ -104,13 +104,12 @@ def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str]
         shutil.rmtree(wd, ignore_errors=True)
     done = any(ln.split()[:3] == ["LOOM", "done", "1"] for ln in out.splitlines())
     ends = [ln.split() for ln in out.splitlines() if ln.startswith("LOOM end ")]
-    if not done or not ends or ends[-1][2] != "0":
+    idle = [ln.split() for ln in out.splitlines() if ln.startswith("LOOM idle ")]
+    if not done or not ends or ends[-1][2] != "0" or not idle:
         return None
-    # the bench stops IDLE + 1 cycles after the last transfer (it counts cycles from the end of reset)
-    return int(ends[-1][3]) - IDLE - 1
-
-
-IDLE = 200  # loom.hdl.rtlsim.testbench's idle limit without stalls
+    # the bench counts cycles from the end of reset and stops some quiet cycles after the last transfer (200,
+    # or 4 once nothing is held anywhere): the cycle of the last transfer is the end cycle minus the quiet ones
+    return int(ends[-1][3]) - int(idle[-1][2])
 
 
 def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int]:
@@ -123,3 +122,11 @@ def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int
         return None
     most = max(seen) + 2
     return most + most // 2
+
+
+def trip_cycles(func: Operation, n: int) -> Optional[int]:
+    """The cycle (from the end of reset) of the last transfer of a whole RTL run with every integer argument and
+    memref size ``n``, the most over the fills of ``FILLS`` (memory answering in 2 cycles, no back-pressure);
+    None without iverilog or when no fill's run reaches ``done``."""
+    seen = [c for c in (rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS) if c is not None]
+    return max(seen) if seen else None

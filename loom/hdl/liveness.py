@@ -83,7 +83,14 @@ def live_properties(k: int) -> list[LiveProperty]:
 
 
 def _ors(terms: list[str]) -> str:
-    return " || ".join(terms) if terms else "1'b0"
+    """The OR of ``terms`` as a balanced tree: Yosys's front end simplifies a flat ``a || b || ...`` recursively,
+    one level per operand, and the WebAssembly build's stack overflowed on corpus matmul's ~300 transfer terms."""
+    if not terms:
+        return "1'b0"
+    if len(terms) <= 8:
+        return " || ".join(terms)
+    mid = len(terms) // 2
+    return f"({_ors(terms[:mid])}) || ({_ors(terms[mid:])})"
 
 
 def _table_fail_codes(inst) -> list[int]:
@@ -199,7 +206,9 @@ def project(d: Design, stem: str, files: list[str], depth: int = DEFAULT_DEPTH) 
     lines += [f"hierarchy -top {d.top}", "proc", "flatten"]
     if cut:
         lines.append("cutpoint " + " ".join(cut))
-    lines += [f"prep -top {d.top}", "", "[files]", *files, ""]
+    # FIFO slot arrays become flip-flops: left as memories, smtbmc unrolls them as SMT arrays, and yices took
+    # 70 s for step 15 of corpus fir_filter's deadlock task alone; mapped, the task fails at step 19 in 16 s
+    lines += [f"prep -top {d.top}", "memory_map", "opt -fast", "", "[files]", *files, ""]
     return "\n".join(lines)
 
 

@@ -180,6 +180,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "  task automatic report(input integer why);",
         "    begin",
         '      $display("LOOM end %0d %0d", why, cycle);',
+        '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.depth reads it)
         '      $display("LOOM done %0d", done_seen);',
     ]
     for k in range(len(d.result_types)):
