@@ -4,7 +4,6 @@ k-induction (a faulty DFG does not pass it)."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from hdl_support import ROOT, dfg_func, need
 from loom.hdl.emit import emit, write_all
 from loom.hdl.invariants import TASK, _left_null_space
-from loom.hdl.sby import run_task
 
 
 def test_left_null_space_of_a_cond_br_table():
@@ -49,8 +47,7 @@ def test_every_helper_is_asserted_and_tied_to_registers():
 
 
 
-SLOW = pytest.mark.skipif(os.environ.get("LOOM_SBY_ALL") != "1",
-                          reason="SymbiYosys minutes on 2 cores: LOOM_SBY_ALL=1 runs it")
+SLOW = pytest.mark.sby_slow  # SymbiYosys minutes on 2 cores: .ci/run's `pytest -m sby_slow` step
 
 
 def _sum_func(mutant: str = ""):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 from pathlib import Path
 
@@ -146,7 +145,6 @@ def test_correct_twin_holds_at_the_same_depth(tmp_path):
 
 
 ORDER = ROOT / "tests" / "data" / "hdl_order"
-SLOW = os.environ.get("LOOM_SBY_ALL") == "1"  # the slower evidence (whole runs, the conditional pair, mutex)
 
 
 def _with_source(name: str, monkeypatch):
@@ -194,7 +192,7 @@ def test_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch):
     assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], v.log[-1500:]
 
 
-@pytest.mark.skipif(not SLOW, reason="one more SymbiYosys run (~20 s); LOOM_SBY_ALL=1 runs it")
+@pytest.mark.sby_slow
 def test_mutual_exclusion_cannot_see_the_swapped_order(tmp_path, monkeypatch):
     """The old form of the same pair (mutual exclusion of outstanding requests) holds on war_swapped over the
     same bound: a wrong order without overlap is invisible to it."""
@@ -251,7 +249,7 @@ def test_class_monitor_states_the_consumers_clock():
     assert m.statement.startswith("body class") and "lm_np1_v_cont" in m.cond
 
 
-@pytest.mark.skipif(not SLOW, reason="a whole run in SymbiYosys (~70 s); LOOM_SBY_ALL=1 runs it")
+@pytest.mark.sby_slow
 def test_class_fails_in_sby_with_z3_id(tmp_path):
     need("yowasp-sby")
     need("yices-smt2")
@@ -265,7 +263,7 @@ def test_class_fails_in_sby_with_z3_id(tmp_path):
     assert v.status == "fail" and "class.%idx2#1" in failed and failed <= refuted, (failed, refuted)
 
 
-@pytest.mark.skipif(not SLOW, reason="a whole run in SymbiYosys (~85 s); LOOM_SBY_ALL=1 runs it")
+@pytest.mark.sby_slow
 def test_program_order_twin_holds_over_a_whole_run(tmp_path, monkeypatch):
     """war_ok at bound 1 over 24 cycles: runs with n = 0 and n = 1 reach their end, so every end-of-run form
     (class, balance, len) is checked, not only the per-cycle ones."""
@@ -288,7 +286,7 @@ def test_conditional_access_order_counts_its_branch(monkeypatch):
     assert "lm_n_v_a_stdone >= lm_n_v_a_ctrl_t_0" in m.cond
 
 
-@pytest.mark.skipif(not SLOW, reason="18 cycles of SymbiYosys twice (~85 s); LOOM_SBY_ALL=1 runs it")
+@pytest.mark.sby_slow
 def test_conditional_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch):
     """cwar_swapped stores a[i] (even i) before loading it: Z3 refutes mem.a.order.ld0<st0 and so does SBY;
     cwar_ok holds over the same 18 cycles (n <= 1: iteration 0 is even, so the store runs)."""
