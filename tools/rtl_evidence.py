@@ -37,7 +37,6 @@ sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "loom-legacy"
 BOUNDS = (0, 1, 2, 3)
-SLACK = 4  # reset (step 0), the step of the last transfer, the quiet step after it that ends the run, one spare
 CORPUS_BOUND, CORPUS_DEPTH, CORPUS_FIFO = 1, 36, 4  # as tests/test_hdl_liveness.py (co-simulation stalls by 33)
 CORPUS_FIFO_OVERRIDE = {"_Z9crc32_dsaPKjPjj": 8}  # 4 slots: SBY finds a capacity stall before the deadlock
 TIMEOUT = 90.0  # seconds per SymbiYosys run in CI: a bound that needs more is reported unknown
@@ -109,13 +108,11 @@ def example_func(path: Path):
 
 
 def bound_depths(func, bounds: tuple[int, ...] = BOUNDS) -> Optional[dict[int, int]]:
-    """Depth per trip-count bound: the last transfer of the whole run at each trip count up to it, plus SLACK."""
-    from loom.hdl.depth import trip_cycles
+    """Depth per trip-count bound: the last transfer of the whole run at each trip count up to it, plus
+    ``loom.hdl.depth.RUN_SLACK``."""
+    from loom.hdl.depth import whole_run_depths
 
-    cycles = [trip_cycles(func, k) for k in range(max(bounds) + 1)]
-    if any(c is None for c in cycles):
-        return None
-    return {k: max(cycles[: k + 1]) + SLACK for k in bounds}
+    return whole_run_depths(func, bounds)
 
 
 def run_example(name: str, path: Path, timeout: float, keep: Path,

@@ -130,3 +130,20 @@ def trip_cycles(func: Operation, n: int) -> Optional[int]:
     None without iverilog or when no fill's run reaches ``done``."""
     seen = [c for c in (rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS) if c is not None]
     return max(seen) if seen else None
+
+
+# Steps a bounded task needs beyond the cycle T of a run's last transfer (counted from the end of reset): step 0
+# is the reset, so T is step T + 1; the next step is quiet (the run is over, done seen), and a clocked check at
+# step s reads step s - 1, so one more step shows it: T + 4 steps (task dfg_ref fails at T + 3 on dot).
+RUN_SLACK = 4
+
+
+def whole_run_depths(func: Operation, bounds: tuple[int, ...]) -> Optional[dict[int, int]]:
+    """Per trip-count bound k: the steps that contain a whole run with every argument and memref size in [0, k]
+    under the co-simulation memory (the latest last transfer over the sizes up to k and the fills of
+    ``FILLS``, plus ``RUN_SLACK``); None without iverilog or when a run does not reach done. Task ``dfg_ref``
+    checks that the depth holds for every value in the bound, not only the fills tried."""
+    cycles = [trip_cycles(func, k) for k in range(max(bounds) + 1)]
+    if any(c is None for c in cycles):
+        return None
+    return {k: max(cycles[: k + 1]) + RUN_SLACK for k in bounds}

@@ -16,7 +16,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
-from loom.hdl import invariants, liveness
+from loom.hdl import invariants, liveness, refenv
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import DFG_DEPTH, bundle, project
@@ -59,6 +59,9 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     liveness.insert_monitor(d, bmc_k, rtl_bound)
     inv = invariants.build_invariants(d)
     invariants.insert(d, inv)
+    ref = rtl_bound is not None and d.monitors is not None  # a bound makes whole runs finite: task dfg_ref
+    if ref:
+        refenv.insert(d)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
         "loom_fifo.sv": (LIB / "loom_fifo.sv").read_text(),
@@ -70,7 +73,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     flist = ["+incdir+."] + (["+define+LOOM_SVA_FULL"] if sva == "full" else []) + sv
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
-    files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth)
+    files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth,
+                                    ref=ref)
     files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
     if inv.props:
         files[f"{stem}_prove.sby"] = invariants.project(d, inv, ["loom_props.svh"] + sv)

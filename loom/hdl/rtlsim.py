@@ -26,6 +26,7 @@ from loom.diagnostics import LoomError, SimulationError
 from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
 from loom.hdl.svexpr import bits
+from loom.hdl.refenv import MEM_LATENCY  # cycles from an accepted request to its response, without --stall
 from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
@@ -221,7 +222,6 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     return Bench("\n".join(L) + "\n", hex_files, views, max_cycles)
 
 
-MEM_LATENCY = 2  # cycles from an accepted request to its response, without --stall
 MEM_SLOTS = 4  # requests the testbench memory accepts before it back-pressures
 
 

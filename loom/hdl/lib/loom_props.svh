@@ -5,6 +5,7 @@
 // iverilog never sees them. Every module using the macros declares `clk`, `rst` and, for the
 // Yosys backend, the register `loom_past_valid` (LOOM_PAST_VALID below). LOOM_ASSUME_RESET_ONCE (whole-run
 // checks): the run starts in reset and reset never comes back (full: the tool's reset sequence starts it).
+// LOOM_STICKY (Yosys backend, task dfg_ref): an always-property also fails at every later cycle once it failed.
 `ifndef LOOM_PROPS_SVH
 `define LOOM_PROPS_SVH
 `ifdef LOOM_SVA_FULL
@@ -16,7 +17,12 @@
 `define LOOM_ASSUME_RESET_ONCE a_env_reset_once: assume property (@(posedge clk) !rst |=> !rst);
 `else
 `define LOOM_PAST_VALID reg loom_past_valid = 1'b0; always @(posedge clk) begin loom_past_valid <= 1'b1; if (!loom_past_valid) assume (rst); end
+`ifdef LOOM_STICKY
+// task dfg_ref checks its last step only (option skip): a sticky flag per property keeps every earlier cycle
+`define LOOM_ASSERT_ALWAYS(lbl, cond) reg lbl``_held = 1'b1; always @(posedge clk) if (!rst && !(cond)) lbl``_held <= 1'b0; always @(posedge clk) if (!rst) lbl: assert (lbl``_held && (cond));
+`else
 `define LOOM_ASSERT_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assert (cond);
+`endif
 `define LOOM_ASSUME_ALWAYS(lbl, cond) always @(posedge clk) if (!rst) lbl: assume (cond);
 `define LOOM_ASSERT_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assert (cons);
 `define LOOM_ASSUME_NEXT(lbl, ante, cons) always @(posedge clk) if (loom_past_valid && !rst && !$past(rst) && $past(ante)) lbl: assume (cons);

@@ -1,0 +1,60 @@
+"""The reference environment of task ``dfg_ref``: co-simulation's memory, as assumptions, and a check that the
+bounded depth covers whole runs.
+
+Task ``dfg`` leaves the environment free: the memory may answer a request after any delay and back-pressure
+its request channels at will, so no finite depth contains a whole run, and its depth (the length of a run
+measured in co-simulation) covers every run only as far as the reference schedule goes. Task ``dfg_ref``
+constrains every top-level memory port to the memory of that co-simulation (``loom.hdl.rtlsim.responder``
+without ``--stall``): it accepts every request at once and answers ``MEM_LATENCY`` cycles after the request,
+holding the answer until it is taken. Response data, argument values (within ``--rtl-bound``) and memref
+sizes stay free. Under it the assertion ``ref_run_complete`` requires every run to be over -- ``done`` seen
+and nothing moving -- at the last step, so a pass shows that the depth contains every whole run within the
+bound, for every memory content: the monitors' end-of-run properties were checked at the true end of each
+run, not at a cut. A second assertion, ``ref_one_outstanding``, checks the model's premise (a port never has
+two requests outstanding, as ``loom.hdl.components.MemPort`` says).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from loom.hdl.netlist import Design
+
+DEFINE = "LOOM_REF_ENV"
+DONE_BY = "LOOM_REF_DONE_BY"  # the cycle (counted from the end of reset) by which every run must be complete
+MEM_LATENCY = 2  # cycles from a request to its response in co-simulation without --stall (rtlsim uses it too)
+PREFIX = "ref_"  # the harness assertions task dfg_ref keeps beside the monitors (ob_*)
+
+
+def lines(d: "Design") -> list[str]:
+    """The top's reference-environment block (under ``LOOM_REF_ENV``, which task ``dfg_ref`` defines together
+    with the DFG-level monitors: it reads their end-of-run signal ``lm_end``)."""
+    out = ["`ifdef LOOM_ASSERTIONS", f"`ifdef {DEFINE}",
+           "  // reference environment (loom/hdl/refenv.py): the co-simulation memory; every run complete by "
+           f"`{DONE_BY}",
+           "  logic [15:0] ref_cycle;",
+           "  always @(posedge clk) if (rst) ref_cycle <= '0; else if (ref_cycle != 16'hffff) "
+           "ref_cycle <= ref_cycle + 1'b1;"]
+    for mb in d.mems:
+        for mp in mb.ports:
+            px = f"{mb.inst}_{mp.name}"
+            req, resp = f"({px}_req_valid && {px}_req_ready)", f"({px}_resp_valid && {px}_resp_ready)"
+            out += [f"  logic ref_{px}_pend;",
+                    f"  logic [1:0] ref_{px}_age;",
+                    f"  always @(posedge clk) if (rst) begin ref_{px}_pend <= 1'b0; ref_{px}_age <= '0; end",
+                    f"  else if {req} begin ref_{px}_pend <= 1'b1; ref_{px}_age <= '0; end",
+                    f"  else if {resp} ref_{px}_pend <= 1'b0;",
+                    f"  else if (ref_{px}_pend && ref_{px}_age != 2'd3) ref_{px}_age <= ref_{px}_age + 1'b1;",
+                    f"  `LOOM_ASSUME_ALWAYS(ref_a_{px}_req_ready, {px}_req_ready)",
+                    f"  `LOOM_ASSUME_ALWAYS(ref_a_{px}_resp_valid, {px}_resp_valid == "
+                    f"(ref_{px}_pend && ref_{px}_age >= 2'd{MEM_LATENCY - 1}))",
+                    f"  `LOOM_ASSERT_ALWAYS(ref_one_outstanding_{px}, !({req} && ref_{px}_pend && !{resp}))"]
+    out += [f"  `LOOM_ASSERT_ALWAYS(ref_run_complete, ref_cycle < 16'd`{DONE_BY} || lm_end)", "`endif", "`endif"]
+    return out
+
+
+def insert(d: "Design") -> None:
+    """Put the block into the top's text, just before its ``endmodule`` (nothing above it moves)."""
+    head, sep, tail = d.text.rpartition("endmodule")
+    d.text = head + "\n".join(lines(d)) + "\n" + sep + tail

@@ -1,0 +1,76 @@
+"""Task dfg_ref (loom/hdl/refenv.py): the DFG-level monitors under co-simulation's memory, where the bounded
+depth must contain every whole run. The depth is tight (two steps less and ref_run_complete fails), so a
+pass is not vacuous, and a faulty DFG still fails it with Z3's ID."""
+
+from __future__ import annotations
+
+import re
+
+from hdl_support import ROOT, dfg_func, need
+from loom.hdl.emit import emit, write_all
+from loom.hdl.refenv import DEFINE, DONE_BY
+from loom.hdl.sby import run_task
+
+DOT = ROOT / "examples" / "dot.scf.mlir"
+
+
+def test_the_task_exists_only_with_an_argument_bound():
+    """Without --rtl-bound a run has no length (the arguments are free), so there is no dfg_ref; with one, the
+    top gets one responder per memory port and the .sby checks completion at its last step."""
+    func, _ = dfg_func(DOT)
+    free = emit(func, "dot")
+    assert "dfg_ref" not in free.files["dot.sby"] and DEFINE not in free.files["dot.sv"]
+    e = emit(func, "dot", rtl_bound=2, dfg_depth=30)
+    sby, top = e.files["dot.sby"], e.files["dot.sv"]
+    assert "\ndfg monitors\ndfg_ref monitors\n" in sby
+    assert f"dfg_ref: verilog_defines -D{DEFINE} -D{DONE_BY}=27 -DLOOM_STICKY\n" in sby and "dfg_ref: skip 29" in sby
+    assert "monitors: chformal -assert -remove t:$assert n:ob_* n:ref_* %u %d" in sby
+    ports = {m for m in re.findall(r"ref_a_(\w+)_resp_valid,", top)}
+    assert ports == {"u_x_data_rd0", "u_y_data_rd0"}
+    assert "`LOOM_ASSERT_ALWAYS(ref_run_complete, ref_cycle < 16'd`LOOM_REF_DONE_BY || lm_end)" in top
+    assert emit(func, "dot", rtl_bound=2, dfg_depth=30).files == e.files  # deterministic
+
+
+def _dot_at(depth: int, tmp_path, func=None):
+    func = func if func is not None else dfg_func(DOT)[0]
+    e = emit(func, "dot", rtl_bound=3, dfg_depth=depth)
+    write_all(tmp_path, e.files)
+    return run_task(tmp_path, "dot.sby", "dfg_ref", timeout=600)
+
+
+def test_whole_runs_at_trip_counts_0_to_3_complete_and_hold(tmp_path):
+    """dot with n and both memref sizes in [0, 3], any memory contents: every run is over by the depth measured
+    in co-simulation and every monitor holds (~15 s); two steps less and some run is not over."""
+    need("iverilog")
+    need("yowasp-sby")
+    need("yices-smt2")
+    from loom.hdl.depth import whole_run_depths
+
+    func, _ = dfg_func(DOT)
+    depth = whole_run_depths(func, (3,))[3]
+    v = _dot_at(depth, tmp_path / "whole", func)
+    assert v.status == "pass", (v.failed, v.log[-1500:])
+    short = _dot_at(depth - 2, tmp_path / "short", func)
+    assert short.status == "fail" and [f.rsplit(".", 1)[-1] for f in short.failed] == ["ref_run_complete"], short.failed
+
+
+def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
+    """bad_missing_edge_war: the store may overtake the load in the first iteration; dfg_ref checks its last
+    step only, and the sticky property still fails there with exactly the label of Z3's refutation."""
+    need("iverilog")
+    need("yowasp-sby")
+    need("yices-smt2")
+    from pathlib import Path
+
+    from loom.hdl.depth import whole_run_depths
+    from test_hdl_monitors import _hand
+
+    func = _hand("bad_missing_edge_war")
+    depth = whole_run_depths(func, (3,))[3]
+    e = emit(func, "war", rtl_bound=3, dfg_depth=depth)
+    write_all(tmp_path, e.files)
+    assert f"dfg_ref: skip {depth - 1}" in e.files["war.sby"]
+    v = run_task(tmp_path, "war.sby", "dfg_ref", timeout=600)
+    label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], (v.failed, v.log[-1500:])
+    assert v.trace and Path(v.trace).stat().st_size > 0
