@@ -74,3 +74,20 @@ def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
     label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
     assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], (v.failed, v.log[-1500:])
     assert v.trace and Path(v.trace).stat().st_size > 0
+
+
+def test_verify_rtl_reads_the_whole_run_verdict():
+    """loom verify --rtl --rtl-bound N: a pass of dfg_ref is 'complete'; only ref_* labels failing means some run
+    is not over (a longer run or a deadlock: exit 3, not a refutation); a monitor label failing is a refutation."""
+    from loom.hdl.sby import SbyVerdict
+    from loom.hdl.verify_rtl import RtlReport, exit_code, human, to_json
+
+    def rep(status, failed=()):
+        return RtlReport("dot", bound=3, dfg_depth=35,
+                         whole=SbyVerdict("dfg_ref", status, 14.0, list(failed), "t.vcd" if failed else None, ""))
+
+    ok, short, bad = rep("pass"), rep("fail", ["dot_dfg.ref_run_complete"]), rep("fail", ["dot_dfg.ob_balance_p"])
+    assert [to_json(r)["whole_runs"] for r in (ok, short, bad)] == ["complete", "incomplete", "refuted"]
+    assert [exit_code([r]) for r in (ok, short, bad)] == [0, 3, 1]
+    assert "every run is over within 35 cycles" in human(ok)
+    assert "INCOMPLETE rtl.whole_runs" in human(short) and "trace: t.vcd" in human(short)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from loom.hdl import invariants, liveness
+from loom.hdl import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
@@ -60,6 +60,7 @@ class RtlReport:
     dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
     prove: Optional[invariants.ProofResult] = None  # task dfg_prove (<stem>_prove.sby): monitors by k-induction
     dfg_depth: Optional[int] = None
+    whole: Optional[SbyVerdict] = None  # task dfg_ref (with a bound): whole runs under co-simulation's memory
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
 
@@ -120,6 +121,9 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         if rest:  # the bounded task dfg decides the others
             rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
+        if bound is not None and (rep.dfg is None or rep.dfg.status == "pass"):
+            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800)  # loom.hdl.refenv: whole runs, same depth
+            rep.dfg_depth = depth
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
     if live_depth is not None:
@@ -226,6 +230,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
                      "bounded = no violation within the depth, not a proof for all trip counts)")
+    if rep.whole is not None:
+        lines.append(whole_line(rep))
     if rep.capacity is not None:
         lines.append(f"  STALL    rtl.capacity: a stall with a full channel FIFO (the token network may not be stuck: "
                      f"raise --fifo-depth)  trace: {rep.capacity}")
@@ -238,6 +244,36 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
+
+
+def whole_status(rep: RtlReport) -> Optional[str]:
+    """Task dfg_ref's verdict: ``complete`` (every run in the bound over within the depth, no monitor failing),
+    ``incomplete`` (some run not over: a longer run or a deadlock), ``refuted`` (a monitor fails), else
+    ``unknown``."""
+    w = rep.whole
+    if w is None:
+        return None
+    labels = {f.rsplit(".", 1)[-1] for f in w.failed}
+    if w.status == "pass":
+        return "complete"
+    if w.status == "fail":
+        return "incomplete" if labels and all(x.startswith(refenv.PREFIX) for x in labels) else "refuted"
+    return "unknown"
+
+
+def whole_line(rep: RtlReport) -> str:
+    w, status = rep.whole, whole_status(rep)
+    scope = f"integer arguments and memref sizes in [0, {rep.bound}], any memory contents, co-simulation's memory"
+    if status == "complete":
+        return (f"  (whole runs: task dfg_ref, {scope}: every run is over within {rep.dfg_depth} cycles and no "
+                f"monitor fails on it, in {w.seconds:.0f}s)")
+    trace = f"  trace: {w.trace}" if w.trace else ""
+    if status == "incomplete":
+        return (f"  INCOMPLETE rtl.whole_runs ({scope}): some run is not over after {rep.dfg_depth} cycles: a longer "
+                f"run (raise --rtl-depth) or a deadlock{trace}")
+    if status == "refuted":
+        return f"  refuted  rtl.whole_runs ({scope}): {', '.join(w.failed)}{trace}"
+    return f"  unknown  rtl.whole_runs ({scope}): task dfg_ref gave no verdict ({w.log[-120:].strip()})"
 
 
 def to_json(rep: RtlReport) -> dict[str, Any]:
@@ -254,6 +290,7 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "dfg_prove": ({"status": STATUS.get(rep.prove.status, "unknown"), "proved": len(rep.prove.proved),
                        "seconds": round(rep.prove.seconds, 1)} if rep.prove is not None else None),
         "dfg_depth": rep.dfg_depth,
+        "whole_runs": whole_status(rep),
         "depth": rep.depth,
         "capacity_trace": rep.capacity,
         "uncovered": rep.uncovered,
@@ -266,9 +303,9 @@ def exit_code(reps: list[RtlReport]) -> int:
     vs = [v for r in reps for v in r.verdicts]
     checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]  # task dfg: through its verdicts
     if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks) or any(
-            r.capacity is not None for r in reps):
+            r.capacity is not None or whole_status(r) == "refuted" for r in reps):
         return 1
     if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
-            x.status != "pass" for x in checks):
+            x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown") for r in reps):
         return 3
     return 0
