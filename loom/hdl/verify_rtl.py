@@ -121,7 +121,8 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         if rest:  # the bounded task dfg decides the others
             rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
-        if bound is not None and (rep.dfg is None or rep.dfg.status == "pass"):
+        # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
+        if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
             rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800)  # loom.hdl.refenv: whole runs, same depth
             rep.dfg_depth = depth
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
