@@ -110,15 +110,21 @@ class _Builder:
                                   f"{name} <= {name} + 1'b1;")
         return name
 
+    def _sticky(self, name: str, fire: str) -> bool:
+        """Declare flag ``name``: 0 after reset, 1 from the cycle after ``fire``. False when it already exists (the
+        caller then adds no invariant twice)."""
+        if name in self.declared:
+            return False
+        self.declared.add(name)
+        self.inv.decls.append(f"  logic {name};")
+        self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({fire}) {name} <= 1'b1;")
+        return True
+
     def any_sent(self, v: Value) -> str:
         """1 once v has been sent at all (sticky); tied to P(v) by ``P(v) == 0`` while it is 0."""
         s = self.d.signals[v]
         name = f"lm_any_{s}"
-        if name not in self.declared:
-            self.declared.add(name)
-            self.inv.decls.append(f"  logic {name};")
-            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({s}_valid && {s}_ready) "
-                                  f"{name} <= 1'b1;")
+        if self._sticky(name, f"{s}_valid && {s}_ready"):
             self.add(f"inv_any_{s}", f"{name} || {self.p(v)} == '0", f"{s} never sent: none counted")
         return name
 
@@ -126,11 +132,7 @@ class _Builder:
         """1 once the consumer has taken a token from channel ch (sticky); until then the channel holds all of
         v's tokens, and once it has, v was sent."""
         name = f"lm_tk_{ch.fifo}"
-        if name not in self.declared:
-            self.declared.add(name)
-            self.inv.decls.append(f"  logic {name};")
-            self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= 1'b0; else if ({ch.fifo}_out_valid && "
-                                  f"{ch.fifo}_out_ready) {name} <= 1'b1;")
+        if self._sticky(name, f"{ch.fifo}_out_valid && {ch.fifo}_out_ready"):
             self.add(f"inv_tk_{ch.fifo}", f"{name} || {self.p(ch.value)} == {self.count(ch)}",
                      f"nothing taken from {ch.name} yet: it holds every token sent")
             self.add(f"inv_tk_any_{ch.fifo}", f"!{name} || {self.any_sent(ch.value)}", f"{ch.name} taken: sent")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 DEFINE = "LOOM_REF_ENV"
 DONE_BY = "LOOM_REF_DONE_BY"  # the cycle (counted from the end of reset) by which every run must be complete
 MEM_LATENCY = 2  # cycles from a request to its response in co-simulation without --stall (rtlsim uses it too)
+STICKY = "LOOM_STICKY"  # loom_props.svh: an always-property keeps failing once it failed (dfg_ref's last-step check)
 PREFIX = "ref_"  # the harness assertions task dfg_ref keeps beside the monitors (ob_*)
 
 
