@@ -14,7 +14,9 @@ from loom.hdl.emit import emit
 from loom.hdl.properties import LIB
 from loom.hdl.sby import components_project, run_task
 
-
+# SymbiYosys minutes on 2 cores (the component bundle ~150 s, collatz's top proof ~80 s): .ci/run's
+# `pytest -m sby_slow` step runs them; the default line keeps the single-component refutation and verify_rtl_json
+SLOW = pytest.mark.sby_slow
 
 
 def _all_components() -> dict[str, str]:
@@ -31,6 +33,7 @@ def _write(d: Path, files: dict[str, str]) -> None:
         (d / n).write_text(t)
 
 
+@SLOW
 def test_every_example_component_is_proved(tmp_path):
     need("yowasp-sby")
     comps = _all_components()
@@ -130,6 +133,7 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     assert good and all(v.status == "proved" for v in good), [(v.id, v.status, v.detail) for v in good]
 
 
+@SLOW
 def test_verify_rtl_reports_beside_z3(capsys):
     need("yowasp-sby")
     rc = main(["verify", "-q", "--rtl", "--rtl-bound", "6", "--rtl-depth", "8",
