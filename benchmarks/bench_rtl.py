@@ -11,7 +11,8 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-
   property lives in the top), each an unbounded k-induction proof like Z3's.
 * DFG-level obligations (``len.*``, ``balance.*``, ``mem.*``, ``done.*``, classes:
   ``kind`` dfg in ``props.json``): ``loom verify`` proves them for every trip
-  count; the unbounded RTL counterpart is task ``dfg_prove`` (``<stem>_prove.sby``,
+  count (compared by the wall time of the whole ``loom verify`` run on the file: many
+  of them are discharged by the clock calculus with no solver call); the unbounded RTL counterpart is task ``dfg_prove`` (``<stem>_prove.sby``,
   ``loom.hdl.invariants``: k-induction with helper invariants and its pruning
   rounds), given ``--prove-timeout`` seconds a round and at most ``--prove-rounds`` rounds.
   Unless it proves every monitor (a round timed out, or the pruning dropped one),
@@ -75,19 +76,22 @@ def dfg_obligations(props: dict) -> set[str]:
 
 
 def verify_seconds(path: Path, obligations: set[str]) -> tuple[float, float, int]:
-    """Z3 seconds of ``obligations`` (and of all obligations) from ``loom verify --json``; how many matched."""
+    """Z3 seconds of ``obligations`` from ``loom verify --json``, the wall seconds of that whole ``loom verify``
+    run (parse, lowering, every checker and obligation), and how many of ``obligations`` matched."""
     import contextlib
     import io
 
     from loom.cli import main
 
     buf = io.StringIO()
+    t0 = time.perf_counter()
     with contextlib.redirect_stdout(buf):
         main(["verify", str(path), "--json"])
+    wall = time.perf_counter() - t0
     doc = json.loads(buf.getvalue())
     obs = doc["obligations"] if "obligations" in doc else [o for f in doc["functions"] for o in f["obligations"]]
     same = [o for o in obs if o["id"] in obligations]
-    return sum(o["seconds"] for o in same), sum(o["seconds"] for o in obs), len(same)
+    return sum(o["seconds"] for o in same), wall, len(same)
 
 
 def _written(files: dict[str, str], tmp: str) -> Path:
@@ -206,7 +210,7 @@ def proofs(paths: list[Path], args) -> None:
     dfg = not args.no_dfg
     head = f"{'example':<13} {'fsm':>4} {'verify s':>9} {'SBY s':>7} {'SBY/ver':>8}"
     if dfg:
-        head += (f"   {'dfg':>4} {'verify s':>9} {'SBY prove s':>11} {'SBY/ver':>8} {'proved':>6}"
+        head += (f"   {'dfg':>4} {'verify wall':>11} {'SBY prove s':>11} {'SBY/ver':>8} {'proved':>6}"
                  f"   {'whole 0-' + str(args.ref_bound) + ' s':>12} {'SBY/ver':>8}")
     print(head)
     fsm_r, prove_r, prove_open, whole_r = [], [], False, []
@@ -225,7 +229,9 @@ def proofs(paths: list[Path], args) -> None:
         notes = [] if all(v.endswith(":pass") for v in verdicts.split()) else [verdicts]
         if dfg:
             dob = dfg_obligations(props)
-            dz3, _, dm = verify_seconds(path, dob)
+            # many DFG-level obligations are discharged by the clock calculus with no solver call (0 Z3 seconds):
+            # the comparison takes the whole loom verify run's wall time instead, which only favours SBY
+            _, dz3, dm = verify_seconds(path, dob)
             if dm != len(dob):
                 raise SystemExit(f"{stem}: {len(dob) - dm} monitored obligation(s) are not in loom verify's report")
             proved, pm = monitor_proofs(e, stem, args.prove_timeout, args.prove_rounds)
@@ -236,7 +242,7 @@ def proofs(paths: list[Path], args) -> None:
             wm = whole_runs(func, stem, src, args.ref_bound, args.ref_timeout)
             wcell, wr = _ratio(wm, dz3)
             whole_r.append(wr)
-            row += (f"   {len(dob):>4} {dz3:>9.3f} {pm.cell():>11} {pcell:>8} {len(proved):>6}"
+            row += (f"   {len(dob):>4} {dz3:>11.2f} {pm.cell():>11} {pcell:>8} {len(proved):>6}"
                     f"   {wm.cell():>12} {wcell:>8}")
             if not pm.finished:
                 notes.append(f"dfg_prove: {pm.note}")

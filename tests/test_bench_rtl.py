@@ -35,3 +35,22 @@ def test_obligations_come_from_props_json():
 
 def test_geomean():
     assert abs(br.geomean([2.0, 8.0]) - 4.0) < 1e-12
+
+
+def test_dfg_obligations_are_the_monitored_ones():
+    """The DFG-level comparison takes exactly the obligations with a monitor (kind dfg), none of the fsm ones."""
+    func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
+    props = json.loads(emit(func, "dot").files["dot.props.json"])
+    dob = br.dfg_obligations(props)
+    fsm, _ = br.rtl_obligations(props)
+    assert dob and not (dob & fsm)
+    assert any(o.startswith("len.") for o in dob) and any(o.startswith("balance.") for o in dob)
+    assert dob == {p["obligation"] for p in props["properties"] if p.get("kind") == "dfg"}
+
+
+def test_an_unfinished_proof_is_a_lower_bound():
+    """A dfg_prove that timed out or pruned a monitor is no proof: its seconds and ratio print with '>'."""
+    done, open_ = br.Measured(4.0, True), br.Measured(60.0, False, "timeout")
+    assert done.cell() == "4.0" and open_.cell() == ">60"
+    assert br._ratio(done, 0.5) == ("8x", 8.0)
+    assert br._ratio(open_, 0.5) == (">120x", 120.0)
