@@ -18,11 +18,12 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
-from loom.hdl.svexpr import HdlUnsupported, bits, unique
+from loom.hdl.svexpr import HdlUnsupported, bits, literal, unique
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
 from loom.semantics import machine_for
+from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.semantics.rest import rearm_allowance
 from loom.sim.names import use_channel_names, value_name_map
@@ -41,6 +42,7 @@ class Channel:
     port: str
     producer: str  # SV signal prefix of the produced value
     value: Optional[Value] = None  # the DFG value the channel carries
+    const: Optional[str] = None  # SV literal when every token carries it (``constant_output``): no data in the FIFO
 
     @property
     def allowance(self) -> int:
@@ -129,6 +131,17 @@ def _check_types(func: Operation, ops: list[Operation]) -> None:
                                 "(tuple values are not supported by loom hdl)", op.loc, HDL_UNSUPPORTED)
 
 
+def constant_output(m: Machine, port: str) -> Optional[object]:
+    """The value every token on output ``port`` of table ``m`` carries, when each rule that emits there emits
+    the same literal (a ``handshake.constant``); None otherwise. Its channels' FIFOs then keep only the tokens,
+    and the top drives the data with the literal (a 64-bit index constant's FIFO held 128 flip-flops of it)."""
+    exprs = [e for r in m.rules for q, e in r.emits if q == port]
+    if not exprs or not all(isinstance(e, Const) for e in exprs):
+        return None
+    values = {repr(e.value) for e in exprs}  # type: ignore[union-attr]
+    return exprs[0].value if len(values) == 1 else None  # type: ignore[union-attr]
+
+
 def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
                  monitors: bool = True, source: Optional[Operation] = None) -> Design:
     """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
@@ -186,7 +199,12 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             if pm.outputs[v.index].name in dict(pm.sources):
                 src = pinst
         fifo = None if src is not None else "f_" + _ident(cname, ftaken)
-        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], v))
+        const = None
+        if fifo is not None and not isinstance(v, BlockArgument) and bits(v.type) > 1:
+            pm = producer_of[id(v.op)][1]
+            value = constant_output(pm, pm.outputs[v.index].name)
+            const = None if value is None else literal(value, v.type)
+        channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], v, const))
 
     arg_names = function_arg_names(func)
     args = []
@@ -255,8 +273,11 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
     for v, s in vsig.items():
         if isinstance(v.type, MemRefType):
             continue
-        decl += [f"  logic {s}_valid, {s}_ready;", f"  logic [{bits(v.type) - 1}:0] {s}_data;"]
         fifos = [ch for ch in by_producer.get(s, []) if ch.fifo is not None]
+        data = f"logic [{bits(v.type) - 1}:0] {s}_data;"
+        if fifos and all(ch.const is not None for ch in by_producer[s]):  # its FIFOs take the literal instead
+            data = f"/* verilator lint_off UNUSEDSIGNAL */ {data} /* verilator lint_on UNUSEDSIGNAL */"
+        decl += [f"  logic {s}_valid, {s}_ready;", f"  {data}"]
         ready = " && ".join(f"{ch.fifo}_in_ready" for ch in fifos) or "1'b1"
         stmts.append(f"  assign {s}_ready = {ready};")
     for a in body.args:
@@ -274,15 +295,21 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
         valid = f"{ch.producer}_valid" + (f" && {push_ok}" if push_ok else "")
         decl += [f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
                  f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;"]
+        in_data, out_data = f"{ch.producer}_data", f"{ch.fifo}_out_data"
+        if ch.const is not None:  # the FIFO keeps the tokens only; every one carries the literal
+            decl.append(f"  /* verilator lint_off UNUSEDSIGNAL */ logic {ch.fifo}_out_none; "
+                        "/* verilator lint_on UNUSEDSIGNAL */")
+            stmts.append(f"  assign {ch.fifo}_out_data = {ch.const};  // constant channel: no data in its FIFO")
+            in_data, out_data = "1'b0", f"{ch.fifo}_out_none"
         stmts += [f"  // channel {ch.name}",
-                  f"  loom_fifo #(.WIDTH({ch.width}), .DEPTH({d.fifo_depth})",
+                  f"  loom_fifo #(.WIDTH({1 if ch.const is not None else ch.width}), .DEPTH({d.fifo_depth})",
                   "`ifdef LOOM_STALL",  # co-simulation only: synthesis sees one FIFO module per width and depth
                   f"    , .STALL_SEED({_seed(ch.fifo)})",
                   "`endif",
                   f"  ) {ch.fifo} (",
                   "    .clk(clk), .rst(rst),",
-                  f"    .in_valid({valid}), .in_ready({ch.fifo}_in_ready), .in_data({ch.producer}_data),",
-                  f"    .out_valid({ch.fifo}_out_valid), .out_ready({ch.fifo}_out_ready), .out_data({ch.fifo}_out_data));"]
+                  f"    .in_valid({valid}), .in_ready({ch.fifo}_in_ready), .in_data({in_data}),",
+                  f"    .out_valid({ch.fifo}_out_valid), .out_ready({ch.fifo}_out_ready), .out_data({out_data}));"]
     # instances
     in_ch: dict[tuple[str, str], Channel] = {(ch.consumer, ch.port): ch for ch in d.channels}
     fails: list[tuple[str, int]] = []
