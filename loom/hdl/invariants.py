@@ -149,10 +149,14 @@ class _Builder:
         cnt = self._reg(f"lm_q_{ch.fifo}_count", aw + 1, f"{ch.fifo}.count")
         rp = self._reg(f"lm_q_{ch.fifo}_rptr", aw, f"{ch.fifo}.rptr")
         slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
+        # slot s holds a token when its distance from the read pointer, (s - rptr) mod depth, is below the count:
+        # one term per slot (a term per distance would pick its slot with a depth-way mux: quadratic text)
+        inside = "" if depth == 1 << aw else f"{rp} < {aw}'d{depth} && "  # no token read beyond the last slot
         terms = []
-        for k in range(depth):
-            at = " : ".join(f"{rp} == {aw}'d{r} ? {slots[(r + k) % depth]}" for r in range(depth)) + " : 1'b0"
-            terms.append(f"{W}'({cnt} > {aw + 1}'d{k} && ({at}))")
+        for s in range(depth):
+            dist = (f"({rp} <= {aw}'d{s} ? {aw + 1}'d{s} - {aw + 1}'({rp}) : "
+                    f"{aw + 1}'d{s + depth} - {aw + 1}'({rp}))")
+            terms.append(f"{W}'({inside}{dist} < {cnt} && {slots[s]})")
         return "(" + " + ".join(terms) + ")"
 
     def newest(self, ch: "Channel") -> str:
