@@ -123,14 +123,17 @@ def test_ones_counts_the_one_tokens_in_a_fifo(tmp_path, depth):
     from loom.hdl.invariants import WIDTH, _Builder
 
     iverilog, vvp = need("iverilog"), need("vvp")
-    expr = _Builder(SimpleNamespace(fifo_depth=depth, channels=[])).ones(SimpleNamespace(fifo="f_x"))
+    b = _Builder(SimpleNamespace(fifo_depth=depth, channels=[]))
+    expr = b.ones(SimpleNamespace(fifo="f_x"))
+    assert b.ones(SimpleNamespace(fifo="f_x")) == expr and len(b.inv.logic) == 1  # one wire, however often read
     aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
     slots = "".join(f"  logic [0:0] lm_q_f_x_s{k};\n" for k in range(depth))
     assign = "".join(f"        lm_q_f_x_s{k} = bits[{k}];\n" for k in range(depth))
     (tmp_path / "t.sv").write_text(f"""module t;
   logic [{aw}:0] lm_q_f_x_count;
   logic [{aw - 1}:0] lm_q_f_x_rptr;
-{slots}  integer c, r, bits, k, want, bad;
+{slots}{chr(10).join(b.inv.logic)}
+  integer c, r, bits, k, want, bad;
   initial begin
     bad = 0;
     for (c = 0; c < {1 << (aw + 1)}; c = c + 1)
@@ -150,5 +153,6 @@ endmodule
     subprocess.run([iverilog, "-g2012", "-o", str(tmp_path / "t.vvp"), str(tmp_path / "t.sv")], check=True)
     out = subprocess.run([vvp, str(tmp_path / "t.vvp")], capture_output=True, text=True, check=True).stdout
     assert "bad=0" in out, out[:2000]
-    long = _Builder(SimpleNamespace(fifo_depth=64 * depth, channels=[])).ones(SimpleNamespace(fifo="f_x"))
-    assert len(long) < 64 * depth * 200  # one term per slot (it was a depth-way mux per slot: 1.75 GB at 1000)
+    long = _Builder(SimpleNamespace(fifo_depth=64 * depth, channels=[]))
+    long.ones(SimpleNamespace(fifo="f_x"))
+    assert len(long.inv.logic[0]) < 64 * depth * 200  # a term per slot (was a depth-way mux per slot: quadratic)

@@ -157,7 +157,7 @@ class _Builder:
             dist = (f"({rp} <= {aw}'d{s} ? {aw + 1}'d{s} - {aw + 1}'({rp}) : "
                     f"{aw + 1}'d{s + depth} - {aw + 1}'({rp}))")
             terms.append(f"{W}'({inside}{dist} < {cnt} && {slots[s]})")
-        return "(" + " + ".join(terms) + ")"
+        return self._wire(f"lm_ones_{ch.fifo}", W, " + ".join(terms))
 
     def newest(self, ch: "Channel") -> str:
         """Bit 0 of the token most recently pushed into channel ch (the slot before the write pointer)."""
@@ -166,7 +166,15 @@ class _Builder:
         wp = self._reg(f"lm_q_{ch.fifo}_wptr", aw, f"{ch.fifo}.wptr")
         slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
         picks = [f"{wp} == {aw}'d{r} ? {slots[(r + depth - 1) % depth]}" for r in range(depth)]
-        return "(" + " : ".join(picks) + " : 1'b0)"
+        return self._wire(f"lm_newest_{ch.fifo}", 1, " : ".join(picks) + " : 1'b0")
+
+    def _wire(self, name: str, width: int, expr: str) -> str:
+        """A wire carrying ``expr``, declared once: the invariants that read it name it (an expression over every
+        slot of a FIFO, repeated in each, made the text several times the depth)."""
+        if name not in self.declared:
+            self.declared.add(name)
+            self.inv.logic.append(f"  wire [{width - 1}:0] {name} = {expr};")
+        return name
 
     def state(self, inst: "Instance", k: int) -> str:
         """1 when instance ``inst`` is in state number ``k`` of its table."""
