@@ -195,3 +195,39 @@ def test_division_lemma_pins_quotient_and_remainder(signed):
     s.add(*values.lemmas, z3.Or(q != want_q, r != want_r))
     assert s.check() == z3.unsat
     assert "noovfl" not in z3.Solver().sexpr() + "".join(lem.sexpr() for lem in values.lemmas)
+
+
+def _chain_source(n: int) -> str:
+    """A loop body of ``n`` chained additions (straight-line code as an unrolled kernel has it)."""
+    body = "\n".join(f"      %v{i + 1} = arith.addi %v{i}, %c{i % 5} : i32" for i in range(n))
+    consts = "\n".join(f"    %c{k} = arith.constant {k + 1} : i32" for k in range(5))
+    return f"""func.func @chain(%A: memref<?xi32>, %n: index) {{
+  %lo = arith.constant 0 : index
+  %one = arith.constant 1 : index
+{consts}
+  scf.for %i = %lo to %n step %one {{
+    %v0 = memref.load %A[%i] : memref<?xi32>
+{body}
+    memref.store %v{n}, %A[%i] : memref<?xi32>
+  }}
+  return
+}}
+"""
+
+
+def test_a_long_chain_is_related_without_deep_recursion():
+    """1,500 chained ops (the evaluator used to recurse once per op and ran out of Python's recursion limit
+    at a few hundred, leaving the function unknown): every obligation proved; with the last addition turned
+    into a subtraction in the DFG, the store's obligation is refuted."""
+    m = parse_text(_chain_source(1500))
+    src = next(f for f in m.functions() if f.name == "func.func")
+    lowered = lower_module(m, None, LowerOptions())
+    dfg = next(f for f in lowered.functions() if f.name == "handshake.func")
+    obs = check_refinement(dfg, CTX, src)
+    assert obs and all(o.status == "proved" for o in obs), [(o.id, o.status, o.detail) for o in obs][:5]
+    text = print_module(lowered)
+    cut = text.rindex("arith.addi")
+    bad = parse_text(text[:cut] + "arith.subi" + text[cut + len("arith.addi"):])
+    bad_dfg = next(f for f in bad.functions() if f.name == "handshake.func")
+    refuted = [o.id for o in check_refinement(bad_dfg, CTX, src) if o.status == "refuted"]
+    assert any(i.startswith("refine.store@") for i in refuted), refuted

@@ -280,6 +280,13 @@ class DfgModel:
             if isinstance(got, Unsupported):
                 raise got
             return got
+        if v not in self.active:
+            self._prefetch(v)
+            got = self.memo.get(v)
+            if got is not None:
+                if isinstance(got, Unsupported):
+                    raise got
+                return got
         if v in self.active:
             e = Unsupported(f"{self.name(v)} depends on itself without a carry in between")
             e.transient = True  # a property of this evaluation order, not of the value: not remembered
@@ -295,6 +302,46 @@ class DfgModel:
             self.active.discard(v)
         self.memo[v] = node
         return node
+
+    @staticmethod
+    def _plain_operands(v: Value) -> Optional[list[Value]]:
+        """What ``_eval`` of ``v`` evaluates before anything else, when that is all it reads: a copy's input,
+        an arith/math op's operands; None for the rest (block arguments, ops with their own rule)."""
+        if not isinstance(v, OpResult):
+            return None
+        op = v.op
+        if is_copy(op):
+            return [op.operands[0]]
+        if op.name not in _RULES and op.dialect in ("arith", "math"):
+            return list(op.operands)
+        return None
+
+    def _prefetch(self, v: Value) -> None:
+        """Evaluate the chain of copies and arith/math ops under ``v``, deepest first, with an explicit stack:
+        ``ev`` then finds them memoized, so a long straight-line body (hundreds of chained ops) does not recurse
+        once per op. Each is evaluated by ``ev`` itself (same memo, same errors); an ``Unsupported`` is left in
+        the memo for the evaluation that asks for it."""
+        stack: list[tuple[Value, bool]] = [(v, False)]
+        seen: set[Value] = set()
+        while stack:
+            x, expanded = stack.pop()
+            if x in self.memo:
+                continue
+            deps = self._plain_operands(x)
+            if deps is None:
+                continue  # evaluated on demand, by its own rule
+            if expanded:
+                if x is not v:
+                    try:
+                        self.ev(x)
+                    except Unsupported:
+                        pass  # memoized unless transient; the caller's evaluation raises it again
+                continue
+            if x in seen:
+                continue
+            seen.add(x)
+            stack.append((x, True))
+            stack.extend((d, False) for d in deps if d not in self.memo)
 
     def _eval(self, v: Value) -> Node:
         if isinstance(v, BlockArgument):
