@@ -131,3 +131,42 @@ def test_op_without_rtl_model_is_a_located_error(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "[HDL_UNSUPPORTED]" in err and "h.scf.mlir:2:" in err
     assert not out.exists()
+
+
+def test_a_wide_memory_table_stays_linear_and_simulates(tmp_path, capsys, monkeypatch):
+    """One memref read 40 times in a loop body: the extmemory's table has 40 load rules over 80 ports. Its
+    FSM-conformance property compares one transfer vector with each rule's mask (a conjunction over every port
+    per rule made a 1.3 MB line at 100 loads, past Verilator's preprocessor limit), and the RTL co-simulates
+    (iverilog) to the token simulator's memories."""
+    from hdl_support import need
+
+    need("iverilog")
+    n = 40
+    body = "\n".join(f"    %x{k} = memref.load %A[%i] : memref<?xi32>\n    %s{k} = arith.addi %s{k - 1}, %x{k} : i32"
+                     if k else "    %x0 = memref.load %A[%i] : memref<?xi32>\n    %s0 = arith.addi %z, %x0 : i32"
+                     for k in range(n))
+    src = tmp_path / "wide.scf.mlir"
+    src.write_text(f"""func.func @wide(%A: memref<?xi32>, %B: memref<?xi32>, %n: index) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  scf.for %i = %c0 to %n step %c1 {{
+{body}
+    memref.store %s{n - 1}, %B[%i] : memref<?xi32>
+  }}
+  return
+}}
+""")
+    out = tmp_path / "rtl"
+    assert main(["hdl", str(src), "-o", str(out)]) == 0
+    longest = max(len(line) for f in out.glob("loom_extmemory_*.sv") for line in f.read_text().splitlines())
+    assert longest < 5000, longest  # 80 ports: the quadratic form's line was ~170,000 characters
+    inputs = tmp_path / "in.json"
+    inputs.write_text(json.dumps({"A": [1, 2, 3], "B": [0, 0, 0], "n": 3}))
+    capsys.readouterr()
+    assert main(["sim", str(src), "--inputs", str(inputs), "--json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    assert main(["sim", "--rtl", str(src), "--inputs", str(inputs), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["memrefs"] == want["memrefs"] and want["memrefs"]["B"] == [40, 80, 120]

@@ -408,14 +408,24 @@ def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: l
         xin = {p.name: f"({sv_name(p.name)}_valid && {sv_name(p.name)}_ready)" for p in ins}
         xout = {p.name: f"({sv_name(p.name)}_valid && {sv_name(p.name)}_ready)" for p in m.outputs
                 if p.name not in dict(m.sources)}
-        idle = " && ".join([f"!{x}" for x in list(xin.values()) + list(xout.values())]) or "1'b1"
+        # one bit per port, first port in the MSB; each rule compares it with its own mask, so a wide table
+        # (an extmemory with a hundred ports) stays linear in text (a conjunction over every port per rule was
+        # quadratic: a 1.3 MB line that Verilator's preprocessor refused)
+        xfer = list(xin.values()) + list(xout.values())
+        names = list(xin) + list(xout)
+        idle = "1'b1"
+        if xfer:
+            out.append(f"  wire [{len(xfer) - 1}:0] fsm_xfer = {{{', '.join(xfer)}}};")
+            idle = "fsm_xfer == '0"
         alts = []
         for i, r in enumerate(m.rules):
             terms = [f"(state == S_{sv_name(r.state)})", guard_sv[i]]
-            terms += [xin[p] if p in r.reads else f"!{xin[p]}" for p in xin]
-            terms += [xout[p] if p in dict(r.emits) else f"!{xout[p]}" for p in xout]
+            if xfer:
+                fired = set(r.reads) | set(dict(r.emits))
+                terms.append(f"fsm_xfer == {len(xfer)}'b" + "".join("1" if q in fired else "0" for q in names))
             terms += [f"({sv_name(p)}_data == {v})" for p, v in rule_emit_sv[i].items()]
-            alts.append("(" + " && ".join(terms) + ")")
+            out.append(f"  wire fsm_rule{i} = {' && '.join(terms)};")
+            alts.append(f"fsm_rule{i}")
         out.append(f"  wire fsm_conforms = ({idle}) || {' || '.join(alts)};")
         out.append("  // the port transfers of every cycle are exactly one enabled table rule (or none)")
         out.append("  `LOOM_ASSERT_ALWAYS(p_fsm, fsm_conforms)")
