@@ -239,18 +239,17 @@ def proofs(paths: list[Path], args) -> None:
             # many DFG-level obligations are discharged by the clock calculus with no solver call (0 Z3 seconds):
             # the comparison takes the whole loom verify run's wall time instead, which only favours SBY
             _, dm = vr.seconds(dob)
-            dz3 = vr.wall
             if dm != len(dob):
                 raise SystemExit(f"{stem}: {len(dob) - dm} monitored obligation(s) are not in loom verify's report")
             proved, pm = monitor_proofs(e, stem, args.prove_timeout, args.prove_rounds)
-            pcell, pr = _ratio(pm, dz3)
+            pcell, pr = _ratio(pm, vr.wall)
             prove_r.append(pr)
             prove_open |= not pm.finished
             src = _scf_sources(path).get(func.attributes["sym_name"].value)
             wm = whole_runs(func, stem, src, args.ref_bound, args.ref_timeout)
-            wcell, wr = _ratio(wm, dz3)
+            wcell, wr = _ratio(wm, vr.wall)
             whole_r.append(wr)
-            row += (f"   {len(dob):>4} {dz3:>11.2f} {pm.cell():>11} {pcell:>8} {len(proved):>6}"
+            row += (f"   {len(dob):>4} {vr.wall:>11.2f} {pm.cell():>11} {pcell:>8} {len(proved):>6}"
                     f"   {wm.cell():>12} {wcell:>8}")
             if not pm.finished:
                 notes.append(f"dfg_prove: {pm.note}")

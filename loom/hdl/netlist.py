@@ -295,14 +295,14 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
         valid = f"{ch.producer}_valid" + (f" && {push_ok}" if push_ok else "")
         decl += [f"  logic {ch.fifo}_in_ready, {ch.fifo}_out_valid, {ch.fifo}_out_ready;",
                  f"  logic [{ch.width - 1}:0] {ch.fifo}_out_data;"]
-        in_data, out_data = f"{ch.producer}_data", f"{ch.fifo}_out_data"
+        width, in_data, out_data = ch.width, f"{ch.producer}_data", f"{ch.fifo}_out_data"
         if ch.const is not None:  # the FIFO keeps the tokens only; every one carries the literal
             decl.append(f"  /* verilator lint_off UNUSEDSIGNAL */ logic {ch.fifo}_out_none; "
                         "/* verilator lint_on UNUSEDSIGNAL */")
             stmts.append(f"  assign {ch.fifo}_out_data = {ch.const};  // constant channel: no data in its FIFO")
-            in_data, out_data = "1'b0", f"{ch.fifo}_out_none"
+            width, in_data, out_data = 1, "1'b0", f"{ch.fifo}_out_none"
         stmts += [f"  // channel {ch.name}",
-                  f"  loom_fifo #(.WIDTH({1 if ch.const is not None else ch.width}), .DEPTH({d.fifo_depth})",
+                  f"  loom_fifo #(.WIDTH({width}), .DEPTH({d.fifo_depth})",
                   "`ifdef LOOM_STALL",  # co-simulation only: synthesis sees one FIFO module per width and depth
                   f"    , .STALL_SEED({_seed(ch.fifo)})",
                   "`endif",

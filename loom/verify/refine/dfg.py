@@ -275,18 +275,13 @@ class DfgModel:
         return n.term
 
     def ev(self, v: Value) -> Node:
+        if v not in self.memo and v not in self.active:
+            self._prefetch(v)  # its operand chain first (it can also reach v itself, through a rule's cycle)
         got = self.memo.get(v)
         if got is not None:
             if isinstance(got, Unsupported):
                 raise got
             return got
-        if v not in self.active:
-            self._prefetch(v)
-            got = self.memo.get(v)
-            if got is not None:
-                if isinstance(got, Unsupported):
-                    raise got
-                return got
         if v in self.active:
             e = Unsupported(f"{self.name(v)} depends on itself without a carry in between")
             e.transient = True  # a property of this evaluation order, not of the value: not remembered
