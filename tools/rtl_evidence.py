@@ -120,20 +120,21 @@ def example_func(path: Path):
 
 
 def run_cost(path: Path) -> tuple[int, int]:
-    """(deepest loop nest, lines) of an example's SCF source: a cheap proxy for how long its whole run takes to
+    """(deepest loop nest, ops) of an example's SCF source: a cheap proxy for how long its whole run takes to
     check, since a run's length grows with the product of the nest's trip counts."""
-    stack: list[bool] = []
-    deepest = 0
-    lines = path.read_text().splitlines()
-    for line in lines:
-        code = line.split("//", 1)[0]
-        for _ in range(code.count("}")):
-            if stack:
-                stack.pop()
-        for _ in range(code.count("{")):
-            stack.append("scf.for" in code or "scf.while" in code)
-        deepest = max(deepest, sum(stack))
-    return deepest, len(lines)
+    from loom.mlir import parse_file
+
+    loops = ("scf.for", "scf.while")
+    ops = [op for f in parse_file(path).functions() for op in f.walk()]
+
+    def nest(op) -> int:
+        n = 0
+        while op is not None:
+            n += op.name in loops
+            op = op.parent_op
+        return n
+
+    return max((nest(op) for op in ops), default=0), len(ops)
 
 
 def bound_depths(func, bounds: tuple[int, ...] = BOUNDS) -> Optional[dict[int, int]]:
