@@ -44,7 +44,10 @@ def edge_values(t: Type, rng: random.Random, n_random: int = 6) -> list[int]:
     w = width_of(t)
     m = (1 << w) - 1
     if isinstance(t, FloatType):
-        fs = [0.0, -0.0, 1.0, -1.5, 3.25, 1e30, -1e-30, 2.5e-40, float("inf"), float("-inf"), 0.1, 65504.0]
+        # zeros, ones, halves (rounding ties), the edges of asin/acos/acosh/atanh/log, large values (overflow of
+        # exp and cosh, saturation of fptosi), a subnormal, infinities and NaNs of both signs
+        fs = [0.0, -0.0, 1.0, -1.0, -1.5, 2.5, -2.5, 0.5, 3.25, 100.0, -100.0, 1e30, -1e-30, 2.5e-40,
+              float("inf"), float("-inf"), float("nan"), -float("nan"), 0.1, 65504.0]
         out = []
         for f in fs:
             try:
