@@ -452,8 +452,8 @@ def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprB
         wy = bits(ins[1])
         if wy > 64:
             raise HdlUnsupported(f"math.fpowi with an exponent of {wy} bits (the RTL converts at most 64)")
-        mag = b.wire(ins[1], f"{a[1]}[{wy - 1}] ? -{a[1]} : {a[1]}")  # as sitofp: all unsigned in a real context
-        ry = f"({a[1]}[{wy - 1}] ? -(0.0 + {mag}) : (0.0 + {mag}))"
+        mag = b.wire(ins[1], f"{a[1]}[{wy - 1}] ? -{a[1]} : {a[1]}")  # the magnitude, converted unsigned
+        ry = f"({a[1]}[{wy - 1}] ? -real'({mag}) : real'({mag}))"
         y_nan, y_zero, y_canon = "1'b0", f"({a[1]} == {wy}'h0)", ""
     else:
         ry = _real(a[1], ins[1], b)
@@ -530,8 +530,9 @@ def _fptoi(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
     v = f"$bitstoreal({tr})"
     lo, hi = (-(1 << (wo - 1)), (1 << (wo - 1)) - 1) if signed else (0, (1 << wo) - 1)
     top = float(hi + 1)  # 2**(wo-1) or 2**wo: exact in f64; v >= top saturates (v is integral)
-    conv = (f"(({v}) >= 9223372036854775808.0) ? {{1'b1, 63'(longint'(({v}) - 9223372036854775808.0))}} : "
-            f"{wo}'(longint'({v}))") if not signed and wo == 64 else f"{wo}'(longint'({v}))"
+    whole = f"$unsigned(longint'({v}))" if wo == 64 else f"{wo}'($unsigned(longint'({v})))"
+    conv = (f"(({v}) >= 9223372036854775808.0) ? {{1'b1, 63'($unsigned(longint'(({v}) - 9223372036854775808.0)))}} "
+            f": {whole}") if not signed and wo == 64 else whole
     val = b.wire(out_t, conv, behavioural=True)
     low = f"({v}) < {float(lo)!r}" if signed else f"({v}) < 0.0"
     return b.wire(out_t, f"{_isnan(x, t)} ? {wo}'h0 : ({v}) >= {top!r} ? {wo}'h{hi & ((1 << wo) - 1):x} : "
