@@ -127,3 +127,16 @@ def test_libm_models_agree_under_verilator():
     assert len(sigs) >= 9
     n, bad = check_vectors(sigs, simulator="verilator", limit=20)
     assert n >= 150 and bad == [], bad[:10]
+
+
+def test_float_models_have_no_pyslang_diagnostic():
+    """The float models (real math functions, casts between reals and integers) elaborate cleanly in pyslang,
+    in both property backends, as the examples' RTL does (tests/test_hdl_lint.py)."""
+    from loom.hdl.lint import slang_diagnostics
+    from loom.hdl.vectors import vector_bench
+
+    files, _ = vector_bench(float_sigs() + libm_sigs(), limit=1)
+    comps = {n: t for n, t in files.items() if n != "tb.sv"}
+    assert len(comps) > 100
+    for full in (True, False):
+        assert slang_diagnostics(comps, full=full, defines=()) == []

@@ -279,11 +279,11 @@ def _float(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t:
         return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
     if op in ("arith.sitofp", "arith.uitofp"):
         wi = bits(ins[0])
-        if op == "arith.sitofp":  # sign and magnitude, all unsigned (a real context drops $signed)
+        if op == "arith.sitofp":  # sign and magnitude, the magnitude converted unsigned
             mag = b.wire(ins[0], f"{a[0]}[{wi - 1}] ? -{a[0]} : {a[0]}")
-            src = f"({a[0]}[{wi - 1}] ? -(0.0 + {mag}) : (0.0 + {mag}))"
+            src = f"({a[0]}[{wi - 1}] ? -real'({mag}) : real'({mag}))"
         else:
-            src = f"(0.0 + {a[0]})"
+            src = f"real'({a[0]})"
         return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
     if op == "math.fma" and _fmt(out_t) == "f32":  # the f32 product is exact in f64; the sum is rounded twice
         expr = f"{_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)} + {_real(a[2], ins[2], b)}"
