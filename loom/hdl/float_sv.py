@@ -1,0 +1,405 @@
+"""Float ops (f32, f64) -> SystemVerilog: behavioural simulation models, bit-exact with ``loom.semantics.scalar``.
+
+Values are computed in SV ``real`` (f64) through ``$bitstoreal``/``$realtobits`` and exact f32<->f64
+conversions, and rounded once to the result type, as the semantics does; NaNs are made as the semantics makes
+them (the quiet NaN, the sign kept). Under Yosys (``YOSYS`` defined: synthesis and formal) a model's result is a
+free ``anyseq`` wire, so no property depends on a float value. A few ops (copysign, classification, min/max)
+are plain bit logic and synthesizable. specs/hdl.md ("Datapath") lists the rules and what has no model yet.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from loom.hdl.svexpr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
+from loom.ir.types import FloatType, Type, i1
+from loom.semantics.expr import ScalarInfo
+
+FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+FLOAT_WIDTHS = {"f32": 32, "f64": 64}
+
+
+def fmt(t: Type) -> str:
+    if not isinstance(t, FloatType) or t.name not in FLOAT_WIDTHS:
+        raise HdlUnsupported(f"float type {t} (the RTL models f32 and f64 only)")
+    return t.name
+
+
+F32_TO_F64 = """`ifndef YOSYS
+  // f32 bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
+  function automatic [63:0] loom_f32_to_f64(input [31:0] x);
+    reg [22:0] m; reg [10:0] e; reg found; integer sh;
+  begin
+    m = x[22:0];
+    if (x[30:23] == 8'hff) loom_f32_to_f64 = {x[31], 11'h7ff, m, 29'h0};
+    else if (x[30:23] == 8'h0) begin
+      if (m == 23'h0) loom_f32_to_f64 = {x[31], 63'h0};
+      else begin
+        sh = 0; found = 1'b0;
+        for (int i = 0; i < 23; i++) if (!found) begin if (m[22]) found = 1'b1; else begin m = m << 1; sh = sh + 1; end end
+        m = m << 1;
+        e = 11'd896 - sh[10:0];
+        loom_f32_to_f64 = {x[31], e, m, 29'h0};
+      end
+    end else begin
+      e = {3'b0, x[30:23]} + 11'd896;
+      loom_f32_to_f64 = {x[31], e, m, 29'h0};
+    end
+  end
+  endfunction
+`endif"""
+
+F64_TO_F32 = """`ifndef YOSYS
+  // f64 bits -> f32 bits, round to nearest even, overflow to inf, subnormal results, quiet NaN 0x7fc00000
+  function automatic [31:0] loom_f64_to_f32(input [63:0] x);
+    reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
+  begin
+    ex = $signed({21'h0, x[62:52]});
+    if (x[62:52] == 11'h7ff) loom_f64_to_f32 = (x[51:0] != 0) ? {x[63], 31'h7fc00000} : {x[63], 8'hff, 23'h0};
+    else if (x[62:52] == 11'h0) loom_f64_to_f32 = {x[63], 31'h0};
+    else begin
+      ex = ex - 1023;
+      sig = {1'b1, x[51:0]};
+      sh = (ex >= -126) ? 29 : 29 + (-126 - ex);
+      if (sh > 54) loom_f64_to_f32 = {x[63], 31'h0};
+      else begin
+        q = sig >> sh;
+        rem = sig & ((53'h1 << sh) - 53'h1);
+        half = 53'h1 << (sh - 1);
+        up = (rem > half) || (rem == half && q[0]);
+        q = q + (up ? 53'h1 : 53'h0);
+        if (ex >= -126) begin
+          if (q[24]) begin q = q >> 1; ex = ex + 1; end
+          if (ex > 127) loom_f64_to_f32 = {x[63], 8'hff, 23'h0};
+          else loom_f64_to_f32 = {x[63], 8'(ex + 127), q[22:0]};
+        end else loom_f64_to_f32 = {x[63], q[30:0]};
+      end
+    end
+  end
+  endfunction
+`endif"""
+
+
+def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f32_to_f64"] = F32_TO_F64
+        return f"$bitstoreal(loom_f32_to_f64({x}))"
+    return f"$bitstoreal({x})"
+
+
+def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    if fmt(t) == "f32":
+        if b is not None:
+            b.functions["loom_f64_to_f32"] = F64_TO_F32
+        return f"loom_f64_to_f32($realtobits({expr}))"
+    return f"$realtobits({expr})"
+
+
+QNAN = {"f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+
+
+def _qnan(t: Type) -> str:
+    return "32'h7fc00000" if fmt(t) == "f32" else "64'h7ff8000000000000"
+
+
+def isnan(x: str, t: Type) -> str:
+    if fmt(t) == "f32":
+        return f"(({x}[30:23] == 8'hff) && ({x}[22:0] != 23'h0))"
+    return f"(({x}[62:52] == 11'h7ff) && ({x}[51:0] != 52'h0))"
+
+
+def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t: Type) -> tuple[str, Type]:
+    """The wire holding the result of float op ``op`` (or a float comparison/conversion) on operand wires ``a``."""
+    ins = info.operand_types
+    if op in FLOAT_BINARY:
+        fmt(out_t)
+        expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
+        raw = b.wire(out_t, _bits(expr, out_t, b), behavioural=True)
+        if op == "arith.divf":  # 0/0 and NaN/0 give the positive quiet NaN, as the semantics' _div does
+            zero = f"({a[1]}[{bits(out_t) - 2}:0] == 0)"
+            fresh = f"{zero} && (({a[0]}[{bits(out_t) - 2}:0] == 0) || {isnan(a[0], out_t)})"
+            return b.wire(out_t, f"({fresh}) ? {_qnan(out_t)} : {raw}"), out_t
+        return raw, out_t
+    if op == "arith.negf":
+        w = bits(out_t)
+        return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {a[0]}[{w - 2}:0]}}"), out_t
+    if op == "math.absf":
+        w = bits(out_t)
+        return b.wire(out_t, f"{{1'b0, {a[0]}[{w - 2}:0]}}"), out_t
+    if op == "math.sqrt":  # a negative non-NaN operand gives the positive quiet NaN (the semantics' domain rule)
+        raw = b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True)
+        w = bits(out_t)
+        neg = f"{a[0]}[{w - 1}] && ({a[0]}[{w - 2}:0] != 0) && !{isnan(a[0], out_t)}"
+        return b.wire(out_t, f"({neg}) ? {_qnan(out_t)} : {raw}"), out_t
+    if op == "arith.cmpf":
+        p = predicate(info, CMPF_PREDICATES)
+        t = ins[0]
+        nan = f"({isnan(a[0], t)} || {isnan(a[1], t)})"
+        if p in ("false", "true"):
+            return b.wire(i1, "1'b1" if p == "true" else "1'b0"), i1
+        if p in ("ord", "uno"):
+            return b.wire(i1, f"!{nan}" if p == "ord" else nan), i1
+        rel = {"eq": "==", "gt": ">", "ge": ">=", "lt": "<", "le": "<=", "ne": "!="}[p[1:]]
+        c = b.wire(i1, f"{_real(a[0], t, b)} {rel} {_real(a[1], t, b)}", behavioural=True)
+        return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
+    if op in ("arith.sitofp", "arith.uitofp"):
+        wi = bits(ins[0])
+        if op == "arith.sitofp":  # sign and magnitude, the magnitude converted unsigned
+            mag = b.wire(ins[0], f"{a[0]}[{wi - 1}] ? -{a[0]} : {a[0]}")
+            src = f"({a[0]}[{wi - 1}] ? -real'({mag}) : real'({mag}))"
+        else:
+            src = f"real'({a[0]})"
+        return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
+    if op == "math.fma" and fmt(out_t) == "f32":  # the f32 product is exact in f64; the sum is rounded twice
+        expr = f"{_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)} + {_real(a[2], ins[2], b)}"
+        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
+    if op in ("arith.extf", "arith.truncf"):
+        return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
+    if op in FLOAT_CLASS_SV:
+        return b.wire(i1, FLOAT_CLASS_SV[op](a[0], ins[0])), i1
+    if op == "math.copysign":  # the magnitude of a (a NaN's is the quiet NaN's), the sign of b: synthesizable
+        w = bits(out_t)
+        return b.wire(out_t, f"{{{a[1]}[{w - 1}], {_mag(a[0], out_t)}}}"), out_t
+    if op in MINMAX:
+        return _minmax(op, a, out_t, b), out_t
+    if op in LIBM_UNARY or op in ("math.exp2", "math.rsqrt"):
+        return _libm_unary(op, a[0], ins[0], out_t, b), out_t
+    if op in INTEGRAL:
+        return _integral(op, a[0], ins[0], out_t, b), out_t
+    if op in ("math.powf", "math.fpowi"):
+        return _pow(op, a, ins, out_t, b), out_t
+    if op == "math.atan2":  # a NaN operand gives the positive quiet NaN; otherwise libm's atan2
+        raw = b.wire(out_t, _bits(f"$atan2({_real(a[0], ins[0], b)}, {_real(a[1], ins[1], b)})", out_t, b),
+                     behavioural=True)
+        return b.wire(out_t, f"({isnan(a[0], ins[0])} || {isnan(a[1], ins[1])}) ? {_qnan(out_t)} : {raw}"), out_t
+    if op == "arith.remf":
+        return _remf(a, out_t, b), out_t
+    if op in ("arith.fptosi", "arith.fptoui"):
+        return _fptoi(op, a[0], ins[0], out_t, b), out_t
+    raise HdlUnsupported(f"{op} has no RTL model yet")
+
+
+# ----------------------------------------------------------------------------- more float ops (simulation models
+# unless noted). The transcendental ones call the simulator's libm through SV's real math functions (IEEE
+# 1800-2017 20.8), as loom.semantics calls it through Python's math module; each rule below is where Python's math
+# module answers differently from libm (it raises, and the semantics picks the IEEE result).
+
+# SV real function of each math op whose f64 result the semantics takes from libm (Python's math module)
+LIBM_UNARY = {"math.exp": "$exp", "math.log": "$ln", "math.log10": "$log10", "math.sin": "$sin", "math.cos": "$cos",
+              "math.tan": "$tan", "math.asin": "$asin", "math.acos": "$acos", "math.atan": "$atan",
+              "math.sinh": "$sinh", "math.cosh": "$cosh", "math.tanh": "$tanh", "math.asinh": "$asinh",
+              "math.acosh": "$acosh", "math.atanh": "$atanh"}
+INTEGRAL = ("math.floor", "math.ceil", "math.trunc", "math.round", "math.roundeven")
+MINMAX = ("arith.maximumf", "arith.minimumf", "arith.maxf", "arith.minf", "arith.maxnumf", "arith.minnumf")
+_F64 = FloatType("f64")
+_INF_MAG = {"f32": 0x7F800000, "f64": 0x7FF0000000000000}  # the magnitude bits of infinity
+
+
+def _sign(x: str, t: Type) -> str:
+    return f"{x}[{bits(t) - 1}]"
+
+
+def _mag(x: str, t: Type) -> str:
+    """The magnitude bits of ``x``, a NaN's replaced by the quiet NaN's (the semantics keeps only a NaN's sign)."""
+    w = bits(t)
+    return f"({isnan(x, t)} ? {w - 1}'h{QNAN[fmt(t)]:x} : {x}[{w - 2}:0])"
+
+
+def _canon(x: str, t: Type) -> str:
+    """``x`` with a NaN made the quiet NaN of the same sign (how the semantics encodes every NaN)."""
+    return f"{{{_sign(x, t)}, {_mag(x, t)}}}"
+
+
+FLOAT_CLASS_SV = {
+    "math.isnan": lambda x, t: isnan(x, t),
+    "math.isinf": lambda x, t: f"({x}[{bits(t) - 2}:0] == {bits(t) - 1}'h{_INF_MAG[fmt(t)]:x})",
+    "math.isfinite": lambda x, t: f"({x}[{bits(t) - 2}:0] < {bits(t) - 1}'h{_INF_MAG[fmt(t)]:x})",
+}
+
+
+def _order_key(x: str, t: Type) -> str:
+    """An unsigned key whose order is the float order of non-NaN values, -0 just below +0 (synthesizable)."""
+    w = bits(t)
+    return f"({_sign(x, t)} ? ~{x} : {{1'b1, {x}[{w - 2}:0]}})"
+
+
+def _minmax(op: str, a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
+    """maximumf/minimumf: a NaN operand gives the positive quiet NaN, -0 < +0; maxnumf/minnumf: a NaN operand
+    gives the other operand. Synthesizable: the float order is an unsigned order on re-coded bits."""
+    ka, kb = _order_key(a[0], t), _order_key(a[1], t)
+    biggest = op in ("arith.maximumf", "arith.maxf", "arith.maxnumf")
+    pick = b.wire(t, f"({ka} {'>' if biggest else '<'} {kb}) ? {a[0]} : {a[1]}")
+    na, nb = isnan(a[0], t), isnan(a[1], t)
+    if op in ("arith.maxnumf", "arith.minnumf"):
+        return b.wire(t, f"{na} ? {_canon(a[1], t)} : {nb} ? {a[0]} : {pick}")
+    return b.wire(t, f"({na} || {nb}) ? {_qnan(t)} : {pick}")
+
+
+def _round_to(raw64: str, out_t: Type, b: SvExprBuilder) -> str:
+    """An f64 bit pattern rounded once to ``out_t`` (NaN handled by the caller)."""
+    if fmt(out_t) == "f64":
+        return raw64
+    b.functions["loom_f64_to_f32"] = F64_TO_F32
+    return b.wire(out_t, f"loom_f64_to_f32({raw64})", behavioural=True)
+
+
+def _from_libm(x_nan: str, x_canon: str, real_expr: str, out_t: Type, b: SvExprBuilder) -> str:
+    """The semantics' rule for a libm function of a float: a NaN operand gives itself (``x_canon``), a NaN
+    from a non-NaN operand is a domain error and gives the positive quiet NaN (Python raises where libm returns
+    a NaN of either sign), anything else is libm's f64 result rounded once to ``out_t``."""
+    raw = b.wire(_F64, f"$realtobits({real_expr})", behavioural=True)
+    return b.wire(out_t, f"{x_nan} ? {x_canon} : {isnan(raw, _F64)} ? {_qnan(out_t)} : {_round_to(raw, out_t, b)}")
+
+
+def _libm_unary(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
+    r = _real(x, t, b)
+    if op == "math.rsqrt":  # no _safe1 wrapper: a NaN operand gives the positive quiet NaN; 1/sqrt(-0) = -inf
+        return _from_libm(isnan(x, t), _qnan(out_t), f"1.0 / $sqrt({r})", out_t, b)
+    call = f"$pow(2.0, {r})" if op == "math.exp2" else f"{LIBM_UNARY[op]}({r})"
+    return _from_libm(isnan(x, t), _canon(x, t), call, out_t, b)
+
+
+ROUND_AWAY = """`ifndef YOSYS
+  // round half away from zero of an f64 value (exact: r - trunc(r) is exact for |r| < 2**52, 0 above)
+  function automatic real loom_round_away(input real r);
+    real t;
+  begin
+    t = (r < 0.0) ? $ceil(r) : $floor(r);
+    if (r - t >= 0.5) t = t + 1.0;
+    else if (r - t <= -0.5) t = t - 1.0;
+    loom_round_away = t;
+  end
+  endfunction
+`endif"""
+
+ROUND_EVEN = """`ifndef YOSYS
+  // round half to even of an f64 value (Python's round(): exact)
+  function automatic real loom_round_even(input real r);
+    real f, d;
+  begin
+    f = $floor(r);
+    d = r - f;
+    if (d > 0.5 || (d == 0.5 && $floor(f / 2.0) * 2.0 != f)) f = f + 1.0;
+    loom_round_even = f;
+  end
+  endfunction
+`endif"""
+
+
+def _integral(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
+    """floor/ceil/trunc/round/roundeven: an integer-valued float with the operand's sign (the semantics'
+    copysign); inf and NaN give themselves. The integer is exact in f64 and in the result type."""
+    r = _real(x, t, b)
+    if op == "math.round":
+        b.functions["loom_round_away"] = ROUND_AWAY
+        call = f"loom_round_away({r})"
+    elif op == "math.roundeven":
+        b.functions["loom_round_even"] = ROUND_EVEN
+        call = f"loom_round_even({r})"
+    else:
+        call = {"math.floor": f"$floor({r})", "math.ceil": f"$ceil({r})",
+                "math.trunc": f"(({r}) < 0.0 ? $ceil({r}) : $floor({r}))"}[op]
+    raw = b.wire(_F64, f"$realtobits({call})", behavioural=True)
+    v = _round_to(raw, out_t, b)
+    w = bits(out_t)
+    finite = FLOAT_CLASS_SV["math.isfinite"](x, t)
+    signed = f"{v} ^ {{{v}[{w - 1}] ^ {_sign(x, t)}, {w - 1}'h0}}"  # v with the operand's sign
+    return b.wire(out_t, f"{finite} ? ({signed}) : {_canon(x, t)}")
+
+
+def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprBuilder) -> str:
+    """powf/fpowi as the semantics' _pow on Python's math.pow: pow(NaN, 0) = pow(1, NaN) = 1, otherwise a NaN
+    operand gives itself (x's first); a NaN from non-NaN operands is the positive quiet NaN; the rest (zeros to
+    negative powers, overflow, infinities) is what libm returns (C99 Annex F, as Python's rules)."""
+    x, t = a[0], ins[0]
+    rx = _real(x, t, b)
+    if op == "math.fpowi":
+        wy = bits(ins[1])
+        if wy > 64:
+            raise HdlUnsupported(f"math.fpowi with an exponent of {wy} bits (the RTL converts at most 64)")
+        mag = b.wire(ins[1], f"{a[1]}[{wy - 1}] ? -{a[1]} : {a[1]}")  # the magnitude, converted unsigned
+        ry = f"({a[1]}[{wy - 1}] ? -real'({mag}) : real'({mag}))"
+        y_nan, y_zero, y_canon = "1'b0", f"({a[1]} == {wy}'h0)", ""
+    else:
+        ry = _real(a[1], ins[1], b)
+        wy = bits(ins[1])
+        y_nan, y_zero, y_canon = isnan(a[1], ins[1]), f"({a[1]}[{wy - 2}:0] == {wy - 1}'h0)", _canon(a[1], ins[1])
+    one = literal(1.0, out_t)
+    x_one = f"({x} == {literal(1.0, t)})"
+    raw = b.wire(_F64, f"$realtobits($pow({rx}, {ry}))", behavioural=True)
+    rest = f"{isnan(raw, _F64)} ? {_qnan(out_t)} : {_round_to(raw, out_t, b)}"
+    nan_y = f"{y_nan} ? ({x_one} ? {one} : {y_canon}) : " if y_canon else ""
+    return b.wire(out_t, f"{isnan(x, t)} ? ({y_zero} ? {one} : {_canon(x, t)}) : {nan_y}{rest}")
+
+
+FMOD64 = """`ifndef YOSYS
+  // fmod of finite f64 a and finite nonzero b, exactly: |a| = ma*2^ea, |b| = mb*2^eb; the remainder of ma*2^(ea-eb)
+  // by mb, one doubling at a time, is the result's integer significand at 2^eb (always representable), sign of a
+  function automatic [63:0] loom_fmod64(input [63:0] a, input [63:0] b);
+    reg [53:0] ma, mb, r; integer ea, eb, i, p, e;
+  begin
+    ma = (a[62:52] == 11'h0) ? {2'b0, a[51:0]} : {2'b01, a[51:0]};
+    mb = (b[62:52] == 11'h0) ? {2'b0, b[51:0]} : {2'b01, b[51:0]};
+    ea = (a[62:52] == 11'h0) ? -1074 : $signed({21'h0, a[62:52]}) - 1075;
+    eb = (b[62:52] == 11'h0) ? -1074 : $signed({21'h0, b[62:52]}) - 1075;
+    if (ea < eb) loom_fmod64 = a;  // then |a| < |b|
+    else begin
+      r = ma % mb;
+      for (i = 0; i < ea - eb; i = i + 1) r = (r << 1) % mb;
+      if (r == 54'h0) loom_fmod64 = {a[63] | (b[63] & 1'b0), 63'h0};  // b's sign does not matter
+      else begin
+        p = 0;
+        for (i = 0; i < 53; i = i + 1) if (r[i]) p = i;
+        e = p + eb;  // the value is r * 2^eb, its leading bit at 2^e
+        if (e >= -1022) begin
+          r = r << (52 - p);
+          loom_fmod64 = {a[63], 11'(e + 1023), r[51:0]};
+        end else begin
+          r = r << (eb + 1074);
+          loom_fmod64 = {a[63], 11'h0, r[51:0]};
+        end
+      end
+    end
+  end
+  endfunction
+`endif"""
+
+
+def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
+    """remf = the semantics' _fmod: NaN operands, a zero divisor or an infinite dividend give the positive quiet
+    NaN; an infinite divisor gives the dividend; otherwise C's fmod, which is exact (computed on the integers)."""
+    b.functions["loom_fmod64"] = FMOD64
+    w = bits(t)
+    if fmt(t) == "f32":
+        b.functions["loom_f32_to_f64"] = F32_TO_F64
+        b.functions["loom_f64_to_f32"] = F64_TO_F32
+        raw = b.wire(t, f"loom_f64_to_f32(loom_fmod64(loom_f32_to_f64({a[0]}), loom_f32_to_f64({a[1]})))",
+                     behavioural=True)
+    else:
+        raw = b.wire(t, f"loom_fmod64({a[0]}, {a[1]})", behavioural=True)
+    bad = (f"{isnan(a[0], t)} || {isnan(a[1], t)} || ({a[1]}[{w - 2}:0] == {w - 1}'h0) || "
+           f"{FLOAT_CLASS_SV['math.isinf'](a[0], t)}")
+    return b.wire(t, f"({bad}) ? {_qnan(t)} : {FLOAT_CLASS_SV['math.isinf'](a[1], t)} ? {a[0]} : {raw}")
+
+
+def _fptoi(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
+    """fptosi/fptoui: truncate toward zero, saturate to the result's range, NaN gives 0 (LLVM's fpto*i.sat, as
+    the semantics). The truncated value is integral, so SV's rounding real-to-integer conversion is exact; at 64
+    bits an unsigned value from 2**63 up is converted as 2**63 plus the rest (a signed conversion would overflow)."""
+    wo = bits(out_t)
+    if wo > 64:
+        raise HdlUnsupported(f"{op} to {out_t} (the RTL converts to at most 64 bits)")
+    signed = op == "arith.fptosi"
+    r = _real(x, t, b)
+    tr = b.wire(_F64, f"$realtobits(({r}) < 0.0 ? $ceil({r}) : $floor({r}))", behavioural=True)
+    v = f"$bitstoreal({tr})"
+    lo, hi = (-(1 << (wo - 1)), (1 << (wo - 1)) - 1) if signed else (0, (1 << wo) - 1)
+    top = float(hi + 1)  # 2**(wo-1) or 2**wo: exact in f64; v >= top saturates (v is integral)
+    whole = f"$unsigned(longint'({v}))" if wo == 64 else f"{wo}'($unsigned(longint'({v})))"
+    conv = (f"(({v}) >= 9223372036854775808.0) ? {{1'b1, 63'($unsigned(longint'(({v}) - 9223372036854775808.0)))}} "
+            f": {whole}") if not signed and wo == 64 else whole
+    val = b.wire(out_t, conv, behavioural=True)
+    low = f"({v}) < {float(lo)!r}" if signed else f"({v}) < 0.0"
+    return b.wire(out_t, f"{isnan(x, t)} ? {wo}'h0 : ({v}) >= {top!r} ? {wo}'h{hi & ((1 << wo) - 1):x} : "
+                         f"{low} ? {wo}'h{lo & ((1 << wo) - 1):x} : {val}", behavioural=True)
