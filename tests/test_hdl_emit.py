@@ -125,7 +125,7 @@ def test_pyslang_catches_a_broken_design():
 
 def test_op_without_rtl_model_is_a_located_error(tmp_path, capsys):
     src = tmp_path / "h.scf.mlir"
-    src.write_text("func.func @h(%a: f16, %b: f16) -> f16 {\n  %c = arith.addf %a, %b : f16\n  return %c : f16\n}\n")
+    src.write_text("func.func @h(%a: f32) -> f32 {\n  %c = math.log1p %a : f32\n  return %c : f32\n}\n")
     out = tmp_path / "out"
     assert main(["hdl", str(src), "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip()

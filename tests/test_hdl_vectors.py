@@ -44,6 +44,22 @@ def float_sigs() -> list[OpSig]:
     return sigs + [OpSig("arith.extf", (f32,), (f64,)), OpSig("arith.truncf", (f64,), (f32,))]
 
 
+def half_sigs() -> list[OpSig]:
+    """f16 and bf16: computed through f64 and rounded once, as the semantics does (their conversions to and from
+    f64 are generated from one template with f32's)."""
+    f16, bf16 = FloatType("f16"), FloatType("bf16")
+    sigs = []
+    for t in (f16, bf16):
+        sigs += [OpSig("arith." + b, (t, t), (t,)) for b in ("addf", "subf", "mulf", "divf", "maximumf", "remf")]
+        sigs += [OpSig("arith.cmpf", (t, t), (i1,), (("predicate", StringAttr(p)),)) for p in ("olt", "une", "uno")]
+        sigs += [OpSig("math." + u, (t,), (t,)) for u in ("sqrt", "exp", "floor", "roundeven")]
+        sigs += [OpSig("arith.sitofp", (i32,), (t,)), OpSig("arith.fptosi", (t,), (i32,)),
+                 OpSig("arith.extf", (t,), (f32,)), OpSig("arith.extf", (t,), (f64,)),
+                 OpSig("arith.truncf", (f32,), (t,)), OpSig("arith.truncf", (f64,), (t,)),
+                 OpSig("arith.bitcast", (IntegerType(16),), (t,)), OpSig("math.isnan", (t,), (i1,))]
+    return sigs
+
+
 LIBM = ("exp", "exp2", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
         "acosh", "atanh", "rsqrt", "floor", "ceil", "trunc", "round", "roundeven")
 
@@ -84,6 +100,13 @@ def test_libm_rounding_minmax_pow_remf_and_conversions_match_semantics_in_simula
     need("iverilog")
     n, bad = check_vectors(libm_sigs())
     assert n > 3500
+    assert bad == [], bad[:10]
+
+
+def test_half_precision_models_match_semantics_in_simulation():
+    need("iverilog")
+    n, bad = check_vectors(half_sigs())
+    assert n > 2500
     assert bad == [], bad[:10]
 
 
@@ -135,7 +158,7 @@ def test_float_models_have_no_pyslang_diagnostic():
     from loom.hdl.lint import slang_diagnostics
     from loom.hdl.vectors import vector_bench
 
-    files, _ = vector_bench(float_sigs() + libm_sigs(), limit=1)
+    files, _ = vector_bench(float_sigs() + libm_sigs() + half_sigs(), limit=1)
     comps = {n: t for n, t in files.items() if n != "tb.sv"}
     assert len(comps) > 100
     for full in (True, False):

@@ -16,63 +16,81 @@ from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
 
 FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-FLOAT_WIDTHS = {"f32": 32, "f64": 64}
+FLOAT_WIDTHS = {"bf16": 16, "f16": 16, "f32": 32, "f64": 64}
+# (precision incl. the hidden bit, exponent bits) of the narrow formats, computed through f64
+NARROW = {"f32": (24, 8), "f16": (11, 5), "bf16": (8, 8)}
+QNAN = {"bf16": 0x7FC0, "f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+INF_MAG = {"bf16": 0x7F80, "f16": 0x7C00, "f32": 0x7F800000, "f64": 0x7FF0000000000000}  # infinity's magnitude
 
 
 def fmt(t: Type) -> str:
     if not isinstance(t, FloatType) or t.name not in FLOAT_WIDTHS:
-        raise HdlUnsupported(f"float type {t} (the RTL models f32 and f64 only)")
+        raise HdlUnsupported(f"float type {t} (the RTL models bf16, f16, f32 and f64)")
     return t.name
 
 
-F32_TO_F64 = """`ifndef YOSYS
-  // f32 bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
-  function automatic [63:0] loom_f32_to_f64(input [31:0] x);
-    reg [22:0] m; reg [10:0] e; reg found; integer sh;
+def to_f64_function(name: str) -> str:
+    """``loom_<name>_to_f64``: a narrow format's bits -> f64 bits, exactly (subnormals normalised, NaN payload
+    kept)."""
+    p, e = NARROW[name]
+    m, w, bias = p - 1, p + e, (1 << (e - 1)) - 1
+    fn = f"loom_{name}_to_f64"
+    return f"""`ifndef YOSYS
+  // {name} bits -> f64 bits, exact (subnormals normalised; NaN payload kept)
+  function automatic [63:0] {fn}(input [{w - 1}:0] x);
+    reg [{m - 1}:0] m; reg [10:0] e; reg found; integer sh;
   begin
-    m = x[22:0];
-    if (x[30:23] == 8'hff) loom_f32_to_f64 = {x[31], 11'h7ff, m, 29'h0};
-    else if (x[30:23] == 8'h0) begin
-      if (m == 23'h0) loom_f32_to_f64 = {x[31], 63'h0};
+    m = x[{m - 1}:0];
+    if (x[{w - 2}:{m}] == {e}'h{(1 << e) - 1:x}) {fn} = {{x[{w - 1}], 11'h7ff, m, {52 - m}'h0}};
+    else if (x[{w - 2}:{m}] == {e}'h0) begin
+      if (m == {m}'h0) {fn} = {{x[{w - 1}], 63'h0}};
       else begin
         sh = 0; found = 1'b0;
-        for (int i = 0; i < 23; i++) if (!found) begin if (m[22]) found = 1'b1; else begin m = m << 1; sh = sh + 1; end end
+        for (int i = 0; i < {m}; i++) if (!found) begin if (m[{m - 1}]) found = 1'b1; else begin m = m << 1; sh = sh + 1; end end
         m = m << 1;
-        e = 11'd896 - sh[10:0];
-        loom_f32_to_f64 = {x[31], e, m, 29'h0};
+        e = 11'd{1023 - bias} - sh[10:0];
+        {fn} = {{x[{w - 1}], e, m, {52 - m}'h0}};
       end
     end else begin
-      e = {3'b0, x[30:23]} + 11'd896;
-      loom_f32_to_f64 = {x[31], e, m, 29'h0};
+      e = {{{11 - e}'b0, x[{w - 2}:{m}]}} + 11'd{1023 - bias};
+      {fn} = {{x[{w - 1}], e, m, {52 - m}'h0}};
     end
   end
   endfunction
 `endif"""
 
-F64_TO_F32 = """`ifndef YOSYS
-  // f64 bits -> f32 bits, round to nearest even, overflow to inf, subnormal results, quiet NaN 0x7fc00000
-  function automatic [31:0] loom_f64_to_f32(input [63:0] x);
+
+def from_f64_function(name: str) -> str:
+    """``loom_f64_to_<name>``: f64 bits -> a narrow format's bits, round to nearest even, overflow to inf,
+    subnormal results, NaN -> the quiet NaN of the same sign."""
+    p, e = NARROW[name]
+    m, w, bias = p - 1, p + e, (1 << (e - 1)) - 1
+    emin, cut = 1 - bias, 53 - p
+    fn = f"loom_f64_to_{name}"
+    return f"""`ifndef YOSYS
+  // f64 bits -> {name} bits, round to nearest even, overflow to inf, subnormal results, quiet NaN {QNAN[name]:#x}
+  function automatic [{w - 1}:0] {fn}(input [63:0] x);
     reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
   begin
-    ex = $signed({21'h0, x[62:52]});
-    if (x[62:52] == 11'h7ff) loom_f64_to_f32 = (x[51:0] != 0) ? {x[63], 31'h7fc00000} : {x[63], 8'hff, 23'h0};
-    else if (x[62:52] == 11'h0) loom_f64_to_f32 = {x[63], 31'h0};
+    ex = $signed({{21'h0, x[62:52]}});
+    if (x[62:52] == 11'h7ff) {fn} = (x[51:0] != 0) ? {{x[63], {w - 1}'h{QNAN[name]:x}}} : {{x[63], {w - 1}'h{INF_MAG[name]:x}}};
+    else if (x[62:52] == 11'h0) {fn} = {{x[63], {w - 1}'h0}};
     else begin
       ex = ex - 1023;
-      sig = {1'b1, x[51:0]};
-      sh = (ex >= -126) ? 29 : 29 + (-126 - ex);
-      if (sh > 54) loom_f64_to_f32 = {x[63], 31'h0};
+      sig = {{1'b1, x[51:0]}};
+      sh = (ex >= {emin}) ? {cut} : {cut} + ({emin} - ex);
+      if (sh > 53) {fn} = {{x[63], {w - 1}'h0}};  // below half the least subnormal (and 53'h1 << sh would wrap)
       else begin
         q = sig >> sh;
         rem = sig & ((53'h1 << sh) - 53'h1);
         half = 53'h1 << (sh - 1);
         up = (rem > half) || (rem == half && q[0]);
         q = q + (up ? 53'h1 : 53'h0);
-        if (ex >= -126) begin
-          if (q[24]) begin q = q >> 1; ex = ex + 1; end
-          if (ex > 127) loom_f64_to_f32 = {x[63], 8'hff, 23'h0};
-          else loom_f64_to_f32 = {x[63], 8'(ex + 127), q[22:0]};
-        end else loom_f64_to_f32 = {x[63], q[30:0]};
+        if (ex >= {emin}) begin
+          if (q[{p}]) begin q = q >> 1; ex = ex + 1; end
+          if (ex > {bias}) {fn} = {{x[63], {w - 1}'h{INF_MAG[name]:x}}};
+          else {fn} = {{x[63], {e}'(ex + {bias}), q[{m - 1}:0]}};
+        end else {fn} = {{x[63], q[{w - 2}:0]}};
       end
     end
   end
@@ -80,33 +98,54 @@ F64_TO_F32 = """`ifndef YOSYS
 `endif"""
 
 
+def to_f64(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    """The f64 bits of float wire ``x`` of type ``t`` (exact)."""
+    name = fmt(t)
+    if name == "f64":
+        return x
+    if b is not None:
+        b.functions[f"loom_{name}_to_f64"] = to_f64_function(name)
+    return f"loom_{name}_to_f64({x})"
+
+
+def from_f64(x64: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
+    """f64 bits ``x64`` rounded once to ``t``."""
+    name = fmt(t)
+    if name == "f64":
+        return x64
+    if b is not None:
+        b.functions[f"loom_f64_to_{name}"] = from_f64_function(name)
+    return f"loom_f64_to_{name}({x64})"
+
+
 def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
-    if fmt(t) == "f32":
-        if b is not None:
-            b.functions["loom_f32_to_f64"] = F32_TO_F64
-        return f"$bitstoreal(loom_f32_to_f64({x}))"
-    return f"$bitstoreal({x})"
+    return f"$bitstoreal({to_f64(x, t, b)})"
+
+
+CANON64 = """`ifndef YOSYS
+  // an f64 NaN as the semantics encodes every NaN: the quiet NaN, the sign kept (real arithmetic keeps payloads)
+  function automatic [63:0] loom_canon_f64(input [63:0] x);
+    loom_canon_f64 = (x[62:0] > 63'h7ff0000000000000) ? {x[63], 63'h7ff8000000000000} : x;
+  endfunction
+`endif"""
 
 
 def _bits(expr: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
-    if fmt(t) == "f32":
+    """The bits of real expression ``expr`` rounded once to ``t``, NaN made the semantics' quiet NaN."""
+    if fmt(t) == "f64":
         if b is not None:
-            b.functions["loom_f64_to_f32"] = F64_TO_F32
-        return f"loom_f64_to_f32($realtobits({expr}))"
-    return f"$realtobits({expr})"
-
-
-QNAN = {"f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+            b.functions["loom_canon_f64"] = CANON64
+        return f"loom_canon_f64($realtobits({expr}))"
+    return from_f64(f"$realtobits({expr})", t, b)
 
 
 def _qnan(t: Type) -> str:
-    return "32'h7fc00000" if fmt(t) == "f32" else "64'h7ff8000000000000"
+    return f"{bits(t)}'h{QNAN[fmt(t)]:x}"
 
 
 def isnan(x: str, t: Type) -> str:
-    if fmt(t) == "f32":
-        return f"(({x}[30:23] == 8'hff) && ({x}[22:0] != 23'h0))"
-    return f"(({x}[62:52] == 11'h7ff) && ({x}[51:0] != 52'h0))"
+    w = bits(t)
+    return f"({x}[{w - 2}:0] > {w - 1}'h{INF_MAG[fmt(t)]:x})"
 
 
 def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t: Type) -> tuple[str, Type]:
@@ -121,12 +160,11 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
             fresh = f"{zero} && (({a[0]}[{bits(out_t) - 2}:0] == 0) || {isnan(a[0], out_t)})"
             return b.wire(out_t, f"({fresh}) ? {_qnan(out_t)} : {raw}"), out_t
         return raw, out_t
-    if op == "arith.negf":
+    if op == "arith.negf":  # the sign flipped; a NaN's payload is not kept (the semantics' quiet NaN)
         w = bits(out_t)
-        return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {a[0]}[{w - 2}:0]}}"), out_t
+        return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {_mag(a[0], out_t)}}}"), out_t
     if op == "math.absf":
-        w = bits(out_t)
-        return b.wire(out_t, f"{{1'b0, {a[0]}[{w - 2}:0]}}"), out_t
+        return b.wire(out_t, f"{{1'b0, {_mag(a[0], out_t)}}}"), out_t
     if op == "math.sqrt":  # a negative non-NaN operand gives the positive quiet NaN (the semantics' domain rule)
         raw = b.wire(out_t, _bits(f"$sqrt({_real(a[0], ins[0], b)})", out_t, b), behavioural=True)
         w = bits(out_t)
@@ -193,7 +231,6 @@ LIBM_UNARY = {"math.exp": "$exp", "math.log": "$ln", "math.log10": "$log10", "ma
 INTEGRAL = ("math.floor", "math.ceil", "math.trunc", "math.round", "math.roundeven")
 MINMAX = ("arith.maximumf", "arith.minimumf", "arith.maxf", "arith.minf", "arith.maxnumf", "arith.minnumf")
 _F64 = FloatType("f64")
-_INF_MAG = {"f32": 0x7F800000, "f64": 0x7FF0000000000000}  # the magnitude bits of infinity
 
 
 def _sign(x: str, t: Type) -> str:
@@ -213,8 +250,8 @@ def _canon(x: str, t: Type) -> str:
 
 FLOAT_CLASS_SV = {
     "math.isnan": lambda x, t: isnan(x, t),
-    "math.isinf": lambda x, t: f"({x}[{bits(t) - 2}:0] == {bits(t) - 1}'h{_INF_MAG[fmt(t)]:x})",
-    "math.isfinite": lambda x, t: f"({x}[{bits(t) - 2}:0] < {bits(t) - 1}'h{_INF_MAG[fmt(t)]:x})",
+    "math.isinf": lambda x, t: f"({x}[{bits(t) - 2}:0] == {bits(t) - 1}'h{INF_MAG[fmt(t)]:x})",
+    "math.isfinite": lambda x, t: f"({x}[{bits(t) - 2}:0] < {bits(t) - 1}'h{INF_MAG[fmt(t)]:x})",
 }
 
 
@@ -240,8 +277,7 @@ def _round_to(raw64: str, out_t: Type, b: SvExprBuilder) -> str:
     """An f64 bit pattern rounded once to ``out_t`` (NaN handled by the caller)."""
     if fmt(out_t) == "f64":
         return raw64
-    b.functions["loom_f64_to_f32"] = F64_TO_F32
-    return b.wire(out_t, f"loom_f64_to_f32({raw64})", behavioural=True)
+    return b.wire(out_t, from_f64(raw64, out_t, b), behavioural=True)
 
 
 def _from_libm(x_nan: str, x_canon: str, real_expr: str, out_t: Type, b: SvExprBuilder) -> str:
@@ -371,13 +407,7 @@ def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
     NaN; an infinite divisor gives the dividend; otherwise C's fmod, which is exact (computed on the integers)."""
     b.functions["loom_fmod64"] = FMOD64
     w = bits(t)
-    if fmt(t) == "f32":
-        b.functions["loom_f32_to_f64"] = F32_TO_F64
-        b.functions["loom_f64_to_f32"] = F64_TO_F32
-        raw = b.wire(t, f"loom_f64_to_f32(loom_fmod64(loom_f32_to_f64({a[0]}), loom_f32_to_f64({a[1]})))",
-                     behavioural=True)
-    else:
-        raw = b.wire(t, f"loom_fmod64({a[0]}, {a[1]})", behavioural=True)
+    raw = b.wire(t, from_f64(f"loom_fmod64({to_f64(a[0], t, b)}, {to_f64(a[1], t, b)})", t, b), behavioural=True)
     bad = (f"{isnan(a[0], t)} || {isnan(a[1], t)} || ({a[1]}[{w - 2}:0] == {w - 1}'h0) || "
            f"{FLOAT_CLASS_SV['math.isinf'](a[0], t)}")
     return b.wire(t, f"({bad}) ? {_qnan(t)} : {FLOAT_CLASS_SV['math.isinf'](a[1], t)} ? {a[0]} : {raw}")

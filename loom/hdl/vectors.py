@@ -47,7 +47,8 @@ def edge_values(t: Type, rng: random.Random, n_random: int = 6) -> list[int]:
         # zeros, ones, halves (rounding ties), the edges of asin/acos/acosh/atanh/log, large values (overflow of
         # exp and cosh, saturation of fptosi), a subnormal, infinities and NaNs of both signs
         fs = [0.0, -0.0, 1.0, -1.0, -1.5, 2.5, -2.5, 0.5, 3.25, 100.0, -100.0, 1e30, -1e-30, 2.5e-40,
-              float("inf"), float("-inf"), float("nan"), -float("nan"), 0.1, 65504.0]
+              float("inf"), float("-inf"), float("nan"), -float("nan"), 0.1, 65504.0,
+              1.5 * 2.0 ** -151, 1.5 * 2.0 ** -134, 1.5 * 2.0 ** -25]  # below half of f32's/bf16's/f16's least subnormal
         out = []
         for f in fs:
             try:
@@ -55,7 +56,9 @@ def edge_values(t: Type, rng: random.Random, n_random: int = 6) -> list[int]:
                            if t.name != "f64" else to_bits(f, t))  # type: ignore[attr-defined]
             except Exception:  # noqa: BLE001 - values the type cannot hold are skipped
                 pass
-        return out + [rng.getrandbits(w) & 0x7F7FFFFF for _ in range(n_random)]
+        # NaNs with a payload, of both signs (the semantics keeps only a NaN's sign)
+        payload = {16: [0x7D01, 0xFE01], 32: [0x7FA00001, 0xFF800001], 64: [0x7FF4000000000001, 0xFFF0000000000001]}
+        return out + payload[w] + [rng.getrandbits(w) & 0x7F7FFFFF for _ in range(n_random)]
     vals = {0, 1, m, m >> 1, (m >> 1) + 1, 2, w - 1, w, w + 1, 3}
     vals |= {rng.getrandbits(w) for _ in range(n_random)}
     return sorted(v & m for v in vals)
