@@ -53,6 +53,7 @@ def half_sigs() -> list[OpSig]:
         sigs += [OpSig("arith." + b, (t, t), (t,)) for b in ("addf", "subf", "mulf", "divf", "maximumf", "remf")]
         sigs += [OpSig("arith.cmpf", (t, t), (i1,), (("predicate", StringAttr(p)),)) for p in ("olt", "une", "uno")]
         sigs += [OpSig("math." + u, (t,), (t,)) for u in ("sqrt", "exp", "floor", "roundeven")]
+        sigs += [OpSig("math.fma", (t, t, t), (t,))]
         sigs += [OpSig("arith.sitofp", (i32,), (t,)), OpSig("arith.fptosi", (t,), (i32,)),
                  OpSig("arith.extf", (t,), (f32,)), OpSig("arith.extf", (t,), (f64,)),
                  OpSig("arith.truncf", (f32,), (t,)), OpSig("arith.truncf", (f64,), (t,)),
@@ -75,6 +76,8 @@ def libm_sigs() -> list[OpSig]:
                                                   "arith.minnumf", "arith.remf", "math.powf", "math.atan2",
                                                   "math.copysign")]
         sigs += [OpSig("math.fpowi", (t, i32), (t,))]
+        if t == f32:
+            sigs += [OpSig("math.fma", (t, t, t), (t,))]
         sigs += [OpSig("math." + c, (t,), (i1,)) for c in ("isnan", "isinf", "isfinite")]
         sigs += [OpSig(n, (t,), (w,)) for n in ("arith.fptosi", "arith.fptoui") for w in (i8, i32, i64)]
     return sigs
@@ -163,3 +166,26 @@ def test_float_models_have_no_pyslang_diagnostic():
     assert len(comps) > 100
     for full in (True, False):
         assert slang_diagnostics(comps, full=full, defines=()) == []
+
+
+def test_fma_is_fused_on_a_tie(monkeypatch):
+    """a*b exactly halfway between two neighbours of the type, c far smaller: the fused (exact) sum rounds
+    toward c's side, where computing a*b+c in f64 first would lose c and round the tie to even."""
+    need("iverilog")
+    import struct
+
+    from loom.hdl import vectors
+    from loom.hdl.vectors import expected
+
+    def f32_bits(x: float) -> int:
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+
+    bf16 = FloatType("bf16")
+    cases = {f32: [(f32_bits(1.5), f32_bits(1 + 2**-23), f32_bits(s * 2.0**-120)) for s in (1, -1)],
+             bf16: [(f32_bits(1.5) >> 16, f32_bits(1 + 2**-7) >> 16, f32_bits(s * 2.0**-100) >> 16) for s in (1, -1)]}
+    for t, vecs in cases.items():
+        sig = OpSig("math.fma", (t, t, t), (t,))
+        up, down = (expected(sig, v)[0] for v in vecs)
+        assert up == down + 1  # the exact sums lie on either side of the tie
+        monkeypatch.setattr(vectors, "vectors_for", lambda s, rng, limit=120, _v=vecs: list(_v))
+        assert check_vectors([sig]) == (2, [])

@@ -60,16 +60,20 @@ def to_f64_function(name: str) -> str:
 `endif"""
 
 
-def from_f64_function(name: str) -> str:
+def from_f64_function(name: str, tie_break: bool = False) -> str:
     """``loom_f64_to_<name>``: f64 bits -> a narrow format's bits, round to nearest even, overflow to inf,
-    subnormal results, NaN -> the quiet NaN of the same sign."""
+    subnormal results, NaN -> the quiet NaN of the same sign. With ``tie_break`` (``loom_f64_to_<name>_tb``) a
+    second input says where the exact value lies when x is a tie: 0 on it (to even), 1 beyond it (magnitude up),
+    2 short of it (magnitude down)."""
     p, e = NARROW[name]
     m, w, bias = p - 1, p + e, (1 << (e - 1)) - 1
     emin, cut = 1 - bias, 53 - p
-    fn = f"loom_f64_to_{name}"
+    fn = f"loom_f64_to_{name}" + ("_tb" if tie_break else "")
+    tb_in = ", input [1:0] tb" if tie_break else ""
+    on_tie = "(tb == 2'd1 || (tb == 2'd0 && q[0]))" if tie_break else "q[0]"
     return f"""`ifndef YOSYS
   // f64 bits -> {name} bits, round to nearest even, overflow to inf, subnormal results, quiet NaN {QNAN[name]:#x}
-  function automatic [{w - 1}:0] {fn}(input [63:0] x);
+  function automatic [{w - 1}:0] {fn}(input [63:0] x{tb_in});
     reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
   begin
     ex = $signed({{21'h0, x[62:52]}});
@@ -84,7 +88,7 @@ def from_f64_function(name: str) -> str:
         q = sig >> sh;
         rem = sig & ((53'h1 << sh) - 53'h1);
         half = 53'h1 << (sh - 1);
-        up = (rem > half) || (rem == half && q[0]);
+        up = (rem > half) || (rem == half && {on_tie});
         q = q + (up ? 53'h1 : 53'h0);
         if (ex >= {emin}) begin
           if (q[{p}]) begin q = q >> 1; ex = ex + 1; end
@@ -189,9 +193,8 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         else:
             src = f"real'({a[0]})"
         return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
-    if op == "math.fma" and fmt(out_t) == "f32":  # the f32 product is exact in f64; the sum is rounded twice
-        expr = f"{_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)} + {_real(a[2], ins[2], b)}"
-        return b.wire(out_t, _bits(expr, out_t, b), behavioural=True), out_t
+    if op == "math.fma" and fmt(out_t) != "f64":
+        return _fma(a, ins, out_t, b), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     if op in FLOAT_CLASS_SV:
@@ -400,6 +403,35 @@ FMOD64 = """`ifndef YOSYS
   end
   endfunction
 `endif"""
+
+
+FMA_TIE = """`ifndef YOSYS
+  // where the exact p + c lies against s = p + c rounded to f64 (Knuth's TwoSum: p + c = s + e exactly, no
+  // overflow): 0 exact, 1 beyond s in magnitude, 2 short of it
+  function automatic [1:0] loom_fma_tie(input real p, input real c);
+    real s, bp, e;
+  begin
+    s = p + c;
+    bp = s - p;
+    e = (p - (s - bp)) + (c - bp);
+    loom_fma_tie = (e == 0.0 || e != e) ? 2'd0 : ((e > 0.0) == (s > 0.0)) ? 2'd1 : 2'd2;
+  end
+  endfunction
+`endif"""
+
+
+def _fma(a: Sequence[str], ins: Sequence[Type], t: Type, b: SvExprBuilder) -> str:
+    """math.fma on bf16/f16/f32, fused like the semantics (exact, rounded once): the product of two such values
+    is exact in f64, the sum s = p + c is rounded to f64, and TwoSum's exact error e says which side of s the
+    exact sum lies; rounding s to the result type only differs from rounding the exact sum when s is a tie of
+    that type (every tie is an f64 value), and then e breaks it."""
+    name = fmt(t)
+    prod = f"({_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)})"
+    c = _real(a[2], ins[2], b)
+    b.functions["loom_fma_tie"] = FMA_TIE
+    b.functions[f"loom_f64_to_{name}_tb"] = from_f64_function(name, tie_break=True)
+    return b.wire(t, f"loom_f64_to_{name}_tb($realtobits({prod} + {c}), loom_fma_tie({prod}, {c}))",
+                  behavioural=True)
 
 
 def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
