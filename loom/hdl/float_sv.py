@@ -9,7 +9,7 @@ are plain bit logic and synthesizable. specs/hdl.md ("Datapath") lists the rules
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from loom.hdl.svexpr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
@@ -102,24 +102,23 @@ def from_f64_function(name: str, tie_break: bool = False) -> str:
 `endif"""
 
 
+def _call(fn: str, define: Callable[[], str], args: str, b: Optional[SvExprBuilder]) -> str:
+    """``fn(args)``; the function's definition goes into ``b`` the first time it is called there."""
+    if b is not None and fn not in b.functions:
+        b.functions[fn] = define()
+    return f"{fn}({args})"
+
+
 def to_f64(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
     """The f64 bits of float wire ``x`` of type ``t`` (exact)."""
     name = fmt(t)
-    if name == "f64":
-        return x
-    if b is not None:
-        b.functions[f"loom_{name}_to_f64"] = to_f64_function(name)
-    return f"loom_{name}_to_f64({x})"
+    return x if name == "f64" else _call(f"loom_{name}_to_f64", lambda: to_f64_function(name), x, b)
 
 
 def from_f64(x64: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
     """f64 bits ``x64`` rounded once to ``t``."""
     name = fmt(t)
-    if name == "f64":
-        return x64
-    if b is not None:
-        b.functions[f"loom_f64_to_{name}"] = from_f64_function(name)
-    return f"loom_f64_to_{name}({x64})"
+    return x64 if name == "f64" else _call(f"loom_f64_to_{name}", lambda: from_f64_function(name), x64, b)
 
 
 def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
@@ -246,7 +245,7 @@ def _mag(x: str, t: Type) -> str:
     return f"({isnan(x, t)} ? {w - 1}'h{QNAN[fmt(t)]:x} : {x}[{w - 2}:0])"
 
 
-def _canon(x: str, t: Type) -> str:
+def canon(x: str, t: Type) -> str:
     """``x`` with a NaN made the quiet NaN of the same sign (how the semantics encodes every NaN)."""
     return f"{{{_sign(x, t)}, {_mag(x, t)}}}"
 
@@ -272,7 +271,7 @@ def _minmax(op: str, a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
     pick = b.wire(t, f"({ka} {'>' if biggest else '<'} {kb}) ? {a[0]} : {a[1]}")
     na, nb = isnan(a[0], t), isnan(a[1], t)
     if op in ("arith.maxnumf", "arith.minnumf"):
-        return b.wire(t, f"{na} ? {_canon(a[1], t)} : {nb} ? {a[0]} : {pick}")
+        return b.wire(t, f"{na} ? {canon(a[1], t)} : {nb} ? {a[0]} : {pick}")
     return b.wire(t, f"({na} || {nb}) ? {_qnan(t)} : {pick}")
 
 
@@ -296,7 +295,7 @@ def _libm_unary(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
     if op == "math.rsqrt":  # no _safe1 wrapper: a NaN operand gives the positive quiet NaN; 1/sqrt(-0) = -inf
         return _from_libm(isnan(x, t), _qnan(out_t), f"1.0 / $sqrt({r})", out_t, b)
     call = f"$pow(2.0, {r})" if op == "math.exp2" else f"{LIBM_UNARY[op]}({r})"
-    return _from_libm(isnan(x, t), _canon(x, t), call, out_t, b)
+    return _from_libm(isnan(x, t), canon(x, t), call, out_t, b)
 
 
 ROUND_AWAY = """`ifndef YOSYS
@@ -344,7 +343,7 @@ def _integral(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
     w = bits(out_t)
     finite = FLOAT_CLASS_SV["math.isfinite"](x, t)
     signed = f"{v} ^ {{{v}[{w - 1}] ^ {_sign(x, t)}, {w - 1}'h0}}"  # v with the operand's sign
-    return b.wire(out_t, f"{finite} ? ({signed}) : {_canon(x, t)}")
+    return b.wire(out_t, f"{finite} ? ({signed}) : {canon(x, t)}")
 
 
 def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprBuilder) -> str:
@@ -363,13 +362,13 @@ def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprB
     else:
         ry = _real(a[1], ins[1], b)
         wy = bits(ins[1])
-        y_nan, y_zero, y_canon = isnan(a[1], ins[1]), f"({a[1]}[{wy - 2}:0] == {wy - 1}'h0)", _canon(a[1], ins[1])
+        y_nan, y_zero, y_canon = isnan(a[1], ins[1]), f"({a[1]}[{wy - 2}:0] == {wy - 1}'h0)", canon(a[1], ins[1])
     one = literal(1.0, out_t)
     x_one = f"({x} == {literal(1.0, t)})"
     raw = b.wire(_F64, f"$realtobits($pow({rx}, {ry}))", behavioural=True)
     rest = f"{isnan(raw, _F64)} ? {_qnan(out_t)} : {_round_to(raw, out_t, b)}"
     nan_y = f"{y_nan} ? ({x_one} ? {one} : {y_canon}) : " if y_canon else ""
-    return b.wire(out_t, f"{isnan(x, t)} ? ({y_zero} ? {one} : {_canon(x, t)}) : {nan_y}{rest}")
+    return b.wire(out_t, f"{isnan(x, t)} ? ({y_zero} ? {one} : {canon(x, t)}) : {nan_y}{rest}")
 
 
 FMOD64 = """`ifndef YOSYS
@@ -428,10 +427,9 @@ def _fma(a: Sequence[str], ins: Sequence[Type], t: Type, b: SvExprBuilder) -> st
     name = fmt(t)
     prod = f"({_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)})"
     c = _real(a[2], ins[2], b)
-    b.functions["loom_fma_tie"] = FMA_TIE
-    b.functions[f"loom_f64_to_{name}_tb"] = from_f64_function(name, tie_break=True)
-    return b.wire(t, f"loom_f64_to_{name}_tb($realtobits({prod} + {c}), loom_fma_tie({prod}, {c}))",
-                  behavioural=True)
+    tie = _call("loom_fma_tie", lambda: FMA_TIE, f"{prod}, {c}", b)
+    return b.wire(t, _call(f"loom_f64_to_{name}_tb", lambda: from_f64_function(name, tie_break=True),
+                           f"$realtobits({prod} + {c}), {tie}", b), behavioural=True)
 
 
 def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:

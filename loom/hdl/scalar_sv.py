@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from loom.hdl.float_sv import QNAN, float_sv, fmt, isnan
+from loom.hdl.float_sv import canon, float_sv
 from loom.hdl.svexpr import CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
 from loom.ir.types import FloatType, IntegerType, Type, i1
 from loom.semantics.expr import ScalarInfo
@@ -61,8 +61,7 @@ def scalar_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder) -> 
         return b.wire(out_t, f"{{{{{ow - w}{{{fill}}}}}, {a[0]}}}"), out_t
     if op == "arith.bitcast":
         if isinstance(out_t, FloatType):  # a float value's NaN is always the quiet NaN (loom.semantics.scalar)
-            w = bits(out_t)
-            return b.wire(out_t, f"{isnan(a[0], out_t)} ? {{{a[0]}[{w - 1}], {w - 1}'h{QNAN[fmt(out_t)]:x}}} : {a[0]}"), out_t
+            return b.wire(out_t, canon(a[0], out_t)), out_t
         return b.wire(out_t, a[0]), out_t
     if op == "math.absi":
         return b.wire(out_t, f"{a[0]}[{w - 1}] ? -{a[0]} : {a[0]}"), out_t
