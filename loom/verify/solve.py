@@ -13,8 +13,9 @@ disables Z3's QF_BV preprocessing by default) fast.
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 import z3
 from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
@@ -167,6 +168,64 @@ class QuerySession:
             s.pop()
 
 
+class ScopedChecks:
+    """Unsat checks of many small queries on one plain solver, each inside its own push/pop scope.
+
+    A new solver's first check pays Z3's set-up of its SMT core (about 0.7 ms, more than the whole check of a
+    small operator table's lemma), so one solver serves every check of a run. Each check adds its query in a
+    fresh scope and removes it after, so no query sees another's assertions: the answer is the query's own.
+    ``assume`` holds a fact for the checks made within it (e.g. an induction invariant shared by a table's
+    per-rule steps).
+    """
+
+    def __init__(self) -> None:
+        self.solver = z3.Solver()
+        self._limited = False  # a timeout is set on the solver (it persists until reset)
+
+    def _set_limit(self, seconds: Optional[float]) -> None:
+        if seconds is not None:
+            self.solver.set("timeout", milliseconds(seconds))
+            self._limited = True
+        elif self._limited:
+            self.solver.set("timeout", Z3_MAX_MS)
+            self._limited = False
+
+    def unsat(self, query: z3.BoolRef, timeout: Optional[float]) -> bool:
+        """Is ``query`` (with the facts assumed) unsat within ``timeout`` seconds? False for sat, unknown, a
+        timeout or an error: "not shown", never a verdict on its own."""
+        if timeout is not None and timeout < 0.001:  # Z3 counts milliseconds: no time at all
+            return False
+        self._set_limit(timeout)
+        s = self.solver
+        s.push()
+        try:
+            s.add(query)
+            return s.check() == z3.unsat
+        except z3.Z3Exception:  # e.g. canceled
+            return False
+        finally:
+            s.pop()
+
+    @contextmanager
+    def assume(self, fact: z3.BoolRef) -> Iterator[None]:
+        """``fact`` holds for the checks made inside the ``with`` block (removed on leaving it)."""
+        self.solver.push()
+        try:
+            self.solver.add(fact)
+            yield
+        finally:
+            self.solver.pop()
+
+
+def script_of(assertions: Sequence[z3.BoolRef]) -> str:
+    """The SMT-LIB2 script ``run_query`` archives for ``assertions``: "" when Z3's simplifier alone settles the
+    query (no real query to archive), its canonical text otherwise."""
+    if z3.is_false(z3.simplify(conjunction(assertions))):
+        return ""
+    text = to_smt2(assertions)
+    return "" if settled_by_simplifier(text) else text
+
+
 def _model_of(
     assertions: Sequence[z3.BoolRef], solver: z3.Solver, timeout: Optional[float]
 ) -> Optional[z3.ModelRef]:
@@ -208,3 +267,35 @@ def substitute_all(terms: Sequence[z3.ExprRef], pairs: Sequence[tuple[z3.ExprRef
     src = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
     dst = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
     return [_to_expr_ref(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx) for t in terms]
+
+
+# Cheap builders of the terms the lemma proofs make by the thousand. Each gives exactly the term of its z3py
+# spelling (Z3 shares equal terms), without z3py's per-operand coercion and sort checks, which create several
+# short-lived wrappers per operation: callers pass Z3 terms of matching sorts.
+
+
+def constant(name: str, sort: z3.SortRef) -> z3.ExprRef:
+    """``z3.Const(name, sort)``."""
+    ctx = sort.ctx
+    return _to_expr_ref(z3.Z3_mk_const(ctx.ref(), z3.to_symbol(name, ctx), sort.ast), ctx)
+
+
+def equal(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+    """``a == b`` for two terms of one sort."""
+    return z3.BoolRef(z3.Z3_mk_eq(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def negation(a: z3.BoolRef) -> z3.BoolRef:
+    """``z3.Not(a)``."""
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
+
+
+def ite(c: z3.BoolRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
+    """``z3.If(c, a, b)`` for ``a`` and ``b`` of one sort."""
+    return _to_expr_ref(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+
+
+def plus(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+    """``a + b`` for two integer (or real) terms."""
+    arr = (z3.Ast * 2)(a.as_ast(), b.as_ast())
+    return z3.ArithRef(z3.Z3_mk_add(a.ctx_ref(), 2, arr), a.ctx)

@@ -32,7 +32,7 @@ from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.scalar import CMPI_PREDICATES, to_bits
-from loom.verify.solve import conjunction, disjunction
+from loom.verify.solve import conjunction, constant, disjunction, equal
 
 DATA_MODES = ("exact", "uf", "free")
 STEP_UF_NAMES = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
@@ -553,6 +553,8 @@ class MachineModel:
         self.port_types = {p.name: p.type for p in machine.inputs if p.kind == "token"}
         self.out_types = {p.name: p.type for p in machine.outputs}
         self.reg_types = {r.name: r.type for r in machine.registers}
+        self._reg_sorts = {r: sort_of(t) for r, t in self.reg_types.items()}  # made once: models are built often
+        self._port_sorts = {p: sort_of(t) for p, t in self.port_types.items()}
         self._fresh_count = itertools.count()
         self.fresh = fresh if fresh is not None else self._default_fresh
         mem_elem = machine.memory.type.element if machine.memory is not None else None
@@ -566,24 +568,19 @@ class MachineModel:
     # -- configurations --
     def new_state(self, tag: str) -> MState:
         """Fresh symbolic configuration named ``<name>.<tag>.*``."""
-        st = z3.Const(smt_symbol(f"{self.name}.{tag}.st"), self.state_sort)
-        regs = {
-            r: z3.Const(smt_symbol(f"{self.name}.{tag}.{r}"), sort_of(t)) for r, t in self.reg_types.items()
-        }
+        st = constant(smt_symbol(f"{self.name}.{tag}.st"), self.state_sort)
+        regs = {r: constant(smt_symbol(f"{self.name}.{tag}.{r}"), t) for r, t in self._reg_sorts.items()}
         return MState(st, regs)
 
     def new_heads(self, tag: str) -> dict[str, z3.ExprRef]:
         """Fresh head value for every token input port (the value a firing would read)."""
-        return {
-            p: z3.Const(smt_symbol(f"{self.name}.{tag}.in.{p}"), sort_of(t))
-            for p, t in self.port_types.items()
-        }
+        return {p: constant(smt_symbol(f"{self.name}.{tag}.in.{p}"), t) for p, t in self._port_sorts.items()}
 
     def initial(self, s: MState) -> z3.BoolRef:
         """``s`` is the machine's initial configuration (initial state, registers at ``init``)."""
-        parts = [s.state == self.state_of[self.machine.initial]]
+        parts = [equal(s.state, self.state_of[self.machine.initial])]
         for r in self.machine.registers:
-            parts.append(s.regs[r.name] == const_term(r.init, r.type))
+            parts.append(equal(s.regs[r.name], const_term(r.init, r.type)))
         return conjunction(parts)
 
     def in_state(self, s: MState, *names: str) -> z3.BoolRef:
@@ -591,13 +588,13 @@ class MachineModel:
 
     def same(self, a: MState, b: MState) -> z3.BoolRef:
         """Configurations ``a`` and ``b`` are equal (a stutter step)."""
-        return conjunction([a.state == b.state] + [a.regs[r] == b.regs[r] for r in self.reg_types])
+        return conjunction([equal(a.state, b.state)] + [equal(a.regs[r], b.regs[r]) for r in self.reg_types])
 
     # -- rules --
     def firing(self, rule: Rule, s: MState, heads: Mapping[str, z3.ExprRef]) -> Firing:
         """The symbolic effect of ``rule`` from ``s`` with head values ``heads``."""
         enc = self.encoder
-        enabled = conjunction([s.state == self.state_of[rule.state], enc.guard(rule.guard, heads, s.regs)])
+        enabled = conjunction([equal(s.state, self.state_of[rule.state]), enc.guard(rule.guard, heads, s.regs)])
         emits = {p: enc.encode(e, heads, s.regs, self.out_types[p]) for p, e in rule.emits}
         emits = {
             p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()
@@ -625,7 +622,7 @@ class MachineModel:
 
     def goes_to(self, f: Firing, t: MState) -> z3.BoolRef:
         """``t`` is the configuration after firing ``f``."""
-        return conjunction([t.state == f.next_state] + [t.regs[r] == f.next_regs[r] for r in self.reg_types])
+        return conjunction([equal(t.state, f.next_state)] + [equal(t.regs[r], f.next_regs[r]) for r in self.reg_types])
 
     def state_name(self, model: z3.ModelRef, s: MState) -> str:
         """The state name ``s`` takes in a Z3 model (for counterexample traces)."""

@@ -30,7 +30,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.assume import to_z3
 from loom.verify.lemmas.findings import classify
 from loom.verify.lemmas.operands import OperandAnalysis, arg_name_map
-from loom.verify.solve import run_query
+from loom.verify.solve import ScopedChecks, run_query
 from loom.verify.lemmas.termination import (
     TERMINATION,
     describe_precondition,
@@ -49,9 +49,11 @@ STATUS_RANK = {"proved": 0, "assumed": 0, "unknown": 1, "refuted": 2}
 
 @dataclass
 class LemmaCache:
-    """Lemma verdicts by table text, shared across the functions/files of one run."""
+    """Lemma verdicts by table text, and the solver the lemma proofs check their parts on, shared across the
+    functions/files of one run (a new solver's set-up costs more than a small table's proof)."""
 
     done: dict[str, list[Obligation]] = field(default_factory=dict)
+    checks: ScopedChecks = field(default_factory=ScopedChecks)
 
 
 def lemma_key(machine: Machine) -> str:
@@ -76,14 +78,17 @@ def _progress(ctx: VerifyContext, msg: str) -> None:
 
 
 def lemma_obligations(
-    machine: Machine, ctx: VerifyContext, name: str, op: Optional[Operation] = None
+    machine: Machine, ctx: VerifyContext, name: str, op: Optional[Operation] = None,
+    checks: Optional[ScopedChecks] = None,
 ) -> list[Obligation]:
-    """Prove every contract of one table (and, for a stream, its termination lemma)."""
+    """Prove every contract of one table (and, for a stream, its termination lemma); ``checks`` is the run's
+    shared solver (a new one when None)."""
     out: list[Obligation] = []
     loc = op.loc if op is not None else None
+    checks = checks if checks is not None else ScopedChecks()
     for c in contracts_for(machine):
         _progress(ctx, f"lemma {c.id}")
-        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2)
+        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2, checks=checks)
         cex = None
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
@@ -271,7 +276,7 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
             _merge(lemmas, _unknown_lemmas(m, op, f"not decided: the function's budget of {ctx.budget:g}s "
                                                  "was used up"), op)
         elif got is None:
-            got = _guarded_lemmas(m, ctx, table_name(key), op)
+            got = _guarded_lemmas(m, ctx, table_name(key), op, cache.checks)
             if all(o.status != "unknown" for o in got):  # an unknown (a timeout, a crash) is tried again
                 cache.done[key] = got
             _merge(lemmas, got, op)
@@ -292,10 +297,11 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
     return out
 
 
-def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation) -> list[Obligation]:
+def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation,
+                    checks: ScopedChecks) -> list[Obligation]:
     """``lemma_obligations``; a crash on one table makes each of its lemmas unknown (listed, not dropped)."""
     try:
-        return lemma_obligations(m, ctx, name, op)
+        return lemma_obligations(m, ctx, name, op, checks)
     except Exception as e:  # noqa: BLE001 - a crash is never a verdict
         return _unknown_lemmas(m, op, f"not decided: the prover crashed: {type(e).__name__}: {e}")
 

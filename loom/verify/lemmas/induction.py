@@ -24,7 +24,19 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
-from loom.verify.solve import conjunction, disjunction, milliseconds, run_query, substitute_all, to_smt2
+from loom.verify.solve import (
+    ScopedChecks,
+    conjunction,
+    constant,
+    disjunction,
+    equal,
+    ite,
+    milliseconds,
+    plus,
+    run_query,
+    script_of,
+    substitute_all,
+)
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -58,7 +70,7 @@ class Step:
 
     def keep(self, *names: str) -> z3.BoolRef:
         """Monitor variables ``names`` are unchanged by this step."""
-        return conjunction([self.m2[n] == self.m[n] for n in names])
+        return conjunction([equal(self.m2[n], self.m[n]) for n in names])
 
 
 @dataclass(frozen=True)
@@ -97,14 +109,13 @@ class ProofResult:
     trace: Optional[list[dict]] = None
 
 
-def _var(name: str, kind: VarKind) -> z3.ExprRef:
-    if isinstance(kind, str):
-        return z3.Int(name) if kind == "int" else z3.Bool(name)
-    return z3.Const(name, kind)
-
-
 def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
-    return {n: _var(smt_symbol(f"mon.{tag}.{n}"), k) for n, k in contract.variables}
+    """The monitor's variables in configuration ``tag`` (``mon.<tag>.<name>``)."""
+    sorts: dict[str, z3.SortRef] = {"int": z3.IntSort(), "bool": z3.BoolSort()}
+    return {
+        n: constant(smt_symbol(f"mon.{tag}.{n}"), sorts[k] if isinstance(k, str) else k)
+        for n, k in contract.variables
+    }
 
 
 def _step_parts(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
@@ -149,43 +160,46 @@ def induction_query(model: MachineModel, contract: Contract) -> list[z3.BoolRef]
     return [disjunction([base, conjunction([inv, disjunction(steps)])])]
 
 
-SPLIT_RULES = 24  # from this many rules on, the induction query is decided one disjunct at a time
+SPLIT_RULES = 24  # from this many rules on, the parts are simplified first (the frame collapses)
 
 
-def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optional[float]) -> bool:
-    """Is the ``induction_query`` of ``contract`` unsat? Decided like ``split_unsat`` (the base case, then
-    each rule's step on a solver holding the invariant), but each step with its next-state variables
-    replaced by their definitions: the firing's next state and registers, and the monitor variables a
-    ``Counter`` defines. Every model of a step satisfies those equalities, so the substituted formula is
-    implied by the step and its unsatisfiability proves the step's. A wide table's frame -- the many
-    counters a firing leaves unchanged -- then makes most of the next-state invariant the current one.
-    False means "not shown here" (the caller solves the whole query), never a verdict.
+@dataclass
+class FramedParts:
+    """The ``induction_query`` of a contract as the parts that decide it: it is unsat iff ``base`` is, and each
+    of ``steps`` (one per rule) is together with ``inv``.
+
+    Each step has its next-state variables replaced by their definitions -- the firing's next state and
+    registers, and the monitor variables a ``Counter`` defines. Every model of the rule's disjunct satisfies
+    those equalities, so a step is unsat iff its disjunct is (the replaced variables occur nowhere else).
     """
-    t0 = time.perf_counter()
-    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
-    base = conjunction([model.initial(s0), contract.init(m0), z3.Not(contract.invariant(model, s0, m0))])
+
+    base: z3.BoolRef
+    inv: z3.BoolRef
+    steps: list[z3.BoolRef]
+
+
+def _renamed(term: z3.ExprRef, s: MState, m: dict, s2: MState, m2: dict) -> z3.ExprRef:
+    """``term`` over configuration ``s``/``m`` rewritten over ``s2``/``m2`` (one substitution in Z3)."""
+    pairs = [(s.state, s2.state)] + [(s.regs[r], s2.regs[r]) for r in s.regs] + [(m[n], m2[n]) for n in m]
+    (out,) = substitute_all([term], pairs)
+    return out
+
+
+def framed_parts(model: MachineModel, contract: Contract) -> FramedParts:
+    """The base case and the per-rule framed steps of ``contract``'s 1-induction query (see ``FramedParts``).
+
+    The invariant is built once, over the ``k`` configuration, and renamed for the others: a contract's
+    invariant is a function of the configuration it is given, so renaming gives the same term as building it
+    again, for a fraction of the Python work.
+    """
     s, m = model.new_state("k"), monitor_vars(contract, "k")
+    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
-    not_inv2 = z3.Not(contract.invariant(model, s2, m2))
-    solver = z3.Solver()
-
-    def unsat(part: z3.BoolRef) -> bool:
-        left = None if timeout is None else timeout - (time.perf_counter() - t0)
-        if left is not None:
-            if left <= 0.001:
-                return False
-            solver.set("timeout", milliseconds(left))
-        solver.push()
-        solver.add(part)
-        r = solver.check()
-        solver.pop()
-        return r == z3.unsat
-
-    if not unsat(base):
-        return False
-    solver.add(z3.simplify(inv))
+    base = conjunction([model.initial(s0), contract.init(m0), z3.Not(_renamed(inv, s, m, s0, m0))])
+    not_inv2 = z3.Not(_renamed(inv, s, m, s2, m2))
+    steps = []
     for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2):
         pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
         keep = [f.enabled]
@@ -193,10 +207,33 @@ def split_unsat_framed(model: MachineModel, contract: Contract, timeout: Optiona
             pairs += st.frame[1]
         else:
             keep.append(upd)
-        (step,) = substitute_all([conjunction(keep + [disjunction([bad, not_inv2])])], pairs)
-        if not unsat(z3.simplify(step)):
-            return False
-    return True
+        steps += substitute_all([conjunction(keep + [disjunction([bad, not_inv2])])], pairs)
+    return FramedParts(base, inv, steps)
+
+
+def split_unsat_framed(
+    model: MachineModel, contract: Contract, timeout: Optional[float], checks: Optional[ScopedChecks] = None
+) -> bool:
+    """Is the ``induction_query`` of ``contract`` unsat? Decided part by part (``framed_parts``): the base
+    case, then each rule's framed step on a solver holding the invariant, all within ``timeout`` seconds.
+
+    ``checks`` is the solver to use (a run shares one; a new one otherwise). A wide table's parts are
+    simplified first: its frame -- the many counters a firing leaves unchanged -- then makes most of the
+    next-state invariant the current one. False means "not shown here" (the caller solves the whole query),
+    never a verdict.
+    """
+    t0 = time.perf_counter()
+    checks = checks if checks is not None else ScopedChecks()
+    parts = framed_parts(model, contract)
+    tidy = z3.simplify if len(model.machine.rules) >= SPLIT_RULES else (lambda t: t)
+
+    def left() -> Optional[float]:
+        return None if timeout is None else timeout - (time.perf_counter() - t0)
+
+    if not checks.unsat(parts.base, left()):
+        return False
+    with checks.assume(tidy(parts.inv)):
+        return all(checks.unsat(tidy(step), left()) for step in parts.steps)
 
 
 def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
@@ -323,24 +360,27 @@ def prove(
     use_spacer: bool = True,
     abstract_steps: bool = False,
     want_smt2: bool = True,
+    checks: Optional[ScopedChecks] = None,
 ) -> ProofResult:
     """Prove ``contract`` for ``machine``: 1-induction, else BMC for a counterexample, else Spacer.
 
-    ``abstract_steps`` reads the ``step.<op>`` functions as uninterpreted
-    functions: sound for properties that hold whatever the step computes (the
-    stream's shape), and it keeps 64-bit multipliers out of the query.
+    The induction query is first decided part by part (``split_unsat_framed``) on ``checks``, the solver a
+    run shares (a new one when None); when that does not show it unsat, the whole query is solved as usual
+    and its answer decides what follows. ``abstract_steps`` reads the ``step.<op>`` functions as
+    uninterpreted functions: sound for properties that hold whatever the step computes (the stream's shape),
+    and it keeps 64-bit multipliers out of the query.
     """
     t0 = time.perf_counter()
     model = MachineModel(
         machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
     )
-    if len(machine.rules) >= SPLIT_RULES and split_unsat_framed(model, contract, timeout):
+    if split_unsat_framed(model, contract, timeout, checks):
         return ProofResult(
             "proved",
             "1-induction (plain solver, rule by rule)",
             contract.statement,
             time.perf_counter() - t0,
-            to_smt2(induction_query(model, contract)) if want_smt2 else None,
+            (script_of(induction_query(model, contract)) or None) if want_smt2 else None,
         )
     query = induction_query(model, contract)
     spent = time.perf_counter() - t0
@@ -427,7 +467,7 @@ def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
         if not names:
             return z3.BoolVal(True)
         zero = z3.IntVal(0)
-        return conjunction([m[n] == zero if z3.is_int(m[n]) else m[n] == 0 for n in names])
+        return conjunction([equal(m[n], zero) if z3.is_int(m[n]) else m[n] == 0 for n in names])
 
     return init
 
@@ -447,11 +487,19 @@ class Counter:
         key = (name, by) if isinstance(by, bool) else (name, id(by))
         hit = memo.get(key)
         if hit is None:
-            value = m[name] + (1 if by else 0) if isinstance(by, bool) else m[name] + z3.If(by, 1, 0)
-            hit = memo[key] = (m2[name] == value, (m2[name], value), by)
+            one, zero = self._literals()
+            value = plus(m[name], (one if by else zero) if isinstance(by, bool) else ite(by, one, zero))
+            hit = memo[key] = (equal(m2[name], value), (m2[name], value), by)
         self.parts.append(hit[0])
         self.defs.append(hit[1])
         return self
+
+    def _literals(self) -> tuple[z3.ArithRef, z3.ArithRef]:
+        """The integers 1 and 0, made once per query (kept in the steps' shared memo)."""
+        got = self.st.memo.get("literals")
+        if got is None:
+            got = self.st.memo["literals"] = (z3.IntVal(1), z3.IntVal(0))
+        return got
 
     def build(self) -> z3.BoolRef:
         term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
