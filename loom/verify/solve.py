@@ -218,8 +218,8 @@ class ScopedChecks:
 
 
 def script_of(assertions: Sequence[z3.BoolRef]) -> str:
-    """The SMT-LIB2 script ``run_query`` archives for ``assertions``: "" when Z3's simplifier alone settles the
-    query (no real query to archive), its canonical text otherwise."""
+    """The SMT-LIB2 script ``run_query`` archives for ``assertions``: "" when Z3's simplifier alone settles
+    the query (no real query to archive), its canonical text otherwise."""
     if z3.is_false(z3.simplify(conjunction(assertions))):
         return ""
     text = to_smt2(assertions)
@@ -274,10 +274,20 @@ def substitute_all(terms: Sequence[z3.ExprRef], pairs: Sequence[tuple[z3.ExprRef
 # short-lived wrappers per operation: callers pass Z3 terms of matching sorts.
 
 
+_TERM_CLASS = {
+    z3.Z3_BOOL_SORT: z3.BoolRef,
+    z3.Z3_INT_SORT: z3.ArithRef,
+    z3.Z3_BV_SORT: z3.BitVecRef,
+    z3.Z3_DATATYPE_SORT: z3.DatatypeRef,
+}
+
+
 def constant(name: str, sort: z3.SortRef) -> z3.ExprRef:
     """``z3.Const(name, sort)``."""
     ctx = sort.ctx
-    return _to_expr_ref(z3.Z3_mk_const(ctx.ref(), z3.to_symbol(name, ctx), sort.ast), ctx)
+    ast = z3.Z3_mk_const(ctx.ref(), z3.Z3_mk_string_symbol(ctx.ref(), name), sort.ast)
+    cls = _TERM_CLASS.get(sort.kind())
+    return cls(ast, ctx) if cls is not None else _to_expr_ref(ast, ctx)
 
 
 def equal(a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:

@@ -553,7 +553,8 @@ class MachineModel:
         self.port_types = {p.name: p.type for p in machine.inputs if p.kind == "token"}
         self.out_types = {p.name: p.type for p in machine.outputs}
         self.reg_types = {r.name: r.type for r in machine.registers}
-        self._reg_sorts = {r: sort_of(t) for r, t in self.reg_types.items()}  # made once: models are built often
+        # the sorts, made once: configurations are made often
+        self._reg_sorts = {r: sort_of(t) for r, t in self.reg_types.items()}
         self._port_sorts = {p: sort_of(t) for p, t in self.port_types.items()}
         self._fresh_count = itertools.count()
         self.fresh = fresh if fresh is not None else self._default_fresh
@@ -594,7 +595,8 @@ class MachineModel:
     def firing(self, rule: Rule, s: MState, heads: Mapping[str, z3.ExprRef]) -> Firing:
         """The symbolic effect of ``rule`` from ``s`` with head values ``heads``."""
         enc = self.encoder
-        enabled = conjunction([equal(s.state, self.state_of[rule.state]), enc.guard(rule.guard, heads, s.regs)])
+        at = equal(s.state, self.state_of[rule.state])
+        enabled = conjunction([at, enc.guard(rule.guard, heads, s.regs)])
         emits = {p: enc.encode(e, heads, s.regs, self.out_types[p]) for p, e in rule.emits}
         emits = {
             p: _fit(v, width_of(self.out_types[p])) if z3.is_bv(v) else as_bit(v) for p, v in emits.items()
@@ -622,7 +624,8 @@ class MachineModel:
 
     def goes_to(self, f: Firing, t: MState) -> z3.BoolRef:
         """``t`` is the configuration after firing ``f``."""
-        return conjunction([equal(t.state, f.next_state)] + [equal(t.regs[r], f.next_regs[r]) for r in self.reg_types])
+        regs = [equal(t.regs[r], f.next_regs[r]) for r in self.reg_types]
+        return conjunction([equal(t.state, f.next_state)] + regs)
 
     def state_name(self, model: z3.ModelRef, s: MState) -> str:
         """The state name ``s`` takes in a Z3 model (for counterexample traces)."""

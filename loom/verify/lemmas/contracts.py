@@ -30,7 +30,7 @@ import z3
 from loom.ir.types import IntegerType, Type, index
 from loom.semantics.machine import Machine
 from loom.verify.lemmas.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
-from loom.verify.solve import disjunction
+from loom.verify.solve import conjunction, disjunction, negation
 from loom.verify.lemmas.termination import stream_variant, variant_name
 from loom.verify.z3model import MachineModel, as_bool, const_term, width_of
 
@@ -87,7 +87,7 @@ def gate_contract(machine: Machine) -> Contract:
         b = as_bool(st.head("before_cond"))
         ev, ec = st.emits("after_value"), st.emits("after_cond")
         bad = []
-        bad.append(b if not ev else z3.Not(b))  # a value is emitted exactly for a true head
+        bad.append(b if not ev else negation(b))  # a value is emitted exactly for a true head
         if ev:
             bad.append(st.out("after_value") != st.head("before_value"))
         bad.append(m["n"] >= 1 if not ec else m["n"] == 0)  # a cond for every pair but the burst's first
@@ -98,28 +98,32 @@ def gate_contract(machine: Machine) -> Contract:
         ct2 = m["ct"] + (z3.If(as_bool(st.out("after_cond")), 1, 0) if ec else 0)
         # burst end (false head): N values, N conds = N-1 trues + final false, back to the initial state
         n = m["n"]
-        ok_end = z3.And(
-            v2 == n,
-            c2 == n,
-            ct2 == z3.If(n >= 1, n - 1, 0),
-            st.s2.state == st.model.state_of[st.model.machine.initial],
+        ok_end = conjunction(
+            [
+                v2 == n,
+                c2 == n,
+                ct2 == z3.If(n >= 1, n - 1, 0),
+                st.s2.state == st.model.state_of[st.model.machine.initial],
+            ]
         )
-        bad.append(z3.And(z3.Not(b), z3.Not(ok_end)))
+        bad.append(conjunction([negation(b), negation(ok_end)]))
         upd = z3.If(
             b,
-            z3.And(m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2),
-            z3.And(m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0),
+            conjunction([m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2]),
+            conjunction([m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0]),
         )
-        return upd, z3.Or(*bad)
+        return upd, disjunction(bad)
 
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
-        return z3.And(
-            z3.Implies(init, z3.And(m["n"] == 0, m["v"] == 0, m["c"] == 0, m["ct"] == 0)),
-            z3.Implies(
-                z3.Not(init),
-                z3.And(m["n"] >= 1, m["v"] == m["n"], m["c"] == m["n"] - 1, m["ct"] == m["n"] - 1),
-            ),
+        return conjunction(
+            [
+                z3.Implies(init, conjunction([m["n"] == 0, m["v"] == 0, m["c"] == 0, m["ct"] == 0])),
+                z3.Implies(
+                    negation(init),
+                    conjunction([m["n"] >= 1, m["v"] == m["n"], m["c"] == m["n"] - 1, m["ct"] == m["n"] - 1]),
+                ),
+            ]
         )
 
     return Contract(
@@ -157,41 +161,47 @@ def carry_contract(machine: Machine) -> Contract:
         if rb:
             bad.append(m["b"] >= m["t"])  # a feedback value only for a pending true
         if rd:
-            bad.append(
-                z3.Or(m["a"] == 0, m["t"] > m["b"])
-            )  # d read after the seed, never with a pending true
+            # d read after the seed, never with a pending true
+            bad.append(disjunction([m["a"] == 0, m["t"] > m["b"]]))
         d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
         a2, b2 = m["a"] + int(ra), m["b"] + int(rb)
         t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
         o2 = m["o"] + int(st.emits("o"))
         if rd:
-            end = z3.Not(d_true)
-            ok_end = z3.And(
-                o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]
+            end = negation(d_true)
+            ok_end = conjunction(
+                [o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]]
             )
-            bad.append(z3.And(end, z3.Not(ok_end)))
+            bad.append(conjunction([end, negation(ok_end)]))
             upd = z3.If(
                 end,
-                z3.And(m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0),
-                z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2),
+                conjunction([m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0]),
+                conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2]),
             )
         else:
-            upd = z3.And(m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2)
-        return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
+            upd = conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2])
+        return upd, disjunction(bad) if bad else z3.BoolVal(False)
 
     b_states = _states_reading(machine, "b")
 
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
-        wait_b = z3.Or(*[s.state == model.state_of[x] for x in b_states]) if b_states else z3.BoolVal(False)
-        return z3.And(
-            z3.Implies(init, z3.And(m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0)),
-            z3.Implies(
-                z3.Not(init),
-                z3.And(
-                    m["a"] == 1, m["o"] == 1 + m["b"], z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"])
+        waits = [s.state == model.state_of[x] for x in b_states]
+        wait_b = disjunction(waits) if waits else z3.BoolVal(False)
+        return conjunction(
+            [
+                z3.Implies(init, conjunction([m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0])),
+                z3.Implies(
+                    negation(init),
+                    conjunction(
+                        [
+                            m["a"] == 1,
+                            m["o"] == 1 + m["b"],
+                            z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]),
+                        ]
+                    ),
                 ),
-            ),
+            ]
         )
 
     return Contract(
@@ -226,31 +236,35 @@ def invariant_contract(machine: Machine) -> Contract:
         t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
         o2 = m["o"] + int(st.emits("o"))
         if rd:
-            end = z3.Not(d_true)
-            ok_end = z3.And(
-                o2 == a2 + t2, a2 == 1, st.s2.state == st.model.state_of[st.model.machine.initial]
+            end = negation(d_true)
+            ok_end = conjunction(
+                [o2 == a2 + t2, a2 == 1, st.s2.state == st.model.state_of[st.model.machine.initial]]
             )
-            bad.append(z3.And(end, z3.Not(ok_end)))
-            upd = z3.And(
-                m2["g"] == g2,
-                z3.If(
-                    end,
-                    z3.And(m2["a"] == 0, m2["t"] == 0, m2["o"] == 0),
-                    z3.And(m2["a"] == a2, m2["t"] == t2, m2["o"] == o2),
-                ),
+            bad.append(conjunction([end, negation(ok_end)]))
+            upd = conjunction(
+                [
+                    m2["g"] == g2,
+                    z3.If(
+                        end,
+                        conjunction([m2["a"] == 0, m2["t"] == 0, m2["o"] == 0]),
+                        conjunction([m2["a"] == a2, m2["t"] == t2, m2["o"] == o2]),
+                    ),
+                ]
             )
         else:
-            upd = z3.And(m2["g"] == g2, m2["a"] == a2, m2["t"] == t2, m2["o"] == o2)
-        return upd, z3.Or(*bad) if bad else z3.BoolVal(False)
+            upd = conjunction([m2["g"] == g2, m2["a"] == a2, m2["t"] == t2, m2["o"] == o2])
+        return upd, disjunction(bad) if bad else z3.BoolVal(False)
 
     regs_t = [r.name for r in machine.registers if width_of(r.type) == width_of(t)]
 
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
-        holds = z3.Or(*[s.regs[r] == m["g"] for r in regs_t]) if regs_t else z3.BoolVal(False)
-        return z3.And(
-            z3.Implies(init, z3.And(m["a"] == 0, m["t"] == 0, m["o"] == 0)),
-            z3.Implies(z3.Not(init), z3.And(m["a"] == 1, m["o"] == 1 + m["t"], holds)),
+        holds = disjunction([s.regs[r] == m["g"] for r in regs_t]) if regs_t else z3.BoolVal(False)
+        return conjunction(
+            [
+                z3.Implies(init, conjunction([m["a"] == 0, m["t"] == 0, m["o"] == 0])),
+                z3.Implies(negation(init), conjunction([m["a"] == 1, m["o"] == 1 + m["t"], holds])),
+            ]
         )
 
     return Contract(
@@ -289,53 +303,62 @@ def stream_contract(machine: Machine) -> Contract:
             bad.append(m["act"])
             zero = st.head("step") == 0
             if f.fails is not None:
-                bad.append(z3.Not(zero))  # the only error is the zero step
-                upd = z3.And(m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts)
+                bad.append(negation(zero))  # the only error is the zero step
+                upd = conjunction([m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts])
             else:
                 bad.append(zero)  # a zero step must be reported
-                upd = z3.And(
-                    m2["act"],
-                    m2["e"] == 0,
-                    m2["t"] == 0,
-                    m2["x"] == st.head("start"),
-                    m2["stp"] == st.head("step"),
-                    m2["bnd"] == st.head("bound"),
+                upd = conjunction(
+                    [
+                        m2["act"],
+                        m2["e"] == 0,
+                        m2["t"] == 0,
+                        m2["x"] == st.head("start"),
+                        m2["stp"] == st.head("step"),
+                        m2["bnd"] == st.head("bound"),
+                    ]
                 )
-            return upd, z3.Or(*bad)
+            return upd, disjunction(bad)
         if not (ei and ec):
-            return z3.And(st.keep("act", "e", "t"), keep_ghosts), z3.Or(*bad) if bad else z3.BoolVal(False)
-        bad.append(z3.Not(m["act"]))  # emits only inside an activation
+            keep = conjunction([st.keep("act", "e", "t"), keep_ghosts])
+            return keep, disjunction(bad) if bad else z3.BoolVal(False)
+        bad.append(negation(m["act"]))  # emits only inside an activation
         bad.append(st.out("idx") != m["x"])  # idx = start, start op step, ...
         c = as_bool(st.out("cont"))
         nxt = st.model.encoder.step_term(step_op, m["x"], m["stp"]) if step_op != "?" else m["x"]
         initial = st.s2.state == st.model.state_of[st.model.machine.initial]
         # the false is pair N+1 after N trues, and the activation is over
-        bad.append(z3.And(z3.Not(c), z3.Not(z3.And(m["e"] == m["t"], initial))))
+        bad.append(conjunction([negation(c), negation(conjunction([m["e"] == m["t"], initial]))]))
         upd = z3.If(
             c,
-            z3.And(
-                m2["act"] == m["act"],
-                m2["e"] == m["e"] + 1,
-                m2["t"] == m["t"] + 1,
-                m2["x"] == nxt,
-                st.keep("stp", "bnd"),
+            conjunction(
+                [
+                    m2["act"] == m["act"],
+                    m2["e"] == m["e"] + 1,
+                    m2["t"] == m["t"] + 1,
+                    m2["x"] == nxt,
+                    st.keep("stp", "bnd"),
+                ]
             ),
-            z3.And(z3.Not(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts),
+            conjunction([negation(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts]),
         )
-        return upd, z3.Or(*bad)
+        return upd, disjunction(bad)
 
     def invariant(model: MachineModel, s, m):
         init = s.state == model.state_of[model.machine.initial]
         regs = s.regs
-        latched = z3.And(
-            *([regs["next"] == m["x"]] if "next" in regs else []),
-            *([regs["step"] == m["stp"]] if "step" in regs else []),
-            *([regs["bound"] == m["bnd"]] if "bound" in regs else []),
+        latched = conjunction(
+            [
+                *([regs["next"] == m["x"]] if "next" in regs else []),
+                *([regs["step"] == m["stp"]] if "step" in regs else []),
+                *([regs["bound"] == m["bnd"]] if "bound" in regs else []),
+            ]
         )
-        return z3.And(
-            init == z3.Not(m["act"]),
-            m["e"] == m["t"],
-            z3.Implies(m["act"], z3.And(latched, m["stp"] != 0)),
+        return conjunction(
+            [
+                init == negation(m["act"]),
+                m["e"] == m["t"],
+                z3.Implies(m["act"], conjunction([latched, m["stp"] != 0])),
+            ]
         )
 
     return Contract(
@@ -347,7 +370,7 @@ def stream_contract(machine: Machine) -> Contract:
         (("act", "bool"),)
         + int_vars("e", "t")
         + (bv_var("x", index), bv_var("stp", index), bv_var("bnd", index)),
-        lambda m: z3.And(z3.Not(m["act"]), m["e"] == 0, m["t"] == 0),
+        lambda m: conjunction([negation(m["act"]), m["e"] == 0, m["t"] == 0]),
         step,
         invariant,
         abstract_steps=True,
@@ -391,7 +414,7 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
     if name == "handshake.cond_br":
         return [
             Shape("true", F(["cond", "data"]), (("true", "data"),), lambda h: as_bool(h["cond"])),
-            Shape("false", F(["cond", "data"]), (("false", "data"),), lambda h: z3.Not(as_bool(h["cond"]))),
+            Shape("false", F(["cond", "data"]), (("false", "data"),), lambda h: negation(as_bool(h["cond"]))),
         ], "#cond = #data = #true + #false, #true = #(cond = 1), data routed unchanged"
     if name == "handshake.mux":
         data = [p for p in ins if p.startswith("data")]
@@ -507,7 +530,7 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
                 parts.append(st.out(p) == st.head(src))
             elif isinstance(src, tuple):
                 parts.append(st.out(p) == const_term(src[1], st.model.out_types[p]))
-        return z3.And(*parts) if parts else z3.BoolVal(True)
+        return conjunction(parts) if parts else z3.BoolVal(True)
 
     def step(st: Step):
         ms = [match(st, s) for s in shapes]
@@ -519,9 +542,9 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
         for p in out_ports:
             c.inc(f"out.{p}", st.emits(p))
         c.inc("done", st.firing.completes)
-        bad = z3.Not(disjunction(ms)) if ms else z3.BoolVal(True)
+        bad = negation(disjunction(ms)) if ms else z3.BoolVal(True)
         if once and st.firing.completes:
-            bad = z3.Or(bad, st.m["done"] >= 1)
+            bad = disjunction([bad, st.m["done"] >= 1])
         return c.build(), bad
 
     def total(terms: list) -> z3.ArithRef:
@@ -540,7 +563,7 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
             init = s.state == model.state_of[model.machine.initial]
             parts.append(m["done"] <= 1)
             parts.append(init == (m["done"] == 0))
-        return z3.And(*parts)
+        return conjunction(parts)
 
     return Contract(fam, "balance", statement, int_vars(*names), zero_init(*names), step, invariant)
 

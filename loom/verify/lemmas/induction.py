@@ -31,6 +31,7 @@ from loom.verify.solve import (
     disjunction,
     equal,
     ite,
+    negation,
     milliseconds,
     plus,
     run_query,
@@ -165,8 +166,8 @@ SPLIT_RULES = 24  # from this many rules on, the parts are simplified first (the
 
 @dataclass
 class FramedParts:
-    """The ``induction_query`` of a contract as the parts that decide it: it is unsat iff ``base`` is, and each
-    of ``steps`` (one per rule) is together with ``inv``.
+    """The ``induction_query`` of a contract as the parts that decide it: it is unsat iff ``base`` is, and
+    each of ``steps`` (one per rule) is together with ``inv``.
 
     Each step has its next-state variables replaced by their definitions -- the firing's next state and
     registers, and the monitor variables a ``Counter`` defines. Every model of the rule's disjunct satisfies
@@ -188,17 +189,17 @@ def _renamed(term: z3.ExprRef, s: MState, m: dict, s2: MState, m2: dict) -> z3.E
 def framed_parts(model: MachineModel, contract: Contract) -> FramedParts:
     """The base case and the per-rule framed steps of ``contract``'s 1-induction query (see ``FramedParts``).
 
-    The invariant is built once, over the ``k`` configuration, and renamed for the others: a contract's
-    invariant is a function of the configuration it is given, so renaming gives the same term as building it
-    again, for a fraction of the Python work.
+    The base case is stated over the ``k`` configuration (the whole query names it ``b0``; each part is
+    checked on its own, so the names need not differ). The invariant is built once and renamed for ``k1``:
+    a contract's invariant is a function of the configuration it is given, so renaming gives the same term
+    as building it again, for a fraction of the Python work.
     """
     s, m = model.new_state("k"), monitor_vars(contract, "k")
-    s0, m0 = model.new_state("b0"), monitor_vars(contract, "b0")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
-    base = conjunction([model.initial(s0), contract.init(m0), z3.Not(_renamed(inv, s, m, s0, m0))])
-    not_inv2 = z3.Not(_renamed(inv, s, m, s2, m2))
+    base = conjunction([model.initial(s), contract.init(m), negation(inv)])
+    not_inv2 = negation(_renamed(inv, s, m, s2, m2))
     steps = []
     for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2):
         pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
