@@ -196,25 +196,27 @@ class ScopedChecks:
         if timeout is not None and timeout < 0.001:  # Z3 counts milliseconds: no time at all
             return False
         self._set_limit(timeout)
-        s = self.solver
-        s.push()
+        # the C API directly: z3py's push/add/check/pop wrappers cost more than a small check itself
+        ctx, s = self.solver.ctx.ref(), self.solver.solver
+        z3.Z3_solver_push(ctx, s)
         try:
-            s.add(query)
-            return s.check() == z3.unsat
+            z3.Z3_solver_assert(ctx, s, query.as_ast())
+            return z3.Z3_solver_check(ctx, s) == z3.Z3_L_FALSE
         except z3.Z3Exception:  # e.g. canceled
             return False
         finally:
-            s.pop()
+            z3.Z3_solver_pop(ctx, s, 1)
 
     @contextmanager
     def assume(self, fact: z3.BoolRef) -> Iterator[None]:
         """``fact`` holds for the checks made inside the ``with`` block (removed on leaving it)."""
-        self.solver.push()
+        ctx, s = self.solver.ctx.ref(), self.solver.solver
+        z3.Z3_solver_push(ctx, s)
         try:
-            self.solver.add(fact)
+            z3.Z3_solver_assert(ctx, s, fact.as_ast())
             yield
         finally:
-            self.solver.pop()
+            z3.Z3_solver_pop(ctx, s, 1)
 
 
 def script_of(assertions: Sequence[z3.BoolRef]) -> str:

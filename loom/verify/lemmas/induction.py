@@ -110,13 +110,91 @@ class ProofResult:
     trace: Optional[list[dict]] = None
 
 
+class MonitorInt(z3.ArithRef):
+    """An integer monitor variable, or a sum or difference of them and Python ints.
+
+    Its arithmetic and comparisons with Python ints and other ``MonitorInt`` go through the C API: the same
+    terms as z3py's operators make, without their per-operand coercion and sort checks, which dominated the
+    building of a lemma (a contract writes ``m2["n"] == m["n"] + 1`` and the like for every rule). Any
+    other operand goes through z3py's operator as usual.
+    """
+
+    __hash__ = z3.ArithRef.__hash__  # defining __eq__ would otherwise drop it
+
+    def _operand(self, other: object) -> Optional[z3.ArithRef]:
+        """``other`` as a term of this sort when it is cheap to make (else None: z3py's operator decides)."""
+        if isinstance(other, MonitorInt):
+            return other
+        if type(other) is int and -(2**31) <= other < 2**31:
+            ctx = self.ctx_ref()
+            sort = z3.Z3_get_sort(ctx, self.as_ast())
+            return z3.ArithRef(z3.Z3_mk_int(ctx, other, sort), self.ctx)
+        return None
+
+    def _arith(self, mk, a: z3.ArithRef, b: z3.ArithRef) -> "MonitorInt":
+        return MonitorInt(mk(self.ctx_ref(), 2, (z3.Ast * 2)(a.as_ast(), b.as_ast())), self.ctx)
+
+    def _compare(self, mk, other: object, fallback):
+        b = self._operand(other)
+        if b is None:
+            return fallback(self, other)
+        return z3.BoolRef(mk(self.ctx_ref(), self.as_ast(), b.as_ast()), self.ctx)
+
+    def __add__(self, other):
+        b = self._operand(other)
+        return z3.ArithRef.__add__(self, other) if b is None else self._arith(z3.Z3_mk_add, self, b)
+
+    def __radd__(self, other):
+        b = self._operand(other)
+        return z3.ArithRef.__radd__(self, other) if b is None else self._arith(z3.Z3_mk_add, b, self)
+
+    def __sub__(self, other):
+        b = self._operand(other)
+        return z3.ArithRef.__sub__(self, other) if b is None else self._arith(z3.Z3_mk_sub, self, b)
+
+    def __rsub__(self, other):
+        b = self._operand(other)
+        return z3.ArithRef.__rsub__(self, other) if b is None else self._arith(z3.Z3_mk_sub, b, self)
+
+    def __eq__(self, other):  # type: ignore[override]
+        return self._compare(z3.Z3_mk_eq, other, z3.ArithRef.__eq__)
+
+    def __ne__(self, other):  # type: ignore[override]
+        b = self._operand(other)
+        if b is None:
+            return z3.ArithRef.__ne__(self, other)
+        pair = (z3.Ast * 2)(self.as_ast(), b.as_ast())
+        return z3.BoolRef(z3.Z3_mk_distinct(self.ctx_ref(), 2, pair), self.ctx)
+
+    def __ge__(self, other):
+        return self._compare(z3.Z3_mk_ge, other, z3.ArithRef.__ge__)
+
+    def __gt__(self, other):
+        return self._compare(z3.Z3_mk_gt, other, z3.ArithRef.__gt__)
+
+    def __le__(self, other):
+        return self._compare(z3.Z3_mk_le, other, z3.ArithRef.__le__)
+
+    def __lt__(self, other):
+        return self._compare(z3.Z3_mk_lt, other, z3.ArithRef.__lt__)
+
+
 def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
-    """The monitor's variables in configuration ``tag`` (``mon.<tag>.<name>``)."""
-    sorts: dict[str, z3.SortRef] = {"int": z3.IntSort(), "bool": z3.BoolSort()}
-    return {
-        n: constant(smt_symbol(f"mon.{tag}.{n}"), sorts[k] if isinstance(k, str) else k)
-        for n, k in contract.variables
-    }
+    """The monitor's variables in configuration ``tag`` (``mon.<tag>.<name>``); the integers are
+    ``MonitorInt``."""
+    out: dict[str, z3.ExprRef] = {}
+    int_sort = z3.IntSort()
+    ctx = int_sort.ctx
+    for n, k in contract.variables:
+        name = smt_symbol(f"mon.{tag}.{n}")
+        if not isinstance(k, str):
+            out[n] = constant(name, k)
+        elif k == "int":
+            symbol = z3.Z3_mk_string_symbol(ctx.ref(), name)
+            out[n] = MonitorInt(z3.Z3_mk_const(ctx.ref(), symbol, int_sort.ast), ctx)
+        else:
+            out[n] = constant(name, z3.BoolSort())
+    return out
 
 
 def _step_parts(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
@@ -463,12 +541,17 @@ def bv_var(name: str, t) -> tuple[str, VarKind]:
     return (name, sort_of(t))
 
 
+def _is_int(x: z3.ExprRef) -> bool:
+    """``z3.is_int(x)``, asked of the C API without making a sort wrapper."""
+    return z3.Z3_get_sort_kind(x.ctx_ref(), z3.Z3_get_sort(x.ctx_ref(), x.as_ast())) == z3.Z3_INT_SORT
+
+
 def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
     def init(m: dict) -> z3.BoolRef:
         if not names:
             return z3.BoolVal(True)
         zero = z3.IntVal(0)
-        return conjunction([equal(m[n], zero) if z3.is_int(m[n]) else m[n] == 0 for n in names])
+        return conjunction([equal(m[n], zero) if _is_int(m[n]) else m[n] == 0 for n in names])
 
     return init
 
