@@ -141,7 +141,6 @@ REAL_REFUSED = {  # file: the error code loom gives, and why
     "assert_fails": "CPL_LOWER_UNSUPPORTED",  # cf.assert
     "torch_relu": "CPL_LOWER_UNSUPPORTED",  # cf.assert
     "vector_ops": "CPL_LOWER_UNSUPPORTED",  # vector<4xf32> arguments
-    "math_ops": "HDL_UNSUPPORTED",  # math.log1p: no SV real function computes libm's log1p (specs/hdl.md)
 }
 
 

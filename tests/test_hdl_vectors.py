@@ -41,6 +41,8 @@ def float_sigs() -> list[OpSig]:
         sigs += [OpSig("arith.cmpf", (t, t), (i1,), (("predicate", StringAttr(p)),)) for p in CMPF_PREDICATES]
         sigs += [OpSig("arith.negf", (t,), (t,)), OpSig("math.absf", (t,), (t,)), OpSig("math.sqrt", (t,), (t,)),
                  OpSig("arith.sitofp", (i32,), (t,)), OpSig("arith.uitofp", (i32,), (t,))]
+        # wider than f64's precision and than 64 bits: rounded once, straight from the integer
+        sigs += [OpSig(n, (IntegerType(w),), (t,)) for n in ("arith.sitofp", "arith.uitofp") for w in (64, 128)]
     return sigs + [OpSig("arith.extf", (f32,), (f64,)), OpSig("arith.truncf", (f64,), (f32,))]
 
 
@@ -52,9 +54,10 @@ def half_sigs() -> list[OpSig]:
     for t in (f16, bf16):
         sigs += [OpSig("arith." + b, (t, t), (t,)) for b in ("addf", "subf", "mulf", "divf", "maximumf", "remf")]
         sigs += [OpSig("arith.cmpf", (t, t), (i1,), (("predicate", StringAttr(p)),)) for p in ("olt", "une", "uno")]
-        sigs += [OpSig("math." + u, (t,), (t,)) for u in ("sqrt", "exp", "floor", "roundeven")]
+        sigs += [OpSig("math." + u, (t,), (t,)) for u in ("sqrt", "exp", "floor", "roundeven", "log1p")]
         sigs += [OpSig("math.fma", (t, t, t), (t,))]
         sigs += [OpSig("arith.sitofp", (i32,), (t,)), OpSig("arith.fptosi", (t,), (i32,)),
+                 OpSig("arith.uitofp", (IntegerType(64),), (t,)),
                  OpSig("arith.extf", (t,), (f32,)), OpSig("arith.extf", (t,), (f64,)),
                  OpSig("arith.truncf", (f32,), (t,)), OpSig("arith.truncf", (f64,), (t,)),
                  OpSig("arith.bitcast", (IntegerType(16),), (t,)), OpSig("math.isnan", (t,), (i1,))]
@@ -62,25 +65,35 @@ def half_sigs() -> list[OpSig]:
 
 
 LIBM = ("exp", "exp2", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-        "acosh", "atanh", "rsqrt", "floor", "ceil", "trunc", "round", "roundeven")
+        "acosh", "atanh", "rsqrt", "floor", "ceil", "trunc", "round", "roundeven",
+        "log2", "log1p", "expm1", "cbrt", "erf", "erfc")  # the last six: C libm through loom_libm.c
 
 
 def libm_sigs() -> list[OpSig]:
     """The math/arith float ops beyond the basic arithmetic: libm calls, rounding, min/max, remf, pow,
     classification, copysign and the saturating float-to-integer conversions."""
-    i8, i64 = IntegerType(8), IntegerType(64)
+    i8, i64, i128 = IntegerType(8), IntegerType(64), IntegerType(128)
     sigs = []
     for t in (f32, f64):
         sigs += [OpSig("math." + u, (t,), (t,)) for u in LIBM]
         sigs += [OpSig(n, (t, t), (t,)) for n in ("arith.maximumf", "arith.minimumf", "arith.maxnumf",
-                                                  "arith.minnumf", "arith.remf", "math.powf", "math.atan2",
+                                                  "arith.minnumf", "arith.maxf", "arith.minf", "arith.remf", "math.powf", "math.atan2",
                                                   "math.copysign")]
-        sigs += [OpSig("math.fpowi", (t, i32), (t,))]
-        if t == f32:
-            sigs += [OpSig("math.fma", (t, t, t), (t,))]
+        sigs += [OpSig("math.fpowi", (t, w), (t,)) for w in (i32, i128)]
+        sigs += [OpSig("math.fma", (t, t, t), (t,))]
         sigs += [OpSig("math." + c, (t,), (i1,)) for c in ("isnan", "isinf", "isfinite")]
-        sigs += [OpSig(n, (t,), (w,)) for n in ("arith.fptosi", "arith.fptoui") for w in (i8, i32, i64)]
+        sigs += [OpSig(n, (t,), (w,)) for n in ("arith.fptosi", "arith.fptoui")
+                 for w in (i1, i8, i32, i64, i128)]
     return sigs
+
+
+def test_vectors_cover_every_op_of_the_semantics_table():
+    """Every arith/math op loom.semantics defines has an RTL model that the vector benches check bit-exact (the
+    constants and ub.poison are sources, not functions of operands: test_hdl_emit and the co-simulations)."""
+    from loom.semantics.scalar import SCALAR_OPS
+
+    checked = {s.name for s in integer_sigs() + float_sigs() + libm_sigs() + half_sigs()}
+    assert SCALAR_OPS - {"arith.constant", "ub.poison"} <= checked, sorted(SCALAR_OPS - checked)
 
 
 def test_integer_ops_bit_exact():
@@ -144,15 +157,44 @@ def test_signed_ops_bit_exact_verilator(sim):
 
 
 def test_libm_models_agree_under_verilator():
-    """Verilator's real math functions (the default simulator of loom sim --rtl) agree as iverilog's do: a
-    sample of the libm, pow, remf, rounding, min/max and conversion models, kept small (C++ compile)."""
+    """Verilator's real math functions (the default simulator of loom sim --rtl) and its DPI-C calls into
+    loom_libm.c agree as iverilog's do (through VPI): a sample of the libm, pow, remf, rounding, min/max and
+    conversion models, kept small (C++ compile)."""
     need("verilator")
     pick = {("math.exp", "f64"), ("math.log", "f32"), ("math.sin", "f64"), ("math.powf", "f32"),
-            ("arith.remf", "f64"), ("math.roundeven", "f32"), ("arith.maxnumf", "f64"), ("arith.fptoui", "f64")}
+            ("arith.remf", "f64"), ("math.roundeven", "f32"), ("arith.maxnumf", "f64"), ("arith.fptoui", "f64"),
+            ("math.log2", "f64"), ("math.erfc", "f32"), ("math.fma", "f64")}  # the last three: DPI-C into libm
     sigs = [s for s in libm_sigs() if (s.name, str(s.operands[0])) in pick and s.results[0] != IntegerType(8)]
     assert len(sigs) >= 9
     n, bad = check_vectors(sigs, simulator="verilator", limit=20)
     assert n >= 150 and bad == [], bad[:10]
+
+
+def test_nan_operands_give_the_first_nan_under_verilator():
+    """Verilator commutes a real * or + (so its NaN result can be the second operand's): the models pick the
+    first NaN operand themselves, as the semantics' host floats do. Two NaNs of different signs catch it."""
+    need("verilator")
+    f16 = FloatType("f16")
+    sigs = [OpSig("arith.mulf", (f32, f32), (f32,)), OpSig("arith.addf", (f16, f16), (f16,)),
+            OpSig("math.fma", (f32, f32, f32), (f32,)), OpSig("math.fma", (f64, f64, f64), (f64,))]
+    n, bad = check_vectors(sigs, simulator="verilator", limit=200)
+    assert n >= 700 and bad == [], bad[:10]
+
+
+@pytest.mark.parametrize("defines", [(), ("LOOM_ASSERTIONS",)])
+def test_every_scalar_component_is_verilator_wall_clean(tmp_path, defines):
+    """Every op model the vector benches build (the examples' RTL holds a few of them: tests/test_hdl_lint.py)
+    passes verilator --lint-only -Wall, plain and with the assertions."""
+    need("verilator")
+    from loom.hdl.lint import verilator_lint
+    from loom.hdl.vectors import vector_bench
+
+    files, _ = vector_bench(integer_sigs() + float_sigs() + libm_sigs() + half_sigs(), limit=1)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    comps = [n for n in files if n.endswith(".sv") and n != "tb.sv"]
+    assert len(comps) > 300
+    assert verilator_lint(tmp_path, comps, defines) == []
 
 
 def test_float_models_have_no_pyslang_diagnostic():

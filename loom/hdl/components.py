@@ -100,6 +100,7 @@ class Component:
     float_behavioural: bool
     result_count: int = 0
     has_fail: bool = False
+    c_files: tuple[str, ...] = ()  # C sources its float models call (loom_libm.c: loom.hdl.libm_c)
 
 
 def module_name(m: Machine) -> str:
@@ -343,17 +344,19 @@ def build_component(m: Machine) -> Component:
         if mm:
             label = mm.group(1)
             plist.append((label, obligation_id(m) if label == "p_fsm" else None, k))
-    return Component(name, text, m, errors, plist, mem, bld.floats, len(results), bool(fail_terms))
+    return Component(name, text, m, errors, plist, mem, bld.floats, len(results), bool(fail_terms),
+                     tuple(sorted(bld.c_files)))
 
 
 def _unread_inputs(body: str, ins) -> set[str]:
     """Data buses the component reads in part or not at all by design (a sink's or join's data, a control
-    token's ignored bit, the high bits a truncation drops): their port declarations get a lint waiver."""
+    token's ignored bit, the high bits a truncation drops, all but the sign copysign takes): their port
+    declarations get a lint waiver."""
     out: set[str] = set()
     for p in ins:
         n, w = sv_name(p.name), bits(p.type)
-        refs = re.findall(rf"\b{n}_data\b(\[(\d+):0\])?", body)
-        if not refs or all(sel and int(hi) < w - 1 for sel, hi in refs):
+        sels = re.findall(rf"\b{n}_data\b(\[[^\]]*\])?", body)
+        if all(sel and sel != f"[{w - 1}:0]" for sel in sels):  # never read whole (or not at all)
             out.add(f"{n}_data")
     return out
 

@@ -16,7 +16,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
-from loom.hdl import invariants, liveness, refenv
+from loom.hdl import invariants, libm_c, liveness, refenv
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import DFG_DEPTH, bundle, project
@@ -39,6 +39,11 @@ class Emitted:
     def sv_files(self) -> list[str]:
         """The SV sources in compilation order (library first, top last)."""
         return [n for n in self.files if n.endswith(".sv") and n != f"{self.stem}_formal.sv"]
+
+    @property
+    def c_files(self) -> list[str]:
+        """The C sources the float models call (``loom_libm.c``, loom.hdl.libm_c), compiled with the design."""
+        return [n for n in self.files if n.endswith(".c")]
 
 
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
@@ -69,6 +74,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     for name in sorted(d.components):
         files[f"{name}.sv"] = d.components[name].text
     files[f"{stem}.sv"] = d.text
+    files.update(libm_c.files_for({f for c in d.components.values() for f in c.c_files}))
     sv = [n for n in files if n.endswith(".sv")]
     flist = ["+incdir+."] + (["+define+LOOM_SVA_FULL"] if sva == "full" else []) + sv
     files[f"{stem}.f"] = "\n".join(flist) + "\n"

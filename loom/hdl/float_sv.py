@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
+from loom.hdl import libm_c
 from loom.hdl.svexpr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
@@ -158,11 +159,7 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         fmt(out_t)
         expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
         raw = b.wire(out_t, _bits(expr, out_t, b), behavioural=True)
-        if op == "arith.divf":  # 0/0 and NaN/0 give the positive quiet NaN, as the semantics' _div does
-            zero = f"({a[1]}[{bits(out_t) - 2}:0] == 0)"
-            fresh = f"{zero} && (({a[0]}[{bits(out_t) - 2}:0] == 0) || {isnan(a[0], out_t)})"
-            return b.wire(out_t, f"({fresh}) ? {_qnan(out_t)} : {raw}"), out_t
-        return raw, out_t
+        return _nan_first(out_t, b, [(a[0], ins[0]), (a[1], ins[1])], raw), out_t
     if op == "arith.negf":  # the sign flipped; a NaN's payload is not kept (the semantics' quiet NaN)
         w = bits(out_t)
         return b.wire(out_t, f"{{~{a[0]}[{w - 1}], {_mag(a[0], out_t)}}}"), out_t
@@ -185,15 +182,9 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         c = b.wire(i1, f"{_real(a[0], t, b)} {rel} {_real(a[1], t, b)}", behavioural=True)
         return b.wire(i1, f"!{nan} && {c}" if p[0] == "o" else f"{nan} || {c}"), i1
     if op in ("arith.sitofp", "arith.uitofp"):
-        wi = bits(ins[0])
-        if op == "arith.sitofp":  # sign and magnitude, the magnitude converted unsigned
-            mag = b.wire(ins[0], f"{a[0]}[{wi - 1}] ? -{a[0]} : {a[0]}")
-            src = f"({a[0]}[{wi - 1}] ? -real'({mag}) : real'({mag}))"
-        else:
-            src = f"real'({a[0]})"
-        return b.wire(out_t, _bits(src, out_t, b), behavioural=True), out_t
-    if op == "math.fma" and fmt(out_t) != "f64":
-        return _fma(a, ins, out_t, b), out_t
+        return b.wire(out_t, int_to_float(a[0], ins[0], op == "arith.sitofp", out_t, b), behavioural=True), out_t
+    if op == "math.fma":
+        return (_fma(a, ins, out_t, b) if fmt(out_t) != "f64" else _fma64(a, out_t, b)), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     if op in FLOAT_CLASS_SV:
@@ -203,7 +194,7 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         return b.wire(out_t, f"{{{a[1]}[{w - 1}], {_mag(a[0], out_t)}}}"), out_t
     if op in MINMAX:
         return _minmax(op, a, out_t, b), out_t
-    if op in LIBM_UNARY or op in ("math.exp2", "math.rsqrt"):
+    if op in LIBM_UNARY or op in LIBM_C_UNARY or op in ("math.exp2", "math.rsqrt"):
         return _libm_unary(op, a[0], ins[0], out_t, b), out_t
     if op in INTEGRAL:
         return _integral(op, a[0], ins[0], out_t, b), out_t
@@ -230,6 +221,9 @@ LIBM_UNARY = {"math.exp": "$exp", "math.log": "$ln", "math.log10": "$log10", "ma
               "math.tan": "$tan", "math.asin": "$asin", "math.acos": "$acos", "math.atan": "$atan",
               "math.sinh": "$sinh", "math.cosh": "$cosh", "math.tanh": "$tanh", "math.asinh": "$asinh",
               "math.acosh": "$acosh", "math.atanh": "$atanh"}
+# the ones IEEE 1800 has no function for: C libm's through loom_libm.c (loom.hdl.libm_c)
+LIBM_C_UNARY = {"math.log2": "log2", "math.log1p": "log1p", "math.expm1": "expm1", "math.cbrt": "cbrt",
+                "math.erf": "erf", "math.erfc": "erfc"}
 INTEGRAL = ("math.floor", "math.ceil", "math.trunc", "math.round", "math.roundeven")
 MINMAX = ("arith.maximumf", "arith.minimumf", "arith.maxf", "arith.minf", "arith.maxnumf", "arith.minnumf")
 _F64 = FloatType("f64")
@@ -290,11 +284,22 @@ def _from_libm(x_nan: str, x_canon: str, real_expr: str, out_t: Type, b: SvExprB
     return b.wire(out_t, f"{x_nan} ? {x_canon} : {isnan(raw, _F64)} ? {_qnan(out_t)} : {_round_to(raw, out_t, b)}")
 
 
+def _libm_c(func: str, args: str, b: SvExprBuilder) -> str:
+    """A call of C libm's ``func`` (``loom_libm.c``), declared in the module and its C file noted."""
+    b.c_files.add(libm_c.FILE)
+    return _call(libm_c.sv_name(func), lambda: libm_c.sv_function(func), args, b)
+
+
 def _libm_unary(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
     r = _real(x, t, b)
     if op == "math.rsqrt":  # no _safe1 wrapper: a NaN operand gives the positive quiet NaN; 1/sqrt(-0) = -inf
         return _from_libm(isnan(x, t), _qnan(out_t), f"1.0 / $sqrt({r})", out_t, b)
-    call = f"$pow(2.0, {r})" if op == "math.exp2" else f"{LIBM_UNARY[op]}({r})"
+    if op == "math.exp2":
+        call = f"$pow(2.0, {r})"
+    elif op in LIBM_C_UNARY:
+        call = _libm_c(LIBM_C_UNARY[op], r, b)
+    else:
+        call = f"{LIBM_UNARY[op]}({r})"
     return _from_libm(isnan(x, t), canon(x, t), call, out_t, b)
 
 
@@ -346,6 +351,55 @@ def _integral(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
     return b.wire(out_t, f"{finite} ? ({signed}) : {canon(x, t)}")
 
 
+def _cast(to: int, width: int, expr: str) -> str:
+    """``expr`` (``width`` bits) sized to ``to`` bits; no cast when they agree (slang: a useless cast)."""
+    return expr if to == width else f"{to}'({expr})"
+
+
+def int_to_float_function(width: int, name: str) -> str:
+    """``loom_u<width>_to_<name>``: an unsigned integer -> the float format's magnitude bits (all but the sign),
+    rounded once (to nearest
+    even, overflow to inf) straight from the integer, as the semantics rounds the exact value. (Through f64
+    first would round twice: an i64 just past a tie of f32 lands on the tie in f64, then rounds to even.)"""
+    p, e = NARROW.get(name, (53, 11))
+    w, bias = p + e, (1 << (e - 1)) - 1
+    fn = f"loom_u{width}_to_{name}"
+    return f"""`ifndef YOSYS
+  // unsigned i{width} -> {name} magnitude bits, rounded once to nearest even, overflow to inf
+  function automatic [{w - 2}:0] {fn}(input [{width - 1}:0] x);
+    reg [{width - 1}:0] rest, half; reg [{p}:0] sig; integer lead, i, sh;
+  begin
+    lead = -1;
+    for (i = 0; i < {width}; i = i + 1) if (x[i]) lead = i;
+    if (lead < 0) {fn} = {w - 1}'h0;
+    else if (lead < {p}) begin  // exact
+      sig = {_cast(p + 1, width, "x")} << ({p - 1} - lead);
+      {fn} = {{{e}'(lead + {bias}), sig[{p - 2}:0]}};
+    end else begin
+      sh = lead - {p - 1};
+      sig = {_cast(p + 1, width, "(x >> sh)") if width > p + 1 else _cast(p + 1, width, "x") + " >> sh"};
+      rest = x & (({width}'h1 << sh) - {width}'h1);
+      half = {width}'h1 << (sh - 1);
+      if (rest > half || (rest == half && sig[0])) sig = sig + {p + 1}'h1;
+      if (sig[{p}]) begin sig = sig >> 1; lead = lead + 1; end
+      if (lead > {bias}) {fn} = {w - 1}'h{INF_MAG[name]:x};
+      else {fn} = {{{e}'(lead + {bias}), sig[{p - 2}:0]}};
+    end
+  end
+  endfunction
+`endif"""
+
+
+def int_to_float(x: str, t: Type, signed: bool, out_t: Type, b: SvExprBuilder) -> str:
+    """The ``out_t`` bits of integer wire ``x`` (two's complement when ``signed``): sign and magnitude, the
+    magnitude converted unsigned by :func:`int_to_float_function`."""
+    wi, name = bits(t), fmt(out_t)
+    fn = f"loom_u{wi}_to_{name}"
+    mag = b.wire(t, f"{x}[{wi - 1}] ? -{x} : {x}") if signed else x  # -min is min read unsigned: right
+    sign = f"{x}[{wi - 1}]" if signed else "1'b0"
+    return f"{{{sign}, {_call(fn, lambda: int_to_float_function(wi, name), mag, b)}}}"
+
+
 def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprBuilder) -> str:
     """powf/fpowi as the semantics' _pow on Python's math.pow: pow(NaN, 0) = pow(1, NaN) = 1, otherwise a NaN
     operand gives itself (x's first); a NaN from non-NaN operands is the positive quiet NaN; the rest (zeros to
@@ -354,10 +408,7 @@ def _pow(op: str, a: Sequence[str], ins: Sequence[Type], out_t: Type, b: SvExprB
     rx = _real(x, t, b)
     if op == "math.fpowi":
         wy = bits(ins[1])
-        if wy > 64:
-            raise HdlUnsupported(f"math.fpowi with an exponent of {wy} bits (the RTL converts at most 64)")
-        mag = b.wire(ins[1], f"{a[1]}[{wy - 1}] ? -{a[1]} : {a[1]}")  # the magnitude, converted unsigned
-        ry = f"({a[1]}[{wy - 1}] ? -real'({mag}) : real'({mag}))"
+        ry = f"$bitstoreal({int_to_float(a[1], ins[1], True, _F64, b)})"  # float(n), rounded once
         y_nan, y_zero, y_canon = "1'b0", f"({a[1]} == {wy}'h0)", ""
     else:
         ry = _real(a[1], ins[1], b)
@@ -419,6 +470,17 @@ FMA_TIE = """`ifndef YOSYS
 `endif"""
 
 
+def _nan_first(t: Type, b: SvExprBuilder, operands: Sequence[tuple[str, Type]], raw: str) -> str:
+    """The semantics' NaN rule over ``raw`` (addf/subf/mulf/divf/fma): a NaN operand gives the first one (in
+    ``operands`` order) as the quiet NaN of ``t`` with its sign, else a NaN result (an invalid operation) is the
+    positive quiet NaN. The simulator's own real arithmetic would not do: Verilator commutes a ``*`` or ``+``
+    and the invalid-operation NaN's sign is the host's."""
+    expr = f"{isnan(raw, t)} ? {_qnan(t)} : {raw}"
+    for x, xt in reversed(operands):
+        expr = f"{isnan(x, xt)} ? {{{_sign(x, xt)}, {bits(t) - 1}'h{QNAN[fmt(t)]:x}}} : {expr}"
+    return b.wire(t, expr)
+
+
 def _fma(a: Sequence[str], ins: Sequence[Type], t: Type, b: SvExprBuilder) -> str:
     """math.fma on bf16/f16/f32, fused like the semantics (exact, rounded once): the product of two such values
     is exact in f64, the sum s = p + c is rounded to f64, and TwoSum's exact error e says which side of s the
@@ -428,8 +490,22 @@ def _fma(a: Sequence[str], ins: Sequence[Type], t: Type, b: SvExprBuilder) -> st
     prod = f"({_real(a[0], ins[0], b)} * {_real(a[1], ins[1], b)})"
     c = _real(a[2], ins[2], b)
     tie = _call("loom_fma_tie", lambda: FMA_TIE, f"{prod}, {c}", b)
-    return b.wire(t, _call(f"loom_f64_to_{name}_tb", lambda: from_f64_function(name, tie_break=True),
-                           f"$realtobits({prod} + {c}), {tie}", b), behavioural=True)
+    raw = b.wire(t, _call(f"loom_f64_to_{name}_tb", lambda: from_f64_function(name, tie_break=True),
+                          f"$realtobits({prod} + {c}), {tie}", b), behavioural=True)
+    return _nan_first(t, b, [(a[0], ins[0]), (a[1], ins[1]), (a[2], ins[2])], raw)
+
+
+def _fma64(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
+    """math.fma on f64: C's fma (exact, rounded once) where the semantics computes the exact value; where it
+    evaluates ``a*b + c`` in floats (an operand not finite, or a zero factor: the same IEEE result fused or not,
+    NaN propagation and signed zeros included), so does the model."""
+    r = [_real(x, t, b) for x in a]
+    special = " || ".join([f"!{FLOAT_CLASS_SV['math.isfinite'](x, t)}" for x in a]
+                          + [f"({x}[62:0] == 63'h0)" for x in a[:2]])
+    fused = _bits(_libm_c("fma", ", ".join(r), b), t, b)
+    plain = _bits(f"{r[0]} * {r[1]} + {r[2]}", t, b)
+    raw = b.wire(t, f"({special}) ? {plain} : {fused}", behavioural=True)
+    return _nan_first(t, b, [(a[0], t), (a[1], t), (a[2], t)], raw)
 
 
 def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
@@ -443,23 +519,39 @@ def _remf(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
     return b.wire(t, f"({bad}) ? {_qnan(t)} : {FLOAT_CLASS_SV['math.isinf'](a[1], t)} ? {a[0]} : {raw}")
 
 
+def fptoi_function(width: int, signed: bool) -> str:
+    """``loom_f64_to_<s|u><width>``: f64 bits -> an integer of ``width`` bits, truncated toward zero, saturated to
+    the range, NaN -> 0 (LLVM's fpto*i.sat, as the semantics). Bit logic on the significand for any width: a
+    finite nonzero |x| is sig * 2^k (sig 53 bits), so trunc(|x|) is sig shifted by k, and |x| >= 2^L exactly when
+    its leading bit 52 + k >= L."""
+    fn = f"loom_f64_to_{'s' if signed else 'u'}{width}"
+    mw = max(width, 53)
+    lim = width - 1 if signed else width  # |trunc(x)| >= 2^lim is out of range (for a negative signed: the min)
+    top = f"{width}'h{((1 << (width - 1)) - 1) if signed else ((1 << width) - 1):x}"
+    low = f"{width}'h{(1 << (width - 1)) if signed else 0:x}"
+    below = "1'b0" if signed else "x[63]"  # a negative value below the unsigned range (0 after saturation)
+    return f"""`ifndef YOSYS
+  // f64 bits -> {'signed' if signed else 'unsigned'} i{width}: truncate toward zero, saturate, NaN -> 0
+  function automatic [{width - 1}:0] {fn}(input [63:0] x);
+    reg [{mw - 1}:0] m; integer k;
+  begin
+    k = $signed({{21'h0, x[62:52]}}) - 1075;  // a normal |x| = {{1, mantissa}} * 2^k
+    if (x[62:52] == 11'h7ff && x[51:0] != 52'h0) {fn} = {width}'h0;  // NaN
+    else if (x[62:52] == 11'h0) {fn} = {width}'h0;  // zero or subnormal: |x| < 1
+    else if (x[62:52] == 11'h7ff || 52 + k >= {lim}) {fn} = x[63] ? {low} : {top};
+    else if ({below}) {fn} = {width}'h0;
+    else begin
+      m = {_cast(mw, 53, "{1'b1, x[51:0]}")};
+      m = (k >= 0) ? (m << k) : (k <= -53) ? {mw}'h0 : (m >> (-k));
+      {fn} = x[63] ? -m[{width - 1}:0] : m[{width - 1}:0];
+    end
+  end
+  endfunction
+`endif"""
+
+
 def _fptoi(op: str, x: str, t: Type, out_t: Type, b: SvExprBuilder) -> str:
-    """fptosi/fptoui: truncate toward zero, saturate to the result's range, NaN gives 0 (LLVM's fpto*i.sat, as
-    the semantics). The truncated value is integral, so SV's rounding real-to-integer conversion is exact; at 64
-    bits an unsigned value from 2**63 up is converted as 2**63 plus the rest (a signed conversion would overflow)."""
-    wo = bits(out_t)
-    if wo > 64:
-        raise HdlUnsupported(f"{op} to {out_t} (the RTL converts to at most 64 bits)")
-    signed = op == "arith.fptosi"
-    r = _real(x, t, b)
-    tr = b.wire(_F64, f"$realtobits(({r}) < 0.0 ? $ceil({r}) : $floor({r}))", behavioural=True)
-    v = f"$bitstoreal({tr})"
-    lo, hi = (-(1 << (wo - 1)), (1 << (wo - 1)) - 1) if signed else (0, (1 << wo) - 1)
-    top = float(hi + 1)  # 2**(wo-1) or 2**wo: exact in f64; v >= top saturates (v is integral)
-    whole = f"$unsigned(longint'({v}))" if wo == 64 else f"{wo}'($unsigned(longint'({v})))"
-    conv = (f"(({v}) >= 9223372036854775808.0) ? {{1'b1, 63'($unsigned(longint'(({v}) - 9223372036854775808.0)))}} "
-            f": {whole}") if not signed and wo == 64 else whole
-    val = b.wire(out_t, conv, behavioural=True)
-    low = f"({v}) < {float(lo)!r}" if signed else f"({v}) < 0.0"
-    return b.wire(out_t, f"{isnan(x, t)} ? {wo}'h0 : ({v}) >= {top!r} ? {wo}'h{hi & ((1 << wo) - 1):x} : "
-                         f"{low} ? {wo}'h{lo & ((1 << wo) - 1):x} : {val}", behavioural=True)
+    """fptosi/fptoui of any width: the f64 value (exact) through :func:`fptoi_function`."""
+    wo, signed = bits(out_t), op == "arith.fptosi"
+    fn = f"loom_f64_to_{'s' if signed else 'u'}{wo}"
+    return b.wire(out_t, _call(fn, lambda: fptoi_function(wo, signed), to_f64(x, t, b), b), behavioural=True)

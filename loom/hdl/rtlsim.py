@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from loom.diagnostics import LoomError, SimulationError
+from loom.hdl import libm_c
 from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
 from loom.hdl.svexpr import bits
@@ -296,14 +297,19 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         srcs = e.sv_files + ["tb.sv"]
         defines = [] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"]
         t0 = time.perf_counter()
+        try:
+            foreign = libm_c.simulator_args(sim, wd, e.c_files)
+        except libm_c.LibmBuildError as err:
+            raise LoomError(str(err), code="HDL_SIM_BUILD") from None
         if sim == "iverilog":
-            cmd = ["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + [f"-D{x}" for x in defines] + srcs
+            cmd = (["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + foreign + [f"-D{x}" for x in defines]
+                   + srcs)
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "iverilog")
             exe = ["vvp", "-n", "sim.vvp"]
         else:
             cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                     "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
-                   + [f"-D{x}" for x in defines] + srcs)
+                   + [f"-D{x}" for x in defines] + srcs + foreign)
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")
             exe = ["obj/Vtb"]
         t1 = time.perf_counter()

@@ -116,7 +116,8 @@ def _count_fn(op: str, w: int, b: SvExprBuilder) -> str:
     name = f"f_{op.split('.')[1]}_{w}"
     if name not in b.functions:
         if op == "math.ctpop":
-            body = f"    c = 0;\n    for (int i = 0; i < {w}; i++) c = c + x[i];"
+            bit = f"{{{w - 1}'h0, x[i]}}" if w > 1 else "x[i]"
+            body = f"    c = 0;\n    for (int i = 0; i < {w}; i++) c = c + {bit};"
         elif op == "math.ctlz":
             body = (f"    c = 0; seen = 1'b0;\n    for (int i = {w - 1}; i >= 0; i--) begin\n"
                     f"      if (x[i]) seen = 1'b1;\n      if (!seen) c = c + 1;\n    end")
@@ -124,7 +125,8 @@ def _count_fn(op: str, w: int, b: SvExprBuilder) -> str:
             body = (f"    c = 0; seen = 1'b0;\n    for (int i = 0; i < {w}; i++) begin\n"
                     f"      if (x[i]) seen = 1'b1;\n      if (!seen) c = c + 1;\n    end")
         b.functions[name] = (f"  function automatic [{w - 1}:0] {name}(input [{w - 1}:0] x);\n"
-                             f"    reg [{w - 1}:0] c; reg seen;\n  begin\n{body}\n    {name} = c;\n  end\n"
+                             f"    reg [{w - 1}:0] c;{'' if op == 'math.ctpop' else ' reg seen;'}\n  begin\n{body}\n"
+                             f"    {name} = c;\n  end\n"
                              f"  endfunction")
     return name
 

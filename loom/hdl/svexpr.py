@@ -65,6 +65,7 @@ class SvExprBuilder:
     mem_dim: Optional[Callable[[str], str]] = None
     lines: list[str] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)
+    c_files: set[str] = field(default_factory=set)  # C sources the module's models call (loom.hdl.libm_c)
     hazards: list[tuple[str, str, str]] = field(default_factory=list)  # (condition, code, message)
     floats: bool = False
     _n: int = 0

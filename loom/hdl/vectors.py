@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from loom.diagnostics import LoomError
+from loom.hdl import libm_c
 from loom.hdl.components import build_component
 from loom.hdl.properties import LIB
 from loom.hdl.svexpr import bits
@@ -61,6 +62,11 @@ def edge_values(t: Type, rng: random.Random, n_random: int = 6) -> list[int]:
         return out + payload[w] + [rng.getrandbits(w) & 0x7F7FFFFF for _ in range(n_random)]
     vals = {0, 1, m, m >> 1, (m >> 1) + 1, 2, w - 1, w, w + 1, 3}
     vals |= {rng.getrandbits(w) for _ in range(n_random)}
+    # just past a tie of bf16/f16/f32/f64 precision, both signs: converting through a wider float rounds twice
+    for prec in (8, 11, 24, 53):
+        if w - 2 - prec >= 1:
+            v = (1 << (w - 2)) + (1 << (w - 2 - prec)) + 1
+            vals |= {v, -v}
     return sorted(v & m for v in vals)
 
 
@@ -92,10 +98,12 @@ def vector_bench(sigs: Sequence[OpSig], seed: int = 1, limit: int = 120) -> tupl
     tb = ["module tb;", "  logic clk = 1'b0, rst = 1'b1;"]
     body: list[str] = ["  initial begin", "    #1 clk = 1'b1; #1 clk = 1'b0; rst = 1'b0; #1;"]
     plan: list[tuple[int, int, tuple]] = []
+    c_files: set[str] = set()
     for i, sig in enumerate(sigs):
         m = combinational(sig.name, sig.attrs, list(sig.operands), list(sig.results))
         c = build_component(m)
         files[f"{c.module}.sv"] = c.text
+        c_files.update(c.c_files)
         conns = [".clk(clk)", ".rst(rst)"]
         for k, t in enumerate(sig.operands):
             tb.append(f"  logic [{bits(t) - 1}:0] a{i}_{k};")
@@ -118,6 +126,7 @@ def vector_bench(sigs: Sequence[OpSig], seed: int = 1, limit: int = 120) -> tupl
             plan.append((i, j, vec))
     body += ["    $finish;", "  end"]
     files["tb.sv"] = "\n".join(tb + body + ["endmodule"]) + "\n"
+    files.update(libm_c.files_for(c_files))
     return files, plan
 
 
@@ -130,13 +139,14 @@ def check_vectors(sigs: Sequence[OpSig], simulator: str = "iverilog", seed: int 
         for n, t in files.items():
             (wd / n).write_text(t)
         srcs = [n for n in files if n.endswith(".sv")]
+        foreign = libm_c.simulator_args(simulator, wd, [n for n in files if n.endswith(".c")])
         if simulator == "iverilog":
-            subprocess.run(["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "v.vvp", *srcs], cwd=wd, check=True,
-                           capture_output=True, text=True)
+            subprocess.run(["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "v.vvp", *foreign, *srcs], cwd=wd,
+                           check=True, capture_output=True, text=True)
             out = subprocess.run(["vvp", "-n", "v.vvp"], cwd=wd, capture_output=True, text=True).stdout
         else:
             subprocess.run(["verilator", "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-I.",
-                            "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb", *srcs], cwd=wd, check=True,
+                            "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb", *srcs, *foreign], cwd=wd, check=True,
                            capture_output=True, text=True)
             out = subprocess.run(["obj/Vtb"], cwd=wd, capture_output=True, text=True).stdout
     finally:

@@ -22,6 +22,10 @@ interpreter, the DFG simulator and the RTL agree:
   (NaN -> 0, negative -> 0 for ``fptoui``), like LLVM's ``fpto*i.sat``;
 * ``ub.poison`` is 0 (0.0 for floats);
 * ``math.fma`` is fused: computed exactly (``fractions.Fraction``) and rounded once;
+* NaNs through ``addf``/``subf``/``mulf``/``divf``/``fma``: a NaN operand gives the first NaN operand (quiet, sign
+  kept); an invalid operation on non-NaN operands (inf - inf, 0 * inf, 0 / 0, inf / inf) gives the positive quiet
+  NaN. IEEE 754 leaves both open, and Python's answer varies with how CPython was compiled and even with its
+  bytecode specialization (``a * b`` of two NaNs can return either), so the semantics fixes them;
 * transcendental math ops (exp, log, sin, pow, ...) are computed with Python's f64
   ``math`` functions (IEEE special cases applied, no exceptions) and rounded once
   to the result type; for f32 and narrower this matches a correctly rounded
@@ -264,9 +268,24 @@ def _isnan(x: float) -> bool:
     return x != x
 
 
+def _nan_rule(f: Callable[..., float]) -> Callable[..., float]:
+    """``f`` with the semantics' NaN rule (module docstring): the first NaN operand, else an invalid operation's
+    NaN is the positive quiet NaN."""
+
+    def g(*xs: float) -> float:
+        for x in xs:
+            if x != x:
+                return x
+        r = f(*xs)
+        return _NAN if r != r else r
+
+    return g
+
+
+@_nan_rule
 def _div(a: float, b: float) -> float:
     if b == 0.0:
-        if a == 0.0 or a != a:
+        if a == 0.0:
             return _NAN
         neg = (math.copysign(1.0, a) < 0) != (math.copysign(1.0, b) < 0)
         return -_INF if neg else _INF
@@ -331,7 +350,7 @@ def _pow(x: float, y: float) -> float:
 def _fma_exact(a: float, b: float, c: float) -> Exact:
     """a*b+c exactly (a Fraction), or the IEEE special result as a float."""
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
-        return a * b + c  # inf/nan rules are the same for fused and unfused
+        return _nan_rule(lambda x, y, z: x * y + z)(a, b, c)  # inf/nan rules are the same fused and unfused
     if a == 0.0 or b == 0.0:
         return a * b + c  # exact (signed zero product), keeps IEEE signed-zero rules
     exact = Fraction(a) * Fraction(b) + Fraction(c)
@@ -427,9 +446,9 @@ UNARY_FLOAT: dict[str, Callable[[float], float]] = {
 }
 
 BINARY_FLOAT: dict[str, Callable[[float, float], float]] = {
-    "arith.addf": lambda a, b: a + b,
-    "arith.subf": lambda a, b: a - b,
-    "arith.mulf": lambda a, b: a * b,
+    "arith.addf": _nan_rule(lambda a, b: a + b),
+    "arith.subf": _nan_rule(lambda a, b: a - b),
+    "arith.mulf": _nan_rule(lambda a, b: a * b),
     "arith.divf": _div,
     "arith.remf": _fmod,
     "arith.maximumf": _maximum,
