@@ -96,6 +96,8 @@ def const_term(value: object, t: Type) -> z3.BitVecRef:
 
 def as_bool(x: z3.ExprRef) -> z3.BoolRef:
     """An i1 term (or a Bool) as a Z3 Bool: true iff the bit is 1."""
+    if isinstance(x, z3.BitVecRef):
+        return equal(x, z3.BitVecVal(1, bv_width(x)))
     if z3.is_bool(x):
         return x
     return x == z3.BitVecVal(1, x.size())
@@ -108,11 +110,18 @@ def as_bit(x: z3.ExprRef) -> z3.BitVecRef:
     return x
 
 
+def bv_width(x: z3.BitVecRef) -> int:
+    """``x.size()``, asked of the C API without making a sort wrapper (tables ask it of every emitted value)."""
+    ctx = x.ctx_ref()
+    return z3.Z3_get_bv_sort_size(ctx, z3.Z3_get_sort(ctx, x.as_ast()))
+
+
 def _fit(x: z3.BitVecRef, w: int) -> z3.BitVecRef:
-    if x.size() == w:
+    size = bv_width(x)
+    if size == w:
         return x
-    if x.size() < w:
-        return z3.ZeroExt(w - x.size(), x)
+    if size < w:
+        return z3.ZeroExt(w - size, x)
     return z3.Extract(w - 1, 0, x)
 
 

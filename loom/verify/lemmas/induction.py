@@ -121,18 +121,26 @@ class MonitorInt(z3.ArithRef):
 
     __hash__ = z3.ArithRef.__hash__  # defining __eq__ would otherwise drop it
 
+    def __init__(self, ast, ctx: z3.Context, literals: dict[int, z3.ArithRef]) -> None:
+        super().__init__(ast, ctx)
+        self.literals = literals  # the integers made so far for the terms of one monitor (each made once)
+
     def _operand(self, other: object) -> Optional[z3.ArithRef]:
         """``other`` as a term of this sort when it is cheap to make (else None: z3py's operator decides)."""
         if isinstance(other, MonitorInt):
             return other
         if type(other) is int and -(2**31) <= other < 2**31:
-            ctx = self.ctx_ref()
-            sort = z3.Z3_get_sort(ctx, self.as_ast())
-            return z3.ArithRef(z3.Z3_mk_int(ctx, other, sort), self.ctx)
+            lit = self.literals.get(other)
+            if lit is None:
+                ctx = self.ctx_ref()
+                sort = z3.Z3_get_sort(ctx, self.as_ast())
+                lit = self.literals[other] = z3.ArithRef(z3.Z3_mk_int(ctx, other, sort), self.ctx)
+            return lit
         return None
 
     def _arith(self, mk, a: z3.ArithRef, b: z3.ArithRef) -> "MonitorInt":
-        return MonitorInt(mk(self.ctx_ref(), 2, (z3.Ast * 2)(a.as_ast(), b.as_ast())), self.ctx)
+        ast = mk(self.ctx_ref(), 2, (z3.Ast * 2)(a.as_ast(), b.as_ast()))
+        return MonitorInt(ast, self.ctx, self.literals)
 
     def _compare(self, mk, other: object, fallback):
         b = self._operand(other)
@@ -185,13 +193,14 @@ def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
     out: dict[str, z3.ExprRef] = {}
     int_sort = z3.IntSort()
     ctx = int_sort.ctx
+    literals: dict[int, z3.ArithRef] = {}
     for n, k in contract.variables:
         name = smt_symbol(f"mon.{tag}.{n}")
         if not isinstance(k, str):
             out[n] = constant(name, k)
         elif k == "int":
             symbol = z3.Z3_mk_string_symbol(ctx.ref(), name)
-            out[n] = MonitorInt(z3.Z3_mk_const(ctx.ref(), symbol, int_sort.ast), ctx)
+            out[n] = MonitorInt(z3.Z3_mk_const(ctx.ref(), symbol, int_sort.ast), ctx, literals)
         else:
             out[n] = constant(name, z3.BoolSort())
     return out
