@@ -1,5 +1,5 @@
-"""Wide tables are proved rule by rule with each step's frame substituted; that decision agrees with
-solving the whole induction query, on loom's tables and on broken ones."""
+"""Tables are proved rule by rule with each step's frame substituted, on one solver a run shares; that
+decision agrees with solving the whole induction query, on loom's tables and on broken ones."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from loom.ir.types import MemRefType, f32, i32, index, none
 from loom.semantics import dataflow_ops, handshake_ops, memory_ops
 from loom.verify.lemmas.contracts import contracts_for
-from loom.verify.lemmas.induction import SPLIT_RULES, induction_query, split_unsat_framed
-from loom.verify.solve import run_query
+from loom.verify.lemmas.induction import SPLIT_RULES, induction_query, prove, split_unsat_framed
+from loom.verify.solve import ScopedChecks, run_query
 from loom.verify.z3model import MachineModel
 
 
@@ -57,3 +57,81 @@ def test_the_wide_tables_really_are_wide_and_the_broken_ones_fail():
         verdicts[name] = split_unsat_framed(MachineModel(TABLES[name], f"w{len(verdicts)}", data_mode="uf"), c, 60)
     assert verdicts == {"wide extmemory": True, "wide store port gives no done": False,
                         "wide load port gives no data": False}
+
+
+# ----------------------------------------------------------------------------- one solver for a run's lemmas
+
+
+def _scopes(checks: ScopedChecks) -> int:
+    return checks.solver.num_scopes()
+
+
+def test_one_shared_solver_proves_and_refutes_tables_in_any_order():
+    """The run's lemma solver carries nothing from one proof to the next: a broken table between good ones
+    is refuted (the whole-query fallback finds the trace), the good ones stay proved, and no scope is left
+    open -- also after a check that ran out of time."""
+    checks = ScopedChecks()
+    good, bad = TABLES["carry"], TABLES["carry without reset"]
+    (c_good,) = contracts_for(good)
+    (c_bad,) = contracts_for(bad)
+    verdicts = []
+    for i, (machine, c) in enumerate([(good, c_good), (bad, c_bad), (good, c_good), (bad, c_bad)]):
+        r = prove(machine, c, f"shared{i}", timeout=60, want_smt2=False, checks=checks)
+        verdicts.append(r.status)
+        assert _scopes(checks) == 0
+        if r.status == "refuted":
+            assert r.trace and r.trace[-1]["rule"] in {x.name for x in bad.rules}
+            assert "violates" in r.detail
+    assert verdicts == ["proved", "refuted", "proved", "refuted"]
+    tiny = prove(good, c_good, "shared_tiny", timeout=1e-6, want_smt2=False, checks=checks)
+    assert tiny.status == "unknown" and _scopes(checks) == 0
+    again = prove(good, c_good, "shared_again", timeout=None, want_smt2=False, checks=checks)
+    assert again.status == "proved" and again.method == "1-induction (plain solver, rule by rule)"
+
+
+def test_check_lemmas_refutes_a_faulty_table_with_the_lemma_id_and_a_trace_on_the_shared_solver():
+    """check_lemmas proves a function's tables on its cache's one solver; a faulty table among good ones is
+    refuted under its own lemma id with a trace, and the cached good verdicts are reported again."""
+    from loom.verify.lemmas.check import LemmaCache, lemma_obligations
+    from loom.verify.obligation import VerifyContext
+
+    ctx = VerifyContext(timeout=60, want_smt2=True)
+    cache = LemmaCache()
+    obs = []
+    for k, name in enumerate(["gate", "carry without reset", "fork3", "wide store port gives no done"]):
+        obs += lemma_obligations(TABLES[name], ctx, f"cl{k}", checks=cache.checks)
+    by_status = {o.id: o.status for o in obs}
+    assert by_status["fsm.gate[index].shape"] == "proved"
+    assert by_status["fsm.fork[3;i32].balance"] == "proved"
+    refuted = [o for o in obs if o.status == "refuted"]
+    assert {o.id.split("[")[0] for o in refuted} == {"fsm.carry", "fsm.extmemory"}, [o.id for o in refuted]
+    for o in refuted:
+        assert o.counterexample["trace"], o.id
+        assert o.smt2 and "(check-sat)" in o.smt2  # the whole query, which the solver found satisfiable
+    for o in obs:
+        if o.status == "proved":
+            assert o.smt2 and "(check-sat)" in o.smt2 and o.rule == "1-induction (plain solver, rule by rule)"
+    assert _scopes(cache.checks) == 0
+
+
+def test_monitor_integers_build_the_terms_z3py_builds():
+    """MonitorInt's C-API operators give exactly z3py's terms (the archived scripts depend on it)."""
+    import z3
+
+    from loom.verify.lemmas.induction import Contract, MonitorInt, int_vars, monitor_vars
+
+    c = Contract("f", "p", "", int_vars("a", "b") + (("q", "bool"),), None, None, None)
+    m = monitor_vars(c, "mi")
+    a, b, q = m["a"], m["b"], m["q"]
+    assert isinstance(a, MonitorInt) and not isinstance(q, MonitorInt)
+    A, B, Q = z3.Int("mon.mi.a"), z3.Int("mon.mi.b"), z3.Bool("mon.mi.q")
+    pairs = [
+        (a + 1, A + 1), (1 + a, 1 + A), (a - 1, A - 1), (1 - a, 1 - A), (a + b - 2, A + B - 2),
+        (a == 0, A == 0), (a == b + 1, A == B + 1), (a != b, A != B), (a != 3, A != 3), (a >= 1, A >= 1),
+        (a > b, A > B), (a <= 1, A <= 1), (a < b, A < B), (a + z3.If(q, 1, 0), A + z3.If(Q, 1, 0)),
+        (a + (1 << 40), A + (1 << 40)), (a - 5 == -3, A - 5 == -3),
+    ]
+    for got, want in pairs:
+        assert got.eq(want), (got, want)
+    assert (a == None) is False and (a != None) is True  # noqa: E711 - z3py's meaning of None
+    assert {a: 1}[A] == 1  # hashes as the term
