@@ -32,7 +32,7 @@ from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.scalar import CMPI_PREDICATES, to_bits
-from loom.verify.solve import conjunction, constant, disjunction, equal
+from loom.verify.solve import conjunction, constant, disjunction, equal, ite, negation
 
 DATA_MODES = ("exact", "uf", "free")
 STEP_UF_NAMES = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
@@ -230,10 +230,10 @@ class ExprEncoder:
                 a, b = self._pair(e, heads, regs)
                 return self._compare(fn, a, b)
             if fn == "not":
-                return z3.Not(self._bool(e.args[0], heads, regs))
+                return negation(self._bool(e.args[0], heads, regs))
             if fn in ("and", "or"):
                 xs = [self._bool(a, heads, regs) for a in e.args]
-                return z3.And(*xs) if fn == "and" else z3.Or(*xs)
+                return conjunction(xs) if fn == "and" else disjunction(xs)
         return self._truthy(self.encode(e, heads, regs, i1))
 
     def _lit(self, value: int, w: int) -> z3.BitVecRef:
@@ -243,7 +243,7 @@ class ExprEncoder:
         return c
 
     def _bit(self, x: z3.BoolRef) -> z3.BitVecRef:
-        return z3.If(x, self._lit(1, 1), self._lit(0, 1))
+        return ite(x, self._lit(1, 1), self._lit(0, 1))
 
     def _truthy(self, x: z3.ExprRef) -> z3.BoolRef:
         if z3.is_bool(x):
@@ -257,13 +257,15 @@ class ExprEncoder:
             tl = tr = index
         a = self.encode(lhs, heads, regs, tl if tl is not None else tr)
         b = self.encode(rhs, heads, regs, tr if tr is not None else tl)
-        if z3.is_bv(a) and z3.is_bv(b) and a.size() != b.size():
-            w = max(a.size(), b.size())
+        if z3.is_bv(a) and z3.is_bv(b) and bv_width(a) != bv_width(b):
+            w = max(bv_width(a), bv_width(b))
             a, b = _fit(a, w), _fit(b, w)
         return a, b
 
     @staticmethod
     def _compare(fn: str, a, b) -> z3.BoolRef:
+        if fn in ("eq", "cmp.==") and isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef):
+            return equal(a, b)  # one width (``_pair``): z3py's ``==`` without its coercion
         if fn in ("eq", "cmp.=="):
             return a == b
         if fn in ("ne", "cmp.!="):
