@@ -179,12 +179,20 @@ class ScopedChecks:
     """
 
     def __init__(self) -> None:
-        self.solver = z3.Solver()
-        # small quantifier-free checks: Z3's simplex-based arithmetic and no relevancy filtering decide them
-        # ~15% faster than the defaults (any configuration's unsat is a proof)
-        self.solver.set("smt.arith.solver", 2)
-        self.solver.set("smt.relevancy", 0)
+        self._solver: Optional[z3.Solver] = None
         self._limited = False  # a timeout is set on the solver (it persists until reset)
+
+    @property
+    def solver(self) -> z3.Solver:
+        """The solver, made at the first check (so making it counts in that check's time)."""
+        if self._solver is None:
+            s = z3.Solver()
+            # small quantifier-free checks: Z3's simplex-based arithmetic and no relevancy filtering decide
+            # them ~15% faster than the defaults (any configuration's unsat is a proof)
+            s.set("smt.arith.solver", 2)
+            s.set("smt.relevancy", 0)
+            self._solver = s
+        return self._solver
 
     def _set_limit(self, seconds: Optional[float]) -> None:
         if seconds is not None:
