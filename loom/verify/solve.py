@@ -316,7 +316,8 @@ def negation(a: z3.BoolRef) -> z3.BoolRef:
 
 def ite(c: z3.BoolRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
     """``z3.If(c, a, b)`` for ``a`` and ``b`` of one sort."""
-    return _to_expr_ref(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+    ast = z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast())
+    return z3.BoolRef(ast, c.ctx) if isinstance(a, z3.BoolRef) else _to_expr_ref(ast, c.ctx)
 
 
 def plus(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:

@@ -30,7 +30,7 @@ import z3
 from loom.ir.types import IntegerType, Type, index
 from loom.semantics.machine import Machine
 from loom.verify.lemmas.induction import Contract, Counter, Step, bv_var, int_vars, zero_init
-from loom.verify.solve import conjunction, disjunction, negation
+from loom.verify.solve import conjunction, disjunction, ite, negation
 from loom.verify.lemmas.termination import stream_variant, variant_name
 from loom.verify.z3model import MachineModel, as_bool, const_term, width_of
 
@@ -107,7 +107,7 @@ def gate_contract(machine: Machine) -> Contract:
             ]
         )
         bad.append(conjunction([negation(b), negation(ok_end)]))
-        upd = z3.If(
+        upd = ite(
             b,
             conjunction([m2["n"] == n + 1, m2["v"] == v2, m2["c"] == c2, m2["ct"] == ct2]),
             conjunction([m2["n"] == 0, m2["v"] == 0, m2["c"] == 0, m2["ct"] == 0]),
@@ -173,7 +173,7 @@ def carry_contract(machine: Machine) -> Contract:
                 [o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]]
             )
             bad.append(conjunction([end, negation(ok_end)]))
-            upd = z3.If(
+            upd = ite(
                 end,
                 conjunction([m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0]),
                 conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2]),
@@ -197,7 +197,7 @@ def carry_contract(machine: Machine) -> Contract:
                         [
                             m["a"] == 1,
                             m["o"] == 1 + m["b"],
-                            z3.If(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]),
+                            ite(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]),
                         ]
                     ),
                 ),
@@ -244,7 +244,7 @@ def invariant_contract(machine: Machine) -> Contract:
             upd = conjunction(
                 [
                     m2["g"] == g2,
-                    z3.If(
+                    ite(
                         end,
                         conjunction([m2["a"] == 0, m2["t"] == 0, m2["o"] == 0]),
                         conjunction([m2["a"] == a2, m2["t"] == t2, m2["o"] == o2]),
@@ -328,7 +328,7 @@ def stream_contract(machine: Machine) -> Contract:
         initial = st.s2.state == st.model.state_of[st.model.machine.initial]
         # the false is pair N+1 after N trues, and the activation is over
         bad.append(conjunction([negation(c), negation(conjunction([m["e"] == m["t"], initial]))]))
-        upd = z3.If(
+        upd = ite(
             c,
             conjunction(
                 [
