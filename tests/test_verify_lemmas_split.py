@@ -135,3 +135,25 @@ def test_monitor_integers_build_the_terms_z3py_builds():
         assert got.eq(want), (got, want)
     assert (a == None) is False and (a != None) is True  # noqa: E711 - z3py's meaning of None
     assert {a: 1}[A] == 1  # hashes as the term
+
+
+def test_a_counter_update_inside_a_larger_term_makes_the_framed_split_decline():
+    """A framed step substitutes a Counter's definitions only for the update term itself: a contract that
+    wraps that term makes framed_parts decline, and the whole query still proves the lemma."""
+    import z3
+
+    from loom.verify.lemmas.induction import framed_parts
+    from loom.verify.solve import conjunction
+
+    machine = TABLES["fork3"]
+    (c,) = contracts_for(machine)
+    assert framed_parts(MachineModel(machine, "wrap0", data_mode="uf"), c) is not None
+
+    def wrapped_step(st):
+        upd, bad = c.step(st)
+        return conjunction([upd, z3.BoolVal(True)]), bad
+
+    wrapped = dataclasses.replace(c, step=wrapped_step)
+    assert framed_parts(MachineModel(machine, "wrap1", data_mode="uf"), wrapped) is None
+    r = prove(machine, wrapped, "wrap2", timeout=60, want_smt2=False)
+    assert r.status == "proved" and r.method == "1-induction (plain solver)", (r.status, r.method)

@@ -56,6 +56,9 @@ class Step:
     s2: MState
     memo: dict = field(default_factory=dict)  # shared by the steps of one query: monitor updates built once
     frame: Optional[tuple] = None  # (update term, its definitions m2[x] = t) when a ``Counter`` built it
+    # the caller substitutes a Counter's definitions for the update it returns (``framed_parts``): the
+    # Counter then records only those, and its update term is a placeholder (``Counter.build``)
+    framed: bool = False
 
     def reads(self, port: str) -> bool:
         return port in self.firing.consumes
@@ -206,12 +209,14 @@ def monitor_vars(contract: Contract, tag: str) -> dict[str, z3.ExprRef]:
     return out
 
 
-def _step_parts(model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2):
-    """Per rule: (firing, its Step, monitor update, bad)."""
+def _step_parts(
+    model: MachineModel, contract: Contract, s: MState, m, heads, s2: MState, m2, framed: bool = False
+):
+    """Per rule: (firing, its Step, monitor update, bad); ``framed``: see ``Step.framed``."""
     out = []
     memo: dict = {}  # a wide table (extmemory: hundreds of ports x rules) repeats the same updates
     for f in model.firings(s, heads):
-        st = Step(model, f, heads, m, m2, s, s2, memo)
+        st = Step(model, f, heads, m, m2, s, s2, memo, framed=framed)
         upd, bad = contract.step(st)
         out.append((f, st, upd, bad))
     return out
@@ -273,8 +278,10 @@ def _renamed(term: z3.ExprRef, s: MState, m: dict, s2: MState, m2: dict) -> z3.E
     return out
 
 
-def framed_parts(model: MachineModel, contract: Contract) -> FramedParts:
-    """The base case and the per-rule framed steps of ``contract``'s 1-induction query (see ``FramedParts``).
+def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedParts]:
+    """The base case and the per-rule framed steps of ``contract``'s 1-induction query (see ``FramedParts``);
+    None when a contract wraps a ``Counter``'s update in a larger term (its placeholder would then stand
+    for the equations: the caller solves the whole query instead).
 
     The base case is stated over the ``k`` configuration (the whole query names it ``b0``; each part is
     checked on its own, so the names need not differ). The invariant is built once and renamed for ``k1``:
@@ -288,11 +295,13 @@ def framed_parts(model: MachineModel, contract: Contract) -> FramedParts:
     base = conjunction([model.initial(s), contract.init(m), negation(inv)])
     not_inv2 = negation(_renamed(inv, s, m, s2, m2))
     steps = []
-    for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2):
+    for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2, framed=True):
         pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
         keep = [f.enabled]
         if st.frame is not None and st.frame[0] is upd:
             pairs += st.frame[1]
+        elif st.frame is not None:
+            return None
         else:
             keep.append(upd)
         steps += substitute_all([conjunction(keep + [disjunction([bad, not_inv2])])], pairs)
@@ -313,6 +322,8 @@ def split_unsat_framed(
     t0 = time.perf_counter()
     checks = checks if checks is not None else ScopedChecks()
     parts = framed_parts(model, contract)
+    if parts is None:
+        return False
     tidy = z3.simplify if len(model.machine.rules) >= SPLIT_RULES else (lambda t: t)
 
     def left() -> Optional[float]:
@@ -320,6 +331,8 @@ def split_unsat_framed(
 
     if not checks.unsat(parts.base, left()):
         return False
+    if len(parts.steps) == 1:  # one rule: nothing to share the invariant with (a scope less)
+        return checks.unsat(conjunction([tidy(parts.inv), tidy(parts.steps[0])]), left())
     with checks.assume(tidy(parts.inv)):
         return all(checks.unsat(tidy(step), left()) for step in parts.steps)
 
@@ -567,7 +580,12 @@ def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
 
 @dataclass
 class Counter:
-    """Helper for monitors: ``inc(name, cond)`` builds ``m2[name] == m[name] + (cond ? 1 : 0)``."""
+    """Helper for monitors: ``inc(name, cond)`` builds ``m2[name] == m[name] + (cond ? 1 : 0)``.
+
+    ``build`` returns the conjunction of these equations and records them as definitions (``Step.frame``);
+    on a framed step (``Step.framed``) only the definitions are made, and the term is a placeholder that
+    the caller replaces by them (a contract must return it as the step's update, not inside another term).
+    """
 
     st: Step
     parts: list = field(default_factory=list)
@@ -582,7 +600,8 @@ class Counter:
         if hit is None:
             one, zero = self._literals()
             value = plus(m[name], (one if by else zero) if isinstance(by, bool) else ite(by, one, zero))
-            hit = memo[key] = (equal(m2[name], value), (m2[name], value), by)
+            eq = None if self.st.framed else equal(m2[name], value)
+            hit = memo[key] = (eq, (m2[name], value), by)
         self.parts.append(hit[0])
         self.defs.append(hit[1])
         return self
@@ -595,7 +614,10 @@ class Counter:
         return got
 
     def build(self) -> z3.BoolRef:
-        term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
+        if self.st.framed:  # a placeholder for the equations: framed_parts substitutes their definitions
+            term = z3.BoolVal(True)
+        else:
+            term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
         self.st.frame = (term, list(self.defs))
         return term
 
