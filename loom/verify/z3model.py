@@ -111,7 +111,7 @@ def as_bit(x: z3.ExprRef) -> z3.BitVecRef:
 
 
 def bv_width(x: z3.BitVecRef) -> int:
-    """``x.size()``, asked of the C API without making a sort wrapper (tables ask it of every emitted value)."""
+    """``x.size()``, asked of the C API without a sort wrapper (tables ask it of every emitted value)."""
     ctx = x.ctx_ref()
     return z3.Z3_get_bv_sort_size(ctx, z3.Z3_get_sort(ctx, x.as_ast()))
 
@@ -590,10 +590,15 @@ class MachineModel:
 
     def initial(self, s: MState) -> z3.BoolRef:
         """``s`` is the machine's initial configuration (initial state, registers at ``init``)."""
-        parts = [equal(s.state, self.state_of[self.machine.initial])]
+        return conjunction([equal(x, v) for x, v in self.initial_values(s)])
+
+    def initial_values(self, s: MState) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+        """The initial configuration as definitions: (state, initial state), (register, its ``init``) --
+        every variable of ``s`` once."""
+        pairs = [(s.state, self.state_of[self.machine.initial])]
         for r in self.machine.registers:
-            parts.append(equal(s.regs[r.name], const_term(r.init, r.type)))
-        return conjunction(parts)
+            pairs.append((s.regs[r.name], const_term(r.init, r.type)))
+        return pairs
 
     def in_state(self, s: MState, *names: str) -> z3.BoolRef:
         return disjunction([s.state == self.state_of[n] for n in names]) if names else z3.BoolVal(False)

@@ -262,8 +262,9 @@ class FramedParts:
     each of ``steps`` (one per rule) is together with ``inv``.
 
     Each step has its next-state variables replaced by their definitions -- the firing's next state and
-    registers, and the monitor variables a ``Counter`` defines. Every model of the rule's disjunct satisfies
-    those equalities, so a step is unsat iff its disjunct is (the replaced variables occur nowhere else).
+    registers, and the monitor variables a ``Counter`` defines -- and the base case its initial ones.
+    Every model of the part satisfies those equalities, so a part is unsat iff it is without them (the
+    replaced variables occur nowhere else).
     """
 
     base: z3.BoolRef
@@ -276,6 +277,16 @@ def _renamed(term: z3.ExprRef, s: MState, m: dict, s2: MState, m2: dict) -> z3.E
     pairs = [(s.state, s2.state)] + [(s.regs[r], s2.regs[r]) for r in s.regs] + [(m[n], m2[n]) for n in m]
     (out,) = substitute_all([term], pairs)
     return out
+
+
+def _framed_base(model: MachineModel, contract: Contract, s: MState, m: dict, inv: z3.BoolRef) -> z3.BoolRef:
+    """The base case ``initial(s) and init(m) and not inv``, with the initial configuration -- and the
+    monitor's zeros, for a ``ZeroInit`` -- substituted for the variables they define (equisatisfiable: a
+    defined variable occurs nowhere else). What is left is mostly a ground formula."""
+    zeros = contract.init.values(m) if isinstance(contract.init, ZeroInit) else None
+    rest = [negation(inv)] if zeros is not None else [contract.init(m), negation(inv)]
+    (base,) = substitute_all([conjunction(rest)], model.initial_values(s) + (zeros or []))
+    return base
 
 
 def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedParts]:
@@ -292,7 +303,7 @@ def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedPart
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
-    base = conjunction([model.initial(s), contract.init(m), negation(inv)])
+    base = _framed_base(model, contract, s, m, inv)
     not_inv2 = negation(_renamed(inv, s, m, s2, m2))
     steps = []
     for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2, framed=True):
@@ -568,14 +579,30 @@ def _is_int(x: z3.ExprRef) -> bool:
     return z3.Z3_get_sort_kind(x.ctx_ref(), z3.Z3_get_sort(x.ctx_ref(), x.as_ast())) == z3.Z3_INT_SORT
 
 
-def zero_init(*names: str) -> Callable[[dict], z3.BoolRef]:
-    def init(m: dict) -> z3.BoolRef:
-        if not names:
+@dataclass(frozen=True)
+class ZeroInit:
+    """A monitor's initial condition ``names`` = 0 (a ``Contract.init``), which can also be read as the
+    definitions it makes (``values``)."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, m: dict) -> z3.BoolRef:
+        if not self.names:
             return z3.BoolVal(True)
         zero = z3.IntVal(0)
-        return conjunction([equal(m[n], zero) if _is_int(m[n]) else m[n] == 0 for n in names])
+        return conjunction([equal(m[n], zero) if _is_int(m[n]) else m[n] == 0 for n in self.names])
 
-    return init
+    def values(self, m: dict) -> Optional[list[tuple[z3.ExprRef, z3.ExprRef]]]:
+        """(variable, 0) for each of ``names``; None unless they are all integers."""
+        if not all(isinstance(m[n], z3.ArithRef) and _is_int(m[n]) for n in self.names):
+            return None
+        zero = z3.IntVal(0)
+        return [(m[n], zero) for n in self.names]
+
+
+def zero_init(*names: str) -> ZeroInit:
+    """The initial condition "every monitor variable in ``names`` is 0"."""
+    return ZeroInit(names)
 
 
 @dataclass
