@@ -82,7 +82,7 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
     if op in FLOAT_BINARY:
         fmt(out_t)
         expr = f"{_real(a[0], ins[0], b)} {FLOAT_BINARY[op]} {_real(a[1], ins[1], b)}"
-        raw = b.wire(out_t, _bits(expr, out_t, b), behavioural=True)
+        raw = _round_to(b.wire(_F64, f"$realtobits({expr})", behavioural=True), out_t, b)
         return _nan_first(out_t, b, [(a[0], ins[0]), (a[1], ins[1])], raw), out_t
     if op == "arith.negf":  # the sign flipped; a NaN's payload is not kept (the semantics' quiet NaN)
         w = bits(out_t)
@@ -194,7 +194,7 @@ def _minmax(op: str, a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
 
 
 def _round_to(raw64: str, out_t: Type, b: SvExprBuilder) -> str:
-    """An f64 bit pattern rounded once to ``out_t`` (NaN handled by the caller)."""
+    """An f64 bit pattern rounded once to ``out_t`` (NaN handled by the caller: no canonical NaN made here)."""
     if fmt(out_t) == "f64":
         return raw64
     return b.wire(out_t, from_f64(raw64, out_t, b), behavioural=True)
@@ -387,9 +387,9 @@ def _fma64(a: Sequence[str], t: Type, b: SvExprBuilder) -> str:
     r = [_real(x, t, b) for x in a]
     special = " || ".join([f"!{FLOAT_CLASS_SV['math.isfinite'](x, t)}" for x in a]
                           + [f"({x}[62:0] == 63'h0)" for x in a[:2]])
-    fused = _bits(_libm_c("fma", ", ".join(r), b), t, b)
-    plain = _bits(f"{r[0]} * {r[1]} + {r[2]}", t, b)
-    raw = b.wire(t, f"({special}) ? {plain} : {fused}", behavioural=True)
+    fused = f"$realtobits({_libm_c('fma', ', '.join(r), b)})"
+    plain = f"$realtobits({r[0]} * {r[1]} + {r[2]})"
+    raw = b.wire(t, f"({special}) ? {plain} : {fused}", behavioural=True)  # its NaNs: _nan_first below
     return _nan_first(t, b, [(a[0], t), (a[1], t), (a[2], t)], raw)
 
 
