@@ -37,6 +37,13 @@ def kernel(tmp_path):
     return src
 
 
+@pytest.fixture
+def inputs(tmp_path):
+    path = tmp_path / "k.inputs.json"
+    path.write_text(json.dumps(INPUTS))
+    return path
+
+
 def test_written_beside_the_sv_only_when_called(kernel, tmp_path):
     out = tmp_path / "out"
     assert main(["hdl", str(kernel), "-o", str(out)]) == 0
@@ -68,11 +75,9 @@ def _sim(args: list[str], capsys) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("sim", ["iverilog", "verilator"])
-def test_co_simulates_through_either_route(kernel, tmp_path, sim, monkeypatch, capsys):
+def test_co_simulates_through_either_route(kernel, inputs, sim, monkeypatch, capsys):
     """Icarus through the VPI module, Verilator through DPI-C: the token simulator's document, field by field."""
     need(sim)
-    inputs = tmp_path / "k.inputs.json"
-    inputs.write_text(json.dumps(INPUTS))
     code, ref, _ = _sim([str(kernel), "--inputs", str(inputs), "--json"], capsys)
     assert code == 0
     monkeypatch.setenv("LOOM_RTL_SIM", sim)
@@ -84,10 +89,8 @@ def test_co_simulates_through_either_route(kernel, tmp_path, sim, monkeypatch, c
     assert ref_doc["memrefs"]["y"] != INPUTS["y"]
 
 
-def test_missing_iverilog_vpi_is_one_line(kernel, tmp_path, monkeypatch, capsys):
+def test_missing_iverilog_vpi_is_one_line(kernel, inputs, monkeypatch, capsys):
     need("iverilog")
-    inputs = tmp_path / "k.inputs.json"
-    inputs.write_text(json.dumps(INPUTS))
     real = libm_c.shutil.which
     monkeypatch.setattr(libm_c.shutil, "which", lambda n: None if n == "iverilog-vpi" else real(n))
     monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
