@@ -26,7 +26,7 @@ from loom.sim import simulate
 DATA = Path(__file__).resolve().parent / "data"
 FIFO_DEPTH = 64  # deep enough that no file needs more buffering than the token simulator's unbounded channels
 # ops without an RTL model (specs/hdl.md): a file using one must be refused with HDL_UNSUPPORTED
-NO_RTL_MODEL = ("tuple",)
+NO_RTL_MODEL: tuple[str, ...] = ()
 # faulty DFGs whose fault is a memory race: the values they compute depend on the schedule by design
 RACES = {"bad_missing_edge_war", "bad_pipelined_race", "bad_loops_race", "bad_cross_domain", "bad_alias_two_domains"}
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from loom.ir.core import Operation
-from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, TupleType, Type
 from loom.runtime import function_arg_names
 
 DEFAULT_N = 3
@@ -50,11 +50,23 @@ def inputs_at(func: Operation, n: int, kind: str) -> dict[str, Any]:
         if isinstance(t, MemRefType):
             shape = [d if isinstance(d, int) and d >= 0 else n for d in t.shape]
             out[name] = _nested(shape, kind, t.element) if shape else _fill(kind, 0, t.element)
-        elif isinstance(t, (IntegerType, IndexType)):
-            out[name] = n if not (isinstance(t, IntegerType) and t.width == 1) else 1
-        elif isinstance(t, FloatType):
-            out[name] = 1.0
+        elif isinstance(t, (IntegerType, IndexType, FloatType, TupleType)):
+            out[name] = _scalar(t, n)
     return out
+
+
+def _scalar(t: Type, n: int) -> Any:
+    """The inputs-file value of a token argument of type ``t`` at bound ``n`` (a tuple: its elements', a none
+    element null); None for a none token, which the inputs file leaves out."""
+    if isinstance(t, TupleType):
+        return [_scalar(x, n) for x in t.types]
+    if isinstance(t, FloatType):
+        return 1.0
+    if isinstance(t, IntegerType) and t.width == 1:
+        return 1
+    if isinstance(t, (IntegerType, IndexType)):
+        return n
+    return None
 
 
 def dfg_depth(func: Operation, bound: Optional[int] = None) -> int:

@@ -110,7 +110,8 @@ def _unsupported(op: Operation, e: HdlUnsupported) -> LoomError:
 
 
 def _check_types(func: Operation, ops: list[Operation]) -> None:
-    """Every token carries a type with a bit encoding (tuples have none yet): else HDL_UNSUPPORTED where it appears."""
+    """Every token carries a type with a bit encoding (an empty tuple has none): else HDL_UNSUPPORTED where it
+    appears."""
     def encodable(ty: Type) -> bool:
         if isinstance(ty, MemRefType):
             return True
@@ -122,13 +123,12 @@ def _check_types(func: Operation, ops: list[Operation]) -> None:
 
     for a in func.regions[0].entry.args:
         if not encodable(a.type):
-            raise LoomError(f"argument of type {a.type} has no RTL encoding (tuple values are not supported by "
-                            "loom hdl)", func.loc, HDL_UNSUPPORTED)
+            raise LoomError(f"argument of type {a.type} has no RTL encoding", func.loc, HDL_UNSUPPORTED)
     for op in ops:
         for v in list(op.operands) + list(op.results):
             if not encodable(v.type):
-                raise LoomError(f"'{op.name}' has no RTL model: values of type {v.type} have no RTL encoding "
-                                "(tuple values are not supported by loom hdl)", op.loc, HDL_UNSUPPORTED)
+                raise LoomError(f"'{op.name}' has no RTL model: values of type {v.type} have no RTL encoding",
+                                op.loc, HDL_UNSUPPORTED)
 
 
 def constant_output(m: Machine, port: str) -> Optional[object]:

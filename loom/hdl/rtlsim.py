@@ -26,13 +26,12 @@ from loom.diagnostics import LoomError, SimulationError
 from loom.hdl import libm_c
 from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
-from loom.hdl.svexpr import bits
+from loom.hdl.svexpr import bits, decode, encode
 from loom.hdl.refenv import MEM_LATENCY  # cycles from an accepted request to its response, without --stall
 from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
-from loom.semantics.scalar import from_bits, to_bits
 from loom.sim.engine import stuck_line
 from loom.sim.result import SimResult
 
@@ -65,7 +64,7 @@ class Bench:
 
 def _hex(values: list[Any], t: Type) -> str:
     w = bits(t)
-    return "\n".join(f"{to_bits(v, t) & ((1 << w) - 1):x}" for v in values) + "\n"
+    return "\n".join(f"{encode(v, t) & ((1 << w) - 1):x}" for v in values) + "\n"
 
 
 def _fresh_view(op: Operation, machine_mem, inputs: dict[str, Any], module: Optional[Module]) -> Optional[MemRefView]:
@@ -94,7 +93,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     for k, (name, t, p) in enumerate(d.args):
         w = bits(t)
         v = inputs.get(name, TOKEN)
-        val = 0 if isinstance(t, NoneType) or v is TOKEN else to_bits(v, t) & ((1 << w) - 1)
+        val = encode(v, t)
         delay = 0 if stall is None else (stall * 7 + k * 13) % 5
         L += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_data = {w}'h{val:x};",
               f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
@@ -368,7 +367,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     memrefs: dict[str, list[Any]] = {}
     for name, mt in d.memrefs:
         view = bench.mem_views[name]
-        buf = [from_bits(mems.get(name, {}).get(i, 0), mt.element) for i in range(len(view.buffer.data))]
+        buf = [decode(mems.get(name, {}).get(i, 0), mt.element) for i in range(len(view.buffer.data))]
         copy = MemRefView(type(view.buffer)(buf, view.buffer.element, view.buffer.name, view.buffer.readonly),
                           view.offset, view.sizes, view.strides)
         memrefs[name] = copy.to_flat()
@@ -383,8 +382,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
         error = SimulationError(f"no completion after {bench.max_cycles} RTL cycles", d.func.loc, "RT_SIM_STEP_LIMIT")
     vals: list[Any] = []
     if done:
-        vals = [from_bits(results.get(k, 0), t) if not isinstance(t, NoneType) else TOKEN
-                for k, t in enumerate(d.result_types)]
+        vals = [decode(results.get(k, 0), t) for k, t in enumerate(d.result_types)]
         if d.result_types and isinstance(d.result_types[-1], NoneType):
             vals = vals[:-1]
     status = "error" if error is not None else ("completed" if done else "deadlock")

@@ -6,7 +6,8 @@ width of its type, so wrap-around happens where the semantics says it does
 (``loom.semantics.functions``) and the integer ``scalar:<op>`` ops are
 synthesizable and bit-exact; float ops are behavioural models for simulation
 (``$bitstoshortreal``/``$realtobits``) and unconstrained (``anyseq``) under
-Yosys, which is stated in every report that mentions them.
+Yosys, which is stated in every report that mentions them. A tuple (``handshake.pack``/``unpack``) is its
+elements side by side, element 0 in the low bits, each ``bits`` wide: the Z3 model's layout.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from loom.ir.types import FloatType, NoneType, Type, i1, index
+from loom.ir.types import FloatType, NoneType, TupleType, Type, i1, index
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
-from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES, float_to_bits, mask, width_of
+from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
+from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES, float_to_bits, from_bits, mask, to_bits, width_of
 from loom.ir.attributes import IntegerAttr, StringAttr
 
 
@@ -35,18 +37,49 @@ def unique(base: str, taken: set[str]) -> str:
 
 
 def bits(t: Type) -> int:
-    """Width of the data bus carrying type ``t`` (a none token still gets one bit)."""
+    """Width of the data bus carrying type ``t`` (a none token and an empty tuple still get one bit; a tuple is
+    the sum of its elements' buses). ValueError for a type with no encoding (an unknown float)."""
+    if isinstance(t, TupleType):
+        return sum(bits(x) for x in t.types) if t.types else 1
     return max(1, width_of(t))
+
+
+def tuple_fields(t: TupleType) -> list[tuple[int, int]]:
+    """(low bit, width) of each element of a tuple's bus, element 0 lowest."""
+    out, low = [], 0
+    for x in t.types:
+        out.append((low, bits(x)))
+        low += bits(x)
+    return out
+
+
+def encode(value: object, t: Type) -> int:
+    """The unsigned bus pattern of a runtime value of type ``t`` (a none token is 0)."""
+    if value is TOKEN or isinstance(t, NoneType):
+        return 0
+    if isinstance(t, TupleType):
+        if not isinstance(value, tuple) or len(value) != len(t.types):
+            raise ValueError(f"{value!r} is not a value of type {t}")
+        return 0 if not t.types else sum(encode(v, x) << low for v, x, (low, _) in zip(value, t.types, tuple_fields(t)))
+    if isinstance(t, FloatType):
+        return float_to_bits(float(value), t)  # type: ignore[arg-type]
+    return mask(int(to_bits(value, t)), bits(t))  # type: ignore[call-overload]
+
+
+def decode(pattern: int, t: Type) -> object:
+    """The runtime value of type ``t`` whose bus pattern is ``pattern`` (``encode``'s inverse)."""
+    if isinstance(t, NoneType):
+        return TOKEN
+    if isinstance(t, TupleType):
+        return tuple(decode((pattern >> low) & ((1 << w) - 1), x) for x, (low, w) in zip(t.types, tuple_fields(t)))
+    return from_bits(pattern, t)
 
 
 def literal(value: object, t: Type) -> str:
     """A sized SV literal of the runtime value ``value`` of type ``t``."""
-    w = bits(t)
-    if value is TOKEN or isinstance(t, NoneType):
+    if isinstance(t, NoneType):
         return "1'b0"
-    if isinstance(t, FloatType):
-        return f"{w}'h{float_to_bits(float(value), t):x}"
-    return f"{w}'h{mask(int(value), w):x}"
+    return f"{bits(t)}'h{encode(value, t):x}"
 
 
 def is_float(t: Type) -> bool:
@@ -133,6 +166,20 @@ class SvExprBuilder:
             if self.mem_dim is None:
                 raise HdlUnsupported("mem.dim outside a memory operator")
             return self.wire(index, self.mem_dim(self.emit(e.args[0], index)[0])), index
+        if fn == TUPLE_MAKE and not e.args:  # () is one zero bit, like a none token
+            return "1'b0", TupleType(())
+        if fn == TUPLE_MAKE:
+            tt = want if isinstance(want, TupleType) and len(want.types) == len(e.args) else None
+            parts = [self.emit(x, tt.types[k] if tt else None) for k, x in enumerate(e.args)]
+            t = TupleType(tuple(pt for _, pt in parts))
+            return self.wire(t, "{" + ", ".join(p for p, _ in reversed(parts)) + "}"), t
+        if fn == TUPLE_GET and isinstance(e.param, TupleIndex) and isinstance(e.param.tuple_type, TupleType):
+            tt, k = e.param.tuple_type, e.param.index
+            x = self.emit(e.args[0], tt)[0]
+            if not x.isidentifier():  # a literal: SV slices only names
+                x = self.wire(tt, x)
+            low, w = tuple_fields(tt)[k]
+            return self.wire(tt.types[k], f"{x}[{low + w - 1}:{low}]"), tt.types[k]
         if fn.startswith("scalar:") and isinstance(e.param, ScalarInfo):
             info = e.param
             args = [self.emit(x, t) for x, t in zip(e.args, info.operand_types)]
@@ -188,7 +235,10 @@ __all__ = [
     "HdlUnsupported",
     "SvExprBuilder",
     "bits",
+    "decode",
+    "encode",
     "is_float",
     "literal",
     "predicate",
+    "tuple_fields",
 ]

@@ -22,6 +22,7 @@ from loom.ir.location import Location
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, TaggedType, TupleType, Type
 from loom.runtime.layout import affine_strides
 from loom.runtime.memory import Buffer, MemRefView, row_major_strides
+from loom.semantics.expr import TOKEN
 from loom.semantics.scalar import mask, normalize, to_signed, unpack_tagged, width_of
 
 INPUT_MISSING = "IO_INPUT_MISSING"
@@ -230,13 +231,31 @@ def decode_value(raw: Any, t: Type, filename: str, key: str, warn_unsigned: bool
     ctx.warned = not warn_unsigned
     if isinstance(t, MemRefType):
         return _decode_memref(raw, t, ctx, key)
-    if isinstance(t, TupleType):  # a JSON list with one entry per element (handshake.pack/unpack)
-        if not isinstance(raw, (list, tuple)) or len(raw) != len(t.types):
-            raise ctx.error(f"expected a list of {len(t.types)} element(s) for {t}, got {_json_kind(raw)}")
-        return tuple(_decode_scalar(x, et, ctx, f"[{k}]") for k, (x, et) in enumerate(zip(raw, t.types)))
+    if isinstance(t, TupleType):
+        return _decode_tuple(raw, t, ctx, "")
     if isinstance(raw, (list, dict)):
         raise ctx.error(f"expected a scalar for {t}, got {_json_kind(raw)}")
     return _decode_scalar(raw, t, ctx)
+
+
+def _decode_tuple(raw: Any, t: TupleType, ctx: _Ctx, where: str) -> tuple:
+    """A tuple (handshake.pack/unpack) is a JSON list with one entry per element, nested tuples as nested lists
+    and a none element as null (``encode_value`` prints it back the same way)."""
+    at = f" at {where}" if where else ""
+    if not isinstance(raw, (list, tuple)) or len(raw) != len(t.types):
+        raise ctx.error(f"expected a list of {len(t.types)} element(s) for {t}{at}, got {_json_kind(raw)}")
+    out: list[Any] = []
+    for k, (x, et) in enumerate(zip(raw, t.types)):
+        here = f"{where}[{k}]"
+        if isinstance(et, TupleType):
+            out.append(_decode_tuple(x, et, ctx, here))
+        elif isinstance(et, NoneType):
+            if x is not None:
+                raise ctx.error(f"expected null for the none element at {here}, got {_json_kind(x)}")
+            out.append(TOKEN)
+        else:
+            out.append(_decode_scalar(x, et, ctx, here))
+    return tuple(out)
 
 
 def function_arg_names(func: Operation) -> list[str]:

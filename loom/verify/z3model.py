@@ -67,8 +67,8 @@ def width_of(t: Type) -> int:
         return 1
     if isinstance(t, TaggedType):
         return width_of(t.value) + width_of(t.tag)
-    if isinstance(t, TupleType) and t.types:  # the elements side by side, element 0 in the low bits
-        return sum(width_of(x) for x in t.types)
+    if isinstance(t, TupleType):  # the elements side by side, element 0 in the low bits; () like a none token
+        return sum(width_of(x) for x in t.types) if t.types else 1
     raise UnsupportedExpr(f"type {t} has no bit-vector encoding")
 
 
@@ -82,6 +82,8 @@ def const_term(value: object, t: Type) -> z3.BitVecRef:
     w = width_of(t)
     if value is TOKEN or isinstance(t, NoneType):
         return z3.BitVecVal(0, w)
+    if isinstance(t, TupleType) and value == () and not t.types:
+        return z3.BitVecVal(0, 1)
     if isinstance(t, TupleType) and isinstance(value, tuple) and len(value) == len(t.types):
         parts = [const_term(v, x) for v, x in zip(value, t.types)]
         return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
@@ -205,7 +207,9 @@ class ExprEncoder:
             return self._fresh_value(fn.replace(".", "_"), want if want is not None else self.type_of(e))
         if fn.startswith("scalar:"):
             return self._scalar(e, heads, regs)
-        if fn == TUPLE_MAKE and e.args:  # element 0 in the low bits (``width_of``)
+        if fn == TUPLE_MAKE and not e.args:  # () is one zero bit, like a none token
+            return z3.BitVecVal(0, 1)
+        if fn == TUPLE_MAKE:  # element 0 in the low bits (``width_of``)
             parts = [self.encode(a, heads, regs, self.type_of(a)) for a in e.args]
             return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
         if fn == TUPLE_GET and isinstance(e.param, TupleIndex) and isinstance(e.param.tuple_type, TupleType):
