@@ -139,7 +139,8 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     bad = [v for v in rep.verdicts if v.id.startswith("fsm.carry[")]
     assert bad and all(v.status == "refuted" and v.trace and Path(v.trace).exists() for v in bad)
     good = [v for v in rep.verdicts if not v.id.startswith("fsm.carry[")]
-    assert good and all(v.status == "proved" for v in good), [(v.id, v.status, v.detail) for v in good]
+    assert good and all(v.status == "proved" for v in good), [(v.id, v.status, v.detail[-1500:]) for v in good
+                                                               if v.status != "proved"]
 
 
 @SLOW
