@@ -45,39 +45,61 @@ def to_f64_function(name: str) -> str:
 `endif"""
 
 
-def from_f64_function(name: str, tie_break: bool = False) -> str:
-    """``loom_f64_to_<name>``: f64 bits -> a narrow format's bits, round to nearest even, overflow to inf,
-    subnormal results, NaN -> the quiet NaN of the same sign. With ``tie_break`` (``loom_f64_to_<name>_tb``) a
-    second input says where the exact value lies when x is a tie: 0 on it (to even), 1 beyond it (magnitude up),
-    2 short of it (magnitude down)."""
+# arith.truncf's rounding modes (loom.semantics.scalar.ROUNDING_MODES) -> (the function name's suffix, when the
+# magnitude rounds up given the sign bit s, the remainder rem below the kept bits and half the last kept bit, and
+# whether an overflow gives the largest finite magnitude instead of infinity)
+MODES = {
+    "to_nearest_even": ("", "(rem > half) || (rem == half && {on_tie})", "1'b0"),
+    "to_nearest_away": ("_away", "(rem >= half)", "1'b0"),
+    "toward_zero": ("_rz", "1'b0", "1'b1"),
+    "upward": ("_ru", "(!x[63] && rem != 53'h0)", "x[63]"),
+    "downward": ("_rd", "(x[63] && rem != 53'h0)", "!x[63]"),
+}
+
+
+def from_f64_function(name: str, tie_break: bool = False, mode: str = "to_nearest_even") -> str:
+    """``loom_f64_to_<name>``: f64 bits -> a narrow format's bits, rounded in ``mode`` (``MODES``; round to nearest
+    even by default), overflow to inf (or the largest finite value where the mode rounds toward zero), subnormal
+    results, NaN -> the quiet NaN of the same sign. With ``tie_break`` (``loom_f64_to_<name>_tb``, nearest even
+    only) a second input says where the exact value lies when x is a tie: 0 on it (to even), 1 beyond it
+    (magnitude up), 2 short of it (magnitude down)."""
     p, e = NARROW[name]
     m, w, bias = p - 1, p + e, (1 << (e - 1)) - 1
     emin, cut = 1 - bias, 53 - p
-    fn = f"loom_f64_to_{name}" + ("_tb" if tie_break else "")
+    suffix, up_rule, to_max = MODES[mode]
+    fn = f"loom_f64_to_{name}" + suffix + ("_tb" if tie_break else "")
     tb_in = ", input [1:0] tb" if tie_break else ""
     on_tie = "(tb == 2'd1 || (tb == 2'd0 && q[0]))" if tie_break else "q[0]"
+    up = up_rule.format(on_tie=on_tie)
+    # a nonzero magnitude below everything the format keeps: 0, or the least subnormal where the mode rounds up
+    tiny = "1'b0" if mode.startswith("to_nearest") or mode == "toward_zero" else up_rule.replace("rem != 53'h0", "1'b1")
+    zero = f"{{x[63], {w - 1}'h0}}" if tiny == "1'b0" else f"{{x[63], {w - 2}'h0, {tiny}}}"
+    f64_sub = zero if tiny == "1'b0" else f"{{x[63], {w - 2}'h0, (x[51:0] != 52'h0) && {tiny}}}"
+    inf = f"{w - 1}'h{INF_MAG[name]:x}"
+    big = inf if to_max == "1'b0" else f"({to_max}) ? {w - 1}'h{INF_MAG[name] - 1:x} : {inf}"
+    how = "round to nearest even, overflow to inf" if mode == "to_nearest_even" else f"rounded {mode.replace('_', ' ')}"
     return f"""`ifndef YOSYS
-  // f64 bits -> {name} bits, round to nearest even, overflow to inf, subnormal results, quiet NaN {QNAN[name]:#x}
+  // f64 bits -> {name} bits, {how}, subnormal results, quiet NaN {QNAN[name]:#x}
   function automatic [{w - 1}:0] {fn}(input [63:0] x{tb_in});
     reg [52:0] sig, q, rem, half; integer ex, sh; reg up;
   begin
     ex = $signed({{21'h0, x[62:52]}});
     if (x[62:52] == 11'h7ff) {fn} = (x[51:0] != 0) ? {{x[63], {w - 1}'h{QNAN[name]:x}}} : {{x[63], {w - 1}'h{INF_MAG[name]:x}}};
-    else if (x[62:52] == 11'h0) {fn} = {{x[63], {w - 1}'h0}};
+    else if (x[62:52] == 11'h0) {fn} = {f64_sub};
     else begin
       ex = ex - 1023;
       sig = {{1'b1, x[51:0]}};
       sh = (ex >= {emin}) ? {cut} : {cut} + ({emin} - ex);
-      if (sh > 53) {fn} = {{x[63], {w - 1}'h0}};  // below half the least subnormal (and 53'h1 << sh would wrap)
+      if (sh > 53) {fn} = {zero};  // below half the least subnormal (and 53'h1 << sh would wrap)
       else begin
         q = sig >> sh;
         rem = sig & ((53'h1 << sh) - 53'h1);
         half = 53'h1 << (sh - 1);
-        up = (rem > half) || (rem == half && {on_tie});
+        up = {up};
         q = q + (up ? 53'h1 : 53'h0);
         if (ex >= {emin}) begin
           if (q[{p}]) begin q = q >> 1; ex = ex + 1; end
-          if (ex > {bias}) {fn} = {{x[63], {w - 1}'h{INF_MAG[name]:x}}};
+          if (ex > {bias}) {fn} = {{x[63], {big}}};
           else {fn} = {{x[63], {e}'(ex + {bias}), q[{m - 1}:0]}};
         end else {fn} = {{x[63], q[{w - 2}:0]}};
       end

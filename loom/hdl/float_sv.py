@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 from loom.hdl import libm_c
-from loom.hdl.float_conv_sv import INF_MAG, QNAN, fptoi_function, from_f64_function, int_to_float_function, \
+from loom.hdl.float_conv_sv import INF_MAG, MODES, QNAN, fptoi_function, from_f64_function, int_to_float_function, \
     to_f64_function
 from loom.hdl.svexpr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
+from loom.semantics.scalar import ROUNDING_MODES, rounding_mode
 
 FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
 FLOAT_WIDTHS = {"bf16": 16, "f16": 16, "f32": 32, "f64": 64}
@@ -40,10 +41,12 @@ def to_f64(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
     return x if name == "f64" else _call(f"loom_{name}_to_f64", lambda: to_f64_function(name), x, b)
 
 
-def from_f64(x64: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
-    """f64 bits ``x64`` rounded once to ``t``."""
+def from_f64(x64: str, t: Type, b: Optional[SvExprBuilder] = None, mode: str = "to_nearest_even") -> str:
+    """f64 bits ``x64`` rounded once to ``t`` in rounding ``mode`` (``loom.semantics.scalar.ROUNDING_MODES``)."""
     name = fmt(t)
-    return x64 if name == "f64" else _call(f"loom_f64_to_{name}", lambda: from_f64_function(name), x64, b)
+    if name == "f64":
+        return x64
+    return _call(f"loom_f64_to_{name}{MODES[mode][0]}", lambda: from_f64_function(name, mode=mode), x64, b)
 
 
 def _real(x: str, t: Type, b: Optional[SvExprBuilder] = None) -> str:
@@ -109,6 +112,9 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         return b.wire(out_t, int_to_float(a[0], ins[0], op == "arith.sitofp", out_t, b), behavioural=True), out_t
     if op == "math.fma":
         return (_fma(a, ins, out_t, b) if fmt(out_t) != "f64" else _fma64(a, out_t, b)), out_t
+    if op == "arith.truncf" and rounding_mode(dict(info.attrs)) != ROUNDING_MODES[0]:  # bit logic, no real
+        return b.wire(out_t, from_f64(to_f64(a[0], ins[0], b), out_t, b, rounding_mode(dict(info.attrs))),
+                      behavioural=True), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     if op in FLOAT_CLASS_SV:

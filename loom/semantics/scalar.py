@@ -38,7 +38,7 @@ import math
 import struct
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from loom.diagnostics import SimulationError
 from loom.ir.attributes import Attribute, BoolAttr, FloatAttr, IntegerAttr, StringAttr
@@ -139,35 +139,58 @@ def _floor_log2(q: Fraction) -> int:
     return e - 1 if Fraction(2) ** e > q else e
 
 
-def _round_positive(x: Exact, fmt: FloatFormat) -> float:
-    """Round an exact, positive, finite value to ``fmt`` (RNE), overflowing to inf."""
+# arith.truncf's ``roundingmode`` (MLIR's arith::RoundingMode): case i has value i; absent means the first
+ROUNDING_MODES = ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")
+
+
+def _magnitude_rounding(mode: str, negative: bool) -> str:
+    """How a rounding mode rounds the magnitude of a value of the given sign: even, away (ties away from
+    zero), up (to the next representable magnitude) or down (truncate)."""
+    if mode == "to_nearest_even":
+        return "even"
+    if mode == "to_nearest_away":
+        return "away"
+    if mode == "toward_zero":
+        return "down"
+    return "up" if (mode == "upward") != negative else "down"
+
+
+def _round_positive(x: Exact, fmt: FloatFormat, how: str = "even") -> float:
+    """Round an exact, positive, finite value to ``fmt`` (``how``: see ``_magnitude_rounding``), overflowing to
+    inf, or to the largest finite value when rounding down."""
     if isinstance(x, float):
         exponent = math.frexp(x)[1] - 1
         qexp = max(exponent, fmt.emin) - fmt.precision + 1
-        n = round(math.ldexp(x, -qexp))  # exact scaling; round() is half-to-even
+        scaled: Union[float, Fraction] = math.ldexp(x, -qexp)  # exact scaling
     else:
         q = Fraction(x)
         qexp = max(_floor_log2(q), fmt.emin) - fmt.precision + 1
-        n = round(q / (1 << qexp) if qexp >= 0 else q * (1 << -qexp))
+        scaled = q / (1 << qexp) if qexp >= 0 else q * (1 << -qexp)
+    if how == "even":
+        n = round(scaled)  # half-to-even
+    elif how == "away":
+        n = math.floor(scaled + (0.5 if isinstance(scaled, float) else Fraction(1, 2)))  # exact: scaled < 2^54
+    else:
+        n = math.ceil(scaled) if how == "up" else math.floor(scaled)
     if n == 0:
         return 0.0
     if n.bit_length() - 1 + qexp > fmt.emax:
-        return math.inf
+        return math.ldexp((1 << fmt.precision) - 1, fmt.emax - fmt.precision + 1) if how == "down" else math.inf
     return math.ldexp(n, qexp)
 
 
-def round_to_format(x: Exact, fmt: FloatFormat) -> float:
-    """Round an exact value (float, int or Fraction) to ``fmt``, round-to-nearest-even."""
+def round_to_format(x: Exact, fmt: FloatFormat, mode: str = "to_nearest_even") -> float:
+    """Round an exact value (float, int or Fraction) to ``fmt`` in rounding ``mode`` (``ROUNDING_MODES``)."""
     if isinstance(x, float):
         if fmt.precision == 53 or x != x or x == 0.0 or x in (math.inf, -math.inf):
             return x
-        r = _round_positive(-x if x < 0 else x, fmt)
+        r = _round_positive(-x if x < 0 else x, fmt, _magnitude_rounding(mode, x < 0))
         return -r if x < 0 else r
     if isinstance(x, int) and -(1 << 53) <= x <= (1 << 53):
-        return round_to_format(float(x), fmt)
+        return round_to_format(float(x), fmt, mode)
     if x == 0:
         return 0.0
-    r = _round_positive(-x if x < 0 else x, fmt)
+    r = _round_positive(-x if x < 0 else x, fmt, _magnitude_rounding(mode, x < 0))
     return -r if x < 0 else r
 
 
@@ -812,7 +835,21 @@ def _make_zext(sig: OpSig) -> ScalarFn:
 def _make_fconv(sig: OpSig) -> ScalarFn:
     sig.float_type(sig.operand_types[0])
     fmt = float_format(sig.float_type(sig.result_types[0]))
-    return lambda v: [round_to_format(v[0], fmt)]
+    mode = rounding_mode(sig.attrs, sig)
+    return lambda v: [round_to_format(v[0], fmt, mode)]
+
+
+def rounding_mode(attrs: Mapping[str, Any], sig: Optional["OpSig"] = None) -> str:
+    """The ``roundingmode`` of an arith.truncf (``ROUNDING_MODES``; to_nearest_even when absent); a value outside
+    the enum is an unsupported op (raised through ``sig`` when given, else ValueError)."""
+    a = attrs.get("roundingmode")
+    if a is None:
+        return ROUNDING_MODES[0]
+    if isinstance(a, IntegerAttr) and 0 <= a.value < len(ROUNDING_MODES):
+        return ROUNDING_MODES[a.value]
+    if sig is not None:
+        raise sig.fail(f"unknown roundingmode {a}")
+    raise ValueError(f"unknown roundingmode {a}")
 
 
 @_builder("arith.sitofp", "arith.uitofp")
