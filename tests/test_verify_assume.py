@@ -168,3 +168,62 @@ def test_while_loop_termination_is_stated_not_hidden(tmp_path):
     assert suite.get("skipped") == "1"
     text = loom("verify", str(ROOT / "examples" / "collatz.scf.mlir")).stdout
     assert "(if L0 terminates)" in text and "1 assumed" in text
+
+
+FREE_STEP = """func.func @strided(%a: memref<?xf64>, %lb: index, %ub: index, %step: index) -> f64 {
+  %zf = arith.constant 0.0 : f64
+  %s = scf.for %i = %lb to %ub step %step iter_args(%acc = %zf) -> (f64) {
+    %v = memref.load %a[%i] : memref<?xf64>
+    %acc2 = arith.addf %acc, %v : f64
+    scf.yield %acc2 : f64
+  }
+  return %s : f64
+}
+"""
+
+
+def test_a_free_step_is_refuted_as_the_source_s_undefined_step(tmp_path):
+    """A step the source leaves undefined (zero or negative) is blamed on the input program: the stream
+    precondition names scf.for's positive-step rule, and the BMC run that fails on a zero step says the source
+    stops on the same arguments (replayed in the interpreter), instead of a bare DFG runtime error."""
+    src = tmp_path / "strided.scf.mlir"
+    src.write_text(FREE_STEP)
+    code, doc = _json(str(src))
+    assert code == 1
+    bad = {o["id"]: o for o in doc["obligations"] if o["status"] == "refuted"}
+    pre = bad["fsm.stream.pre.%index"]
+    step = int(pre["counterexample"]["arguments"]["step"])
+    assert pre["counterexample"]["finding"] == "input"
+    if step <= 0:
+        assert "scf.for leaves undefined" in pre["detail"] and "wraps too" not in pre["detail"]
+    run = bad["bmc.K4.deadlock"]
+    assert run["counterexample"]["kind"] == "error" and "RT_DATAFLOW_STREAM_ZERO_STEP" in run["detail"]
+    assert run["counterexample"]["finding"] == "input"
+    assert run["counterexample"]["source_error"].startswith("RT_SCF_FOR_STEP")
+    assert "the source stops on these arguments too" in run["detail"]
+    # the same refutation on the DFG alone names no source
+    assert loom("compile", str(src), "-o", str(tmp_path)).returncode == 0
+    code, doc = _json(str(tmp_path / "strided.dfg.mlir"))
+    run = next(o for o in doc["obligations"] if o["id"] == "bmc.K4.deadlock")
+    assert run["status"] == "refuted" and "finding" not in run["counterexample"]
+
+
+def test_findings_name_a_non_positive_scf_for_step():
+    """The stream-precondition note for scf.for steps the source leaves undefined (signed: <= 0)."""
+    from loom.interp.ops_scf import FOR_STEP
+    from loom.mlir import parse_text
+    from loom.verify.lemmas import findings
+    from loom.verify.obligation import Obligation
+
+    module = parse_text(FREE_STEP, "strided.scf.mlir")
+    func = next(op for op in module.walk() if op.name == "func.func")
+    loop = next(op for op in func.walk() if op.name == "scf.for")
+
+    class Stream:  # the stream the loop was lowered to: only its location matters here
+        loc = loop.loc
+
+    for step, says in ((-2, "scf.for leaves undefined"), (0, "scf.for leaves undefined")):
+        ob = Obligation("fsm.stream.pre.%index", "fsm", "refuted", 0.0, "pre -- x", counterexample={
+            "operands": {"start": 2, "step": step, "bound": 3}, "arguments": {"lb": 2, "ub": 3, "step": step}})
+        got = findings.classify(ob, Stream(), "+=", "<", func)  # type: ignore[arg-type]
+        assert says in got.detail and FOR_STEP in got.detail, got.detail

@@ -28,6 +28,7 @@ from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
 from loom.verify.refine.check import check_refinement
+from loom.verify.refine.replay import source_error
 from loom.verify.memory.structure import check_structure, memory_layout
 
 Checker = Callable[[Operation, VerifyContext], list[Obligation]]
@@ -160,11 +161,28 @@ def verify_function(
     elif "refine" in want:
         obs.append(not_checked_refinement(func, ctx))
     if "bmc" in want:
-        obs += _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
+        bmc = _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
+        obs += [_blame_input(o, source) for o in bmc] if source is not None else bmc
     obs = _mark_partial(obs)
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
     return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0,
                         assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions])
+
+
+def _blame_input(ob: Obligation, source: Operation) -> Obligation:
+    """A BMC run that ends in a runtime error, replayed on the source: when the source stops with an error on
+    the same arguments, the refutation is a finding about the input program (say which inputs are legal), not a
+    lowering bug; it stays refuted, as a DFG run that fails is still one."""
+    cex = ob.counterexample or {}
+    if ob.status != "refuted" or cex.get("kind") != "error" or "arguments" not in cex:
+        return ob
+    err = source_error(source, cex["arguments"])
+    if err is None:
+        return ob
+    note = (f" -- the source stops on these arguments too ({err.code} {err.message}): a property of the input "
+            "program, not a lowering bug -- say what inputs are legal with --assume or {loom.range = [lo, hi]}")
+    return dataclasses.replace(ob, detail=ob.detail + note,
+                               counterexample={**cex, "finding": "input", "source_error": f"{err.code} {err.message}"})
 
 
 # obligations whose proof counts loop trips (N_L finite): they hold if every while loop ends

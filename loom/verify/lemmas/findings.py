@@ -3,7 +3,8 @@
 ``fsm.stream.pre.*`` is refuted with concrete operands (start, step, bound). This
 module replays that activation exactly, over unbounded integers, to tell
 
-* ``wraps``: the index really leaves the 64-bit range before the stream stops;
+* ``wraps``: the index really leaves the 64-bit range before the stream stops (or, with a zero step, the
+  stream faults);
   then, when the source loop the stream was lowered from is known, whether that
   loop runs the same induction on the same inputs (its induction variable wraps
   too: a finding about the *input program*, not a lowering bug);
@@ -119,10 +120,11 @@ def classify(ob: Obligation, stream: Operation, step_op: str, cond: str,
         start, step, bound = (signed(int(ops[k])) for k in ("start", "step", "bound"))
     except (KeyError, TypeError, ValueError):
         return ob
+    zero = step_op in ("+=", "-=") and step == 0 and cond in _HOLDS and _HOLDS[cond](start, bound)
     w = wraps(step_op, cond, start, step, bound)
     if w is None:
         return ob
-    if w is False:
+    if w is False and not zero:
         n = additive_trips(cond, start, step if step_op == "+=" else -step, bound) if step_op in ("+=", "-=") else None
         ends = f"after {n} trip(s)" if n is not None else "without wrapping"
         return dataclasses.replace(
@@ -130,8 +132,9 @@ def classify(ob: Obligation, stream: Operation, step_op: str, cond: str,
             detail=f"{ob.detail.split(' -- ')[0]} -- but with these operands the activation ends {ends}: the "
                    "precondition is sufficient, not necessary, and no wrapping input was found")
     loop = source_loop(source, stream)
-    finding = {"finding": "dfg", "wraps": True}
-    note = "the index wraps past the 64-bit range before the stream stops"
+    finding = {"finding": "dfg", "wraps": not zero}
+    note = ("the step is 0: the stream stops with RT_DATAFLOW_STREAM_ZERO_STEP" if zero else
+            "the index wraps past the 64-bit range before the stream stops")
     if loop is not None:
         finding.update(finding="input", source_loop=str(loop.loc))
         note += f"; the source loop {loop.name} at {loop.loc} runs the same induction"
@@ -139,7 +142,11 @@ def classify(ob: Obligation, stream: Operation, step_op: str, cond: str,
             names = function_arg_names(source)
             args = {k: signed(int(v)) for k, v in cex.get("arguments", {}).items() if _is_int(v)}
             lb, ub, st = (_value_of(v, args, names) for v in loop.operands[:3])
-            if None not in (lb, ub, st) and wraps("+=", "<", lb, st, ub):
+            unsigned = "unsignedCmp" in loop.attributes
+            if st is not None and (st == 0 or (st < 0 and not unsigned)):
+                note += (f" with step {st}, which scf.for leaves undefined (a step must be positive; the "
+                         "interpreter stops with RT_SCF_FOR_STEP)")
+            elif None not in (lb, ub, st) and wraps("+=", "<", lb, st, ub):
                 note += f" and its induction variable wraps too (lb={lb}, ub={ub}, step={st})"
         note += ": a property of the input program, not a lowering bug -- say what inputs are legal with " \
                 "--assume or {loom.range = [lo, hi]}"

@@ -112,3 +112,24 @@ def replay(source: Operation, dfg: Operation, arguments: dict) -> Optional[dict]
         if why is not None:
             return {"inputs": inputs, "why": why}
     return None
+
+
+def source_error(source: Operation, arguments: dict) -> Optional[LoomError]:
+    """The runtime error the source stops with on a witness's ``arguments`` taken as given (memref sizes as
+    the witness names them), or None when it runs without one. A DFG counterexample on which the source fails
+    too is about the input program (its precondition), not the lowering."""
+    from loom.interp import run_json
+
+    parent = source.parent_op
+    if parent is None:
+        return None
+    fname = source.attributes["sym_name"].value
+    inputs = input_variants(source, arguments)[0]
+    try:
+        ref = run_json(Module(parent), fname, inputs, max_steps=MAX_STEPS)
+    except LoomError:
+        return None  # the witness does not make inputs the source takes: nothing to say
+    if ref.status != "error" or ref.error is None or ref.error.code == "RT_STEP_LIMIT":
+        return None
+    return ref.error
+
