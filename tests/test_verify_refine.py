@@ -231,3 +231,38 @@ def test_a_long_chain_is_related_without_deep_recursion():
     bad_dfg = next(f for f in bad.functions() if f.name == "handshake.func")
     refuted = [o.id for o in check_refinement(bad_dfg, CTX, src) if o.status == "refuted"]
     assert any(i.startswith("refine.store@") for i in refuted), refuted
+
+
+WHILE_NO_CARRIES = """func.func @halve(%cnt: memref<1xi32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  scf.while : () -> () {
+    %x = memref.load %cnt[%c0] : memref<1xi32>
+    %pos = arith.cmpi sgt, %x, %one : i32
+    scf.condition(%pos)
+  } do {
+    %x = memref.load %cnt[%c0] : memref<1xi32>
+    %h = arith.shrsi %x, %one : i32
+    memref.store %h, %cnt[%c0] : memref<1xi32>
+    scf.yield
+  }
+  %fin = memref.load %cnt[%c0] : memref<1xi32>
+  return %fin : i32
+}
+"""
+
+
+def test_a_while_loop_that_carries_no_data_has_its_condition_compared():
+    """A while loop whose state lives in memory (no iter_args) is first met through its loads: its continue
+    condition is still related to the source's (it was left out, an unknown with an empty reason), and a
+    condition that differs is refuted with a replayed run."""
+    m = parse_text(WHILE_NO_CARRIES, "halve.scf.mlir")
+    src = next(f for f in m.functions() if f.name == "func.func")
+    dfg = next(f for f in lower_module(m, None, LowerOptions()).functions() if f.name == "handshake.func")
+    obs = {o.id: o for o in check_refinement(dfg, CTX, src)}
+    assert obs["refine.loop@4:3.cond"].status == "proved", obs["refine.loop@4:3.cond"].detail
+    assert all(o.status == "proved" for o in obs.values()), [(o.id, o.detail) for o in obs.values()]
+    cmp = next(op for op in dfg.walk() if op.name == "arith.cmpi")
+    cmp.attributes["predicate"] = type(cmp.attributes["predicate"])(5, cmp.attributes["predicate"].type)  # sge
+    bad = {o.id: o for o in check_refinement(dfg, CTX, src)}["refine.loop@4:3.cond"]
+    assert bad.status == "refuted" and "running both on" in bad.detail, bad.detail

@@ -205,13 +205,7 @@ class DfgModel:
                 sv.next = self._need(sv_op.operands[2])
             except Unsupported as e:
                 sv.why_not = e.reason
-        for f in self.frames:
-            if f.kind == "while" and f.cont is None:
-                try:
-                    c = self._need(f.op.operands[0])
-                    f.cont = c if z3.is_bool(c) else c != 0
-                except Unsupported as e:
-                    f.why_not = e.reason
+        self._while_conts()
         for a in self.layout.accesses:
             self._access(a)
         ret = self.layout.ret
@@ -228,6 +222,20 @@ class DfgModel:
                     ev.why_not = e.reason
                 self.events.append(ev)
                 k += 1
+        self._while_conts()  # while loops first met through an access or a result (no data carried)
+
+    def _while_conts(self) -> None:
+        """The continue condition of every while loop found so far that has none yet (or why not)."""
+        k = 0
+        while k < len(self.frames):  # evaluating a condition may find further loops
+            f = self.frames[k]
+            k += 1
+            if f.kind == "while" and f.cont is None and not f.why_not:
+                try:
+                    c = self._need(f.op.operands[0])
+                    f.cont = c if z3.is_bool(c) else c != 0
+                except Unsupported as e:
+                    f.why_not = e.reason
 
     def _access(self, a) -> None:
         op = a.op
