@@ -278,7 +278,7 @@ def test_subview_store_is_visible_in_root_and_globals():
         run(m, "f", {"A": [[0] * 4] * 3, "o": 2})
     assert e.value.code == "IO_INPUT_MISSING" and "@tbl" in str(e.value)
     oob = run(m, "f", {**obj, "o": 3})
-    assert oob.status == "error" and oob.error.code == "RT_MEMREF_OUT_OF_BOUNDS"
+    assert oob.status == "error" and oob.error.code == "RT_MEMREF_BAD_VIEW"
 
 
 def test_alloc_dim_and_float_reduction():

@@ -72,7 +72,7 @@ def test_strided_and_rank_reducing_subview():
     assert row.sizes == (6,) and row.to_flat() == list(range(12, 18))
     with pytest.raises(SimulationError) as e:
         g.subview([3, 0], [2, 6], [1, 1])
-    assert e.value.code == "RT_MEMREF_OUT_OF_BOUNDS"
+    assert e.value.code == "RT_MEMREF_BAD_VIEW"
 
 
 def test_reinterpret_collapse_expand():

@@ -192,7 +192,7 @@ class MemRefView:
                     or (s == 0 and o > self.sizes[d]):
                 raise SimulationError(
                     f"{what}: window offset {o}, size {s}, stride {st} exceeds dimension {d} "
-                    f"of {self.describe()}", loc, OUT_OF_BOUNDS)
+                    f"of {self.describe()}", loc, BAD_VIEW)
         offset = self.offset + sum(o * st for o, st in zip(offsets, self.strides))
         new_sizes = list(sizes)
         new_strides = [a * b for a, b in zip(strides, self.strides)]
