@@ -266,3 +266,30 @@ def test_a_while_loop_that_carries_no_data_has_its_condition_compared():
     cmp.attributes["predicate"] = type(cmp.attributes["predicate"])(5, cmp.attributes["predicate"].type)  # sge
     bad = {o.id: o for o in check_refinement(dfg, CTX, src)}["refine.loop@4:3.cond"]
     assert bad.status == "refuted" and "running both on" in bad.detail, bad.detail
+
+
+FLOATS = """func.func @k(%x: f32, %y: f32, %w: f64) -> (i1, f32) {
+  %c = arith.cmpf olt, %x, %y : f32
+  %t = "arith.truncf"(%w) <{roundingmode = 2 : i32}> : (f64) -> f32
+  return %c, %t : i1, f32
+}
+"""
+
+
+@pytest.mark.parametrize("change", ["predicate", "roundingmode"])
+def test_a_changed_float_op_is_refuted_with_a_replayed_run(change):
+    """Floats are uninterpreted in the refinement model, so its witness names no float argument values; the
+    replay tries equal, ascending and descending inexact values, and so shows a swapped comparison or a
+    changed rounding mode as a real difference (it used to try 1.5 for every float: unknown)."""
+    from loom.ir.attributes import IntegerAttr
+
+    m = parse_text(FLOATS, "k.scf.mlir")
+    src = next(f for f in m.functions() if f.name == "func.func")
+    dfg = next(f for f in lower_module(m, None, LowerOptions()).functions() if f.name == "handshake.func")
+    assert all(o.status == "proved" for o in check_refinement(dfg, CTX, src))
+    name = "arith.cmpf" if change == "predicate" else "arith.truncf"
+    op = next(o for o in dfg.walk() if o.name == name)
+    old = op.attributes[change]
+    op.attributes[change] = IntegerAttr(2 if change == "predicate" else 3, old.type)  # ogt; toward_zero
+    bad = [o for o in check_refinement(dfg, CTX, src) if o.status != "proved"]
+    assert len(bad) == 1 and bad[0].status == "refuted" and "running both on" in bad[0].detail, bad

@@ -43,33 +43,42 @@ def _memref(t: MemRefType, sizes: list[int]) -> Any:
     return build(0)
 
 
+# float arguments (the witness gives none: floats are uninterpreted there): all equal, then distinct and
+# ascending, then descending in argument order, so a changed comparison or operand order shows (and inexact
+# in every float type, a fraction of .1 or .9: a changed rounding shows too)
+FLOAT_PICKS = (lambda k: 1.5, lambda k: round(-2.1 + 3 * k, 6), lambda k: round(2.1 - 3 * k, 6))
+
+
 def input_variants(source: Operation, arguments: dict) -> list[dict]:
     """Inputs for ``source`` from a witness's ``arguments`` (``name`` / ``name.dimK``): scalars as given
-    and clamped to small values, memref sizes as given (clamped) and at the largest size tried."""
+    and clamped to small values, memref sizes as given (clamped) and at the largest size tried, float
+    arguments by ``FLOAT_PICKS``."""
     names = function_arg_names(source)
     types = [a.type for a in source.regions[0].entry.args]
     out = []
-    for clamp in (False, True):
-        for full in (False, True):
-            v: dict[str, Any] = {}
-            for n, t in zip(names, types):
-                if isinstance(t, MemRefType):
-                    sizes = []
-                    for k, s in enumerate(t.shape):
-                        got = MAX_DIM if full else arguments.get(f"{n}.dim{k}", 3)
-                        sizes.append(max(0, min(int(got), MAX_DIM)) if s is None else s)
-                    v[n] = _memref(t, sizes)
-                elif isinstance(t, (IntegerType, IndexType)):
-                    x = int(arguments.get(n, 2))
-                    if isinstance(t, IntegerType) and t.width == 1:
-                        x &= 1
-                    v[n] = max(-MAX_DIM, min(x, MAX_DIM)) if clamp else x
-                elif isinstance(t, FloatType):
-                    v[n] = 1.5
-                else:
-                    v[n] = None
-            if v not in out:
-                out.append(v)
+    picks = FLOAT_PICKS if any(isinstance(t, FloatType) for t in types) else FLOAT_PICKS[:1]
+    for pick in picks:
+        for clamp in (False, True):
+            for full in (False, True):
+                v: dict[str, Any] = {}
+                for k_arg, (n, t) in enumerate(zip(names, types)):
+                    if isinstance(t, MemRefType):
+                        sizes = []
+                        for k, s in enumerate(t.shape):
+                            got = MAX_DIM if full else arguments.get(f"{n}.dim{k}", 3)
+                            sizes.append(max(0, min(int(got), MAX_DIM)) if s is None else s)
+                        v[n] = _memref(t, sizes)
+                    elif isinstance(t, (IntegerType, IndexType)):
+                        x = int(arguments.get(n, 2))
+                        if isinstance(t, IntegerType) and t.width == 1:
+                            x &= 1
+                        v[n] = max(-MAX_DIM, min(x, MAX_DIM)) if clamp else x
+                    elif isinstance(t, FloatType):
+                        v[n] = pick(k_arg)
+                    else:
+                        v[n] = None
+                if v not in out:
+                    out.append(v)
     return out
 
 
