@@ -260,7 +260,7 @@ def test_tile_scale_given_and_out_of_range_window():
     obj = given_inputs("tile_scale")
     assert run("tile_scale", obj)[1]["memrefs"]["m"] == tile_ref(obj["m"], obj["row"], obj["col"], obj["s"])
     _, doc = run("tile_scale", {**obj, "col": 4})  # columns 4, 6, 8: the window leaves the matrix
-    assert doc["status"] == "error" and doc["error"].startswith("RT_MEMREF_OUT_OF_BOUNDS")
+    assert doc["status"] == "error" and doc["error"].startswith("RT_MEMREF_BAD_VIEW")
 
 
 @SETTINGS
