@@ -29,7 +29,16 @@ def lark_tokens(text: str, line: int = 1, col: int = 1) -> list[tuple[str, str, 
         dims = DIMS.match(text, t.start_pos)
         if t.type == "HEX" and len(out) >= 2 and out[-1][0] == "LESS" and out[-2][0] in SHAPED and dims:
             out.append(("DIMS", dims.group(), *at))
-            return out + lark_tokens(text[dims.end() :], at[0], at[1] + len(dims.group()))
+            line_at, col_at = at[0], at[1] + len(dims.group())
+            try:
+                return out + lark_tokens(text[dims.end() :], line_at, col_at)
+            except UnexpectedCharacters as e:  # report it where it is in the whole text, not in the rest
+                if not getattr(e, "absolute", False):  # (line_at, col_at) are whole-text positions: shift once
+                    if e.line == 1:
+                        e.column += col_at - 1
+                    e.line += line_at - 1
+                    e.absolute = True
+                raise
         out.append((t.type, str(t), *at))
     return out
 

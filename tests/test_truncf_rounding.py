@@ -130,3 +130,29 @@ def test_rtl_model_from_f32_to_half_formats(monkeypatch):
                   (("roundingmode", IntegerAttr(m, IntegerType(32))),)) for n in ("f16", "bf16") for m in (1, 2, 3, 4)]
     n, bad = check_vectors(sigs, limit=len(cases))
     assert n == len(sigs) * len(cases) and bad == [], bad[:10]
+
+
+PRETTY = """func.func @rm(%x: f64) -> (f32, f32, f32) {
+  %a = arith.truncf %x toward_zero : f64 to f32
+  %b = arith.truncf %x upward fastmath<fast> : f64 to f32
+  %c = arith.truncf %x : f64 to f32
+  return %a, %b, %c : f32, f32, f32
+}
+"""
+
+
+def test_pretty_form_reads_the_mode_keyword_as_mlir_opt_prints_it():
+    """``arith.truncf %x upward : f64 to f32`` (MLIR's assembly: the mode right after the operand) is the
+    generic form's ``roundingmode`` i32, and prints back pretty."""
+    from loom.mlir import parse_text, print_module
+    from loom.interp import run_json
+
+    m = parse_text(PRETTY, "rm.mlir")
+    modes = [op.attributes.get("roundingmode") for op in m.walk() if op.name == "arith.truncf"]
+    assert modes == [IntegerAttr(3, IntegerType(32)), IntegerAttr(2, IntegerType(32)), None]
+    text = print_module(m)
+    assert "arith.truncf %x toward_zero : f64 to f32" in text and "arith.truncf %x upward fastmath<fast>" in text
+    generic = PRETTY.replace("arith.truncf %x toward_zero : f64 to f32",
+                             '"arith.truncf"(%x) <{roundingmode = 3 : i32}> : (f64) -> f32')
+    assert print_module(parse_text(generic, "rm.mlir")) == text
+    assert run_json(m, "rm", {"x": 1.00000001}).results == [1.0, 1 + 2.0 ** -23, 1.0]

@@ -13,6 +13,7 @@ from loom.dialects.checks import (
     TYPE_MISMATCH,
     VerifyContext,
     all_same,
+    bool_like,
     counts,
     element,
     fail,
@@ -32,6 +33,7 @@ from loom.dialects.syntax import (
     Format,
     Lit,
     Opd,
+    PickSig,
     SelectSig,
     binary,
     cast,
@@ -48,33 +50,40 @@ CMPF_PREDICATES = (
     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
 )
 
+ROUNDING_MODES = ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")  # arith.truncf: case i is i
+
 INT_BINARY_OVERFLOW = ("addi", "subi", "muli", "shli")
 INT_BINARY = (
     "divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
     "andi", "ori", "xori", "shrsi", "shrui", "maxsi", "minsi", "maxui", "minui",
 )
+INT_EXTENDED = ("mulsi_extended", "mului_extended")  # two results: low and high halves of the product
 FLOAT_BINARY = ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf")
 
 
 # ---------------------------------------------------------------------------- verifiers
 
 
-def _same_type_op(kind: Callable[[Type], bool], what: str, n: int) -> Callable[[Operation, VerifyContext], None]:
+def _same_type_op(
+    kind: Callable[[Type], bool], what: str, n: int, results: int = 1
+) -> Callable[[Operation, VerifyContext], None]:
     def verify(op: Operation, ctx: VerifyContext) -> None:
-        counts(op, operands=n, results=1)
-        t = all_same(op, [*op.operands, *op.results], "operands and result")
+        counts(op, operands=n, results=results)
+        t = all_same(op, [*op.operands, *op.results], "operands and result" + ("s" if results > 1 else ""))
         if not kind(t):
             fail(op, OPERAND_TYPE, f"expects {what} operands, found {t}")
 
     return verify
 
 
-def _shaped_like(t: Type, elem: Type) -> Type:
-    if isinstance(t, VectorType):
-        return VectorType(t.shape, elem)
-    if isinstance(t, TensorType):
-        return TensorType(t.shape, elem)
-    return elem
+def verify_addui_extended(op: Operation, ctx: VerifyContext) -> None:
+    """``arith.addui_extended``: integer operands and sum of one type, and an i1 (shaped like them) overflow."""
+    counts(op, operands=2, results=2)
+    t = all_same(op, [*op.operands, op.results[0]], "operands and sum")
+    if not is_int_like(t):
+        fail(op, OPERAND_TYPE, f"expects integer or index operands, found {t}")
+    if op.results[1].type != bool_like(t):
+        fail(op, RESULT_TYPE, f"overflow result must be {bool_like(t)}, found {op.results[1].type}")
 
 
 def _cmp(kind: Callable[[Type], bool], what: str, n_predicates: int) -> Callable[[Operation, VerifyContext], None]:
@@ -83,7 +92,7 @@ def _cmp(kind: Callable[[Type], bool], what: str, n_predicates: int) -> Callable
         t = all_same(op, op.operands, "compared operands")
         if not kind(t):
             fail(op, OPERAND_TYPE, f"expects {what} operands, found {t}")
-        want = _shaped_like(t, IntegerType(1))
+        want = bool_like(t)
         if op.results[0].type != want:
             fail(op, RESULT_TYPE, f"result must be {want}, found {op.results[0].type}")
         p = op.attributes.get("predicate")
@@ -196,6 +205,12 @@ def _ops() -> list[OpDef]:
         ops.append(OpDef(f"arith.{n}", binary(OVERFLOW), _same_type_op(is_int_like, "integer or index", 2)))
     for n in INT_BINARY:
         ops.append(OpDef(f"arith.{n}", binary(), _same_type_op(is_int_like, "integer or index", 2)))
+    for n in INT_EXTENDED:
+        low_high = _same_type_op(is_int_like, "integer or index", 2, results=2)
+        ops.append(OpDef(f"arith.{n}", binary(results=2), low_high))
+    sum_overflow = PickSig(operands=(0, 0), results=(0, 1), what="arith.addui_extended")  # ``: T, i1``
+    addui = Format(Opd("lhs"), Lit(",", space=False), Opd("rhs"), AttrDict(), sum_overflow)
+    ops.append(OpDef("arith.addui_extended", addui, verify_addui_extended))
     for n in FLOAT_BINARY:
         ops.append(OpDef(f"arith.{n}", binary(FASTMATH), _same_type_op(is_float_like, "float", 2)))
     casts = [
@@ -212,8 +227,9 @@ def _ops() -> list[OpDef]:
         ("index_castui", _index_cast, None),
         ("bitcast", _bitcast, None),
     ]
+    rounding = EnumAttr("roundingmode", ROUNDING_MODES, optional=True, width=32)  # truncf: MLIR's RoundingMode
     for n, verify, flag in casts:
-        ops.append(OpDef(f"arith.{n}", cast(flag), verify))
+        ops.append(OpDef(f"arith.{n}", cast(flag, enum=rounding if n == "truncf" else None), verify))
     return [replace(d, normalize=drop_default_flags) for d in ops]
 
 

@@ -89,6 +89,25 @@ def is_i1(t: Type) -> bool:
     return t == i1
 
 
+def with_element(t: Type, elem: Type) -> Type:
+    """``t``'s vector/tensor shape around element type ``elem`` (``elem`` itself for a scalar)."""
+    if isinstance(t, VectorType):
+        return VectorType(t.shape, elem)
+    if isinstance(t, TensorType):
+        return TensorType(t.shape, elem)
+    return elem
+
+
+def bool_like(t: Type) -> Type:
+    """The i1 type of ``t``'s shape: what comparisons and float classifications return."""
+    return with_element(t, i1)
+
+
+def same_shape(a: Type, b: Type) -> bool:
+    """``a`` and ``b`` are both scalars, or vectors/tensors of one shape (elements aside)."""
+    return bool_like(a) == bool_like(b)
+
+
 def all_same(op: Operation, values: Sequence[Value], what: str, code: str = TYPE_MISMATCH) -> Type:
     """All ``values`` have one type (returned); else ``code``."""
     t = values[0].type

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from loom.dialects.checks import bool_like
 from loom.ir.attributes import (
     Attribute,
     BoolAttr,
@@ -35,10 +36,9 @@ from loom.ir.location import Location
 from loom.ir.types import (
     FloatType,
     FunctionType,
+    IntegerType,
     MemRefType,
-    TensorType,
     Type,
-    VectorType,
     i1,
     i64,
     index,
@@ -224,16 +224,21 @@ class AttrDict(Directive):
 
 @dataclass
 class EnumAttr(Directive):
-    """A required keyword standing for an integer enum attribute (cmpi/cmpf predicates)."""
+    """A keyword standing for an integer enum attribute: required (cmpi/cmpf predicates, i64) or ``optional``
+    (arith.truncf's rounding mode, i32: absent means the op's default)."""
 
     attr: str
     cases: tuple[str, ...]  # case i has value i
     trailing: str = ""  # punctuation printed right after the keyword
+    optional: bool = False
+    width: int = 64  # the enum attribute's integer type
 
     def parse(self, p: AsmParser, st: OpDraft) -> None:
         tok = p.peek()
+        if self.optional and not (tok.is_bare and tok.value in self.cases):
+            return
         word = p.parse_keyword(self.cases)
-        st.set_attr(p, self.attr, IntegerAttr(self.cases.index(word), i64), tok)
+        st.set_attr(p, self.attr, IntegerAttr(self.cases.index(word), IntegerType(self.width)), tok)
         if self.trailing:
             p.expect(self.trailing, f" after '{word}'")
 
@@ -242,7 +247,9 @@ class EnumAttr(Directive):
 
     def print(self, w: AsmPrinter, op: Operation, view: _View) -> str:
         a = op.attributes.get(self.attr)
-        if not (isinstance(a, IntegerAttr) and a.type == i64 and 0 <= a.value < len(self.cases)):
+        if a is None and self.optional:
+            return ""
+        if not (isinstance(a, IntegerAttr) and a.type == IntegerType(self.width) and 0 <= a.value < len(self.cases)):
             raise NoFit
         return f" {self.cases[a.value]}{self.trailing}"
 
@@ -456,17 +463,15 @@ class SameType(Sig):
         return [s] * n, [s] * nres
 
 
-def _bool_like(t: Type) -> Type:
-    if isinstance(t, VectorType):
-        return VectorType(t.shape, i1)
-    if isinstance(t, TensorType):
-        return TensorType(t.shape, i1)
-    return i1
-
-
 @dataclass
 class CmpSig(Sig):
-    """``: T`` -- two operands of type T, an i1 result (or a shaped i1)."""
+    """``: T`` -- ``operands`` operands of type T, an i1 result (or a shaped i1).
+
+    Comparisons take two operands; float classifications (``math.isnan``) one.
+    """
+
+    operands: int = 2
+    what: str = "comparison"
 
     def parse_types(self, p, st):
         p.expect(":", " before the operand type")
@@ -479,8 +484,44 @@ class CmpSig(Sig):
         return op.operands[0].type
 
     def infer(self, s, n, count):
-        _need(n, 2, "comparison")
-        return [s, s], [_bool_like(s)]
+        _need(n, self.operands, self.what)
+        return [s] * n, [bool_like(s)]
+
+
+@dataclass
+class PickSig(Sig):
+    """``: T0, T1, ...`` -- every operand and result type is one of the written types, by index.
+
+    Like ODS's ``type($x)`` list: ``math.fpowi`` writes (lhs, rhs) and picks operands
+    (0, 1) and result (0,); ``arith.addui_extended`` writes (sum, overflow) and picks
+    operands (0, 0) and results (0, 1).
+    """
+
+    operands: tuple[int, ...]
+    results: tuple[int, ...]
+    what: str
+
+    def parse_types(self, p, st):
+        p.expect(":", " before the types")
+        return p.parse_type_list()
+
+    def render(self, w, s):
+        return f" : {', '.join(w.type(t) for t in s)}"
+
+    def extract(self, op):
+        found = dict(zip(self.results, (r.type for r in op.results)))
+        found.update(zip(self.operands, (v.type for v in op.operands)))
+        return [found[k] for k in range(self._written())]
+
+    def infer(self, s, n, count):
+        _need(n, len(self.operands), self.what)
+        if len(s) != self._written():
+            raise SigError(f"{self.what} needs {self._written()} types after ':', found {len(s)}")
+        return [s[k] for k in self.operands], [s[k] for k in self.results]
+
+    def _written(self) -> int:
+        """How many types the text writes."""
+        return 1 + max(self.operands + self.results)
 
 
 @dataclass
@@ -837,12 +878,12 @@ class Format:
 
 # Convenience constructors for the most common shapes ------------------------------------
 
-def binary(flag: tuple[str, str, str] | None = None) -> Format:
-    """``%a, %b [flag<...>] {attrs} : T``."""
+def binary(flag: tuple[str, str, str] | None = None, results: int = 1) -> Format:
+    """``%a, %b [flag<...>] {attrs} : T`` (``results`` results of type T, e.g. 2 for ``arith.mulsi_extended``)."""
     ds: list[Directive] = [Opd("lhs"), Lit(",", space=False), Opd("rhs")]
     if flag:
         ds.append(FlagAttr(*flag))
-    return Format(*ds, AttrDict(), SameType(operands=2, what="binary operation"))
+    return Format(*ds, AttrDict(), SameType(results=results, operands=2, what="binary operation"))
 
 
 def unary(flag: tuple[str, str, str] | None = None) -> Format:
@@ -861,9 +902,11 @@ def same_type_variadic(flag: tuple[str, str, str] | None = None) -> Format:
     return Format(*ds, AttrDict(), SameType())
 
 
-def cast(flag: tuple[str, str, str] | None = None, keyword: str = "to") -> Format:
-    """``%a {attrs} : A to B``."""
+def cast(flag: tuple[str, str, str] | None = None, keyword: str = "to", enum: EnumAttr | None = None) -> Format:
+    """``%a [enum] [flag] {attrs} : A to B``."""
     ds: list[Directive] = [Opd("in")]
+    if enum:
+        ds.append(enum)
     if flag:
         ds.append(FlagAttr(*flag))
     return Format(*ds, AttrDict(), CastSig(keyword))
@@ -901,6 +944,7 @@ __all__ = [
     "Opd",
     "Opds",
     "OperandRef",
+    "PickSig",
     "ResultSig",
     "SameType",
     "SelectSig",

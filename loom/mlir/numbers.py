@@ -42,6 +42,20 @@ def round_float(value: float, t: Type | None) -> float:
     return bits_to_float(float_to_bits(value, t), t)
 
 
+def round_decimal(value: int | float, t: FloatType) -> float | None:
+    """A decimal literal's value at ``t``'s precision, or None when it rounds to infinity there.
+
+    A decimal literal is always finite, so infinity means it is out of ``t``'s range;
+    only hex bit patterns spell inf. (mlir-opt rejects a literal beyond f64's range,
+    "floating point value too large", and rounds one beyond a narrower type's to inf.)
+    """
+    try:
+        rounded = round_float(float(value), t)
+    except OverflowError:  # an integer literal beyond the range of a double
+        return None
+    return None if math.isinf(rounded) else rounded
+
+
 def _clamp32(value: float) -> float:
     if math.isfinite(value) and abs(value) >= 3.4028235677973366e38:  # rounds to inf
         return math.copysign(math.inf, value)

@@ -16,7 +16,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.parsers.lalr_analysis import Shift
 
-from loom.diagnostics import LoomError, ParseError
+from loom.diagnostics import LoomError, ParseError, warn
 from loom.ir.attributes import (
     ArrayAttr,
     Attribute,
@@ -47,11 +47,13 @@ from loom.ir.types import (
     Type,
     TupleType,
     VectorType,
+    f64,
 )
 from loom.mlir.lexer import EOF_TYPE, LARK, Tok, tok_loc
-from loom.mlir.numbers import bits_to_float, int_range, round_float
+from loom.mlir.numbers import bits_to_float, format_float, int_range, round_decimal
 
 MAX_NESTING = 64  # brackets inside one type/attribute; deeper input is rejected, not recursed into
+FLOAT_RANGE = "CPL_IR_FLOAT_RANGE"  # warning: a decimal float literal beyond its type's range, read as infinity
 
 _OPENERS = {"LESS", "LPAR", "LSQB", "LBRACE"}
 _CLOSERS = {"MORE", "RPAR", "RSQB", "RBRACE"}
@@ -385,16 +387,20 @@ class _Builder(Transformer):
         return _Num("float", -float(s) if neg else float(s), tok)
 
     def _typed_number(self, num: _Num, t: Type | None) -> Attribute:
+        if isinstance(t, OpaqueType) and _OTHER_FLOATS.fullmatch(t.text):
+            raise ParseError(
+                f"float type '{t}' is not supported (loom supports {', '.join(sorted(_FLOATS))})", self._loc(num.tok)
+            )
         if isinstance(t, FloatType):
             if num.kind == "hex":
                 if num.value < 0 or num.value >= 1 << t.width:
                     raise ParseError(f"hexadecimal float literal does not fit in {t}", self._loc(num.tok))
                 return FloatAttr(bits_to_float(num.value, t), t)
-            return FloatAttr(round_float(float(num.value), t), t)
+            return FloatAttr(self._decimal_float(num, t), t)
         if num.kind == "float":
             if t is not None:
                 raise ParseError(f"floating point literal with non-float type '{t}'", self._loc(num.tok))
-            return FloatAttr(num.value, None)
+            return FloatAttr(self._decimal_float(num, f64), None)
         if t is not None:
             rng = int_range(t)
             if rng is None:
@@ -402,6 +408,19 @@ class _Builder(Transformer):
             if not rng[0] <= num.value <= rng[1]:
                 raise ParseError(f"integer value {num.value} out of range for type '{t}'", self._loc(num.tok))
         return IntegerAttr(num.value, t)
+
+    def _decimal_float(self, num: _Num, t: FloatType) -> float:
+        """``num`` rounded to ``t``. One beyond ``t``'s range becomes infinity, as MLIR's parser reads it (so loom
+        takes what mlir-opt takes), with a located warning: a decimal literal means a finite value, and MLIR
+        itself prints infinity as a hex bit pattern."""
+        value = round_decimal(num.value, t)
+        if value is None:
+            value = -math.inf if num.value < 0 else math.inf
+            lit = str(num.tok.value)
+            lit = lit if len(lit) <= 40 else f"{lit[:16]}...{lit[-16:]}"
+            warn(f"floating point value {lit} is beyond the range of {t}: read as infinity, as MLIR "
+                 f"reads it (write {format_float(value, t)} to mean infinity)", self._loc(num.tok), FLOAT_RANGE)
+        return value
 
     def number_attr(self, children):
         vals = self._values(children)
