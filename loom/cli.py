@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from loom.diagnostics import LoomError
 
@@ -26,7 +28,94 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(f"{self.prog}: error: [{USAGE}] {message}")
+        raise _UsageError(f"{self.prog}: error: [{USAGE}] {_option_first(message)}")
+
+
+# argparse's "argument --x: must be ..." for a value one of the type functions below rejected
+_BAD_VALUE = re.compile(r"argument (?:\S+/)?(-[^\s:/]+): (must .*)", re.S)
+
+
+def _option_first(message: str) -> str:
+    """argparse's ``argument --x: must be >= 1 (got 0)`` as ``--x must be >= 1 (got 0)``, the form of every
+    bad option value."""
+    m = _BAD_VALUE.fullmatch(message)
+    return f"{m[1]} {m[2]}" if m else message
+
+
+def _int_in(lo: int, hi: Optional[int] = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo..hi`` (no upper bound when ``hi`` is None), so that a value that
+    makes no sense is a usage error naming the option before any work starts."""
+
+    def parse(text: str) -> int:
+        value = int(text)  # a ValueError: argparse says "invalid int value"
+        if value < lo or (hi is not None and value > hi):
+            bound = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+            raise argparse.ArgumentTypeError(f"must be {bound} (got {value})")
+        return value
+
+    parse.__name__ = "int"
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a time limit, a positive and finite number of seconds (as VerifyContext requires)."""
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds (got {text})")
+    return value
+
+
+_seconds.__name__ = "float"
+
+
+class _Given(argparse.Action):
+    """``store``, also noting the option in ``args.given``: an option that acts only with another is checked
+    against it once everything is parsed (see ``_OPTION_NEEDS``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        setattr(namespace, self.dest, values)
+        namespace.given = getattr(namespace, "given", frozenset()) | {self.dest}
+
+
+class _GivenFlag(_Given):
+    """``store_true`` that is noted in ``args.given`` as ``_Given`` does."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=False, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        super().__call__(parser, namespace, True, option_string)
+
+
+# per command: (option, the options of which one must be given for it to act; else it would be ignored)
+_OPTION_NEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)),
+            ("--max-join-fanin", ("--lower", "--rtl")), ("--no-rar", ("--lower", "--rtl"))),
+    "verify": (("--rtl-bound", ("--rtl",)), ("--rtl-depth", ("--rtl",)), ("--rtl-prove", ("--rtl",)),
+               ("--seed", ("--adg",))),
+}
+# per command: (option, an option with which it has no effect)
+_OPTION_CLASHES: dict[str, tuple[tuple[str, str], ...]] = {
+    "sim": (("--max-steps", "--rtl"),),
+    "map": (("--seed", "--check-only"), ("--budget", "--check-only")),
+}
+
+
+def _given(args, option: str) -> bool:
+    """Whether ``option`` was on the command line (every option of the tables above is declared with
+    ``_Given`` or ``_GivenFlag``, as a default value cannot tell)."""
+    return option.lstrip("-").replace("-", "_") in getattr(args, "given", ())
+
+
+def _check_option_needs(args) -> None:
+    """Refuse an option that would be silently ignored: it needs an absent option, or clashes with one."""
+    command = getattr(args, "command", None)
+    for option, any_of in _OPTION_NEEDS.get(command, ()):
+        if _given(args, option) and not any(_given(args, o) for o in any_of):
+            raise _UsageError(f"loom {command}: error: [{USAGE}] {option} needs {' or '.join(any_of)}")
+    for option, other in _OPTION_CLASHES.get(command, ()):
+        if _given(args, option) and _given(args, other):
+            raise _UsageError(f"loom {command}: error: [{USAGE}] {option} has no effect with {other}")
 
 
 def _stem(path: Path) -> str:
@@ -270,7 +359,9 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
 def cmd_hdl(args) -> int:
     """``loom hdl``: write the RTL, library, file list, SymbiYosys project and property manifest."""
     from loom.hdl.commands import write_design
+    from loom.outputs import check_directory
 
+    check_directory(Path(args.output))  # before the (slow) emission, as `loom compile` does
     path = Path(args.input)
     module = _dfg_module(path, args.func, args)
     func = _dataflow_function(module, args.func, path)
@@ -324,19 +415,7 @@ def cmd_verify(args) -> int:
                              progress_printer, sarif_of)
     from loom.verify.assume import parse_assumption
     from loom.verify.driver import verify_files
-    from loom.verify.obligation import check_seconds
 
-    for flag, value in (("--timeout", args.timeout), ("--budget", args.budget)):
-        try:
-            _ = value is None or check_seconds(value, flag)
-        except ValueError as e:
-            raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
-    if args.bmc_k < 0:
-        raise _UsageError(f"loom verify: error: [{USAGE}] --bmc-k must be >= 0")
-    if args.rtl_bound is not None and args.rtl_bound < 0:
-        raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-bound must be >= 0")
-    if args.rtl_depth is not None and args.rtl_depth < 0:
-        raise _UsageError(f"loom verify: error: [{USAGE}] --rtl-depth must be >= 0")
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
@@ -441,7 +520,9 @@ def _verify_rtl(paths, reports, args) -> list:
 
 def cmd_adg_mesh(args) -> int:
     from loom.map.commands import run_adg_mesh
+    from loom.outputs import check_output_file
 
+    check_output_file(Path(args.output))
     return run_adg_mesh(args)
 
 
@@ -453,7 +534,10 @@ def cmd_adg_verify(args) -> int:
 
 def cmd_map(args) -> int:
     from loom.map.commands import run_map
+    from loom.outputs import check_directory
 
+    if not args.check_only:  # --check-only reads OUTDIR; else it must be writable before the mapping runs
+        check_directory(Path(args.output))
     return run_map(args, _dfg_module, _stem)
 
 
@@ -469,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir")
     c.add_argument("-o", "--output", default=".", metavar="OUTDIR")
     c.add_argument("--func", metavar="NAME")
-    c.add_argument("--max-join-fanin", type=int, metavar="K")
+    c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
     c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
     c.add_argument("--debug-info", action="store_true",
                    help="print each op's source location (loc(...)), so `loom verify --source` can relate the "
@@ -488,14 +572,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--func", metavar="NAME")
     s.add_argument("--inputs", required=True, metavar="IN.json")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--max-steps", type=int, default=10_000_000, metavar="N")
-    s.add_argument("--lower", action="store_true", help="lower a func.func first and simulate the DFG")
-    s.add_argument("--max-join-fanin", type=int, metavar="K")
-    s.add_argument("--no-rar", action="store_true")
-    s.add_argument("--rtl", action="store_true", help="co-simulate the emitted RTL (Verilator, else iverilog)")
-    s.add_argument("--stall", type=int, metavar="SEED",
+    s.add_argument("--max-steps", type=_int_in(1), default=10_000_000, action=_Given, metavar="N",
+                   help="without --rtl: stop after N steps (default 10000000)")
+    s.add_argument("--lower", action=_GivenFlag, help="lower a func.func first and simulate the DFG")
+    s.add_argument("--max-join-fanin", type=_int_in(2), action=_Given, metavar="K",
+                   help="with --lower or --rtl")
+    s.add_argument("--no-rar", action=_GivenFlag, help="with --lower or --rtl")
+    s.add_argument("--rtl", action=_GivenFlag, help="co-simulate the emitted RTL (Verilator, else iverilog)")
+    s.add_argument("--stall", type=_int_in(0, 2**31 - 1), action=_Given, metavar="SEED",
                    help="with --rtl: random valid gaps, ready stalls, memory latency and back-pressure")
-    s.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="with --rtl: slots of every channel FIFO")
+    s.add_argument("--fifo-depth", type=_int_in(1), default=2, action=_Given, metavar="N",
+                   help="with --rtl: slots of every channel FIFO")
     s.set_defaults(run=cmd_sim)
 
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
@@ -505,9 +592,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (one testcase per obligation)")
     v.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report located at the source ops")
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
-    v.add_argument("--timeout", type=float, metavar="S", help="seconds per obligation; a timeout is 'unknown'")
-    v.add_argument("--bmc-k", type=int, default=4, metavar="K", help="trip-count bound of the BMC cross-check")
-    v.add_argument("--budget", type=float, metavar="S",
+    v.add_argument("--timeout", type=_seconds, metavar="S",
+                   help="seconds per obligation; a timeout is 'unknown'")
+    v.add_argument("--bmc-k", type=_int_in(0), default=4, metavar="K",
+                   help="trip-count bound of the BMC cross-check")
+    v.add_argument("--budget", type=_seconds, metavar="S",
                    help="seconds per function for all its obligations together; what runs out is 'unknown'")
     v.add_argument("--require-source", action="store_true",
                    help="a DFG verified without its SCF source (no refinement check) is 'unknown', not skipped")
@@ -520,18 +609,20 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
     v.add_argument("-q", "--quiet", action="store_true",
                    help="print only what is not proved, and the summary (no progress messages)")
-    v.add_argument("--rtl", action="store_true", help="also prove the emitted RTL's properties with SymbiYosys")
-    v.add_argument("--rtl-bound", type=int, metavar="N", help="with --rtl: cap trip-count arguments at N")
-    v.add_argument("--rtl-depth", type=int, metavar="D",
+    v.add_argument("--rtl", action=_GivenFlag, help="also prove the emitted RTL's properties with SymbiYosys")
+    v.add_argument("--rtl-bound", type=_int_in(0), action=_Given, metavar="N",
+                   help="with --rtl: cap trip-count arguments at N")
+    v.add_argument("--rtl-depth", type=_int_in(0), action=_Given, metavar="D",
                    help="with --rtl: cycles of the bounded checks: the DFG-level monitors (default: a whole run at "
                         "the largest arguments, measured by RTL simulation) and, only when D is given, "
                         "bmc.K*.deadlock / residual on the whole RTL (use with --rtl-bound); 0: skip both")
-    v.add_argument("--rtl-prove", action="store_true",
+    v.add_argument("--rtl-prove", action=_GivenFlag,
                    help="with --rtl: first try to prove the DFG-level monitors for every run (k-induction with "
                         "helper invariants, task dfg_prove; minutes); what it proves is reported proved")
-    v.add_argument("--adg", metavar="X.fabric.mlir",
+    v.add_argument("--adg", action=_Given, metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
-    v.add_argument("--seed", type=int, default=0, metavar="N", help="with --adg: the mapper's seed")
+    v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
+                   help="with --adg: the mapper's seed")
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
@@ -539,22 +630,25 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("-o", "--output", required=True, metavar="OUTDIR")
     h.add_argument("--func", metavar="NAME")
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
-    h.add_argument("--fifo-depth", type=int, default=2, metavar="N", help="slots of every channel FIFO")
+    h.add_argument("--fifo-depth", type=_int_in(1), default=2, metavar="N",
+                   help="slots of every channel FIFO")
     h.add_argument("--stats", action="store_true",
                    help="print instance, channel, component and property counts, and synthesize the design with Yosys "
                         "to print its cells and flip-flops per module")
-    h.add_argument("--max-join-fanin", type=int, metavar="K")
+    h.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
     h.add_argument("--no-rar", action="store_true")
     h.set_defaults(run=cmd_hdl)
 
     a = sub.add_parser("adg", help="generate or check an architecture description (fabric MLIR)")
     asub = a.add_subparsers(dest="adg_command", metavar="ACTION", parser_class=_Parser)
     am = asub.add_parser("mesh", help="generate a mesh of switches and PEs")
-    am.add_argument("--rows", type=int, default=10, metavar="R")
-    am.add_argument("--cols", type=int, default=10, metavar="C")
-    am.add_argument("--extmem", type=int, default=4, metavar="K", help="external memory interfaces")
-    am.add_argument("--max-join-fanin", type=int, default=4, metavar="F")
-    am.add_argument("--tracks", type=int, default=3, metavar="T", help="wires per direction between switches")
+    am.add_argument("--rows", type=_int_in(1, 64), default=10, metavar="R")
+    am.add_argument("--cols", type=_int_in(1, 64), default=10, metavar="C")
+    am.add_argument("--extmem", type=_int_in(0, 16), default=4, metavar="K",
+                    help="external memory interfaces")
+    am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F")
+    am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",
+                    help="wires per direction between switches")
     am.add_argument("-o", "--output", required=True, metavar="X.fabric.mlir")
     am.set_defaults(run=cmd_adg_mesh)
     av = asub.add_parser("verify", help="parse and verify fabric files")
@@ -566,11 +660,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--adg", required=True, metavar="X.fabric.mlir")
     m.add_argument("-o", "--output", default=".", metavar="OUTDIR")
     m.add_argument("--func", metavar="NAME")
-    m.add_argument("--seed", type=int, default=0, metavar="N")
-    m.add_argument("--budget", type=float, metavar="SECONDS", help="time for placement retries (default 60)")
-    m.add_argument("--max-join-fanin", type=int, metavar="K", help="default: the ADG's join fan-in")
+    m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N")
+    m.add_argument("--budget", type=_seconds, action=_Given, metavar="SECONDS",
+                   help="time for placement retries (default 60)")
+    m.add_argument("--max-join-fanin", type=_int_in(2), metavar="K", help="default: the ADG's join fan-in")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress display")
-    m.add_argument("--check-only", action="store_true",
+    m.add_argument("--check-only", action=_GivenFlag,
                    help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
     m.set_defaults(run=cmd_map)
     return p
@@ -598,6 +693,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = argparse.Namespace()
     try:
         args = parser.parse_args(argv)
+        _check_option_needs(args)
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE

@@ -53,6 +53,14 @@ class VerifyError(LoomError):
 class SimulationError(LoomError):
     """A runtime error while executing a program (e.g. RT_DATAFLOW_STREAM_ZERO_STEP)."""
 
+    @classmethod
+    def of_op(cls, op_name: str, message: str, loc: Optional[Location],
+              code: Optional[str]) -> "SimulationError":
+        """The error of op ``op_name``, named once: the operator tables' messages already start with it, and
+        the interpreter, the token simulator and the RTL must print the same text."""
+        prefix = f"{op_name}: "
+        return cls(message if message.startswith(prefix) else prefix + message, loc, code)
+
 
 def warn(message: str, loc: Optional[Location] = None, code: Optional[str] = None) -> None:
     """Print a one-line warning to stderr in the same shape as errors."""

@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from loom.diagnostics import LoomError
 from loom.ir.location import Location
@@ -37,14 +38,15 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def check_directory(path: Path, what: str = "output directory") -> Path:
-    """Fail early unless ``path`` is, or can be created as, a writable directory (nothing is created)."""
+    """Fail early unless ``path`` is, or can be created as, a writable directory (nothing is left behind)."""
     if path.exists() and not path.is_dir():
         raise output_error(path, f"{what} is an existing file, not a directory", OUTPUT_DIR)
     base = _nearest_existing(path)
     if not base.is_dir():
         raise output_error(path, f"cannot create the {what}: '{base}' is a file", OUTPUT_DIR)
-    if not os.access(base, os.W_OK | os.X_OK):
-        raise output_error(path, f"cannot create the {what}: '{base}' is not writable", OUTPUT_DIR)
+    why = _unwritable(base)
+    if why:
+        raise output_error(path, f"cannot create the {what}: '{base}' is not writable ({why})", OUTPUT_DIR)
     return path
 
 
@@ -65,9 +67,29 @@ def check_output_file(path: Path, what: str = "output file") -> Path:
     base = _nearest_existing(path.parent)
     if not base.is_dir():
         raise output_error(path, f"cannot write the {what}: '{base}' is not a directory", OUTPUT_FILE)
-    if not os.access(base, os.W_OK | os.X_OK):
-        raise output_error(path, f"cannot write the {what}: '{base}' is not writable", OUTPUT_FILE)
+    why = _unwritable(base)
+    if why:
+        raise output_error(path, f"cannot write the {what}: '{base}' is not writable ({why})", OUTPUT_FILE)
     return path
+
+
+def _unwritable(directory: Path) -> str:
+    """Why nothing can be created in ``directory`` ('' when it can): the permission bits do not tell for
+    root, a read-only mount or /proc, so an empty probe directory is made and removed."""
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return "permission denied"
+    try:
+        os.rmdir(tempfile.mkdtemp(dir=directory, prefix=".loom-probe-"))
+    except OSError as e:
+        return _reason(e)
+    return ""
+
+
+def write_into(outdir: Path, files: dict[str, str], what: str = "output file") -> None:
+    """Write ``files`` (name -> text) into ``outdir``, all or none; a bad ``outdir`` is an IO_OUTPUT_DIR
+    error at it, as for ``loom compile -o``."""
+    check_directory(outdir)
+    write_all([(outdir / name, text) for name, text in files.items()], what)
 
 
 @dataclass(frozen=True)
@@ -79,15 +101,23 @@ class _Staged:
     backup: str | None
 
 
-def _stage(path: Path, text: str) -> str:
+def _stage(path: Path, data: str | bytes) -> str:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the mode open() would
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
     except BaseException:
         _unlink(tmp)
         raise
     return tmp
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it; it is put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _unlink(p: str | None) -> None:
@@ -109,8 +139,9 @@ def _backup(path: Path) -> str | None:
     return b
 
 
-def write_all(files: list[tuple[Path, str]], what: str = "output file") -> None:
-    """Write every (path, text) or none of them; two entries for one path are an error, never an overwrite."""
+def write_all(files: Sequence[tuple[Path, str | bytes]], what: str = "output file") -> None:
+    """Write every (path, text or bytes) or none of them; two entries for one path are an error, never an
+    overwrite."""
     seen: dict[Path, int] = {}
     for i, (p, _) in enumerate(files):
         key = Path(os.path.abspath(p))

@@ -94,13 +94,25 @@ def test_unwritable_output(tmp_path, capsys):
         target = str(ro / "x")
     assert main(["hdl", str(DOT), "-o", target]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "cannot write output directory" in err
+    # as `loom compile -o` reports it (it was `target:1:1: error: [CPL_INPUT_INVALID] ...`)
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"{target}: error: [IO_OUTPUT_DIR] cannot create"), err
 
 
 def test_bad_fifo_depth(tmp_path, capsys):
     assert main(["hdl", str(DOT), "-o", str(tmp_path), "--fifo-depth", "0"]) == 2
-    assert "fifo-depth" in capsys.readouterr().err
+    assert capsys.readouterr().err == "loom hdl: error: [CLI_USAGE] --fifo-depth must be >= 1 (got 0)\n"
     assert not any(tmp_path.iterdir())
+
+
+def test_written_files_get_the_mode_of_the_umask(tmp_path):
+    """Not mkstemp's 0600: the RTL is read by other tools and users (as any file `open` creates)."""
+    mask = os.umask(0o027)
+    try:
+        assert main(["hdl", str(DOT), "-o", str(tmp_path)]) == 0
+    finally:
+        os.umask(mask)
+    assert {stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {0o640}
 
 
 def test_sva_full_elaborates_cleanly_with_pyslang():

@@ -118,3 +118,108 @@ def test_integer_inputs_outside_the_type_range_are_rejected(tmp_path: Path, t: s
 def test_usage_errors_have_a_code() -> None:
     code, _, err = run("compile")
     assert code == 2 and "[CLI_USAGE]" in error_line(err)
+
+
+# ---------------------------------------------------------------------------- unwritable outputs
+ROOT = Path(__file__).resolve().parents[1]
+DOT = str(ROOT / "examples" / "dot.scf.mlir")
+FABRIC = str(ROOT / "tests" / "data" / "map" / "narrow.fabric.mlir")
+# (command line writing to OUT, what OUT names, its code): every command reports it as `loom compile` does
+WRITERS = [
+    (["compile", DOT, "-o", "OUT"], "x", "IO_OUTPUT_DIR"),
+    (["hdl", DOT, "-o", "OUT"], "x", "IO_OUTPUT_DIR"),
+    (["map", DOT, "--adg", FABRIC, "-q", "-o", "OUT"], "x", "IO_OUTPUT_DIR"),
+    (["adg", "mesh", "--rows", "2", "--cols", "2", "-o", "OUT"], "x.fabric.mlir", "IO_OUTPUT_FILE"),
+    (["verify", "-q", DOT, "--emit-smt2", "OUT"], "x", "IO_OUTPUT_DIR"),
+    (["verify", "-q", DOT, "--junit", "OUT"], "x.xml", "IO_OUTPUT_FILE"),
+    (["verify", "-q", DOT, "--sarif", "OUT"], "x.sarif", "IO_OUTPUT_FILE"),
+]
+
+
+@pytest.mark.parametrize("argv, name, code", WRITERS, ids=[" ".join(a[:1] + a[-2:-1]) for a, _, _ in WRITERS])
+@pytest.mark.parametrize("where", ["proc", "under a file"])
+def test_an_unwritable_output_is_one_coded_line_at_its_path(argv: list[str], name: str, code: str, where: str,
+                                                            tmp_path: Path, monkeypatch) -> None:
+    """Under /proc (nothing can be created there, not even by root) or under a regular file: exit 2 with
+    ``OUT: error: [IO_OUTPUT_DIR|FILE]``, before any verification or mapping runs, nothing written."""
+    import loom.map.mapper
+    import loom.verify.driver
+
+    def never(*_a, **_k):
+        raise AssertionError("the output path must be checked before the work starts")
+
+    monkeypatch.setattr(loom.verify.driver, "verify_files", never)
+    monkeypatch.setattr(loom.map.mapper, "map_dfg", never)
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    target = str((Path("/proc") if where == "proc" else plain) / name)
+    rc, out, err = run(*[target if a == "OUT" else a for a in argv])
+    assert rc == 2 and out == ""
+    assert error_line(err).startswith(f"{target}: error: [{code}] "), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"] and plain.read_text() == "x"
+
+
+def test_a_hdl_output_name_taken_by_a_directory_writes_nothing(tmp_path: Path) -> None:
+    """hdl writes all its files or none (as compile): a directory in the way of one file stops them all."""
+    (tmp_path / "dot.sv").mkdir()
+    rc, _, err = run("hdl", DOT, "-o", str(tmp_path))
+    assert rc == 2
+    assert error_line(err).startswith(f"{tmp_path / 'dot.sv'}: error: [IO_OUTPUT_FILE] "), err
+    assert [p.name for p in tmp_path.iterdir()] == ["dot.sv"]
+
+
+# ---------------------------------------------------------------------------- runtime errors in every engine
+REM = "func.func @rem(%a: i32, %b: i32) -> i32 {\n  %r = arith.remui %a, %b : i32\n  return %r : i32\n}\n"
+
+
+def _sim_error(*argv: str) -> str:
+    """The ``error`` of ``loom sim --json`` (status error, exit 1)."""
+    rc, out, err = run("sim", *argv, "--json")
+    assert rc == 1, err
+    doc = json.loads(out)
+    assert doc["status"] == "error"
+    return doc["error"]
+
+
+def test_a_runtime_error_names_its_op_once_in_the_interpreter_and_the_token_simulator(tmp_path: Path) -> None:
+    m, j = _files(tmp_path, REM, '{"a": 7, "b": 0}')
+    want = f"RT_ARITH_DIV_BY_ZERO arith.remui: integer division by zero (at {m}:2:3)"
+    assert _sim_error(m, "--inputs", j) == want
+    assert _sim_error(m, "--inputs", j, "--lower") == want  # was "arith.remui: arith.remui: ..."
+
+
+def test_a_runtime_error_names_its_op_once_in_the_rtl(tmp_path: Path, monkeypatch) -> None:
+    from hdl_support import need
+
+    need("iverilog")
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")  # the quicker build
+    m, j = _files(tmp_path, REM, '{"a": 7, "b": 0}')
+    want = f"RT_ARITH_DIV_BY_ZERO arith.remui: integer division by zero (at {m}:2:3)"
+    assert _sim_error(m, "--inputs", j, "--rtl") == want
+
+
+def test_an_op_is_named_once_whoever_composed_the_message() -> None:
+    from loom.diagnostics import SimulationError
+
+    def text(op: str, message: str) -> str:
+        return SimulationError.of_op(op, message, None, "RT_X").message
+
+    assert text("arith.remui", "arith.remui: x") == "arith.remui: x"
+    assert text("dataflow.stream", "step is zero") == "dataflow.stream: step is zero"
+    assert text("arith.remui", "arith.remuix") == "arith.remui: arith.remuix"
+
+
+@pytest.mark.parametrize("t, big, small", [("f32", 1e39, 3.0e38), ("f16", 70000.0, 65504.0), ("bf16", 3.4e38, 3.3e38)])
+def test_a_float_input_beyond_its_type_reads_as_infinity_with_a_warning(tmp_path: Path, t: str, big: float,
+                                                                        small: float) -> None:
+    """A finite number beyond the float type's range becomes infinity, never silently: one located warning."""
+    src = IDENTITY.format(t=t)
+    for v, sign in ((big, ""), (-big, "-")):
+        m, j = _files(tmp_path, src, json.dumps({"a": v}))
+        code, out, err = run("sim", m, "--inputs", j, "--json")
+        assert code == 0 and json.loads(out)["results"] == [f"{sign}inf"], (out, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "warning: [IO_INPUT_FLOAT_RANGE] input 'a'" in lines[0], err
+    m, j = _files(tmp_path, src, json.dumps({"a": small}))
+    code, out, err = run("sim", m, "--inputs", j, "--json")
+    assert code == 0 and err == "", err

@@ -9,8 +9,6 @@ depends only on the input, so output is deterministic.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from typing import Optional
 from pathlib import Path
@@ -21,7 +19,7 @@ from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
 from loom.hdl.sby import DFG_DEPTH, bundle, project
 from loom.ir.core import Operation
-from loom.ir.location import Location
+from loom.outputs import write_into
 
 SVA_BACKENDS = ("full", "yosys")
 
@@ -89,25 +87,5 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
 
 
 def write_all(outdir: Path, files: dict[str, str]) -> None:
-    """Write every file or none: all go to temporaries first, then are renamed into place."""
-    try:
-        outdir.mkdir(parents=True, exist_ok=True)
-        if not os.access(outdir, os.W_OK):
-            raise PermissionError(13, "permission denied")
-        tmps: list[tuple[str, Path]] = []
-        try:
-            for name, text in files.items():
-                fd, tmp = tempfile.mkstemp(dir=outdir, prefix=f".{name}.", suffix=".tmp")
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text)
-                tmps.append((tmp, outdir / name))
-        except BaseException:
-            for tmp, _ in tmps:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-            raise
-        for tmp, dest in tmps:
-            os.replace(tmp, dest)
-    except OSError as e:
-        reason = (e.strerror or str(e)).lower()
-        raise LoomError(f"cannot write output directory: {reason}", Location(str(outdir), 1, 1)) from None
+    """Write every file into ``outdir`` or none, reporting a bad path as every other output (loom.outputs)."""
+    write_into(outdir, files)

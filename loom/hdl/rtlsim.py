@@ -375,7 +375,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     if fail[0]:
         inst = d.instances[fail[1]]
         code, msg = inst.component.errors[fail[2]]
-        error = SimulationError(f"{inst.op.name}: {msg}", inst.op.loc, code)
+        error = SimulationError.of_op(inst.op.name, msg, inst.op.loc, code)
     elif oob is not None:
         error = _oob_error(e, bench, oob)
     elif why == 1 and not done:  # as the token simulator: a run cut after its return fired has completed

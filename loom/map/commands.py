@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable
 
 from loom.diagnostics import LoomError
 from loom.ir.location import Location
+from loom.outputs import write_all
 
 
 def adg_stem(path: Path) -> str:
@@ -22,54 +22,14 @@ def adg_stem(path: Path) -> str:
     return path.stem
 
 
-def write_all(files: list[tuple[Path, bytes]]) -> None:
-    """Write every file via temporaries, renaming only when all were written (nothing half-way)."""
-    tmps: list[tuple[str, Path]] = []
-    current = files[0][0] if files else Path(".")
-    try:
-        for path, data in files:
-            current = path
-            if path.is_dir():
-                raise IsADirectoryError(21, "is a directory")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            tmps.append((tmp, path))
-            os.chmod(tmp, 0o666 & ~_umask())
-        for tmp, path in tmps:
-            current = path
-            os.replace(tmp, path)
-    except OSError as e:
-        raise LoomError(f"cannot write output file: {(e.strerror or str(e)).lower()}", Location(str(current), 1, 1)) from None
-    finally:
-        for tmp, _ in tmps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def run_adg_mesh(args) -> int:
     from loom.map.adg.mesh import MeshParams, mesh
 
-    for name in ("rows", "cols"):
-        if getattr(args, name) < 1 or getattr(args, name) > 64:
-            raise LoomError(f"--{name} must be in 1..64", Location("<command line>", 1, 1))
-    if args.extmem < 0 or args.extmem > 16:
-        raise LoomError("--extmem must be in 0..16", Location("<command line>", 1, 1))
-    if args.max_join_fanin < 2 or args.max_join_fanin > 64:
-        raise LoomError("--max-join-fanin must be in 2..64", Location("<command line>", 1, 1))
-    if args.tracks < 1 or args.tracks > 4:
-        raise LoomError("--tracks must be in 1..4", Location("<command line>", 1, 1))
+    # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=args.extmem, max_join_fanin=args.max_join_fanin,
                            tracks=args.tracks))
     out = Path(args.output)
-    write_all([(out, text.encode())])
+    write_all([(out, text)])
     _say([f"wrote {out}"])
     return 0
 
@@ -155,16 +115,16 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         return 1
     out = Path(args.output)
     files = [
-        (out / f"{base}.map.json", dumps(doc).encode()),
-        (out / f"{base}.map.txt", map_txt(mapping, doc).encode()),
-        (out / f"{base}.config.json", dumps(config_json(mapping)).encode()),
+        (out / f"{base}.map.json", dumps(doc)),
+        (out / f"{base}.map.txt", map_txt(mapping, doc)),
+        (out / f"{base}.config.json", dumps(config_json(mapping))),
         (out / f"{base}.config.bin", binary),
-        (out / f"{base}.config.h", config_h(mapping, base).encode()),
+        (out / f"{base}.config.h", config_h(mapping, base)),
     ]
     try:
         from loom.map.viz import viz_html
 
-        files.append((out / f"{base}.viz.html", viz_html(mapping, doc).encode()))
+        files.append((out / f"{base}.viz.html", viz_html(mapping, doc)))
     except ImportError:
         pass
     write_all(files)

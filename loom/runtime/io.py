@@ -31,6 +31,7 @@ INPUT_TYPE = "IO_INPUT_TYPE"
 INPUT_SHAPE = "IO_INPUT_SHAPE"
 INPUT_UNSUPPORTED = "IO_INPUT_UNSUPPORTED"
 INPUT_UNSIGNED = "IO_INPUT_UNSIGNED"
+INPUT_FLOAT_RANGE = "IO_INPUT_FLOAT_RANGE"  # warning: a finite number beyond its float type, read as infinity
 
 
 # ----------------------------------------------------------------------------- locations
@@ -107,7 +108,12 @@ def _decode_scalar(raw: Any, t: Type, ctx: _Ctx, where: str = "") -> Any:
             return special
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
             raise ctx.error(f"expected a number for {t}{at}, got {_json_kind(raw)}")
-        return normalize(raw, t)
+        value = normalize(raw, t)
+        if math.isinf(value) and math.isfinite(raw):
+            warn(f"input '{ctx.key}': {raw}{at} is beyond the range of {t}; it is read as {value} (write "
+                 f"\"{'-' if value < 0 else ''}inf\" to mean infinity)", _key_location(ctx.filename, ctx.key),
+                 INPUT_FLOAT_RANGE)
+        return value
     raise ctx.error(f"arguments of type {t} are not supported", INPUT_UNSUPPORTED)
 
 

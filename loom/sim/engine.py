@@ -27,7 +27,7 @@ STEP_LIMIT = "RT_SIM_STEP_LIMIT"
 
 def _located(err: LoomError, actor: Actor) -> LoomError:
     if err.loc is None or err.loc == UNKNOWN:
-        return SimulationError(f"{actor.op.name}: {err.message}", actor.op.loc, err.code)
+        return SimulationError.of_op(actor.op.name, err.message, actor.op.loc, err.code)
     return err
 
 
@@ -86,7 +86,7 @@ def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optio
                         if returned is None:
                             returned = [f(heads, regs, mem) for f in eff[1]]
                     else:  # fail
-                        err = SimulationError(f"{actor.op.name}: {eff[2]}", actor.op.loc, eff[1])
+                        err = SimulationError.of_op(actor.op.name, eff[2], actor.op.loc, eff[1])
                         return steps, returned, err, True
             except LoomError as err:
                 return steps, returned, _located(err, actor), True
