@@ -13,13 +13,13 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-
   ``kind`` dfg in ``props.json``): ``loom verify`` proves them for every trip
   count (compared by the wall time of the whole ``loom verify`` run on the file: many
   of them are discharged by the clock calculus with no solver call); the unbounded RTL counterpart is task ``dfg_prove`` (``<stem>_prove.sby``,
-  ``loom.hdl.invariants``: k-induction with helper invariants and its pruning
+  ``loom.hdl.formal.invariants``: k-induction with helper invariants and its pruning
   rounds), given ``--prove-timeout`` seconds a round and at most ``--prove-rounds`` rounds.
   Unless it proves every monitor (a round timed out, or the pruning dropped one),
   the seconds it spent are a lower bound (``>``) on SBY's time and so on the
   ratio; the column ``proved`` counts the obligations it did prove. Beside it, the bounded claim SBY does reach:
   task ``dfg_ref`` (every whole run with arguments and sizes in [0, ``--ref-bound``],
-  ``loom.hdl.refenv``), a weaker claim than Z3's, timed against the same ``loom verify`` wall time.
+  ``loom.hdl.formal.refenv``), a weaker claim than Z3's, timed against the same ``loom verify`` wall time.
 * simulation: tokens moved (the sum of the per-channel counts, the same in both
   simulators since co-simulation agrees) per second in the token simulator and in
   the Verilator model of the RTL, excluding and including Verilator's build
@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loom.cli import _dfg_module, _pick_function  # noqa: E402
 from loom.hdl.emit import emit, write_all  # noqa: E402
 from loom.hdl.rtlsim import find_simulator, run as rtl_run  # noqa: E402
-from loom.hdl.sby import run_task, sby_available  # noqa: E402
+from loom.hdl.formal.sby import run_task, sby_available  # noqa: E402
 from loom.runtime import decode_inputs, function_arg_names  # noqa: E402
 from loom.sim import simulate  # noqa: E402
 
@@ -133,11 +133,11 @@ class Measured:
 
 
 def monitor_proofs(e, stem: str, timeout: float, rounds: int) -> tuple[set[str], Measured]:
-    """The DFG-level monitor obligations task dfg_prove proves for every run (loom.hdl.invariants, with at most
+    """The DFG-level monitor obligations task dfg_prove proves for every run (loom.hdl.formal.invariants, with at most
     ``rounds`` pruning rounds), and the SymbiYosys seconds of all its rounds. Only a proof of every monitor
     finishes the measurement: after a timeout, or once the pruning has dropped a monitor, SBY has not proved
     them all and the seconds spent are a lower bound on what it would need."""
-    from loom.hdl.invariants import prove
+    from loom.hdl.formal.invariants import prove
 
     if e.invariants is None or not e.invariants.props:
         return set(), Measured(0.0, True, "no monitors")
@@ -155,7 +155,7 @@ def monitor_proofs(e, stem: str, timeout: float, rounds: int) -> tuple[set[str],
 
 def whole_runs(func, stem: str, source, bound: int, timeout: float) -> Measured:
     """Task dfg_ref at argument bound ``bound`` (every whole run, co-simulation's memory): its wall seconds."""
-    from loom.hdl.depth import whole_run_depths
+    from loom.hdl.formal.depth import whole_run_depths
 
     depths = whole_run_depths(func, (bound,))
     if depths is None:

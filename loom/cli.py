@@ -452,20 +452,20 @@ def cmd_verify(args) -> int:
     if args.json:
         doc = json_of(reports)
         if rtl is not None:
-            from loom.hdl.verify_rtl import to_json
+            from loom.hdl.formal.verify import to_json
 
             doc["rtl"] = [to_json(r) for r in rtl]
         print(json.dumps(doc, indent=2))
     else:
         print(human_of(reports, verbose=args.verbose, quiet=args.quiet))
         if rtl is not None:
-            from loom.hdl.verify_rtl import human
+            from loom.hdl.formal.verify import human
 
             for r in rtl:
                 print(human(r, args.rtl_bound))
     code = exit_code_of(reports)
     if rtl is not None:
-        from loom.hdl.verify_rtl import exit_code
+        from loom.hdl.formal.verify import exit_code
 
         rc = exit_code(rtl)
         code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
@@ -496,7 +496,7 @@ def _verify_mapping(paths, reports, args) -> None:
 
 def _verify_rtl(paths, reports, args) -> list:
     """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts."""
-    from loom.hdl.verify_rtl import check_function
+    from loom.hdl.formal.verify import check_function
 
     out = []
     for path in paths:

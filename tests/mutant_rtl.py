@@ -18,7 +18,7 @@ replayed ``bmc.K<k>.deadlock``/``residual`` (Z3's whole-run BMC is the one famil
 run: arguments and loop bound). The
 arguments are pinned to Z3's counterexample (an assumption per integer argument and memref size; those it
 leaves open are in ``[0, FREE_BOUND]``), and the depth is the cycles a run needs at those values (the token
-simulator's firings over ``loom.hdl.depth.FILLS``, plus margin: every cycle before a run ends fires a
+simulator's firings over ``loom.hdl.formal.depth.FILLS``, plus margin: every cycle before a run ends fires a
 rule). A bounded model check stops at its first failing step, so the depth only caps a run that would
 disagree.
 """
@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from loom.hdl.depth import FILLS, inputs_at
+from loom.hdl.formal.depth import FILLS, inputs_at
 from loom.hdl.emit import emit, write_all
-from loom.hdl.liveness import run_live
+from loom.hdl.formal.liveness import run_live
 from loom.hdl.netlist import Design
-from loom.hdl.svexpr import bits
+from loom.hdl.datapath.expr import bits
 from loom.ir.core import Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType
 from loom.mlir import parse_text, print_module

@@ -138,7 +138,7 @@ def test_pyslang_catches_a_broken_design():
 def test_op_without_rtl_model_is_a_located_error(tmp_path, capsys, monkeypatch):
     """Every op of the semantics tables has a model (test_hdl_vectors); one taken away must give the one-line
     located HDL_UNSUPPORTED error and write nothing."""
-    from loom.hdl import float_sv
+    from loom.hdl.datapath import floats as float_sv
 
     monkeypatch.delitem(float_sv.LIBM_C_UNARY, "math.log1p")
     src = tmp_path / "h.scf.mlir"

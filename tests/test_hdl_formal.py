@@ -12,7 +12,7 @@ from hdl_support import EXAMPLES, ROOT, SUM, dfg_func, need, stem
 from loom.cli import main
 from loom.hdl.emit import emit
 from loom.hdl.properties import LIB
-from loom.hdl.sby import components_project, run_task
+from loom.hdl.formal.sby import components_project, run_task
 
 # SymbiYosys minutes on 2 cores (every example's components ~40 s, collatz's top proof ~70 s): .ci/run's
 # `pytest -m sby_slow` step runs them; the default line keeps the single-component refutation and verify_rtl_json
@@ -121,7 +121,7 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     """loom verify --rtl on a design whose carry fires without ready: refuted per component, with a trace."""
     need("yowasp-sby")
     from loom.hdl import components as comp_mod
-    from loom.hdl.verify_rtl import check_function
+    from loom.hdl.formal.verify import check_function
 
     real = comp_mod.build_component
 
@@ -163,7 +163,7 @@ def test_verify_rtl_json():
     """The ``rtl`` entry of verify --json (built by the same function the CLI calls; without the top proof,
     which test_verify_rtl_reports_beside_z3 runs through the CLI)."""
     need("yowasp-sby")
-    from loom.hdl.verify_rtl import check_function, exit_code, to_json
+    from loom.hdl.formal.verify import check_function, exit_code, to_json
     from loom.verify import VerifyContext, verify_file
 
     path = ROOT / "examples" / "find_first.scf.mlir"

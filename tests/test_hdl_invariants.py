@@ -1,4 +1,4 @@
-"""Helper invariants of the unbounded DFG-monitor proof (loom/hdl/invariants.py): the count relations come from
+"""Helper invariants of the unbounded DFG-monitor proof (loom/hdl/formal/invariants.py): the count relations come from
 the operator tables, every helper is an assertion, and task dfg_prove of <stem>_prove.sby proves the monitors by
 k-induction (a faulty DFG does not pass it)."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from hdl_support import ROOT, dfg_func, need
 from loom.hdl.emit import emit, write_all
-from loom.hdl.invariants import TASK, _left_null_space
+from loom.hdl.formal.invariants import TASK, _left_null_space
 
 
 def test_left_null_space_of_a_cond_br_table():
@@ -69,7 +69,7 @@ def _sum_func(mutant: str = ""):
 
 
 def _prove(func, stem: str, tmp_path):
-    from loom.hdl.invariants import prove
+    from loom.hdl.formal.invariants import prove
 
     e = emit(func, stem)
     write_all(tmp_path, e.files)
@@ -120,7 +120,7 @@ def test_ones_counts_the_one_tokens_in_a_fifo(tmp_path, depth):
     import subprocess
     from types import SimpleNamespace
 
-    from loom.hdl.invariants import WIDTH, _Builder
+    from loom.hdl.formal.invariants import WIDTH, _Builder
 
     iverilog, vvp = need("iverilog"), need("vvp")
     b = _Builder(SimpleNamespace(fifo_depth=depth, channels=[]))

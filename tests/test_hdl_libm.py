@@ -10,7 +10,7 @@ import pytest
 
 from hdl_support import ROOT, dfg_func, need
 from loom.cli import main
-from loom.hdl import libm_c
+from loom.hdl.datapath import libm_c
 from loom.hdl.emit import emit
 
 KERNEL = """func.func @k(%x: memref<4xf64>, %y: memref<4xf64>) {

@@ -23,7 +23,7 @@ import pytest
 
 from hdl_support import ROOT, SUM, dfg_func, need
 from loom.hdl.emit import emit, write_all
-from loom.hdl.liveness import live_properties, run_live
+from loom.hdl.formal.liveness import live_properties, run_live
 from loom.mlir import parse_file
 from loom.semantics import machine_for
 from loom.semantics.expr import Apply, subexprs
@@ -168,7 +168,7 @@ def test_correct_loop_passes_both_bounded_checks(tmp_path):
 
 def test_bmc_verdicts_print_beside_z3_and_disagreement_is_loud():
     """The report lines of the whole-run verdicts (as check_function builds them): scope, trace, DISAGREE."""
-    from loom.hdl.verify_rtl import RtlReport, RtlVerdict, exit_code, human, to_json
+    from loom.hdl.formal.verify import RtlReport, RtlVerdict, exit_code, human, to_json
 
     rep = RtlReport("f", bound=1, depth=36)
     scope = "bounded: 36 cycles from reset, integer arguments in [0, 1]"

@@ -1,4 +1,4 @@
-"""DFG-level RTL monitors (loom/hdl/monitors.py): one SVA label per loom verify obligation, in both backends;
+"""DFG-level RTL monitors (loom/hdl/monitors/__init__.py): one SVA label per loom verify obligation, in both backends;
 a bounded SymbiYosys run refutes a racy DFG with the same ID as Z3; verify --rtl pairs the verdicts."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
 from loom.hdl.emit import emit, write_all
 from loom.hdl.monitors import label_of
-from loom.hdl.sby import SbyVerdict, run_task
-from loom.hdl.verify_rtl import RtlReport, human, monitor_verdicts
+from loom.hdl.formal.sby import SbyVerdict, run_task
+from loom.hdl.formal.verify import RtlReport, human, monitor_verdicts
 from loom.verify.driver import verify_function
 from loom.verify.obligation import VerifyContext
 
@@ -199,7 +199,7 @@ def test_mutual_exclusion_cannot_see_the_swapped_order(tmp_path, monkeypatch):
     need("yowasp-sby")
     need("yices-smt2")
     import loom.hdl.monitors as mon
-    from loom.hdl.order_forms import OrderShape
+    from loom.hdl.monitors.order import OrderShape
 
     func, src = _with_source("war_swapped", monkeypatch)
     monkeypatch.setattr(mon, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))

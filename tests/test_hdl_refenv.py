@@ -1,4 +1,4 @@
-"""Task dfg_ref (loom/hdl/refenv.py): the DFG-level monitors under co-simulation's memory, where the bounded
+"""Task dfg_ref (loom/hdl/formal/refenv.py): the DFG-level monitors under co-simulation's memory, where the bounded
 depth must contain every whole run. The depth is tight (two steps less and ref_run_complete fails), so a
 pass is not vacuous, and a faulty DFG still fails it with Z3's ID."""
 
@@ -8,8 +8,8 @@ import re
 
 from hdl_support import ROOT, dfg_func, need
 from loom.hdl.emit import emit, write_all
-from loom.hdl.refenv import DEFINE, DONE_BY
-from loom.hdl.sby import run_task
+from loom.hdl.formal.refenv import DEFINE, DONE_BY
+from loom.hdl.formal.sby import run_task
 
 DOT = ROOT / "examples" / "dot.scf.mlir"
 
@@ -82,7 +82,7 @@ def test_whole_runs_at_trip_counts_0_to_3_complete_and_hold(tmp_path):
     need("iverilog")
     need("yowasp-sby")
     need("yices-smt2")
-    from loom.hdl.depth import whole_run_depths
+    from loom.hdl.formal.depth import whole_run_depths
 
     func, _ = dfg_func(DOT)
     depth = whole_run_depths(func, (3,))[3]
@@ -100,7 +100,7 @@ def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
     need("yices-smt2")
     from pathlib import Path
 
-    from loom.hdl.depth import whole_run_depths
+    from loom.hdl.formal.depth import whole_run_depths
     from test_hdl_monitors import _hand
 
     func = _hand("bad_missing_edge_war")
@@ -117,8 +117,8 @@ def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
 def test_verify_rtl_reads_the_whole_run_verdict():
     """loom verify --rtl --rtl-bound N: a pass of dfg_ref is 'complete'; only ref_* labels failing means some run
     is not over (a longer run or a deadlock: exit 3, not a refutation); a monitor label failing is a refutation."""
-    from loom.hdl.sby import SbyVerdict
-    from loom.hdl.verify_rtl import RtlReport, exit_code, human, to_json
+    from loom.hdl.formal.sby import SbyVerdict
+    from loom.hdl.formal.verify import RtlReport, exit_code, human, to_json
 
     def rep(status, failed=()):
         return RtlReport("dot", bound=3, dfg_depth=35,

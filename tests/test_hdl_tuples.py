@@ -20,7 +20,7 @@ from loom.cli import _dataflow_function, _read_module, main
 from loom.diagnostics import LoomError
 from loom.hdl.emit import emit
 from loom.hdl.lint import slang_diagnostics, verilator_lint
-from loom.hdl.svexpr import bits, decode, encode
+from loom.hdl.datapath.expr import bits, decode, encode
 from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TupleType, Type
 from loom.runtime import decode_value
 from loom.semantics.expr import TOKEN

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hdl_support import need
-from loom.hdl import scalar_sv
-from loom.hdl.vectors import OpSig, check_vectors
+from loom.hdl.datapath import scalar as scalar_sv
+from loom.hdl.datapath.vectors import OpSig, check_vectors
 from loom.ir.attributes import StringAttr
 from loom.ir.types import FloatType, IndexType, IntegerType
 from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES
@@ -137,7 +137,7 @@ def test_vectors_catch_a_wrong_translation(monkeypatch):
 def test_division_by_zero_flags_fail():
     """x / 0 has no value in the semantics (RT_ARITH_DIV_BY_ZERO): the component must raise fail."""
     need("iverilog")
-    from loom.hdl.vectors import expected
+    from loom.hdl.datapath.vectors import expected
 
     sig = OpSig("arith.divsi", (i8, i8), (i8,))
     assert expected(sig, (5, 0)) is None
@@ -187,7 +187,7 @@ def test_every_scalar_component_is_verilator_wall_clean(tmp_path, defines):
     passes verilator --lint-only -Wall, plain and with the assertions."""
     need("verilator")
     from loom.hdl.lint import verilator_lint
-    from loom.hdl.vectors import vector_bench
+    from loom.hdl.datapath.vectors import vector_bench
 
     files, _ = vector_bench(integer_sigs() + float_sigs() + libm_sigs() + half_sigs(), limit=1)
     for name, text in files.items():
@@ -201,7 +201,7 @@ def test_float_models_have_no_pyslang_diagnostic():
     """The float models (real math functions, casts between reals and integers) elaborate cleanly in pyslang,
     in both property backends, as the examples' RTL does (tests/test_hdl_lint.py)."""
     from loom.hdl.lint import slang_diagnostics
-    from loom.hdl.vectors import vector_bench
+    from loom.hdl.datapath.vectors import vector_bench
 
     files, _ = vector_bench(float_sigs() + libm_sigs() + half_sigs(), limit=1)
     comps = {n: t for n, t in files.items() if n != "tb.sv"}
@@ -216,8 +216,8 @@ def test_fma_is_fused_on_a_tie(monkeypatch):
     need("iverilog")
     import struct
 
-    from loom.hdl import vectors
-    from loom.hdl.vectors import expected
+    from loom.hdl.datapath import vectors
+    from loom.hdl.datapath.vectors import expected
 
     def f32_bits(x: float) -> int:
         return struct.unpack("<I", struct.pack("<f", x))[0]

@@ -1,4 +1,4 @@
-"""loom/hdl/z3sv.py: the SV rendering of the stream termination terms has Z3's value on edge and random
+"""loom/hdl/monitors/z3sv.py: the SV rendering of the stream termination terms has Z3's value on edge and random
 operands (every precondition and progress relation of the termination table, simulated with iverilog)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import subprocess
 import z3
 
 from hdl_support import need
-from loom.hdl.stream_forms import _ghost_free
-from loom.hdl.z3sv import to_sv
+from loom.hdl.monitors.streams import _ghost_free
+from loom.hdl.monitors.z3sv import to_sv
 from loom.verify.lemmas.termination import TERMINATION
 
 W = 64

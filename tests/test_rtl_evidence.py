@@ -19,7 +19,7 @@ def test_depth_per_trip_count_is_the_last_transfer_of_the_whole_run():
     """The cycle of the last transfer grows with the trip count (the bench ends a few quiet cycles later: the
     depth must not be read from its end cycle, which once made every depth negative)."""
     need("iverilog")
-    from loom.hdl.depth import RUN_SLACK, measured_depth, trip_cycles
+    from loom.hdl.formal.depth import RUN_SLACK, measured_depth, trip_cycles
 
     func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
     cycles = [trip_cycles(func, n) for n in range(4)]

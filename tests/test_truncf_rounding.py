@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from hdl_support import need
-from loom.hdl import vectors
-from loom.hdl.vectors import OpSig, check_vectors, expected
+from loom.hdl.datapath import vectors
+from loom.hdl.datapath.vectors import OpSig, check_vectors, expected
 from loom.ir.attributes import IntegerAttr
 from loom.ir.types import FloatType, IntegerType
 from loom.semantics.scalar import FLOAT_FORMATS, ROUNDING_MODES, eval_scalar, round_to_format

@@ -5,10 +5,10 @@ upstream corpus DFG shows its raw-stream memory-control deadlock in SBY with the
 Usage: python tools/rtl_evidence.py [--jobs 2] [--timeout S] [--required-only] [--free-bound K] [--no-whole-runs]
                                     [--examples-only | --corpus-only] [NAME ...]
 
-Whole runs (task ``dfg_ref``, loom/hdl/refenv.py): one run per example with every integer argument and memref
+Whole runs (task ``dfg_ref``, loom/hdl/formal/refenv.py): one run per example with every integer argument and memref
 size in [0, k] (k = ``REQUIRED_REF``, 3 unless listed) and any memory contents, under co-simulation's memory
 (every request accepted, answered 2 cycles later). Its depth is the last transfer of the longest co-simulated
-run up to k plus ``loom.hdl.depth.RUN_SLACK``, and the run itself asserts that every run is over by then
+run up to k plus ``loom.hdl.formal.depth.RUN_SLACK``, and the run itself asserts that every run is over by then
 (``ref_run_complete``), so a pass covers every trip count 0..k to its end.
 
 Free environment (task ``dfg``): for each trip-count bound k = 0, 1, 2, 3 one bounded run of the same depth in
@@ -139,8 +139,8 @@ def run_cost(path: Path) -> tuple[int, int]:
 
 def bound_depths(func, bounds: tuple[int, ...] = BOUNDS) -> Optional[dict[int, int]]:
     """Depth per trip-count bound: the last transfer of the whole run at each trip count up to it, plus
-    ``loom.hdl.depth.RUN_SLACK``."""
-    from loom.hdl.depth import whole_run_depths
+    ``loom.hdl.formal.depth.RUN_SLACK``."""
+    from loom.hdl.formal.depth import whole_run_depths
 
     return whole_run_depths(func, bounds)
 
@@ -148,9 +148,9 @@ def bound_depths(func, bounds: tuple[int, ...] = BOUNDS) -> Optional[dict[int, i
 def run_example(name: str, path: Path, timeout: float, keep: Path,
                 bounds: tuple[int, ...] = BOUNDS, task: str = "dfg") -> ExampleResult:
     """The ascending bound runs of one example (its own scratch directory per run, kept on a failure) of task
-    ``dfg`` (free environment) or ``dfg_ref`` (co-simulation's memory: whole runs, see loom/hdl/refenv.py)."""
+    ``dfg`` (free environment) or ``dfg_ref`` (co-simulation's memory: whole runs, see loom/hdl/formal/refenv.py)."""
     from loom.hdl.emit import emit, write_all
-    from loom.hdl.sby import run_task_retry
+    from loom.hdl.formal.sby import run_task_retry
 
     from loom.cli import _scf_sources
 
@@ -212,7 +212,7 @@ def emit_corpus(path: Path, name: str, keep: Path) -> tuple[Path, int]:
 
 def run_corpus_task(path: Path, name: str, task: str, wd: Path, fd: int, timeout: float) -> CorpusResult:
     """One whole-run task of a written corpus design."""
-    from loom.hdl.liveness import run_live
+    from loom.hdl.formal.liveness import run_live
 
     v = run_live(wd, path.stem, 4, (task,), timeout)[task]
     status = "unknown" if v.log == "timeout" else v.status

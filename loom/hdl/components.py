@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from loom.hdl.svexpr import SvExprBuilder, bits, literal
+from loom.hdl.datapath.expr import SvExprBuilder, bits, literal
 from loom.ir.types import IntegerType, MemRefType, Type, index
 from loom.semantics import describe
 from loom.semantics.machine import Complete, Fail, Machine, Write
@@ -100,7 +100,7 @@ class Component:
     float_behavioural: bool
     result_count: int = 0
     has_fail: bool = False
-    c_files: tuple[str, ...] = ()  # C sources its float models call (loom_libm.c: loom.hdl.libm_c)
+    c_files: tuple[str, ...] = ()  # C sources its float models call (loom_libm.c: loom.hdl.datapath.libm_c)
 
 
 def module_name(m: Machine) -> str:

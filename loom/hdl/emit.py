@@ -14,10 +14,11 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
-from loom.hdl import invariants, libm_c, liveness, refenv
+from loom.hdl.formal import invariants, liveness, refenv
+from loom.hdl.datapath import libm_c
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
-from loom.hdl.sby import DFG_DEPTH, bundle, project
+from loom.hdl.formal.sby import DFG_DEPTH, bundle, project
 from loom.ir.core import Operation
 from loom.outputs import write_into
 
@@ -40,7 +41,7 @@ class Emitted:
 
     @property
     def c_files(self) -> list[str]:
-        """The C sources the float models call (``loom_libm.c``, loom.hdl.libm_c), compiled with the design."""
+        """The C sources the float models call (``loom_libm.c``, loom.hdl.datapath.libm_c), compiled with the design."""
         return [n for n in self.files if n.endswith(".c")]
 
 
@@ -51,7 +52,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
-    co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.liveness``, under
+    co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.formal.liveness``, under
     ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``. ``source``: the SCF func.func ``func``
     was lowered from (the order monitors then require its program order, as ``loom verify`` does)."""
     if sva not in SVA_BACKENDS:

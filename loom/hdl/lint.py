@@ -13,7 +13,7 @@ def slang_diagnostics(files: dict[str, str], full: bool = True,
                       defines: tuple[str, ...] = ("LOOM_DFG_MONITORS",)) -> list[tuple[str, str]]:
     """pyslang errors and warnings of the design's SV files (``LOOM_ASSERTIONS`` on; ``LOOM_SVA_FULL`` if ``full``;
     ``defines`` on top: by default the DFG-level monitors of ``loom.hdl.monitors``; add ``LOOM_LIVENESS`` for the
-    whole-run monitor of ``loom.hdl.liveness``, leave them out with ``()``).
+    whole-run monitor of ``loom.hdl.formal.liveness``, leave them out with ``()``).
 
     The property header is inlined and the defines are prepended, so one compilation unit holds everything.
     The formal harness (``*_formal.sv``) is left out: it leaves every component input unconnected on purpose

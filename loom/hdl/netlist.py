@@ -18,7 +18,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
-from loom.hdl.svexpr import HdlUnsupported, bits, literal, unique
+from loom.hdl.datapath.expr import HdlUnsupported, bits, literal, unique
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names

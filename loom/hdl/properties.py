@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from loom.hdl.liveness import DEFAULT_K, manifest_entries
+from loom.hdl.formal.liveness import DEFAULT_K, manifest_entries
 from loom.hdl.netlist import Design
 
 LIB = Path(__file__).parent / "lib"

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from loom.diagnostics import LoomError, SimulationError
-from loom.hdl import libm_c
+from loom.hdl.datapath import libm_c
 from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
-from loom.hdl.svexpr import bits, decode, encode
-from loom.hdl.refenv import MEM_LATENCY  # cycles from an accepted request to its response, without --stall
+from loom.hdl.datapath.expr import bits, decode, encode
+from loom.hdl.formal.refenv import MEM_LATENCY  # cycles from an accepted request to its response, without --stall
 from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
@@ -181,7 +181,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "  task automatic report(input integer why);",
         "    begin",
         '      $display("LOOM end %0d %0d", why, cycle);',
-        '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.depth reads it)
+        '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.formal.depth reads it)
         '      $display("LOOM done %0d", done_seen);',
     ]
     for k in range(len(d.result_types)):

@@ -1,4 +1,4 @@
-"""``scalar:<op>`` -> SystemVerilog, bit-exact with ``loom.semantics.scalar`` (floats: ``loom.hdl.float_sv``).
+"""``scalar:<op>`` -> SystemVerilog, bit-exact with ``loom.semantics.scalar`` (floats: ``loom.hdl.datapath.floats``).
 
 Integer ops are synthesizable. Signed arithmetic always gets a wire of its own
 (an SV expression mixing signed and unsigned operands is evaluated unsigned).
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from loom.hdl.float_sv import canon, float_sv
-from loom.hdl.svexpr import CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
+from loom.hdl.datapath.floats import canon, float_sv
+from loom.hdl.datapath.expr import CMPI_PREDICATES, HdlUnsupported, SvExprBuilder, bits, predicate
 from loom.ir.types import FloatType, IntegerType, Type, i1
 from loom.semantics.expr import ScalarInfo
 from loom.semantics.scalar import DIV_BY_ZERO

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Optional
 
 import z3
 
-from loom.hdl.z3sv import Unprintable, to_sv
+from loom.hdl.monitors.z3sv import Unprintable, to_sv
 from loom.ir.core import Operation
 
 if TYPE_CHECKING:

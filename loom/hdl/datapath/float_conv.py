@@ -2,7 +2,7 @@
 
 narrow format <-> f64 (bf16, f16, f32 and back, with a tie-break input for the fused fma), unsigned integer ->
 any format, f64 -> integer of any width (truncating, saturating). Each is a template over the format's
-precision and exponent width, so the four float formats share one text. ``loom.hdl.float_sv`` calls them; they
+precision and exponent width, so the four float formats share one text. ``loom.hdl.datapath.floats`` calls them; they
 sit outside ``YOSYS`` like every float model.
 """
 

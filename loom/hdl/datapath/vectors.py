@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from loom.diagnostics import LoomError
-from loom.hdl import libm_c
+from loom.hdl.datapath import libm_c
 from loom.hdl.components import build_component
 from loom.hdl.properties import LIB
-from loom.hdl.svexpr import bits
+from loom.hdl.datapath.expr import bits
 from loom.ir.attributes import Attribute
 from loom.ir.types import FloatType, Type
 from loom.semantics.handshake_ops import combinational

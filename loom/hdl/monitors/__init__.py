@@ -13,11 +13,11 @@ ordered pairs. Each obligation becomes counters over channel transfers plus one
   ``done`` is out, the gate's input channels and latch are empty;
 * ``balance.<op>``  -- once ``done`` is out, no token remains in the op's input FIFOs or in its FSM latch;
 * ``class.<v>``     -- once ``done`` is out, v's token count equals the count its clock denotes, read off the
-  condition channels (``loom.hdl.class_forms``); an empty class never fires;
+  condition channels (``loom.hdl.monitors.classes``); an empty class never fires;
 * ``mem.<D>.order.<X><<Y>`` -- program order by request/done counts where the instances correspond, else
-  mutual exclusion of outstanding requests (``loom.hdl.order_forms``); read-read pairs have no obligation;
+  mutual exclusion of outstanding requests (``loom.hdl.monitors.order``); read-read pairs have no obligation;
 * ``fsm.stream.pre.<idx>`` / ``fsm.stream[..].terminates`` -- the termination precondition on the operands a
-  stream takes, and the lemma's progress relation between its index tokens (``loom.hdl.stream_forms``);
+  stream takes, and the lemma's progress relation between its index tokens (``loom.hdl.monitors.streams``);
 * ``mem.access.<X>`` -- every done token of the access answers an outstanding request;
 * ``done.postdom``  -- when ``done`` fires, no access of any domain is outstanding.
 
@@ -31,10 +31,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
-from loom.hdl.class_forms import class_form
-from loom.hdl.order_forms import order_shape
-from loom.hdl.stream_forms import stream_forms
-from loom.hdl.svexpr import unique
+from loom.hdl.monitors.classes import class_form
+from loom.hdl.monitors.order import order_shape
+from loom.hdl.monitors.streams import stream_forms
+from loom.hdl.datapath.expr import unique
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
 
@@ -51,7 +51,7 @@ NO_RTL_FORM = {
     "len.terminates": "termination of a data-dependent while loop: a liveness fact that loom verify assumes "
                       "(or refutes by a repeating control state); no per-cycle safety property states it",
     "fsm": "the table lemmas are p_fsm of each component (task components); pre/terminates are monitors here",
-    "bmc": "deadlock/residual: whole-run monitors of loom.hdl.liveness (<stem>_live.sby)",
+    "bmc": "deadlock/residual: whole-run monitors of loom.hdl.formal.liveness (<stem>_live.sby)",
     "map": "about a placement on a fabric, not the DFG's RTL",
 }
 
@@ -83,7 +83,7 @@ class Monitors:
         if not self.props:
             return []
         out = ["`ifdef LOOM_ASSERTIONS", f"`ifdef {DEFINE}",
-               "  // DFG-level monitors (loom/hdl/monitors.py): label = the loom verify obligation ID"]
+               "  // DFG-level monitors (loom/hdl/monitors/__init__.py): label = the loom verify obligation ID"]
         out += self.decls + self.logic
         for p in self.props:
             out.append(f"  // {p.obligation}: {p.statement}")
@@ -308,7 +308,7 @@ def _memory(b: _Builder, layout, ids: list[str], source: Optional[Operation] = N
 def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str, str, str], layout,
            source: Optional[Operation]) -> None:
     """``mem.<D>.order.<X><<Y>``: program order by request/done counts where the instance correspondence is
-    derivable (``loom.hdl.order_forms``), else mutual exclusion of outstanding requests."""
+    derivable (``loom.hdl.monitors.order``), else mutual exclusion of outstanding requests."""
     shape = order_shape(layout, xa, ya, source)
     if shape.kind == "self":
         n_req, n_done = b.count(xa.op.results[-1]), b.count(xa.done)

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from loom.hdl.netlist import Design
-from loom.hdl.svexpr import bits
+from loom.hdl.datapath.expr import bits
 from loom.ir.types import IndexType, IntegerType
 from loom.semantics import machine_for
 from loom.semantics.machine import Fail
@@ -103,7 +103,7 @@ def monitor(d: Design, k: int, bound: Optional[int] = None) -> list[str]:
     """The environment and monitor lines (inside the top, under ``LOOM_LIVENESS``)."""
     dead, error, residual, capacity = (p.label for p in live_properties(k))
     L = ["`ifdef LOOM_LIVENESS",
-         "  // whole-run environment and monitor (loom.hdl.liveness): bmc.*.deadlock and bmc.*.residual",
+         "  // whole-run environment and monitor (loom.hdl.formal.liveness): bmc.*.deadlock and bmc.*.residual",
          "  `LOOM_ASSUME_RESET_ONCE"]
     for name, t, p in d.args:
         L += [f"  logic live_taken_{p}, live_seen_{p};",
@@ -229,7 +229,7 @@ class LiveVerdict:
 def run_live(workdir: Path, stem: str, k: int, tasks: tuple[str, ...] = ("deadlock", "residual"),
              timeout: float = 900.0) -> dict[str, LiveVerdict]:
     """Run the bounded tasks of a written ``<stem>_live.sby`` and name the obligations of what failed."""
-    from loom.hdl.sby import run_task_retry
+    from loom.hdl.formal.sby import run_task_retry
 
     oblig = {p.label: p.obligation for p in live_properties(k)}
     out: dict[str, LiveVerdict] = {}

@@ -1,9 +1,9 @@
 """Float ops (bf16, f16, f32, f64) -> SystemVerilog: behavioural simulation models, bit-exact with the semantics.
 
 Values are computed in SV ``real`` (f64) through ``$bitstoreal``/``$realtobits`` and exact conversions of the
-narrow formats (``loom.hdl.float_conv_sv``), and rounded once to the result type, as ``loom.semantics.scalar``
+narrow formats (``loom.hdl.datapath.float_conv``), and rounded once to the result type, as ``loom.semantics.scalar``
 does; NaNs are made as the semantics makes them (the quiet NaN, the sign kept); what SV has no real function for
-calls C libm (``loom.hdl.libm_c``). Under Yosys (``YOSYS`` defined: synthesis and formal) a model's result is a
+calls C libm (``loom.hdl.datapath.libm_c``). Under Yosys (``YOSYS`` defined: synthesis and formal) a model's result is a
 free ``anyseq`` wire, so no property depends on a float value. A few ops (copysign, classification, min/max)
 are plain bit logic and synthesizable. specs/hdl.md ("Datapath") lists the rules and what has no model yet.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from loom.hdl import libm_c
-from loom.hdl.float_conv_sv import INF_MAG, MODES, QNAN, fptoi_function, from_f64_function, int_to_float_function, \
+from loom.hdl.datapath import libm_c
+from loom.hdl.datapath.float_conv import INF_MAG, MODES, QNAN, fptoi_function, from_f64_function, int_to_float_function, \
     to_f64_function
-from loom.hdl.svexpr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
+from loom.hdl.datapath.expr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
 from loom.semantics.scalar import ROUNDING_MODES, rounding_mode
@@ -151,7 +151,7 @@ LIBM_UNARY = {"math.exp": "$exp", "math.log": "$ln", "math.log10": "$log10", "ma
               "math.tan": "$tan", "math.asin": "$asin", "math.acos": "$acos", "math.atan": "$atan",
               "math.sinh": "$sinh", "math.cosh": "$cosh", "math.tanh": "$tanh", "math.asinh": "$asinh",
               "math.acosh": "$acosh", "math.atanh": "$atanh"}
-# the ones IEEE 1800 has no function for: C libm's through loom_libm.c (loom.hdl.libm_c)
+# the ones IEEE 1800 has no function for: C libm's through loom_libm.c (loom.hdl.datapath.libm_c)
 LIBM_C_UNARY = {"math.log2": "log2", "math.log1p": "log1p", "math.expm1": "expm1", "math.cbrt": "cbrt",
                 "math.erf": "erf", "math.erfc": "erfc"}
 INTEGRAL = ("math.floor", "math.ceil", "math.trunc", "math.round", "math.roundeven")

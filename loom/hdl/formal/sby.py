@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from loom.hdl import refenv
+from loom.hdl.formal import refenv
 from loom.hdl.monitors import DEFINE as MONITORS
 from loom.hdl.netlist import Design
 
@@ -90,7 +90,7 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     """The ``.sby`` text: tasks ``components`` (all at once), ``top``, ``fifo``, ``c_<module>`` per component,
     ``dfg`` (the top with its DFG-level monitors, bounded to ``dfg_depth`` cycles) and, with ``ref`` (a design
     emitted with an argument bound), ``dfg_ref``: ``dfg`` under the reference environment of
-    ``loom.hdl.refenv``, where every run must be complete by the last step."""
+    ``loom.hdl.formal.refenv``, where every run must be complete by the last step."""
     mods = sorted(d.components)
     proofs = ["components", "fifo", "top"] + [task_name(m) for m in mods]
     bmc = ["dfg"] + (["dfg_ref"] if ref else [])

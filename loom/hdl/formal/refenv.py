@@ -32,7 +32,7 @@ def lines(d: "Design") -> list[str]:
     """The top's reference-environment block (under ``LOOM_REF_ENV``, which task ``dfg_ref`` defines together
     with the DFG-level monitors: it reads their end-of-run signal ``lm_end``)."""
     out = ["`ifdef LOOM_ASSERTIONS", f"`ifdef {DEFINE}",
-           "  // reference environment (loom/hdl/refenv.py): the co-simulation memory; every run complete by "
+           "  // reference environment (loom/hdl/formal/refenv.py): the co-simulation memory; every run complete by "
            f"`{DONE_BY}",
            "  logic [15:0] ref_cycle;",
            "  always @(posedge clk) if (rst) ref_cycle <= '0; else if (ref_cycle != 16'hffff) "

@@ -98,7 +98,7 @@ class SvExprBuilder:
     mem_dim: Optional[Callable[[str], str]] = None
     lines: list[str] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)
-    c_files: set[str] = field(default_factory=set)  # C sources the module's models call (loom.hdl.libm_c)
+    c_files: set[str] = field(default_factory=set)  # C sources the module's models call (loom.hdl.datapath.libm_c)
     hazards: list[tuple[str, str, str]] = field(default_factory=list)  # (condition, code, message)
     floats: bool = False
     _n: int = 0
@@ -183,7 +183,7 @@ class SvExprBuilder:
         if fn.startswith("scalar:") and isinstance(e.param, ScalarInfo):
             info = e.param
             args = [self.emit(x, t) for x, t in zip(e.args, info.operand_types)]
-            from loom.hdl.scalar_sv import scalar_sv
+            from loom.hdl.datapath.scalar import scalar_sv
 
             return scalar_sv(fn[7:], info, [a for a, _ in args], self)
         raise HdlUnsupported(f"function {fn!r}")

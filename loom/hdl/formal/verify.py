@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from loom.hdl import invariants, liveness, refenv
+from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
+from loom.hdl.formal.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
 from loom.ir.core import Operation
 
 PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
@@ -73,7 +73,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
-    first task ``dfg_prove`` (k-induction, ``loom.hdl.invariants``): the monitors it proves are ``proved``."""
+    first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -123,7 +123,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
         # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
         if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
-            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800)  # loom.hdl.refenv: whole runs, same depth
+            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800)  # loom.hdl.formal.refenv: whole runs, same depth
             rep.dfg_depth = depth
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
@@ -143,7 +143,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
 
 def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
     """``rtl.<ID>`` ``proved`` of the DFG-level monitors that task ``dfg_prove`` proved (k-induction with the
-    helper invariants of ``loom.hdl.invariants``, each asserted too): runs of any length, any trip count."""
+    helper invariants of ``loom.hdl.formal.invariants``, each asserted too): runs of any length, any trip count."""
     if p is None or p.status != "pass":
         return []
     return [RtlVerdict(m.obligation, "proved", z3_status.get(m.obligation), [m.instance or "top"], None,
@@ -172,9 +172,9 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
 
 
 def run_depth(func: Operation, bound: Optional[int]) -> int:
-    """The bounded depth of task ``dfg`` (``loom.hdl.depth``): a whole run at the largest arguments, measured by
+    """The bounded depth of task ``dfg`` (``loom.hdl.formal.depth``): a whole run at the largest arguments, measured by
     RTL simulation; without iverilog, the token simulator's firing count (an upper bound on the cycles)."""
-    from loom.hdl.depth import dfg_depth, measured_depth
+    from loom.hdl.formal.depth import dfg_depth, measured_depth
 
     got = measured_depth(func, bound)
     return got if got is not None else dfg_depth(func, bound)
