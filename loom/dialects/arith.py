@@ -20,6 +20,7 @@ from loom.dialects.checks import (
     is_float_like,
     is_i1,
     is_int_like,
+    same_shape,
 )
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import (
@@ -137,9 +138,7 @@ def _cast(src: Callable[[Type], bool], dst: Callable[[Type], bool], width: str, 
             fail(op, OPERAND_TYPE, f"operand must be {what.split(' to ')[0]}, found {a}")
         if not dst(b):
             fail(op, RESULT_TYPE, f"result must be {what.split(' to ')[1]}, found {b}")
-        if isinstance(a, (VectorType, TensorType)) != isinstance(b, (VectorType, TensorType)) or (
-            isinstance(a, (VectorType, TensorType)) and a.shape != b.shape  # type: ignore[union-attr]
-        ):
+        if not same_shape(a, b):
             fail(op, TYPE_MISMATCH, f"operand {a} and result {b} must have the same shape")
         wa, wb = _width(a), _width(b)
         ok = {"<": wb < wa, ">": wb > wa, "=": wb == wa, "*": True}[width]
