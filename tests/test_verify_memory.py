@@ -321,3 +321,34 @@ def test_an_unrecognized_network_is_unknown_never_proved():
     obs = check_memory_order(dfg, CTX, source=src)
     assert any(o.status == "unknown" and "not recognized" in o.detail for o in obs)
     assert not any(o.status == "proved" for o in obs if o.id.startswith("mem.a."))
+
+
+DONE_FORK = """module {
+  handshake.func @stflag(%buf: memref<4xi32>, %x: i32, %go: none, ...) -> (i32, none) attributes {argNames = ["buf", "x", "go"], resNames = ["status", "done"]} {
+    %g:2 = fork [2] %go : none
+    %one = constant %g#0 {value = 1 : index} : index
+    %st_d, %st_a = store [%one] %x, %g#1 : index, i32
+    %d:2 = fork [2] %st_done : none
+    %ok = constant %d#0 {value = 0 : i32} : i32
+    %st_done = extmemory[ld = 0, st = 1] (%buf : memref<4xi32>) (%st_d, %st_a) {id = 0 : i32} : (i32, index) -> (none)
+    return %ok, %d#1 : i32, none
+  }
+}
+"""
+
+
+# the same store, its done copied by the fork %d only to the constant and to a sink, the return's control taken
+# from the start token instead: nothing the return waits for depends on the store's done
+DONE_DROPPED = (DONE_FORK.replace("%st_d, %st_a = store [%one] %x, %g#1",
+                                  "%gg:2 = fork [2] %g#1 : none\n    %st_d, %st_a = store [%one] %x, %gg#0")
+                .replace("return %ok, %d#1 : i32, none", "sink %d#1 : none\n    return %ok, %gg#1 : i32, none"))
+
+
+@pytest.mark.parametrize("text, want", [(DONE_FORK, "proved"), (DONE_DROPPED, "refuted")], ids=["awaited", "dropped"])
+def test_a_done_token_forked_into_a_constant_trigger_is_awaited(text, want):
+    """done.postdom treats an explicit fork like one value with two uses: a copy that only data consumers read
+    (CIRCT's constant trigger) is no path out of the ctrl-done network while a sibling copy reaches the return
+    (it was refuted). Without such a sibling the done is still refuted."""
+    func = next(op for op in parse_text(text, "f.mlir").walk() if op.name == "handshake.func")
+    post = by_id(check_structure(func, CTX), "done.postdom")
+    assert post.status == want, post.detail

@@ -520,10 +520,23 @@ def _first_bad(layout: Layout, d: Value, good: set[Value]) -> Optional[tuple[lis
                 )
             return path, why
         for w in forward_values(layout, v):
-            if w not in parent:
+            if w not in parent and not _data_copy(layout, w, good):
                 parent[w] = v
                 queue.append(w)
     return None
+
+
+def _data_copy(layout: Layout, w: Value, good: set[Value]) -> bool:
+    """``w`` is a fork's copy that only data consumers read (a constant's trigger, as CIRCT writes it) while
+    another copy of the same fork reaches the return: the return waits for the token through that copy, exactly
+    as when one value has both uses (an implicit fork), so the data copy is no path out of the network."""
+    op = getattr(w, "op", None)
+    if op is None or op.name not in ("handshake.fork", "handshake.lazy_fork"):
+        return False
+    users = [u.name for u, _ in layout.uses.get(w, [])]
+    if not users or "handshake.sink" in users or ctrl_successors(layout, w):
+        return False
+    return any(r in good for r in op.results if r is not w)
 
 
 def check_structure(func: Operation, ctx: VerifyContext, layout: Optional[Layout] = None) -> list[Obligation]:
