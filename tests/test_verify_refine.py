@@ -137,6 +137,23 @@ def test_cli_verify_source_option(tmp_path):
     assert r.returncode == 2 and "no func.func named 'saxpy'" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_verify_source_finds_the_file_however_it_is_named(tmp_path):
+    """A DFG compiled with --debug-info names its source as compile was given it (relative to where compile
+    ran); verify pairs it with that source named any other way: absolute, or from another directory."""
+    src_dir = tmp_path / "work" / "kernels"
+    src_dir.mkdir(parents=True)
+    (src_dir / "saxpy.scf.mlir").write_text((ROOT / "examples" / "saxpy.scf.mlir").read_text())
+    run = lambda cwd, *a: subprocess.run([sys.executable, "-m", "loom", *a], capture_output=True, text=True, cwd=cwd)
+    r = run(tmp_path / "work", "compile", "--debug-info", "kernels/saxpy.scf.mlir", "-o", "out")
+    assert r.returncode == 0, r.stderr
+    assert 'loc("kernels/saxpy.scf.mlir"' in (tmp_path / "work" / "out" / "saxpy.dfg.mlir").read_text()
+    for cwd, dfg, source in ((tmp_path / "work", "out/saxpy.dfg.mlir", str(src_dir / "saxpy.scf.mlir")),
+                             (tmp_path, "work/out/saxpy.dfg.mlir", "work/kernels/saxpy.scf.mlir"),
+                             (src_dir, "../out/saxpy.dfg.mlir", "saxpy.scf.mlir")):
+        r = run(cwd, "verify", "-q", "--bmc-k", "1", dfg, "--source", source)
+        assert r.returncode == 0 and "refine.model" not in r.stdout, (cwd, source, r.stdout + r.stderr)
+
+
 CACHE_CTX = VerifyContext(timeout=60)
 
 

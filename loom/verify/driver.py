@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import time
 import traceback
 from pathlib import Path
@@ -283,7 +284,7 @@ def functions_to_verify(
                             declared[0].loc, "CPL_FUNC_DECLARATION")
         if not hs:
             raise LoomError(f"no handshake.func named '{func}' in the file", _where(module), "CPL_FUNC_NOT_FOUND")
-    srcs = _sources(parse_file(source)) if source is not None else {}
+    srcs = _sources(_source_module(source, hs)) if source is not None else {}
     if source is not None:
         missing = [func_name(f) for f in hs if func_name(f) not in srcs]
         if missing:
@@ -292,6 +293,28 @@ def functions_to_verify(
     from loom.lower.instances import inline_instances
 
     return [(inline_instances(f, module), srcs.get(func_name(f))) for f in hs]
+
+
+def _source_module(source: Path, dfgs: list[Operation]) -> Module:
+    """``--source``, parsed under the name the DFGs' debug locations give that file. ``loom compile
+    --debug-info`` writes the path it was given (relative to where it ran), so the same file named another way
+    (absolute, from another directory) is the DFG location naming the same file here, or else the only one with
+    its base name. Pairing by location is only a hint (every refinement obligation is still proved), so a wrong
+    alias can cost proofs, never make one."""
+    from loom.mlir import parse_file, parse_text
+    from loom.verify.refine.model import source_position
+
+    module = parse_file(source)  # errors name the file as given
+    named = {source_position(op.loc).file for f in dfgs for op in f.walk()} - {""}
+    if str(source) in named:
+        return module
+    same = sorted(n for n in named if os.path.isfile(n) and os.path.samefile(n, source))
+    same = same or sorted(n for n in named if Path(n).name == source.name)
+    if len(same) != 1:
+        return module
+    from loom.sourcefile import read_text
+
+    return parse_text(read_text(source), same[0])
 
 
 def verify_file(
