@@ -92,6 +92,21 @@ def test_no_simulator_is_one_line_exit_2(capsys, monkeypatch):
     assert rc == 2 and len(err.splitlines()) == 1 and "no RTL simulator" in err
 
 
+@pytest.mark.parametrize("value, says", [("bogus", "unknown RTL simulator 'bogus'"),
+                                         ("verilator", "verilator is not installed")])
+def test_a_simulator_choice_that_cannot_be_met_says_why(capsys, monkeypatch, value, says):
+    """LOOM_RTL_SIM naming an unknown or missing simulator is one line located at the variable, not the
+    generic 'install one' (both may well be installed)."""
+    monkeypatch.setenv("LOOM_RTL_SIM", value)
+    if value == "verilator":
+        monkeypatch.setenv("PATH", "/nonexistent")
+    path = ROOT / "examples" / "dot.scf.mlir"
+    rc = main(["sim", "--rtl", str(path), "--inputs", str(path).replace(".scf.mlir", ".inputs.json")])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and err.splitlines() == [f"LOOM_RTL_SIM: error: [HDL_NO_SIMULATOR] {err.split('] ', 1)[1]}"]
+    assert says in err
+
+
 def test_corpus_deadlocks_reproduced_in_rtl():
     """Every corpus DFG deadlocks in the token simulator (README Findings); the RTL, with FIFOs deep enough to
     hold what the unbounded channels hold, deadlocks identically: same document and same stuck report."""

@@ -29,6 +29,7 @@ from loom.hdl.emit import Emitted
 from loom.hdl.datapath.expr import bits, decode, encode
 from loom.hdl.formal.refenv import MEM_LATENCY  # cycles from an accepted request to its response, without --stall
 from loom.ir.core import Module, Operation
+from loom.ir.location import Location
 from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
@@ -50,6 +51,21 @@ def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
         if name == "iverilog" and shutil.which("iverilog") and shutil.which("vvp"):
             return "iverilog"
     return None
+
+
+def no_simulator(prefer: Optional[str] = None) -> LoomError:
+    """Why ``find_simulator`` found none: the one asked for (``LOOM_RTL_SIM``) is unknown or not installed, or
+    neither is; located at the environment variable when it made the choice."""
+    want = prefer or os.environ.get("LOOM_RTL_SIM")
+    where = Location("LOOM_RTL_SIM", 0, 0) if want and not prefer else None
+    if want and want not in ("verilator", "iverilog"):
+        return LoomError(f"unknown RTL simulator '{want}': LOOM_RTL_SIM names verilator or iverilog", where,
+                         NO_SIMULATOR)
+    if want:
+        return LoomError(f"{want} is not installed (apt-get install {want}), and LOOM_RTL_SIM asks for it", where,
+                         NO_SIMULATOR)
+    return LoomError("no RTL simulator found: install verilator or iverilog (apt-get install verilator iverilog)",
+                     code=NO_SIMULATOR)
 
 
 @dataclass
@@ -285,8 +301,7 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
     given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py)."""
     sim = find_simulator(simulator)
     if sim is None:
-        raise LoomError("no RTL simulator found: install verilator or iverilog (apt-get install verilator iverilog)",
-                        code=NO_SIMULATOR)
+        raise no_simulator(simulator)
     bench = testbench(e, inputs, module, stall, max_cycles)
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="loom-rtlsim-")) if workdir is None else workdir
