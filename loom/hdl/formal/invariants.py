@@ -16,7 +16,8 @@ itself asserted (label ``inv_*``), so the proof proves it too; none is assumed.
 * FIFO order and history, which counts cannot hold: the newest token of a channel while its producer is in a
   state entered only by emitting a constant, the consumer's state once that token is taken, sticky
   "sent"/"taken" flags and the states entered only by taking from a port;
-* the monitors' own counters: ``lm_n_<v>`` = P(v), ``lm_out_<X>`` = P(request) - P(done), per-activation
+* the monitors' own counters: ``lm_n_<v>`` = P(v), ``lm_held_<fifo>`` = the FIFO's count (a primed channel's
+  occupancy), ``lm_out_<X>`` = P(request) - P(done), per-activation
   gate counters against the gate's state, ``lm_done_seen`` = the return's ``done`` state.
 
 Counters are 16 bits and every relation is an equality modulo 2^16, a once bound (values 0 or 1, no wrap) or
@@ -467,6 +468,10 @@ def _monitor_links(b: _Builder) -> None:
             b.add(f"inv_n_{s}", f"lm_n_{s} == {b.p(v)}", f"monitor counter of {s} = its transfers")
         if f"lm_nf_{s};" in text:
             b.add(f"inv_nf_{s}", f"lm_nf_{s} == {b.p(v)} - {b.p(v, True)}", f"monitor count of false {s} tokens")
+    for ch in d.channels:  # primed channels' occupancy (the re-arm allowance of the end-of-run forms)
+        if ch.fifo is not None and f"lm_held_{ch.fifo};" in text:
+            b.add(f"inv_held_{ch.fifo}", f"lm_held_{ch.fifo} == {b.count(ch)}",
+                  f"monitor count of the tokens in {ch.fifo} = the FIFO's count")
     from loom.verify.memory.structure import memory_layout
 
     for x in memory_layout(d.func).accesses:

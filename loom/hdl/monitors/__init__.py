@@ -11,7 +11,8 @@ ordered pairs. Each obligation becomes counters over channel transfers plus one
   once ``done`` is out, the loop opener's input channels and latch are empty;
 * ``len.<L>.after_cond`` -- at each activation end: after_cond tokens = after_value tokens (N each); once
   ``done`` is out, the gate's input channels and latch are empty;
-* ``balance.<op>``  -- once ``done`` is out, no token remains in the op's input FIFOs or in its FSM latch;
+* ``balance.<op>``  -- once ``done`` is out, no token remains in the op's input FIFOs or in its FSM latch (a primed
+  buffer is also re-armed: its copies' consumers took as many tokens as it took in);
 * ``class.<v>``     -- once ``done`` is out, v's token count equals the count its clock denotes, read off the
   condition channels (``loom.hdl.monitors.classes``); an empty class never fires;
 * ``mem.<D>.order.<X><<Y>`` -- program order by request/done counts where the instances correspond, else
@@ -20,6 +21,11 @@ ordered pairs. Each obligation becomes counters over channel transfers plus one
   stream takes, and the lemma's progress relation between its index tokens (``loom.hdl.monitors.streams``);
 * ``mem.access.<X>`` -- every done token of the access answers an outstanding request;
 * ``done.postdom``  -- when ``done`` fires, no access of any domain is outstanding.
+
+"Empty" at the end of the run is the simulator's "not residual": a channel whose value copies a primed buffer
+(``initValues``) may keep up to that buffer's initial token count, the tokens that re-arm it for the next run
+(``loom.semantics.rest.rearm_allowance``), and no more; end-of-run counts leave those tokens out, as the clock
+calculus does. ``_Builder.left`` / ``settled_count`` are the one place that encodes it.
 
 The monitors sit in the top under ``LOOM_DFG_MONITORS`` (task ``dfg`` of the ``.sby``, a bounded check):
 their counters are not related to FIFO occupancy by helper invariants, so k-induction cannot prove them.
@@ -39,7 +45,7 @@ from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
 
 if TYPE_CHECKING:
-    from loom.hdl.netlist import Design
+    from loom.hdl.netlist import Channel, Design
 
 WIDTH = 16  # token counters: a bounded check of depth < 2**16 cycles never wraps them
 DEFINE = "LOOM_DFG_MONITORS"
@@ -140,13 +146,96 @@ class _Builder:
             self.m.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) {name} <= {name} + 1'b1;")
         return name
 
+    # What a finished run may leave, in one place: a channel whose value copies a primed buffer may keep up to
+    # that buffer's initial token count (``Channel.allowance`` = ``loom.semantics.rest.rearm_allowance``): those
+    # tokens re-arm the buffer for the next run and are not residual, as in the simulator and both BMCs. Every
+    # end-of-run form reads a channel through ``left`` (residual tokens) or ``settled_count`` (its count as the
+    # verifier counts it), never through its FIFO's signals directly.
+
+    def held(self, ch: "Channel") -> str:
+        """Tokens in channel ch's FIFO now: pushes (its producer's transfers) minus pops, a counter declared once
+        (only a primed channel needs one; any other is read through ``out_valid``)."""
+        name = f"lm_held_{ch.fifo}"
+        if name not in self.counters:
+            self.counters[name] = name
+            push, pop = f"({ch.producer}_valid && {ch.producer}_ready)", f"({ch.fifo}_out_valid && {ch.fifo}_out_ready)"
+            self.m.decls.append(f"  logic [{WIDTH - 1}:0] {name};  // tokens in {ch.fifo} (it may keep {ch.allowance}: "
+                                "they re-arm a primed buffer)")
+            self.m.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; "
+                                f"else {name} <= {name} + {WIDTH}'({push}) - {WIDTH}'({pop});")
+        return name
+
+    def left(self, ch: "Channel") -> str:
+        """Channel ch holds a residual token: more than its re-arm allowance (any token when it has none)."""
+        if ch.fifo is None:
+            return "1'b0"  # an always-ready source: never residual
+        if not ch.allowance:
+            return f"{ch.fifo}_out_valid"
+        return f"({self.held(ch)} > {WIDTH}'d{ch.allowance})"
+
+    def rearm(self, v: Value) -> Optional[str]:
+        """The tokens of v that re-arm a primed buffer at this moment (those its FIFOs keep, up to the allowance;
+        every use of v holds its own copy, so the fewest over its channels), or None when v has no allowance."""
+        chans = [ch for ch in self.d.channels if ch.value is v and ch.fifo is not None]
+        if not chans or not all(ch.allowance for ch in chans):
+            return None
+        kept = [f"({self.held(ch)} < {WIDTH}'d{ch.allowance} ? {self.held(ch)} : {WIDTH}'d{ch.allowance})"
+                for ch in chans]
+        while len(kept) > 1:
+            a, b = kept.pop(), kept.pop()
+            kept.append(f"({a} < {b} ? {a} : {b})")
+        return kept[0]
+
+    def settled_count(self, v: Value) -> str:
+        """v's token count at the end of a run as the verifier counts it: its transfers, less the tokens that
+        re-arm a primed buffer (they belong to the next run: the clock calculus types a primed select's output on
+        its condition's clock, without the re-arm token). Equal to ``count(v)`` for any value without allowance."""
+        n = self.count(v)
+        r = self.rearm(v)
+        return n if r is None else f"({n} - {r})"
+
+    def pops(self, ch: "Channel") -> str:
+        """A counter of the tokens taken out of channel ch's FIFO, from reset."""
+        name = f"lm_pop_{ch.fifo}"
+        if name not in self.counters:
+            self.counters[name] = name
+            self.m.decls.append(f"  logic [{WIDTH - 1}:0] {name};")
+            self.m.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; "
+                                f"else if ({ch.fifo}_out_valid && {ch.fifo}_out_ready) {name} <= {name} + 1'b1;")
+        return name
+
+    def rearmed(self, op: Operation) -> list[str]:
+        """op is a primed buffer: at the end of the run it is re-armed, every consumer at the end of its copies
+        (through forks/br/plain buffers) having taken exactly as many tokens as op took in; with ``left`` on those
+        channels, each copy keeps exactly its allowance. Empty for any other op."""
+        from loom.semantics.handshake_ops import copied_value
+        from loom.semantics.rest import rearm_allowance
+
+        inst = self.inst.get(id(op))
+        if inst is None or op.name != "handshake.buffer" or not rearm_allowance(op.results[0]):
+            return []
+        root = op.results[0]
+        ins = [ch for ch in self.d.channels if ch.consumer == inst.name and ch.fifo]
+        copies = {self.sig[v] for v in self.sig if copied_value(v) is root}
+        leaves = [ch for ch in self.d.channels if ch.value is not None and copied_value(ch.value) is root
+                  and ch.fifo and not any(self.sig.get(r) in copies for r in self.inst_op(ch.consumer).results)]
+        if len(ins) != 1 or not leaves:
+            return []
+        took = self.pops(ins[0])
+        return [f"{self.pops(ch)} == {took}" for ch in leaves]
+
+    def inst_op(self, name: str) -> Operation:
+        return next(i.op for i in self.d.instances if i.name == name)
+
     def empty_at_end(self, op: Operation) -> Optional[str]:
-        """Once done is out: every input FIFO of op is empty and op holds nothing latched."""
+        """Once done is out: no input channel of op holds a residual token (``left``), op holds nothing latched,
+        and a primed buffer has been re-armed (``rearmed``)."""
         inst = self.inst.get(id(op))
         if inst is None:
             return None
-        parts = [f"!{ch.fifo}_out_valid" for ch in self.d.channels if ch.consumer == inst.name and ch.fifo]
+        parts = [f"!{self.left(ch)}" for ch in self.d.channels if ch.consumer == inst.name and ch.fifo]
         parts.append(f"!{inst.name}_residual")
+        parts += self.rearmed(op)
         return f"!lm_end || ({' && '.join(parts)})"
 
     def add(self, oid: str, cond: str, op: Optional[Operation], statement: str) -> None:

@@ -10,6 +10,8 @@ true token;
 a clock equal to a loop's raw clock counts that raw condition's tokens; the unconditioned run clock is 1.
 Why totals: two clocks with the same key denote the same coordinate set, so equal totals are what the class
 obligation implies at the end of the run; a per-activation form would need the correspondence of activations.
+Counts are read at the end of the run through ``_Builder.settled_count``: a value copied from a primed buffer
+does not count the tokens it keeps to re-arm that buffer (``loom.semantics.rest``), as the clock calculus does.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def count(b: "_Builder", r: Reference) -> str:
     if r.kind == "one":
         return f"{WIDTH}'d1"
     if r.kind == "all":
-        return b.count(r.channel)
+        return b.settled_count(r.channel)
     s = b.sig[r.channel]
     if r.kind == "pol":
         return b.count(r.channel, f"p{r.polarity}", f"{s}_data[0]" if r.polarity else f"!{s}_data[0]")
@@ -133,5 +135,7 @@ def class_form(a, b: "_Builder", v: Value) -> Optional[tuple[str, str]]:
     r = reference(a, b, v, clock)
     if r is None:
         return None
-    return (f"!lm_end || {b.count(v)} == {count(b, r)}",
+    if r.kind in ("pol", "opened") and b.rearm(r.channel) is not None:
+        return None  # its re-arm tokens' values are not counted by value: no honest form reads their bits
+    return (f"!lm_end || {b.settled_count(v)} == {count(b, r)}",
             f"{cls} class: at the end of the run, {r.text}")  # not describe()'s text: ordered by Z3 ids
