@@ -352,3 +352,12 @@ def test_a_done_token_forked_into_a_constant_trigger_is_awaited(text, want):
     func = next(op for op in parse_text(text, "f.mlir").walk() if op.name == "handshake.func")
     post = by_id(check_structure(func, CTX), "done.postdom")
     assert post.status == want, post.detail
+
+
+def test_where_a_chain_walk_stops_reads_as_words():
+    """An unrecognized ctrl-done network says where its chain stopped in words ("ends at a dead" was printed)."""
+    from loom.verify.memory.order import Stop
+
+    words = {k: Stop(k).describe() for k in ("return", "join", "mux", "feedback", "exit", "dead")}
+    assert words["dead"] == "a token nothing takes onward" and words["feedback"] == "a loop's back edge"
+    assert all(w != k and " " in w for k, w in words.items())

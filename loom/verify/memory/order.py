@@ -93,6 +93,11 @@ class Stop:
     post: Optional[list[Node]] = None
     value: Optional[Value] = None
 
+    def describe(self) -> str:
+        """Where the walk stopped, in words for a report."""
+        return {"return": "the return", "join": "a join", "mux": "a mux", "feedback": "a loop's back edge",
+                "exit": "a loop exit", "dead": "a token nothing takes onward"}.get(self.kind, self.kind)
+
 
 
 
@@ -291,7 +296,7 @@ class Recovery:
         if stop.kind != "exit" or stop.loop is not carry:
             raise Unrecognized(
                 f"the loop of {self.name(carry.results[0])} has no exit branch "
-                f"(its chain ends at a {stop.kind})"
+                f"(its chain ends at {stop.describe()})"
             )
         cb = stop.op
         if copied_value(carry.operands[0]) is not copied_value(cb.operands[0]):
@@ -388,7 +393,7 @@ class Recovery:
             raise Unrecognized("the domain's accesses do not take their ctrl from the start token")
         items, stop = self.walk(start, [])
         if stop.kind != "return":
-            raise Unrecognized(f"the domain's chain ends at a {stop.kind} instead of the return")
+            raise Unrecognized(f"the domain's chain ends at {stop.describe()} instead of the return")
         root = Node("seq", items)
         found = [n.access for n in _access_nodes(root)]
         missing = [a.name for a in self.domain.accesses if a not in found]
