@@ -48,8 +48,9 @@ def tuple_fields(t: TupleType) -> list[tuple[int, int]]:
     """(low bit, width) of each element of a tuple's bus, element 0 lowest."""
     out, low = [], 0
     for x in t.types:
-        out.append((low, bits(x)))
-        low += bits(x)
+        w = bits(x)
+        out.append((low, w))
+        low += w
     return out
 
 
@@ -60,7 +61,7 @@ def encode(value: object, t: Type) -> int:
     if isinstance(t, TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.types):
             raise ValueError(f"{value!r} is not a value of type {t}")
-        return 0 if not t.types else sum(encode(v, x) << low for v, x, (low, _) in zip(value, t.types, tuple_fields(t)))
+        return sum(encode(v, x) << low for v, x, (low, _) in zip(value, t.types, tuple_fields(t)))
     if isinstance(t, FloatType):
         return float_to_bits(float(value), t)  # type: ignore[arg-type]
     return mask(int(to_bits(value, t)), bits(t))  # type: ignore[call-overload]

@@ -79,6 +79,14 @@ def isnan(x: str, t: Type) -> str:
     return f"({x}[{w - 2}:0] > {w - 1}'h{INF_MAG[fmt(t)]:x})"
 
 
+def _truncf_mode(info: ScalarInfo) -> str:
+    """An arith.truncf's rounding mode; one outside MLIR's enum has no model."""
+    try:
+        return rounding_mode(dict(info.attrs))
+    except ValueError as e:
+        raise HdlUnsupported(str(e)) from None
+
+
 def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t: Type) -> tuple[str, Type]:
     """The wire holding the result of float op ``op`` (or a float comparison/conversion) on operand wires ``a``."""
     ins = info.operand_types
@@ -112,9 +120,9 @@ def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_
         return b.wire(out_t, int_to_float(a[0], ins[0], op == "arith.sitofp", out_t, b), behavioural=True), out_t
     if op == "math.fma":
         return (_fma(a, ins, out_t, b) if fmt(out_t) != "f64" else _fma64(a, out_t, b)), out_t
-    if op == "arith.truncf" and rounding_mode(dict(info.attrs)) != ROUNDING_MODES[0]:  # bit logic, no real
-        return b.wire(out_t, from_f64(to_f64(a[0], ins[0], b), out_t, b, rounding_mode(dict(info.attrs))),
-                      behavioural=True), out_t
+    mode = _truncf_mode(info) if op == "arith.truncf" else ROUNDING_MODES[0]
+    if mode != ROUNDING_MODES[0]:  # a directed truncf: bit logic, no real
+        return b.wire(out_t, from_f64(to_f64(a[0], ins[0], b), out_t, b, mode), behavioural=True), out_t
     if op in ("arith.extf", "arith.truncf"):
         return b.wire(out_t, _bits(_real(a[0], ins[0], b), out_t, b), behavioural=True), out_t
     if op in FLOAT_CLASS_SV:
