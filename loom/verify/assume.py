@@ -1,7 +1,10 @@
 """Input assumptions: what the user says legal inputs are (``--assume``, ``{loom.range = [lo, hi]}``).
 
-An assumption is a conjunction of comparisons over integer arguments and integer
-literals, e.g. ``lb >= 0 && ub <= 1048576`` or ``0 <= n <= 4096`` (chains allowed).
+An assumption is a conjunction of comparisons over integer arguments, integer
+literals, the elements of a memref argument (``idx[*]``: every element) and its
+sizes (``dim(a)`` is dimension 0, ``dim(a, 1)`` dimension 1), e.g.
+``lb >= 0 && ub <= 1048576``, ``0 <= n <= 4096`` (chains allowed),
+``0 <= idx[*] < dim(a)`` or ``dim(a) >= n``.
 Arguments are read as signed integers of their type (``index`` is 64 bits), as the
 lowering's streams compare them. Every obligation is then proved for the inputs
 that satisfy the assumptions only, and every report lists them.
@@ -18,12 +21,28 @@ import z3
 from loom.diagnostics import LoomError
 from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
 from loom.ir.core import Operation
-from loom.ir.types import IndexType, IntegerType, Type
+from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
 
 CODE = "CPL_VERIFY_ASSUME"
 OPS = ("<=", ">=", "==", "!=", "<", ">")
-_TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_$.]*)|(?P<op><=|>=|==|!=|<|>)|(?P<and>&&))")
+_NAME = r"[A-Za-z_][A-Za-z0-9_$.]*"
+_TOKEN = re.compile(rf"\s*(?:(?P<num>-?\d+)|dim\s*\(\s*(?P<dim>{_NAME})\s*(?:,\s*(?P<dimk>\d+)\s*)?\)"
+                    rf"|(?P<elem>{_NAME})\s*\[\s*\*\s*\]|(?P<name>{_NAME})|(?P<op><=|>=|==|!=|<|>)|(?P<and>&&))")
+ELEMENTS = "[*]"  # ``a[*]``: every element of memref argument a
+
+
+def element_of(operand: Union[str, int]) -> Optional[str]:
+    """The memref argument an ``a[*]`` operand ranges over (None for any other operand)."""
+    return operand[:-len(ELEMENTS)] if isinstance(operand, str) and operand.endswith(ELEMENTS) else None
+
+
+def dim_of(operand: Union[str, int]) -> Optional[tuple[str, int]]:
+    """(memref argument, dimension) of a ``dim(a, k)`` operand (None for any other operand)."""
+    if isinstance(operand, str) and operand.startswith("dim(") and operand.endswith(")"):
+        name, k = operand[4:-1].split(",")
+        return name, int(k)
+    return None
 
 
 @dataclass(frozen=True)
@@ -75,6 +94,10 @@ def _tokens(part: str, whole: str) -> list[Union[str, int]]:
         pos = m.end()
         if m.group("num") is not None:
             out.append(int(m.group("num")))
+        elif m.group("dim") is not None:
+            out.append(f"dim({m.group('dim')},{int(m.group('dimk') or 0)})")
+        elif m.group("elem") is not None:
+            out.append(m.group("elem") + ELEMENTS)
         elif m.group("name") is not None:
             out.append(m.group("name"))
         elif m.group("op") is not None:
@@ -98,23 +121,40 @@ def range_assumptions(func: Operation) -> list[Assumption]:
         if not (isinstance(r, ArrayAttr) and len(r.elements) == 2 and all(isinstance(e, IntegerAttr) for e in r.elements)):
             raise LoomError(f"loom.range of %{name} must be [lo, hi] with two integers, got {r}", func.loc, CODE)
         lo, hi = (e.value for e in r.elements)
-        out.append(Assumption(f"{lo} <= {name} <= {hi}", f"loom.range of %{name}",
-                              (Compare(lo, "<=", name), Compare(name, "<=", hi))))
+        arg = func.regions[0].entry.args[names.index(name)]
+        x = name + ELEMENTS if isinstance(arg.type, MemRefType) else name  # a memref's range bounds its elements
+        out.append(Assumption(f"{lo} <= {x} <= {hi}", f"loom.range of %{name}",
+                              (Compare(lo, "<=", x), Compare(x, "<=", hi))))
     return out
 
 
 def check_names(assumptions: Sequence[Assumption], func: Operation) -> None:
-    """Every name an assumption uses is an integer argument of ``func`` (else a located error)."""
+    """Every name an assumption uses is an integer argument of ``func``, or a memref argument under
+    ``[*]`` (integer elements) or ``dim(..)`` (a dimension it has); else a located error."""
     names = function_arg_names(func)
     types = {n: a.type for n, a in zip(names, func.regions[0].entry.args)}
     for a in assumptions:
         for n in sorted(a.names()):
-            if n not in types:
-                known = ", ".join(k for k, t in types.items() if _width(t)) or "none"
-                raise LoomError(f"{a.origin} '{a.text}': '{n}' is not an argument of @{_sym(func)} "
-                                f"(integer arguments: {known})", func.loc, CODE)
-            if _width(types[n]) is None:
-                raise LoomError(f"{a.origin} '{a.text}': argument '{n}' has type {types[n]}; assumptions "
+            elem, dim = element_of(n), dim_of(n)
+            base = elem or (dim[0] if dim else n)
+            if base not in types:
+                known = ", ".join(k for k, t in types.items() if _width(t) or isinstance(t, MemRefType)) or "none"
+                raise LoomError(f"{a.origin} '{a.text}': '{base}' is not an argument of @{_sym(func)} "
+                                f"(integer and memref arguments: {known})", func.loc, CODE)
+            t = types[base]
+            if elem is not None or dim is not None:
+                if not isinstance(t, MemRefType):
+                    raise LoomError(f"{a.origin} '{a.text}': '{n}' needs a memref argument; '{base}' has type {t}",
+                                    func.loc, CODE)
+                if elem is not None and _width(t.element) is None:
+                    raise LoomError(f"{a.origin} '{a.text}': the elements of '{base}' have type {t.element}; "
+                                    "assumptions compare integer and index elements only", func.loc, CODE)
+                if dim is not None and dim[1] >= t.rank:
+                    raise LoomError(f"{a.origin} '{a.text}': '{base}' has rank {t.rank}, no dimension {dim[1]}",
+                                    func.loc, CODE)
+                continue
+            if _width(t) is None:
+                raise LoomError(f"{a.origin} '{a.text}': argument '{n}' has type {t}; assumptions "
                                 "compare integer and index arguments only", func.loc, CODE)
 
 
@@ -131,19 +171,31 @@ def _width(t: Type) -> Optional[int]:
     return None
 
 
-def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.BitVecRef]]) -> z3.BoolRef:
+def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.BitVecRef]],
+          elements: Optional[Callable[[str], Sequence[z3.BitVecRef]]] = None) -> z3.BoolRef:
     """The assumptions as one Z3 formula over a checker's own argument constants.
 
-    ``arg(name)`` gives the checker's bit-vector for an argument (None: the checker
-    does not model it, and the comparisons that need it are left out -- that only
-    widens the inputs considered, so it never turns a refutation into a proof).
+    ``arg(name)`` gives the checker's bit-vector for an argument or a ``dim(a,k)`` operand (None: the
+    checker does not model it, and the comparisons that need it are left out -- that only widens the
+    inputs considered, so it never turns a refutation into a proof). ``elements(a)`` gives the terms of
+    the values the checker reads from memref ``a``: a comparison over ``a[*]`` holds for each of them.
     """
     parts: list[z3.BoolRef] = []
     for a in assumptions:
         for c in a.atoms:
-            f = _compare(c, arg)
-            if f is not None:
-                parts.append(f)
+            sides = [x for x in (c.left, c.right) if element_of(x) is not None]
+            if not sides:
+                f = _compare(c, arg)
+                if f is not None:
+                    parts.append(f)
+                continue
+            if elements is None:
+                continue
+            mem = element_of(sides[0])
+            for term in elements(mem):
+                f = _compare(c, lambda n, term=term: term if n == mem + ELEMENTS else arg(n))
+                if f is not None:
+                    parts.append(f)
     return z3.And(*parts) if parts else z3.BoolVal(True)
 
 

@@ -28,7 +28,8 @@ from loom.verify.lemmas.check import LemmaCache, check_lemmas
 from loom.verify.memory.order import check_memory_order
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
-from loom.verify.refine.check import check_refinement
+from loom.verify.refine.check import _structured, check_refinement
+from loom.verify.safety.check import check_safety
 from loom.verify.refine.replay import source_error
 from loom.verify.memory.structure import check_structure, memory_layout
 
@@ -141,7 +142,8 @@ def verify_function(
     ctx = _with_assumptions(ctx, func, source)
     if ctx.budget is not None:
         ctx = dataclasses.replace(ctx, deadline=t0 + ctx.budget)
-    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc"}
+    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc",
+                                                        "safety"}
     cache = cache if cache is not None else LemmaCache()
     obs: list[Obligation] = []
     if "lemmas" in want:
@@ -161,6 +163,8 @@ def verify_function(
         obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func, ctx)
     elif "refine" in want:
         obs.append(not_checked_refinement(func, ctx))
+    if "safety" in want and source is not None:
+        obs += _guarded("safety", "safety", lambda: check_safety(_structured(source), ctx, source), func, ctx)
     if "bmc" in want:
         bmc = _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
         obs += [_blame_input(o, source) for o in bmc] if source is not None else bmc

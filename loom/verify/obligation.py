@@ -16,7 +16,7 @@ from loom.ir.location import Location
 if TYPE_CHECKING:
     from loom.verify.assume import Assumption
 
-KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement", "mapping")
+KINDS = ("fsm", "length", "balance", "memory", "structure", "bmc", "refinement", "safety", "mapping")
 # "assumed": stated and relied on, not checked (a while loop's termination: partial correctness); exit 0
 # "unchecked": deliberately not checked (refinement without a source); exit 0
 STATUSES = ("proved", "refuted", "unknown", "assumed", "unchecked")

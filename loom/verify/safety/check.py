@@ -1,0 +1,319 @@
+"""Safety obligations of an SCF function: no run stops with a runtime error, for every trip count.
+
+One obligation per ``Site`` (``loom.verify.safety.sites``), id
+``safe.<op>@<line>:<col>.<what>``. Each is one Z3 query: the site's error condition
+under its path condition, the facts of the loops around it (``loom.verify.safety.loops``),
+the input assumptions (arguments, memref elements ``a[*]`` and sizes ``dim(a)``) and
+the size facts of memref arguments. Memory contents are free unless assumed.
+
+* unsat: **proved** -- no run reaches the op with the error condition true;
+* sat: the model is turned into inputs (scalars, memref sizes, memory filled with the
+  values the model's loads read), preferring small ones, and the SCF interpreter runs
+  them; only when it stops with the site's runtime error *at that op* is the
+  obligation **refuted**, with those inputs (``finding: input``: the fault is the
+  program's, on inputs the assumptions allow);
+* otherwise **unknown**, with the reason (the model did not replay, a construct the
+  model does not cover, the solver's limit).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Optional
+
+import z3
+
+from loom.diagnostics import LoomError
+from loom.ir.core import Module, Operation
+from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType
+from loom.runtime import function_arg_names
+from loom.verify.assume import dim_of, to_z3
+from loom.verify.lengths.values import symbol
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.refine.model import TermValues, dim_term, source_position
+from loom.verify.safety.loops import LoopFacts, nonneg_dims
+from loom.verify.safety.sites import SafetyModel, Site, memref_args
+from loom.verify.solve import run_query
+
+KIND = "safety"
+DIM_CAP = 1 << 48  # every memref dimension is below 2^48 (a 48-bit address space): stated in every report
+ASSUMES = ("memref dimensions < 2^48",)
+REPLAY_STEPS = 200_000
+REPLAY_ELEMENTS = 1 << 16  # the largest memref a replay allocates
+# preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
+SMALL = ((8, 64), (64, 4096), (4096, None))
+
+
+class SafetyCheck:
+    """The obligations of one source function (see the module docstring)."""
+
+    def __init__(self, source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> None:
+        self.source = source
+        self.original = original if original is not None else source  # the function as written: replays run it
+        self.ctx = ctx
+        self.values = TermValues()
+        self.model = SafetyModel(source, self.values)
+        self.names = function_arg_names(source)
+        self.types = [a.type for a in source.regions[0].entry.args]
+        self.dims: dict[tuple[str, int], z3.BitVecRef] = {}
+        for n, t in memref_args(source):
+            for k, s in enumerate(t.shape):
+                if s is None:
+                    self.dims[(n, k)] = dim_term(self.values, f"arg:{n}", t, k)
+        assumed = to_z3(ctx.assumptions, self._arg, self._elements)
+        self.base = [assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas]
+        self.loops = LoopFacts(self.model, self._proves, self.base)
+
+    # ------------------------------------------------------------------ symbols
+    def _arg(self, name: str) -> Optional[z3.ExprRef]:
+        d = dim_of(name)
+        if d is not None:
+            t = dict(zip(self.names, self.types)).get(d[0])
+            if isinstance(t, MemRefType) and d[1] < t.rank:
+                return dim_term(self.values, f"arg:{d[0]}", t, d[1])
+            return None
+        for n, t in zip(self.names, self.types):
+            if n == name and isinstance(t, (IndexType, IntegerType)):
+                return z3.Const(symbol(f"arg:{n}"), self.values.sort(t))
+        return None
+
+    def _elements(self, mem: str) -> list[z3.ExprRef]:
+        out = []
+        for sym, root in sorted(self.model.load_roots.items()):
+            if root == f"arg:{mem}":
+                for t in (self.model.env.values()):
+                    if isinstance(t, z3.ExprRef) and z3.is_const(t) and t.decl().name() == sym:
+                        out.append(_as_bv(t))
+                        break
+        return out
+
+    def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
+        res = run_query([*facts, z3.Not(goal)], timeout=self.ctx.limit(), want_model=False, want_smt2=False)
+        return res.status == "unsat"
+
+    # ------------------------------------------------------------------ obligations
+    def obligations(self) -> list[Obligation]:
+        out = []
+        for site in self.model.sites:
+            if self.ctx.progress is not None:
+                self.ctx.progress(site.oid)
+            out.append(self._check(site))
+        return _unique(out)
+
+    def _check(self, site: Site) -> Obligation:
+        t0 = time.perf_counter()
+        loc = site.op.loc
+        if site.bad is None:
+            return Obligation(site.oid, KIND, "unknown", time.perf_counter() - t0,
+                              f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
+                              assumes=ASSUMES)
+        facts = [*self.base, *self.loops.context(site.ctx), site.pc, *self._passed(site)]
+        res = run_query([*facts, site.bad], timeout=self.ctx.limit(), want_model=True,
+                        want_smt2=self.ctx.want_smt2)
+        secs = lambda: time.perf_counter() - t0  # noqa: E731
+        if res.status == "unsat":
+            return Obligation(site.oid, KIND, "proved", secs(), f"never: {site.message}", None, loc,
+                              res.smt2 or None, method=res.method, rule="safety condition over every trip count",
+                              assumes=ASSUMES)
+        if res.status != "sat":
+            return Obligation(site.oid, KIND, "unknown", secs(), f"{site.message}: not decided ({res.reason})",
+                              None, loc, res.smt2 or None, method="smt", assumes=ASSUMES)
+        shown = self._replay(site, facts)
+        if shown is not None:
+            inputs, err, values = shown
+            detail = (f"{site.message}: the SCF interpreter stops with {err} on inputs {_fmt(inputs)} "
+                      "-- a fault of the input program; say which inputs are legal with --assume or loom.range")
+            cex = {"inputs": inputs, "error": err, "finding": "input", "op": site.op.name,
+                   "values": values, "replayed": "scf interpreter"}
+            return Obligation(site.oid, KIND, "refuted", secs(), detail, cex, loc, res.smt2 or None,
+                              method="smt", rule="safety condition, witness replayed", nature="behaviour",
+                              assumes=ASSUMES)
+        return Obligation(site.oid, KIND, "unknown", secs(),
+                          f"{site.message}: not proved -- the solver's witness (a generic iteration, which may be "
+                          "unreachable) did not replay to this error in the SCF interpreter", None, loc,
+                          res.smt2 or None, method="smt", assumes=ASSUMES)
+
+    def _passed(self, site: Site) -> list[z3.BoolRef]:
+        """The error conditions of the sites a run passes, in the same iteration, before it reaches ``site``:
+        those of ops straight in a block enclosing ``site``'s op and before it there. A run that reaches the
+        site did not stop at them (their own obligations say whether they can fail)."""
+        at: dict[int, list[Site]] = {}
+        for s in self.model.sites:
+            if s.bad is not None:
+                at.setdefault(id(s.op), []).append(s)
+        out: list[z3.BoolRef] = []
+        x = site.op
+        while x is not None and x is not self.source:
+            block = x.parent
+            if block is None:
+                break
+            for y in block.ops:
+                if y is x:
+                    break
+                out += [z3.Not(p.bad) for p in at.get(id(y), ())]
+            if x is site.op:  # an op's earlier rules (divzero before overflow) passed too
+                for p in at.get(id(x), ()):
+                    if p is site:
+                        break
+                    out.append(z3.Not(p.bad))
+            x = x.parent_op
+        return out
+
+    # ------------------------------------------------------------------ replay
+    def _replay(self, site: Site, facts: list[z3.BoolRef]) -> Optional[tuple[dict, str, dict]]:
+        """Inputs from a model of the error condition on which the interpreter stops at the site."""
+        tried: list[dict] = []
+        for dim_cap, arg_cap in SMALL:
+            narrow = [d <= dim_cap for d in self.dims.values()]
+            if arg_cap is not None:
+                for n, t in zip(self.names, self.types):
+                    a = self._arg(n)
+                    if a is not None and z3.is_bv(a) and a.size() > 1:
+                        narrow.append(z3.And(a >= -arg_cap, a <= arg_cap) if a.size() > 13 else z3.BoolVal(True))
+            res = run_query([*facts, site.bad, *narrow], timeout=self.ctx.limit(), want_model=True,
+                            want_smt2=False)
+            if res.status != "sat" or res.model is None:
+                continue
+            for inputs in self._inputs(res.model, site):
+                if inputs is None or inputs in tried:
+                    continue
+                tried.append(inputs)
+                err = self._run(inputs, site)
+                if err is not None:
+                    values = {k: _value(res.model, v) for k, v in site.show.items()}
+                    return inputs, err, values
+        return None
+
+    def _inputs(self, model: z3.ModelRef, site: Site) -> list[Optional[dict]]:
+        """Concrete inputs from a model: scalars as given, memref sizes as given, memory filled with the value
+        the model's loads of that buffer read (then with a float that no integer type holds, for casts)."""
+        fills = {}
+        for sym, root in sorted(self.model.load_roots.items()):
+            if root.startswith("arg:") and root[4:] not in fills:
+                v = model.eval(z3.Const(sym, self._sort_of(sym)), model_completion=False)
+                if z3.is_bv_value(v):
+                    fills[root[4:]] = v.as_signed_long()
+                elif z3.is_true(v) or z3.is_false(v):
+                    fills[root[4:]] = 1 if z3.is_true(v) else 0
+        out = []
+        floats = (1.5, 1e30, float("nan")) if site.what == "cast" else (1.5,)
+        # a buffer the model reads nothing of: 0 (a valid index wherever there is an element), then 1 (a
+        # valid divisor)
+        for fv, other in [(f, o) for o in (0, 1) for f in floats]:
+            v: dict[str, Any] = {}
+            for n, t in zip(self.names, self.types):
+                if isinstance(t, MemRefType):
+                    sizes = []
+                    for k, s in enumerate(t.shape):
+                        if s is not None:
+                            sizes.append(s)
+                            continue
+                        d = model.eval(self.dims[(n, k)], model_completion=True)
+                        sizes.append(d.as_signed_long() if z3.is_bv_value(d) else 4)
+                    total = 1
+                    for s in sizes:
+                        total *= max(s, 0)
+                    if total > REPLAY_ELEMENTS or any(s < 0 for s in sizes):
+                        return [None]
+                    fill = fv if isinstance(t.element, FloatType) else fills.get(n, other)
+                    v[n] = _nested(sizes, fill)
+                elif isinstance(t, (IntegerType, IndexType)):
+                    a = self._arg(n)
+                    x = model.eval(a, model_completion=True)
+                    v[n] = (1 if z3.is_true(x) else 0) if z3.is_bool(x) else x.as_signed_long()
+                elif isinstance(t, FloatType):
+                    v[n] = fv
+                else:
+                    v[n] = None
+            out.append(v)
+        return out
+
+    def _sort_of(self, sym: str) -> z3.SortRef:
+        for t in self.model.env.values():
+            if isinstance(t, z3.ExprRef) and z3.is_const(t) and t.decl().name() == sym:
+                return t.sort()
+        return z3.BitVecSort(64)
+
+    def _run(self, inputs: dict, site: Site) -> Optional[str]:
+        """The interpreter's error on ``inputs`` when it is the site's error at the site's op, else None."""
+        from loom.interp import run_json
+
+        parent = self.original.parent_op
+        if parent is None:
+            return None
+        try:
+            ref = run_json(Module(parent), self.original.attributes["sym_name"].value, inputs, max_steps=REPLAY_STEPS)
+        except LoomError:
+            return None
+        err = ref.error
+        if ref.status != "error" or err is None or err.code != site.code:
+            return None
+        here, at = source_position(site.op.loc), err.loc
+        if at is None or (at.line, at.col) != (site.op.loc.line, site.op.loc.col) and (at.line, at.col) != (
+                here.line, here.col):
+            return None
+        return f"{err.code} {err.message}"
+
+
+def check_safety(source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> list[Obligation]:
+    """Every safety obligation of SCF function ``source`` (a func.func; ``original`` is the function as written
+    when ``source`` is its structured kernel: replays run it)."""
+    return SafetyCheck(source, ctx, original).obligations()
+
+
+def _as_bv(t: z3.ExprRef) -> z3.ExprRef:
+    return z3.If(t, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)) if z3.is_bool(t) else t
+
+
+def _nested(sizes: list[int], fill: Any) -> Any:
+    if not sizes:
+        return fill
+    return [_nested(sizes[1:], fill) for _ in range(sizes[0])]
+
+
+def _value(model: z3.ModelRef, term: z3.ExprRef) -> Any:
+    v = model.eval(term, model_completion=True)
+    if z3.is_bv_value(v):
+        return v.as_signed_long()
+    if z3.is_true(v) or z3.is_false(v):
+        return z3.is_true(v)
+    return str(v)
+
+
+def _fmt(inputs: dict) -> str:
+    parts = []
+    for k, v in inputs.items():
+        if isinstance(v, list):
+            flat = _flatten(v)
+            shape = _shape(v)
+            head = flat[0] if flat else None
+            parts.append(f"{k}: {'x'.join(map(str, shape))} of {head}" if flat and all(x == head for x in flat)
+                         else f"{k}: {v}")
+        else:
+            parts.append(f"{k}={v}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _flatten(v: Any) -> list:
+    return [y for x in v for y in _flatten(x)] if isinstance(v, list) else [v]
+
+
+def _shape(v: Any) -> list[int]:
+    out = []
+    while isinstance(v, list):
+        out.append(len(v))
+        v = v[0] if v else None
+    return out
+
+
+def _unique(obs: list[Obligation]) -> list[Obligation]:
+    """Ops that share a source position (a macro, an inlined call) get ``#2``, ``#3`` ... on later ids."""
+    seen: dict[str, int] = {}
+    out = []
+    for o in obs:
+        k = seen.get(o.id, 0) + 1
+        seen[o.id] = k
+        if k > 1:
+            o.id = f"{o.id}#{k}"
+        out.append(o)
+    return out

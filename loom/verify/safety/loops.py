@@ -1,0 +1,118 @@
+"""What a generic iteration of each loop may assume: the facts that make safety hold for every trip count.
+
+Each loop of the source model (``SafetyModel``) gets facts over its generic-iteration
+symbols, valid in every iteration of every activation:
+
+* an ``scf.for`` body: the step is positive (the interpreter stops before a loop with
+  another step: that is the ``step`` obligation), ``iv < ub``, and ``lb <= iv`` when the
+  induction cannot wrap (``ub + step - 1`` stays in range; it then never passes ``ub``);
+  with a constant step, ``iv - lb`` is a multiple of it;
+* an ``scf.while`` after-region (phase ``body``): its condition held;
+* every loop: the inductive ones among candidate invariants relating each loop-carried
+  integer to its initial value (``>=``/``<=``, signed and unsigned), found by Houdini:
+  drop every candidate the solver cannot show preserved by one iteration (under the
+  loop's own facts, the surviving candidates and the enclosing loops' facts), until the
+  set is stable. The candidates hold at the first iteration (the state equals its initial
+  value), so the survivors hold in every iteration.
+
+All facts over-approximate the reachable states, so "no error under the facts" proves
+"no error in any run"; a satisfiable query is only a candidate, replayed before it is
+called a refutation.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import z3
+
+from loom.verify.refine.model import Ctx, Frame
+from loom.verify.safety.sites import ForLoop, SafetyModel
+
+Prover = Callable[[list[z3.BoolRef], z3.BoolRef], bool]  # facts, goal -> proved (unsat of facts and not goal)
+MAX_HOUDINI_ROUNDS = 8
+
+
+def for_facts(fl: ForLoop) -> list[z3.BoolRef]:
+    """Facts of an scf.for body over its (64-bit) induction symbol."""
+    iv = fl.frame.state[0].sym
+    lb, ub, step = fl.lb, fl.ub, fl.step
+    if fl.unsigned:
+        ext = (lambda x: z3.ZeroExt(2, x))
+        top = (1 << 64) - 1
+        nowrap = ext(ub) + ext(step) - 1 <= top
+        out = [step != 0, z3.ULT(iv, ub), z3.Implies(nowrap, z3.ULE(lb, iv))]
+    else:
+        ext = (lambda x: z3.SignExt(2, x))
+        nowrap = ext(ub) + ext(step) - 1 <= (1 << 63) - 1
+        out = [step > 0, iv < ub, z3.Implies(nowrap, lb <= iv)]
+    s = z3.simplify(step)
+    if z3.is_bv_value(s) and s.as_long() > 1:
+        out.append(z3.Implies(nowrap, z3.URem(iv - lb, s) == 0))
+    return out
+
+
+class LoopFacts:
+    """The facts of every loop of one ``SafetyModel``, outermost first, found once."""
+
+    def __init__(self, model: SafetyModel, prove: Prover, base: Sequence[z3.BoolRef]) -> None:
+        self.model = model
+        self.base = list(base)
+        self.own: dict[tuple[Frame, str], list[z3.BoolRef]] = {}
+        self.invariants: dict[Frame, list[z3.BoolRef]] = {}
+        for f in model.frames:  # pre-order: an enclosing loop's facts exist before its inner loops'
+            self.invariants[f] = self._houdini(f, prove)
+
+    def local(self, f: Frame, phase: str) -> list[z3.BoolRef]:
+        """Facts of loop ``f`` alone, in ``phase`` (``body`` or ``raw``), with its invariants."""
+        out = list(self.invariants.get(f, []))
+        if phase == "body":
+            fl = self.model.for_loops.get(f)
+            if fl is not None:
+                out += for_facts(fl)
+            elif f.cont is not None:
+                out.append(f.cont)
+        return out
+
+    def context(self, ctx: Ctx) -> list[z3.BoolRef]:
+        """Facts of every loop of ``ctx`` (the loops around a site, each in its phase)."""
+        out: list[z3.BoolRef] = []
+        for f, phase in ctx:
+            out += self.local(f, phase)
+        return out
+
+    def _houdini(self, f: Frame, prove: Prover) -> list[z3.BoolRef]:
+        fl = self.model.for_loops.get(f)
+        first = 1 if fl is not None else 0  # the for induction has its own facts
+        cands: list[tuple[z3.BoolRef, z3.BoolRef]] = []  # (at the generic iteration, at the next one)
+        for sv in f.state[first:]:
+            if sv.init is None or sv.next is None or not z3.is_bv(sv.sym) or not z3.is_bv(sv.init):
+                continue
+            if sv.init.size() != sv.sym.size() or not z3.is_bv(sv.next) or sv.next.size() != sv.sym.size():
+                continue
+            x, i, n = sv.sym, sv.init, sv.next
+            cands += [(x >= i, n >= i), (x <= i, n <= i), (z3.UGE(x, i), z3.UGE(n, i)), (z3.ULE(x, i), z3.ULE(n, i))]
+        if not cands:
+            return []
+        around = self.base + self.context(f.outer) + [f.pc]
+        body = self.local(f, "body")  # the iteration that computes the next state ran its body
+        keep = list(range(len(cands)))
+        for _ in range(MAX_HOUDINI_ROUNDS):
+            hyp = around + body + [cands[k][0] for k in keep]
+            still = [k for k in keep if prove(hyp, cands[k][1])]
+            if still == keep:
+                break
+            keep = still
+        else:
+            return []  # not stable within the rounds: claim nothing
+        return [cands[k][0] for k in keep]
+
+
+def nonneg_dims(dims: Sequence[z3.BitVecRef], cap: Optional[int]) -> list[z3.BoolRef]:
+    """A dimension is a non-negative size, below ``cap`` when given (the address-space assumption)."""
+    out = []
+    for d in dims:
+        out.append(d >= 0)
+        if cap is not None:
+            out.append(d < cap)
+    return out

@@ -1,0 +1,207 @@
+"""Where an SCF function can stop with a runtime error: one ``Site`` per op and kind of fault.
+
+``SafetyModel`` is the refinement check's symbolic evaluation of the source
+(``loom.verify.refine.scf.ScfModel``: generic-iteration symbols for loop state,
+path conditions, views resolved to their root buffers) with, for every op that
+MLIR's semantics can leave undefined, the condition under which it does:
+
+* ``memref.load``/``store``: some index is not below its dimension (``bounds``);
+* ``memref.subview``: the window leaves its source view (``bounds``);
+* ``scf.for``: the step is not positive (``step``);
+* every scalar op with rules in ``loom.semantics.undefined`` (``divzero``, ``overflow``, ``wrap``, ``shift``,
+  ``cast``), each condition being the rule's Z3 term over the operand terms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import z3
+
+from loom.dialects.memref import DYNAMIC, static_list
+from loom.ir.core import Operation
+from loom.ir.types import MemRefType
+from loom.semantics.undefined import ub_rules
+from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, source_position
+from loom.verify.refine.scf import ScfModel
+
+OOB = "RT_MEMREF_OUT_OF_BOUNDS"
+BAD_VIEW = "RT_MEMREF_BAD_VIEW"
+FOR_STEP = "RT_SCF_FOR_STEP"
+
+
+@dataclass(eq=False)
+class Site:
+    """One possible runtime error: op, kind, the condition (over the model's symbols) under which it happens."""
+
+    op: Operation
+    what: str  # bounds | step | divzero | overflow | wrap | shift | cast
+    code: str  # the runtime error the SCF interpreter stops with
+    message: str
+    ctx: Ctx
+    pc: z3.BoolRef
+    bad: Optional[z3.BoolRef] = None  # the error condition (None: why_not says why there is none)
+    why_not: str = ""
+    show: dict = field(default_factory=dict)  # name -> term, printed in a counterexample
+
+    @property
+    def oid(self) -> str:
+        loc = source_position(self.op.loc)
+        return f"safe.{self.op.name.split('.', 1)[-1]}@{loc.line}:{loc.col}.{self.what}"
+
+
+@dataclass(eq=False)
+class ForLoop:
+    """What an scf.for's body may rely on: 64-bit bounds and step as the source model computes them."""
+
+    frame: Frame
+    lb: z3.BitVecRef
+    ub: z3.BitVecRef
+    step: z3.BitVecRef
+    unsigned: bool
+
+
+class SafetyModel(ScfModel):
+    """``ScfModel`` plus the ``Site`` of every op that can fail at run time (see the module docstring)."""
+
+    def __init__(self, func: Operation, values, names=None) -> None:
+        self.sites: list[Site] = []
+        self.for_loops: dict[Frame, ForLoop] = {}
+        self.load_roots: dict[str, str] = {}  # load symbol name -> root buffer it reads
+        super().__init__(func, values, names)
+
+    def _op(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        name = op.name
+        if name in ("memref.load", "memref.store"):
+            self._bounds(op, ctx, pc)
+        elif name == "memref.subview":
+            self._window(op, ctx, pc)
+        elif name == "scf.for":
+            self._step(op, ctx, pc)
+        elif op.dialect in ("arith", "math"):
+            self._scalar(op, ctx, pc)
+        before = len(self.frames)
+        super()._op(op, ctx, pc)
+        if name == "scf.for" and len(self.frames) > before:
+            self._for_facts(op, self.frames[before])
+        if name == "memref.load" and op.results:
+            e = self.env.get(op.results[0])
+            if isinstance(e, z3.ExprRef) and z3.is_const(e):
+                try:
+                    self.load_roots[e.decl().name()] = self.view(op.operands[0]).root
+                except Unsupported:
+                    pass
+
+    # ------------------------------------------------------------------ sites
+    def _site(self, op: Operation, what: str, code: str, message: str, ctx: Ctx, pc: z3.BoolRef,
+              build) -> None:
+        site = Site(op, what, code, message, ctx, pc)
+        try:
+            site.bad, site.show = build()
+        except Unsupported as e:
+            site.why_not = e.reason
+        self.sites.append(site)
+
+    def _bounds(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        is_load = op.name == "memref.load"
+        mem = op.operands[0] if is_load else op.operands[1]
+        idx = op.operands[1:] if is_load else op.operands[2:]
+
+        def build():
+            vw = self.view(mem)
+            if len(vw.sizes) != len(idx):
+                raise Unsupported(f"{len(idx)} indices for a rank-{len(vw.sizes)} view", op)
+            show = {}
+            out = []
+            for k, (i, size) in enumerate(zip(idx, vw.sizes)):
+                it = bv64(self.values, self.term(i))
+                show[f"index{k}"], show[f"dim{k}"] = it, size
+                out.append(z3.UGE(it, size))  # a negative index is a huge unsigned pattern, as at run time
+            return z3.Or(*out) if out else z3.BoolVal(False), show
+
+        self._site(op, "bounds", OOB, "an index is not below its dimension", ctx, pc, build)
+
+    def _window(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """A subview's window: each used dimension's last element inside the source's dimension
+        (``offset + (size - 1) * stride < source size`` when ``size > 0``), sizes and offsets non-negative."""
+
+        def build():
+            src = self.view(op.operands[0])
+            terms = _mixed_terms(op, self)
+            if terms is None:
+                raise Unsupported("a subview without integer static offsets/sizes/strides", op)
+            offs, sizes, strides = terms
+            if not (len(offs) == len(sizes) == len(strides) == len(src.sizes)):
+                raise Unsupported("a subview whose rank differs from its source's", op)
+            out, show = [], {}
+            for k, (o, s, st, dim) in enumerate(zip(offs, sizes, strides, src.sizes)):
+                show[f"offset{k}"], show[f"size{k}"], show[f"stride{k}"], show[f"dim{k}"] = o, s, st, dim
+                # the interpreter's test (loom.runtime.memory.MemRefView.subview) over unbounded integers
+                O, S, ST, D = (z3.SignExt(66, x) for x in (o, s, st, dim))
+                last = O + (S - 1) * ST
+                out.append(z3.Or(S < 0, O < 0, z3.And(S > 0, z3.Or(last >= D, last < 0)), z3.And(S == 0, O > D)))
+            return z3.Or(*out), show
+
+        self._site(op, "bounds", BAD_VIEW, "the view's window does not fit its source", ctx, pc, build)
+
+    def _step(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        unsigned = "unsignedCmp" in op.attributes
+
+        def build():
+            step = self.term(op.operands[2])
+            if not z3.is_bv(step):
+                raise Unsupported("a non-integer step", op)
+            return (step == 0 if unsigned else step <= 0), {"step": step}
+
+        self._site(op, "step", FOR_STEP, "the step is not positive", ctx, pc, build)
+
+    def _scalar(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        rules, sig = ub_rules(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results])
+        for rule in rules:
+            def build(rule=rule):
+                args = [self.term(v) for v in op.operands]
+                show = {f"operand{k}": a for k, a in enumerate(args) if z3.is_bv(a) or z3.is_bool(a)}
+                return rule.term(args, sig), show
+
+            self._site(op, rule.what, rule.code, rule.message, ctx, pc, build)
+
+    def _for_facts(self, op: Operation, frame: Frame) -> None:
+        """Remember an scf.for's bounds and step, widened to 64 bits as ``ScfModel._for`` widens them."""
+        try:
+            lb, ub, step = (self.term(v) for v in op.operands[:3])
+        except Unsupported:
+            return
+        if not all(z3.is_bv(x) for x in (lb, ub, step)):
+            return
+        unsigned = "unsignedCmp" in op.attributes
+        w = lb.size()
+        if w < 64:
+            ext = (lambda x: z3.ZeroExt(64 - w, x)) if unsigned else (lambda x: z3.SignExt(64 - w, x))
+            lb, ub, step = ext(lb), ext(ub), ext(step)
+        elif w > 64:
+            return
+        self.for_loops[frame] = ForLoop(frame, lb, ub, step, unsigned)
+
+
+def _mixed_terms(op: Operation, model: ScfModel) -> Optional[tuple[list, list, list]]:
+    """(offsets, sizes, strides) of a subview as 64-bit terms, or None when its attributes are malformed."""
+    dyn = iter(op.operands[1:])
+    out = []
+    for attr in ("static_offsets", "static_sizes", "static_strides"):
+        statics = static_list(op, attr)
+        if statics is None:
+            return None
+        terms = []
+        for s in statics:
+            terms.append(bv64(model.values, model.term(next(dyn))) if s == DYNAMIC else z3.BitVecVal(s, 64))
+        out.append(terms)
+    return out[0], out[1], out[2]
+
+
+def memref_args(func: Operation) -> list[tuple[str, MemRefType]]:
+    """The memref arguments of a func.func, by name."""
+    from loom.runtime import function_arg_names
+
+    return [(n, a.type) for n, a in zip(function_arg_names(func), func.regions[0].entry.args)
+            if isinstance(a.type, MemRefType)]
