@@ -1,6 +1,6 @@
 // Dot product of two f32 vectors: a reduction carried in an iter_arg, returned as a scalar.
 module {
-  func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) -> f32 {
+  func.func @dot(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) -> f32 attributes {loom.assume = ["n <= dim(x) && n <= dim(y)"]} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %zero = arith.constant 0.000000e+00 : f32

@@ -1,7 +1,7 @@
 // C = A * B for i32 matrices (wrapping arithmetic): three nested loops, the innermost
 // carrying the partial sum; the dimensions come from memref.dim on dynamic shapes.
 module {
-  func.func @matmul(%A: memref<?x?xi32>, %B: memref<?x?xi32>, %C: memref<?x?xi32>) {
+  func.func @matmul(%A: memref<?x?xi32>, %B: memref<?x?xi32>, %C: memref<?x?xi32>) attributes {loom.assume = ["dim(B, 0) >= dim(A, 1) && dim(C, 0) >= dim(A, 0) && dim(C, 1) >= dim(B, 1)"]} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %zero = arith.constant 0 : i32

@@ -2,7 +2,7 @@
 // marker through a flat memref.reinterpret_cast of the same matrix: both views alias
 // the argument, so every store must show up in the argument's final contents.
 module {
-  func.func @tile_scale(%m: memref<6x8xf32>, %row: index, %col: index, %s: f32) {
+  func.func @tile_scale(%m: memref<6x8xf32>, %row: index, %col: index, %s: f32) attributes {loom.assume = ["0 <= row <= 4 && 0 <= col <= 3"]} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index

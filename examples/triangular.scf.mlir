@@ -1,7 +1,7 @@
 // Lower-triangular matrix-vector product y = L x: the inner loop's upper bound is the
 // outer induction variable plus one, so the iteration space is a triangle.
 module {
-  func.func @triangular(%L: memref<?x?xi32>, %x: memref<?xi32>, %y: memref<?xi32>) {
+  func.func @triangular(%L: memref<?x?xi32>, %x: memref<?xi32>, %y: memref<?xi32>) attributes {loom.assume = ["dim(L, 0) >= dim(y) && dim(L, 1) >= dim(y) && dim(x) >= dim(y)"]} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %zero = arith.constant 0 : i32

@@ -106,6 +106,8 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     src_arg_attrs = func.attributes.get("arg_attrs")
     if isinstance(src_arg_attrs, ArrayAttr):  # e.g. {loom.range = [lo, hi]}: what `loom verify` may assume
         attrs["arg_attrs"] = ArrayAttr(tuple(src_arg_attrs.elements) + (DictAttr(()),))
+    if "loom.assume" in func.attributes:  # the function's input assumptions travel with it
+        attrs["loom.assume"] = func.attributes["loom.assume"]
     hs = Operation.create("handshake.func", attributes=attrs, regions=[Region.of(body)], loc=func.loc)
 
     b = DfgBuilder(body)

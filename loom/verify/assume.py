@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence, Union
 import z3
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
+from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr
 from loom.ir.core import Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
@@ -108,12 +108,23 @@ def _tokens(part: str, whole: str) -> list[Union[str, int]]:
 
 
 def range_assumptions(func: Operation) -> list[Assumption]:
-    """The ``{loom.range = [lo, hi]}`` argument attributes of a func.func or handshake.func."""
+    """The ``{loom.range = [lo, hi]}`` argument attributes of a func.func or handshake.func, and its
+    ``loom.assume = ["EXPR", ...]`` attribute (each EXPR as ``--assume`` reads it)."""
+    out = []
+    listed = func.attributes.get("loom.assume")
+    if listed is not None:
+        texts = listed.elements if isinstance(listed, ArrayAttr) else (listed,)
+        for t in texts:
+            if not isinstance(t, StringAttr):
+                raise LoomError(f"loom.assume must be an array of strings, got {t}", func.loc, CODE)
+            try:
+                out.append(parse_assumption(t.value, "loom.assume"))
+            except ValueError as e:
+                raise LoomError(str(e).replace("--assume", "loom.assume", 1), func.loc, CODE) from None
     attrs = func.attributes.get("arg_attrs")
     if not isinstance(attrs, ArrayAttr):
-        return []
+        return out
     names = function_arg_names(func)
-    out = []
     for name, d in zip(names, attrs.elements):
         r = d.get("loom.range") if isinstance(d, DictAttr) else None
         if r is None:

@@ -44,6 +44,22 @@ REPLAY_ELEMENTS = 1 << 16  # the largest memref a replay allocates
 SMALL = ((8, 64), (64, 4096), (4096, None))
 
 
+class SafetyValues(TermValues):
+    """The refinement model's value terms, with integer division and remainder exact (bit-vector
+    ``bvudiv``/``bvurem``/``bvsdiv``/``bvsrem``): a safety query asks about one value, where the refinement
+    check compares whole programs and keeps division uninterpreted for speed. Where the divisor is zero the
+    term is Z3's total answer, which no run sees: the op's ``divzero`` obligation stops it first."""
+
+    EXACT = {"arith.divui": z3.UDiv, "arith.remui": z3.URem, "arith.divsi": lambda a, b: a / b,
+             "arith.remsi": z3.SRem}
+
+    def scalar(self, op, args):
+        f = self.EXACT.get(op.name)
+        if f is not None and len(args) == 2 and all(z3.is_bv(a) for a in args) and args[0].size() == args[1].size():
+            return [f(args[0], args[1])]
+        return super().scalar(op, args)
+
+
 class SafetyCheck:
     """The obligations of one source function (see the module docstring)."""
 
@@ -51,7 +67,7 @@ class SafetyCheck:
         self.source = source
         self.original = original if original is not None else source  # the function as written: replays run it
         self.ctx = ctx
-        self.values = TermValues()
+        self.values = SafetyValues()
         self.model = SafetyModel(source, self.values)
         self.names = function_arg_names(source)
         self.types = [a.type for a in source.regions[0].entry.args]
