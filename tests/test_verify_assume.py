@@ -32,8 +32,10 @@ def _json(*args: str) -> tuple[int, dict]:
 def test_free_bounds_are_refuted_as_a_finding_about_the_source():
     code, doc = _json(str(FREE))
     assert code == 1
-    (bad,) = [o for o in doc["obligations"] if o["status"] != "proved"]
+    bad, oob = [o for o in doc["obligations"] if o["status"] != "proved"]
     assert bad["id"] == "fsm.stream.pre.%index" and bad["status"] == "refuted"
+    # a[i] for free bounds also leaves a (the safety obligation, replayed on the source)
+    assert oob["id"] == "safe.load@5:5.bounds" and oob["counterexample"]["finding"] == "input"
     cex = bad["counterexample"]
     assert cex["finding"] == "input" and cex["wraps"] is True and cex["source_loop"].endswith(":4:3")
     assert "its induction variable wraps too" in bad["detail"] and "not a lowering bug" in bad["detail"]
@@ -51,13 +53,14 @@ def test_a_dfg_without_its_source_says_the_finding_is_about_the_dfg(tmp_path):
 
 def test_assume_proves_every_obligation_and_every_format_lists_it(tmp_path):
     junit, sarif = tmp_path / "r.xml", tmp_path / "r.sarif"
-    code, doc = _json(str(FREE), "--assume", "ub <= 1048576", "--junit", str(junit), "--sarif", str(sarif))
+    legal = "0 <= lb && ub <= dim(a) && ub <= 1048576"
+    code, doc = _json(str(FREE), "--assume", legal, "--junit", str(junit), "--sarif", str(sarif))
     assert code == 0 and doc["summary"]["proved"] == doc["summary"]["total"]
-    assert doc["summary"]["functions"][0]["assumptions"] == ["ub <= 1048576 (--assume)"]
+    assert doc["summary"]["functions"][0]["assumptions"] == [f"{legal} (--assume)"]
     props = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
-    assert props["assume.0"] == "ub <= 1048576 (--assume)"
+    assert props["assume.0"] == f"{legal} (--assume)"
     run = json.loads(sarif.read_text())["runs"][0]
-    assert run["properties"]["assumptions"] == {"free_bounds": ["ub <= 1048576 (--assume)"]}
+    assert run["properties"]["assumptions"] == {"free_bounds": [f"{legal} (--assume)"]}
     text = loom("verify", "-q", str(FREE), "--assume", "ub <= 1048576").stdout
     assert "assuming ub <= 1048576 (--assume)" in text
 
@@ -70,14 +73,18 @@ def test_an_assumption_that_leaves_the_wrap_possible_still_refutes():
 
 def test_loom_range_is_carried_through_compile_and_used_by_verify(tmp_path):
     src = tmp_path / "k.scf.mlir"
-    src.write_text(FREE.read_text().replace("%ub: index)", "%ub: index {loom.range = [0, 4096]})"))
+    src.write_text(FREE.read_text().replace(
+        "%lb: index, %ub: index) -> i32 {",
+        '%lb: index {loom.range = [0, 4096]}, %ub: index {loom.range = [0, 4096]}) -> i32 '
+        'attributes {loom.assume = ["ub <= dim(a)"]} {'))
+    want = ["ub <= dim(a) (loom.assume)", "0 <= lb <= 4096 (loom.range of %lb)", "0 <= ub <= 4096 (loom.range of %ub)"]
     code, doc = _json(str(src))
-    assert code == 0 and doc["summary"]["functions"][0]["assumptions"] == ["0 <= ub <= 4096 (loom.range of %ub)"]
+    assert code == 0 and doc["summary"]["functions"][0]["assumptions"] == want
     assert loom("compile", str(src), "-o", str(tmp_path / "o")).returncode == 0
     dfg = tmp_path / "o" / "k.dfg.mlir"
-    assert "{loom.range = [0, 4096]}" in dfg.read_text()
+    assert "{loom.range = [0, 4096]}" in dfg.read_text() and 'loom.assume = ["ub <= dim(a)"]' in dfg.read_text()
     code, doc = _json(str(dfg))
-    assert code == 0 and doc["summary"]["functions"][0]["assumptions"] == ["0 <= ub <= 4096 (loom.range of %ub)"]
+    assert code == 0 and doc["summary"]["functions"][0]["assumptions"] == want
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,10 @@ Every generated program is well defined and terminates:
   constants, small remainders of data, or outer induction variables; while
   loops count a dedicated counter up to a small limit (trip counts include 0);
 * every address is reduced ``remui`` the dimension size, so accesses are in
-  bounds; every divisor is forced odd (never zero);
+  bounds; every divisor is forced odd (never zero), a signed dividend is kept above
+  INT_MIN (no INT_MIN / -1), a shift amount is reduced below the width and a float
+  converted to an integer is clamped to the integer type's range (MLIR leaves each
+  of these undefined or poison, and the reference interpreter stops there);
 * only allocations at function level are read (their contents start at zero).
 
 ``scf_programs(config)`` wraps the generator as a hypothesis strategy.
@@ -140,6 +143,17 @@ def _supported(names: Sequence[str], exclude: frozenset[str] = frozenset()) -> t
     return tuple(n for n in names if is_scalar_op(n) and n not in exclude)
 
 
+def _width(t: Type) -> int:
+    return 64 if isinstance(t, IndexType) else t.width
+
+
+def _f32_int_range(w: int, signed: bool) -> tuple[float, float]:
+    """The f32 values at the ends of an integer type's range (the largest below its top: f32 has 24 bits)."""
+    top = w - 1 if signed else w
+    hi = (1 << top) - (1 << max(0, top - 24)) if top > 24 else (1 << top) - 1
+    return (float(-(1 << (w - 1))) if signed else 0.0), float(hi)
+
+
 class _Gen:
     def __init__(self, rng: random.Random, cfg: GenConfig, name: str) -> None:
         self.rng = rng
@@ -267,11 +281,21 @@ class _Gen:
         # integers and index
         k = r.random()
         if k < 0.45:
-            return self.add(b.arith(r.choice(self.int_binary), [g(t), g(t)]))
+            name = r.choice(self.int_binary)
+            if name in ("arith.shli", "arith.shrui", "arith.shrsi"):  # an amount below the width
+                amount = b.arith("arith.andi", [g(t), b.const(_width(t) - 1, t)])
+                self.spend()
+                return self.add(b.arith(name, [g(t), amount]))
+            return self.add(b.arith(name, [g(t), g(t)]))
         if k < 0.55:
             divisor = b.arith("arith.ori", [g(t), b.const(1, t)])  # odd, so never zero
             self.spend(2)
-            return self.add(b.arith(r.choice(self.int_division), [g(t), divisor]))
+            name = r.choice(self.int_division)
+            dividend = g(t)
+            if name in ("arith.divsi", "arith.ceildivsi", "arith.floordivsi"):  # never INT_MIN / -1
+                dividend = b.arith("arith.maxsi", [dividend, b.const(-(1 << (_width(t) - 1)) + 1, t)])
+                self.spend()
+            return self.add(b.arith(name, [dividend, divisor]))
         if k < 0.6 and self.int_unary and not isinstance(t, IndexType):
             return self.add(b.arith(r.choice(self.int_unary), [g(t)]))
         if k < 0.64 and self.multi_result and not isinstance(t, IndexType):  # two-result ops: keep one result
@@ -284,7 +308,12 @@ class _Gen:
         if k < 0.92:
             return self.add(self.convert(g(r.choice([x for x in (i8, i16, i32, i64, index) if x != t])), t))
         if self.cfg.floats and not isinstance(t, IndexType) and self.fp_to_int:
-            return self.add(b.cast(r.choice(list(self.fp_to_int)), g(f32), t))
+            name = r.choice(list(self.fp_to_int))
+            lo, hi = _f32_int_range(_width(t), name == "arith.fptosi")
+            # clamped into the integer range (a NaN becomes hi: minnumf/maxnumf take the number)
+            x = b.arith("arith.maxnumf", [b.arith("arith.minnumf", [g(f32), b.const(hi, f32)]), b.const(lo, f32)])
+            self.spend(4)
+            return self.add(b.cast(name, x, t))
         return self.add(b.arith("arith.addi", [g(t), g(t)]))
 
     def convert(self, v: Value, t: Type) -> Value:
