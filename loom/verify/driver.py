@@ -152,7 +152,8 @@ def verify_function(
     layout = memory_layout(func)
     ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
     if "lengths" in want:
-        obs += _run_external("lengths", *ext["lengths"], func, ctx)
+        lengths = _run_external("lengths", *ext["lengths"], func, ctx)
+        obs += [_replay_divergence(o, source) for o in lengths] if source is not None else lengths
     if "structure" in want:
         obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx,
                         lambda: expected.structure_ids(layout))
@@ -172,6 +173,14 @@ def verify_function(
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
     return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0,
                         assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions])
+
+
+def _replay_divergence(ob: Obligation, source: Operation) -> Obligation:
+    """A refuted ``len.W.terminates`` replayed on the source too (``lengths.check.replay_source_divergence``)."""
+    if ob.status != "refuted" or not ob.id.endswith(".terminates"):
+        return ob
+    fn = _external("loom.verify.lengths.check", "replay_source_divergence")
+    return fn(ob, source) if fn is not None else ob
 
 
 def _blame_input(ob: Obligation, source: Operation) -> Obligation:

@@ -33,6 +33,7 @@ from loom.sim.names import value_name_map
 from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
 from loom.verify.lengths.logic import Logic
 from loom.verify.lengths.inference import Check, Typing, infer
+from loom.verify.lengths.ranking import Recurrence
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import to_smt2
 
@@ -159,17 +160,35 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc, method="none"))
     out.extend(_classes(a, ctx))
-    for loop, (opener, args, k) in typing.stuck.items():
+    for loop, (opener, args, k, back) in typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
         given = ", ".join(f"{x}={v}" for x, v in args.items()) or "any arguments"
         which = "its first iteration" if k == 0 else f"iteration {k} (counting from 0)"
-        why = (f"with {given} {which} runs and feeds back exactly the values it started from, "
-               "so every later iteration repeats it")
+        if back == k:
+            why = (f"with {given} {which} runs and feeds back exactly the values it started from, "
+                   "so every later iteration repeats it")
+        else:
+            why = (f"with {given} iterations 0..{k} run and iteration {k} feeds back the state iteration {back} "
+                   f"started from, so iterations {back}..{k} repeat forever")
         out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0,
                               f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}",
                               {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
-                               "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "reason": why},
-                              opener.loc, method="typing rule", rule="while-loop fixed point", nature="behaviour"))
+                               "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k,
+                               "repeats_iteration": back, "reason": why},
+                              opener.loc, method="typing rule", rule="while-loop fixed point" if back == k
+                              else "while-loop lasso", nature="behaviour"))
+    for loop, rank in typing.ranked.items():
+        opener = a.names.get(loop.op.results[0], "?")
+        inv = " and ".join(rank.invariant)
+        under = f" and the inductive invariant {inv}" if inv else ""
+        out.append(Obligation(
+            f"len.{loop.name}.terminates", "length", "proved", rank.seconds,
+            f"while loop {loop.name} (opened by {loop.op.name} {opener}) ends: under its condition{under} the "
+            f"rank {rank.text} (computed without wrap-around) is non-negative and strictly decreases at every "
+            "iteration (z3, one query)", None, loop.op.loc, to_smt2(rank.query) if ctx.want_smt2 else None,
+            method="smt", rule=f"ranking function {rank.text}" + (f" under the invariant {inv}" if inv else "")))
+    for loop, (opener_op, rec) in typing.recurrent.items():
+        out.append(_diverges(a, loop, opener_op, rec))
     for ps in typing.idioms:
         if not ps.proved:
             continue  # not typed as a carry: its buffer's balance obligation is unknown with the lemma's verdict
@@ -210,15 +229,138 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             "must carry one token per firing (balance of the buffer), which re-arms it", None, ring.buffer.loc,
             None, method="typing rule", rule="function-level token ring"))
     for loop in typing.loops:
-        if loop.kind != "while" or loop in typing.stuck:
+        if loop.kind != "while" or loop in typing.stuck or loop in typing.ranked or loop in typing.recurrent:
             continue
         opener = a.names.get(loop.op.results[0], "?") if loop.op.results else loop.op.name
+        asked, secs = typing.tried.get(loop, (0, 0.0))
         out.append(Obligation(
-            f"len.{loop.name}.terminates", "length", "assumed", 0.0,
+            f"len.{loop.name}.terminates", "length", "assumed", secs,
             f"while loop {loop.name} (opened by {loop.op.name} {opener}) is assumed to end: its termination "
             "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
-            "correctness); no control state was found to repeat within 8 iterations", loc=loop.op.loc,
+            "correctness); no control state was found to repeat within 8 iterations, no ranking function "
+            "and no recurrence set was found", loc=loop.op.loc,
             method="none", rule="termination of a data-dependent while loop is not checked"))
+    return out
+
+
+REPLAY_STEPS = 20_000  # firings of the token simulator when a diverging while loop is replayed
+
+
+def _diverges(a: LengthAnalysis, loop: Loop, opener: Operation, rec: Recurrence) -> Obligation:
+    """``len.W.terminates`` refuted by a closed recurrence set, replayed in the token simulator: the run on
+    the set's arguments must hit the step cap with the loop's condition still true (else unknown)."""
+    name = a.names.get(opener.results[0], "?")
+    given = ", ".join(f"{x}={v}" for x, v in rec.args.items()) or "any arguments"
+    inv = " and ".join(rec.invariant)
+    stem = "; ".join(", ".join(f"{k}={v}" for k, v in st.items()) for st in rec.stem)
+    why = (f"with {given} the loop starts in the set {{{inv}}}, every iteration from that set stays in it and "
+           "its condition holds there (a closed recurrence set, z3)")
+    cex: dict = {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(rec.args),
+                 "trip_counts": {loop.name: "never ends"}, "recurrence_set": list(rec.invariant),
+                 "stem": list(rec.stem), "reason": why}
+    cond_v = opener.operands[0] if opener.name in ("dataflow.carry", "dataflow.invariant") else None
+    cond = a.names.get(cond_v, "") if cond_v is not None else ""
+    run = replay_divergence(a.typing.func, rec.args, cond)
+    cex["replay"] = run
+    detail = (f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}"
+              + (f"; control state {stem}, ..." if stem else ""))
+    if run.get("status") != "error" or run.get("code") != "RT_SIM_STEP_LIMIT":
+        return Obligation(f"len.{loop.name}.terminates", "length", "unknown", rec.seconds,
+                          detail + f" -- but the token simulator on those arguments {run.get('why', '?')}", cex,
+                          opener.loc, method="smt", rule="closed recurrence set (not replayed)")
+    return Obligation(f"len.{loop.name}.terminates", "length", "refuted", rec.seconds,
+                      detail + f"; the token simulator {run['why']}", cex, opener.loc, method="smt",
+                      rule="closed recurrence set", nature="behaviour")
+
+
+def replay_divergence(func: Operation, args: dict, cond: str = "", steps: int = REPLAY_STEPS) -> dict:
+    """Run the token simulator on ``args`` (memrefs of 4 elements) with a step cap of ``steps`` firings:
+    ``status``/``code`` of the run, the condition's token count, and ``why`` in words."""
+    from loom.diagnostics import LoomError
+    from loom.sim import simulate
+
+    inputs = replay_inputs(func, args)
+    try:
+        res = simulate(func, inputs, max_steps=steps)
+    except LoomError as e:
+        return {"inputs": inputs, "status": "error", "code": e.code, "why": f"cannot run them: {e.message}"}
+    out: dict = {"inputs": inputs, "status": res.status, "steps": res.steps}
+    if res.error is not None:
+        out["code"] = res.error.code
+    # the condition's channel (the simulator names each use of a value used several times ``name[k]``)
+    counts = [c for k, c in res.channels.items() if cond and (k == cond or k.startswith(cond + "["))]
+    seen = max(counts) if counts else None
+    if seen is not None:
+        out["condition_tokens"] = seen
+    if res.status == "error" and res.error is not None and res.error.code == "RT_SIM_STEP_LIMIT":
+        out["why"] = (f"stops at its cap of {steps} firings ({res.error.code}) with the loop still running"
+                      + (f": its condition {cond} carried {seen} tokens" if seen is not None else ""))
+    else:
+        out["why"] = f"ends with status {res.status}" + (f" ({res.error.code})" if res.error is not None else "")
+    return out
+
+
+SOURCE_REPLAY_STEPS = 200_000  # operations of the SCF interpreter when a diverging while loop is replayed
+
+
+def replay_source_divergence(ob: Obligation, source: Operation, steps: int = SOURCE_REPLAY_STEPS) -> Obligation:
+    """A refuted ``len.W.terminates`` replayed on the SCF source (the interpreter, capped at ``steps``
+    operations) on the same arguments: ``source_replay`` in the counterexample and a note in the detail. The
+    verdict stays: the DFG does not end on those arguments whatever the source does."""
+    import dataclasses
+
+    from loom.diagnostics import LoomError
+    from loom.interp import run_json
+    from loom.ir.core import Module
+
+    cex = ob.counterexample or {}
+    if ob.status != "refuted" or not ob.id.endswith(".terminates") or "arguments" not in cex:
+        return ob
+    parent = source.parent_op
+    if parent is None:
+        return ob
+    inputs = replay_inputs(source, cex["arguments"])
+    try:
+        ref = run_json(Module(parent), source.attributes["sym_name"].value, inputs, max_steps=steps)
+    except LoomError:
+        return ob
+    code = ref.error.code if ref.error is not None else None
+    run = {"inputs": inputs, "status": ref.status, **({"code": code} if code else {})}
+    if code == "RT_STEP_LIMIT":
+        note = f"; the SCF interpreter stops at its cap of {steps} operations ({code}) too"
+    else:
+        note = f"; the SCF source ends with status {ref.status}" + (f" ({code})" if code else "") + \
+            " on these arguments (the DFG does not: a lowering fault)"
+    return dataclasses.replace(ob, detail=ob.detail + note, counterexample={**cex, "source_replay": run})
+
+
+def replay_inputs(func: Operation, args: dict) -> dict:
+    """``loom sim`` inputs for ``func`` from a witness's integer ``args``: memrefs of 4 elements (or their
+    static shape) filled with 1, 2, 3, ...; arguments the witness does not name are 0."""
+    from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType
+    from loom.runtime import function_arg_names
+
+    out: dict = {}
+    for arg, n in zip(func.regions[0].entry.args, function_arg_names(func)):
+        t = arg.type
+        if isinstance(t, NoneType):
+            continue
+        if isinstance(t, MemRefType):
+            sizes = [s if s is not None else int(args.get(f"{n}.dim{k}", 4)) for k, s in enumerate(t.shape)]
+            count = [0]
+
+            def build(d: int, sizes=sizes, t=t):
+                if d == len(sizes):
+                    count[0] += 1
+                    return float(count[0]) if isinstance(t.element, FloatType) else count[0]
+                return [build(d + 1) for _ in range(sizes[d])]
+
+            out[n] = build(0)
+        elif isinstance(t, (IntegerType, IndexType)):
+            v = args.get(n, 0)
+            out[n] = int(v) & 1 if isinstance(t, IntegerType) and t.width == 1 else int(v)
+        elif isinstance(t, FloatType):
+            out[n] = 1.5
     return out
 
 

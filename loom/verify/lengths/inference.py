@@ -27,6 +27,7 @@ nothing untypable is ever reported as proved.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
@@ -64,7 +65,9 @@ from loom.verify.lengths.idioms import (
     TokenRing,
 )
 from loom.verify.lengths.logic import Logic, Outcome
-from loom.verify.lengths.values import Values, int_width, is_i1, symbol
+from loom.verify.lengths.ranking import (Atom, Ranking, Recurrence, WhileView, find_recurrence, prove_ranking,
+                                        small_model)
+from loom.verify.lengths.values import Values, _predicate, int_width, is_i1, symbol
 
 AnyOrClock = "Clock | AnyClock"
 
@@ -131,10 +134,14 @@ class Typing:
     gates: dict[Operation, Loop] = field(default_factory=dict)
     free: Optional[FreeVars] = None
     forever: dict[Operation, str] = field(default_factory=dict)  # streams that can never stop, with why
-    stuck: dict[Loop, tuple[Operation, dict, int]] = field(default_factory=dict)  # never-ending while loops
+    # never-ending while loops: opener, arguments, the iteration k that feeds back the state of iteration i
+    stuck: dict[Loop, tuple[Operation, dict, int, int]] = field(default_factory=dict)
     idioms: list[PrimedSelect] = field(default_factory=list)  # CIRCT primed selects (typed as carries if proved)
     cmerge_loops: list[CmergeLoop] = field(default_factory=list)  # CIRCT loop headers (typed as carries)
     rings: list[TokenRing] = field(default_factory=list)  # CIRCT one-task-at-a-time token rings
+    ranked: dict[Loop, Ranking] = field(default_factory=dict)  # while loops proved to end
+    recurrent: dict[Loop, tuple[Operation, Recurrence]] = field(default_factory=dict)  # never end (recurrence set)
+    tried: dict[Loop, tuple[int, float]] = field(default_factory=dict)  # queries and seconds spent on the others
 
 
 class Typer:
@@ -164,7 +171,10 @@ class Typer:
         self.done_groups: set[int] = set()
         self.deferred: list[tuple] = []  # (op, what, expected clock, value, reference value)
         self.forever: dict[Operation, str] = {}
-        self.stuck: dict[Loop, tuple[Operation, dict, int]] = {}
+        self.stuck: dict[Loop, tuple[Operation, dict, int, int]] = {}
+        self.ranked: dict[Loop, Ranking] = {}
+        self.recurrent: dict[Loop, tuple[Operation, Recurrence]] = {}
+        self.tried: dict[Loop, tuple[int, float]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
         self.idioms: list[PrimedSelect] = []
         self.cmerge_loops: dict[Operation, CmergeLoop] = {}
@@ -207,11 +217,14 @@ class Typer:
         self._check_feedback()
         for hyp in self.hyps.values():
             self._fixed_point(hyp)
+            if hyp.loop not in self.stuck:
+                self._termination(hyp)
         untyped = [g.op for g in self.groups if id(g) not in self.done_groups]
         untyped = list(dict.fromkeys(untyped))
         return Typing(self.func, self.types, self.loops, self.checks, self.unknown, untyped,
                       self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms,
-                      list(self.cmerge_loops.values()), list(self.rings.values()))
+                      list(self.cmerge_loops.values()), list(self.rings.values()), ranked=self.ranked,
+                      recurrent=self.recurrent, tried=self.tried)
 
     def _find_idioms(self) -> None:
         """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
@@ -880,28 +893,24 @@ class Typer:
         self.cond_names.setdefault(loop.cont, self.name(d_v))
         return Typed(typed.clock, loop.cont)
 
-    def _fixed_point(self, hyp: Hypothesis) -> None:
-        """A while loop that never ends: some arguments make its first iteration run (the condition holds on
-        the seeds) and feed back exactly the seeds, so every later iteration is the same one. Decided only
-        when the condition and the feedback are exact functions of the seeds and the arguments (no loaded
-        or otherwise abstracted value), so a model is a real run."""
-        loop = hyp.loop
+    def _control_state(self, hyp: Hypothesis) -> Optional["_Control"]:
+        """The carries that decide a while loop (those its condition reads, and those their feedback reads;
+        others, such as a step counter, change every iteration without deciding anything), each with the
+        fresh value standing for its later outputs. None when the loop is not one the checks can read."""
         if not hyp.confirmed or hyp.cond_term is None:
-            return
+            return None
         cond = self.cond_term_bool(hyp.cond_term)
         carries = [op for op in hyp.members if self.is_carry(op)]
         feedback = {op: self.carry_view(op)[2] for op in carries}
         seeds = {op: self.carry_view(op)[1] for op in carries}
         if any(feedback[op] not in self.types or op.results[0] not in self.types for op in carries):
-            return
+            return None
 
         def own(op: Operation) -> set[int]:  # the fresh values standing for the carry's later outputs
             seed = {x.decl().get_id() for x in _uninterpreted(self.t(seeds[op]).term)}
             out = {x.decl().get_id() for x in _uninterpreted(self.t(op.results[0]).term) if x.num_args() > 0}
             return out - seed  # (coordinates, 0-ary, are shared by every carry of the loop)
 
-        # the control state: the carries the condition reads, and those their feedback reads (others, such
-        # as a step counter, change every iteration without deciding anything)
         decls = {op: own(op) for op in carries}
         used = {x.decl().get_id() for x in _uninterpreted(cond)}
         state: list[Operation] = []
@@ -914,43 +923,165 @@ class Typer:
                     used |= {x.decl().get_id() for x in _uninterpreted(self.t(feedback[op]).term)}
                     grew = True
         if not state:
-            return
-        # iteration k's control state, as a term over the arguments: the seeds, then each feedback evaluated
-        # on the previous state; the loop is stuck when some iteration's state is fed back unchanged
+            return None
         apps: dict[Operation, z3.ExprRef] = {}
         for op in state:
             mine = [x for x in _uninterpreted(self.t(op.results[0]).term) if x.decl().get_id() in decls[op]]
             if len(mine) != 1:
-                return
+                return None
             apps[op] = mine[0]
-        allowed = {c.get_id() for c in self.logic.args.values()}
-        current = {op: self.t(seeds[op]).term for op in state}
-        held: list[z3.BoolRef] = [loop.activation.formula()]  # really activated with those arguments
-        for k in range(FIXED_POINT_UNROLL):
-            at = [(loop.j, z3.IntVal(k))]
-            here = [(z3.substitute(apps[op], *at), current[op]) for op in state]
+        return _Control(hyp, cond, carries, state, apps, {op: self.t(seeds[op]).term for op in state},
+                        {op: self.t(feedback[op]).term for op in state})
+
+    def _unrolled(self, cs: "_Control", k: int) -> Optional[tuple[list[dict], list[z3.BoolRef]]]:
+        """The control states of iterations 0..k as terms over the arguments (the seeds, then each feedback
+        evaluated on the previous state) and the condition at iterations 0..k-1; None when a step's state
+        has another sort than the carry's."""
+        loop = cs.hyp.loop
+        current = dict(cs.seeds)
+        states, conds = [current], []
+        for i in range(k):
+            at = [(loop.j, z3.IntVal(i))]
+            here = [(z3.substitute(cs.apps[op], *at), current[op]) for op in cs.state]
 
             def now(term: z3.ExprRef) -> z3.ExprRef:
                 return z3.simplify(z3.substitute(z3.simplify(z3.substitute(term, *at)), *here))
 
-            held.append(now(cond))
-            nxt = {op: now(self.t(feedback[op]).term) for op in state}
-            if any(nxt[op].sort() != current[op].sort() for op in state):
-                return
-            claim = z3.And(*held, *[nxt[op] == current[op] for op in state])
+            conds.append(now(cs.cond))
+            nxt = {op: now(cs.feedback[op]) for op in cs.state}
+            if any(nxt[op].sort() != current[op].sort() for op in cs.state):
+                return None
+            states.append(nxt)
+            current = nxt
+        return states, conds
+
+    def _fixed_point(self, hyp: Hypothesis) -> None:
+        """A while loop that never ends (a lasso): some arguments make its iterations 0..k run (the
+        condition holds) and iteration k feed back the state some iteration i <= k started from, so
+        iterations i..k repeat forever (i = k: a fixed point). Decided only when the condition and the
+        feedback are exact functions of the seeds and the arguments (no loaded or otherwise abstracted
+        value), so a model is a real run."""
+        cs = self._control_state(hyp)
+        if cs is None:
+            return
+        loop = hyp.loop
+        got = self._unrolled(cs, FIXED_POINT_UNROLL)
+        if got is None:
+            return
+        states, conds = got
+        allowed = {c.get_id() for c in self.logic.args.values()}
+        held: list[z3.BoolRef] = [loop.activation.formula()]  # really activated with those arguments
+        for k in range(FIXED_POINT_UNROLL):
+            held.append(conds[k])
+            nxt = states[k + 1]
+            again = [z3.And(*[nxt[op] == states[i][op] for op in cs.state]) for i in range(k + 1)]
+            claim = z3.And(*held, z3.Or(*again))
             if any(x.get_id() not in allowed for x in _uninterpreted(claim)):
                 return  # depends on abstracted data or on trip counts: no exact verdict
-            sol = self.logic.solver()
-            sol.add(claim)
-            self.logic.queries += 1
-            if sol.check() == z3.sat:
-                m = sol.model()
+            m, asked = small_model(self.logic.solver, self.logic.axioms([claim]) + [claim],
+                                   list(self.logic.args.values()))
+            self.logic.queries += asked
+            if m is not None:
                 used_args = {x.get_id() for x in _uninterpreted(claim)}
                 args = {name: _py_value(m.eval(c, model_completion=True))
                         for name, c in self.logic.args.items() if c.get_id() in used_args}
-                self.stuck[loop] = (hyp.opener, args, k)
+                back = next(i for i in range(k, -1, -1) if z3.is_true(m.eval(again[i], model_completion=True)))
+                self.stuck[loop] = (hyp.opener, args, k, back)
                 return
-            current = nxt
+
+    def _termination(self, hyp: Hypothesis) -> None:
+        """A while loop that is not stuck: prove it ends by a ranking function, or refute it with a closed
+        recurrence set (``loom.verify.lengths.ranking``); else it stays assumed."""
+        loop = hyp.loop
+        view = self._while_view(hyp)
+        if view is None:
+            return
+        t0 = time.perf_counter()
+        rank, asked = prove_ranking(view)
+        self.logic.queries += asked
+        if rank is not None:
+            self.ranked[loop] = rank
+            return
+        rec, asked2 = find_recurrence(view)
+        self.logic.queries += asked2
+        if rec is not None:
+            self.recurrent[loop] = (hyp.opener, rec)
+        self.tried[loop] = (asked + asked2, time.perf_counter() - t0)
+
+    def _while_view(self, hyp: Hypothesis) -> Optional[WhileView]:
+        """The generic iteration of a while loop (``ranking.WhileView``), or None when some carry of the loop
+        is not fully typed and checked (then its outputs are not known to follow its feedback)."""
+        loop = hyp.loop
+        if not hyp.confirmed or hyp.cond_term is None:
+            return None
+        cond = self.cond_term_bool(hyp.cond_term)
+        steps: list[z3.BoolRef] = []
+        for op in hyp.members:
+            if op in self.unknown or op.results[0] not in self.types:
+                return None
+            if any(c.op is op and c.outcome.status != "proved" for c in self.checks):
+                return None  # e.g. the feedback does not carry one token per true condition
+            if not self.is_carry(op):
+                continue
+            b_v = self.carry_view(op)[2]
+            if b_v is None or b_v not in self.types:
+                return None
+            out = self.t(op.results[0]).term
+            steps.append(z3.substitute(out, (loop.j, loop.j + 1)) == self.t(b_v).term)
+        atoms, disjunctive = self._atoms(copied_value(self.carry_view(hyp.opener)[0]))
+        cs = self._control_state(hyp)
+        state = [(self.name(op.results[0]), self.t(op.results[0]).term) for op in cs.state] if cs else []
+        allowed = {c.get_id() for c in self.logic.args.values()}
+
+        def exact(term: z3.ExprRef) -> bool:
+            return all(x.get_id() in allowed for x in _uninterpreted(term))
+
+        def stem(model: z3.ModelRef, k: int) -> list[dict[str, object]]:
+            if cs is None:
+                return []
+            got = self._unrolled(cs, k)
+            if got is None:
+                return []
+            out = []
+            for st in got[0]:
+                if not all(exact(t) for t in st.values()):
+                    break
+                out.append({self.name(op.results[0]): _py_value(model.eval(st[op], model_completion=True))
+                            for op in cs.state})
+            return out
+
+        invariants = [(self.name(op.results[0]), self.t(op.results[0]).term) for op in hyp.members
+                      if op.name == "dataflow.invariant" and z3.is_bv(self.t(op.results[0]).term)]
+        return WhileView(loop, cond, steps, atoms, state, loop.activation.formula(), dict(self.logic.args),
+                         lambda body: self.logic.axioms(body), self.logic.solver, exact, invariants, disjunctive,
+                         stem)
+
+    def _atoms(self, root: Value) -> tuple[list[Atom], bool]:
+        """The integer comparisons (``arith.cmpi``) a loop condition is computed from, through boolean ops,
+        selects, muxes, branches and copies, and whether anything but an ``andi`` combines them."""
+        atoms: list[Atom] = []
+        disjunctive = False
+        seen: set[int] = set()
+        todo = [root]
+        while todo and len(seen) < 64:
+            v = copied_value(todo.pop(0))
+            if id(v) in seen or not isinstance(v, OpResult):
+                continue
+            seen.add(id(v))
+            op = v.op
+            if op.name == "arith.cmpi":
+                pred = _predicate(op)
+                lhs, rhs = op.operands
+                if pred is None or lhs not in self.types or rhs not in self.types:
+                    continue
+                lt, rt = self.t(lhs).term, self.t(rhs).term
+                if z3.is_bv(lt) and z3.is_bv(rt) and lt.size() == rt.size():
+                    atoms.append(Atom(pred, lt, rt, (self.name(lhs), self.name(rhs))))
+                continue
+            if op.name in _BOOLEAN_WALK:
+                disjunctive |= op.name != "arith.andi"
+                todo.extend(op.operands)
+        return atoms, disjunctive
 
     @staticmethod
     def cond_term_bool(term: z3.ExprRef) -> z3.BoolRef:
@@ -1029,6 +1160,22 @@ class Typer:
 
 
 FIXED_POINT_UNROLL = 8  # iterations of a while loop searched for a state it feeds back unchanged
+# ops a loop condition's comparisons are found through (copies are followed by ``copied_value``)
+_BOOLEAN_WALK = ("arith.andi", "arith.ori", "arith.xori", "arith.select", "handshake.mux", "handshake.cond_br")
+
+
+@dataclass
+class _Control:
+    """The control state of a while loop (``Typer._control_state``)."""
+
+    hyp: Hypothesis
+    cond: z3.BoolRef
+    carries: list[Operation]
+    state: list[Operation]
+    apps: dict[Operation, z3.ExprRef]
+    seeds: dict[Operation, z3.ExprRef]
+    feedback: dict[Operation, z3.ExprRef]
+
 
 def _uninterpreted(term: z3.ExprRef) -> list[z3.ExprRef]:
     """The uninterpreted constants and applications in ``term`` (arguments, fresh values, trip counts)."""
