@@ -237,9 +237,9 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"len.{loop.name}.terminates", "length", "assumed", secs,
             f"while loop {loop.name} (opened by {loop.op.name} {opener}) is assumed to end: its termination "
             "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
-            "correctness); no control state was found to repeat within 8 iterations, no ranking function "
-            "and no recurrence set was found", loc=loop.op.loc,
-            method="none", rule="termination of a data-dependent while loop is not checked"))
+            "correctness): no ranking function was proved from its condition's comparisons, no control state "
+            "repeats within 8 iterations and no recurrence set was found", loc=loop.op.loc,
+            method="none", rule="no ranking function, lasso or recurrence set found"))
     return out
 
 
