@@ -144,6 +144,15 @@ def _check(s: z3.Solver) -> z3.CheckSatResult:
     return s.check()
 
 
+def _all(*xs: z3.BoolRef) -> z3.BoolRef:
+    """A conjunction that is never ``(and x)`` (one argument is not SMT-LIB: the scripts are archived)."""
+    return xs[0] if len(xs) == 1 else z3.And(*xs) if xs else z3.BoolVal(True)
+
+
+def _any(*xs: z3.BoolRef) -> z3.BoolRef:
+    return xs[0] if len(xs) == 1 else z3.Or(*xs) if xs else z3.BoolVal(False)
+
+
 def generic_iteration(w: WhileView) -> list[z3.BoolRef]:
     return [w.loop.j >= 0, w.cond, *w.steps]
 
@@ -286,15 +295,15 @@ def ranking_query(w: WhileView, rank: "z3.BitVecRef | _Candidate",
     parts = rank.parts if isinstance(rank, _Candidate) and rank.parts else (
         (rank.term,) if isinstance(rank, _Candidate) else (rank,))
     zero = z3.BitVecVal(0, parts[0].size())
-    bad = [z3.Not(z3.Or(*[r >= zero for r in parts]))] + [z3.Not(_next(w, r) < r) for r in parts]
+    bad = [z3.Not(_any(*[r >= zero for r in parts]))] + [z3.Not(_next(w, r) < r) for r in parts]
     gen = generic_iteration(w)
     here = [t.pred for t in inv] if inv else []
     cases: list[list[z3.BoolRef]] = []
     if here:
-        cases.append([w.activation, z3.Not(z3.And(*[_at(w, p, 0) for p in here]))])
-        cases.append(gen + here + [z3.Not(z3.And(*[_next(w, p) for p in here]))])
+        cases.append([w.activation, z3.Not(_all(*[_at(w, p, 0) for p in here]))])
+        cases.append(gen + here + [z3.Not(_all(*[_next(w, p) for p in here]))])
     cases += [gen + here + [b] for b in bad]
-    whole = [z3.Or(*[z3.And(*c) for c in cases])]
+    whole = [_any(*[_all(*c) for c in cases])]
     return positions(w, w.axioms(whole) + whole), [positions(w, w.axioms(c) + c) for c in cases]
 
 
@@ -345,7 +354,7 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
     asked = 0
     while kept:  # initiation: every activation starts inside
         s = w.solver()
-        body = [w.activation, z3.Not(z3.And(*[_at(w, t.pred, 0) for t in kept]))]
+        body = [w.activation, z3.Not(_all(*[_at(w, t.pred, 0) for t in kept]))]
         s.add(*positions(w, w.axioms(body) + body))
         asked += 1
         r = _check(s)
@@ -358,7 +367,7 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
     while kept:  # consecution: an iteration from inside stays inside
         s = w.solver()
         here = [t.pred for t in kept]
-        body = generic_iteration(w) + here + [z3.Not(z3.And(*[_next(w, p) for p in here]))]
+        body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
         s.add(*positions(w, w.axioms(body) + body))
         asked += 1
         r = _check(s)
@@ -463,7 +472,7 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
         while kept:
             s = w.solver()
             here = [t.pred for t in kept]
-            body = generic_iteration(w) + here + [z3.Not(z3.And(*[_next(w, p) for p in here]))]
+            body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
             s.add(*positions(w, w.axioms(body) + body))
             asked += 1
             r = _check(s)
@@ -478,7 +487,7 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
             kept = [t for t in kept if t not in drop]
         if not kept:
             return None, asked
-        inside = z3.And(*[t.pred for t in kept])
+        inside = _all(*[t.pred for t in kept])
         # (2) the set lies inside the condition
         s = w.solver()
         body = [w.loop.j >= 0, inside, z3.Not(w.cond)]
@@ -505,7 +514,7 @@ def _minimal(w: WhileView, kept: list[_Template]) -> list[_Template]:
         if not rest:
             continue
         s = z3.Solver()
-        s.add(z3.And(*rest), z3.Not(t.pred))
+        s.add(_all(*rest), z3.Not(t.pred))
         if _check(s) == z3.unsat:
             out.remove(t)
     return out
