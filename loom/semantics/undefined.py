@@ -126,21 +126,23 @@ def _wrap_rule(op: str) -> UbRule:
     """``overflow<nsw>``/``overflow<nuw>`` on addi/subi/muli/shli: poison when the result wraps."""
 
     def exact(a: int, b: int, w: int, signed: bool) -> int:
+        if op == "shl":  # the amount is unsigned; an out-of-range amount is the shift rule's case
+            return (to_signed(a, w) if signed else a) << min(b, w)
         if signed:
             a, b = to_signed(a, w), to_signed(b, w)
         if op == "add":
             return a + b
         if op == "sub":
             return a - b
-        if op == "mul":
-            return a * b
-        return a << b if b < w else a << w  # shl: an out-of-range amount is the shift rule's case
+        return a * b
 
     def fits(x: int, w: int, signed: bool) -> bool:
         return -(1 << (w - 1)) <= x < (1 << (w - 1)) if signed else 0 <= x < (1 << w)
 
     def holds(v: Sequence[Any], s: UbSig) -> bool:
         fl, w = s.flags(), s.width
+        if op == "shl" and v[1] >= w:
+            return False  # the shift rule's case
         return (("nsw" in fl and not fits(exact(v[0], v[1], w, True), w, True))
                 or ("nuw" in fl and not fits(exact(v[0], v[1], w, False), w, False)))
 
@@ -183,7 +185,8 @@ def _cast_rule(signed: bool) -> UbRule:
         r = z3.fpRoundToIntegral(z3.RTZ(), x)
         fmt = float_format(s.operand_types[0])
         srt = z3.FPSort(fmt.exp_bits, fmt.precision)
-        return z3.Or(z3.fpIsNaN(x), z3.fpIsInf(x), z3.fpLT(r, z3.FPVal(lo, srt)), z3.fpGT(r, z3.FPVal(hi, srt)))
+        # lo and hi + 1 are 0 or powers of two: exact in the float format (or infinite, which isInf covers)
+        return z3.Or(z3.fpIsNaN(x), z3.fpIsInf(x), z3.fpLT(r, z3.FPVal(lo, srt)), z3.fpGEQ(r, z3.FPVal(hi + 1, srt)))
 
     return UbRule("cast", CAST_RANGE, f"{'fptosi' if signed else 'fptoui'} of a value outside the result "
                   "range (poison)", holds, term, None)

@@ -1,0 +1,11 @@
+// A gather: the index is loaded from memory.
+func.func @gather(%a: memref<?xf32>, %idx: memref<?xindex>, %out: memref<?xf32>, %n: index) attributes {loom.assume = ["n <= dim(idx) && n <= dim(out)"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %j = memref.load %idx[%i] : memref<?xindex>
+    %v = memref.load %a[%j] : memref<?xf32>
+    memref.store %v, %out[%i] : memref<?xf32>
+  }
+  return
+}
