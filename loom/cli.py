@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from loom.diagnostics import LoomError
+from loom.verify.obligation import DEFAULT_MAX_STATES, DEFAULT_RLIMIT, RLIMIT_MAX
 
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 USAGE = "CLI_USAGE"
@@ -422,7 +423,8 @@ def cmd_verify(args) -> int:
         raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
-                        require_source=args.require_source, assumptions=assumptions)
+                        require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
+                        max_states=args.max_states)
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
@@ -593,11 +595,19 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report located at the source ops")
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
     v.add_argument("--timeout", type=_seconds, metavar="S",
-                   help="seconds per obligation; a timeout is 'unknown'")
+                   help="seconds per obligation (wall clock; none by default); a timeout is 'unknown'")
     v.add_argument("--bmc-k", type=_int_in(0), default=4, metavar="K",
                    help="trip-count bound of the BMC cross-check")
     v.add_argument("--budget", type=_seconds, metavar="S",
-                   help="seconds per function for all its obligations together; what runs out is 'unknown'")
+                   help="seconds per function for all its obligations together (wall clock; none by default); "
+                        "what runs out is 'unknown'")
+    v.add_argument("--rlimit", type=_int_in(1, RLIMIT_MAX), default=DEFAULT_RLIMIT, metavar="N",
+                   help=f"Z3 resource units per solver query, and for the BMC's branch queries together "
+                        f"(deterministic: the same verdicts on every machine and load; default {DEFAULT_RLIMIT}); "
+                        "what runs out is 'unknown'")
+    v.add_argument("--max-states", type=_int_in(1), default=DEFAULT_MAX_STATES, metavar="N",
+                   help=f"states (firings) the BMC cross-check explores per function (deterministic; default "
+                        f"{DEFAULT_MAX_STATES}); what runs out is 'unknown'")
     v.add_argument("--require-source", action="store_true",
                    help="a DFG verified without its SCF source (no refinement check) is 'unknown', not skipped")
     v.add_argument("--source", metavar="IN.scf.mlir",
@@ -662,7 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--func", metavar="NAME")
     m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N")
     m.add_argument("--budget", type=_seconds, action=_Given, metavar="SECONDS",
-                   help="time for placement retries (default 60)")
+                   help="wall-clock seconds for placement retries (default: none; the mapper stops after a fixed "
+                        "number of seeded attempts, so the result does not depend on the machine)")
     m.add_argument("--max-join-fanin", type=_int_in(2), metavar="K", help="default: the ADG's join fan-in")
     m.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     m.add_argument("--check-only", action=_GivenFlag,

@@ -20,7 +20,7 @@ from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, parse_port_name, port
 from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
-from loom.map.iso import decoded_graph, dfg_graph, isomorphic, z3_isomorphic
+from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
 from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, region_words,
                              wanted_fields)
 
@@ -103,8 +103,8 @@ def _isomorphism_without_certificate(adg: ADG, d: Decoded, rep: CheckReport) -> 
         return
     found = z3_isomorphic(wanted, implemented)
     if found is None:
-        rep.add("ISO", "Z3 could not decide within its time limit whether the decoded configuration is isomorphic "
-                       "to the DFG (VF2++ found an isomorphism): not proved")
+        rep.add("ISO", f"Z3 could not decide within its resource limit of {ISO_RLIMIT} rlimit units whether the "
+                       "decoded configuration is isomorphic to the DFG (VF2++ found an isomorphism): not proved")
     elif not found:
         rep.add("ISO", "Z3 finds no label- and port-preserving isomorphism between the decoded configuration and "
                        "the DFG, although VF2++ does: a checker fault")

@@ -123,8 +123,12 @@ def isomorphic(a: nx.DiGraph, b: nx.DiGraph) -> bool:
     return bool(nx.vf2pp_is_isomorphic(a, b, node_label="label"))
 
 
-def z3_isomorphic(a: nx.DiGraph, b: nx.DiGraph, timeout_ms: int = 60_000) -> Optional[bool]:
-    """The same question asked of Z3, independently of VF2++: True, False, or None when Z3 gives up.
+ISO_RLIMIT = 200_000_000  # Z3 resource units for the isomorphism query (deterministic, unlike a time limit)
+
+
+def z3_isomorphic(a: nx.DiGraph, b: nx.DiGraph, rlimit: int = ISO_RLIMIT) -> Optional[bool]:
+    """The same question asked of Z3, independently of VF2++: True, False, or None when Z3 gives up (runs out of
+    ``rlimit`` resource units, a count of its work: the same answer on every machine and under any load).
 
     One Boolean per (node of ``a``, node of ``b`` with the same label); each node of ``a`` takes exactly one
     partner and each node of ``b`` is taken at most once (a bijection, as the label counts agree); every arc
@@ -137,7 +141,7 @@ def z3_isomorphic(a: nx.DiGraph, b: nx.DiGraph, timeout_ms: int = 60_000) -> Opt
         by_label.setdefault(data["label"], []).append(v)
     index = {v: k for k, v in enumerate(b.nodes)}
     s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    s.set("rlimit", rlimit)
     pick: dict[Any, dict[Any, z3.BoolRef]] = {}
     taken: dict[Any, list[z3.BoolRef]] = {}
     for k, (v, data) in enumerate(a.nodes(data=True)):

@@ -1,4 +1,8 @@
-"""The mapping driver: tech-map, place, route (retrying placements until the budget ends), then configure."""
+"""The mapping driver: tech-map, place, route (retrying placements up to ``MAX_ATTEMPTS`` times, or until the
+wall-clock budget ends when one is given), then configure.
+
+Without a budget nothing here depends on time: the attempts are seeded and counted, so the same DFG, fabric
+and seed give the same mapping, or the same failure, on every machine and under any load."""
 
 from __future__ import annotations
 
@@ -57,8 +61,13 @@ class Progress:
     update: Callable[[str], None] = field(default=lambda msg: None)
 
 
-def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: Optional[Progress] = None) -> Mapping:
-    """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``budget`` seconds."""
+MAX_ATTEMPTS = 50  # placements tried (each routed) before the mapper gives up
+
+
+def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
+            progress: Optional[Progress] = None) -> Mapping:
+    """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``MAX_ATTEMPTS`` placements (or,
+    when ``budget`` is given, within ``budget`` seconds of wall clock, whichever ends first)."""
     prog = progress or Progress()
     original = dfg
     units = find_units(dfg, adg)
@@ -72,7 +81,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
     rng = random.Random(seed)
     dist = hop_distances(adg)
     router = Router(adg)
-    deadline = time.monotonic() + budget
+    deadline = None if budget is None else time.monotonic() + budget
     best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
     settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
     attempt = 0
@@ -101,7 +110,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: float = 60.0, progress: O
         if score == (0, 0):
             return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units)
-        if time.monotonic() >= deadline or attempt >= 50:
+        if attempt >= MAX_ATTEMPTS or (deadline is not None and time.monotonic() >= deadline):
             break
     _, routes, where = best
     raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Optional
 
 from loom.map.adg.model import ADG
 from loom.map.dfg import DFG
@@ -36,8 +37,10 @@ def _ob(oid: str, rule: str, ok: bool, detail: str, seconds: float, cex: dict | 
                       nature=None if ok else "spec rule")
 
 
-def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0, budget: float = 60.0) -> list[Obligation]:
-    """Map ``dfg`` onto ``adg`` in memory and return the checker's verdicts as obligations."""
+def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
+                        budget: Optional[float] = None) -> list[Obligation]:
+    """Map ``dfg`` onto ``adg`` in memory and return the checker's verdicts as obligations (``budget``: seconds of
+    wall clock for the placement retries; None: only their deterministic count limits them)."""
     from loom.map.artifacts import config_bin, map_json
     from loom.map.check import check
     from loom.map.config import from_bytes

@@ -172,7 +172,7 @@ def verify_function(
     obs = _mark_partial(obs)
     where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
     return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0,
-                        assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions])
+                        assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions], limits=ctx.limits())
 
 
 def _replay_divergence(ob: Obligation, source: Operation) -> Obligation:

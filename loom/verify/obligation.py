@@ -53,6 +53,14 @@ class Obligation:
         return f"{self.method}: {self.rule}" if self.rule else self.method
 
 
+RLIMIT_MAX = 2**32 - 1  # Z3's rlimit parameter is an unsigned 32-bit count of resource units
+# Deterministic limits (specs/verification.md section 0): the same on every machine and under any load, so
+# a verdict never depends on either. Chosen from measurements with tools/verdict_sweep.py: every example,
+# test kernel and corpus file needs far less, so none of their verdicts depends on them.
+DEFAULT_RLIMIT = 200_000_000  # Z3 resource units per solver check (--rlimit)
+DEFAULT_MAX_STATES = 2_000_000  # firings the BMC exploration may make per function (--max-states)
+
+
 @dataclass
 class VerifyContext:
     """Options shared by all checkers of one ``loom verify`` run."""
@@ -66,11 +74,29 @@ class VerifyContext:
     budget: float | None = None    # seconds per function, all its obligations together
     deadline: float | None = None  # ``time.perf_counter()`` at which the current function's budget ends
     require_source: bool = False   # a DFG without its SCF source: refinement "unknown" instead of "unchecked"
+    # deterministic limits, always in force (with --timeout/--budget too): what runs out is "unknown"
+    rlimit: int = DEFAULT_RLIMIT          # Z3 resource units per solver check
+    max_states: int = DEFAULT_MAX_STATES  # firings of the BMC exploration per function
 
     def __post_init__(self) -> None:
         for flag, value in (("timeout", self.timeout), ("budget", self.budget)):
             if value is not None:
                 check_seconds(value, flag)
+        for flag, count, top in (("rlimit", self.rlimit, RLIMIT_MAX), ("max_states", self.max_states, None)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1 or (top is not None and count > top):
+                raise ValueError(f"{flag} must be an integer in 1..{top if top is not None else 'inf'} "
+                                 f"(got {count!r})")
+
+    @property
+    def wall_clock(self) -> bool:
+        """Whether any wall-clock limit applies (``--timeout`` or ``--budget``): without one, no verdict
+        depends on time."""
+        return self.timeout is not None or self.budget is not None
+
+    def limits(self) -> dict:
+        """The limits the verdicts were reached under, as reports record them."""
+        return {"rlimit": self.rlimit, "max_states": self.max_states, "bmc_k": self.bmc_k,
+                "timeout": self.timeout, "budget": self.budget}
 
     def limit(self) -> Optional[float]:
         """Seconds the next obligation (or query) may take: the per-obligation timeout, cut to what is left

@@ -49,6 +49,9 @@ class VerifyReport:
     obligations: list[Obligation] = field(default_factory=list)
     seconds: float = 0.0
     assumptions: list[str] = field(default_factory=list)  # what legal inputs are; every verdict holds under them
+    # the limits the verdicts were reached under (``VerifyContext.limits``): rlimit, max_states, bmc_k, timeout,
+    # budget -- the deterministic ones always, the wall-clock ones None unless given
+    limits: dict = field(default_factory=dict)
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:
@@ -76,6 +79,7 @@ class VerifyReport:
             "seconds": round(self.seconds, 6),
             "exit_code": self.exit_code(),
             "assumptions": list(self.assumptions),
+            "limits": dict(self.limits),
         }
 
     # -- formats --
@@ -147,9 +151,16 @@ def json_of(reports: list[VerifyReport]) -> dict:
         "seconds": round(sum(r.seconds for r in reports), 6),
         "exit_code": exit_code_of(reports),
         "functions": [r.summary() for r in reports],
+        "limits": _run_limits(reports),
     }
     summary["tools"] = tool_versions()  # the pinned solver that decided these verdicts
     return {"obligations": obligations, "summary": summary}
+
+
+def _run_limits(reports: list[VerifyReport]) -> dict:
+    """The limits of a run: its functions' (one ``loom verify`` run gives them all the same); {} when none
+    is recorded."""
+    return dict(reports[0].limits) if reports else {}
 
 
 def _how(o: Obligation) -> dict:
@@ -185,6 +196,10 @@ def junit_of(reports: list[VerifyReport]) -> str:
             ET.SubElement(props, "property", name=f"{tool}.version", value=version)
         for k, a in enumerate(r.assumptions):
             ET.SubElement(props, "property", name=f"assume.{k}", value=a)
+        for name, value in r.limits.items():
+            if value is not None:
+                ET.SubElement(props, "property", name=f"limit.{name}", value=f"{value:g}" if isinstance(value, float)
+                              else str(value))
         for o in r.obligations:
             case = ET.SubElement(
                 suite,
@@ -300,7 +315,8 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
                     }
                 },
                 "artifacts": [{"location": {"uri": _artifact(a)}} for a in artifacts],
-                "properties": {"assumptions": {r.function: list(r.assumptions) for r in reports}},
+                "properties": {"assumptions": {r.function: list(r.assumptions) for r in reports},
+                               "limits": _run_limits(reports)},
                 "results": results,
             }
         ],

@@ -8,6 +8,13 @@ default SMT core). The preprocessing only performs equisatisfiable rewrites, so
 ``unsat`` from the pipeline is ``unsat`` of the printed script; it makes the
 bit-vector queries of the lemmas (whose states are enum datatypes, which
 disables Z3's QF_BV preprocessing by default) fast.
+
+Limits: every solver check is bounded by Z3's ``rlimit``, a count of the solver's own work that is the
+same on every machine and under any load (``DEFAULT_RLIMIT`` units per check unless ``--rlimit`` says
+otherwise); a wall-clock ``timeout`` is added only when the user asked for one (``--timeout`` or
+``--budget``). Z3 counts a check's units from where the check starts (its counter is cumulative per
+context, the limit is not), so one limit per check holds on a fresh solver and on a reused one alike.
+A check that runs out of either limit is ``unknown``, never ``unsat``; ``unknown_reason`` names the limit.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import z3
 from z3.z3 import _to_expr_ref  # the typed wrapper (BoolRef, BitVecRef, ...) of a raw AST
 
 from loom.verify import smtlib
+from loom.verify.obligation import DEFAULT_RLIMIT, RLIMIT_MAX
 
 
 @dataclass
@@ -41,6 +49,9 @@ class QueryResult:
 
 
 Z3_MAX_MS = 2**32 - 1  # Z3's timeout parameter is an unsigned 32-bit count of milliseconds
+# Z3's reasons for an unknown caused by the resource limit (a tactic pipeline says "canceled"; a check
+# cut by a wall-clock timeout says "timeout", also when an rlimit is set)
+_RLIMIT_REASONS = ("max. resource limit exceeded", "canceled")
 
 
 def milliseconds(seconds: float) -> int:
@@ -49,6 +60,46 @@ def milliseconds(seconds: float) -> int:
     if not seconds < Z3_MAX_MS / 1000:  # also inf; nan is refused by VerifyContext and the CLI
         return Z3_MAX_MS
     return min(Z3_MAX_MS, max(1, int(seconds * 1000)))
+
+
+def rlimit_param(rlimit: Optional[int]) -> int:
+    """A resource limit as Z3's ``rlimit`` parameter (0: none), at most what the parameter holds."""
+    return 0 if not rlimit else min(int(rlimit), RLIMIT_MAX)
+
+
+def set_limits(solver: "z3.Solver | z3.Fixedpoint", seconds: Optional[float], rlimit: Optional[int]) -> None:
+    """Bound every later check of ``solver``: at most ``rlimit`` resource units per check (None or 0: no
+    limit) and, when ``seconds`` is given, a wall-clock timeout (None: none, also clearing one set before)."""
+    solver.set("rlimit", rlimit_param(rlimit))
+    solver.set("timeout", Z3_MAX_MS if seconds is None else milliseconds(seconds))
+
+
+def unknown_reason(reason: str, seconds: Optional[float], rlimit: Optional[int]) -> str:
+    """Z3's ``reason_unknown`` in words that name the limit that ran out: ``timeout after S s`` (a
+    wall-clock limit, only ever set by --timeout or --budget), ``the resource limit of N rlimit units ran
+    out`` (deterministic), or Z3's own reason (e.g. an incomplete theory)."""
+    if reason == "timeout" or (seconds is not None and seconds < 0.001):
+        return timeout_reason(seconds)
+    if rlimit and reason in _RLIMIT_REASONS:
+        return rlimit_reason(rlimit)
+    return reason or "unknown"
+
+
+def timeout_reason(seconds: Optional[float]) -> str:
+    """A wall-clock limit that ran out, in words (less than 1 ms is no time at all)."""
+    if seconds is None or seconds < 0.001:
+        return "timeout: no time left"
+    return f"timeout after {seconds:.3g} s"
+
+
+def rlimit_reason(rlimit: int) -> str:
+    """The deterministic resource limit that ran out, in words."""
+    return f"the resource limit of {rlimit_param(rlimit)} rlimit units ran out"
+
+
+def is_limit_reason(reason: str) -> bool:
+    """Does ``reason`` (from ``unknown_reason``) say that a limit ran out, rather than an incomplete theory?"""
+    return reason.startswith("timeout") or reason.startswith("the resource limit of")
 
 
 def _pipeline() -> z3.Solver:
@@ -81,29 +132,30 @@ def run_query(
     want_model: bool = True,
     preprocess: bool = True,
     want_smt2: bool = True,
+    rlimit: Optional[int] = DEFAULT_RLIMIT,
 ) -> QueryResult:
-    """Solve the conjunction of ``assertions`` within ``timeout`` seconds (None: no limit).
+    """Solve the conjunction of ``assertions`` within ``timeout`` seconds (None: no wall-clock limit) and
+    ``rlimit`` Z3 resource units (None or 0: none).
 
     ``want_smt2`` False skips printing the SMT-LIB2 script (``smt2`` is then "").
 
-    A timeout or an incomplete answer is ``unknown`` (with Z3's reason), never ``unsat``.
+    A limit that runs out or an incomplete answer is ``unknown`` (``reason`` names the limit), never ``unsat``.
     """
     t0 = time.perf_counter()
     if timeout is not None and timeout < 0.001:  # Z3 counts in milliseconds: less than 1 ms is no time at all
-        return QueryResult("unknown", 0.0, to_smt2(assertions) if want_smt2 else "", reason="timeout")
+        return QueryResult("unknown", 0.0, to_smt2(assertions) if want_smt2 else "", reason=timeout_reason(timeout))
     if z3.is_false(z3.simplify(conjunction(assertions))):  # no script: nothing for a solver to check
         return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
     text = to_smt2(assertions) if want_smt2 else ""
     if text and settled_by_simplifier(text):
         return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
     solver = _pipeline() if preprocess else z3.Solver()
-    if timeout is not None:
-        solver.set("timeout", milliseconds(timeout))
+    set_limits(solver, timeout, rlimit)
     solver.add(*assertions)
     try:
         r = solver.check()
     except z3.Z3Exception as e:  # e.g. canceled
-        return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
+        return QueryResult("unknown", time.perf_counter() - t0, text, reason=unknown_reason(str(e), timeout, rlimit))
     seconds = time.perf_counter() - t0
     if r == z3.unsat:
         return QueryResult("unsat", seconds, text)
@@ -112,24 +164,26 @@ def run_query(
         if want_model:
             model = _model_of(assertions, solver, timeout)
         return QueryResult("sat", seconds, text, model)
-    return QueryResult("unknown", seconds, text, reason=solver.reason_unknown() or "unknown")
+    return QueryResult("unknown", seconds, text, reason=unknown_reason(solver.reason_unknown(), timeout, rlimit))
 
 
 class QuerySession:
     """Many small queries on one plain solver (push/pop): far cheaper than a new solver per query.
 
     Each ``check`` is still one self-contained query (its own SMT-LIB2 text, its own
-    timeout); a query that Z3's simplifier already reduces to false is unsat
-    without a solver call.
+    limits: ``rlimit`` resource units, and a timeout when one is given); a query that Z3's simplifier
+    already reduces to false is unsat without a solver call.
     """
 
     def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", want_smt2: bool = True,
-                 base: Sequence[z3.BoolRef] = ()) -> None:
+                 base: Sequence[z3.BoolRef] = (), rlimit: Optional[int] = DEFAULT_RLIMIT) -> None:
         # seconds per query, or a function giving them at each query (what is left of a budget)
         self._limit = timeout if callable(timeout) else (lambda: timeout)
         self.want_smt2 = want_smt2
         self.base = [b for b in base if not z3.is_true(b)]  # facts every query assumes (input assumptions)
+        self.rlimit = rlimit
         self.solver = z3.Solver()
+        self.solver.set("rlimit", rlimit_param(rlimit))
 
     @property
     def timeout(self) -> Optional[float]:
@@ -141,7 +195,8 @@ class QuerySession:
         assertions = [*self.base, *assertions]
         limit = self.timeout
         if limit is not None and limit < 0.001:
-            return QueryResult("unknown", 0.0, to_smt2(assertions) if self.want_smt2 else "", reason="timeout")
+            return QueryResult("unknown", 0.0, to_smt2(assertions) if self.want_smt2 else "",
+                               reason=timeout_reason(limit))
         simplified = z3.simplify(conjunction(assertions))  # no per-argument coercion: it dominated big runs
         if z3.is_false(simplified):  # false by construction: no script (nothing for a solver to check)
             return QueryResult("unsat", time.perf_counter() - t0, "", trivial=True)
@@ -160,10 +215,11 @@ class QuerySession:
             if r == z3.sat:
                 return QueryResult("sat", time.perf_counter() - t0, text, s.model())
             return QueryResult(
-                "unknown", time.perf_counter() - t0, text, reason=s.reason_unknown() or "unknown"
+                "unknown", time.perf_counter() - t0, text, reason=unknown_reason(s.reason_unknown(), limit, self.rlimit)
             )
         except z3.Z3Exception as e:
-            return QueryResult("unknown", time.perf_counter() - t0, text, reason=str(e))
+            return QueryResult("unknown", time.perf_counter() - t0, text,
+                               reason=unknown_reason(str(e), limit, self.rlimit))
         finally:
             s.pop()
 
@@ -181,6 +237,7 @@ class ScopedChecks:
     def __init__(self) -> None:
         self._solver: Optional[z3.Solver] = None
         self._limited = False  # a timeout is set on the solver (it persists until reset)
+        self._rlimit: Optional[int] = None  # the resource limit set on the solver (it persists until reset)
 
     @property
     def solver(self) -> z3.Solver:
@@ -194,20 +251,23 @@ class ScopedChecks:
             self._solver = s
         return self._solver
 
-    def _set_limit(self, seconds: Optional[float]) -> None:
+    def _set_limit(self, seconds: Optional[float], rlimit: Optional[int]) -> None:
         if seconds is not None:
             self.solver.set("timeout", milliseconds(seconds))
             self._limited = True
         elif self._limited:
             self.solver.set("timeout", Z3_MAX_MS)
             self._limited = False
+        if rlimit_param(rlimit) != self._rlimit:  # set once per value: a parameter update is not free
+            self._rlimit = rlimit_param(rlimit)
+            self.solver.set("rlimit", self._rlimit)
 
-    def unsat(self, query: z3.BoolRef, timeout: Optional[float]) -> bool:
-        """Is ``query`` (with the facts assumed) unsat within ``timeout`` seconds? False for sat, unknown, a
-        timeout or an error: "not shown", never a verdict on its own."""
+    def unsat(self, query: z3.BoolRef, timeout: Optional[float], rlimit: Optional[int] = DEFAULT_RLIMIT) -> bool:
+        """Is ``query`` (with the facts assumed) unsat within ``timeout`` seconds and ``rlimit`` resource units?
+        False for sat, unknown, a limit that ran out or an error: "not shown", never a verdict on its own."""
         if timeout is not None and timeout < 0.001:  # Z3 counts milliseconds: no time at all
             return False
-        self._set_limit(timeout)
+        self._set_limit(timeout, rlimit)
         # the C API directly: z3py's push/add/check/pop wrappers cost more than a small check itself
         ctx, s = self.solver.ctx.ref(), self.solver.solver
         z3.Z3_solver_push(ctx, s)

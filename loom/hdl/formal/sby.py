@@ -144,7 +144,8 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
 
 @dataclass
 class SbyVerdict:
-    """The outcome of one SymbiYosys task: ``pass``, ``fail`` (with trace and failed properties) or ``error``."""
+    """The outcome of one SymbiYosys task: ``pass``, ``fail`` (with trace and failed properties) or ``error``
+    (a task stopped at its wall-clock limit is an ``error`` whose log is ``timeout after S s``: ``timed_out``)."""
 
     task: str
     status: str
@@ -186,6 +187,14 @@ def sby_available() -> Optional[str]:
     return shutil.which("yowasp-sby")
 
 
+TIMEOUT = "timeout"  # how the log of a task stopped at its time limit starts
+
+
+def timed_out(v: "SbyVerdict") -> bool:
+    """Did the task stop at its wall-clock limit (no verdict: unknown, never a pass)?"""
+    return v.status == "error" and v.log.startswith(TIMEOUT)
+
+
 def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0) -> SbyVerdict:
     """Run one task of the project in ``workdir`` and parse its summary."""
     exe = sby_available()
@@ -207,7 +216,7 @@ def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0) ->
         except subprocess.TimeoutExpired:
             p.kill()
             p.communicate()
-        return SbyVerdict(task, "error", timeout, [], None, "timeout")
+        return SbyVerdict(task, "error", timeout, [], None, f"{TIMEOUT} after {timeout:g} s")
     secs = time.monotonic() - t0
     status = ("pass" if "DONE (PASS" in log else "fail" if "DONE (FAIL" in log
               else "unknown" if "DONE (UNKNOWN" in log else "error")  # unknown: induction failed, no bug from reset
@@ -222,7 +231,7 @@ def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0) ->
 def run_task_retry(workdir: Path, sby_file: str, task: str, timeout: float = 300.0) -> SbyVerdict:
     """``run_task``, once more when the tools themselves failed (a crashed or killed process, not a verdict)."""
     v = run_task(workdir, sby_file, task, timeout)
-    if v.status == "error" and v.log != "timeout":
+    if v.status == "error" and not timed_out(v):
         v = run_task(workdir, sby_file, task, timeout)
     return v
 

@@ -19,7 +19,8 @@ from typing import Any, Optional
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.sby import DFG_DEPTH, SbyVerdict, prove_components, run_task_retry as run_task, sby_available, task_name
+from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task_retry as run_task,
+                                  sby_available, task_name, timed_out)
 from loom.ir.core import Operation
 
 PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
@@ -165,7 +166,7 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
         else:
             status = "unknown"
             detail = ("checked only up to the cycle where another property failed" if v.status == "fail"
-                      else f"SymbiYosys gave no verdict ({v.status})")
+                      else f"SymbiYosys gave no verdict ({v.log if timed_out(v) else v.status})")
         out.append(RtlVerdict(m.obligation, status, z3_status.get(m.obligation), [m.instance or "top"],
                               v.trace if status == "refuted" else None, detail))
     return out
@@ -194,7 +195,8 @@ def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]
             status = "bounded" if v.status == "pass" else STATUS[v.status]
         detail = (f"bounded: {rep.depth} cycles from reset" + (f", integer arguments in [0, {rep.bound}]"
                   if rep.bound is not None else ", arguments free") + (f"; failed: {', '.join(v.failed)}"
-                  if v.failed else ""))
+                  if v.failed else "") + (f"; no verdict: {v.log}" if v.status == "error" and
+                                          v.log.startswith(TIMEOUT) else ""))
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), [rep.function + "_dfg"],
                                        v.trace if v.status == "fail" else None, detail))
 
@@ -225,7 +227,7 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         mons = [v for v in rep.verdicts if v.id.split(".")[0] in ("len", "balance", "class", "mem", "done")]
         lines.append(f"  (DFG-level monitors: task {invariants.TASK}, k-induction with helper invariants, "
                      f"{len(pr.proved)} proved for every run in {pr.seconds:.0f}s ({len(pr.runs)} run(s), "
-                     f"last {pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
+                     f"last {pr.runs[-1].log if pr.runs and timed_out(pr.runs[-1]) else pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
                                              if len(pr.proved) < len(mons) else "") + ")")
     if rep.dfg is not None:
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "

@@ -43,6 +43,11 @@ How it is exact and why it is fast:
 The exploration deepens K' = 0, 1, ..., K and reports the largest bound fully
 explored (``bounded``); a violation gives the smallest K' that shows it, the
 argument values (Z3 model of the path) and a report of the stuck channels.
+
+Limits: the exploration makes at most ``max_states`` firings (``--max-states``) and its branch queries
+together use at most ``rlimit`` Z3 resource units (``--rlimit``: one exploration is one solver budget);
+both are counts, so where they stop the exploration is the same on every machine and under any load. A wall-clock budget applies only when the user gave
+``--timeout`` or ``--budget``. A run a limit cut short is unknown, naming the limit, never proved.
 ``plain_bmc`` in ``bmc_plain`` is the unreduced baseline the benchmark compares.
 """
 
@@ -68,8 +73,8 @@ from loom.semantics.rest import rearm_allowance
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.assume import to_z3
-from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.solve import conjunction, disjunction, milliseconds
+from loom.verify.obligation import DEFAULT_MAX_STATES, DEFAULT_RLIMIT, Obligation, VerifyContext
+from loom.verify.solve import conjunction, disjunction, milliseconds, rlimit_param, rlimit_reason, unknown_reason
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
 CONCRETE_CAP = 64  # iterations of a loop whose trip count is concrete
@@ -77,13 +82,17 @@ MERGE_PATIENCE = 48  # term-by-term comparisons without a single merge before me
 STEP_CAP = 200_000  # firings per explored run
 PENDING_CAP = 100_000  # runs waiting in the queue at once (the explorer's memory)
 LIVELOCK_AFTER = 1_000  # firings of one run before it is watched for a repeated state
+# the livelock watch keeps (and compares) only states with at most this many tokens in channels: a state is
+# kept whole, so a run whose queues grow without end (it cannot repeat a state) would cost memory
+# quadratic in its firings; a livelock through fuller queues runs on to the firing cap (unknown)
+WATCH_TOKENS = 4096
+MODEL_RLIMIT = 10_000_000  # Z3 resource units per check when looking for small argument values of a violation
 # Caps other than the loop bound K: a run they cut was not checked, so the obligations become unknown.
 CAPS = {
     "firing": f"firing cap ({STEP_CAP} firings per run)",
     "loop": f"per-loop cap ({CONCRETE_CAP} iterations of a loop whose decisions are concrete)",
     "memory": f"memory cap ({PENDING_CAP} runs waiting to be explored)",
 }
-DEFAULT_BUDGET = 10.0  # seconds per function when the context sets no timeout
 
 
 _DIVISION_NAMES = ("bvurem", "bvsrem", "bvsmod", "bvudiv")
@@ -330,6 +339,16 @@ class _Pruned(Exception):
         self.cap = cap
 
 
+class _OutOfLimit(Exception):
+    """A limit of the exploration ran out (``kind``: ``time``, ``states`` or ``rlimit``; ``why`` in words):
+    the runs not yet explored were not checked."""
+
+    def __init__(self, kind: str, why: str) -> None:
+        super().__init__(why)
+        self.kind = kind
+        self.why = why
+
+
 class _Livelock(Exception):
     """The run came back to a state it was in before, with no loop activation counting and no decision
     taken in between: it repeats the cycle of ``schedule`` (firings ``actor: rule``) forever."""
@@ -344,7 +363,7 @@ class _Livelock(Exception):
 class BmcResult:
     """Outcome of the exploration up to one bound."""
 
-    status: str  # "ok", "violation", "budget"
+    status: str  # "ok", "violation", "budget" (a limit ran out: ``why``), "capped"
     bound: int
     paths: int = 0
     pruned: int = 0
@@ -356,16 +375,26 @@ class BmcResult:
     capped: dict = field(default_factory=dict)  # CAPS key -> runs it cut (those runs were not checked)
     schedule: list = field(default_factory=list)  # a livelock's repeating cycle of firings
     queries: int = 0  # branch feasibility queries asked (what a run out of time reached)
+    why: str = ""  # status "budget": the limit that ran out, in words
+    states: int = 0  # firings made (what ``max_states`` bounds)
+    units: int = 0  # Z3 resource units the branch queries used (what ``rlimit`` bounds)
 
 
 class Explorer:
     """Symbolic-control exploration of one handshake.func up to bound K (see the module docstring)."""
 
-    def __init__(self, func: Operation, deadline: float, merge: bool = True, assumptions: tuple = ()) -> None:
+    def __init__(self, func: Operation, deadline: Optional[float], merge: bool = True, assumptions: tuple = (),
+                 rlimit: Optional[int] = DEFAULT_RLIMIT, max_states: int = DEFAULT_MAX_STATES,
+                 budget: Optional[float] = None) -> None:
         self.func = func
         self.merge = merge  # merge runs that meet in the same state (off: every run explored on its own)
         self.k = 0
-        self.deadline = deadline
+        self.deadline = deadline  # ``time.perf_counter()`` at which the wall-clock budget ends (None: none)
+        self.budget = budget  # that budget in seconds (for the report)
+        self.rlimit = rlimit  # Z3 resource units all branch queries together may use (None: no limit)
+        self.units = 0  # resource units the branch queries used so far
+        self.max_states = max_states  # firings the whole exploration may make
+        self.fired = 0  # firings made so far (every explored state but the initial one)
         self.solver_path: list = []
         self.queries = 0
         self._scalars: dict[int, Any] = {}
@@ -620,26 +649,54 @@ class Explorer:
             hit = self._fact_cache[key] = (g, facts)  # the entry keeps ``g`` (its id) alive
         return hit[1]
 
-    def _limit(self) -> None:
-        """Bound the next solver call by what is left of the budget (a query may not outlive it)."""
+    def _time_out(self) -> "_OutOfLimit":
+        return _OutOfLimit("time", f"the time budget of {self.budget:g}s ran out")
+
+    def _limit(self) -> Optional[float]:
+        """Bound the next solver call by what is left of the wall-clock budget, if there is one (a query may
+        not outlive it); the resource limit per query is set once, on the solver. The seconds given."""
+        if self.deadline is None:
+            return None
         left = self.deadline - time.perf_counter()
         if left < 0.001:
-            raise TimeoutError
+            raise self._time_out()
         self.solver.set("timeout", milliseconds(left))
+        return left
+
+    def _units_used(self) -> int:
+        """Z3's resource counter (cumulative over the context; differences measure a check)."""
+        return self.solver.statistics().get_key_value("rlimit count")
+
+    def _out_of_units(self) -> "_OutOfLimit":
+        return _OutOfLimit("rlimit", f"the branch queries ran out of their resource limit of "
+                                     f"{rlimit_param(self.rlimit)} rlimit units")
 
     def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
         """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path
-        (``TimeoutError`` when the solver cannot tell within the budget)."""
+        (``_OutOfLimit`` when the solver cannot tell within its limits)."""
         self._sync(st)
-        self._limit()
+        seconds = self._limit()
+        if self.rlimit:  # what is left of the exploration's resource units bounds this query
+            left = self.rlimit - self.units
+            if left <= 0:
+                raise self._out_of_units()
+            self.solver.set("rlimit", rlimit_param(left))
         self.solver.push()
         self.solver.add(g, *self._facts(g))
+        before = self._units_used()
         r = self.solver.check()
+        self.units += self._units_used() - before
         m = self.solver.model() if r == z3.sat else None
+        reason = self.solver.reason_unknown() if r == z3.unknown else ""
         self.solver.pop()
         self.queries += 1
         if r == z3.unknown:
-            raise TimeoutError
+            why = unknown_reason(reason, seconds, self.rlimit)
+            if why.startswith("timeout"):
+                raise self._time_out()
+            if why == rlimit_reason(self.rlimit or 0):
+                raise self._out_of_units()
+            raise _OutOfLimit("solver", f"a branch query was not decided ({why})")
         return m
 
     @staticmethod
@@ -723,8 +780,10 @@ class Explorer:
             work, queued = st.work, st.queued
             while work:
                 n += 1
-                if n & 255 == 0 and time.perf_counter() > self.deadline:
-                    raise TimeoutError
+                if self.fired > self.max_states:
+                    raise _OutOfLimit("states", f"the limit of {self.max_states} explored states (firings) ran out")
+                if n & 255 == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
+                    raise self._time_out()
                 if n > LIVELOCK_AFTER and n % every == 0:
                     self._watch(st, seen, n)
                 k = work.popleft()
@@ -774,7 +833,10 @@ class Explorer:
         counts a loop iteration (the counters are part of the state) and no decision is taken (the path
         length is too): no loop activation bounds it, and the path is feasible, so the cycle is a real
         infinite run of the network (the explorer's worklist is fair: every enabled actor is queued). A cycle
-        in which a merge chose between ready inputs is not reported (it may rest on an unfair choice)."""
+        in which a merge chose between ready inputs is not reported (it may rest on an unfair choice).
+        States with more than ``WATCH_TOKENS`` queued tokens are neither kept nor compared (memory)."""
+        if sum(map(len, st.chans)) > WATCH_TOKENS:
+            return
         key = self._exact_key(st)
         h = hash(key)
         for n0, k0, forks in seen.get(h, ()):
@@ -945,6 +1007,7 @@ class Explorer:
                     work.append(ck)
         st.states[k] = cr.next
         st.steps += 1
+        self.fired += 1
         if st.steps > STEP_CAP:
             raise _Pruned("firing")
 
@@ -999,10 +1062,11 @@ class Explorer:
                 res.arguments = self._model_args(st)
                 res.seconds = time.perf_counter() - t0
                 return res
-            except (TimeoutError, z3.Z3Exception):
+            except (_OutOfLimit, z3.Z3Exception) as out:
                 done = min([level, first_cap] + [e[0] for e in heap] + [p.maxc for p in pending]) - 1
+                why = out.why if isinstance(out, _OutOfLimit) else f"a branch query failed ({out})"
                 return BmcResult("budget", min(done, k), self.paths, self.pruned,
-                                 seconds=time.perf_counter() - t0, capped=capped)
+                                 seconds=time.perf_counter() - t0, capped=capped, why=why)
             for p in pending:
                 seq += 1
                 heapq.heappush(heap, (p.maxc, p.steps, seq, p))
@@ -1168,7 +1232,11 @@ class Explorer:
     def _model_args(self, st: _State) -> dict:
         """Argument values (and memref sizes) of the violating path, small and non-negative when possible."""
         self._sync(st)
-        self.solver.set("timeout", 2000)  # the verdict is already known: a model is a bonus, not a wait
+        # the verdict is already known: a model is a bonus, not a wait (bounded by a resource limit of its own,
+        # and by 2 s when wall-clock limits are in force)
+        self.solver.set("rlimit", rlimit_param(min(self.rlimit or MODEL_RLIMIT, MODEL_RLIMIT)))
+        if self.deadline is not None:
+            self.solver.set("timeout", 2000)
         syms = list(self.args.values()) + list(self.dims.values())
         m = None
         for lo, hi in ((0, 2 * self.k + 2), (-64, 1 << 16)):
@@ -1206,12 +1274,18 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
     return list(out.values())
 
 
-def explore(func: Operation, k: int, budget: float, merge: bool = True, assumptions: tuple = ()) -> BmcResult:
-    """All runs within bound ``k`` (at most ``budget`` seconds) over the inputs ``assumptions`` allow:
-    ``ok``, the smallest-bound ``violation``, or ``budget`` with the largest bound fully explored."""
-    ex = Explorer(func, time.perf_counter() + budget, merge, assumptions)
+def explore(func: Operation, k: int, budget: Optional[float] = None, merge: bool = True, assumptions: tuple = (),
+            rlimit: Optional[int] = DEFAULT_RLIMIT, max_states: int = DEFAULT_MAX_STATES) -> BmcResult:
+    """All runs within bound ``k`` over the inputs ``assumptions`` allow, within ``max_states`` firings, each
+    branch query within ``rlimit`` Z3 resource units and, when ``budget`` is given, ``budget`` seconds in all:
+    ``ok``, the smallest-bound ``violation``, or ``budget`` (``why`` names the limit that ran out) with the
+    largest bound fully explored."""
+    deadline = None if budget is None else time.perf_counter() + budget
+    ex = Explorer(func, deadline, merge, assumptions, rlimit, max_states, budget)
     res = ex.explore(k)
     res.queries = ex.queries
+    res.states = ex.fired
+    res.units = ex.units
     return res
 
 
@@ -1224,8 +1298,9 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     ``bmc.K<k>.residual`` (no run leaves a token), for every loop activation running at most K times;
     ``bmc.K<k>.livelock`` when a run cycles forever with no loop activation bounding it.
 
-    Only the loop bound K may drop a run: a run cut by a cap (``CAPS``) or by the time limit makes the
-    obligations unknown, naming the cap and the largest bound fully explored."""
+    Only the loop bound K may drop a run: a run cut by a cap (``CAPS``) or by a limit (the explored states,
+    a query's resource units, or the time limit when one is set) makes the obligations unknown, naming the
+    cap or limit and the largest bound fully explored."""
     k = ctx.bmc_k
     how = dict(method="simulation", rule="explicit-control exploration")
     if not func.regions or len(func.regions[0].blocks) != 1:
@@ -1234,7 +1309,7 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     budget = _budget(ctx)
     if ctx.progress is not None:
         ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
-    res = explore(func, k, budget, assumptions=ctx.assumptions)
+    res = explore(func, k, budget, assumptions=ctx.assumptions, rlimit=ctx.rlimit, max_states=ctx.max_states)
     note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
     ids = {"deadlock": f"bmc.K{k}.deadlock", "residual": f"bmc.K{k}.residual"}
     if res.status == "violation":
@@ -1262,14 +1337,14 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
         return sorted(out, key=lambda o: o.id)
     caps = f"; {_caps_text(res.capped)}, so those runs were not checked" if res.capped else ""
     if res.bound < 0:
-        why = (f"time budget of {budget:g}s exhausted" if res.status == "budget" else "a cap was hit")
+        why = res.why if res.status == "budget" else "a cap was hit"
         reached = (f"; reached: {res.paths} complete run(s), {res.pruned} run prefix(es) dropped, "
-                   f"{res.queries} branch queries")
+                   f"{res.queries} branch queries, {res.states} states")
         return [Obligation(oid, "bmc", "unknown", res.seconds,
                            f"{why} before bound 0 was explored{caps}{reached} ({note})",
                            None, func.loc, None, None, **how) for oid in ids.values()]
     if res.bound < k and res.status == "budget":
-        short = f" (requested K={k}: the time budget of {budget:g}s ran out)"
+        short = f" (requested K={k}: {res.why})"
     elif res.bound < k:
         short = f" (requested K={k}: a cap cut runs with {res.bound + 1} iteration(s))"
     else:
@@ -1288,11 +1363,10 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
                        res.bound, **how) for key in ("deadlock", "residual")]
 
 
-def _budget(ctx: VerifyContext) -> float:
-    """Seconds the exploration may take: the per-obligation timeout (``DEFAULT_BUDGET`` without one), cut to
-    what is left of the function's budget."""
-    limit = ctx.limit()
-    return DEFAULT_BUDGET if limit is None else limit
+def _budget(ctx: VerifyContext) -> Optional[float]:
+    """Seconds the exploration may take: the per-obligation timeout, cut to what is left of the function's
+    budget; None when neither is set (then only the deterministic limits apply)."""
+    return ctx.limit()
 
 
 __all__ = ["BmcResult", "check_bmc", "control_values", "explore"]

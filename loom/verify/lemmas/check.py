@@ -88,7 +88,7 @@ def lemma_obligations(
     checks = checks if checks is not None else ScopedChecks()
     for c in contracts_for(machine):
         _progress(ctx, f"lemma {c.id}")
-        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2, checks=checks)
+        r = prove(machine, c, name, timeout=ctx.limit(), want_smt2=ctx.want_smt2, checks=checks, rlimit=ctx.rlimit)
         cex = None
         if r.trace is not None:
             cex = {"op": machine.op_name, "trace": r.trace}
@@ -114,7 +114,8 @@ def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=
     _progress(ctx, f"lemma {oid}")
     model = MachineModel(machine, f"{name}_t")
     res = run_query(
-        termination_query(model, term).assertions(), ctx.limit(), want_model=True, want_smt2=ctx.want_smt2
+        termination_query(model, term).assertions(), ctx.limit(), want_model=True, want_smt2=ctx.want_smt2,
+        rlimit=ctx.rlimit,
     )
     how = (
         "ranking over the integers (exact products in range)"
@@ -171,7 +172,8 @@ def stream_precondition(
     start, step, bound = (x.value for x in s)
     need = term.for_dfg(start, step, bound)
     assumed = to_z3(ctx.assumptions, ana.argument)
-    res = run_query([z3.And(*[x.cond for x in s]), assumed, z3.Not(need)], ctx.limit(), want_smt2=ctx.want_smt2)
+    res = run_query([z3.And(*[x.cond for x in s]), assumed, z3.Not(need)], ctx.limit(), want_smt2=ctx.want_smt2,
+                    rlimit=ctx.rlimit)
     text = describe_precondition(step_op, cond, dfg=True)
     if res.status == "unsat":
         return Obligation(

@@ -25,6 +25,7 @@ import z3
 
 from loom.semantics.machine import Machine
 from loom.verify.solve import (
+    DEFAULT_RLIMIT,
     ScopedChecks,
     conjunction,
     constant,
@@ -34,9 +35,12 @@ from loom.verify.solve import (
     milliseconds,
     negation,
     plus,
+    is_limit_reason,
     run_query,
     script_of,
+    set_limits,
     substitute_all,
+    unknown_reason,
 )
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
@@ -230,10 +234,9 @@ def _step_formula(model: MachineModel, contract: Contract, s: MState, m, heads, 
     ]
 
 
-def _solver(timeout: Optional[float]) -> z3.Solver:
+def _solver(timeout: Optional[float], rlimit: Optional[int] = DEFAULT_RLIMIT) -> z3.Solver:
     s = z3.Solver()
-    if timeout is not None:
-        s.set("timeout", milliseconds(timeout))
+    set_limits(s, timeout, rlimit)
     return s
 
 
@@ -320,10 +323,12 @@ def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedPart
 
 
 def split_unsat_framed(
-    model: MachineModel, contract: Contract, timeout: Optional[float], checks: Optional[ScopedChecks] = None
+    model: MachineModel, contract: Contract, timeout: Optional[float], checks: Optional[ScopedChecks] = None,
+    rlimit: Optional[int] = DEFAULT_RLIMIT,
 ) -> bool:
     """Is the ``induction_query`` of ``contract`` unsat? Decided part by part (``framed_parts``): the base
-    case, then each rule's framed step on a solver holding the invariant, all within ``timeout`` seconds.
+    case, then each rule's framed step on a solver holding the invariant, all within ``timeout`` seconds
+    (None: no wall-clock limit), each part within ``rlimit`` resource units.
 
     ``checks`` is the solver to use (a run shares one; a new one otherwise). A wide table's parts are
     simplified first: its frame -- the many counters a firing leaves unchanged -- then makes most of the
@@ -340,15 +345,15 @@ def split_unsat_framed(
     def left() -> Optional[float]:
         return None if timeout is None else timeout - (time.perf_counter() - t0)
 
-    if not checks.unsat(parts.base, left()):
+    if not checks.unsat(parts.base, left(), rlimit):
         return False
     if len(parts.steps) == 1:  # one rule: nothing to share the invariant with (a scope less)
-        return checks.unsat(conjunction([tidy(parts.inv), tidy(parts.steps[0])]), left())
+        return checks.unsat(conjunction([tidy(parts.inv), tidy(parts.steps[0])]), left(), rlimit)
     with checks.assume(tidy(parts.inv)):
-        return all(checks.unsat(tidy(step), left()) for step in parts.steps)
+        return all(checks.unsat(tidy(step), left(), rlimit) for step in parts.steps)
 
 
-def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
+def split_unsat(query: z3.BoolRef, timeout: Optional[float], rlimit: Optional[int] = DEFAULT_RLIMIT) -> bool:
     """Is ``Or(base, And(inv, Or(steps)))`` (an ``induction_query``) unsat, decided disjunct by disjunct?
 
     Equivalent to solving it whole (a disjunction is unsat iff every disjunct is), but a wide
@@ -363,7 +368,7 @@ def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
     if step.num_args() != 2 or not z3.is_or(step.arg(1)):
         return False
     inv, steps = step.children()
-    solver = z3.Solver()
+    solver = _solver(None, rlimit)
 
     def unsat(part: z3.BoolRef) -> bool:
         left = None if timeout is None else timeout - (time.perf_counter() - t0)
@@ -384,11 +389,13 @@ def split_unsat(query: z3.BoolRef, timeout: Optional[float]) -> bool:
 
 
 def bmc_search(
-    model: MachineModel, contract: Contract, depth: int, timeout: Optional[float]
+    model: MachineModel, contract: Contract, depth: int, timeout: Optional[float],
+    rlimit: Optional[int] = DEFAULT_RLIMIT,
 ) -> Optional[list[dict]]:
-    """A firing sequence from the initial state of length <= ``depth`` whose last firing is bad, or None."""
+    """A firing sequence from the initial state of length <= ``depth`` whose last firing is bad, or None
+    (also when a check runs out of ``timeout`` seconds in all or ``rlimit`` resource units)."""
     deadline = None if timeout is None else time.perf_counter() + timeout
-    solver = _solver(timeout)
+    solver = _solver(timeout, rlimit)
     s = model.new_state("t0")
     m = monitor_vars(contract, "t0")
     solver.add(model.initial(s), contract.init(m))
@@ -435,11 +442,13 @@ def _trace(mdl: z3.ModelRef, model: MachineModel, frames) -> list[dict]:
     return out
 
 
-def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[float]) -> Optional[z3.ExprRef]:
+def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[float],
+                 rlimit: Optional[int] = DEFAULT_RLIMIT, why: Optional[list[str]] = None) -> Optional[z3.ExprRef]:
     """Prove "no bad firing is reachable" with Z3's CHC engine (Spacer); an inductive invariant or None.
 
-    The returned formula ranges over the ``k`` configuration (``model.new_state("k")``
-    and ``monitor_vars(contract, "k")``) so a plain induction query can re-check it.
+    Bounded by ``rlimit`` resource units and, when given, ``timeout`` seconds. The returned formula ranges
+    over the ``k`` configuration (``model.new_state("k")`` and ``monitor_vars(contract, "k")``) so a plain
+    induction query can re-check it. When Spacer gives up, its reason is appended to ``why``.
     """
     s, m = model.new_state("k"), monitor_vars(contract, "k")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
@@ -448,18 +457,22 @@ def spacer_prove(model: MachineModel, contract: Contract, timeout: Optional[floa
     args2 = [s2.state] + list(s2.regs.values()) + list(m2.values())
     inv = z3.Function(smt_symbol(f"Inv_{model.name}"), *[a.sort() for a in args], z3.BoolSort())
     horn = z3.SolverFor("HORN")
-    if timeout is not None:
-        horn.set("timeout", milliseconds(timeout))
+    set_limits(horn, timeout, rlimit)
     horn.add(z3.ForAll(args, z3.Implies(z3.And(model.initial(s), contract.init(m)), inv(*args))))
     everything = args + args2 + list(heads.values())
     for _, tr, bad in _step_formula(model, contract, s, m, heads, s2, m2):
         horn.add(z3.ForAll(everything, z3.Implies(z3.And(inv(*args), tr), inv(*args2))))
         horn.add(z3.ForAll(everything, z3.Implies(z3.And(inv(*args), tr, bad), z3.BoolVal(False))))
     try:
-        if horn.check() != z3.sat:
+        r = horn.check()
+        if r == z3.unknown and why is not None:
+            why.append(unknown_reason(horn.reason_unknown(), timeout, rlimit))
+        if r != z3.sat:
             return None
         return horn.model().eval(inv(*args), model_completion=False)
-    except z3.Z3Exception:
+    except z3.Z3Exception as e:
+        if why is not None:
+            why.append(unknown_reason(str(e), timeout, rlimit))
         return None
 
 
@@ -473,8 +486,12 @@ def prove(
     abstract_steps: bool = False,
     want_smt2: bool = True,
     checks: Optional[ScopedChecks] = None,
+    rlimit: Optional[int] = DEFAULT_RLIMIT,
 ) -> ProofResult:
     """Prove ``contract`` for ``machine``: 1-induction, else BMC for a counterexample, else Spacer.
+
+    ``timeout`` (seconds, None: no wall-clock limit) bounds the whole proof; ``rlimit`` each solver check
+    in Z3 resource units (deterministic). A limit that runs out makes the lemma unknown, never proved.
 
     The induction query is first decided part by part (``split_unsat_framed``) on ``checks``, the solver a
     run shares (a new one when None); when that does not show it unsat, the whole query is solved as usual
@@ -486,7 +503,7 @@ def prove(
     model = MachineModel(
         machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
     )
-    if split_unsat_framed(model, contract, timeout, checks):
+    if split_unsat_framed(model, contract, timeout, checks, rlimit):
         return ProofResult(
             "proved",
             "1-induction (plain solver, rule by rule)",
@@ -497,7 +514,7 @@ def prove(
     query = induction_query(model, contract)
     spent = time.perf_counter() - t0
     rest = None if timeout is None else max(0.0, timeout - spent)  # the split attempt counts against it
-    res = run_query(query, rest, want_model=False, want_smt2=want_smt2)
+    res = run_query(query, rest, want_model=False, want_smt2=want_smt2, rlimit=rlimit)
     if res.status == "unsat":
         return ProofResult(
             "proved", "1-induction (plain solver)", contract.statement, time.perf_counter() - t0, res.smt2
@@ -510,7 +527,7 @@ def prove(
         return ProofResult(
             "unknown", "1-induction", f"timeout after {timeout:g} s", time.perf_counter() - t0, res.smt2
         )
-    trace = bmc_search(model, contract, bmc_depth, left())
+    trace = bmc_search(model, contract, bmc_depth, left(), rlimit)
     if trace is not None:
         last = trace[-1]
         return ProofResult(
@@ -522,11 +539,14 @@ def prove(
             res.smt2,
             trace,
         )
-    why = "timeout" if res.status == "unknown" else "the contract invariant is not inductive"
+    why = res.reason if res.status == "unknown" else "the contract invariant is not inductive"
     if use_spacer and res.status == "sat" and (left() is None or left() > 0):
-        found = spacer_prove(model, contract, left())
+        gave_up: list[str] = []
+        found = spacer_prove(model, contract, left(), rlimit, gave_up)
+        if found is None and gave_up and is_limit_reason(gave_up[0]):
+            why += f"; Spacer: {gave_up[0]}"
         if found is not None:
-            checked = _recheck_with(model, contract, found)
+            checked = _recheck_with(model, contract, found, rlimit)
             if checked is not None:
                 return ProofResult(
                     "proved",
@@ -544,7 +564,8 @@ def prove(
     )
 
 
-def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef) -> Optional[str]:
+def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef,
+                  rlimit: Optional[int] = DEFAULT_RLIMIT) -> Optional[str]:
     """Re-check a Spacer invariant with a plain induction query; its SMT-LIB2 text when unsat."""
     s, m = model.new_state("k"), monitor_vars(contract, "k")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
@@ -562,7 +583,7 @@ def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef) ->
     q = z3.Or(
         z3.And(model.initial(s0), contract.init(m0), z3.Not(at(s0, m0))), z3.And(at(s, m), z3.Or(*steps))
     )
-    res = run_query([q], None, want_model=False)
+    res = run_query([q], None, want_model=False, rlimit=rlimit)
     return res.smt2 if res.status == "unsat" else None
 
 

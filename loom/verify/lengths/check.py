@@ -66,7 +66,7 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
     body = func.regions[0].entry
     vals = list(body.args) + [r for op in body.ops for r in op.results]
     names = value_name_map(func, vals)
-    logic = Logic(ctx.limit, ctx.assumptions)
+    logic = Logic(ctx.limit, ctx.assumptions, ctx.rlimit)
     typing = infer(func, logic, names, ctx.progress)
     return LengthAnalysis(typing, logic, names, time.perf_counter() - t0)
 

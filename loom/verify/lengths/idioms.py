@@ -36,6 +36,7 @@ from loom.semantics.machine import Machine
 from loom.verify.lemmas.compose import Link, series
 from loom.verify.lemmas.contracts import carry_contract
 from loom.verify.lemmas.induction import ProofResult, prove
+from loom.verify.obligation import DEFAULT_RLIMIT
 
 CARRY_PORTS = {("p", "in"): "d", ("c", "data0"): "a", ("c", "data1"): "b", ("c", "out"): "o"}
 LINK = Link("out", "select", CARRY_PORTS)
@@ -113,8 +114,10 @@ def composite(buffer: Machine, mux: Machine) -> Machine:
                   summary="primed i1 buffer feeding a two-way mux's select")
 
 
-def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, ProofResult]) -> None:
-    """Prove (or refute) that each buffer -> mux composite of ``ps`` satisfies the carry contract."""
+def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, ProofResult],
+                rlimit: Optional[int] = DEFAULT_RLIMIT) -> None:
+    """Prove (or refute) that each buffer -> mux composite of ``ps`` satisfies the carry contract (each check
+    within ``rlimit`` resource units and, when given, the proof within ``timeout`` seconds)."""
     if ps.why:
         return
     bm = machine_for(ps.buffer)
@@ -128,7 +131,7 @@ def prove_carry(ps: PrimedSelect, timeout: Optional[float], cache: dict[str, Pro
         r = cache.get(key)
         if r is None:
             name = "P" + hashlib.sha1(key.encode()).hexdigest()[:10]
-            r = cache[key] = prove(m, carry_contract(m), name, timeout=timeout, use_spacer=False)
+            r = cache[key] = prove(m, carry_contract(m), name, timeout=timeout, use_spacer=False, rlimit=rlimit)
         ps.proof = r
         if r.status != "proved":
             ps.why = f"buffer -> mux is not a dataflow.carry ({r.status}: {r.method}: {r.detail})"

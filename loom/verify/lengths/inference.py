@@ -230,7 +230,7 @@ class Typer:
         """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
         cache: dict = {}
         for ps in find_primed_selects(list(self.body.ops)):
-            prove_carry(ps, self.logic.limit(), cache)
+            prove_carry(ps, self.logic.limit(), cache, self.logic.rlimit)
             self.idioms.append(ps)
             if not ps.proved:
                 self.unknown_op(ps.buffer, ps.why)
@@ -275,7 +275,8 @@ class Typer:
 
         i1 = IntegerType(1)
         m = composite(buffer(i1, 1, (0,)), mux(i1, i1, 2))
-        r = prove(m, carry_contract(m), "Pcmerge_index", timeout=self.logic.limit(), use_spacer=False)
+        r = prove(m, carry_contract(m), "Pcmerge_index", timeout=self.logic.limit(), use_spacer=False,
+                  rlimit=self.logic.rlimit)
         return None if r.status == "proved" else f"the primed-select carry lemma is {r.status}: {r.detail}"
 
     def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:

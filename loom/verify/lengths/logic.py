@@ -19,9 +19,10 @@ from typing import Callable, Optional, Sequence
 import z3
 
 from loom.verify.assume import to_z3
-from loom.verify.solve import milliseconds
+from loom.verify.solve import DEFAULT_RLIMIT, milliseconds, rlimit_param, unknown_reason
 
 from loom.verify.lengths.clock import ANY, AnyClock, Clock, FreeVars, Loop
+from loom.verify.lengths.conditions import capture_facts
 
 WITNESS_MAX_TRIPS = 3  # largest free trip count tried when searching a counterexample
 WITNESS_MAX_LEAVES = 4096  # coordinates enumerated per clock
@@ -54,15 +55,20 @@ class _NoTime(z3.Solver):
     def check(self, *assumptions):  # type: ignore[override]
         return z3.unknown
 
+    def reason_unknown(self) -> str:
+        return "timeout"
+
 
 class Logic:
     """Trip-count axioms and the queries of one function's length analysis."""
 
-    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", assumptions: tuple = ()) -> None:
+    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", assumptions: tuple = (),
+                 rlimit: Optional[int] = DEFAULT_RLIMIT) -> None:
         self.assumptions = assumptions  # legal inputs (``--assume``, ``loom.range``): a fact of every query
         # seconds per query, or a function giving them at each query (what is left of a budget); a
         # positive limit under 1 ms is 1 ms, never "no limit"
         self._limit = timeout if callable(timeout) else (lambda: timeout)
+        self.rlimit = rlimit  # Z3 resource units per query (deterministic; always in force)
         self.loops: dict[str, Loop] = {}  # N decl name -> loop
         self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
         self.free = FreeVars()  # shared with the typer: constants and N applications per term
@@ -107,6 +113,8 @@ class Logic:
                 new.append(app == loop.trips)
             if loop.first_cond is not None:
                 new.append((app >= 1) == self._instance(loop, app, loop.first_cond))
+            if loop.captures:  # a token captured at one iteration: the index there and at N (conditions.py)
+                new.extend(self._instance(loop, app, f) for f in capture_facts(loop, loop.captures))
             if exact:
                 closed = self._closed_form(loop)
                 if closed is not None:
@@ -160,13 +168,19 @@ class Logic:
 
     # ------------------------------------------------------------------ queries
     def solver(self) -> z3.Solver:
+        """A new solver bounded by ``rlimit`` resource units per check, and by the time limit when one is set."""
         limit = self._limit()
         if limit is not None and limit < 0.001:  # less than 1 ms is no time at all: every check is unknown
             return _NoTime()
         s = z3.Solver()
+        s.set("rlimit", rlimit_param(self.rlimit))
         if limit is not None:
             s.set("timeout", milliseconds(limit))
         return s
+
+    def why_unknown(self, s: z3.Solver) -> str:
+        """Why a check of ``s`` (from ``solver``) answered unknown: the limit that ran out, in words."""
+        return unknown_reason(s.reason_unknown(), self._limit(), self.rlimit)
 
     def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:
         """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels, or
@@ -192,7 +206,8 @@ class Logic:
             r = s.check()
             if r == z3.unsat:
                 return Outcome("proved", "never carries a token, for all trip counts (z3)")
-            reason = "z3 timed out" if r == z3.unknown else "a stream that should be empty may carry tokens"
+            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
+                      else "a stream that should be empty may carry tokens")
         elif a.levels == b.levels:
             s = self.solver()
             s.add(*self.equality_query(a, b))
@@ -200,7 +215,8 @@ class Logic:
             r = s.check()
             if r == z3.unsat:
                 return Outcome("proved", "equal for all trip counts (z3)")
-            reason = "z3 timed out" if r == z3.unknown else "the two streams cover different iterations"
+            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
+                      else "the two streams cover different iterations")
         w = self.count_witness([a, b])
         if w is not None:
             return Outcome("refuted", "token counts differ", w)

@@ -751,7 +751,7 @@ def domain_order(
         if len(pairs) <= PAIR_LIMIT
         else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
     )
-    session = QuerySession(ctx.limit, ctx.want_smt2)
+    session = QuerySession(ctx.limit, ctx.want_smt2, rlimit=ctx.rlimit)
     what = (
         "every instance pair is ordered as the source orders it"
         if keys is not None

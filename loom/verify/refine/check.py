@@ -98,7 +98,7 @@ class Refinement:
         self.names = value_names(func)
         self.scf = ScfModel(source, self.values, value_names(source))
         self.dfg = DfgModel(func, self.values, layout, self.names)
-        self.session = QuerySession(ctx.limit, ctx.want_smt2, [to_z3(ctx.assumptions, self._argument)])
+        self.session = QuerySession(ctx.limit, ctx.want_smt2, [to_z3(ctx.assumptions, self._argument)], ctx.rlimit)
         self.labels = {**self.scf.labels, **self.dfg.labels}
         self.pairs: dict[Frame, LoopPair] = {}  # both sides' frames -> their pair
         self.unpaired: list[tuple[Frame, str]] = []

@@ -104,7 +104,8 @@ class SafetyCheck:
         return out
 
     def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
-        res = run_query([*facts, z3.Not(goal)], timeout=self.ctx.limit(), want_model=False, want_smt2=False)
+        res = run_query([*facts, z3.Not(goal)], timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=False,
+                        want_smt2=False)
         return res.status == "unsat"
 
     # ------------------------------------------------------------------ obligations
@@ -124,7 +125,7 @@ class SafetyCheck:
                               f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
                               assumes=ASSUMES)
         facts = [*self.base, *self.loops.context(site.ctx), site.pc, *self._passed(site)]
-        res = run_query([*facts, site.bad], timeout=self.ctx.limit(), want_model=True,
+        res = run_query([*facts, site.bad], timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=True,
                         want_smt2=self.ctx.want_smt2)
         secs = lambda: time.perf_counter() - t0  # noqa: E731
         if res.status == "unsat":
@@ -186,8 +187,8 @@ class SafetyCheck:
                     a = self._arg(n)
                     if a is not None and z3.is_bv(a) and a.size() > 1:
                         narrow.append(z3.And(a >= -arg_cap, a <= arg_cap) if a.size() > 13 else z3.BoolVal(True))
-            res = run_query([*facts, site.bad, *narrow], timeout=self.ctx.limit(), want_model=True,
-                            want_smt2=False)
+            res = run_query([*facts, site.bad, *narrow], timeout=self.ctx.limit(), rlimit=self.ctx.rlimit,
+                            want_model=True, want_smt2=False)
             if res.status != "sat" or res.model is None:
                 continue
             for inputs in self._inputs(res.model, site):
