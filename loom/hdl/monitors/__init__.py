@@ -54,8 +54,9 @@ NO_RTL_FORM = {
     "mem.indep": "a graph fact (no ctrl token of one domain depends on another's done token): a dependence "
                  "through the network is not a per-cycle observable (the RTL shows when tokens move, not why)",
     "mem.alias": "a fact about which memref arguments may alias; the RTL has one port pair per interface",
-    "len.terminates": "termination of a data-dependent while loop: a liveness fact that loom verify assumes "
-                      "(or refutes by a repeating control state); no per-cycle safety property states it",
+    "len.terminates": "termination of a data-dependent while loop: a liveness fact that loom verify proves by a "
+                      "ranking function, refutes by a repeating state or a recurrence set, or else assumes; no "
+                      "per-cycle safety property states it",
     "fsm": "the table lemmas are p_fsm of each component (task components); pre/terminates are monitors here",
     "bmc": "deadlock/residual: whole-run monitors of loom.hdl.formal.liveness (<stem>_live.sby)",
     "map": "about a placement on a fabric, not the DFG's RTL",
