@@ -354,6 +354,8 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
         print(json.dumps(doc, indent=2))
     else:
         _print_sim_human(doc, r, dfg=True)
+    for s in r.safety:  # the RTL's safety monitors (loom.hdl.monitors.safety): the source op is undefined there
+        print(f"{s.loc}: warning: [{s.code}] safety monitor {s.obligation} fired at cycle {s.cycle}", file=sys.stderr)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
 
 

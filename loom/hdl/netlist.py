@@ -18,6 +18,8 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
+from loom.hdl.monitors import safety
+from loom.hdl.monitors.safety import SafetyMonitor
 from loom.hdl.datapath.expr import HdlUnsupported, bits, literal, unique
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
@@ -69,6 +71,7 @@ class MemBinding:
     type: MemRefType
     ports: list[MemPort]  # request/response pairs, top-level signals ``<inst>_<port>_<signal>``
     dims: int
+    sized: bool = False  # the top has its runtime sizes ``<inst>_dim<k>``: the component or a safety monitor reads them
 
 
 @dataclass
@@ -90,6 +93,7 @@ class Design:
     fail_sources: list[tuple[str, int]] = field(default_factory=list)  # instance, component fail_code count
     signals: dict[Value, str] = field(default_factory=dict)  # DFG value -> its SV signal prefix (v_<name>)
     monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
+    safety: list[SafetyMonitor] = field(default_factory=list)  # safety monitors (loom.hdl.monitors.safety)
     source: Optional[Operation] = None  # the SCF func.func lowered to func: program order of the order monitors
 
     @property
@@ -225,7 +229,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             mt = mv.type
             assert isinstance(mt, MemRefType)
             c = inst.component
-            mems.append(MemBinding(inst.name, arg_names[mv.index], mt, list(c.mem.ports), mt.rank))
+            mems.append(MemBinding(inst.name, arg_names[mv.index], mt, list(c.mem.ports), mt.rank, bool(c.mem.dims)))
 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
@@ -243,6 +247,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
 def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_prefix: dict,
               rtl_bound: Optional[int] = None, monitors: bool = True) -> str:
     """The top module's SV text."""
+    d.safety = safety.build_safety(d, machines)  # first: it marks the extmemories whose sizes it reads
     ports = ["input  logic clk", "input  logic rst"]
     for name, t, p in d.args:
         ports += [f"input  logic {p}_valid", f"output logic {p}_ready", f"input  logic [{bits(t) - 1}:0] {p}_data"]
@@ -250,7 +255,7 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
         for mp in mb.ports:
             ports += [f"{dr:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mb.inst}_{mp.name}_{x}"
                       for dr, x, w in mp.signals()]
-        if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
+        if mb.sized:
             ports += [f"input  logic [63:0] {mb.inst}_dim{k}" for k in range(mb.dims)]
     for k, t in enumerate(d.result_types):
         ports.append(f"output logic [{bits(t) - 1}:0] result{k}")
@@ -382,6 +387,7 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
                 lines += [f"  `LOOM_ASSUME_ALWAYS(a_bound_{mb.inst}_dim{k}, {mb.inst}_dim{k} <= 64'd{rtl_bound})"
                           for k in range(mb.dims)]
         lines.append("`endif")
+    lines += safety.lines(d.safety)
     if monitors:
         d.monitors = build_monitors(d)
         lines += d.monitors.lines()

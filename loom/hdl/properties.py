@@ -75,6 +75,30 @@ def monitor_properties(d: Design, stem: str) -> list[dict[str, Any]]:
     } for p in d.monitors.props]
 
 
+def safety_properties(d: Design, stem: str) -> list[dict[str, Any]]:
+    """The safety monitors of the top (``loom.hdl.monitors.safety``): the ``safe.*`` ID of the source op, the runtime
+    error the SCF interpreter stops with there, and the flag wire the co-simulation watches."""
+    where = {}
+    for k, line in enumerate(d.text.splitlines(), 1):
+        m = re.search(r"`LOOM_ASSERT_ALWAYS\((ob_safe_\w+),", line)
+        if m:
+            where[m.group(1)] = k
+    return [{
+        "id": f"{d.top}.{s.label}",
+        "obligation": s.obligation,
+        "kind": "safety",
+        "mode": "simulation",
+        "file": f"{stem}.sv",
+        "line": where[s.label],
+        "instance": s.instance,
+        "op": s.op.name,
+        "dfg_loc": str(s.op.loc),
+        "flag": s.flag,
+        "code": s.code,
+        "statement": s.statement,
+    } for s in d.safety]
+
+
 def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str, Any]:
     """The ``<stem>.props.json`` document of design ``d`` (``bmc_k``: the K of the bmc.* property labels)."""
     props: list[dict[str, Any]] = []
@@ -109,6 +133,7 @@ def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str
                 "statement": statement(label),
             })
     props += monitor_properties(d, stem)
+    props += safety_properties(d, stem)
     props += manifest_entries(d, stem, bmc_k)
     floats = sorted({c.module for c in d.components.values() if c.float_behavioural})
     return {
@@ -126,6 +151,9 @@ def manifest(d: Design, stem: str, sva: str, bmc_k: int = DEFAULT_K) -> dict[str
             "a bounded check, not a proof for all trip counts",
             "bmc.K*.deadlock / bmc.K*.residual are whole-run monitors (kind liveness, under LOOM_LIVENESS), "
             "checked by the bounded tasks of <stem>_live.sby",
+            "safe.* (the SCF source's undefined cases: bounds, divzero, overflow, shift) are flags and assertions in "
+            "the top (kind safety, under LOOM_SAFETY), checked in co-simulation, in no SymbiYosys task (loom verify "
+            "proves them under the function's preconditions, which the RTL does not state)",
             "no RTL form: refine.* (the SCF source is not in the RTL), mem.indep.*/mem.alias.* (graph facts) and "
             "len.*.terminates (termination of a data-dependent while loop, assumed by loom verify)",
         ],

@@ -34,7 +34,7 @@ from loom.ir.types import FloatType, MemRefType, NoneType, Type
 from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
 from loom.sim.engine import stuck_line
-from loom.sim.result import SimResult
+from loom.sim.result import SafetyViolation, SimResult
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
@@ -147,8 +147,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
             addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
             oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
             mem_act.append(f"{px}_req_fire || {px}_resp_fire || ({px}_n != 0 && !{px}_resp_valid)")
-        inst = next(i for i in d.instances if i.name == mb.inst)
-        if inst.component.mem.dims:
+        if mb.sized:
             for k, z in enumerate(sizes):
                 L.append(f"  logic [63:0] {mb.inst}_dim{k} = 64'd{z};")
                 conns.append(f".{mb.inst}_dim{k}({mb.inst}_dim{k})")
@@ -226,6 +225,9 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     ]
     for k in range(len(d.result_types)):
         L.append(f"    if (done && !done_seen) res{k} <= result{k};")
+    # a safety monitor (loom.hdl.monitors.safety): logged, in this block so that it precedes the report of an
+    # error it coincides with (division by zero: the component's fail; out of bounds: the memory's request)
+    L += [f'    if (dut.{s.flag}) $display("LOOM safe {k} %0d", cycle);' for k, s in enumerate(d.safety)]
     L += [
         "    if (done) done_seen <= 1'b1;",
         "    if (fail || oob) report(2);",
@@ -296,9 +298,10 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
 
 def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, stall: Optional[int] = None,
         simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None,
-        timings: Optional[dict[str, float]] = None) -> SimResult:
+        timings: Optional[dict[str, float]] = None, defines: tuple[str, ...] = ()) -> SimResult:
     """Simulate the design on ``inputs`` and return what the token simulator would return (``timings``, when
-    given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py)."""
+    given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py; ``defines``:
+    more macros, e.g. ``LOOM_SAFETY``, which makes a safety monitor an assertion that stops the run)."""
     sim = find_simulator(simulator)
     if sim is None:
         raise no_simulator(simulator)
@@ -309,7 +312,7 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         for name, text in list(e.files.items()) + [("tb.sv", bench.text)] + list(bench.hex_files.items()):
             (wd / name).write_text(text)
         srcs = e.sv_files + ["tb.sv"]
-        defines = [] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"]
+        defines = list(defines) + ([] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"])
         t0 = time.perf_counter()
         try:
             foreign = libm_c.simulator_args(sim, wd, e.c_files)
@@ -352,6 +355,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     states: dict[int, int] = {}
     why, done, residual, fail = None, False, 0, (0, 0, 0)
     oob: Optional[list[str]] = None
+    safety: dict[int, int] = {}  # safety monitor -> the first cycle it fired
     for line in out.splitlines():
         f = line.split()
         if not f or f[0] != "LOOM":
@@ -377,6 +381,8 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
             fail = (int(f[2]), int(f[3]), int(f[4]))
         elif f[1] == "oob":
             oob = f[2:]
+        elif f[1] == "safe":
+            safety.setdefault(int(f[2]), int(f[3]))
     if why is None:
         raise LoomError("the RTL simulation ended without a report", code="HDL_SIM_BUILD")
     memrefs: dict[str, list[Any]] = {}
@@ -406,8 +412,10 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     if status == "deadlock" or (status == "completed" and residual):
         title = "deadlock: the return never fired" if status == "deadlock" else f"{residual} residual token(s)"
         report = title + "\n" + stuck_report(d, held, states)
+    fired = [SafetyViolation(d.safety[k].obligation, d.safety[k].code, c, d.safety[k].op.loc)
+             for k, c in sorted(safety.items(), key=lambda kc: (kc[1], kc[0]))]
     return SimResult(status=status, results=vals, memrefs=memrefs, residual_tokens=residual, channels=channels,
-                     error=error, deadlock_report=report)
+                     error=error, deadlock_report=report, safety=fired)
 
 
 def _left_over(c) -> str:

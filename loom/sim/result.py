@@ -9,6 +9,17 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 
 
+@dataclass(frozen=True)
+class SafetyViolation:
+    """A safety monitor of the RTL (``loom.hdl.monitors.safety``) that fired in co-simulation: the ``safe.*``
+    obligation, the runtime error the SCF source stops with there, the first cycle, the DFG op's location."""
+
+    obligation: str
+    code: str
+    cycle: int
+    loc: Any = None
+
+
 @dataclass
 class SimResult:
     """Outcome of ``simulate``.
@@ -31,6 +42,7 @@ class SimResult:
     steps: int = 0
     deadlock_report: str = ""
     quiescent: bool = True
+    safety: list[SafetyViolation] = field(default_factory=list)  # RTL co-simulation only (loom sim --rtl)
 
     def to_json(self, func: Optional[Operation] = None) -> dict:
         """The DESIGN.md ``loom sim --json`` document (types taken from ``func`` when given)."""
