@@ -56,6 +56,7 @@ class Loop:
         self.holds: Optional[z3.BoolRef] = None  # the loop's continue condition at position j (true iff j < N)
         self.facts: list[z3.BoolRef] = []  # further facts about the loop's values at position j
         self.exact: Optional[z3.BoolRef] = None  # exact idx at position j (used at concrete positions only)
+        self.captures: list[z3.ArithRef] = []  # positions of tokens captured at one iteration (conditions.py)
 
     def n_at(self, args: Sequence[z3.ArithRef]) -> z3.ArithRef:
         """``N`` of this loop for the activation at outer coordinates ``args``."""
