@@ -33,6 +33,7 @@ from loom.sim.names import value_name_map
 from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
 from loom.verify.lengths.logic import Logic
 from loom.verify.lengths.inference import Check, Typing, infer
+from loom.verify.lengths.replay import replay_check, replay_forever
 from loom.verify.lengths.ranking import Recurrence
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import to_smt2
@@ -404,25 +405,45 @@ def _obligation(a: LengthAnalysis, ctx: VerifyContext, oid: str, kind: str, op: 
     how_ = dict(method="smt", rule="clock equality over trip counts") if solved else \
         dict(method="typing rule", rule="; ".join(sorted({c.outcome.reason for c in checks})) or "length calculus")
     if refuted:
-        c = refuted[0]
-        cex = _counterexample(a, c)
-        w = c.outcome.witness
-        assert w is not None
-        got, want = w.totals[1], w.totals[0]
-        trips = ", ".join(f"{k}={v}" for k, v in w.trips.items()) or "no loop"
-        effect = ("a token is left over" if got > want else "its consumer starves")
-        detail = (f"{c.what}: {a.names.get(c.channel, '?')} carries {got} token(s) where {want} are consumed "
-                  f"({effect}) with trip counts {trips}")
-        if w.args:
-            detail += " (arguments " + ", ".join(f"{k}={v}" for k, v in w.args.items()) + ")"
-        return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2, method="smt",
-                          rule="bounded token-count witness", nature="behaviour")
+        # a behaviour refutation is one a run shows: each witness is replayed in the token simulator, the
+        # first one shown is reported with its run; none shown is no refutation (lengths/replay.py)
+        unshown: list[tuple[str, dict]] = []
+        for c in refuted:
+            detail = _witness_text(a, c)
+            run = replay_check(a, c, c.outcome.witness)
+            if run.pop("shown"):
+                cex = _counterexample(a, c)
+                cex["replay"] = run
+                return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2, method="smt",
+                                  rule="bounded token-count witness, replayed", nature="behaviour")
+            unshown.append((detail, run))
+        detail, run = unshown[0]
+        return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {detail}; but the token "
+                          f"simulator does not show it on inputs built from the witness: {run['why']}", None, op.loc,
+                          smt2, method="smt", rule="bounded token-count witness, not shown by a run")
     if reason is not None or unknown:
         why = reason if reason is not None else f"{unknown[0].what}: {unknown[0].outcome.reason}"
         return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {why}", None, op.loc, smt2,
                           **(how_ if unknown else dict(method="none", rule="")))
     how = "; ".join(sorted({c.outcome.reason for c in checks})) or "by construction"
     return Obligation(oid, kind, "proved", seconds, f"{what} ({how})", None, op.loc, smt2, **how_)
+
+
+def _witness_text(a: LengthAnalysis, c: Check) -> str:
+    """What a count witness claims, in words."""
+    w = c.outcome.witness
+    assert w is not None
+    got, want = w.totals[1], w.totals[0]
+    trips = ", ".join(f"{k}={v}" for k, v in w.trips.items()) or "no loop"
+    if c.family == "class":
+        effect = f"the exit position's token is left over, or {c.op.name} accesses memory there too"
+    else:
+        effect = "a token is left over" if got > want else "its consumer starves"
+    detail = (f"{c.what}: {a.names.get(c.channel, '?')} carries {got} token(s) where {want} are consumed "
+              f"({effect}) with trip counts {trips}")
+    if w.args:
+        detail += " (arguments " + ", ".join(f"{k}={v}" for k, v in w.args.items()) + ")"
+    return detail
 
 
 def _counterexample(a: LengthAnalysis, c: Check) -> dict:
@@ -519,11 +540,19 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                                        "consumed only by loop structures", consumers[r], None))
                 continue
             if op in typing.forever:
+                run = replay_forever(typing.func)
+                if not run.pop("shown"):
+                    out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
+                                          f"{name}: the stream never stops: {typing.forever[op]} -- but the token "
+                                          f"simulator does not show it: {run['why']}", loc=op.loc,
+                                          method="typing rule", rule="stream that never stops, not shown by a run"))
+                    continue
                 out.append(Obligation(f"class.{name}", "length", "refuted", 0.0,
                                       f"{name}: the stream never stops: {typing.forever[op]}",
                                       {"op": op.name, "loc": str(op.loc), "channel": name, "arguments": {},
-                                       "reason": typing.forever[op]}, op.loc, method="typing rule",
-                                      rule="stream that never stops", nature="behaviour"))
+                                       "reason": typing.forever[op], "replay": run}, op.loc,
+                                      method="typing rule", rule="stream that never stops, replayed",
+                                      nature="behaviour"))
                 continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")

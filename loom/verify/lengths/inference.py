@@ -49,6 +49,7 @@ from loom.verify.lengths.clock import (
     AnyClock,
     Clock,
     Loop,
+    mentions,
     raw_clock,
     split,
     substitute,
@@ -64,6 +65,7 @@ from loom.verify.lengths.idioms import (
     prove_carry,
     TokenRing,
 )
+from loom.verify.lengths.conditions import capture_position, closed_form, successor_facts
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.ranking import (Atom, Ranking, Recurrence, WhileView, find_recurrence, prove_ranking,
                                         small_model)
@@ -176,6 +178,8 @@ class Typer:
         self.recurrent: dict[Loop, tuple[Operation, Recurrence]] = {}
         self.tried: dict[Loop, tuple[int, float]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
+        self._canon: dict[tuple, tuple] = {}  # (clock key, term id) -> (canonical loop condition or term, term)
+        self.delays: dict[Operation, str] = {}  # primed buffers typed as delay lines (``_delay``): why not a ring
         self.idioms: list[PrimedSelect] = []
         self.cmerge_loops: dict[Operation, CmergeLoop] = {}
         self.rings: dict[Operation, TokenRing] = {}
@@ -259,11 +263,19 @@ class Typer:
                 if one is None:
                     self.header_of[mux] = cl
         selects = {id(ps.buffer) for ps in self.idioms if not ps.why or ps.muxes}
+        primed_i1 = {id(ps.buffer) for ps in self.idioms}
         for ring in find_token_rings(list(self.body.ops), selects):
-            if ring.why:
+            if not ring.why:
+                self.rings[ring.buffer] = ring
+            elif id(ring.buffer) in primed_i1:
                 self.unknown_op(ring.buffer, ring.why)
             else:
-                self.rings[ring.buffer] = ring
+                self.delays[ring.buffer] = ring.why
+        for op in self.body.ops:  # any other primed buffer (k initial tokens) is typed as a delay line
+            if (op.name == "handshake.buffer" and len(op.results) == 1 and id(op) not in primed_i1
+                    and op not in self.rings and op not in self.delays
+                    and getattr(op.attributes.get("initValues"), "elements", None)):
+                self.delays[op] = "its initial tokens circulate through it"
 
     def _primed_select_lemma(self, cache: dict) -> Optional[str]:
         """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
@@ -402,9 +414,29 @@ class Typer:
         term = self.t(v).term
         if not z3.is_bool(term):
             term = term != 0
+        term = self.canonical(self.t(v).clock, term)
         self.cond_names.setdefault(term, self.name(v))
         self.cond_names.setdefault(z3.Not(term), "!" + self.name(v))
         return term
+
+    def canonical(self, clock: "Clock | AnyClock", term: z3.BoolRef) -> z3.BoolRef:
+        """``term``, or the loop condition it equals on ``clock`` for all trip counts: a for loop's raw
+        ``j < N`` on its raw clock, its ``after_cond`` ``j < N-1`` on its body clock (a condition the DFG
+        computes from the index, e.g. ``(i + 1) < n`` in the body; ``loom.verify.lengths.conditions``)."""
+        if not isinstance(clock, Clock) or clock.inner is None or clock.inner.kind != "for":
+            return term
+        loop = clock.inner
+        if term.get_id() in (loop.cont.get_id(), loop.after.get_id()) or not mentions(term, loop, self.memo):
+            return term
+        key = (clock.key, term.get_id())
+        hit = self._canon.get(key)
+        if hit is None:
+            _, inner = split(clock, loop, self.memo)
+            ids = [x.get_id() for x in inner]
+            want = loop.cont if not ids else (loop.after if ids == [loop.cont.get_id()] else None)
+            got = want if want is not None and self._valid(clock, term == want, succ=True) else term
+            hit = self._canon[key] = (got, term)  # the term keeps its id alive
+        return hit[0]
 
     def fresh(self, v: Value, clock: "Clock | AnyClock") -> z3.ExprRef:
         return self.values.fresh(self.name(v).lstrip("%"), v.type, self.coords(clock))
@@ -440,6 +472,9 @@ class Typer:
         if g.kind == "ring":
             self._ring(op)
             return
+        if op in self.delays:
+            self._delay(op)
+            return
         m = self.machines[op]
         # a primed buffer is no copy; an op fed by a source is itself a source (its table says which)
         handler = _RULES.get(name) if (name not in COPY_OPS or is_copy(op)) and not m.sources else None
@@ -454,8 +489,7 @@ class Typer:
                 self.assign(r, Typed(ANY, term))
             return
         if op.dialect in ("arith", "math"):
-            c = self.same(op, op.operands)
-            self._body_local(op, c, op.operands)
+            c = self.same(op, op.operands)  # pure: may run at a loop's exit position (before-region work)
             terms = self.values.scalar(op, [self.t(v).term for v in op.operands])
             for r, term in zip(res, terms):
                 self.assign(r, Typed(c, term))
@@ -494,7 +528,33 @@ class Typer:
         term = self.t(d_v).term
         for r, pol in ((op.results[0], cond), (op.results[1], z3.Not(cond))):
             clock, subst = when(c, pol, self.memo)
+            if subst is None and isinstance(clock, Clock):
+                clock, subst = self._capture(clock)
             self.assign(r, Typed(clock, substitute(term, subst)))
+
+    def _capture(self, clock: Clock) -> tuple[Clock, Optional[tuple]]:
+        """``clock`` with its innermost level projected away when a condition ``idx(j) == k`` (k the same for
+        the whole activation) pins the position of a unit-step stream's loop (a token captured at the
+        iteration whose index is k: ``loom.verify.lengths.conditions``). The projected clock holds the token
+        when ``0 <= t <= N`` (``t < N`` on the body) at the position ``t`` and every other condition holds there;
+        the identification ``j == t`` is checked by Z3 from the index's closed form."""
+        loop = clock.inner
+        if loop is None or clock.is_empty:
+            return clock, None
+        outer, inner = split(clock, loop, self.memo)
+        t = capture_position(loop, inner, lambda x: mentions(x, loop, self.memo))
+        if t is None:
+            return clock, None
+        body = self.logic.domain(clock.levels) + [closed_form(loop, loop.j)] + list(clock.conds) + [loop.j != t]
+        s = self.logic.solver()
+        s.add(*self.logic.axioms(body), *body)
+        self.logic.queries += 1
+        if s.check() != z3.unsat:
+            return clock, None
+        if not any(t.eq(x) for x in loop.captures):
+            loop.captures.append(t)
+        conds = [z3.substitute(c, (loop.j, t)) for c in inner] + [t >= 0, t <= loop.n]
+        return Clock(clock.levels[:-1], outer + conds), (loop.j, t)
 
     def _mux(self, op: Operation) -> None:
         sel_v, data = op.operands[0], op.operands[1:]
@@ -505,7 +565,7 @@ class Typer:
         sel = self.t(sel_v).term
         boolean = is_i1(sel_v.type)
         if boolean:
-            self.cond_term(sel_v)
+            sel = self.cond_term(sel_v)  # a computed loop condition selects like the loop's own
         width = int_width(sel_v.type) or 64
         out_term: Optional[z3.ExprRef] = None
         for k, d in reversed(list(enumerate(data))):
@@ -582,8 +642,10 @@ class Typer:
             self.assign(op.results[k], Typed(c, self.t(op.operands[k - 1]).term))
 
     def _body_local(self, op: Operation, c: "Clock | AnyClock", vals: Sequence[Value]) -> None:
-        """A computation or memory access inside a for loop is body-local: it must never fire at the raw
-        stream's exit position j = N (that would run it N+1 times per activation)."""
+        """A memory access inside a for loop is body-local: it must never fire at the raw stream's exit
+        position j = N (that would access memory N+1 times per activation). Pure ops (arith/math, streams)
+        may: a computation on the raw clock is before-region or boundary work (the loop's own exit test,
+        an exit value), and whatever consumes its results is checked against their clock."""
         if not isinstance(c, Clock):
             return
         ids = {x.get_id() for x in c.conds}
@@ -613,7 +675,6 @@ class Typer:
     def _stream(self, op: Operation) -> None:
         n_checks = len(self.checks)
         p = self.same(op, op.operands, "len.raw")
-        self._body_local(op, p, op.operands)
         start, step, bound = (self.t(v).term for v in op.operands)
         if isinstance(p, AnyClock):
             self.unknown_op(op, "the stream is activated by an always-ready source")
@@ -689,13 +750,17 @@ class Typer:
         if [x.get_id() for x in inner] != [x.get_id() for x in want_inner]:
             self.unknown_op(op, f"{self.name(c_v)} is not the {shape} condition of {loop.name}")
             return None
-        if term.get_id() != want_term.get_id() and not self._valid(c, term == want_term):
+        if term.get_id() != want_term.get_id() and not self._valid(c, term == want_term, succ=True):
             self.unknown_op(op, f"{self.name(c_v)} is not the {shape} condition of {loop.name}")
             return None
         return loop
 
-    def _valid(self, clock: Clock, prop: z3.BoolRef) -> bool:
+    def _valid(self, clock: Clock, prop: z3.BoolRef, succ: bool = False) -> bool:
+        """``prop`` holds at every coordinate of ``clock`` for all trip counts (``succ``: with what the streams'
+        tables say about neighbouring positions, to recognise a loop condition the DFG computes)."""
         body = self.logic.domain(clock.levels) + list(clock.conds) + [z3.Not(prop)]
+        if succ:
+            body += [f for lp in clock.levels for f in successor_facts(lp)]
         s = self.logic.solver()
         s.add(*self.logic.axioms(body), *body)
         self.logic.queries += 1
@@ -704,7 +769,8 @@ class Typer:
     def _segment(self, op: Operation) -> None:
         """carry/invariant with typed a and d."""
         d_v = self.carry_view(op)[0]
-        self._segment_with(op, self.t(d_v).clock, self.t(d_v).term)
+        d = self.t(d_v)
+        self._segment_with(op, d.clock, self.canonical(d.clock, d.term) if z3.is_bool(d.term) else d.term)
 
     def _primed(self, op: Operation) -> None:
         """The primed buffer of a proved primed select: per activation it offers its muxes 0 and then the
@@ -719,6 +785,16 @@ class Typer:
         shape, loop = shapes.pop()
         term = z3.BoolVal(False) if shape == "flat" or loop is None else z3.Not(loop.j == 0)
         self.assign(op.results[0], Typed(c, term))
+
+    def _delay(self, op: Operation) -> None:
+        """A delay line: a primed buffer (k initial tokens) whose input is typed without its output. It
+        offers its k initial tokens, then its input's tokens in order; consumers that take exactly as many
+        tokens as its input carries (its input's clock C, checked where they are consumed) take the k initial
+        ones and all but the last k input tokens, which stay in it -- exactly the tokens that re-arm it for the
+        next run (``loom.semantics.rest``). So its output is on C, its value opaque (shifted by k tokens)."""
+        c = self.t(op.operands[0]).clock
+        r = op.results[0]
+        self.assign(r, Typed(c, self.fresh(r, c)))
 
     def _ring_others(self, ring: TokenRing) -> list[Value]:
         """The inputs of the ring's first consumer other than the ring's own token."""
@@ -737,6 +813,9 @@ class Typer:
             self.unknown_op(op, "the token ring's consumer has no input besides the ring to take its rate from")
             return
         if c.levels:
+            if op.operands[0] in self.types:  # its input does not wait for the ring's consumer: a delay line
+                self._delay(op)
+                return
             self.unknown_op(op, "the token ring's consumer fires inside a loop: that the ring returns each token "
                                 "before the next firing needs it is not shown (only a function-level ring is typed)")
             return
@@ -770,10 +849,11 @@ class Typer:
         if loop is not None:
             _, inner = split(dclock, loop, self.memo)
             ids = [x.get_id() for x in inner]
-            if not ids and (dterm.get_id() == loop.cont.get_id() or self._valid(dclock, dterm == loop.cont)):
+            if not ids and (dterm.get_id() == loop.cont.get_id()
+                            or self._valid(dclock, dterm == loop.cont, succ=True)):
                 shape = "raw"
             elif ids == [loop.cont.get_id()] and (dterm.get_id() == loop.after.get_id()
-                                                   or self._valid(dclock, dterm == loop.after)):
+                                                   or self._valid(dclock, dterm == loop.after, succ=True)):
                 shape = "after_cond"
         if shape is None and (dclock.is_empty or self._valid(dclock, z3.Not(dterm))):
             shape = "flat"  # every d token is false: one segment of length one per token
@@ -1136,6 +1216,10 @@ class Typer:
 
     def _check_feedback(self) -> None:
         """Checks on inputs a rule does not wait for (carry feedback, a never-seeded loop's condition)."""
+        for op, why in self.delays.items():
+            if op.results[0] not in self.types:
+                self.unknown_op(op, f"primed buffer: {why}, and its input could not be typed without its own "
+                                    "output (loop state kept in the buffer is not typed)")
         for op, what, expected, v, ref in self.deferred:
             if v not in self.types or (expected is None and ref not in self.types):
                 self.unknown_op(op, f"{self.name(v if v not in self.types else ref)} could not be typed")

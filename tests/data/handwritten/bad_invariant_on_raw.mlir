@@ -1,7 +1,7 @@
 // bad_invariant_on_raw: ok_rar_join with the loop invariant n replayed on the raw stream
 // condition (N+1 tokens) instead of after_cond (N): the body-local subtraction consumes only
 // N of them, one token of n is left over per activation.
-// verify: refuted class bmc.residual
+// verify: refuted balance bmc.residual
 // sim: {"a": [1, 2, 3, 4], "b": [0, 0, 0, 0], "n": 4} => residual
 // sim: {"a": [], "b": [], "n": 0} => completed [] b=[]
 module {
