@@ -310,3 +310,89 @@ def test_a_changed_float_op_is_refuted_with_a_replayed_run(change):
     op.attributes[change] = IntegerAttr(2 if change == "predicate" else 3, old.type)  # ogt; toward_zero
     bad = [o for o in check_refinement(dfg, CTX, src) if o.status != "proved"]
     assert len(bad) == 1 and bad[0].status == "refuted" and "running both on" in bad[0].detail, bad
+
+
+# ---------------------------------------------------------------------------- replays fill memory from the witness
+TWIN = ROOT / "tests" / "data" / "refine_replay"
+
+
+REL = "tests/data/refine_replay/flag_key.scf.mlir"  # the name the twin's locations give its source
+
+
+@functools.lru_cache(maxsize=None)
+def _twin():
+    m = parse_text((ROOT / REL).read_text(), REL)
+    src = next(f for f in m.functions() if f.name == "func.func")
+    bad = next(f for f in parse_file(TWIN / "flag_key_bad.dfg.mlir").functions() if f.name == "handshake.func")
+    return src, bad
+
+
+def test_the_twin_differs_only_on_memory_holding_the_key():
+    """The execution side of the twin: on its inputs file (a holds 1000 and 1001) the source and the faulty
+    DFG store different flags; on the default contents the replay used before (small values) they agree."""
+    from loom.interp import run_json
+    from loom.ir.core import Module
+    from loom.sim import simulate
+    import json
+
+    src, bad = _twin()
+    inputs = json.loads((TWIN / "flag_key.inputs.json").read_text())
+    ref = run_json(Module(src.parent_op), "flag_key", inputs)
+    got = simulate(bad, inputs)
+    assert ref.status == got.status == "completed"
+    assert ref.memrefs["b"].to_flat() == [0, 1, 0, 0] and got.memrefs["b"] == [0, 0, 0, 1]
+    small = {"a": [5, 1, -3, 4, 0, -4], "b": [0] * 6, "n": 6}
+    assert run_json(Module(src.parent_op), "flag_key", small).memrefs["b"].to_flat() == simulate(bad, small).memrefs["b"]
+
+
+def test_a_replay_fills_the_memref_the_witness_reads_and_refutes_the_twin():
+    """unknown -> refuted: the witness reads a[0] = 1000 or 1001 and sizes a and b 0 (they are free in the
+    generic iteration). Replayed on its arguments alone (empty buffers, then default contents: the old
+    replay) both programs agree and the store stays unknown; with the buffers sized to the witness's
+    addresses and a filled from its load, the two runs store different flags: refuted."""
+    src, bad = _twin()
+    obs = check_refinement(bad, CTX, src)
+    (store,) = [o for o in obs if o.id.startswith("refine.store@")]
+    assert store.status == "refuted", store.detail
+    cex = store.counterexample
+    (cell,) = cex["memory"]["a"]
+    assert cell["address"] == 0 and cell["value"] in (1000, 1001)
+    replayed = cex["replay"]["inputs"]
+    assert cell["value"] in replayed["a"] and len(replayed["a"]) >= 1 and len(replayed["b"]) >= 1
+    assert "memref b ends as" in cex["replay"]["why"]
+    # the same witness without its memory, as the replay had it before: unknown
+    old = Obligation(store.id, KIND, "refuted", 0.0, "NOT the store ...",
+                     {k: v for k, v in cex.items() if k not in ("memory", "replay")}, src.loc)
+    confirm([old], src, bad)
+    assert old.status == "unknown" and "agree when run" in old.detail
+    # everything else of the twin is proved (the bug is in the stored value only)
+    assert all(o.status == "proved" for o in obs if o is not store), [(o.id, o.status) for o in obs]
+
+
+def test_the_correct_twin_is_proved():
+    src, _ = _twin()
+    lowered = lower_module(parse_text((ROOT / REL).read_text(), REL), None, LowerOptions())
+    again = parse_text(print_module(lowered, debuginfo=True), "flag_key.dfg.mlir")
+    f = next(g for g in again.functions() if g.name == "handshake.func")
+    obs = check_refinement(f, CTX, src)
+    assert obs and all(o.status == "proved" for o in obs), [(o.id, o.status, o.detail) for o in obs]
+
+
+def test_input_variants_size_and_fill_buffers_from_the_witness():
+    from loom.verify.refine.replay import input_variants
+
+    src, _ = _twin()
+    memory = {"a": [{"address": 2, "value": 1001, "load": "10:7"}], "b": [{"address": 2}]}
+    got = input_variants(src, {"a.dim0": 0, "b.dim0": 0, "n": 3}, memory)
+    first = got[0]
+    # witness sizes 0 grown to hold address 2; the witness's value at its address, default elements elsewhere
+    assert len(first["a"]) == 3 and first["a"][2] == 1001 and 1001 not in first["a"][:2]
+    assert len(first["b"]) == 3 and first["n"] == 3
+    assert got[1]["a"] == [1001, 1001, 1001]  # then: every element the witness's value
+    assert any(1001 not in v["a"] for v in got)  # and the default contents still come after
+    # without memory the variants are the argument-only ones: sizes as the witness says, even empty
+    plain = input_variants(src, {"a.dim0": 0, "b.dim0": 0, "n": 3})
+    assert plain[0]["a"] == [] and all(1001 not in v["a"] for v in plain)
+    # an address too large to hold is not used to size the buffer
+    far = input_variants(src, {"a.dim0": 2, "b.dim0": 2, "n": 1}, {"a": [{"address": 1 << 20, "value": 7}]})
+    assert len(far[0]["a"]) == 2

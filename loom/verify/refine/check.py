@@ -49,6 +49,7 @@ from loom.verify.solve import QueryResult, QuerySession, conjunction, substitute
 from loom.verify.memory.structure import Layout, memory_layout
 
 KIND = "refinement"
+MAX_CELL = 1 << 16  # a witness address at or above this is not used to size a replay's buffer
 
 
 @dataclass(eq=False)
@@ -419,7 +420,43 @@ class Refinement:
                 v = model[d]
                 if z3.is_bv_value(v) or z3.is_true(v) or z3.is_false(v):  # not the solver's names of floats
                     values[self.labels[n]] = _fmt(v)
-        return {"terms": terms, "values": dict(sorted(values.items())), "arguments": self.arguments(model)}
+        return {"terms": terms, "values": dict(sorted(values.items())), "arguments": self.arguments(model),
+                **self.memory(model, names)}
+
+    def memory(self, model, names: set[str]) -> dict:
+        """``{"memory": {arg: [cell, ...]}}``: the cells of memref arguments the witness reads -- every source
+        load whose value symbol the query mentions, ``{"address", "value"}`` (the linear offset into the
+        argument and the value read, both from the model) -- and writes (every source store, ``{"address"}``),
+        so the replay can size the buffers and fill them so those loads read the witness's values; {} when
+        the witness names no cell (float loads are uninterpreted: their values are no numbers)."""
+        from loom.verify.refine.model import load_symbol
+
+        out: dict[str, list[dict]] = {}
+        if model is None:
+            return {}
+        for ev in self.scf.events:
+            if ev.kind not in ("load", "store") or ev.addr is None or not ev.root.startswith("arg:"):
+                continue
+            addr = model.eval(ev.addr, model_completion=True)
+            if not z3.is_bv_value(addr) or addr.as_long() >= MAX_CELL:
+                continue
+            cell: dict = {"address": addr.as_long()}
+            if ev.kind == "load":
+                sym = load_symbol(self.values, ev.key, ev.op.results[0].type)
+                if sym.decl().name() not in names:
+                    continue
+                v = model.eval(sym, model_completion=True)
+                if z3.is_bv_value(v):
+                    cell["value"] = v.as_signed_long()
+                elif z3.is_true(v) or z3.is_false(v):
+                    cell["value"] = int(z3.is_true(v))
+                else:
+                    continue
+                cell["load"] = f"{ev.key.line}:{ev.key.col}"
+            cells = out.setdefault(ev.root[len("arg:"):], [])
+            if cell not in cells:
+                cells.append(cell)
+        return {"memory": out} if out else {}
 
     def arguments(self, model) -> dict:
         """The function arguments the counterexample picks: scalars, and memref sizes as ``name.dimK``
@@ -710,8 +747,10 @@ def confirm(obligations: list[Obligation], source: Operation, func: Operation) -
             continue
         args = (ob.counterexample or {}).get("arguments", {})
         key = repr(sorted(args.items()))
+        memory = (ob.counterexample or {}).get("memory", {})
+        key = repr((key, sorted((k, repr(v)) for k, v in memory.items())))
         if key not in seen:
-            seen[key] = replay(source, func, args)
+            seen[key] = replay(source, func, args, memory)
         diff = seen[key]
         if diff is not None:
             ob.counterexample = {**(ob.counterexample or {}), "replay": diff}
