@@ -7,9 +7,8 @@ from loom.interp.compiler import UNSUPPORTED_OP, Exec, FunctionCompiler, handler
 from loom.ir.attributes import SymbolRefAttr
 from loom.ir.core import Operation
 from loom.ir.types import FunctionType
-from loom.diagnostics import SimulationError
 from loom.semantics.scalar import scalar_fn
-from loom.semantics.undefined import first_violation, ub_rules
+from loom.semantics.undefined import checked
 
 
 @handler("<scalar>")
@@ -17,9 +16,7 @@ def compile_scalar(op: Operation, c: FunctionCompiler) -> Exec:
     """Any op the scalar semantics knows: specialise it once, then read/write frame slots."""
     in_types, out_types = [v.type for v in op.operands], [r.type for r in op.results]
     fn = scalar_fn(op.name, op.attributes, in_types, out_types, op.loc)
-    rules, sig = ub_rules(op.name, op.attributes, in_types, out_types)
-    if rules:  # the source program's meaning stops where MLIR's arith leaves it undefined
-        fn = _checked(fn, rules, sig, op)
+    fn = checked(fn, op.name, op.attributes, in_types, out_types, op.loc)  # stops where MLIR leaves it undefined
     ins = c.operand_slots(op)
     outs = c.result_slots(op)
     if len(outs) == 1:
@@ -51,18 +48,6 @@ def compile_scalar(op: Operation, c: FunctionCompiler) -> Exec:
         for s, v in zip(outs, fn([frame[s] for s in ins])):
             frame[s] = v
     return run_multi
-
-
-def _checked(fn, rules, sig, op: Operation):
-    """``fn`` preceded by the op's undefined-behaviour rules (``loom.semantics.undefined``)."""
-    loc, name = op.loc, op.name
-
-    def run(values):
-        bad = first_violation(rules, sig, values)
-        if bad is not None:
-            raise SimulationError(f"{name}: {bad.message}", loc, bad.code)
-        return fn(values)
-    return run
 
 
 @handler("func.call")

@@ -17,6 +17,7 @@ from typing import Callable, Mapping, Optional, Protocol, Sequence
 from loom.diagnostics import SimulationError
 from loom.semantics.expr import Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.scalar import scalar_fn
+from loom.semantics.undefined import checked
 
 INDEX_BITS = 64
 INDEX_MASK = (1 << INDEX_BITS) - 1
@@ -160,7 +161,9 @@ def _source(e: Expr, port_index: Mapping[str, int], ns: dict) -> str:
         info = e.param
         if not isinstance(info, ScalarInfo):
             raise ValueError(f"{e.fn} needs a ScalarInfo parameter")
-        ns[key] = scalar_fn(e.fn[len(SCALAR_PREFIX):], dict(info.attrs), info.operand_types, info.result_types)
+        name = e.fn[len(SCALAR_PREFIX):]
+        fn = scalar_fn(name, dict(info.attrs), info.operand_types, info.result_types)
+        ns[key] = checked(fn, name, dict(info.attrs), info.operand_types, info.result_types)
         return f"{key}([{', '.join(args)}])[{info.result_index}]"
     raise ValueError(f"unknown function {e.fn!r} in an operator table")
 

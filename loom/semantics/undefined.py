@@ -163,7 +163,29 @@ def _wrap_rule(op: str) -> UbRule:
             out.append(r != ext(w, z3.Extract(w - 1, 0, r)))
         return z3.Or(*out) if out else z3.BoolVal(False)
 
-    return UbRule("wrap", INT_OVERFLOW, f"{op} with overflow flags wraps (poison)", holds, term, None)
+    def sv(s: UbSig) -> str:
+        """The exact result in a wider bus (signed: operands sign-extended by a size cast of ``$signed``), out of
+        range: unsigned, at least 2^W; signed, outside [-2^(W-1), 2^(W-1)) -- shifted up by 2^(W-1), at least 2^W."""
+        fl, w = s.flags(), s.width
+        out = []
+        for flag in ("nsw", "nuw"):
+            if flag not in fl:
+                continue
+            if op == "shl":  # shifted back, the bits differ (an amount of W or more is the shift rule's case)
+                back = f"($signed({w}'(a << b)) >>> b) != $signed(a)" if flag == "nsw" else f"({w}'(a << b) >> b) != a"
+                out.append(f"(b < {w}'d{w} && {back})")
+                continue
+            if op == "sub" and flag == "nuw":
+                out.append("(a < b)")
+                continue
+            n = 2 * w if op == "mul" else w + 1
+            sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+            x, y = (f"{n}'($signed({v}))" if flag == "nsw" else f"{n}'({v})" for v in ("a", "b"))
+            exact = f"{x} {sym} {y}" + (f" + {n}'h{1 << (w - 1):x}" if flag == "nsw" else "")
+            out.append(f"({n}'({exact}) >= {n}'h{1 << w:x})")
+        return " || ".join(out) or "1'b0"
+
+    return UbRule("wrap", INT_OVERFLOW, f"{op} with overflow flags wraps (poison)", holds, term, sv)
 
 
 def _cast_rule(signed: bool) -> UbRule:
@@ -229,6 +251,24 @@ def ub_rules(name: str, attrs: Mapping[str, Any], operand_types: Sequence[Type],
     return tuple(r for r in rules if r.what != "wrap" or sig.flags() & {"nsw", "nuw"}), sig
 
 
+def checked(fn: Callable, name: str, attrs: Mapping[str, Any], operand_types: Sequence[Type],
+            result_types: Sequence[Type], loc=None) -> Callable:
+    """``fn`` (a ``scalar_fn``) preceded by the op's rules: a run stops with the rule's runtime error where MLIR
+    leaves the op undefined. The interpreter and the token simulator both run ops through it; ``fn`` itself keeps
+    the fixed answer the RTL computes."""
+    rules, sig = ub_rules(name, attrs, operand_types, result_types)
+    if not rules:
+        return fn
+    from loom.diagnostics import SimulationError
+
+    def run(values):
+        bad = first_violation(rules, sig, values)
+        if bad is not None:
+            raise SimulationError(f"{name}: {bad.message}", loc, bad.code)
+        return fn(values)
+    return run
+
+
 def first_violation(rules: Sequence[UbRule], sig: UbSig, values: Sequence[Any]) -> Optional[UbRule]:
     """The first rule that holds on ``values`` (the order of ``ub_rules``), or None."""
     for r in rules:
@@ -237,5 +277,5 @@ def first_violation(rules: Sequence[UbRule], sig: UbSig, values: Sequence[Any]) 
     return None
 
 
-__all__ = ["CAST_RANGE", "DIV_OVERFLOW", "INT_OVERFLOW", "KIND_CODES", "SHIFT_RANGE", "UbRule", "UbSig",
+__all__ = ["CAST_RANGE", "checked", "DIV_OVERFLOW", "INT_OVERFLOW", "KIND_CODES", "SHIFT_RANGE", "UbRule", "UbSig",
            "first_violation", "ub_rules"]

@@ -30,6 +30,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
 from loom.verify.refine.check import _structured, check_refinement
 from loom.verify.safety.check import check_safety
+from loom.verify.safety.dfg import check_dfg_safety
 from loom.verify.refine.replay import source_error
 from loom.verify.memory.structure import check_structure, memory_layout
 
@@ -166,6 +167,8 @@ def verify_function(
         obs.append(not_checked_refinement(func, ctx))
     if "safety" in want and source is not None:
         obs += _guarded("safety", "safety", lambda: check_safety(_structured(source), ctx, source), func, ctx)
+    elif "safety" in want:  # no source: the DFG's own addresses and arith ops
+        obs += _guarded("safety", "safety", lambda: check_dfg_safety(func, ctx), func, ctx)
     if "bmc" in want:
         bmc = _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
         obs += [_blame_input(o, source) for o in bmc] if source is not None else bmc

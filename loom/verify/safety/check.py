@@ -63,12 +63,14 @@ class SafetyValues(TermValues):
 class SafetyCheck:
     """The obligations of one source function (see the module docstring)."""
 
+    replayed_by = "scf interpreter"
+
     def __init__(self, source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> None:
         self.source = source
         self.original = original if original is not None else source  # the function as written: replays run it
         self.ctx = ctx
         self.values = SafetyValues()
-        self.model = SafetyModel(source, self.values)
+        self.model = self.build_model()
         self.names = function_arg_names(source)
         self.types = [a.type for a in source.regions[0].entry.args]
         self.dims: dict[tuple[str, int], z3.BitVecRef] = {}
@@ -79,6 +81,10 @@ class SafetyCheck:
         assumed = to_z3(ctx.assumptions, self._arg, self._elements)
         self.base = [assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas]
         self.loops = LoopFacts(self.model, self._proves, self.base)
+
+    def build_model(self):
+        """The symbolic model with the sites (``SafetyModel``: the SCF source)."""
+        return SafetyModel(self.source, self.values)
 
     # ------------------------------------------------------------------ symbols
     def _arg(self, name: str) -> Optional[z3.ExprRef]:
@@ -94,14 +100,8 @@ class SafetyCheck:
         return None
 
     def _elements(self, mem: str) -> list[z3.ExprRef]:
-        out = []
-        for sym, root in sorted(self.model.load_roots.items()):
-            if root == f"arg:{mem}":
-                for t in (self.model.env.values()):
-                    if isinstance(t, z3.ExprRef) and z3.is_const(t) and t.decl().name() == sym:
-                        out.append(_as_bv(t))
-                        break
-        return out
+        return [_as_bv(self.model.load_terms[sym]) for sym, root in sorted(self.model.load_roots.items())
+                if root == f"arg:{mem}"]
 
     def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
         res = run_query([*facts, z3.Not(goal)], timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=False,
@@ -138,16 +138,16 @@ class SafetyCheck:
         shown = self._replay(site, facts)
         if shown is not None:
             inputs, err, values = shown
-            detail = (f"{site.message}: the SCF interpreter stops with {err} on inputs {_fmt(inputs)} "
+            detail = (f"{site.message}: the {self.replayed_by.replace('scf', 'SCF')} stops with {err} on inputs {_fmt(inputs)} "
                       "-- a fault of the input program; say which inputs are legal with --assume or loom.range")
             cex = {"inputs": inputs, "error": err, "finding": "input", "op": site.op.name,
-                   "values": values, "replayed": "scf interpreter"}
+                   "values": values, "replayed": self.replayed_by}
             return Obligation(site.oid, KIND, "refuted", secs(), detail, cex, loc, res.smt2 or None,
                               method="smt", rule="safety condition, witness replayed", nature="behaviour",
                               assumes=ASSUMES)
         return Obligation(site.oid, KIND, "unknown", secs(),
                           f"{site.message}: not proved -- the solver's witness (a generic iteration, which may be "
-                          "unreachable) did not replay to this error in the SCF interpreter", None, loc,
+                          f"unreachable) did not replay to this error in the {self.replayed_by}", None, loc,
                           res.smt2 or None, method="smt", assumes=ASSUMES)
 
     def _passed(self, site: Site) -> list[z3.BoolRef]:
@@ -246,10 +246,7 @@ class SafetyCheck:
         return out
 
     def _sort_of(self, sym: str) -> z3.SortRef:
-        for t in self.model.env.values():
-            if isinstance(t, z3.ExprRef) and z3.is_const(t) and t.decl().name() == sym:
-                return t.sort()
-        return z3.BitVecSort(64)
+        return self.model.load_terms[sym].sort()
 
     def _run(self, inputs: dict, site: Site) -> Optional[str]:
         """The interpreter's error on ``inputs`` when it is the site's error at the site's op, else None."""

@@ -6,7 +6,8 @@ symbols, valid in every iteration of every activation:
 * an ``scf.for`` body: the step is positive (the interpreter stops before a loop with
   another step: that is the ``step`` obligation), ``iv < ub``, and ``lb <= iv`` when the
   induction cannot wrap (``ub + step - 1`` stays in range; it then never passes ``ub``);
-  with a constant step, ``iv - lb`` is a multiple of it;
+  with a constant step, ``iv - lb`` is a multiple of it; a ``dataflow.stream`` body
+  (``+=``, ``<``) the same, with the positive step a premise (a stream runs with any step);
 * an ``scf.while`` after-region (phase ``body``): its condition held;
 * every loop: the inductive ones among candidate invariants relating each loop-carried
   integer to its initial value (``>=``/``<=``, signed and unsigned), found by Houdini:
@@ -40,12 +41,17 @@ def for_facts(fl: ForLoop) -> list[z3.BoolRef]:
     if fl.unsigned:
         ext = (lambda x: z3.ZeroExt(2, x))
         top = (1 << 64) - 1
+        positive = step != 0
         nowrap = ext(ub) + ext(step) - 1 <= top
-        out = [step != 0, z3.ULT(iv, ub), z3.Implies(nowrap, z3.ULE(lb, iv))]
+        out = [z3.ULT(iv, ub), z3.Implies(z3.And(positive, nowrap), z3.ULE(lb, iv))]
     else:
         ext = (lambda x: z3.SignExt(2, x))
+        positive = step > 0
         nowrap = ext(ub) + ext(step) - 1 <= (1 << 63) - 1
-        out = [step > 0, iv < ub, z3.Implies(nowrap, lb <= iv)]
+        out = [iv < ub, z3.Implies(z3.And(positive, nowrap), lb <= iv)]
+    if fl.step_checked:
+        out.append(positive)
+    nowrap = z3.And(positive, nowrap)
     s = z3.simplify(step)
     if z3.is_bv_value(s) and s.as_long() > 1:
         out.append(z3.Implies(nowrap, z3.URem(iv - lb, s) == 0))

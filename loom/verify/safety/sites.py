@@ -44,6 +44,7 @@ class Site:
     bad: Optional[z3.BoolRef] = None  # the error condition (None: why_not says why there is none)
     why_not: str = ""
     show: dict = field(default_factory=dict)  # name -> term, printed in a counterexample
+    also_at: tuple = ()  # other locations a run may report the error at (a DFG access's memory port)
 
     @property
     def oid(self) -> str:
@@ -60,6 +61,7 @@ class ForLoop:
     ub: z3.BitVecRef
     step: z3.BitVecRef
     unsigned: bool
+    step_checked: bool = True  # a run reaches the body only with a positive step (scf.for); False for a stream
 
 
 class SafetyModel(ScfModel):
@@ -69,6 +71,7 @@ class SafetyModel(ScfModel):
         self.sites: list[Site] = []
         self.for_loops: dict[Frame, ForLoop] = {}
         self.load_roots: dict[str, str] = {}  # load symbol name -> root buffer it reads
+        self.load_terms: dict[str, z3.ExprRef] = {}  # load symbol name -> its term
         super().__init__(func, values, names)
 
     def _op(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
@@ -90,6 +93,7 @@ class SafetyModel(ScfModel):
             if isinstance(e, z3.ExprRef) and z3.is_const(e):
                 try:
                     self.load_roots[e.decl().name()] = self.view(op.operands[0]).root
+                    self.load_terms[e.decl().name()] = e
                 except Unsupported:
                     pass
 

@@ -1,0 +1,148 @@
+"""Safety obligations of a DFG verified without its source, through the DFG's own model of addresses.
+
+The refinement check's symbolic evaluation of a handshake.func
+(``loom.verify.refine.dfg.DfgModel``: loops from streams and carry groups, each
+token's term, loop context and path condition) gives each memory port's address
+per dimension and each arith op's operands; their sites are the SCF side's
+(``bounds`` at every load/store port against the memory's dimensions, the rules of
+``loom.semantics.undefined`` at every arith op), with the same ids
+(``safe.<op>@<line>:<col>.<what>``, the line and column of the op's source location when
+the DFG carries one). A refutation is replayed in the token simulator, which must stop
+with the site's runtime error.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import z3
+
+from loom.diagnostics import LoomError
+from loom.ir.attributes import StringAttr
+from loom.ir.core import Operation, OpResult
+from loom.mlir.names import value_names
+from loom.ir.types import MemRefType
+from loom.semantics.undefined import ub_rules
+from loom.verify.memory.structure import memory_layout
+from loom.verify.refine.dfg import DfgModel
+from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
+from loom.verify.safety.check import REPLAY_STEPS, SafetyCheck
+from loom.verify.safety.sites import OOB, ForLoop, Site
+
+
+class DfgSafetyModel:
+    """The sites, loop facts and loads of a ``DfgModel`` (the shape ``SafetyCheck`` reads)."""
+
+    def __init__(self, func: Operation, values) -> None:
+        self.func = func
+        self.dfg = DfgModel(func, values, memory_layout(func), value_names(func))
+        self.frames = self.dfg.frames
+        self.sites: list[Site] = []
+        self.for_loops: dict = {}
+        self.load_roots: dict[str, str] = {}
+        self.load_terms: dict[str, z3.ExprRef] = {}
+        for a in self.dfg.layout.accesses:
+            self._access(a)
+        for op in self.dfg.ops:
+            if op.dialect in ("arith", "math"):
+                self._scalar(op)
+        for f in self.frames:
+            self._stream_facts(f)
+
+    def _access(self, a) -> None:
+        op = a.op
+        addrs = op.operands[:-2]
+        site = Site(op, "bounds", OOB, "an address is not below its memory's dimension", (), TRUE)
+        try:
+            root, t = self.dfg._root(a)
+            if a.domain is not None and a.domain.mem is not None:
+                site.also_at = (a.domain.mem.loc,)  # the simulator checks addresses at the memory port
+            nodes = [self.dfg.ev(v) for v in addrs]
+            known = next((n for n in nodes if n.ctx is not None), None)
+            site.ctx = known.ctx if known is not None else ()
+            site.pc = known.pc if known is not None and known.pc is not None else TRUE
+            if len(nodes) != t.rank:
+                raise Unsupported(f"{len(nodes)} address(es) for a rank-{t.rank} memory", op)
+            out = []
+            for k, n in enumerate(nodes):
+                it = bv64(self.dfg.values, n.term)
+                dim = dim_term(self.dfg.values, root, t, k)
+                site.show[f"index{k}"], site.show[f"dim{k}"] = it, dim
+                out.append(z3.UGE(it, dim))
+            site.bad = z3.Or(*out) if out else z3.BoolVal(False)
+            if a.kind == "load" and op.results:
+                d = self.dfg.ev(op.results[0]).term
+                if d is not None and z3.is_const(d):
+                    self.load_roots[d.decl().name()] = root
+                    self.load_terms[d.decl().name()] = d
+        except Unsupported as e:
+            site.why_not = e.reason
+        self.sites.append(site)
+
+    def _scalar(self, op: Operation) -> None:
+        rules, sig = ub_rules(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results])
+        for rule in rules:
+            site = Site(op, rule.what, rule.code, rule.message, (), TRUE)
+            try:
+                node = self.dfg.ev(op.results[0])
+                site.ctx = node.ctx or ()
+                site.pc = node.pc if node.pc is not None else TRUE
+                args = [self.dfg._need(v) for v in op.operands]
+                site.bad = rule.term(args, sig)
+                site.show = {f"operand{k}": x for k, x in enumerate(args) if z3.is_bv(x) or z3.is_bool(x)}
+            except Unsupported as e:
+                site.why_not = e.reason
+            self.sites.append(site)
+
+    def _stream_facts(self, f) -> None:
+        """A ``+=`` stream continuing while ``<`` its bound is a for loop, its positive step a premise."""
+        op = f.op
+        if f.kind != "for" or op.name != "dataflow.stream" or not f.state:
+            return
+        step_op, cont = _attr(op, "step_op") or "+=", _attr(op, "cont_cond") or _attr(op, "stop_cond")
+        if step_op != "+=" or cont not in ("<", "!="):
+            return
+        try:
+            start, step, bound = (self.dfg._need(v) for v in op.operands)
+        except Unsupported:
+            return
+        if not all(z3.is_bv(x) and x.size() == 64 for x in (start, step, bound)):
+            return
+        if cont == "<":
+            self.for_loops[f] = ForLoop(f, start, bound, step, unsigned=False, step_checked=False)
+
+
+class DfgSafetyCheck(SafetyCheck):
+    """``SafetyCheck`` over a DFG's own model; refutations replay in the token simulator."""
+
+    replayed_by = "token simulator"
+
+    def build_model(self):
+        return DfgSafetyModel(self.source, self.values)
+
+    def _passed(self, site: Site) -> list[z3.BoolRef]:
+        return []  # a graph has no program order to pass through
+
+    def _run(self, inputs: dict, site: Site) -> Optional[str]:
+        from loom.sim import simulate
+
+        try:
+            got = simulate(self.source, inputs, max_steps=REPLAY_STEPS * 4)
+        except LoomError:
+            return None
+        err = got.error
+        if got.status != "error" or err is None or err.code != site.code or err.loc is None:
+            return None
+        if all((err.loc.line, err.loc.col) != (at.line, at.col) for at in (site.op.loc, *site.also_at)):
+            return None
+        return f"{err.code} {err.message}"
+
+
+def check_dfg_safety(func: Operation, ctx) -> list:
+    """Every safety obligation of a handshake.func verified without its source."""
+    return DfgSafetyCheck(func, ctx).obligations()
+
+
+def _attr(op: Operation, name: str) -> Optional[str]:
+    a = op.attributes.get(name)
+    return a.value if isinstance(a, StringAttr) else None
