@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from loom.diagnostics import LoomError
-from loom.verify.obligation import DEFAULT_MAX_STATES, DEFAULT_RLIMIT, RLIMIT_MAX
+from loom.verify.obligation import DEFAULT_BMC_RLIMIT, DEFAULT_MAX_STATES, DEFAULT_RLIMIT, RLIMIT_MAX
 
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 USAGE = "CLI_USAGE"
@@ -426,7 +426,7 @@ def cmd_verify(args) -> int:
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
-                        max_states=args.max_states)
+                        max_states=args.max_states, bmc_rlimit=args.bmc_rlimit)
     paths = [Path(name) for name in args.inputs]
     for path in paths:
         _check_readable(path)
@@ -604,12 +604,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per function for all its obligations together (wall clock; none by default); "
                         "what runs out is 'unknown'")
     v.add_argument("--rlimit", type=_int_in(1, RLIMIT_MAX), default=DEFAULT_RLIMIT, metavar="N",
-                   help=f"Z3 resource units per solver query, and for the BMC's branch queries together "
-                        f"(deterministic: the same verdicts on every machine and load; default {DEFAULT_RLIMIT}); "
-                        "what runs out is 'unknown'")
+                   help=f"Z3 resource units per solver query (a count of the solver's work: the same verdicts on "
+                        f"every machine and load; default {DEFAULT_RLIMIT}); what runs out is 'unknown'")
     v.add_argument("--max-states", type=_int_in(1), default=DEFAULT_MAX_STATES, metavar="N",
                    help=f"states (firings) the BMC cross-check explores per function (deterministic; default "
                         f"{DEFAULT_MAX_STATES}); what runs out is 'unknown'")
+    v.add_argument("--bmc-rlimit", type=_int_in(1), default=DEFAULT_BMC_RLIMIT, metavar="N",
+                   help=f"Z3 resource units of all the BMC cross-check's branch queries together, per function "
+                        f"(deterministic; default {DEFAULT_BMC_RLIMIT}); what runs out is 'unknown'")
     v.add_argument("--require-source", action="store_true",
                    help="a DFG verified without its SCF source (no refinement check) is 'unknown', not skipped")
     v.add_argument("--source", metavar="IN.scf.mlir",

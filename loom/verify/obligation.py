@@ -57,8 +57,9 @@ RLIMIT_MAX = 2**32 - 1  # Z3's rlimit parameter is an unsigned 32-bit count of r
 # Deterministic limits (specs/verification.md section 0): the same on every machine and under any load, so
 # a verdict never depends on either. Chosen from measurements with tools/verdict_sweep.py: every example,
 # test kernel and corpus file needs far less, so none of their verdicts depends on them.
-DEFAULT_RLIMIT = 200_000_000  # Z3 resource units per solver check (--rlimit)
+DEFAULT_RLIMIT = 50_000_000  # Z3 resource units per solver check (--rlimit)
 DEFAULT_MAX_STATES = 2_000_000  # firings the BMC exploration may make per function (--max-states)
+DEFAULT_BMC_RLIMIT = 5_000_000  # Z3 resource units of all the BMC's branch queries per function (--bmc-rlimit)
 
 
 @dataclass
@@ -77,12 +78,14 @@ class VerifyContext:
     # deterministic limits, always in force (with --timeout/--budget too): what runs out is "unknown"
     rlimit: int = DEFAULT_RLIMIT          # Z3 resource units per solver check
     max_states: int = DEFAULT_MAX_STATES  # firings of the BMC exploration per function
+    bmc_rlimit: int = DEFAULT_BMC_RLIMIT  # Z3 resource units of the BMC's branch queries together, per function
 
     def __post_init__(self) -> None:
         for flag, value in (("timeout", self.timeout), ("budget", self.budget)):
             if value is not None:
                 check_seconds(value, flag)
-        for flag, count, top in (("rlimit", self.rlimit, RLIMIT_MAX), ("max_states", self.max_states, None)):
+        for flag, count, top in (("rlimit", self.rlimit, RLIMIT_MAX), ("max_states", self.max_states, None),
+                                 ("bmc_rlimit", self.bmc_rlimit, None)):
             if isinstance(count, bool) or not isinstance(count, int) or count < 1 or (top is not None and count > top):
                 raise ValueError(f"{flag} must be an integer in 1..{top if top is not None else 'inf'} "
                                  f"(got {count!r})")
@@ -95,8 +98,8 @@ class VerifyContext:
 
     def limits(self) -> dict:
         """The limits the verdicts were reached under, as reports record them."""
-        return {"rlimit": self.rlimit, "max_states": self.max_states, "bmc_k": self.bmc_k,
-                "timeout": self.timeout, "budget": self.budget}
+        return {"rlimit": self.rlimit, "max_states": self.max_states, "bmc_rlimit": self.bmc_rlimit,
+                "bmc_k": self.bmc_k, "timeout": self.timeout, "budget": self.budget}
 
     def limit(self) -> Optional[float]:
         """Seconds the next obligation (or query) may take: the per-obligation timeout, cut to what is left

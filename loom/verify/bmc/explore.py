@@ -44,9 +44,9 @@ The exploration deepens K' = 0, 1, ..., K and reports the largest bound fully
 explored (``bounded``); a violation gives the smallest K' that shows it, the
 argument values (Z3 model of the path) and a report of the stuck channels.
 
-Limits: the exploration makes at most ``max_states`` firings (``--max-states``) and its branch queries
-together use at most ``rlimit`` Z3 resource units (``--rlimit``: one exploration is one solver budget);
-both are counts, so where they stop the exploration is the same on every machine and under any load. A wall-clock budget applies only when the user gave
+Limits: the exploration makes at most ``max_states`` firings (``--max-states``), its branch queries together
+use at most ``max_units`` Z3 resource units (``--bmc-rlimit``) and each at most ``rlimit`` (``--rlimit``);
+all are counts, so where they stop the exploration is the same on every machine and under any load. A wall-clock budget applies only when the user gave
 ``--timeout`` or ``--budget``. A run a limit cut short is unknown, naming the limit, never proved.
 ``plain_bmc`` in ``bmc_plain`` is the unreduced baseline the benchmark compares.
 """
@@ -73,7 +73,8 @@ from loom.semantics.rest import rearm_allowance
 from loom.runtime import function_arg_names
 from loom.sim.names import value_name_map
 from loom.verify.assume import to_z3
-from loom.verify.obligation import DEFAULT_MAX_STATES, DEFAULT_RLIMIT, Obligation, VerifyContext
+from loom.verify.obligation import (DEFAULT_BMC_RLIMIT, DEFAULT_MAX_STATES, DEFAULT_RLIMIT, Obligation,
+                                    VerifyContext)
 from loom.verify.solve import conjunction, disjunction, milliseconds, rlimit_param, rlimit_reason, unknown_reason
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, bv_value, const_term, division_facts, sort_of
 
@@ -377,7 +378,7 @@ class BmcResult:
     queries: int = 0  # branch feasibility queries asked (what a run out of time reached)
     why: str = ""  # status "budget": the limit that ran out, in words
     states: int = 0  # firings made (what ``max_states`` bounds)
-    units: int = 0  # Z3 resource units the branch queries used (what ``rlimit`` bounds)
+    units: int = 0  # Z3 resource units the branch queries used (what ``max_units`` bounds)
 
 
 class Explorer:
@@ -385,13 +386,14 @@ class Explorer:
 
     def __init__(self, func: Operation, deadline: Optional[float], merge: bool = True, assumptions: tuple = (),
                  rlimit: Optional[int] = DEFAULT_RLIMIT, max_states: int = DEFAULT_MAX_STATES,
-                 budget: Optional[float] = None) -> None:
+                 budget: Optional[float] = None, max_units: Optional[int] = DEFAULT_BMC_RLIMIT) -> None:
         self.func = func
         self.merge = merge  # merge runs that meet in the same state (off: every run explored on its own)
         self.k = 0
         self.deadline = deadline  # ``time.perf_counter()`` at which the wall-clock budget ends (None: none)
         self.budget = budget  # that budget in seconds (for the report)
-        self.rlimit = rlimit  # Z3 resource units all branch queries together may use (None: no limit)
+        self.rlimit = rlimit  # Z3 resource units one branch query may use (None: no limit)
+        self.max_units = max_units  # Z3 resource units all branch queries together may use (None: no limit)
         self.units = 0  # resource units the branch queries used so far
         self.max_states = max_states  # firings the whole exploration may make
         self.fired = 0  # firings made so far (every explored state but the initial one)
@@ -668,19 +670,23 @@ class Explorer:
         return self.solver.statistics().get_key_value("rlimit count")
 
     def _out_of_units(self) -> "_OutOfLimit":
-        return _OutOfLimit("rlimit", f"the branch queries ran out of their resource limit of "
-                                     f"{rlimit_param(self.rlimit)} rlimit units")
+        return _OutOfLimit("rlimit", f"the branch queries ran out of their joint resource limit of "
+                                     f"{self.max_units} rlimit units")
 
     def _feasible(self, st: _State, g: z3.BoolRef) -> Optional[z3.ModelRef]:
         """A model of the path condition with ``g``, or None when ``g`` is infeasible on this path
         (``_OutOfLimit`` when the solver cannot tell within its limits)."""
         self._sync(st)
         seconds = self._limit()
-        if self.rlimit:  # what is left of the exploration's resource units bounds this query
-            left = self.rlimit - self.units
+        each = rlimit_param(self.rlimit)  # 0: no limit
+        shared = False  # is what is left of the joint limit the tighter one?
+        if self.max_units:
+            left = self.max_units - self.units
             if left <= 0:
                 raise self._out_of_units()
-            self.solver.set("rlimit", rlimit_param(left))
+            shared = not each or left < each
+            each = left if shared else each
+        self.solver.set("rlimit", rlimit_param(each))
         self.solver.push()
         self.solver.add(g, *self._facts(g))
         before = self._units_used()
@@ -691,11 +697,13 @@ class Explorer:
         self.solver.pop()
         self.queries += 1
         if r == z3.unknown:
-            why = unknown_reason(reason, seconds, self.rlimit)
+            why = unknown_reason(reason, seconds, each)
             if why.startswith("timeout"):
                 raise self._time_out()
-            if why == rlimit_reason(self.rlimit or 0):
-                raise self._out_of_units()
+            if why == rlimit_reason(each):
+                if shared:
+                    raise self._out_of_units()
+                raise _OutOfLimit("rlimit", f"a branch query ran out of its resource limit of {each} rlimit units")
             raise _OutOfLimit("solver", f"a branch query was not decided ({why})")
         return m
 
@@ -1275,13 +1283,15 @@ def _symbols(t: z3.ExprRef) -> list[z3.ExprRef]:
 
 
 def explore(func: Operation, k: int, budget: Optional[float] = None, merge: bool = True, assumptions: tuple = (),
-            rlimit: Optional[int] = DEFAULT_RLIMIT, max_states: int = DEFAULT_MAX_STATES) -> BmcResult:
+            rlimit: Optional[int] = DEFAULT_RLIMIT, max_states: int = DEFAULT_MAX_STATES,
+            max_units: Optional[int] = DEFAULT_BMC_RLIMIT) -> BmcResult:
     """All runs within bound ``k`` over the inputs ``assumptions`` allow, within ``max_states`` firings, each
-    branch query within ``rlimit`` Z3 resource units and, when ``budget`` is given, ``budget`` seconds in all:
+    branch query within ``rlimit`` Z3 resource units and all of them within ``max_units`` (None: no limit),
+    and, when ``budget`` is given, ``budget`` seconds in all:
     ``ok``, the smallest-bound ``violation``, or ``budget`` (``why`` names the limit that ran out) with the
     largest bound fully explored."""
     deadline = None if budget is None else time.perf_counter() + budget
-    ex = Explorer(func, deadline, merge, assumptions, rlimit, max_states, budget)
+    ex = Explorer(func, deadline, merge, assumptions, rlimit, max_states, budget, max_units)
     res = ex.explore(k)
     res.queries = ex.queries
     res.states = ex.fired
@@ -1309,7 +1319,8 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     budget = _budget(ctx)
     if ctx.progress is not None:
         ctx.progress(f"bmc: exploring runs with at most {k} iterations per loop activation")
-    res = explore(func, k, budget, assumptions=ctx.assumptions, rlimit=ctx.rlimit, max_states=ctx.max_states)
+    res = explore(func, k, budget, assumptions=ctx.assumptions, rlimit=ctx.rlimit, max_states=ctx.max_states,
+                  max_units=ctx.bmc_rlimit)
     note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
     ids = {"deadlock": f"bmc.K{k}.deadlock", "residual": f"bmc.K{k}.residual"}
     if res.status == "violation":
