@@ -158,4 +158,10 @@ def test_real_mlir_cosim(path, tmp_path, capsys) -> None:
     _, dfg = dfg_func(path)
     inputs = json.loads(path.with_suffix("").with_suffix(".inputs.json").read_text())
     for stall in (None, 5):
-        assert_same(*cosim(dfg, inputs, stall))
+        ref, rtl = cosim(dfg, inputs, stall)
+        if ref["status"] == "error":  # arith_flags: muli overflow<nsw, nuw> wraps in a loop (a safety monitor)
+            # a run stops at its error: the tokens in flight then depend on the schedule (specs/hdl.md)
+            same = ("status", "error", "memrefs")
+            assert [rtl[f] for f in same] == [ref[f] for f in same]
+        else:
+            assert_same(ref, rtl)

@@ -21,6 +21,7 @@ from loom.hdl.monitors.safety import DEFINE, substitute
 from loom.hdl.rtlsim import run
 from loom.runtime import decode_inputs, function_arg_names, run_result_json
 from loom.semantics.undefined import _RULES, UbSig, ub_rules
+from loom.ir.attributes import OpaqueAttr
 from loom.ir.types import IntegerType, index
 from loom.sim import simulate
 
@@ -113,6 +114,50 @@ def test_a_dfg_with_debug_info_names_the_source_ops(tmp_path, capsys):
             assert len(ids) == len(RTL_IDS) and not ids & RTL_IDS
 
 
+WRAP = """func.func @w(%x: i16, %k: i16) -> i16 {
+  %y = arith.addi %x, %k overflow<nsw> : i16
+  %z = arith.muli %y, %k overflow<nsw, nuw> : i16
+  return %z : i16
+}
+"""
+
+
+def test_overflow_flags_wrap_monitors(tmp_path, capsys):
+    """``overflow<nsw/nuw>`` ops: their wrap monitors carry verify's IDs, lint clean, and fire in co-simulation
+    exactly on the operands that wrap, where the run ends with the SCF interpreter's error (same op, same text)."""
+    need("iverilog")
+    src = tmp_path / "w.scf.mlir"
+    src.write_text(WRAP)
+    func, module = dfg_func(src)
+    e = emit(func, "w", monitors=False)
+    assert {p["obligation"] for p in _props(e)} == {"safe.addi@2:3.wrap", "safe.muli@3:3.wrap"}
+    assert {"safe.addi@2:3.wrap", "safe.muli@3:3.wrap"} <= set(_verify_ids(capsys, src))
+    if need_verilator():
+        for name, text in e.files.items():
+            (tmp_path / name).write_text(text)
+        assert verilator_lint(tmp_path, e.sv_files, ("LOOM_ASSERTIONS", DEFINE), top=e.design.top) == []
+    names, types = function_arg_names(func), [a.type for a in func.regions[0].entry.args]
+    fired = {}
+    for x, k in ((1, 2), (32767, 1), (100, 400), (-3, 2)):
+        raw = {"x": x, "k": k}
+        rtl = run(e, decode_inputs(names, types, raw, "<inputs>", module=module), module, simulator="iverilog")
+        doc = run_result_json(rtl.status, rtl.results, rtl.memrefs, None, None, rtl.error, func=func)
+        scf = _scf(src, raw)
+        assert (doc["status"], doc["results"], doc["error"]) == (scf["status"], scf["results"], scf["error"])
+        fired[(x, k)] = [(s.obligation, s.code) for s in rtl.safety]
+    # 32767 + 1 wraps the add; 100 + 400 = 500 does not wrap, 500 * 400 does (signed and unsigned); -3 + 2 = -1
+    # times 2 wraps only unsigned (nuw)
+    assert fired == {(1, 2): [], (32767, 1): [("safe.addi@2:3.wrap", "RT_ARITH_OVERFLOW")],
+                     (100, 400): [("safe.muli@3:3.wrap", "RT_ARITH_OVERFLOW")],
+                     (-3, 2): [("safe.muli@3:3.wrap", "RT_ARITH_OVERFLOW")]}
+
+
+def need_verilator() -> bool:
+    from shutil import which
+
+    return which("verilator") is not None
+
+
 @pytest.mark.parametrize("config", [(), ("LOOM_ASSERTIONS", DEFINE), ("LOOM_ASSERTIONS", "LOOM_SVA_FULL", DEFINE)],
                          ids=["plain", "yosys", "full"])
 def test_verilator_wall_is_clean(tmp_path, design, config):
@@ -128,6 +173,19 @@ def test_pyslang_has_zero_diagnostics(design, full):
     pytest.importorskip("pyslang")
     _, _, e = design
     assert slang_diagnostics(e.files, full=full, defines=(DEFINE,)) == []
+
+
+def _scf(path: Path, raw: dict) -> dict:
+    """The SCF reference interpreter's document on ``raw`` (the source's meaning: it stops where MLIR is undefined)."""
+    from loom.interp import interpret
+    from loom.mlir import parse_file
+
+    module = parse_file(path)
+    func = next(op for op in module.body.ops if op.name == "func.func")
+    names, types = function_arg_names(func), [a.type for a in func.regions[0].entry.args]
+    r = interpret(module, func.attributes["sym_name"].value, decode_inputs(names, types, raw, "<inputs>",
+                                                                         module=module))
+    return run_result_json(r.status, r.results, r.memrefs, None, None, r.error, func=func)
 
 
 def _cosim(design, raw: dict, **kw):
@@ -162,22 +220,25 @@ def test_a_violation_trips_its_monitor_and_the_run_reports_its_code(design, raw,
     assert rtl_doc["status"] == "error" and rtl_doc["error"] == ref_doc["error"]
 
 
-def test_overflow_is_logged_where_the_dfg_defines_the_result(design, tmp_path, capsys, monkeypatch):
-    """INT_MIN / -1: the SCF source stops (RT_ARITH_DIV_OVERFLOW); the DFG, the token simulator and the RTL wrap,
-    so the run completes as the token simulator's, and the monitor reports the source's error on stderr."""
+def test_overflow_ends_the_run_with_the_sources_error(design, tmp_path, capsys, monkeypatch):
+    """INT_MIN / -1: only the monitor sees it (the divider wraps), and the run ends there with the error the SCF
+    interpreter and the token simulator stop with, at the same op."""
     need("iverilog")
     ref, rtl, ref_doc, rtl_doc = _cosim(design, OVERFLOW, simulator="iverilog")
-    assert rtl_doc == ref_doc and rtl.status == "completed"
+    scf = _scf(KERNEL, OVERFLOW)
     assert [(s.obligation, s.code) for s in rtl.safety] == [("safe.divsi@12:7.overflow", "RT_ARITH_DIV_OVERFLOW")]
+    assert rtl_doc["status"] == scf["status"] == "error"
+    assert rtl_doc["error"] == scf["error"] and "RT_ARITH_DIV_OVERFLOW" in scf["error"]
+    assert rtl_doc["error"] == ref_doc["error"]  # the token simulator stops there too
     inputs = tmp_path / "ovf.json"
     inputs.write_text(json.dumps(OVERFLOW))
-    assert main(["sim", str(KERNEL), "--inputs", str(inputs), "--json"]) != 0
-    assert "RT_ARITH_DIV_OVERFLOW" in capsys.readouterr().out
     monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
-    assert main(["sim", "--rtl", str(KERNEL), "--inputs", str(inputs)]) == 0
-    err = capsys.readouterr().err.strip().splitlines()
+    assert main(["sim", "--rtl", str(KERNEL), "--inputs", str(inputs)]) == 1
+    out = capsys.readouterr()
+    assert "RT_ARITH_DIV_OVERFLOW" in out.out
+    err = out.err.strip().splitlines()
     assert len(err) == 1 and "[RT_ARITH_DIV_OVERFLOW] safety monitor safe.divsi@12:7.overflow fired" in err[0]
-    assert err[0].startswith(f"{KERNEL}:12:7: warning:") or ":12:7: warning:" in err[0]
+    assert ":12:7: warning:" in err[0]
 
 
 def test_verilator_asserts_the_monitor_with_its_id(design):
@@ -202,22 +263,29 @@ def _vectors(w: int, rng: random.Random) -> list[tuple[int, int]]:
 
 
 def test_rule_sv_agrees_with_the_runtime_rule(tmp_path):
-    """Every rule with an SV form, at widths 1, 8, 16, 32, 64 and index, on edge and random operands: the SV
-    condition (simulated with iverilog) holds exactly where the interpreter's ``holds`` does."""
+    """Every rule with an SV form (the wrap rules with each overflow flag set), at widths 1, 8, 16, 32, 64 and index,
+    on edge and random operands: the SV condition (simulated with iverilog) holds exactly where the interpreter's
+    ``holds`` does."""
     need("iverilog")
     rng = random.Random(24)
     cases = []  # (name, width, sv, a, b, want)
+    flags = [{}] + [{"overflowFlags": OpaqueAttr(f"#arith.overflow<{f}>")} for f in ("nsw", "nuw", "nsw, nuw")]
     for name in sorted(_RULES):
         for t in (IntegerType(1), IntegerType(8), IntegerType(16), IntegerType(32), IntegerType(64), index):
-            rules, sig = ub_rules(name, {}, [t, t], [t])
-            for r in rules:
-                if r.sv is None:
-                    continue
-                w = sig.width
-                for a, b in _vectors(w, rng):
-                    cases.append((f"{name}.{r.what}", w, r.sv(sig), a, b, r.holds([a, b], sig)))
-    assert {c[0] for c in cases} >= {"arith.divsi.divzero", "arith.divsi.overflow", "arith.shli.shift",
-                                      "arith.remui.divzero", "arith.ceildivsi.overflow"}
+            for attrs in flags:
+                rules, sig = ub_rules(name, attrs, [t, t], [t])
+                for r in rules:
+                    if r.sv is None or (attrs and r.what != "wrap"):
+                        continue
+                    w = sig.width
+                    for a, b in _vectors(w, rng):
+                        cases.append((f"{name}.{r.what}{sorted(sig.flags())}", w, r.sv(sig), a, b,
+                                      r.holds([a, b], sig)))
+    kinds = {c[0] for c in cases}
+    assert kinds >= {"arith.divsi.divzero[]", "arith.divsi.overflow[]", "arith.shli.shift[]", "arith.remui.divzero[]",
+                     "arith.ceildivsi.overflow[]"}
+    for op in ("addi", "subi", "muli", "shli"):
+        assert {f"arith.{op}.wrap{f}" for f in (["nsw"], ["nuw"], ["nsw", "nuw"])} <= kinds
     lines = ["module t;", "  initial begin"]
     for k, (_, w, sv, a, b, _) in enumerate(cases):
         cond = substitute(sv, f"{w}'h{a:x}", f"{w}'h{b:x}")

@@ -225,12 +225,15 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     ]
     for k in range(len(d.result_types)):
         L.append(f"    if (done && !done_seen) res{k} <= result{k};")
-    # a safety monitor (loom.hdl.monitors.safety): logged, in this block so that it precedes the report of an
-    # error it coincides with (division by zero: the component's fail; out of bounds: the memory's request)
+    # a safety monitor (loom.hdl.monitors.safety): logged, in this block so that it precedes the report of an error
+    # it coincides with. A division by zero is also the component's fail; an index out of bounds ends the run when
+    # the memory is asked for it (the monitor fires earlier, when the load or store sends the address); the other
+    # kinds (overflow, shift, wrap) have only the monitor, and end the run where the source stops
     L += [f'    if (dut.{s.flag}) $display("LOOM safe {k} %0d", cycle);' for k, s in enumerate(d.safety)]
+    stops = " || ".join(f"dut.{s.flag}" for s in d.safety if s.stops) or "1'b0"
     L += [
         "    if (done) done_seen <= 1'b1;",
-        "    if (fail || oob) report(2);",
+        f"    if (fail || oob || {stops}) report(2);",
         f"    if ({act}) idle <= 0; else idle <= idle + 1;",
         f"    if (idle > {idle_limit} || (idle > {SETTLE} && {empty})) report(0);",
         f"    if (cycle > {max_cycles}) report(1);",
@@ -399,6 +402,9 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
         error = SimulationError.of_op(inst.op.name, msg, inst.op.loc, code)
     elif oob is not None:
         error = _oob_error(e, bench, oob)
+    elif any(d.safety[k].stops for k in safety):
+        s = d.safety[min((k for k in safety if d.safety[k].stops), key=lambda k: (safety[k], k))]
+        error = SimulationError.of_op(s.op.name, s.message, s.op.loc, s.code)
     elif why == 1 and not done:  # as the token simulator: a run cut after its return fired has completed
         error = SimulationError(f"no completion after {bench.max_cycles} RTL cycles", d.func.loc, "RT_SIM_STEP_LIMIT")
     vals: list[Any] = []

@@ -21,7 +21,9 @@ The forms:
   with ``a``, ``b`` the operand data the op takes when it fires. The rule table is the one the interpreter and
   the safety checker read, so the three cannot state different conditions.
 
-They are not part of any SymbiYosys task: ``loom verify`` proves the obligations under the function's
+In co-simulation (``loom.hdl.rtlsim``) the testbench logs every flag that rises, and a run ends with the source's
+error where only a monitor sees it (``SafetyMonitor.stops``: overflow, shift, wrap; the datapath computes
+``loom.semantics.scalar``'s fixed answer there). They are not part of any SymbiYosys task: ``loom verify`` proves the obligations under the function's
 preconditions (``loom.assume``), which the RTL environment does not state, so a free-input check would report
 what the source excludes.
 """
@@ -36,6 +38,7 @@ from loom.diagnostics import LoomError
 from loom.hdl.datapath.expr import bits
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
+from loom.semantics.scalar import DIV_BY_ZERO
 from loom.semantics.undefined import ub_rules
 from loom.hdl.components import MEM_OOB as OOB
 
@@ -60,6 +63,13 @@ class SafetyMonitor:
     instance: str
     op: Operation
     statement: str
+
+    @property
+    def stops(self) -> bool:
+        """A co-simulation ends with this monitor's error in the cycle it fires: no other part of the design raises
+        it (a division by zero is also the component's ``fail``; an index out of bounds ends the run when the memory
+        is asked for it, as in the token simulator)."""
+        return self.code not in (OOB, DIV_BY_ZERO)
 
 
 def obligation_id(op: Operation, what: str) -> str:
