@@ -96,7 +96,8 @@ def test_shift_and_remainder_ids(tmp_path, capsys):
 
 def test_a_dfg_with_debug_info_names_the_source_ops(tmp_path, capsys):
     """``loom compile --debug-info`` keeps each source op's location: ``loom hdl`` of that DFG gives the same IDs.
-    Without it the DFG op's own position is the ID's (nothing else to name)."""
+    Without it the DFG op's own position is the ID's (nothing else to name). Either way they are the IDs ``loom
+    verify`` gives the DFG when it checks it without its source."""
     for flag, out in (("--debug-info", tmp_path / "dbg"), (None, tmp_path / "plain")):
         assert main(["compile", str(KERNEL), "-o", str(out)] + ([flag] if flag else [])) == 0
         capsys.readouterr()
@@ -105,6 +106,7 @@ def test_a_dfg_with_debug_info_names_the_source_ops(tmp_path, capsys):
         capsys.readouterr()
         props = json.loads((out / "rtl" / "safediv.props.json").read_text())["properties"]
         ids = {p["obligation"] for p in props if p["kind"] == "safety"}
+        assert ids == set(_verify_ids(capsys, dfg))  # loom verify of the DFG alone states the same obligations
         if flag:
             assert ids == RTL_IDS
         else:
