@@ -104,6 +104,7 @@ class WhileView:
     invariants: list[tuple[str, z3.ExprRef]] = field(default_factory=list)  # loop-invariant values: name, term
     disjunctive: bool = True  # the condition is built with an or, a select or a mux (not only ands)
     stem: Optional[Callable[[z3.ModelRef, int], list[dict[str, object]]]] = None  # states 0..k under a model
+    constants: dict = field(default_factory=dict)  # ``positions``: application id -> (application, constant)
 
 
 @dataclass
@@ -185,10 +186,18 @@ def positions(w: WhileView, query: list[z3.BoolRef]) -> list[z3.BoolRef]:
     if not found:
         return query
     pairs = []
-    for app in found.values():
-        where = ",".join(" ".join(a.sexpr().split()).replace("(+ ", "").replace(")", "").replace(" ", "+")
-                         for a in app.children())
-        pairs.append((app, z3.Const(symbol(f"{app.decl().name()}@{where}"), app.sort())))
+    memo = w.constants  # one constant per application for the whole loop, so models read back consistently
+    for app in sorted(found.values(), key=lambda x: x.sexpr()):
+        hit = memo.get(app.get_id())
+        if hit is None:
+            where = ",".join(" ".join(a.sexpr().split()).replace("(+ ", "").replace(")", "").replace(" ", "+")
+                             for a in app.children())
+            name, k = symbol(f"{app.decl().name()}@{where}"), 1
+            taken = {c.decl().name() for _, c in memo.values()}
+            while name in taken:  # two applications must never share a constant (that would equate them)
+                name, k = symbol(f"{app.decl().name()}@{where}#{k}"), k + 1
+            hit = memo[app.get_id()] = (app, z3.Const(name, app.sort()))  # the app keeps its id alive
+        pairs.append(hit)
     return [z3.substitute(q, *pairs) for q in query]
 
 
