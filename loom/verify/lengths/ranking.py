@@ -71,6 +71,7 @@ MAX_ATOMS = 6  # comparisons of the condition used to make candidates and templa
 RECURRENCE_TRIES = 4  # seed states tried when searching a recurrence set
 MAX_TEMPLATES = 96  # template predicates per recurrence search
 STEM = 4  # iterations of the stem shown with a recurrence set
+MAX_QUERIES = 96  # solver queries per while loop, all checks together
 
 SIGNED = ("slt", "sle", "sgt", "sge")
 UNSIGNED = ("ult", "ule", "ugt", "uge")
@@ -105,6 +106,7 @@ class WhileView:
     disjunctive: bool = True  # the condition is built with an or, a select or a mux (not only ands)
     stem: Optional[Callable[[z3.ModelRef, int], list[dict[str, object]]]] = None  # states 0..k under a model
     constants: dict = field(default_factory=dict)  # ``positions``: application id -> (application, constant)
+    left: int = MAX_QUERIES  # queries left for this loop (``_solver``)
 
 
 @dataclass
@@ -138,6 +140,19 @@ class _Candidate:
 
 def _next(w: WhileView, term: z3.ExprRef) -> z3.ExprRef:
     return z3.substitute(term, (w.loop.j, w.loop.j + 1))
+
+
+class _Exhausted(z3.Solver):
+    """The loop's query budget is used up: every check is unknown (never a verdict)."""
+
+    def check(self, *assumptions):  # type: ignore[override]
+        return z3.unknown
+
+
+def _solver(w: "WhileView") -> z3.Solver:
+    """A solver for the next query about ``w`` (at most ``MAX_QUERIES`` per loop, a deterministic limit)."""
+    w.left -= 1
+    return w.solver() if w.left >= 0 else _Exhausted()
 
 
 def _check(s: z3.Solver) -> z3.CheckSatResult:
@@ -320,7 +335,7 @@ def _refuted_by_none(w: WhileView, cases: list[list[z3.BoolRef]]) -> tuple[bool,
     """Every disjunct unsat (in order, stopping at the first that is not), and the queries asked."""
     asked = 0
     for q in cases:
-        s = w.solver()
+        s = _solver(w)
         s.add(*q)
         asked += 1
         if _check(s) != z3.unsat:
@@ -362,7 +377,7 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
     kept = templates(w)
     asked = 0
     while kept:  # initiation: every activation starts inside
-        s = w.solver()
+        s = _solver(w)
         body = [w.activation, z3.Not(_all(*[_at(w, t.pred, 0) for t in kept]))]
         s.add(*positions(w, w.axioms(body) + body))
         asked += 1
@@ -374,7 +389,7 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
         m = s.model()
         kept = [t for t in kept if _holds(w, m, _at(w, t.pred, 0))]
     while kept:  # consecution: an iteration from inside stays inside
-        s = w.solver()
+        s = _solver(w)
         here = [t.pred for t in kept]
         body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
         s.add(*positions(w, w.axioms(body) + body))
@@ -470,7 +485,7 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
     for _ in range(RECURRENCE_TRIES):
         # (1) a seed: arguments that activate the loop and run its first iteration, outside every set tried
         body = [w.activation, _at(w, w.cond, 0), *blocked]
-        model, n = small_model(w.solver, w.axioms(body) + body, list(w.args.values()))
+        model, n = small_model(lambda: _solver(w), w.axioms(body) + body, list(w.args.values()))
         asked += n
         if model is None:
             return None, asked
@@ -479,7 +494,7 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
                 and _holds(w, model, _at(w, t.pred, 0))]
         # (3) Houdini: drop every predicate a generic iteration from the set can falsify, to a fixpoint
         while kept:
-            s = w.solver()
+            s = _solver(w)
             here = [t.pred for t in kept]
             body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
             s.add(*positions(w, w.axioms(body) + body))
@@ -498,7 +513,7 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
             return None, asked
         inside = _all(*[t.pred for t in kept])
         # (2) the set lies inside the condition
-        s = w.solver()
+        s = _solver(w)
         body = [w.loop.j >= 0, inside, z3.Not(w.cond)]
         s.add(*positions(w, w.axioms(body) + body))
         asked += 1
