@@ -11,11 +11,12 @@ from loom.hdl.emit import emit
 from loom.hdl.lint import slang_diagnostics, verilator_lint, waivers
 from hdl_support import EXAMPLES, ROOT, dfg_func, emit_every_example, need, stem
 
-# the ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA, and both
-# backends with the DFG-level monitors of the top (task dfg of the .sby)
+# the ways the design is compiled: plain (synthesis, iverilog), Yosys-backend properties, full SVA, both
+# backends with the DFG-level monitors of the top (task dfg of the .sby) and with the safety monitors
 CONFIGS = {"plain": (), "yosys": ("LOOM_ASSERTIONS",), "full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL"),
            "monitors": ("LOOM_ASSERTIONS", "LOOM_DFG_MONITORS"),
-           "monitors-full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL", "LOOM_DFG_MONITORS")}
+           "monitors-full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL", "LOOM_DFG_MONITORS"),
+           "safety-full": ("LOOM_ASSERTIONS", "LOOM_SVA_FULL", "LOOM_SAFETY")}
 
 
 @pytest.fixture(scope="module")
@@ -79,4 +80,5 @@ def test_pyslang_has_zero_diagnostics_on_every_example(sva):
     for path in EXAMPLES:
         func, _ = dfg_func(path)
         e = emit(func, stem(path), sva=sva)
-        assert slang_diagnostics(e.files, full=sva == "full") == [], stem(path)
+        assert slang_diagnostics(e.files, full=sva == "full", defines=("LOOM_DFG_MONITORS", "LOOM_SAFETY")) == [], \
+            stem(path)
