@@ -204,3 +204,34 @@ def test_a_dfg_alone_is_checked_through_its_own_addresses(name, tmp_path):
     rc, doc = _verify(tmp_path / f"{TWINS[name]}.dfg.mlir")
     safe = [o for o in doc["obligations"] if o["kind"] == "safety"]
     assert rc == 0 and safe and all(o["status"] == "proved" for o in safe)
+
+
+def test_a_clamped_float_converts_safely_and_an_unclamped_one_is_refuted(tmp_path):
+    """Floats are abstract in the models: a cast is proved from the operand's interval (the clamp a kernel writes
+    before converting), and refuted, replayed with a float no integer type holds, without the clamp."""
+    body = """
+    func.func @f(%a: memref<?xf32>, %out: memref<?xi32>) attributes {{loom.assume = ["dim(out) >= dim(a)"]}} {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %lo = arith.constant -100.0 : f32
+      %hi = arith.constant 100.0 : f32
+      %n = memref.dim %a, %c0 : memref<?xf32>
+      scf.for %i = %c0 to %n step %c1 {{
+        %x = memref.load %a[%i] : memref<?xf32>
+        {clamp}
+        %k = arith.fptosi %y : f32 to i32
+        memref.store %k, %out[%i] : memref<?xi32>
+      }}
+      return
+    }}
+    """
+    ok = tmp_path / "ok.scf.mlir"
+    ok.write_text(body.format(clamp="%m = arith.minnumf %x, %hi : f32\n        %y = arith.maxnumf %m, %lo : f32"))
+    bad = tmp_path / "bad.scf.mlir"
+    bad.write_text(body.format(clamp="%y = arith.addf %x, %lo : f32"))
+    rc, doc = _verify(ok)
+    (got,) = [o for o in doc["obligations"] if o["id"].startswith("safe.fptosi@")]
+    assert rc == 0 and got["status"] == "proved" and got["id"].endswith(".cast")
+    rc, doc = _verify(bad)
+    (got,) = [o for o in doc["obligations"] if o["id"].startswith("safe.fptosi@")]
+    assert rc == 1 and got["status"] == "refuted" and got["counterexample"]["error"].startswith("RT_ARITH_CAST_RANGE")

@@ -30,8 +30,9 @@ import z3
 from loom.verify.refine.model import Ctx, Frame
 from loom.verify.safety.sites import ForLoop, SafetyModel
 
-Prover = Callable[[list[z3.BoolRef], z3.BoolRef], bool]  # facts, goal -> proved (unsat of facts and not goal)
-MAX_HOUDINI_ROUNDS = 8
+# facts, goals -> None when the facts imply every goal, else for each goal whether a counter-model keeps it
+Refuter = Callable[[list[z3.BoolRef], list[z3.BoolRef]], Optional[list[bool]]]
+MAX_HOUDINI_ROUNDS = 2  # rounds per candidate
 
 
 def for_facts(fl: ForLoop) -> list[z3.BoolRef]:
@@ -61,7 +62,7 @@ def for_facts(fl: ForLoop) -> list[z3.BoolRef]:
 class LoopFacts:
     """The facts of every loop of one ``SafetyModel``, outermost first, found once."""
 
-    def __init__(self, model: SafetyModel, prove: Prover, base: Sequence[z3.BoolRef]) -> None:
+    def __init__(self, model: SafetyModel, prove: Refuter, base: Sequence[z3.BoolRef]) -> None:
         self.model = model
         self.base = list(base)
         self.own: dict[tuple[Frame, str], list[z3.BoolRef]] = {}
@@ -87,7 +88,7 @@ class LoopFacts:
             out += self.local(f, phase)
         return out
 
-    def _houdini(self, f: Frame, prove: Prover) -> list[z3.BoolRef]:
+    def _houdini(self, f: Frame, prove: Refuter) -> list[z3.BoolRef]:
         fl = self.model.for_loops.get(f)
         first = 1 if fl is not None else 0  # the for induction has its own facts
         cands: list[tuple[z3.BoolRef, z3.BoolRef]] = []  # (at the generic iteration, at the next one)
@@ -103,14 +104,19 @@ class LoopFacts:
         around = self.base + self.context(f.outer) + [f.pc]
         body = self.local(f, "body")  # the iteration that computes the next state ran its body
         keep = list(range(len(cands)))
-        for _ in range(MAX_HOUDINI_ROUNDS):
+        for _ in range(MAX_HOUDINI_ROUNDS * len(cands)):  # each round drops a candidate or ends
+            if not keep:
+                return []
             hyp = around + body + [cands[k][0] for k in keep]
-            still = [k for k in keep if prove(hyp, cands[k][1])]
-            if still == keep:
-                break
+            held = prove(hyp, [cands[k][1] for k in keep])
+            if held is None:
+                break  # all preserved together: inductive
+            still = [k for k, ok in zip(keep, held) if ok]
+            if still == keep:  # the counter-model broke none (an unknown answer): claim nothing
+                return []
             keep = still
         else:
-            return []  # not stable within the rounds: claim nothing
+            return []
         return [cands[k][0] for k in keep]
 
 

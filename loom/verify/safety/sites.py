@@ -164,6 +164,8 @@ class SafetyModel(ScfModel):
         rules, sig = ub_rules(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results])
         for rule in rules:
             def build(rule=rule):
+                if rule.what == "cast" and _cast_fits(op):  # floats are abstract: an interval of the operand
+                    return z3.BoolVal(False), {}
                 args = [self.term(v) for v in op.operands]
                 show = {f"operand{k}": a for k, a in enumerate(args) if z3.is_bv(a) or z3.is_bool(a)}
                 return rule.term(args, sig), show
@@ -186,6 +188,16 @@ class SafetyModel(ScfModel):
         elif w > 64:
             return
         self.for_loops[frame] = ForLoop(frame, lb, ub, step, unsigned)
+
+
+def _cast_fits(op: Operation) -> bool:
+    """An fptosi/fptoui whose operand's interval (``float_range``) converts without leaving the result type."""
+    from loom.semantics.scalar import width_of
+    from loom.verify.safety.float_range import fits, float_range
+
+    w = width_of(op.results[0].type)
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if op.name == "arith.fptosi" else (0, (1 << w) - 1)
+    return fits(float_range(op.operands[0]), lo, hi)
 
 
 def _mixed_terms(op: Operation, model: ScfModel) -> Optional[tuple[list, list, list]]:
