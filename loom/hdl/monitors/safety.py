@@ -80,6 +80,34 @@ def obligation_id(op: Operation, what: str) -> str:
     return f"safe.{op.name.split('.', 1)[-1]}@{loc.line}:{loc.col}.{what}"
 
 
+SOURCE_NAME = {"handshake.load": "memref.load", "handshake.store": "memref.store"}
+
+
+def _source_ops(source: Optional[Operation]) -> Optional[set[tuple[str, int, int]]]:
+    """(name, line, col) of every op of the SCF source, or None without one."""
+    from loom.verify.refine.model import source_position
+
+    if source is None:
+        return None
+    out = set()
+    for op in source.walk():
+        loc = source_position(op.loc)
+        out.add((op.name, loc.line, loc.col))
+    return out
+
+
+def _from_source(op: Operation, known: Optional[set[tuple[str, int, int]]]) -> bool:
+    """The DFG op does its source op's work: the source has an op of its kind at its position. An op the lowering
+    adds carries the location of the op it serves (the ``divui``/``remui`` that split a flat index into a 2-D
+    address carry the store's): it names no source op and gets no monitor. Without the source, every op counts."""
+    if known is None:
+        return True
+    from loom.verify.refine.model import source_position
+
+    loc = source_position(op.loc)
+    return (SOURCE_NAME.get(op.name, op.name), loc.line, loc.col) in known
+
+
 def substitute(sv: str, a: str, b: str) -> str:
     """A rule's SV text (over operand buses ``a``, ``b``) with the design's signals in their place; a literal's
     base letter (``1'b0``) and hex digits are never an operand."""
@@ -113,8 +141,11 @@ def build_safety(d: "Design", machines: "list[Machine]") -> list[SafetyMonitor]:
         label = label_of(oid, taken)
         out.append(SafetyMonitor(oid, label, f"lm_{label}", cond, code, message, inst.name, inst.op, statement))
 
+    known = _source_ops(d.source)
     for inst in d.instances:
         op = inst.op
+        if not _from_source(op, known):
+            continue
         if op.name in MEMORY_OPS:
             sizes = _sizes(d, op, inst_of, mem_of, machines)
             if sizes is None:
