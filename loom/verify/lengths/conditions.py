@@ -21,11 +21,13 @@ activation, keeps the token of the one iteration whose index is ``k``. For a uni
 (``+= 1`` with ``<``/``<=``, ``-= 1`` with ``>``/``>=``) the index at position ``p <= N`` is
 ``start + p`` (``start - p``) without wrap-around -- the continue condition bounds every index
 before the exit, and a terminating loop never wraps (the calculus assumes loops end; the
-stream's ``fsm.stream.pre`` obligation checks it). So the captured position is
-``t = k - start`` (``start - k``) over the integers, and the level is projected away like a loop
-exit: the token is on the activation's clock with ``0 <= t < N`` (``t <= N`` on the raw clock).
-``capture_facts`` state the closed form and the continue condition at ``t`` and at ``N``; they
-are part of the axioms of every query that mentions the loop's trip count once a capture exists.
+stream's ``fsm.stream.pre`` obligation checks it). So the body positions hold the indices from
+``start`` up to, not including, ``idx(N)``, each once: the token exists iff
+``start <= k < idx(N)``, at position ``t = k - start``, and the level is projected away like a
+loop exit (the token is on the activation's clock). ``capture_facts`` relate ``idx(N)`` to the
+bound (the condition fails at ``N`` and held at ``N - 1``, one step before); they are axioms of
+every query that mentions the loop's trip count once a capture exists. All of it stays in
+bit-vectors, which Z3 decides quickly.
 """
 
 from __future__ import annotations
@@ -83,13 +85,26 @@ def unit_direction(loop: Loop) -> Optional[int]:
     return None
 
 
-def closed_form(loop: Loop, pos: z3.ArithRef) -> z3.BoolRef:
-    """The index at position ``pos`` (0 <= pos <= N) is ``start +- pos`` over the integers."""
-    d = unit_direction(loop)
-    assert d is not None and loop.index_term is not None and loop.start is not None
-    idx = z3.BV2Int(at(loop.index_term, loop, pos), is_signed=True)
-    start = z3.BV2Int(loop.start, is_signed=True)
-    return z3.Implies(z3.And(pos >= 0, pos <= loop.n), idx == start + d * pos)
+def uses(term: z3.ExprRef, decl: z3.FuncDeclRef, memo: dict) -> bool:
+    """Whether ``term`` applies ``decl`` (memo: ``(term id, decl id) -> (answer, term)``, keeping terms alive)."""
+    did = decl.get_id()
+    stack: list[tuple[z3.ExprRef, bool]] = [(term, False)]
+    while stack:
+        x, expanded = stack.pop()
+        key = (x.get_id(), did)
+        if key in memo:
+            continue
+        kids = x.children()
+        if expanded:
+            found = (z3.is_app(x) and x.decl().get_id() == did) or any(memo[(k.get_id(), did)][0] for k in kids)
+            memo[key] = (found, x)
+            continue
+        if z3.is_app(x) and x.decl().get_id() == did:
+            memo[key] = (True, x)
+            continue
+        stack.append((x, True))
+        stack.extend((k, False) for k in kids if (k.get_id(), did) not in memo)
+    return memo[(term.get_id(), did)][0]
 
 
 def _equality(c: z3.BoolRef) -> Optional[tuple[z3.ExprRef, z3.ExprRef]]:
@@ -100,37 +115,55 @@ def _equality(c: z3.BoolRef) -> Optional[tuple[z3.ExprRef, z3.ExprRef]]:
     return None
 
 
-def capture_position(loop: Loop, inner: list[z3.BoolRef], mentions) -> Optional[z3.ArithRef]:
-    """The one position a clock whose conditions on ``loop`` are ``inner`` can hold, when one of them is
-    ``idx(j) == k`` with ``k`` free of ``j`` and the stream has a unit step (None otherwise).
-    ``mentions(term)`` says whether a term mentions ``loop``'s coordinate."""
+def capture(loop: Loop, inner: list[z3.BoolRef], mentions) -> Optional[tuple[list[z3.BoolRef], z3.ArithRef]]:
+    """A clock whose conditions on ``loop`` are ``inner`` holds one position per activation when one of them
+    is ``idx(j) == k`` with ``k`` free of ``j`` (``mentions(term)``: whether a term mentions ``loop``'s
+    coordinate) and the stream has a unit step. Returns the conditions of the projected clock (over the
+    outer coordinates) and the position ``t``, or None.
+
+    The positions of a unit-step stream before its exit hold the indices ``start, start +- 1, ...`` up to,
+    not including, ``idx(N)``, each once; so the token exists iff ``start <= k < idx(N)`` (``> idx(N)`` and
+    ``<= start`` downwards; ``<= idx(N)`` when the clock includes the exit position), at ``t = +-(k - start)``.
+    The other conditions are taken at ``t``."""
     d = unit_direction(loop)
     if d is None:
         return None
     assert loop.index_term is not None and loop.start is not None
-    idx = loop.index_term.get_id()
+    idx, start = loop.index_term, loop.start
     for c in inner:
         sides = _equality(c)
         if sides is None:
             continue
         a, b = sides
-        k = b if a.get_id() == idx else (a if b.get_id() == idx else None)
-        if k is None or not z3.is_bv(k) or k.size() != loop.start.size() or mentions(k):
+        k = b if a.get_id() == idx.get_id() else (a if b.get_id() == idx.get_id() else None)
+        if k is None or not z3.is_bv(k) or k.size() != start.size() or mentions(k):
             continue
-        return d * (z3.BV2Int(k, is_signed=True) - z3.BV2Int(loop.start, is_signed=True))
+        t = d * (z3.BV2Int(k, is_signed=True) - z3.BV2Int(start, is_signed=True))
+        last = at(idx, loop, loop.n)
+        body = any(x.get_id() == loop.cont.get_id() for x in inner)
+        if d == 1:
+            conds = [start <= k, k < last if body else k <= last]
+        else:
+            conds = [k <= start, k > last if body else k >= last]
+        rest = [z3.substitute(x, (loop.j, t)) for x in inner
+                if x.get_id() not in (c.get_id(), loop.cont.get_id())]
+        return conds + rest, t
     return None
 
 
-def capture_facts(loop: Loop, positions: list[z3.ArithRef]) -> list[z3.BoolRef]:
-    """Facts about the index at the captured ``positions`` and at ``N`` (over ``loop``'s outer
-    coordinates): the closed form, and the continue condition holding before ``N`` and failing at it."""
-    out: list[z3.BoolRef] = []
-    for p in list(positions) + [loop.n]:
-        out.append(closed_form(loop, p))
-        if loop.holds is not None:
-            h = at(loop.holds, loop, p)
-            out += [z3.Implies(z3.And(p >= 0, p < loop.n), h), z3.Implies(p == loop.n, z3.Not(h))]
+def capture_facts(loop: Loop) -> list[z3.BoolRef]:
+    """What a captured token's clock needs about its loop (over the outer coordinates): the index at 0 is
+    ``start``; at ``N`` the continue condition fails and, after at least one iteration, the index is the
+    step applied to the index at ``N - 1``, where the condition held."""
+    assert loop.index_term is not None and loop.start is not None and loop.step is not None
+    idx, n = loop.index_term, loop.n
+    out: list[z3.BoolRef] = [at(idx, loop, z3.IntVal(0)) == loop.start]
+    upd = PURE.get("step." + loop.step_op)
+    if upd is not None:
+        out.append(z3.Implies(n >= 1, at(idx, loop, n) == upd(at(idx, loop, n - 1), loop.step)))
+    if loop.holds is not None:
+        out += [z3.Not(at(loop.holds, loop, n)), z3.Implies(n >= 1, at(loop.holds, loop, n - 1))]
     return out
 
 
-__all__ = ["at", "capture_facts", "capture_position", "closed_form", "successor_facts", "unit_direction"]
+__all__ = ["at", "capture", "capture_facts", "successor_facts", "unit_direction", "uses"]

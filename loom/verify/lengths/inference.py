@@ -65,7 +65,7 @@ from loom.verify.lengths.idioms import (
     prove_carry,
     TokenRing,
 )
-from loom.verify.lengths.conditions import capture_position, closed_form, successor_facts
+from loom.verify.lengths.conditions import capture, successor_facts, uses
 from loom.verify.lengths.logic import Logic, Outcome
 from loom.verify.lengths.ranking import (Atom, Ranking, Recurrence, WhileView, find_recurrence, prove_ranking,
                                         small_model)
@@ -179,6 +179,7 @@ class Typer:
         self.tried: dict[Loop, tuple[int, float]] = {}
         self._eq_cache: dict[tuple, tuple] = {}
         self._canon: dict[tuple, tuple] = {}  # (clock key, term id) -> (canonical loop condition or term, term)
+        self._uses: dict[tuple, tuple] = {}  # memo of conditions.uses
         self.delays: dict[Operation, str] = {}  # primed buffers typed as delay lines (``_delay``): why not a ring
         self.idioms: list[PrimedSelect] = []
         self.cmerge_loops: dict[Operation, CmergeLoop] = {}
@@ -428,6 +429,8 @@ class Typer:
         loop = clock.inner
         if term.get_id() in (loop.cont.get_id(), loop.after.get_id()) or not mentions(term, loop, self.memo):
             return term
+        if loop.index_term is None or not uses(term, loop.index_term.decl(), self._uses):
+            return term  # not computed from the loop's index: data, never the loop's own condition
         key = (clock.key, term.get_id())
         hit = self._canon.get(key)
         if hit is None:
@@ -491,8 +494,8 @@ class Typer:
         if op.dialect in ("arith", "math"):
             c = self.same(op, op.operands)  # pure: may run at a loop's exit position (before-region work)
             terms = self.values.scalar(op, [self.t(v).term for v in op.operands])
-            for r, term in zip(res, terms):
-                self.assign(r, Typed(c, term))
+            for r, term in zip(res, terms):  # a loop condition computed from the index is that condition
+                self.assign(r, Typed(c, self.canonical(c, term) if z3.is_bool(term) else term))
             return
         if len(m.states) == 1 and len(m.rules) == 1 and set(m.rules[0].reads) == {
                 p.name for p in m.inputs if p.kind == "token"} and len(m.rules[0].emits) == len(m.outputs):
@@ -534,26 +537,18 @@ class Typer:
 
     def _capture(self, clock: Clock) -> tuple[Clock, Optional[tuple]]:
         """``clock`` with its innermost level projected away when a condition ``idx(j) == k`` (k the same for
-        the whole activation) pins the position of a unit-step stream's loop (a token captured at the
-        iteration whose index is k: ``loom.verify.lengths.conditions``). The projected clock holds the token
-        when ``0 <= t <= N`` (``t < N`` on the body) at the position ``t`` and every other condition holds there;
-        the identification ``j == t`` is checked by Z3 from the index's closed form."""
+        the whole activation) pins the position of a unit-step stream's loop: a token captured at the
+        iteration whose index is k (``loom.verify.lengths.conditions.capture``)."""
         loop = clock.inner
         if loop is None or clock.is_empty:
             return clock, None
         outer, inner = split(clock, loop, self.memo)
-        t = capture_position(loop, inner, lambda x: mentions(x, loop, self.memo))
-        if t is None:
+        got = capture(loop, inner, lambda x: mentions(x, loop, self.memo))
+        if got is None:
             return clock, None
-        body = self.logic.domain(clock.levels) + [closed_form(loop, loop.j)] + list(clock.conds) + [loop.j != t]
-        s = self.logic.solver()
-        s.add(*self.logic.axioms(body), *body)
-        self.logic.queries += 1
-        if s.check() != z3.unsat:
-            return clock, None
+        conds, t = got
         if not any(t.eq(x) for x in loop.captures):
             loop.captures.append(t)
-        conds = [z3.substitute(c, (loop.j, t)) for c in inner] + [t >= 0, t <= loop.n]
         return Clock(clock.levels[:-1], outer + conds), (loop.j, t)
 
     def _mux(self, op: Operation) -> None:

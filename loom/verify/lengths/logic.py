@@ -114,7 +114,7 @@ class Logic:
             if loop.first_cond is not None:
                 new.append((app >= 1) == self._instance(loop, app, loop.first_cond))
             if loop.captures:  # a token captured at one iteration: the index there and at N (conditions.py)
-                new.extend(self._instance(loop, app, f) for f in capture_facts(loop, loop.captures))
+                new.extend(self._instance(loop, app, f) for f in capture_facts(loop))
             if exact:
                 closed = self._closed_form(loop)
                 if closed is not None:
