@@ -415,7 +415,7 @@ def _obligation(a: LengthAnalysis, ctx: VerifyContext, oid: str, kind: str, op: 
                 cex = _counterexample(a, c)
                 cex["replay"] = run
                 return Obligation(oid, kind, "refuted", seconds, detail, cex, op.loc, smt2, method="smt",
-                                  rule="bounded token-count witness, replayed", nature="behaviour")
+                                  rule="bounded token-count witness", nature="behaviour")
             unshown.append((detail, run))
         detail, run = unshown[0]
         return Obligation(oid, kind, "unknown", seconds, f"{what} -- not decided: {detail}; but the token "
