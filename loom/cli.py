@@ -433,11 +433,12 @@ def cmd_verify(args) -> int:
     if args.adg is not None:
         _check_readable(Path(args.adg))
     _check_verify_outputs(args)
-    # several files: spread over the cores; each worker proves an operator table once
+    # several files: spread over the cores, each verified in a process of its own (isolate: its verdicts do not
+    # depend on which files a worker verified before it, nor on the number of cores)
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
-    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source)
+    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source, isolate=True)
     if args.adg is not None:
         _verify_mapping(paths, reports, args)
     if args.emit_smt2 is not None:

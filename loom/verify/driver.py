@@ -351,22 +351,30 @@ def verify_file(
 
 def verify_files(
     paths: list, ctx: VerifyContext, func_name: Optional[str] = None, jobs: int = 1,
-    source: Optional[Path] = None,
+    source: Optional[Path] = None, isolate: bool = False,
 ) -> list[VerifyReport]:
     """``verify_file`` on each path, in order, sharing one ``LemmaCache``; with ``jobs`` > 1 the files
     are spread over that many forked worker processes (each with its own cache).
+
+    ``isolate``: every file is verified in a process of its own, forked from this one (``jobs`` at a time),
+    so what a file's verdicts are does not depend on which files a process verified before it. Z3's work on a
+    query -- what its resource limit counts -- depends on the terms the process made before (their ids), so
+    without it a verdict cut by a deterministic limit could change with the number of cores or with which
+    worker happened to take the file (``loom verify`` isolates; the proofs/ generator runs in one process).
 
     A file that fails with a ``LoomError`` is verified again here, in order, so the caller sees the
     same error (the first failing file's) as a sequential run would raise.
     """
     import multiprocessing
 
-    jobs = min(jobs, len(paths))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    jobs = max(1, min(jobs, len(paths)))
+    alone = len(paths) <= 1 or (jobs <= 1 and not isolate)  # one file: its own process already
+    if alone or "fork" not in multiprocessing.get_all_start_methods():
         cache = LemmaCache()
         return [r for p in paths for r in verify_file(p, ctx, func_name, cache, source)]
     # fork: the context (with its progress callback) is inherited, not pickled
-    pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name, source))
+    pool = multiprocessing.get_context("fork").Pool(jobs, _worker_init, (ctx, func_name, source),
+                                                    maxtasksperchild=1 if isolate else None)
     try:
         # largest files first (a proxy for the costliest): the last one to start should be a quick one
         order = sorted(range(len(paths)), key=lambda i: (-_size(paths[i]), i))

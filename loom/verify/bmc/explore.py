@@ -684,7 +684,7 @@ class Explorer:
             left = self.max_units - self.units
             if left <= 0:
                 raise self._out_of_units()
-            shared = not each or left < each
+            shared = not each or left <= each
             each = left if shared else each
         self.solver.set("rlimit", rlimit_param(each))
         self.solver.push()
