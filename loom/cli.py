@@ -348,7 +348,8 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     func = _dataflow_function(module, args.func, path)
     names, types = _func_arg_names_types(func)
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
-    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth)
+    src = _scf_sources(path).get(func.attributes["sym_name"].value)  # names the safety monitors' source ops
+    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth, source=src)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
     if args.json:
         print(json.dumps(doc, indent=2))

@@ -20,7 +20,10 @@ def write_design(func: Operation, stem: str, outdir: Path, *, sva: str = "yosys"
 
 
 def simulate_rtl(func: Operation, stem: str, inputs: dict[str, Any], module: Optional[Module], *,
-                 stall: Optional[int] = None, fifo_depth: int = 2, simulator: Optional[str] = None) -> SimResult:
-    """Emit ``func``'s RTL and co-simulate it on decoded ``inputs``; the result reads like the token simulator's."""
-    e = emit(func, stem, fifo_depth=fifo_depth, monitors=False)  # co-simulation never compiles the monitors
+                 stall: Optional[int] = None, fifo_depth: int = 2, simulator: Optional[str] = None,
+                 source: Optional[Operation] = None) -> SimResult:
+    """Emit ``func``'s RTL and co-simulate it on decoded ``inputs``; the result reads like the token simulator's
+    (``source``: its SCF func.func, which names the safety monitors' ops, loom.hdl.monitors.safety)."""
+    # co-simulation never compiles the DFG-level monitors; the safety monitors are always there
+    e = emit(func, stem, fifo_depth=fifo_depth, monitors=False, source=source)
     return run(e, inputs, module, stall=stall, simulator=simulator)

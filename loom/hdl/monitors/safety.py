@@ -34,7 +34,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from loom.diagnostics import LoomError
 from loom.hdl.datapath.expr import bits
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
@@ -195,8 +194,8 @@ def _sizes(d: "Design", op: Operation, inst_of, mem_of, machines) -> Optional[li
             out.append(f"{w}'d{s}")
         elif mb is not None:
             out.append(f"{mb.inst}_dim{k}")
-        else:
-            raise LoomError(f"'{op.name}': its memory has a dynamic size but no size input", op.loc)
+        else:  # an on-chip memory has a static size (its component needs one)
+            return None
     return out
 
 
