@@ -19,21 +19,35 @@ for ``lhs > rhs`` the distance ``lhs - rhs`` (both orientations are tried, so
 the sign of the step the body applies decides), computed exactly: both sides
 sign- (signed predicates) or zero-extended (unsigned) by two bits, so the
 difference never wraps (the no-wrap side condition is part of the query, not
-assumed); for ``==``/``!=`` the distance modulo 2^w; for a disjunction the
-maximum of two distances. A candidate r is a ranking function when one query
-is unsat:
+assumed); for ``==``/``!=`` also the distance modulo 2^w; when the condition is
+not only a conjunction, the maximum of two distances; and the indicator of the
+condition (a loop that runs at most once). A candidate r is a ranking function
+when this is unsat:
 
     generic iteration  /\\  not (r(j) >= 0  /\\  r(j + 1) < r(j))
 
 Then, in every run, the ranks of the iterations that run form a strictly
 decreasing sequence of non-negative integers: finite, so the condition is false
-at some position and the loop ends (``len.W.terminates`` proved, one query, its
-SMT-LIB2 script archived).
+at some position and the loop ends. (A maximum is checked part by part: one
+part non-negative, both decreasing.) When no candidate holds alone, an
+inductive invariant (``invariant``: Houdini over the recurrence templates below,
+from the start of every activation) is added to the hypotheses, and its own
+start and step become part of the obligation. The obligation's SMT-LIB2 script
+is one query, the disjunction of every violation; it is decided disjunct by
+disjunct (each is far easier at the bit level than the whole), which is
+exactly the whole query. Applications of uninterpreted functions to the
+positions j, j + 1, 0 become constants (``positions``).
+
+Soundness: the real values of a run interpret every term (data as whatever
+was loaded); the only symbol that presumes the loop ends, ``N_W``, occurs at
+positions j and j + 1 only, where any ``N_W > j + 1`` gives the real values.
 
 **Recurrence set** (``find_recurrence``). A set R of control states (a
-conjunction of template predicates over the carries the condition reads:
-the condition's comparisons and their negations, sign and low-bit (mod 2, 4, 8)
-facts, and order/equality between those values) is a proof of divergence when
+conjunction of template predicates over the carries the condition reads, the
+loop's invariants and the comparisons' operands: the condition's comparisons
+and their negations, sign, extreme-value (INT_MAX, INT_MIN, -1) and low-bit
+(mod 2, 4, 8) facts, and order/equality between two values) is a proof of
+divergence when
 
     (1) some arguments activate the loop with its seeds in R       (sat, a model)
     (2) R(j) implies cond(j)                                        (unsat of the negation)
@@ -42,16 +56,18 @@ facts, and order/equality between those values) is a proof of divergence when
 -- every iteration from those arguments stays in R and continues: the loop
 never ends. R is found Houdini-style from a seed state: the templates true on
 it, minus those a counterexample to (3) falsifies, to a fixpoint; when the
-result does not imply the condition, the next seed is searched outside it
-(``RECURRENCE_TRIES`` seeds). (1) is decided only when the seeds, the
-condition at the first position and the activation are exact functions of the
-arguments (no loaded or abstracted value), so the model is a real input; (2)
-and (3) hold for every value of everything abstracted, so they hold for the
-program's data.
+result does not imply the condition, the next seed is searched outside it.
+Seeds are searched with no constraint first, then with one value pinned to an
+extreme (``SEEDS_PER_START`` seeds each). (1) is decided only when the seeds,
+the condition at the first position and the activation are exact functions of
+the arguments (no loaded or abstracted value), so the model is a real input;
+(2) and (3) hold for every value of everything abstracted, so they hold for
+the program's data.
 
 Every query has a deterministic resource limit (``RLIMIT``, Z3's ``rlimit``),
-plus the user's ``--timeout``/``--budget`` when given; a query that runs out
-decides nothing (the obligation stays ``assumed``).
+plus the user's ``--timeout``/``--budget`` when given, and a loop gets at most
+``MAX_QUERIES`` queries; a query that runs out decides nothing (the obligation
+stays ``assumed``).
 """
 
 from __future__ import annotations
@@ -68,8 +84,8 @@ from loom.verify.lengths.values import symbol
 RLIMIT = 4_000_000  # Z3 resource units per query (deterministic, unlike a time limit)
 MAX_CANDIDATES = 24  # ranking candidates tried per loop
 MAX_ATOMS = 6  # comparisons of the condition used to make candidates and templates
-RECURRENCE_TRIES = 4  # seed states tried when searching a recurrence set
-MAX_TEMPLATES = 96  # template predicates per recurrence search
+SEEDS_PER_START = 2  # seeds tried per start of the recurrence search (any value; each extreme value)
+MAX_TEMPLATES = 160  # template predicates per recurrence search or invariant
 STEM = 4  # iterations of the stem shown with a recurrence set
 MAX_QUERIES = 96  # solver queries per while loop, all checks together
 
@@ -255,7 +271,7 @@ def _widen(x: z3.BitVecRef, signed: bool) -> z3.BitVecRef:
     return z3.SignExt(2, x) if signed else z3.ZeroExt(2, x)
 
 
-def candidates(atoms: list[Atom], disjunctive: bool = True) -> list[_Candidate]:
+def candidates(atoms: list[Atom], disjunctive: bool = True, cond: Optional[z3.BoolRef] = None) -> list[_Candidate]:
     """Ranking candidates from the condition's comparisons, most natural first (maxima of two distances
     only when the condition may be a disjunction)."""
     singles: list[list[_Candidate]] = []
@@ -276,6 +292,9 @@ def candidates(atoms: list[Atom], disjunctive: bool = True) -> list[_Candidate]:
                 _Candidate(f"{l} - {r}", _widen(a.lhs, True) - _widen(a.rhs, True)),
             ])
     out = [c for group in singles for c in group]
+    if cond is not None:  # a loop that runs at most once: the rank is 1 while the condition holds, then 0
+        out.append(_Candidate("[the condition holds] (it runs at most once)",
+                              z3.If(cond, z3.BitVecVal(1, 2), z3.BitVecVal(0, 2))))
     # a disjunction of comparisons is bounded by none of them alone: the larger of two distances is
     for i in range(len(singles) if disjunctive else 0):
         for k in range(i + 1, len(singles)):
@@ -348,7 +367,7 @@ def prove_ranking(w: WhileView) -> tuple[Optional[Ranking], int]:
     first on the generic iteration alone, then under an inductive invariant (``invariant``)."""
     t0 = time.perf_counter()
     asked = 0
-    cands = candidates(w.atoms, w.disjunctive)
+    cands = candidates(w.atoms, w.disjunctive, w.cond)
     for c in cands:
         whole, cases = ranking_query(w, c)
         ok, n = _refuted_by_none(w, cases)
@@ -412,6 +431,7 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
 class _Template:
     text: str
     pred: z3.BoolRef  # over values at position j
+    extreme: bool = False  # a value at INT_MAX, INT_MIN or -1: also tried as a seed constraint
 
 
 def _cmp_text(pred: str) -> str:
@@ -443,6 +463,15 @@ def templates(w: WhileView) -> list[_Template]:
         if t.get_id() not in seen and (z3.is_bv(t) or z3.is_bool(t)):
             seen.add(t.get_id())
             terms.append((name, t))
+    # most telling first (a cap cuts the tail): relations between two values, then one value's sign and
+    # extremes, then its low bits
+    for i, (n1, t1) in enumerate(terms):
+        for n2, t2 in terms[i + 1:]:
+            if not (z3.is_bv(t1) and z3.is_bv(t2)) or t1.size() != t2.size():
+                continue
+            for pred in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"):
+                out.append(_Template(f"{n1} {_cmp_text(pred)} {n2}", _CMP[pred](t1, t2)))
+    lows: list[_Template] = []
     for name, t in terms:
         if z3.is_bool(t):
             out += [_Template(name, t), _Template(f"!{name}", z3.Not(t))]
@@ -453,17 +482,18 @@ def templates(w: WhileView) -> list[_Template]:
         out += [_Template(f"{name} == 0", t == zero), _Template(f"{name} != 0", t != zero),
                 _Template(f"{name} < 0", t < zero), _Template(f"{name} >= 0", t >= zero),
                 _Template(f"{name} > 0", t > zero), _Template(f"{name} <= 0", t <= zero)]
+        w_ = t.size()
+        if w_ > 1:  # the extreme values, where a comparison against the bound always holds
+            smax, smin = (1 << (w_ - 1)) - 1, -(1 << (w_ - 1))
+            out += [_Template(f"{name} == {smax}", t == z3.BitVecVal(smax, w_), True),
+                    _Template(f"{name} == {smin}", t == z3.BitVecVal(smin, w_), True),
+                    _Template(f"{name} == -1", t == z3.BitVecVal(-1, w_), True)]
         for k in (1, 2, 3):
             if t.size() > k:
                 low = z3.Extract(k - 1, 0, t)
                 for c in range(1 << k):
-                    out.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k)))
-    for i, (n1, t1) in enumerate(terms):
-        for n2, t2 in terms[i + 1:]:
-            if not (z3.is_bv(t1) and z3.is_bv(t2)) or t1.size() != t2.size():
-                continue
-            for pred in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"):
-                out.append(_Template(f"{n1} {_cmp_text(pred)} {n2}", _CMP[pred](t1, t2)))
+                    lows.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k)))
+    out += sorted(lows, key=lambda x: x.text.count("mod 8"))  # mod 2 and 4 of every value before mod 8
     return out[:MAX_TEMPLATES]
 
 
@@ -481,52 +511,71 @@ def find_recurrence(w: WhileView) -> tuple[Optional[Recurrence], int]:
     temps = templates(w)
     if not temps:
         return None, asked
-    blocked: list[z3.BoolRef] = []
-    for _ in range(RECURRENCE_TRIES):
-        # (1) a seed: arguments that activate the loop and run its first iteration, outside every set tried
-        body = [w.activation, _at(w, w.cond, 0), *blocked]
-        model, n = small_model(lambda: _solver(w), w.axioms(body) + body, list(w.args.values()))
-        asked += n
-        if model is None:
-            return None, asked
-        # only predicates exact on the seed (functions of the arguments): then the real seed is in the set
-        kept = [t for t in temps if w.exact(_at(w, t.pred, 0))
-                and _holds(w, model, _at(w, t.pred, 0))]
-        # (3) Houdini: drop every predicate a generic iteration from the set can falsify, to a fixpoint
-        while kept:
-            s = _solver(w)
-            here = [t.pred for t in kept]
-            body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
-            s.add(*positions(w, w.axioms(body) + body))
-            asked += 1
-            r = _check(s)
-            if r == z3.unsat:
-                break
-            if r != z3.sat:
-                return None, asked
-            m = s.model()
-            drop = [t for t in kept if not _holds(w, m, _next(w, t.pred))]
-            if not drop:
-                return None, asked
-            kept = [t for t in kept if t not in drop]
-        if not kept:
-            return None, asked
-        inside = _all(*[t.pred for t in kept])
-        # (2) the set lies inside the condition
+    # seeds: any first, then with one value at an extreme (where a comparison against a bound always holds,
+    # e.g. while x >= b with b = INT_MIN); after each failed set the next seed is searched outside it
+    starts: list[list[z3.BoolRef]] = [[]] + [[_at(w, t.pred, 0)] for t in temps
+                                             if t.extreme and w.exact(_at(w, t.pred, 0))]
+    for extra in starts:
+        blocked: list[z3.BoolRef] = []
+        for _ in range(SEEDS_PER_START):
+            got, n = _recurrence_from(w, temps, extra + blocked)
+            asked += n
+            if got is None:
+                break  # no seed there (or undecided): the next start
+            model, kept, found = got
+            if found:
+                args = {name: _py(model.eval(c, model_completion=True)) for name, c in w.args.items()}
+                stem = w.stem(model, STEM) if w.stem is not None else []
+                inv = _minimal(w, kept)
+                return Recurrence(args, [t.text for t in inv], stem, time.perf_counter() - t0, asked), asked
+            # no seed in this set can diverge inside it: look elsewhere
+            blocked.append(z3.Not(_at(w, _all(*[t.pred for t in kept]), 0)) if kept else z3.BoolVal(False))
+        if w.left <= 0:
+            break
+    return None, asked
+
+
+def _recurrence_from(w: WhileView, temps: list["_Template"], extra: list[z3.BoolRef]
+                     ) -> tuple[Optional[tuple[z3.ModelRef, list["_Template"], bool]], int]:
+    """One seed under ``extra`` and the strongest closed conjunction of templates containing it: (model, set,
+    whether the set lies inside the condition), or None when there is no seed or a query is undecided."""
+    asked = 0
+    # (1) a seed: arguments that activate the loop and run its first iteration
+    body = [w.activation, _at(w, w.cond, 0), *extra]
+    model, n = small_model(lambda: _solver(w), w.axioms(body) + body, list(w.args.values()))
+    asked += n
+    if model is None:
+        return None, asked
+    # only predicates exact on the seed (functions of the arguments): then the real seed is in the set
+    kept = [t for t in temps if w.exact(_at(w, t.pred, 0)) and _holds(w, model, _at(w, t.pred, 0))]
+    # (3) Houdini: drop every predicate a generic iteration from the set can falsify, to a fixpoint
+    while kept:
         s = _solver(w)
-        body = [w.loop.j >= 0, inside, z3.Not(w.cond)]
+        here = [t.pred for t in kept]
+        body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
         s.add(*positions(w, w.axioms(body) + body))
         asked += 1
         r = _check(s)
         if r == z3.unsat:
-            args = {name: _py(model.eval(c, model_completion=True)) for name, c in w.args.items()}
-            stem = w.stem(model, STEM) if w.stem is not None else []
-            inv = _minimal(w, kept)
-            return Recurrence(args, [t.text for t in inv], stem, time.perf_counter() - t0, asked), asked
+            break
         if r != z3.sat:
             return None, asked
-        blocked.append(z3.Not(_at(w, inside, 0)))  # no seed in this set can diverge inside it: look elsewhere
-    return None, asked
+        m = s.model()
+        drop = [t for t in kept if not _holds(w, m, _next(w, t.pred))]
+        if not drop:
+            return None, asked
+        kept = [t for t in kept if t not in drop]
+    if not kept:
+        return (model, kept, False), asked
+    # (2) the set lies inside the condition
+    s = _solver(w)
+    body = [w.loop.j >= 0, _all(*[t.pred for t in kept]), z3.Not(w.cond)]
+    s.add(*positions(w, w.axioms(body) + body))
+    asked += 1
+    r = _check(s)
+    if r not in (z3.sat, z3.unsat):
+        return None, asked
+    return (model, kept, r == z3.unsat), asked
 
 
 def _minimal(w: WhileView, kept: list[_Template]) -> list[_Template]:
