@@ -1362,7 +1362,10 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
         short = ""
     scope = (f"{res.paths} run(s) with every loop activation at most {res.bound} iteration(s){short}; "
              f"{res.pruned} run prefix(es) dropped{caps}; {note}")
-    what = {"deadlock": "every run reaches the return without a runtime error",
+    # data are abstracted here: a runtime error that depends on data values (an index, a divisor) is the safe.*
+    # obligations' business, so the claim names control only
+    what = {"deadlock": "every run's control reaches the return (data abstracted: data-dependent runtime errors are "
+                        "the safe.* obligations')",
             "residual": "no run leaves a token in a channel or an operator"}
     # The obligation is named for K: a run cut short by the budget or by a cap is "unknown" (holding only
     # up to the smaller bound it reached), never "proved".
