@@ -243,7 +243,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
                                                               "all agree with Z3"))
     if rep.uncovered:
         lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, mem.alias, "
-                     "while-loop termination; bmc without --rtl-depth; see specs/hdl.md)")
+                     "while-loop termination; bmc without --rtl-depth; safe.* are monitors of co-simulation, "
+                     "in no SymbiYosys task; see specs/hdl.md)")
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
