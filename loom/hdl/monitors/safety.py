@@ -17,15 +17,18 @@ The forms:
   (the ``mem_addr<i>`` output transfers), some index is not below the memref's dimension (unsigned: a negative
   index is a huge pattern, as in ``loom.verify.safety.sites``). The sizes are the memory's static shape, or the
   runtime sizes ``<inst>_dim<i>`` of the extmemory (top-level inputs, driven by the testbench);
-* every scalar rule of ``loom.semantics.undefined`` with an ``sv`` form (``divzero``, ``overflow``, ``shift``),
-  with ``a``, ``b`` the operand data the op takes when it fires. The rule table is the one the interpreter and
-  the safety checker read, so the three cannot state different conditions.
+* every scalar rule of ``loom.semantics.undefined`` with an ``sv`` form (``divzero``, ``overflow``, ``shift``,
+  ``wrap``), with ``a``, ``b`` the operand data the op takes when it fires. The rule table is the one the
+  interpreter and the safety checker read, so the three cannot state different conditions.
 
-In co-simulation (``loom.hdl.rtlsim``) the testbench logs every flag that rises, and a run ends with the source's
-error where only a monitor sees it (``SafetyMonitor.stops``: overflow, shift, wrap; the datapath computes
-``loom.semantics.scalar``'s fixed answer there). They are not part of any SymbiYosys task: ``loom verify`` proves the obligations under the function's
-preconditions (``loom.assume``), which the RTL environment does not state, so a free-input check would report
-what the source excludes.
+With the SCF source at hand, only a DFG op of a source op's kind at that op's position gets a monitor (an op the
+lowering adds carries the location of the op it serves, and names no source op).
+
+In co-simulation (``loom.hdl.rtlsim``) the testbench logs every flag that rises, and a run ends with the
+source's error where only a monitor sees it (``SafetyMonitor.stops``: overflow, shift, wrap; the datapath
+computes ``loom.semantics.scalar``'s fixed answer there). They are not part of any SymbiYosys task: ``loom
+verify`` proves the obligations under the function's preconditions (``loom.assume``), which the RTL
+environment does not state, so a free-input check would report what the source excludes.
 """
 
 from __future__ import annotations
