@@ -45,13 +45,8 @@ from loom.ir.attributes import IntegerAttr, OpaqueAttr
 from loom.ir.core import Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, TensorType, Type, VectorType
 
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-CMPF_PREDICATES = (
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-)
-
-ROUNDING_MODES = ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")  # arith.truncf: case i is i
+from loom.semantics.layout import width_of
+from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES, ROUNDING_MODES  # noqa: F401 - the enums
 
 INT_BINARY_OVERFLOW = ("addi", "subi", "muli", "shli")
 INT_BINARY = (
@@ -122,10 +117,7 @@ def verify_constant(op: Operation, ctx: VerifyContext) -> None:
 
 
 def _width(t: Type) -> int:
-    e = element(t)
-    if isinstance(e, IndexType):
-        return IndexType.WIDTH
-    return e.width  # type: ignore[attr-defined]
+    return width_of(element(t))
 
 
 def _cast(src: Callable[[Type], bool], dst: Callable[[Type], bool], width: str, what: str) -> Callable[[Operation, VerifyContext], None]:

@@ -11,8 +11,10 @@ Value representation (binding for every consumer):
 * ``!dataflow.tagged<V, T>``: one packed int, V's bit pattern in the low bits and the
   tag in the high bits (``pack_tagged``/``unpack_tagged``).
 
-Where MLIR leaves a result undefined (poison/UB) loom fixes one answer, so the
-interpreter, the DFG simulator and the RTL agree:
+Where MLIR leaves a result undefined (poison/UB) the value functions here fix one
+answer, the one the RTL computes; the SCF interpreter and the token simulator stop
+before it with the matching runtime error (``loom.semantics.undefined``, the rules
+the safety obligations prove never apply):
 
 * shifts by an amount >= the width: ``shli``/``shrui`` give 0, ``shrsi`` gives the sign fill;
 * ``divsi``/``remsi``/``ceildivsi``/``floordivsi`` of INT_MIN by -1 wrap (quotient INT_MIN,
@@ -35,15 +37,28 @@ interpreter, the DFG simulator and the RTL agree:
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from loom.diagnostics import SimulationError
-from loom.ir.attributes import Attribute, BoolAttr, FloatAttr, IntegerAttr, StringAttr
+from loom.ir.attributes import Attribute, BoolAttr, FloatAttr, IntegerAttr
 from loom.ir.location import Location
-from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type
+from loom.ir.types import FloatType, IntegerType, TaggedType, Type
+from loom.semantics.layout import (  # noqa: F401 - re-exported: the value layout every consumer of this module reads
+    FLOAT_FORMATS,
+    FloatFormat,
+    bits_to_float,
+    float_format,
+    float_to_bits,
+    from_bits,
+    is_int_type,
+    mask,
+    to_bits,
+    to_signed,
+    width_of,
+)
+from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES, ROUNDING_MODES, predicate_name
 
 Exact = Union[float, int, Fraction]
 ScalarFn = Callable[[Sequence[Any]], list]
@@ -51,87 +66,11 @@ ScalarFn = Callable[[Sequence[Any]], list]
 DIV_BY_ZERO = "RT_ARITH_DIV_BY_ZERO"
 UNSUPPORTED_OP = "RT_UNSUPPORTED_OP"
 
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-CMPF_PREDICATES = (
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-)
-
-
-# ----------------------------------------------------------------------------- integers
-
-
-def width_of(t: Type) -> int:
-    """Bit width of a scalar runtime type (index = 64, none = 0, tagged = value + tag)."""
-    if isinstance(t, IntegerType):
-        return t.width
-    if isinstance(t, IndexType):
-        return IndexType.WIDTH
-    if isinstance(t, FloatType):
-        return float_format(t).width
-    if isinstance(t, NoneType):
-        return 0
-    if isinstance(t, TaggedType):
-        return width_of(t.value) + width_of(t.tag)
-    raise ValueError(f"type {t} has no scalar bit width")
-
-
-def mask(v: int, width: int) -> int:
-    """``v`` reduced to its unsigned ``width``-bit pattern."""
-    return v & ((1 << width) - 1)
-
-
-def to_signed(v: int, width: int) -> int:
-    """The two's-complement value of the ``width``-bit pattern ``v``."""
-    v &= (1 << width) - 1
-    return v - (1 << width) if width and v >> (width - 1) else v
-
-
-def is_int_type(t: Type) -> bool:
-    return isinstance(t, (IntegerType, IndexType))
+# The value layout (widths, masks, float formats and encodings) is loom.semantics.layout's, re-exported here;
+# the integer ops' Z3 terms, SV expressions and UB rules sit beside these Python evaluations in loom.semantics.ops.
 
 
 # ----------------------------------------------------------------------------- floats
-
-
-@dataclass(frozen=True)
-class FloatFormat:
-    """A binary IEEE format: ``precision`` significand bits (hidden bit included)."""
-
-    name: str
-    precision: int
-    exp_bits: int
-
-    @property
-    def emax(self) -> int:
-        return (1 << (self.exp_bits - 1)) - 1
-
-    @property
-    def emin(self) -> int:
-        return 1 - self.emax
-
-    @property
-    def width(self) -> int:
-        return self.precision + self.exp_bits
-
-    @property
-    def max_finite(self) -> float:
-        return math.ldexp((1 << self.precision) - 1, self.emax - self.precision + 1)
-
-
-FLOAT_FORMATS: dict[str, FloatFormat] = {
-    "bf16": FloatFormat("bf16", 8, 8),
-    "f16": FloatFormat("f16", 11, 5),
-    "f32": FloatFormat("f32", 24, 8),
-    "f64": FloatFormat("f64", 53, 11),
-}
-
-
-def float_format(t: Type) -> FloatFormat:
-    """The IEEE format of a FloatType."""
-    if not isinstance(t, FloatType) or t.name not in FLOAT_FORMATS:
-        raise ValueError(f"{t} is not a supported float type")
-    return FLOAT_FORMATS[t.name]
 
 
 def _floor_log2(q: Fraction) -> int:
@@ -139,8 +78,7 @@ def _floor_log2(q: Fraction) -> int:
     return e - 1 if Fraction(2) ** e > q else e
 
 
-# arith.truncf's ``roundingmode`` (MLIR's arith::RoundingMode): case i has value i; absent means the first
-ROUNDING_MODES = ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")
+# arith.truncf's ``roundingmode``: ROUNDING_MODES (loom.semantics.predicates)
 
 
 def _magnitude_rounding(mode: str, negative: bool) -> str:
@@ -199,34 +137,6 @@ def round_float(x: Exact, t: Type) -> float:
     return round_to_format(x, float_format(t))
 
 
-def float_to_bits(x: float, t: Type) -> int:
-    """IEEE encoding of ``x`` (representable in ``t``) as an unsigned int; NaN is the quiet NaN."""
-    name = float_format(t).name
-    if x != x:
-        sign = 1 if math.copysign(1.0, x) < 0 else 0
-        return {"f64": 0x7FF8 << 48, "f32": 0x7FC00000, "f16": 0x7E00, "bf16": 0x7FC0}[name] | (
-            sign << (width_of(t) - 1))
-    if name == "f64":
-        return struct.unpack("<Q", struct.pack("<d", x))[0]
-    if name == "f32":
-        return struct.unpack("<I", struct.pack("<f", x))[0]
-    if name == "f16":
-        return struct.unpack("<H", struct.pack("<e", x))[0]
-    return struct.unpack("<I", struct.pack("<f", x))[0] >> 16  # bf16 is exactly an f32's top half
-
-
-def bits_to_float(bits: int, t: Type) -> float:
-    """The float whose IEEE encoding in ``t`` is ``bits``."""
-    name = float_format(t).name
-    if name == "f64":
-        return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
-    if name == "f32":
-        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
-    if name == "f16":
-        return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
-    return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
-
-
 # ----------------------------------------------------------------------------- generic values
 
 
@@ -245,18 +155,7 @@ def normalize(value: Any, t: Type) -> Any:
     return mask(int(value), width_of(t))
 
 
-def to_bits(value: Any, t: Type) -> int:
-    """The unsigned bit pattern of a runtime value of type ``t``."""
-    if isinstance(t, FloatType):
-        return float_to_bits(value, t)
-    return value
-
-
-def from_bits(bits: int, t: Type) -> Any:
-    """The runtime value of type ``t`` whose bit pattern is ``bits``."""
-    if isinstance(t, FloatType):
-        return bits_to_float(bits, t)
-    return mask(bits, width_of(t))
+# to_bits, from_bits: loom.semantics.layout
 
 
 def pack_tagged(value: Any, tag: int, t: TaggedType) -> int:
@@ -726,12 +625,10 @@ def _make_cmpf(sig: OpSig) -> ScalarFn:
 
 
 def _predicate(sig: OpSig, names: tuple[str, ...]) -> str:
-    a = sig.attrs.get("predicate")
-    if isinstance(a, IntegerAttr) and 0 <= a.value < len(names):
-        return names[a.value]
-    if isinstance(a, StringAttr) and a.value in names:
-        return a.value
-    raise sig.fail(f"missing or invalid 'predicate' attribute ({a})")
+    p = predicate_name(sig.attrs, names)
+    if p is None:
+        raise sig.fail(f"missing or invalid 'predicate' attribute ({sig.attrs.get('predicate')})")
+    return p
 
 
 @_builder("arith.select")

@@ -24,26 +24,11 @@ from loom.ir.attributes import (
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.location import Location
 from loom.ir.types import FloatType, FunctionType, IntegerType, MemRefType, TensorType, Type, i1, i64, index
+from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES
 
-CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
-CMPF = {
-    "false": 0,
-    "oeq": 1,
-    "ogt": 2,
-    "oge": 3,
-    "olt": 4,
-    "ole": 5,
-    "one": 6,
-    "ord": 7,
-    "ueq": 8,
-    "ugt": 9,
-    "uge": 10,
-    "ult": 11,
-    "ule": 12,
-    "une": 13,
-    "uno": 14,
-    "true": 15,
-}
+# predicate name -> its enum value (loom.semantics.predicates)
+CMPI = {p: k for k, p in enumerate(CMPI_PREDICATES)}
+CMPF = {p: k for k, p in enumerate(CMPF_PREDICATES)}
 K_DYNAMIC = -9223372036854775808
 
 

@@ -42,6 +42,7 @@ from loom.ir.types import (
     i64,
     index,
 )
+from loom.semantics.layout import width_of
 from loom.semantics.scalar import is_scalar_op
 from loom.testing.scf_builder import CMPF, CMPI, ScfBuilder
 
@@ -141,10 +142,6 @@ MULTI_RESULT = ("arith.addui_extended", "arith.mulsi_extended", "arith.mului_ext
 
 def _supported(names: Sequence[str], exclude: frozenset[str] = frozenset()) -> tuple[str, ...]:
     return tuple(n for n in names if is_scalar_op(n) and n not in exclude)
-
-
-def _width(t: Type) -> int:
-    return 64 if isinstance(t, IndexType) else t.width
 
 
 def _f32_int_range(w: int, signed: bool) -> tuple[float, float]:
@@ -283,7 +280,7 @@ class _Gen:
         if k < 0.45:
             name = r.choice(self.int_binary)
             if name in ("arith.shli", "arith.shrui", "arith.shrsi"):  # an amount below the width
-                amount = b.arith("arith.andi", [g(t), b.const(_width(t) - 1, t)])
+                amount = b.arith("arith.andi", [g(t), b.const(width_of(t) - 1, t)])
                 self.spend()
                 return self.add(b.arith(name, [g(t), amount]))
             return self.add(b.arith(name, [g(t), g(t)]))
@@ -293,7 +290,7 @@ class _Gen:
             name = r.choice(self.int_division)
             dividend = g(t)
             if name in ("arith.divsi", "arith.ceildivsi", "arith.floordivsi"):  # never INT_MIN / -1
-                dividend = b.arith("arith.maxsi", [dividend, b.const(-(1 << (_width(t) - 1)) + 1, t)])
+                dividend = b.arith("arith.maxsi", [dividend, b.const(-(1 << (width_of(t) - 1)) + 1, t)])
                 self.spend()
             return self.add(b.arith(name, [dividend, divisor]))
         if k < 0.6 and self.int_unary and not isinstance(t, IndexType):
@@ -309,7 +306,7 @@ class _Gen:
             return self.add(self.convert(g(r.choice([x for x in (i8, i16, i32, i64, index) if x != t])), t))
         if self.cfg.floats and not isinstance(t, IndexType) and self.fp_to_int:
             name = r.choice(list(self.fp_to_int))
-            lo, hi = _f32_int_range(_width(t), name == "arith.fptosi")
+            lo, hi = _f32_int_range(width_of(t), name == "arith.fptosi")
             # clamped into the integer range (a NaN becomes hi: minnumf/maxnumf take the number)
             x = b.arith("arith.maxnumf", [b.arith("arith.minnumf", [g(f32), b.const(hi, f32)]), b.const(lo, f32)])
             self.spend(4)

@@ -21,8 +21,9 @@ import z3
 from loom.diagnostics import LoomError
 from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr
 from loom.ir.core import Operation
-from loom.ir.types import IndexType, IntegerType, MemRefType, Type
+from loom.ir.types import MemRefType
 from loom.runtime import function_arg_names
+from loom.semantics.layout import int_width
 
 CODE = "CPL_VERIFY_ASSUME"
 OPS = ("<=", ">=", "==", "!=", "<", ">")
@@ -149,7 +150,7 @@ def check_names(assumptions: Sequence[Assumption], func: Operation) -> None:
             elem, dim = element_of(n), dim_of(n)
             base = elem or (dim[0] if dim else n)
             if base not in types:
-                known = ", ".join(k for k, t in types.items() if _width(t) or isinstance(t, MemRefType)) or "none"
+                known = ", ".join(k for k, t in types.items() if int_width(t) or isinstance(t, MemRefType)) or "none"
                 raise LoomError(f"{a.origin} '{a.text}': '{base}' is not an argument of @{_sym(func)} "
                                 f"(integer and memref arguments: {known})", func.loc, CODE)
             t = types[base]
@@ -157,14 +158,14 @@ def check_names(assumptions: Sequence[Assumption], func: Operation) -> None:
                 if not isinstance(t, MemRefType):
                     raise LoomError(f"{a.origin} '{a.text}': '{n}' needs a memref argument; '{base}' has type {t}",
                                     func.loc, CODE)
-                if elem is not None and _width(t.element) is None:
+                if elem is not None and int_width(t.element) is None:
                     raise LoomError(f"{a.origin} '{a.text}': the elements of '{base}' have type {t.element}; "
                                     "assumptions compare integer and index elements only", func.loc, CODE)
                 if dim is not None and dim[1] >= t.rank:
                     raise LoomError(f"{a.origin} '{a.text}': '{base}' has rank {t.rank}, no dimension {dim[1]}",
                                     func.loc, CODE)
                 continue
-            if _width(t) is None:
+            if int_width(t) is None:
                 raise LoomError(f"{a.origin} '{a.text}': argument '{n}' has type {t}; assumptions "
                                 "compare integer and index arguments only", func.loc, CODE)
 
@@ -172,14 +173,6 @@ def check_names(assumptions: Sequence[Assumption], func: Operation) -> None:
 def _sym(func: Operation) -> str:
     s = func.attributes.get("sym_name")
     return getattr(s, "value", "?")
-
-
-def _width(t: Type) -> Optional[int]:
-    if isinstance(t, IndexType):
-        return 64
-    if isinstance(t, IntegerType):
-        return t.width
-    return None
 
 
 def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.BitVecRef]],

@@ -26,12 +26,13 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import z3
 
-from loom.ir.attributes import IntegerAttr
-from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, TupleType, Type, i1, index
-from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
+from loom.ir.types import IndexType, IntegerType, TupleType, Type, i1, index
+from loom.semantics.expr import Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
+from loom.semantics.layout import bus_width, to_bus, tuple_fields
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
-from loom.semantics.scalar import CMPI_PREDICATES, to_bits
+from loom.semantics.ops import INT_OPS
+from loom.semantics.undefined import UbSig
 from loom.verify.solve import conjunction, constant, disjunction, equal, ite, negation
 
 DATA_MODES = ("exact", "uf", "free")
@@ -56,20 +57,12 @@ class UnsupportedExpr(Exception):
 
 
 def width_of(t: Type) -> int:
-    """Bit width of the Z3 encoding of a runtime value of type ``t`` (at least 1)."""
-    if isinstance(t, IntegerType):
-        return t.width
-    if isinstance(t, IndexType):
-        return INDEX_BITS
-    if isinstance(t, FloatType):
-        return t.width
-    if isinstance(t, NoneType):
-        return 1
-    if isinstance(t, TaggedType):
-        return width_of(t.value) + width_of(t.tag)
-    if isinstance(t, TupleType):  # the elements side by side, element 0 in the low bits; () like a none token
-        return sum(width_of(x) for x in t.types) if t.types else 1
-    raise UnsupportedExpr(f"type {t} has no bit-vector encoding")
+    """Bit width of the Z3 encoding of a runtime value of type ``t``: ``loom.semantics.layout.bus_width`` (at least
+    1; none and ``tuple<>`` one bit, a tuple its elements side by side, element 0 in the low bits)."""
+    try:
+        return bus_width(t)
+    except ValueError:
+        raise UnsupportedExpr(f"type {t} has no bit-vector encoding") from None
 
 
 def sort_of(t: Type) -> z3.BitVecSortRef:
@@ -78,22 +71,13 @@ def sort_of(t: Type) -> z3.BitVecSortRef:
 
 
 def const_term(value: object, t: Type) -> z3.BitVecRef:
-    """A runtime value (int bit pattern, float, bool or ``TOKEN``) as a Z3 literal of type ``t``."""
+    """A runtime value (int bit pattern, float, bool or ``TOKEN``) as a Z3 literal of type ``t`` (its bus pattern,
+    ``loom.semantics.layout.to_bus``)."""
     w = width_of(t)
-    if value is TOKEN or isinstance(t, NoneType):
-        return z3.BitVecVal(0, w)
-    if isinstance(t, TupleType) and value == () and not t.types:
-        return z3.BitVecVal(0, 1)
-    if isinstance(t, TupleType) and isinstance(value, tuple) and len(value) == len(t.types):
-        parts = [const_term(v, x) for v, x in zip(value, t.types)]
-        return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
-    if isinstance(value, bool):
-        return z3.BitVecVal(int(value), w)
-    if isinstance(value, float) or isinstance(t, FloatType):
-        return z3.BitVecVal(to_bits(value, t), w)
-    if isinstance(value, int):
-        return z3.BitVecVal(value & ((1 << w) - 1), w)
-    raise UnsupportedExpr(f"constant {value!r} of type {t}")
+    try:
+        return z3.BitVecVal(to_bus(int(value) if isinstance(value, bool) else value, t), w)
+    except (TypeError, ValueError, AttributeError):
+        raise UnsupportedExpr(f"constant {value!r} of type {t}") from None
 
 
 def as_bool(x: z3.ExprRef) -> z3.BoolRef:
@@ -209,14 +193,14 @@ class ExprEncoder:
             return self._scalar(e, heads, regs)
         if fn == TUPLE_MAKE and not e.args:  # () is one zero bit, like a none token
             return z3.BitVecVal(0, 1)
-        if fn == TUPLE_MAKE:  # element 0 in the low bits (``width_of``)
+        if fn == TUPLE_MAKE:  # element 0 in the low bits (``tuple_fields``)
             parts = [self.encode(a, heads, regs, self.type_of(a)) for a in e.args]
             return parts[0] if len(parts) == 1 else z3.Concat(*reversed(parts))
         if fn == TUPLE_GET and isinstance(e.param, TupleIndex) and isinstance(e.param.tuple_type, TupleType):
-            types = e.param.tuple_type.types
-            lo = sum(width_of(x) for x in types[: e.param.index])
+            width_of(e.param.tuple_type)
+            lo, w = tuple_fields(e.param.tuple_type)[e.param.index]
             whole = self.encode(e.args[0], heads, regs, e.param.tuple_type)
-            return z3.Extract(lo + width_of(types[e.param.index]) - 1, lo, whole)
+            return z3.Extract(lo + w - 1, lo, whole)
         raise UnsupportedExpr(f"function {fn!r} has no Z3 encoding")
 
     def guard(self, e: Optional[Expr], heads, regs) -> z3.BoolRef:
@@ -351,6 +335,19 @@ class ExprEncoder:
         return f(*args) if args else f()
 
 
+# The integer ops the models encode bit-precisely (their descriptors' Z3 terms, ``loom.semantics.ops``); every
+# other scalar op is an uninterpreted function (``ExprEncoder._uf``). Which ops are worth a bit-precise term is
+# this engine's choice (counting ops, ipowi and the extended multiplications stay uninterpreted: they cost the
+# solver much and no control property needs them); what the term is, is the descriptor's.
+EXACT_OPS = frozenset({
+    "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
+    "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui", "arith.shli", "arith.shrui", "arith.shrsi",
+    "arith.divui", "arith.remui", "arith.divsi", "arith.remsi",
+    "arith.cmpi", "arith.select",
+    "arith.extsi", "arith.index_cast", "arith.extui", "arith.trunci", "arith.index_castui",
+})
+
+
 def exact_scalar(
     name: str,
     attrs: Mapping[str, object],
@@ -359,86 +356,35 @@ def exact_scalar(
     result_index: int,
     args: Sequence[z3.ExprRef],
 ) -> Optional[z3.ExprRef]:
-    """Bit-precise Z3 term of an integer arith op, or ``None`` when the op is not encoded exactly.
+    """Bit-precise Z3 term of an integer arith op (``EXACT_OPS``), or ``None`` when the op is not encoded exactly.
 
-    Mirrors loom.semantics.scalar for the integer subset (wrapping add/sub/mul,
-    bitwise ops, shifts, min/max, compare, select, extensions, truncation, index
-    casts, division and remainder -- whose by-zero case, a runtime error in the
-    tables, is an uninterpreted value).
+    The term is the op's descriptor's (``loom.semantics.ops.INT_OPS``); a case where the tables raise a runtime
+    error (division by zero, the descriptor's ``traps``) is an uninterpreted value: the run stops there, so any
+    value is sound.
     """
     if result_index != 0 or len(result_types) != 1:
         return None
-    rt = result_types[0]
-    if not all(isinstance(t, (IntegerType, IndexType)) for t in list(operand_types) + [rt]):
-        if name == "arith.select" and len(args) == 3:
-            return z3.If(as_bool(args[0]), args[1], args[2])
+    op = INT_OPS.get(name)
+    if op is None or name not in EXACT_OPS or len(args) != op.arity:
         return None
-    w = width_of(rt)
-    bin2 = {
-        "arith.addi": lambda a, b: a + b,
-        "arith.subi": lambda a, b: a - b,
-        "arith.muli": lambda a, b: a * b,
-        "arith.andi": lambda a, b: a & b,
-        "arith.ori": lambda a, b: a | b,
-        "arith.xori": lambda a, b: a ^ b,
-        "arith.maxsi": lambda a, b: z3.If(a >= b, a, b),
-        "arith.minsi": lambda a, b: z3.If(a <= b, a, b),
-        "arith.maxui": lambda a, b: z3.If(z3.UGE(a, b), a, b),
-        "arith.minui": lambda a, b: z3.If(z3.ULE(a, b), a, b),
-        "arith.shli": lambda a, b: z3.If(z3.ULT(b, w), a << b, z3.BitVecVal(0, w)),
-        "arith.shrui": lambda a, b: z3.If(z3.ULT(b, w), z3.LShR(a, b), z3.BitVecVal(0, w)),
-    }
-    if name in bin2 and len(args) == 2:
-        return bin2[name](args[0], args[1])
-    divs = {
-        "arith.divui": lambda a, b: z3.UDiv(a, b),
-        "arith.remui": lambda a, b: z3.URem(a, b),
-        "arith.divsi": lambda a, b: a / b,  # bvsdiv truncates toward zero, like the scalar semantics
-        "arith.remsi": lambda a, b: z3.SRem(a, b),  # sign of the dividend, like the scalar semantics
-    }
-    if name in divs and len(args) == 2:
-        a, b = args
-        # a zero divisor is the runtime error RT_ARITH_DIV_BY_ZERO: the run stops, any value is sound there
-        undefined = z3.Function(f"{name.replace('.', '_')}_by_zero_w{w}", a.sort(), a.sort())
-        return z3.If(b == 0, undefined(a), divs[name](a, b))
-    if name == "arith.shrsi" and len(args) == 2:
-        a, b = args
-        return z3.If(z3.ULT(b, w), a >> b, a >> (w - 1))
-    if name == "arith.cmpi" and len(args) == 2:
-        pred = attrs.get("predicate")
-        if not isinstance(pred, IntegerAttr) or not 0 <= pred.value < len(CMPI_PREDICATES):
+    if not all(isinstance(t, (IntegerType, IndexType)) for t in list(operand_types) + list(result_types)):
+        if name != "arith.select":
             return None
-        a, b = args
-        p = CMPI_PREDICATES[pred.value]
-        cmp = {
-            "eq": lambda: a == b,
-            "ne": lambda: a != b,
-            "slt": lambda: a < b,
-            "sle": lambda: a <= b,
-            "sgt": lambda: a > b,
-            "sge": lambda: a >= b,
-            "ult": lambda: z3.ULT(a, b),
-            "ule": lambda: z3.ULE(a, b),
-            "ugt": lambda: z3.UGT(a, b),
-            "uge": lambda: z3.UGE(a, b),
-        }[p]()
-        return as_bit(cmp)
-    if name == "arith.select" and len(args) == 3:
-        return z3.If(as_bool(args[0]), args[1], args[2])
-    if len(args) == 1 and name in (
-        "arith.extsi",
-        "arith.index_cast",
-        "arith.extui",
-        "arith.trunci",
-        "arith.index_castui",
-    ):
+    info = ScalarInfo(tuple(attrs.items()), tuple(operand_types), tuple(result_types), 0)
+    if name == "arith.select":
+        return op.z3([as_bool(args[0]), args[1], args[2]], info)
+    try:
+        term = op.z3(args, info)
+    except ValueError:  # an attribute the op cannot be built with (a cmpi predicate out of range)
+        return None
+    if op.bool_result:
+        return as_bit(term)
+    for trap in op.traps:
         a = args[0]
-        if a.size() >= w:
-            return z3.Extract(w - 1, 0, a) if a.size() > w else a
-        if name in ("arith.extsi", "arith.index_cast"):
-            return z3.SignExt(w - a.size(), a)
-        return z3.ZeroExt(w - a.size(), a)
-    return None
+        sig = UbSig(name, dict(attrs), tuple(operand_types), tuple(result_types))
+        undefined = z3.Function(f"{name.replace('.', '_')}_by_zero_w{width_of(result_types[0])}", a.sort(), a.sort())
+        term = z3.If(trap.term(args, sig), undefined(a), term)
+    return term
 
 
 # ----------------------------------------------------------------------------- machines

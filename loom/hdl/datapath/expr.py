@@ -7,7 +7,8 @@ width of its type, so wrap-around happens where the semantics says it does
 synthesizable and bit-exact; float ops are behavioural models for simulation
 (``$bitstoshortreal``/``$realtobits``) and unconstrained (``anyseq``) under
 Yosys, which is stated in every report that mentions them. A tuple (``handshake.pack``/``unpack``) is its
-elements side by side, element 0 in the low bits, each ``bits`` wide: the Z3 model's layout.
+elements side by side, element 0 in the low bits, each ``bits`` wide: ``loom.semantics.layout``'s bus layout,
+which the Z3 model reads too.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from loom.ir.types import FloatType, NoneType, TupleType, Type, i1, index
-from loom.semantics.expr import TOKEN, Apply, Const, Expr, In, Reg, ScalarInfo
+from loom.semantics.expr import Apply, Const, Expr, In, Reg, ScalarInfo
 from loom.semantics.functions import TUPLE_GET, TUPLE_MAKE, TupleIndex
-from loom.semantics.scalar import CMPF_PREDICATES, CMPI_PREDICATES, float_to_bits, from_bits, mask, to_bits, width_of
-from loom.ir.attributes import IntegerAttr, StringAttr
+from loom.semantics.layout import bus_width, from_bus, to_bus, tuple_fields
+from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES, predicate_name
 
 
 class HdlUnsupported(Exception):
@@ -36,44 +37,12 @@ def unique(base: str, taken: set[str]) -> str:
     return out
 
 
-def bits(t: Type) -> int:
-    """Width of the data bus carrying type ``t`` (a none token and an empty tuple still get one bit; a tuple is
-    the sum of its elements' buses). ValueError for a type with no encoding (an unknown float)."""
-    if isinstance(t, TupleType):
-        return sum(bits(x) for x in t.types) if t.types else 1
-    return max(1, width_of(t))
-
-
-def tuple_fields(t: TupleType) -> list[tuple[int, int]]:
-    """(low bit, width) of each element of a tuple's bus, element 0 lowest."""
-    out, low = [], 0
-    for x in t.types:
-        w = bits(x)
-        out.append((low, w))
-        low += w
-    return out
-
-
-def encode(value: object, t: Type) -> int:
-    """The unsigned bus pattern of a runtime value of type ``t`` (a none token is 0)."""
-    if value is TOKEN or isinstance(t, NoneType):
-        return 0
-    if isinstance(t, TupleType):
-        if not isinstance(value, tuple) or len(value) != len(t.types):
-            raise ValueError(f"{value!r} is not a value of type {t}")
-        return sum(encode(v, x) << low for v, x, (low, _) in zip(value, t.types, tuple_fields(t)))
-    if isinstance(t, FloatType):
-        return float_to_bits(float(value), t)  # type: ignore[arg-type]
-    return mask(int(to_bits(value, t)), bits(t))  # type: ignore[call-overload]
-
-
-def decode(pattern: int, t: Type) -> object:
-    """The runtime value of type ``t`` whose bus pattern is ``pattern`` (``encode``'s inverse)."""
-    if isinstance(t, NoneType):
-        return TOKEN
-    if isinstance(t, TupleType):
-        return tuple(decode((pattern >> low) & ((1 << w) - 1), x) for x, (low, w) in zip(t.types, tuple_fields(t)))
-    return from_bits(pattern, t)
+# The bus layout is the semantics' (loom.semantics.layout), under the names the RTL generator uses: ``bits`` is
+# ``bus_width`` (a none token and ``tuple<>`` one bit, a tuple the sum of its elements' buses), ``tuple_fields``
+# each element's (low bit, width), ``encode``/``decode`` a runtime value's bus pattern and back.
+bits = bus_width
+encode = to_bus
+decode = from_bus
 
 
 def literal(value: object, t: Type) -> str:
@@ -221,13 +190,12 @@ def step_sv(op: str, a: str, b: str, bld: SvExprBuilder) -> str:
 
 
 def predicate(info: ScalarInfo, names: tuple[str, ...]) -> str:
-    """The comparison predicate of a cmpi/cmpf call."""
-    a = dict(info.attrs).get("predicate")
-    if isinstance(a, IntegerAttr) and 0 <= a.value < len(names):
-        return names[a.value]
-    if isinstance(a, StringAttr) and a.value in names:
-        return a.value
-    raise HdlUnsupported(f"predicate {a}")
+    """The comparison predicate of a cmpi/cmpf call (``loom.semantics.predicates.predicate_name``)."""
+    attrs = dict(info.attrs)
+    p = predicate_name(attrs, names)
+    if p is None:
+        raise HdlUnsupported(f"predicate {attrs.get('predicate')}")
+    return p
 
 
 __all__ = [

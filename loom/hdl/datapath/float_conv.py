@@ -8,10 +8,13 @@ sit outside ``YOSYS`` like every float model.
 
 from __future__ import annotations
 
+from loom.semantics.layout import FLOAT_FORMATS
+
+# read from the semantics' float-format table (loom.semantics.layout.FLOAT_FORMATS):
 # (precision incl. the hidden bit, exponent bits) of the narrow formats, computed through f64
-NARROW = {"f32": (24, 8), "f16": (11, 5), "bf16": (8, 8)}
-QNAN = {"bf16": 0x7FC0, "f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
-INF_MAG = {"bf16": 0x7F80, "f16": 0x7C00, "f32": 0x7F800000, "f64": 0x7FF0000000000000}  # infinity's magnitude
+NARROW = {n: (f.precision, f.exp_bits) for n, f in FLOAT_FORMATS.items() if n != "f64"}
+QNAN = {n: f.qnan for n, f in FLOAT_FORMATS.items()}  # the quiet NaN every NaN is encoded as
+INF_MAG = {n: f.inf_mag for n, f in FLOAT_FORMATS.items()}  # infinity's magnitude
 
 
 def to_f64_function(name: str) -> str:

@@ -18,12 +18,15 @@ from loom.hdl.datapath.float_conv import INF_MAG, MODES, QNAN, fptoi_function, f
 from loom.hdl.datapath.expr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
+from loom.semantics.layout import FLOAT_FORMATS
 from loom.semantics.scalar import ROUNDING_MODES, rounding_mode
 
 FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-FLOAT_WIDTHS = {"bf16": 16, "f16": 16, "f32": 32, "f64": 64}
+
+
 def fmt(t: Type) -> str:
-    if not isinstance(t, FloatType) or t.name not in FLOAT_WIDTHS:
+    """The name of a float type the RTL models (every format of ``loom.semantics.layout.FLOAT_FORMATS``)."""
+    if not isinstance(t, FloatType) or t.name not in FLOAT_FORMATS:
         raise HdlUnsupported(f"float type {t} (the RTL models bf16, f16, f32 and f64)")
     return t.name
 

@@ -18,50 +18,22 @@ from typing import Optional, Sequence
 import z3
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation
-from loom.ir.types import FloatType, IndexType, IntegerType, NoneType, TaggedType, Type
-from loom.semantics.scalar import CMPI_PREDICATES, eval_scalar, is_scalar_op
+from loom.ir.types import FloatType, IntegerType, NoneType, TaggedType, Type
+from loom.semantics.expr import ScalarInfo
+from loom.semantics.layout import int_width
+from loom.semantics.ops import INT_OPS
+from loom.semantics.predicates import CMPI_PREDICATES, predicate_name
+from loom.semantics.scalar import eval_scalar, is_scalar_op
 from loom.verify.lengths.clock import _FALSE_ID, _TRUE_ID, TermMap
 
-EXACT_BINARY = {
-    "arith.addi": lambda a, b: a + b,
-    "arith.subi": lambda a, b: a - b,
-    "arith.muli": lambda a, b: a * b,
-    "arith.andi": lambda a, b: a & b,
-    "arith.ori": lambda a, b: a | b,
-    "arith.xori": lambda a, b: a ^ b,
-    "arith.shli": lambda a, b: a << b,
-    "arith.shrui": lambda a, b: z3.LShR(a, b),
-    "arith.shrsi": lambda a, b: a >> b,
-    "arith.maxui": lambda a, b: z3.If(z3.UGE(a, b), a, b),
-    "arith.minui": lambda a, b: z3.If(z3.ULE(a, b), a, b),
-    "arith.maxsi": lambda a, b: z3.If(a >= b, a, b),
-    "arith.minsi": lambda a, b: z3.If(a <= b, a, b),
-}
-CMPI = {
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
-    "slt": lambda a, b: a < b,
-    "sle": lambda a, b: a <= b,
-    "sgt": lambda a, b: a > b,
-    "sge": lambda a, b: a >= b,
-    "ult": z3.ULT,
-    "ule": z3.ULE,
-    "ugt": z3.UGT,
-    "uge": z3.UGE,
-}
-SIGN_EXTENDING = ("arith.extsi", "arith.index_cast")
-ZERO_EXTENDING = ("arith.extui", "arith.trunci", "arith.index_castui")
-
-
-def int_width(t: Type) -> Optional[int]:
-    """Bit width of an integer-like type (index is 64), None for anything else."""
-    if isinstance(t, IndexType):
-        return 64
-    if isinstance(t, IntegerType):
-        return t.width
-    return None
+# The integer ops the length calculus models exactly, with their descriptors' Z3 terms (loom.semantics.ops);
+# the rest (division, counting, ...) are uninterpreted functions of their operands.
+EXACT = frozenset({
+    "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
+    "arith.shli", "arith.shrui", "arith.shrsi", "arith.maxui", "arith.minui", "arith.maxsi", "arith.minsi",
+    "arith.extsi", "arith.index_cast", "arith.extui", "arith.trunci", "arith.index_castui",
+})
 
 
 def is_i1(t: Type) -> bool:
@@ -175,30 +147,20 @@ class Values:
         if len(out_types) != 1:
             return None
         rt = out_types[0]
+        d = INT_OPS.get(name)
+        if d is None:
+            return None
+        info = ScalarInfo(tuple(op.attributes.items()), tuple(in_types), tuple(out_types), 0)
         if name == "arith.select" and len(args) == 3 and is_i1(in_types[0]):
-            return z3.If(args[0], args[1], args[2])
-        if name in EXACT_BINARY and len(args) == 2 and int_width(rt) is not None:
-            a, b = (to_bv(x) for x in args)
-            return from_bv(EXACT_BINARY[name](a, b), rt)
+            return d.z3(args, info)  # the condition is a Bool here already, like i1 values
         if name == "arith.cmpi" and len(args) == 2 and int_width(in_types[0]) is not None:
-            pred = _predicate(op)
-            if pred is None:
+            if _predicate(op) is None:
                 return None
-            return CMPI[pred](to_bv(args[0]), to_bv(args[1]))
-        if (name in SIGN_EXTENDING or name in ZERO_EXTENDING) and len(args) == 1:
-            wi, wo = int_width(in_types[0]), int_width(rt)
-            if wi is None or wo is None:
+            return d.z3([to_bv(args[0]), to_bv(args[1])], info)
+        if name in EXACT and len(args) == d.arity and int_width(rt) is not None:
+            if d.arity == 1 and int_width(in_types[0]) is None:
                 return None
-            x = to_bv(args[0])
-            if wo < wi:
-                y = z3.Extract(wo - 1, 0, x)
-            elif wo == wi:
-                y = x
-            elif name in SIGN_EXTENDING:
-                y = z3.SignExt(wo - wi, x)
-            else:
-                y = z3.ZeroExt(wo - wi, x)
-            return from_bv(y, rt)
+            return from_bv(d.z3([to_bv(x) for x in args], info), rt)
         return None
 
 
@@ -227,12 +189,7 @@ def from_bv(x: z3.BitVecRef, t: Type) -> z3.ExprRef:
 
 
 def _predicate(op: Operation) -> Optional[str]:
-    a = op.attributes.get("predicate")
-    if isinstance(a, IntegerAttr) and 0 <= a.value < len(CMPI_PREDICATES):
-        return CMPI_PREDICATES[a.value]
-    if isinstance(a, StringAttr) and a.value in CMPI_PREDICATES:
-        return a.value
-    return None
+    return predicate_name(op.attributes, CMPI_PREDICATES)
 
 
 def is_float(t: Type) -> bool:
