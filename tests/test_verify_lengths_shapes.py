@@ -203,3 +203,35 @@ def test_a_witness_no_run_shows_is_not_reported_refuted():
     assert obs["balance.%next"].status == "refuted"
     cur = obs["balance.%cur"]
     assert cur.status == "unknown" and "does not show it" in cur.detail and cur.nature is None, cur.detail
+
+
+# ---------------------------------------------------------------------------- the RTL monitors read the same clocks
+def test_rtl_class_monitors_state_the_raw_clock_of_the_exit_test():
+    """The RTL form of class.* (loom/hdl/monitors/classes.py) takes the clock from the same checks: the exit
+    test's raw index copy has no body-local consumer, hence no body-class monitor; the raw channels are
+    compared with the stream's own raw condition and the exit split's sides with its true tokens / the guard."""
+    from loom.hdl.emit import emit
+
+    mons = {m.obligation: m for m in emit(dfg("ok_exit_test_raw"), "xt").design.monitors.props}
+    assert "class.%idx2#0" not in mons
+    assert mons["class.%idx"].statement.startswith("raw class") and "%cont" in mons["class.%idx"].statement
+    assert mons["class.%acc"].statement.startswith("raw class")
+    assert mons["class.%acc_t"].statement.startswith("body class")
+    assert mons["class.%acc_f"].statement.startswith("once class")
+
+
+@pytest.mark.sby_slow
+def test_rtl_monitors_hold_on_the_exit_test_dfg(tmp_path):
+    """A bounded SymbiYosys run of every DFG-level monitor of ok_exit_test_raw (n <= 2, a whole run) finds no
+    violation: the RTL agrees with Z3's proofs, and it did not refute the exit test as the old rule did."""
+    from hdl_support import need
+    from loom.hdl.emit import emit, write_all
+    from loom.hdl.formal.sby import run_task
+
+    need("yowasp-sby")
+    need("yices-smt2")
+    e = emit(dfg("ok_exit_test_raw"), "xt", rtl_bound=2, dfg_depth=45)
+    assert any(m.obligation == "class.%acc" for m in e.design.monitors.props)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "xt.sby", "dfg", timeout=900)
+    assert v.status == "pass", (v.failed, v.log[-1500:])
