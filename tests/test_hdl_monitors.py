@@ -183,7 +183,9 @@ def test_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch):
     need("yowasp-sby")
     need("yices-smt2")
     func, src = _with_source("war_swapped", monkeypatch)
-    refuted = {o.id for o in verify_function(func, VerifyContext(), source=src).obligations if o.status == "refuted"}
+    # (the source's a[i] has no size precondition, so its safe.load bounds are refuted too: not the RTL's business)
+    refuted = {o.id for o in verify_function(func, VerifyContext(), source=src).obligations if o.status == "refuted"
+               and o.kind != "safety"}
     assert refuted == {"mem.a.order.ld0<st0"}
     e = emit(func, "sw", rtl_bound=1, dfg_depth=12, source=src)
     write_all(tmp_path, e.files)
