@@ -14,7 +14,9 @@ op and channel:
 * *its consumer starves* (fewer): the op consumed fewer tokens of the channel than the witness counts
   and waits -- the run deadlocks, or ends with the op holding tokens on its other inputs or latched;
 * *a body-local access fires at the loop's exit* (``class``): the access consumed the counted number of
-  tokens (one per raw position, N+1) in a run whose loops ran the counted number of iterations;
+  tokens (one per raw position, N+1) in a run whose loops ran the counted number of iterations, or the
+  run stops with ``RT_MEMREF_OUT_OF_BOUNDS`` at the access's memory port (the address one past the
+  loop's last, when the trip count is a memref's size), or the exit position's token is left over;
 * *a select out of range*: the run stops with ``RT_HANDSHAKE_MUX_SELECT_RANGE``;
 * *a stream that never stops*: the run reaches the step cap (``RT_SIM_STEP_LIMIT``).
 
@@ -33,6 +35,7 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 
 REPLAY_STEPS = 200_000  # firings per replayed run (deterministic: the simulator's schedule is fixed)
+OUT_OF_BOUNDS = "RT_MEMREF_OUT_OF_BOUNDS"
 MAX_VARIANTS = 8
 
 
@@ -45,6 +48,7 @@ class Run:
     quiescent: bool = True  # False: still firing at the step cap
     code: Optional[str] = None
     message: str = ""
+    where: str = ""  # the location of the op a runtime error stopped at
     residual: dict[str, int] = field(default_factory=dict)  # channel -> tokens beyond its re-arm allowance
     latched: list[str] = field(default_factory=list)  # ops left mid-burst
     crossed: dict[tuple[int, int], int] = field(default_factory=dict)  # (value, consumer op) -> tokens in
@@ -81,6 +85,7 @@ def run(func: Operation, inputs: dict, steps: int = REPLAY_STEPS) -> Run:
     out = Run(inputs, "completed", quiescent)
     if error is not None:
         out.status, out.code, out.message = "error", error.code, error.message
+        out.where = str(error.loc)
     elif not quiescent and returned is None:
         out.status, out.code, out.message = "error", STEP_LIMIT, f"no completion after {n} firings"
     elif returned is None:
@@ -170,6 +175,8 @@ def shows(a, c, r: Run, got: int, want: int, trips: dict) -> Optional[str]:
         if r.status == "error" and r.code == "RT_HANDSHAKE_MUX_SELECT_RANGE":
             return f"stops with {r.code}: {r.message}"
         return None
+    if c.family == "class" and r.code == OUT_OF_BOUNDS and r.where in _ports(a, op):
+        return f"the run stops at {opn}'s memory port: {r.message}"  # the access past the loop's last address
     if r.status == "error" and r.quiescent:
         return None  # a runtime error (or inputs the simulator refuses): not the symptom claimed
     how = ("the run deadlocks" if r.status == "deadlock" else "the run ends" if r.quiescent
@@ -202,6 +209,13 @@ def shows(a, c, r: Run, got: int, want: int, trips: dict) -> Optional[str]:
     if (r.status == "deadlock" or not r.quiescent) and crossed < want:
         return f"{how} with {opn} waiting for {name} (it took {crossed} of the {want} token(s) it needs)"
     return None
+
+
+def _ports(a, op: Operation) -> set[str]:
+    """Locations of the memory ports an access's address results feed (where the simulator checks bounds)."""
+    outs = {id(r) for r in op.results}
+    return {str(u.loc) for u in a.typing.func.regions[0].entry.ops
+            if any(id(v) in outs for v in u.operands)} | {str(op.loc)}
 
 
 def replay_check(a, c, w) -> dict:
