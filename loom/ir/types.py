@@ -171,21 +171,6 @@ f32 = FloatType("f32")
 f64 = FloatType("f64")
 
 
-def bit_width(t: Type) -> int:
-    """Width in bits of a scalar type (index counts as 64, none as 0)."""
-    if isinstance(t, IntegerType):
-        return t.width
-    if isinstance(t, IndexType):
-        return IndexType.WIDTH
-    if isinstance(t, FloatType):
-        return t.width
-    if isinstance(t, NoneType):
-        return 0
-    if isinstance(t, TaggedType):
-        return bit_width(t.value) + bit_width(t.tag)
-    raise ValueError(f"type {t} has no scalar bit width")
-
-
 def is_integer_like(t: Type) -> bool:
     """Signless/signed integers and index."""
     return isinstance(t, (IntegerType, IndexType))

@@ -28,10 +28,12 @@ from loom.lower.scopes import (
     WhileFrameScope,
     hint,
 )
-from loom.lower.statics import const_int, static_trips_positive, width
+from loom.lower.statics import const_int, static_trips_positive
+from loom.semantics.layout import width_of
+from loom.semantics.predicates import CMPI_PREDICATES
 from loom.semantics.scalar import is_scalar_op
 
-CMPI_EQ, CMPI_SLT, CMPI_ULT = 0, 2, 6
+CMPI_EQ, CMPI_SLT, CMPI_ULT = (CMPI_PREDICATES.index(p) for p in ("eq", "slt", "ult"))
 INDEX_MIN = -(1 << 63)
 _IGNORED = ("memref.dealloc", "memref.get_global", *ALLOC_OPS, *VIEW_OPS)
 
@@ -264,7 +266,7 @@ class RegionLowering:
         self._check_results(op)
         lb, ub = op.operands[0], op.operands[1]
         unsigned = "unsignedCmp" in op.attributes
-        if not isinstance(lb.type, (IndexType, IntegerType)) or width(lb.type) > 64:
+        if not isinstance(lb.type, (IndexType, IntegerType)) or width_of(lb.type) > 64:
             raise unsupported(f"scf.for with induction variable type {lb.type} is not supported", op.loc)
         inits = op.operands[3:]
         runs = static_trips_positive(lb, ub, unsigned)
@@ -306,7 +308,7 @@ class RegionLowering:
         lb, ub, step = op.operands[0], op.operands[1], op.operands[2]
         inits = op.operands[3:]
         unsigned = "unsignedCmp" in op.attributes
-        biased = unsigned and width(lb.type) == 64
+        biased = unsigned and width_of(lb.type) == 64
         body = op.regions[0].entry
         start = self._to_stream_index(g.lookup(lb), unsigned, g, loc)
         bound = self._to_stream_index(g.lookup(ub), unsigned, g, loc)

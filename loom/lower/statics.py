@@ -6,7 +6,7 @@ from typing import Optional
 
 from loom.ir.attributes import BoolAttr, IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
-from loom.ir.types import IndexType, Type
+from loom.semantics.layout import width_of
 
 
 def const_int(v: Value) -> Optional[int]:
@@ -22,16 +22,12 @@ def const_int(v: Value) -> Optional[int]:
     return None
 
 
-def width(t: Type) -> int:
-    return IndexType.WIDTH if isinstance(t, IndexType) else t.width  # type: ignore[attr-defined]
-
-
 def static_trips_positive(lb: Value, ub: Value, unsigned: bool) -> Optional[bool]:
     """Whether ``lb < ub`` (the body runs at least once) when both bounds are constants, else None."""
     lo, hi = const_int(lb), const_int(ub)
     if lo is None or hi is None:
         return None
-    w = width(lb.type)
+    w = width_of(lb.type)
     lo, hi = lo % (1 << w), hi % (1 << w)
     if not unsigned:
         lo = lo - (1 << w) if lo >> (w - 1) else lo

@@ -16,6 +16,7 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType, NoneType, Type
 from loom.map.adg.model import FU, MemDef, value_width
 from loom.map.dfg import DNode
+from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES, predicate_name
 
 CONT_CONDS = ("<", "<=", ">", ">=", "!=")  # one-hot bit order of dataflow.stream's cont_cond
 
@@ -97,8 +98,9 @@ def _field_value(f: Field, src: DNode) -> int:
     if f.kind == "join":
         return (1 << len(src.in_types)) - 1
     if f.kind == "cmp":
-        a = src.op.attributes.get("predicate")
-        return a.value if isinstance(a, IntegerAttr) else 0
+        names = CMPF_PREDICATES if src.op.name == "arith.cmpf" else CMPI_PREDICATES
+        p = predicate_name(src.op.attributes, names)
+        return names.index(p) if p is not None else 0
     cc = _str_attr(src.op, "cont_cond", "<")
     return 1 << CONT_CONDS.index(cc) if cc in CONT_CONDS else 0
 

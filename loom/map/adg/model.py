@@ -15,6 +15,7 @@ from typing import Optional
 from loom.ir.core import Operation
 from loom.ir.location import UNKNOWN, Location
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType, OpaqueType, Type
+from loom.semantics.layout import width_of
 
 Port = tuple[str, str, int]
 MODULE_IN = "$in"
@@ -42,15 +43,12 @@ def bits_width(t: Type) -> Optional[int]:
 
 
 def value_width(t: Type) -> Optional[int]:
-    """Bits a native value occupies on a fabric port (none: 0); None when it cannot travel on one."""
-    if isinstance(t, IntegerType):
-        return t.width
+    """Bits a native value occupies on a fabric port: the value layout (``loom.semantics.layout.width_of``: none
+    0), index ``INDEX_WIDTH``; None when it cannot travel on one."""
     if isinstance(t, IndexType):
         return INDEX_WIDTH
-    if isinstance(t, FloatType):
-        return t.width
-    if isinstance(t, NoneType):
-        return 0
+    if isinstance(t, (IntegerType, FloatType, NoneType)):
+        return width_of(t)
     return None
 
 
