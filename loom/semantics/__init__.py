@@ -2,7 +2,11 @@
 
 ``machine_for(op)`` gives the table of a concrete op; ``describe`` prints one;
 the expression AST and its evaluator live in ``expr`` and ``functions``. The
-scalar arithmetic the tables delegate to (``scalar:<op>``) is ``scalar.py``.
+scalar arithmetic the tables delegate to (``scalar:<op>``) is ``scalar.py``; each
+integer op's descriptor (its Python evaluation, Z3 term, SV expression and UB
+rules, read by every engine) is ``ops.INT_OPS``, the UB rules ``undefined``, the
+value layout (float formats, widths, the tuple bus) ``layout`` and the arith
+enums ``predicates``.
 """
 
 from loom.semantics.build import machine_for

@@ -27,6 +27,7 @@ from loom.hdl.datapath.expr import bits
 from loom.ir.attributes import Attribute
 from loom.ir.types import FloatType, Type
 from loom.semantics.handshake_ops import combinational
+from loom.semantics.layout import FLOAT_FORMATS
 from loom.semantics.scalar import eval_scalar, from_bits, to_bits, width_of
 
 
@@ -63,7 +64,7 @@ def edge_values(t: Type, rng: random.Random, n_random: int = 6) -> list[int]:
     vals = {0, 1, m, m >> 1, (m >> 1) + 1, 2, w - 1, w, w + 1, 3}
     vals |= {rng.getrandbits(w) for _ in range(n_random)}
     # just past a tie of bf16/f16/f32/f64 precision, both signs: converting through a wider float rounds twice
-    for prec in (8, 11, 24, 53):
+    for prec in sorted({f.precision for f in FLOAT_FORMATS.values()}):
         if w - 2 - prec >= 1:
             v = (1 << (w - 2)) + (1 << (w - 2 - prec)) + 1
             vals |= {v, -v}
