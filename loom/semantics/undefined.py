@@ -161,7 +161,7 @@ def _wrap_rule(op: str) -> UbRule:
             x, y = ext(w, a), ext(w, b)
             r = wide(x, y)
             out.append(r != ext(w, z3.Extract(w - 1, 0, r)))
-        return z3.Or(*out) if out else z3.BoolVal(False)
+        return out[0] if len(out) == 1 else z3.Or(*out) if out else z3.BoolVal(False)
 
     def sv(s: UbSig) -> str:
         """The exact result in a wider bus (signed: operands sign-extended by a size cast of ``$signed``), out of

@@ -200,7 +200,7 @@ def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.Bi
                 f = _compare(c, lambda n, term=term: term if n == mem + ELEMENTS else arg(n))
                 if f is not None:
                     parts.append(f)
-    return z3.And(*parts) if parts else z3.BoolVal(True)
+    return parts[0] if len(parts) == 1 else z3.And(*parts) if parts else z3.BoolVal(True)
 
 
 def _compare(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Optional[z3.BoolRef]:

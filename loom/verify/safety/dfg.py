@@ -27,7 +27,7 @@ from loom.verify.memory.structure import memory_layout
 from loom.verify.refine.dfg import DfgModel
 from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
 from loom.verify.safety.check import REPLAY_STEPS, SafetyCheck
-from loom.verify.safety.sites import OOB, ForLoop, Site
+from loom.verify.safety.sites import OOB, ForLoop, Site, any_of
 
 
 class DfgSafetyModel:
@@ -69,7 +69,7 @@ class DfgSafetyModel:
                 dim = dim_term(self.dfg.values, root, t, k)
                 site.show[f"index{k}"], site.show[f"dim{k}"] = it, dim
                 out.append(z3.UGE(it, dim))
-            site.bad = z3.Or(*out) if out else z3.BoolVal(False)
+            site.bad = any_of(out)
             if a.kind == "load" and op.results:
                 d = self.dfg.ev(op.results[0]).term
                 if d is not None and z3.is_const(d):

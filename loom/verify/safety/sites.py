@@ -122,7 +122,7 @@ class SafetyModel(ScfModel):
                 it = bv64(self.values, self.term(i))
                 show[f"index{k}"], show[f"dim{k}"] = it, size
                 out.append(z3.UGE(it, size))  # a negative index is a huge unsigned pattern, as at run time
-            return z3.Or(*out) if out else z3.BoolVal(False), show
+            return any_of(out), show
 
         self._site(op, "bounds", OOB, "an index is not below its dimension", ctx, pc, build)
 
@@ -145,7 +145,7 @@ class SafetyModel(ScfModel):
                 O, S, ST, D = (z3.SignExt(66, x) for x in (o, s, st, dim))
                 last = O + (S - 1) * ST
                 out.append(z3.Or(S < 0, O < 0, z3.And(S > 0, z3.Or(last >= D, last < 0)), z3.And(S == 0, O > D)))
-            return z3.Or(*out), show
+            return any_of(out), show
 
         self._site(op, "bounds", BAD_VIEW, "the view's window does not fit its source", ctx, pc, build)
 
@@ -188,6 +188,12 @@ class SafetyModel(ScfModel):
         elif w > 64:
             return
         self.for_loops[frame] = ForLoop(frame, lb, ub, step, unsigned)
+
+
+def any_of(xs: list) -> z3.BoolRef:
+    """The disjunction of ``xs``, never a one-argument ``or`` (not SMT-LIB: the archived script must parse in
+    every solver)."""
+    return xs[0] if len(xs) == 1 else z3.Or(*xs) if xs else z3.BoolVal(False)
 
 
 def _cast_fits(op: Operation) -> bool:
