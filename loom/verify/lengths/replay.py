@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+import z3
+
 from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
@@ -110,10 +112,31 @@ def run(func: Operation, inputs: dict, steps: int = REPLAY_STEPS) -> Run:
     return out
 
 
+def witness_dims(a, w) -> dict:
+    """Memref sizes a count witness fixes: ``memref.dim`` results whose value its model assigns (the
+    calculus reads them as uninterpreted values of the memref and the dimension), as ``name.dimK``."""
+    from loom.runtime import function_arg_names
+
+    func = a.typing.func
+    args = func.regions[0].entry.args
+    names = dict(zip(args, function_arg_names(func)))
+    out: dict[str, int] = {}
+    for op in func.regions[0].entry.ops:
+        if op.name != "memref.dim" or len(op.operands) != 2 or op.operands[0] not in names:
+            continue
+        k, d = a.typing.types.get(op.operands[1]), a.typing.types.get(op.results[0])
+        if k is None or d is None or not z3.is_bv_value(z3.simplify(k.term)):
+            continue
+        got = w.model.eval(d.term, model_completion=False)
+        if z3.is_bv_value(got):
+            out[f"{names[op.operands[0]]}.dim{z3.simplify(k.term).as_long()}"] = max(0, got.as_signed_long())
+    return out
+
+
 def variants(func: Operation, args: dict, trips: dict) -> list[dict]:
-    """Inputs to replay a witness on: its arguments, memrefs sized to the largest trip count it names (+1,
-    then exactly) and filled with it (a trip count loaded from memory), then as ``input_variants`` builds
-    them (3 and 6 elements, arguments clamped)."""
+    """Inputs to replay a witness on: its arguments (and the memref sizes it fixes, ``name.dimK``), memrefs
+    sized to the largest trip count it names (+1, then exactly) and filled with it (a trip count loaded
+    from memory), then as ``input_variants`` builds them (3 and 6 elements, arguments clamped)."""
     from loom.runtime import function_arg_names
     from loom.verify.refine.replay import input_variants
 
@@ -225,7 +248,7 @@ def replay_check(a, c, w) -> dict:
     func = a.typing.func
     tried: list[str] = []
     first: Optional[Run] = None
-    for inputs in variants(func, w.args, w.trips):
+    for inputs in variants(func, {**witness_dims(a, w), **w.args}, w.trips):
         r = run(func, inputs)
         first = first or r
         why = shows(a, c, r, got, want, w.trips)
