@@ -27,6 +27,7 @@ is ``unknown`` with what the runs showed (``loom.verify.lengths.check``).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -248,8 +249,12 @@ def replay_check(a, c, w) -> dict:
     func = a.typing.func
     tried: list[str] = []
     first: Optional[Run] = None
+    runs = a.__dict__.setdefault("_replayed", {})  # one run per input of the analysis (checks share witnesses)
     for inputs in variants(func, {**witness_dims(a, w), **w.args}, w.trips):
-        r = run(func, inputs)
+        key = json.dumps(inputs, sort_keys=True, default=repr)
+        r = runs.get(key)
+        if r is None:
+            r = runs[key] = run(func, inputs)
         first = first or r
         why = shows(a, c, r, got, want, w.trips)
         if why is not None:
