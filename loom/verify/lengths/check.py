@@ -171,13 +171,21 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         else:
             why = (f"with {given} iterations 0..{k} run and iteration {k} feeds back the state iteration {back} "
                    f"started from, so iterations {back}..{k} repeat forever")
-        out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0,
-                              f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}",
-                              {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
-                               "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k,
-                               "repeats_iteration": back, "reason": why},
-                              opener.loc, method="typing rule", rule="while-loop fixed point" if back == k
-                              else "while-loop lasso", nature="behaviour"))
+        cex = {"op": opener.name, "loc": str(opener.loc), "channel": name, "arguments": dict(args),
+               "trip_counts": {loop.name: "never ends"}, "stuck_at_iteration": k, "repeats_iteration": back,
+               "reason": why}
+        rule = "while-loop fixed point" if back == k else "while-loop lasso"
+        # a behaviour refutation comes with the run that shows it: the loop still running at the step cap
+        cond_v = opener.operands[0] if opener.name in ("dataflow.carry", "dataflow.invariant") else None
+        cex["replay"] = run = replay_divergence(a.typing.func, args, a.names.get(cond_v, "") if cond_v else "")
+        text = f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}"
+        if run.get("status") != "error" or run.get("code") != "RT_SIM_STEP_LIMIT":
+            out.append(Obligation(f"len.{loop.name}.terminates", "length", "unknown", 0.0,
+                                  f"{text} -- but the token simulator on those arguments {run.get('why', '?')}", cex,
+                                  opener.loc, method="typing rule", rule=f"{rule} (not replayed)"))
+            continue
+        out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0, text, cex, opener.loc,
+                              method="typing rule", rule=rule, nature="behaviour"))
     for loop, rank in typing.ranked.items():
         opener = a.names.get(loop.op.results[0], "?")
         inv = " and ".join(rank.invariant)
