@@ -139,7 +139,12 @@ def dfg(name: str):
 def report(name: str):
     s = spec(name)
     ctx = CTX if s.budget is None else VerifyContext(bmc_k=CTX.bmc_k, timeout=s.budget)
-    return verify_function(dfg(name), ctx, cache=CACHE)
+    return verify_function(dfg(name), ctx, cache=CACHE, checkers=TOKEN_CHECKERS)
+
+
+# The headers speak of the token discipline; the safety obligations (addresses and arith ops against the inputs
+# the file admits, which these files mostly leave unstated) are checked by their own test below.
+TOKEN_CHECKERS = ("lemmas", "lengths", "structure", "memory", "refine", "bmc")
 
 
 def by_status(name: str, status: str) -> list[Obligation]:
@@ -270,6 +275,23 @@ def test_every_refutation_shows_as_a_real_fault(name):
             assert "RT_SIM_STEP_LIMIT" in str(res.error) or "RT_DATAFLOW_STREAM_ZERO_STEP" in str(res.error)
         else:
             assert _replays_as_fault(name, o), f"{o.id}: {o.detail}"
+
+
+@pytest.mark.parametrize("name", [n for n in FILES if spec(n).verdict != "error"])
+def test_every_safety_refutation_stops_the_simulator_there(name):
+    """A DFG alone gets safety obligations through its own addresses: each refutation's inputs stop the token
+    simulator with the obligation's runtime error (an independent run here); on a correct DFG none is left
+    unknown (a faulty one may deadlock before the witness's access)."""
+    obs = verify_function(dfg(name), CTX, cache=CACHE, checkers=("safety",)).obligations
+    if spec(name).verdict in ("proved", "unknown"):
+        assert not [o.id for o in obs if o.status == "unknown"]
+    for o in obs:
+        if o.status != "refuted":
+            continue
+        cex = o.counterexample
+        inputs = {k: v for k, v in cex["inputs"].items() if v is not None}
+        res = simulate(dfg(name), inputs, max_steps=MAX_STEPS * 10)
+        assert res.status == "error" and cex["error"].startswith(res.error.code), (o.id, res.status, res.error)
 
 
 @pytest.mark.parametrize("name", runnable("error"))

@@ -40,6 +40,7 @@ DIM_CAP = 1 << 48  # every memref dimension is below 2^48 (a 48-bit address spac
 ASSUMES = ("memref dimensions < 2^48",)
 REPLAY_STEPS = 200_000
 REPLAY_ELEMENTS = 1 << 16  # the largest memref a replay allocates
+GROWN = 64  # a dimension the failing op does not read, grown to this in a second round of replays
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
 
@@ -123,12 +124,44 @@ class SafetyCheck:
 
     # ------------------------------------------------------------------ obligations
     def obligations(self) -> list[Obligation]:
+        # Without archived scripts the sites of one loop context are first asked together: one query whose
+        # unsat proves them all (most sites hold); a satisfiable one sends each to its own query. With
+        # --emit-smt2 every obligation is its own query, so that each has its own script.
+        together: dict[int, tuple[int, str]] = {}
+        if not self.ctx.want_smt2:
+            together = self._groups()
         out = []
         for site in self.model.sites:
             if self.ctx.progress is not None:
                 self.ctx.progress(site.oid)
+            grouped = together.get(id(site))
+            if grouped is not None:
+                n, secs = grouped
+                out.append(Obligation(site.oid, KIND, "proved", secs, f"never: {site.message}", None, site.op.loc,
+                                      None, method="smt", assumes=ASSUMES,
+                                      rule=f"safety condition over every trip count (one query with the {n} "
+                                           "sites of its loop context)"))
+                continue
             out.append(self._check(site))
         return _unique(out)
+
+    def _groups(self) -> dict[int, tuple[int, float]]:
+        """Sites proved by one query per loop context: id(site) -> (sites in the query, its seconds)."""
+        by_ctx: dict[tuple, list[Site]] = {}
+        for site in self.model.sites:
+            if site.bad is not None:
+                by_ctx.setdefault(tuple((id(f), ph) for f, ph in site.ctx), []).append(site)
+        proved: dict[int, tuple[int, float]] = {}
+        for sites in by_ctx.values():
+            if len(sites) < 2:
+                continue
+            t0 = time.perf_counter()
+            facts = [*self.base, *self.loops.context(sites[0].ctx)]
+            any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
+            if self._query([*facts, any_bad], smt2=False).status == "unsat":
+                secs = time.perf_counter() - t0
+                proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
+        return proved
 
     def _check(self, site: Site) -> Obligation:
         t0 = time.perf_counter()
@@ -225,9 +258,10 @@ class SafetyCheck:
                     fills[root[4:]] = 1 if z3.is_true(v) else 0
         out = []
         floats = (1.5, 1e30, float("nan")) if site.what == "cast" else (1.5,)
+        in_site = _term_ids(site.bad)
         # a buffer the model reads nothing of: 0 (a valid index wherever there is an element), then 1 (a
-        # valid divisor)
-        for fv, other in [(f, o) for o in (0, 1) for f in floats]:
+        # valid divisor); then buffers the site does not index grown (another access must not fail first)
+        for grow, fv, other in [(g, f, o) for g in (False, True) for o in (0, 1) for f in floats]:
             v: dict[str, Any] = {}
             for n, t in zip(self.names, self.types):
                 if isinstance(t, MemRefType):
@@ -237,12 +271,15 @@ class SafetyCheck:
                             sizes.append(s)
                             continue
                         d = model.eval(self.dims[(n, k)], model_completion=True)
-                        sizes.append(d.as_signed_long() if z3.is_bv_value(d) else 4)
+                        size = d.as_signed_long() if z3.is_bv_value(d) else 4
+                        if grow and self.dims[(n, k)].get_id() not in in_site:
+                            size = max(size, GROWN)
+                        sizes.append(size)
                     total = 1
                     for s in sizes:
                         total *= max(s, 0)
                     if total > REPLAY_ELEMENTS or any(s < 0 for s in sizes):
-                        return [None]
+                        return out or [None]
                     fill = fv if isinstance(t.element, FloatType) else fills.get(n, other)
                     v[n] = _nested(sizes, fill)
                 elif isinstance(t, (IntegerType, IndexType)):
@@ -253,7 +290,8 @@ class SafetyCheck:
                     v[n] = fv
                 else:
                     v[n] = None
-            out.append(v)
+            if v not in out:
+                out.append(v)
         return out
 
     def _sort_of(self, sym: str) -> z3.SortRef:
@@ -284,6 +322,18 @@ def check_safety(source: Operation, ctx: VerifyContext, original: Optional[Opera
     """Every safety obligation of SCF function ``source`` (a func.func; ``original`` is the function as written
     when ``source`` is its structured kernel: replays run it)."""
     return SafetyCheck(source, ctx, original).obligations()
+
+
+def _term_ids(term: z3.ExprRef) -> set[int]:
+    """The ids of every subterm of ``term``."""
+    seen: set[int] = set()
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() not in seen:
+            seen.add(t.get_id())
+            todo.extend(t.children())
+    return seen
 
 
 def _as_bv(t: z3.ExprRef) -> z3.ExprRef:
