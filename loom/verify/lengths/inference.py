@@ -19,7 +19,13 @@ The rules follow the operator contracts (the tables in ``loom.semantics``):
   false), confirmed when d's clock is derived;
 * a primed i1 buffer whose copies select two-way muxes (CIRCT's loop state) is typed as one
   ``dataflow.carry(c, data0, data1)`` per mux, once the lemma engine has proved the buffer -> mux
-  composite satisfies the carry contract (``loom.verify.lengths.idioms``).
+  composite satisfies the carry contract (``loom.verify.lengths.idioms``); any other primed buffer
+  whose input is typed without its output is a delay line, on its input's clock;
+* a condition computed from a for loop's index that equals its raw condition (or after_cond) is
+  that condition, and ``cond_br(idx == k)`` captures one token per activation
+  (``loom.verify.lengths.conditions``);
+* only memory accesses are body-local (they must not fire at a for loop's exit position);
+  pure ops may, as before-region or boundary work.
 
 Every equality that is not syntactic is discharged by ``Logic.equal`` (Z3);
 nothing untypable is ever reported as proved.
