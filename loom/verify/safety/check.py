@@ -46,19 +46,33 @@ SMALL = ((8, 64), (64, None))
 
 
 class SafetyValues(TermValues):
-    """The refinement model's value terms, with integer division and remainder exact (bit-vector
-    ``bvudiv``/``bvurem``/``bvsdiv``/``bvsrem``): a safety query asks about one value, where the refinement
-    check compares whole programs and keeps division uninterpreted for speed. Where the divisor is zero the
-    term is Z3's total answer, which no run sees: the op's ``divzero`` obligation stops it first."""
+    """The refinement model's value terms, with what a bound needs of integer division by a divisor that is not
+    a constant (a constant one has the refinement model's exact lemmas): the quotient and remainder stay
+    uninterpreted, with the facts that hold whenever the divisor is not zero -- ``x % d < d`` and
+    ``x % d <= x``, ``x / d <= x`` (unsigned), and for a non-negative dividend and positive divisor the same
+    signed. Exact 64-bit division bit-blasts into queries many times slower; these facts prove the bounds
+    kernels compute (``h[x % bins]``, a loop to ``n / k``), and a refutation is replayed anyway. Where the
+    divisor is zero no run gets past the op: its ``divzero`` obligation stops it first."""
 
-    EXACT = {"arith.divui": z3.UDiv, "arith.remui": z3.URem, "arith.divsi": lambda a, b: a / b,
-             "arith.remsi": z3.SRem}
+    FACTS = ("arith.divui", "arith.remui", "arith.divsi", "arith.remsi")
 
     def scalar(self, op, args):
-        f = self.EXACT.get(op.name)
-        if f is not None and len(args) == 2 and all(z3.is_bv(a) for a in args) and args[0].size() == args[1].size():
-            return [f(args[0], args[1])]
-        return super().scalar(op, args)
+        out = super().scalar(op, args)
+        if op.name in self.FACTS and len(args) == 2 and all(z3.is_bv(a) for a in args) and len(out) == 1:
+            x, d, r = args[0], args[1], out[0]
+            if z3.is_bv(r) and r.size() == x.size() == d.size() and not z3.is_bv_value(z3.simplify(d)):
+                zero = z3.BitVecVal(0, d.size())
+                if op.name == "arith.remui":
+                    fact = z3.And(z3.ULT(r, d), z3.ULE(r, x))
+                elif op.name == "arith.divui":
+                    fact = z3.ULE(r, x)
+                elif op.name == "arith.remsi":
+                    fact = z3.And(z3.Implies(z3.And(x >= 0, d > 0), z3.And(r >= 0, r < d, r <= x)),
+                                  z3.Implies(x >= 0, r >= 0), z3.Implies(x < 0, r <= 0))
+                else:
+                    fact = z3.Implies(z3.And(x >= 0, d > 0), z3.And(r >= 0, r <= x))
+                self.lemmas.append(z3.Implies(d != zero, fact))
+        return out
 
 
 class SafetyCheck:
