@@ -255,8 +255,19 @@ def cmd_compile(args) -> int:
     from loom.mlir import print_module
     from loom.outputs import check_directory, write_all
 
-    outdir = check_directory(Path(args.output))
-    targets = _compile_targets(args.inputs, outdir)
+    to_stdout = args.output == "-"
+    to_file = not to_stdout and args.output.endswith(".dfg.mlir") and not Path(args.output).is_dir()
+    if (to_stdout or to_file) and len(args.inputs) != 1:
+        raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one input, got {len(args.inputs)}")
+    if to_file:
+        from loom.outputs import check_output_file
+
+        targets = [(Path(args.inputs[0]), check_output_file(Path(args.output)))]
+    elif to_stdout:
+        targets = [(Path(args.inputs[0]), Path("-"))]
+    else:
+        outdir = check_directory(Path(args.output))
+        targets = _compile_targets(args.inputs, outdir)
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts = []
     for path, out in targets:
@@ -268,6 +279,9 @@ def cmd_compile(args) -> int:
 
             dfg = circt_form(dfg)
         texts.append((out, print_module(dfg, debuginfo=args.debug_info, generic=args.generic)))
+    if to_stdout:  # the DFG itself on stdout (a pipe into another tool)
+        sys.stdout.write(texts[0][1])
+        return EXIT_OK
     write_all(texts, "output file")
     for out, _ in texts:
         print(f"wrote {out}")

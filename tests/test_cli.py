@@ -156,3 +156,22 @@ def test_verify_func_naming_the_scf_function_of_a_corpus_file_lowers_it() -> Non
     assert doc["obligations"] and {o["status"] for o in doc["obligations"]} == {"proved"}
     (ends,) = [o for o in doc["obligations"] if o["id"] == "len.L0.terminates"]
     assert ends["rule"].startswith("ranking function") and ends["rule"].endswith("mod 2^64"), ends["rule"]
+
+
+def test_compile_writes_to_stdout_or_a_named_file(tmp_path):
+    """The CLI contract's -o forms: '-' prints the DFG (no directory named '-'), a .dfg.mlir path is that file."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "-m", "loom", "compile", str(root / "examples" / "dot.scf.mlir"), "-o", "-"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("module {") and "handshake.func @dot" in r.stdout
+    assert not (tmp_path / "-").exists()
+    out = tmp_path / "k.dfg.mlir"
+    r = subprocess.run([sys.executable, "-m", "loom", "compile", str(root / "examples" / "dot.scf.mlir"), "-o",
+                        str(out)], capture_output=True, text=True)
+    assert r.returncode == 0 and out.read_text().startswith("module {")
+    r = subprocess.run([sys.executable, "-m", "loom", "compile", str(root / "examples" / "dot.scf.mlir"),
+                        str(root / "examples" / "saxpy.scf.mlir"), "-o", "-"], capture_output=True, text=True)
+    assert r.returncode == 2 and "[CLI_USAGE]" in r.stderr
