@@ -94,7 +94,8 @@ def test_loom_range_is_carried_through_compile_and_used_by_verify(tmp_path):
         ("a <= 3", "argument 'a' has type memref<?xi32>"),
         ("ub <=", "expected comparisons"),
         ("ub <= 3 &&", "expected comparisons"),
-        ("ub + 1 <= 3", "cannot read"),
+        ("ub / 2 <= 3", "cannot read"),
+        ("ub * lb <= 3", "expected comparisons"),
     ],
 )
 def test_bad_assumptions_are_one_line_usage_errors(text, message):
@@ -234,3 +235,38 @@ def test_findings_name_a_non_positive_scf_for_step():
             "operands": {"start": 2, "step": step, "bound": 3}, "arguments": {"lb": 2, "ub": 3, "step": step}})
         got = findings.classify(ob, Stream(), "+=", "<", func)  # type: ignore[arg-type]
         assert says in got.detail and FOR_STEP in got.detail, got.detail
+
+
+def test_linear_assumptions_state_what_sizes_a_merge_needs(tmp_path):
+    """Sums and constant multiples (over the mathematical integers): a merge of a and b into out needs
+    dim(a) + dim(b) <= dim(out); with it every safety obligation is proved, without it out's store is refuted."""
+    from loom.verify.assume import Sum
+
+    a = parse_assumption("dim(a) + dim(b) <= dim(out) && 0 <= n - 1 < 2 * m")
+    assert isinstance(a.atoms[0].left, Sum) and a.names() == {"dim(a,0)", "dim(b,0)", "dim(out,0)", "n", "m"}
+    assert holds([a], {"n": 3, "m": 2}) and not holds([a], {"n": 0, "m": 2}) and not holds([a], {"n": 9, "m": 2})
+    src = tmp_path / "cat.scf.mlir"
+    text = """func.func @cat(%a: memref<?xi32>, %b: memref<?xi32>, %out: memref<?xi32>) ASSUME{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %na = memref.dim %a, %c0 : memref<?xi32>
+  %nb = memref.dim %b, %c0 : memref<?xi32>
+  scf.for %i = %c0 to %na step %c1 {
+    %v = memref.load %a[%i] : memref<?xi32>
+    memref.store %v, %out[%i] : memref<?xi32>
+  }
+  scf.for %j = %c0 to %nb step %c1 {
+    %v = memref.load %b[%j] : memref<?xi32>
+    %k = arith.addi %na, %j : index
+    memref.store %v, %out[%k] : memref<?xi32>
+  }
+  return
+}
+"""
+    src.write_text(text.replace("ASSUME", 'attributes {loom.assume = ["dim(a) + dim(b) <= dim(out)"]} '))
+    code, doc = _json(str(src))
+    assert code == 0 and all(o["status"] == "proved" for o in doc["obligations"] if o["kind"] == "safety")
+    src.write_text(text.replace("ASSUME", 'attributes {loom.assume = ["dim(a) <= dim(out)"]} '))
+    code, doc = _json(str(src))
+    bad = [o["id"] for o in doc["obligations"] if o["status"] == "refuted"]
+    assert code == 1 and bad == ["safe.store@13:5.bounds"]

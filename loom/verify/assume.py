@@ -28,7 +28,7 @@ from loom.semantics.layout import int_width
 CODE = "CPL_VERIFY_ASSUME"
 OPS = ("<=", ">=", "==", "!=", "<", ">")
 _NAME = r"[A-Za-z_][A-Za-z0-9_$.]*"
-_TOKEN = re.compile(rf"\s*(?:(?P<num>-?\d+)|dim\s*\(\s*(?P<dim>{_NAME})\s*(?:,\s*(?P<dimk>\d+)\s*)?\)"
+_TOKEN = re.compile(rf"\s*(?:(?P<num>\d+)|(?P<arith>[-+*])|dim\s*\(\s*(?P<dim>{_NAME})\s*(?:,\s*(?P<dimk>\d+)\s*)?\)"
                     rf"|(?P<elem>{_NAME})\s*\[\s*\*\s*\]|(?P<name>{_NAME})|(?P<op><=|>=|==|!=|<|>)|(?P<and>&&))")
 ELEMENTS = "[*]"  # ``a[*]``: every element of memref argument a
 
@@ -47,15 +47,43 @@ def dim_of(operand: Union[str, int]) -> Optional[tuple[str, int]]:
 
 
 @dataclass(frozen=True)
-class Compare:
-    """``left op right``: each side an argument name (str) or an integer literal."""
+class Sum:
+    """A linear side: ``sum(coef * operand) + const`` over operand names (``n``, ``a[*]``, ``dim(a,k)``),
+    compared over the mathematical integers (no wrap-around)."""
 
-    left: Union[str, int]
+    terms: tuple[tuple[int, str], ...]
+    const: int = 0
+
+    def names(self) -> set[str]:
+        return {n for _, n in self.terms}
+
+    def __str__(self) -> str:
+        items = [f"{c} * {n}" if c != 1 else n for c, n in self.terms] + ([str(self.const)] if self.const else [])
+        return " + ".join(items).replace("+ -", "- ")
+
+
+Side = Union[str, int, Sum]
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``left op right``: each side an operand name (str), an integer literal or a linear ``Sum``."""
+
+    left: Side
     op: str
-    right: Union[str, int]
+    right: Side
 
     def __str__(self) -> str:
         return f"{self.left} {self.op} {self.right}"
+
+    def names(self) -> set[str]:
+        out: set[str] = set()
+        for x in (self.left, self.right):
+            if isinstance(x, str):
+                out.add(x)
+            elif isinstance(x, Sum):
+                out |= x.names()
+        return out
 
 
 @dataclass(frozen=True)
@@ -67,7 +95,7 @@ class Assumption:
     atoms: tuple[Compare, ...]
 
     def names(self) -> set[str]:
-        return {x for a in self.atoms for x in (a.left, a.right) if isinstance(x, str)}
+        return {x for a in self.atoms for x in a.names()}
 
 
 def parse_assumption(text: str, origin: str = "--assume") -> Assumption:
@@ -75,14 +103,70 @@ def parse_assumption(text: str, origin: str = "--assume") -> Assumption:
     atoms: list[Compare] = []
     for part in text.split("&&"):
         toks = _tokens(part.strip(), text)
-        if len(toks) < 3 or len(toks) % 2 == 0:
-            raise ValueError(f"--assume {text!r}: expected comparisons like 'n <= 1024' joined by '&&'")
-        for k in range(0, len(toks) - 2, 2):
-            left, op, right = toks[k], toks[k + 1], toks[k + 2]
-            if op not in OPS or left in OPS or right in OPS:
+        sides: list[Side] = []
+        ops: list[str] = []
+        k = 0
+        while True:
+            side, k = _side(toks, k, text, part)
+            sides.append(side)
+            if k == len(toks):
+                break
+            if toks[k] not in OPS:
                 raise ValueError(f"--assume {text!r}: expected <operand> <comparison> <operand>, got {part.strip()!r}")
-            atoms.append(Compare(left, op, right))
+            ops.append(str(toks[k]))
+            k += 1
+        if not ops:
+            raise ValueError(f"--assume {text!r}: expected comparisons like 'n <= 1024' joined by '&&'")
+        atoms += [Compare(sides[j], ops[j], sides[j + 1]) for j in range(len(ops))]
     return Assumption(text.strip(), origin, tuple(atoms))
+
+
+def _side(toks: list, k: int, text: str, part: str) -> tuple[Side, int]:
+    """One side of a comparison from ``toks[k]`` on: ``[-] item (('+'|'-') item)*``, an item being an integer,
+    an operand, or an integer times an operand (either order). A lone operand or integer stays as it is."""
+    bad = ValueError(f"--assume {text!r}: expected comparisons like 'n <= 1024' or 'a + 2 * b < dim(c)' joined "
+                     f"by '&&', got {part.strip()!r}")
+    terms: dict[str, int] = {}
+    const = 0
+    sign = 1
+    if k < len(toks) and toks[k] == "-":
+        sign, k = -1, k + 1
+    first = True
+    while True:
+        if k >= len(toks) or toks[k] in OPS or toks[k] in ("+", "-", "*"):
+            raise bad
+        x, k = toks[k], k + 1
+        coef, name = (x, None) if isinstance(x, int) else (1, x)
+        if k < len(toks) and toks[k] == "*":
+            if k + 1 >= len(toks) or toks[k + 1] in OPS or toks[k + 1] in ("+", "-", "*"):
+                raise bad
+            y = toks[k + 1]
+            k += 2
+            if isinstance(y, int) == (name is None):  # int * int or name * name: not linear / not supported
+                if isinstance(y, int):
+                    coef *= y
+                else:
+                    raise bad
+            elif isinstance(y, int):
+                coef *= y
+            else:
+                name = y
+        if name is None:
+            const += sign * coef
+        else:
+            terms[name] = terms.get(name, 0) + sign * coef
+        first = False
+        if k < len(toks) and toks[k] in ("+", "-"):
+            sign = 1 if toks[k] == "+" else -1
+            k += 1
+            continue
+        break
+    del first
+    if not terms:
+        return const, k
+    if len(terms) == 1 and const == 0 and next(iter(terms.values())) == 1:
+        return next(iter(terms)), k
+    return Sum(tuple(sorted((c, n) for n, c in terms.items() if c)), const), k
 
 
 def _tokens(part: str, whole: str) -> list[Union[str, int]]:
@@ -103,6 +187,8 @@ def _tokens(part: str, whole: str) -> list[Union[str, int]]:
             out.append(m.group("name"))
         elif m.group("op") is not None:
             out.append(m.group("op"))
+        elif m.group("arith") is not None:
+            out.append(m.group("arith"))
         else:
             raise ValueError(f"--assume {whole!r}: '&&' joins comparisons")
     return out
@@ -187,7 +273,7 @@ def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.Bi
     parts: list[z3.BoolRef] = []
     for a in assumptions:
         for c in a.atoms:
-            sides = [x for x in (c.left, c.right) if element_of(x) is not None]
+            sides = sorted(x for x in c.names() if element_of(x) is not None)
             if not sides:
                 f = _compare(c, arg)
                 if f is not None:
@@ -205,6 +291,8 @@ def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.Bi
 
 def _compare(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Optional[z3.BoolRef]:
     """One comparison in pure bit-vector logic (signed), so the checkers' queries stay QF_BV."""
+    if isinstance(c.left, Sum) or isinstance(c.right, Sum):
+        return _compare_linear(c, arg)
     vals: list[Union[int, z3.BitVecRef]] = []
     for x in (c.left, c.right):
         v = x if isinstance(x, int) else arg(x)
@@ -231,16 +319,43 @@ def _compare(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Option
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[c.op]
 
 
+WIDE = 160  # bits of a linear side: 64-bit operands times coefficients below 2^64, a few dozen terms, no wrap
+
+
+def _compare_linear(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Optional[z3.BoolRef]:
+    """A comparison with a linear side, over the mathematical integers (operands sign-extended, every sum in
+    ``WIDE`` bits)."""
+    sides = []
+    for x in (c.left, c.right):
+        s = x if isinstance(x, Sum) else Sum((), x) if isinstance(x, int) else Sum(((1, x),), 0)
+        acc = z3.BitVecVal(s.const, WIDE)
+        for coef, name in s.terms:
+            v = arg(name)
+            if v is None:
+                return None
+            acc = acc + z3.BitVecVal(coef, WIDE) * z3.SignExt(WIDE - v.size(), v)
+        sides.append(acc)
+    a, b = sides
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[c.op]
+
+
 def _py(op: str, a: int, b: int) -> bool:
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
 
 
 def holds(assumptions: Sequence[Assumption], values: dict[str, int]) -> bool:
     """Do concrete argument values (signed) satisfy every assumption? (Names without a value are skipped.)"""
+    def value(x: Side) -> Optional[int]:
+        if isinstance(x, int):
+            return x
+        if isinstance(x, Sum):
+            vs = [values.get(n) for _, n in x.terms]
+            return None if any(v is None for v in vs) else x.const + sum(k * v for (k, _), v in zip(x.terms, vs))
+        return values.get(x)
+
     for a in assumptions:
         for c in a.atoms:
-            lv = c.left if isinstance(c.left, int) else values.get(c.left)
-            rv = c.right if isinstance(c.right, int) else values.get(c.right)
+            lv, rv = value(c.left), value(c.right)
             if lv is None or rv is None:
                 continue
             if not _py(c.op, lv, rv):
