@@ -159,6 +159,10 @@ class SafetyCheck:
             out.append(self._check(site))
         return _unique(out)
 
+    def _tries(self, ctx) -> tuple[bool, ...]:
+        """Without the loops' invariants, then with them (when some loop around carries state)."""
+        return (False, True) if self.loops.needs_invariants(ctx) else (False,)
+
     def _groups(self) -> dict[int, tuple[int, float]]:
         """Sites proved by one query per loop context: id(site) -> (sites in the query, its seconds)."""
         by_ctx: dict[tuple, list[Site]] = {}
@@ -170,11 +174,13 @@ class SafetyCheck:
             if len(sites) < 2:
                 continue
             t0 = time.perf_counter()
-            facts = [*self.base, *self.loops.context(sites[0].ctx)]
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
-            if self._query([*facts, any_bad], smt2=False).status == "unsat":
-                secs = time.perf_counter() - t0
-                proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
+            for inv in self._tries(sites[0].ctx):
+                facts = [*self.base, *self.loops.context(sites[0].ctx, inv)]
+                if self._query([*facts, any_bad], smt2=False).status == "unsat":
+                    secs = time.perf_counter() - t0
+                    proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
+                    break
         return proved
 
     def _check(self, site: Site) -> Obligation:
@@ -184,8 +190,11 @@ class SafetyCheck:
             return Obligation(site.oid, KIND, "unknown", time.perf_counter() - t0,
                               f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
                               assumes=ASSUMES)
-        facts = [*self.base, *self.loops.context(site.ctx), site.pc, *self._passed(site)]
-        res = self._query([*facts, site.bad], smt2=self.ctx.want_smt2)
+        for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
+            facts = [*self.base, *self.loops.context(site.ctx, inv), site.pc, *self._passed(site)]
+            res = self._query([*facts, site.bad], smt2=self.ctx.want_smt2)
+            if res.status == "unsat":
+                break
         secs = lambda: time.perf_counter() - t0  # noqa: E731
         if res.status == "unsat":
             return Obligation(site.oid, KIND, "proved", secs(), f"never: {site.message}", None, loc,

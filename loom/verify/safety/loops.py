@@ -60,19 +60,24 @@ def for_facts(fl: ForLoop) -> list[z3.BoolRef]:
 
 
 class LoopFacts:
-    """The facts of every loop of one ``SafetyModel``, outermost first, found once."""
+    """The facts of the loops of one ``SafetyModel``; each loop's invariants are found once, when a query first
+    asks for them (most sites are proved from the loops' own facts alone)."""
 
     def __init__(self, model: SafetyModel, prove: Refuter, base: Sequence[z3.BoolRef]) -> None:
         self.model = model
         self.base = list(base)
-        self.own: dict[tuple[Frame, str], list[z3.BoolRef]] = {}
+        self.prove = prove
         self.invariants: dict[Frame, list[z3.BoolRef]] = {}
-        for f in model.frames:  # pre-order: an enclosing loop's facts exist before its inner loops'
-            self.invariants[f] = self._houdini(f, prove)
 
-    def local(self, f: Frame, phase: str) -> list[z3.BoolRef]:
-        """Facts of loop ``f`` alone, in ``phase`` (``body`` or ``raw``), with its invariants."""
-        out = list(self.invariants.get(f, []))
+    def invariants_of(self, f: Frame) -> list[z3.BoolRef]:
+        got = self.invariants.get(f)
+        if got is None:
+            got = self.invariants[f] = self._houdini(f, self.prove)
+        return got
+
+    def local(self, f: Frame, phase: str, invariants: bool = True) -> list[z3.BoolRef]:
+        """Facts of loop ``f`` alone, in ``phase`` (``body`` or ``raw``), with its invariants unless told not."""
+        out = list(self.invariants_of(f)) if invariants else []
         if phase == "body":
             fl = self.model.for_loops.get(f)
             if fl is not None:
@@ -81,12 +86,16 @@ class LoopFacts:
                 out.append(f.cont)
         return out
 
-    def context(self, ctx: Ctx) -> list[z3.BoolRef]:
+    def context(self, ctx: Ctx, invariants: bool = True) -> list[z3.BoolRef]:
         """Facts of every loop of ``ctx`` (the loops around a site, each in its phase)."""
         out: list[z3.BoolRef] = []
         for f, phase in ctx:
-            out += self.local(f, phase)
+            out += self.local(f, phase, invariants)
         return out
+
+    def needs_invariants(self, ctx: Ctx) -> bool:
+        """Could invariants add anything here (a loop around with loop-carried state)?"""
+        return any(len(f.state) > (1 if f in self.model.for_loops else 0) for f, _ in ctx)
 
     def _houdini(self, f: Frame, prove: Refuter) -> list[z3.BoolRef]:
         fl = self.model.for_loops.get(f)
@@ -102,7 +111,7 @@ class LoopFacts:
         if not cands:
             return []
         around = self.base + self.context(f.outer) + [f.pc]
-        body = self.local(f, "body")  # the iteration that computes the next state ran its body
+        body = self.local(f, "body", invariants=False)  # the iteration that computes the next state ran its body
         keep = list(range(len(cands)))
         for _ in range(MAX_HOUDINI_ROUNDS * len(cands)):  # each round drops a candidate or ends
             if not keep:
