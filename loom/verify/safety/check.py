@@ -18,6 +18,7 @@ the size facts of memref arguments. Memory contents are free unless assumed.
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any, Optional
 
@@ -27,6 +28,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from loom.runtime import function_arg_names
+from loom.semantics.layout import width_of
 from loom.verify.assume import dim_of, to_z3
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
@@ -41,6 +43,9 @@ ASSUMES = ("memref dimensions < 2^48",)
 REPLAY_STEPS = 200_000
 REPLAY_ELEMENTS = 1 << 16  # the largest memref a replay allocates
 GROWN = 64  # a dimension the failing op does not read, grown to this in a second round of replays
+INT_MIN_MARK = -(1 << 200)  # stands for the element type's INT_MIN
+EXTREMES = (INT_MIN_MARK, -1, 1 << 62, 1)  # fills tried for faults of accumulated values (clamped to the type)
+EXTREME_RUNS = 27  # at most this many such runs per obligation
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
 
@@ -266,6 +271,26 @@ class SafetyCheck:
                 if err is not None:
                     values = {k: _value(res.model, v) for k, v in site.show.items()}
                     return inputs, err, values
+            last = res.model
+        if site.what in ("overflow", "wrap", "divzero") and tried:
+            # values that only arise from accumulation (INT_MIN / -1, a sum that wraps): integer buffers filled
+            # with extreme values, each buffer independently, from the last inputs tried (a fixed order)
+            base = tried[-1]
+            ints = [n for n, t in zip(self.names, self.types)
+                    if isinstance(t, MemRefType) and not isinstance(t.element, FloatType) and base.get(n)]
+            for combo in itertools.islice(itertools.product(EXTREMES, repeat=len(ints)), EXTREME_RUNS):
+                inputs = dict(base)
+                for n, fill in zip(ints, combo):
+                    t = dict(zip(self.names, self.types))[n]
+                    w = width_of(t.element)
+                    inputs[n] = _nested(_shape(base[n]), max(-(1 << (w - 1)), min(fill, (1 << (w - 1)) - 1))
+                                        if fill != INT_MIN_MARK else -(1 << (w - 1)))
+                if inputs in tried:
+                    continue
+                tried.append(inputs)
+                err = self._run(inputs, site)
+                if err is not None:
+                    return inputs, err, {}
         return None
 
     def _inputs(self, model: z3.ModelRef, site: Site) -> list[Optional[dict]]:
