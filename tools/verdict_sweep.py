@@ -53,7 +53,8 @@ def verdicts(doc: dict) -> dict[str, list[str]]:
 
 def verify_one(path: Path, extra: list[str], prefix: list[str], limit: float) -> dict:
     """One ``loom verify --json`` run: its exit code, verdicts and wall time (``killed`` past ``limit``)."""
-    cmd = prefix + [sys.executable, "-m", "loom", "verify", "--json", *extra, str(path)]
+    # relative to the checkout: details that name the file read the same from any checkout
+    cmd = prefix + [sys.executable, "-m", "loom", "verify", "--json", *extra, os.path.relpath(path, ROOT)]
     t0 = time.perf_counter()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=limit)
@@ -108,10 +109,7 @@ def sweep(files: list[Path], extra: list[str], taskset: Optional[str], hogs: int
 
 
 def _name(f: Path) -> str:
-    try:
-        return str(f.resolve().relative_to(ROOT))
-    except ValueError:
-        return os.path.relpath(f.resolve(), ROOT)
+    return os.path.relpath(f.absolute(), ROOT)
 
 
 def compare(a: dict, b: dict) -> list[str]:
