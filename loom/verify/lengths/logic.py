@@ -100,7 +100,9 @@ class Logic:
         when searching witnesses) the closed form of ``+=`` loops with a constant positive step."""
         out: list[z3.BoolRef] = []
         if self.assumptions:
-            out.append(to_z3(self.assumptions, self.args.get))
+            assumed = to_z3(self.assumptions, self.args.get)
+            if not z3.is_true(assumed):  # every comparison left out (sizes, elements): nothing to assume here
+                out.append(assumed)
         seen: set[int] = set()
         todo = [pair for t in terms for pair in self.n_apps(t)]
         while todo:

@@ -99,7 +99,8 @@ class SafetyCheck:
                 if s is None:
                     self.dims[(n, k)] = dim_term(self.values, f"arg:{n}", t, k)
         assumed = to_z3(ctx.assumptions, self._arg, self._elements)
-        self.base = [assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas]
+        self.base = [x for x in (assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas)
+                     if not z3.is_true(x)]
         self.loops = LoopFacts(self.model, self._refute, self.base)
 
     def build_model(self):
