@@ -11,6 +11,13 @@ Run: ``python benchmarks/bench_safety.py [--kernels 1000] [--sample 10] [--seed 
 
 The target (issue 24): safety adds at most 30% to the time of the rest of ``loom verify``. Progress on stderr.
 CPU seconds of this process (``time.process_time``): the ratio does not depend on the machine's load.
+
+Measured 2026-11-27 (2-core machine shared with other jobs), ``--kernels 1000 --sample 10 --seed 0``:
+
+* examples: 50 safety obligations, 50 proved; safety 0.30 s CPU against 2.63 s for the rest of verify: +11%;
+* 1,000 generated kernels: 17,480 safety obligations: 17,123 proved, 312 refuted (each replayed by the
+  interpreter: sizes and values the generator's own inputs avoid), 45 unknown (0.3%: witnesses that did not
+  replay); 58 s CPU in all; on the 100 sampled kernels safety 5.5 s against 28.4 s for the rest: +19%.
 """
 
 from __future__ import annotations
