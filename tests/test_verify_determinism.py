@@ -213,3 +213,15 @@ def _mapped(dfg, adg):
     except MapFailure as e:
         return ("failure", tuple(e.reasons), e.attempts)
     return ("mapped", tuple(sorted((k, str(v)) for k, v in m.place.items())), m.attempts)
+
+
+def test_the_limit_options_are_range_checked():
+    for flag, value, want in (("--rlimit", "0", "--rlimit must be in 1..4294967295 (got 0)"),
+                              ("--rlimit", "4294967296", "--rlimit must be in 1..4294967295 (got 4294967296)"),
+                              ("--max-states", "0", "--max-states must be >= 1 (got 0)"),
+                              ("--bmc-rlimit", "-5", "--bmc-rlimit must be >= 1 (got -5)")):
+        r = subprocess.run([sys.executable, "-m", "loom", "verify", str(EXAMPLES / "dot.scf.mlir"), flag, value],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert r.returncode == 2 and r.stdout == "", (flag, value, r.stdout)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "[CLI_USAGE]" in lines[0] and want in lines[0], lines
