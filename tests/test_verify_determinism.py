@@ -225,3 +225,22 @@ def test_the_limit_options_are_range_checked():
         assert r.returncode == 2 and r.stdout == "", (flag, value, r.stdout)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and "[CLI_USAGE]" in lines[0] and want in lines[0], lines
+
+
+def test_a_symbiyosys_task_stopped_at_its_time_limit_is_reported_as_a_timeout_never_a_pass(tmp_path):
+    """verify --rtl: a SymbiYosys task killed at its wall-clock limit is an unknown verdict that says so (it is
+    not retried: the same limit would stop it again), never proved or bounded."""
+    from types import SimpleNamespace
+
+    from loom.hdl.formal.sby import run_task_retry, sby_available, timed_out
+    from loom.hdl.formal.verify import monitor_verdicts
+
+    assert sby_available(), "yowasp-sby comes with loom[test]"
+    (tmp_path / "x.sby").write_text("[tasks]\nt\n\n[options]\nmode bmc\n")
+    t0 = time.perf_counter()
+    v = run_task_retry(tmp_path, "x.sby", "t", timeout=0.001)
+    assert time.perf_counter() - t0 < 60
+    assert v.status == "error" and timed_out(v) and v.log == "timeout after 0.001 s", v
+    mon = SimpleNamespace(obligation="len.L0.raw", label="p_len_L0_raw", instance=None)
+    (got,) = monitor_verdicts(v, [mon], {"len.L0.raw": "proved"}, depth=10)
+    assert got.status == "unknown" and "timeout after 0.001 s" in got.detail, got
