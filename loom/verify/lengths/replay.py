@@ -39,7 +39,7 @@ from loom.ir.types import MemRefType
 
 REPLAY_STEPS = 200_000  # firings per replayed run (deterministic: the simulator's schedule is fixed)
 OUT_OF_BOUNDS = "RT_MEMREF_OUT_OF_BOUNDS"
-MAX_VARIANTS = 8
+MAX_VARIANTS = 12
 
 
 @dataclass
@@ -136,8 +136,9 @@ def witness_dims(a, w) -> dict:
 
 def variants(func: Operation, args: dict, trips: dict) -> list[dict]:
     """Inputs to replay a witness on: its arguments (and the memref sizes it fixes, ``name.dimK``), memrefs
-    sized to the largest trip count it names (+1, then exactly) and filled with it (a trip count loaded
-    from memory), then as ``input_variants`` builds them (3 and 6 elements, arguments clamped)."""
+    sized to the largest trip count it names (+1, then exactly), filled with that count (a trip count
+    loaded from memory), with -1 and with 1 (either outcome of a data-dependent branch) and as
+    ``input_variants`` fills them, then its 3 and 6 elements, arguments clamped."""
     from loom.runtime import function_arg_names
     from loom.verify.refine.replay import input_variants
 
@@ -152,10 +153,10 @@ def variants(func: Operation, args: dict, trips: dict) -> list[dict]:
                 for k in range(t.rank):
                     given.setdefault(f"{n}.dim{k}", size)
         for v in input_variants(func, given):
-            if size is not None and mems:
-                filled = dict(v)
+            for value in ((most, -1, 1) if size is not None and mems else ()):
+                filled = dict(v)  # uniform contents: a loaded trip count, or one outcome of a data branch
                 for n, t in mems:
-                    filled[n] = _fill(v[n], most)
+                    filled[n] = _fill(v[n], value)
                 if filled not in out:
                     out.append(filled)
             if v not in out:
