@@ -361,3 +361,24 @@ def holds(assumptions: Sequence[Assumption], values: dict[str, int]) -> bool:
             if not _py(c.op, lv, rv):
                 return False
     return True
+
+
+def admits(assumptions: Sequence[Assumption], scalars: dict[str, int], shapes: dict[str, list[int]],
+           elements: dict[str, list[int]]) -> bool:
+    """Do concrete inputs satisfy every assumption? ``scalars`` are integer arguments (signed), ``shapes`` each
+    memref's sizes (for ``dim(a, k)``), ``elements`` each integer memref's values (for ``a[*]``: every one)."""
+    values: dict[str, int] = dict(scalars)
+    for name, shape in shapes.items():
+        for k, size in enumerate(shape):
+            values[f"dim({name},{k})"] = size
+    for a in assumptions:
+        for c in a.atoms:
+            mems = sorted({n[:-len(ELEMENTS)] for n in c.names() if element_of(n) is not None})
+            if not mems:
+                if not holds([Assumption(a.text, a.origin, (c,))], values):
+                    return False
+                continue
+            for v in elements.get(mems[0], []):
+                if not holds([Assumption(a.text, a.origin, (c,))], {**values, mems[0] + ELEMENTS: v}):
+                    return False
+    return True

@@ -29,7 +29,7 @@ from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from loom.runtime import function_arg_names
 from loom.semantics.layout import width_of
-from loom.verify.assume import dim_of, to_z3
+from loom.verify.assume import admits, dim_of, to_z3
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import TermValues, dim_term, source_position
@@ -254,6 +254,7 @@ class SafetyCheck:
     def _replay(self, site: Site, facts: list[z3.BoolRef]) -> Optional[tuple[dict, str, dict]]:
         """Inputs from a model of the error condition on which the interpreter stops at the site."""
         tried: list[dict] = []
+        last = None
         for dim_cap, arg_cap in SMALL:
             narrow = [d <= dim_cap for d in self.dims.values()]
             if arg_cap is not None:
@@ -273,6 +274,24 @@ class SafetyCheck:
                     values = {k: _value(res.model, v) for k, v in site.show.items()}
                     return inputs, err, values
             last = res.model
+        if site.what == "bounds" and last is not None:
+            # the model's state may be a generic iteration no run reaches with its arguments: let every integer
+            # argument reach past the buffer the site indexes (a loop bound one beyond its size), with the other
+            # buffers grown
+            past = _value(last, site.show.get("dim0", z3.BitVecVal(0, 64)))
+            for inputs in self._inputs(last, site)[len(self._inputs(last, site)) // 2:]:
+                if inputs is None:
+                    continue
+                for k, (n, t) in enumerate(zip(self.names, self.types)):
+                    if isinstance(t, (IntegerType, IndexType)) and not (isinstance(t, IntegerType) and t.width == 1):
+                        w = width_of(t)
+                        inputs = {**inputs, n: min(int(past) + 1, (1 << (w - 1)) - 1)}
+                if inputs in tried:
+                    continue
+                tried.append(inputs)
+                err = self._run(inputs, site)
+                if err is not None:
+                    return inputs, err, {}
         if site.what in ("overflow", "wrap", "divzero") and tried:
             # values that only arise from accumulation (INT_MIN / -1, a sum that wraps): integer buffers filled
             # with extreme values, each buffer independently, from the last inputs tried (a fixed order)
@@ -346,10 +365,26 @@ class SafetyCheck:
     def _sort_of(self, sym: str) -> z3.SortRef:
         return self.model.load_terms[sym].sort()
 
+    def _admitted(self, inputs: dict) -> bool:
+        """Do replay inputs satisfy the assumptions (arguments, sizes, every element)? A refutation must be on
+        inputs the user calls legal."""
+        scalars, shapes, elements = {}, {}, {}
+        for n, t in zip(self.names, self.types):
+            v = inputs.get(n)
+            if isinstance(t, MemRefType) and isinstance(v, list):
+                shapes[n] = _shape(v) if v else [0]
+                if not isinstance(t.element, FloatType):
+                    elements[n] = [int(x) for x in _flatten(v)]
+            elif isinstance(t, (IntegerType, IndexType)) and isinstance(v, int):
+                scalars[n] = v
+        return admits(self.ctx.assumptions, scalars, shapes, elements)
+
     def _run(self, inputs: dict, site: Site) -> Optional[str]:
         """The interpreter's error on ``inputs`` when it is the site's error at the site's op, else None."""
         from loom.interp import run_json
 
+        if not self._admitted(inputs):
+            return None
         parent = self.original.parent_op
         if parent is None:
             return None

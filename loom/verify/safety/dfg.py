@@ -126,6 +126,8 @@ class DfgSafetyCheck(SafetyCheck):
     def _run(self, inputs: dict, site: Site) -> Optional[str]:
         from loom.sim import simulate
 
+        if not self._admitted(inputs):
+            return None
         try:
             got = simulate(self.source, inputs, max_steps=REPLAY_STEPS * 4)
         except LoomError:

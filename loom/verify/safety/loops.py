@@ -108,9 +108,30 @@ class LoopFacts:
                 continue
             x, i, n = sv.sym, sv.init, sv.next
             cands += [(x >= i, n >= i), (x <= i, n <= i), (z3.UGE(x, i), z3.UGE(n, i)), (z3.ULE(x, i), z3.ULE(n, i))]
+        states = {sv.sym.get_id() for sv in f.state}
+        init_of = [(sv.sym, sv.init) for sv in f.state if sv.init is not None and z3.is_bv(sv.init)
+                   and z3.is_bv(sv.sym) and sv.init.size() == sv.sym.size()]
+        bounded = []  # against the loop-invariant sides of the condition's comparisons: x < n, x <= n
+        for sv in f.state[first:]:
+            if sv.next is None or not z3.is_bv(sv.sym) or not z3.is_bv(sv.next) or sv.next.size() != sv.sym.size():
+                continue
+            for b in _invariant_sides(f.cont, states) if f.cont is not None else []:
+                if b.size() == sv.sym.size():
+                    x, n = sv.sym, sv.next
+                    bounded += [(x < b, n < b), (x <= b, n <= b), (z3.ULT(x, b), z3.ULT(n, b)),
+                                (z3.ULE(x, b), z3.ULE(n, b))]
+        around = self.base + self.context(f.outer) + [f.pc]
+        if bounded and init_of:  # these hold at the first iteration only if the initial state satisfies them
+            at_init = [z3.substitute(c, *init_of) for c, _ in bounded]
+            held = prove(around, at_init)
+            bounded = bounded if held is None else [c for c, ok in zip(bounded, held) if ok]
+            if held is not None and bounded:
+                at_init = [z3.substitute(c, *init_of) for c, _ in bounded]
+                if prove(around, at_init) is not None:
+                    bounded = []
+        cands += bounded
         if not cands:
             return []
-        around = self.base + self.context(f.outer) + [f.pc]
         body = self.local(f, "body", invariants=False)  # the iteration that computes the next state ran its body
         keep = list(range(len(cands)))
         for _ in range(MAX_HOUDINI_ROUNDS * len(cands)):  # each round drops a candidate or ends
@@ -127,6 +148,35 @@ class LoopFacts:
         else:
             return []
         return [cands[k][0] for k in keep]
+
+
+def _invariant_sides(cond: z3.BoolRef, states: set[int]) -> list[z3.BitVecRef]:
+    """The bit-vector sides of comparisons in ``cond`` that mention none of the loop's state symbols."""
+    out: dict[int, z3.BitVecRef] = {}
+    todo, seen = [cond], set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t) and t.num_args() == 2 and z3.is_bool(t) and all(z3.is_bv(a) for a in t.children()):
+            for a in t.children():
+                if not _mentions(a, states) and not z3.is_bv_value(a):
+                    out.setdefault(a.get_id(), a)
+        todo.extend(t.children())
+    return list(out.values())[:4]
+
+
+def _mentions(t: z3.ExprRef, ids: set[int]) -> bool:
+    todo, seen = [t], set()
+    while todo:
+        x = todo.pop()
+        if x.get_id() in ids:
+            return True
+        if x.get_id() not in seen:
+            seen.add(x.get_id())
+            todo.extend(x.children())
+    return False
 
 
 def nonneg_dims(dims: Sequence[z3.BitVecRef], cap: Optional[int]) -> list[z3.BoolRef]:
