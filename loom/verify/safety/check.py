@@ -256,7 +256,8 @@ class SafetyCheck:
         tried: list[dict] = []
         last = None
         for dim_cap, arg_cap in SMALL:
-            narrow = [d <= dim_cap for d in self.dims.values()]
+            # small sizes, at least 1 first (an empty inner dimension has no nested-list form to replay)
+            narrow = [z3.And(d >= (1 if arg_cap is not None else 0), d <= dim_cap) for d in self.dims.values()]
             if arg_cap is not None:
                 for n, t in zip(self.names, self.types):
                     a = self._arg(n)
@@ -358,8 +359,24 @@ class SafetyCheck:
                     v[n] = fv
                 else:
                     v[n] = None
+            v.update(self._globals())
             if v not in out:
                 out.append(v)
+        return out
+
+    def _globals(self) -> dict[str, Any]:
+        """Contents for the module's memref.globals without an initializer (zeros): a run needs them."""
+        from loom.ir.attributes import DenseElementsAttr, StringAttr, TypeAttr
+
+        parent = self.original.parent_op
+        out: dict[str, Any] = {}
+        for op in parent.walk() if parent is not None else ():
+            if op.name != "memref.global" or isinstance(op.attributes.get("initial_value"), DenseElementsAttr):
+                continue
+            sym, ty = op.attributes.get("sym_name"), op.attributes.get("type")
+            t = ty.type if isinstance(ty, TypeAttr) else None
+            if isinstance(sym, StringAttr) and isinstance(t, MemRefType) and all(d is not None for d in t.shape):
+                out["@" + sym.value] = _nested(list(t.shape), 0.0 if isinstance(t.element, FloatType) else 0)
         return out
 
     def _sort_of(self, sym: str) -> z3.SortRef:
