@@ -143,8 +143,11 @@ def test_float_ops_and_special_values_in_json():
               {"a": 0.0, "b": "-inf"})
     assert doc["results"][0] == -0.0 and doc["results"][1] == "nan" and doc["results"][2] is False
     assert doc["results"][5] == "nan"
-    doc = run(text, "f", {"a": "nan", "b": 2})
-    assert doc["results"][2] is True and doc["results"][4] == 0
+    doc = run(text, "f", {"a": "nan", "b": 2})  # fptosi of a NaN: poison too
+    assert doc["status"] == "error" and doc["error"].startswith("RT_ARITH_CAST_RANGE arith.fptosi")
+    doc = run(text.replace("%i = arith.fptosi %d : f32 to i32", "%i = arith.constant 0 : i32"), "f",
+              {"a": "nan", "b": 2})
+    assert doc["results"][2] is True
 
 
 def test_execute_region_and_index_switch():
