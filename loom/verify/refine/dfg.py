@@ -382,9 +382,18 @@ class DfgModel:
     # ------------------------------------------------------------------ op rules
     def _constant(self, op: Operation, k: int) -> Node:
         trig = self.ev(op.operands[0])
-        val = machine_for(op).rules[0].emits[0][1]
-        assert isinstance(val, Const)
-        return Node(self.values.literal(val.value, op.results[0].type), trig.ctx, trig.pc)
+        rules = machine_for(op).rules
+        val = rules[0].emits[0][1] if rules and rules[0].emits else None
+        if isinstance(val, Const):
+            value = val.value
+        else:  # fed by a handshake.source: an always-ready table, the value is the attribute's
+            from loom.semantics.build import constant_value
+
+            attr = op.attributes.get("value")
+            if attr is None:
+                raise Unsupported(f"{op.name} without a value", op)
+            value = constant_value(op, attr, op.results[0].type)
+        return Node(self.values.literal(value, op.results[0].type), trig.ctx, trig.pc)
 
     def _join(self, op: Operation, k: int) -> Node:
         known = _first_known(op, [self.ev(x) for x in op.operands])
@@ -523,7 +532,14 @@ class DfgModel:
         raise Unsupported(f"a token of {op.name} (memory completion) used to trigger a value", op)
 
 
+def _source(model: DfgModel, op: Operation, k: int) -> Node:
+    """``handshake.source``: a token whenever asked, in no loop context of its own (CIRCT triggers constants
+    with it); whatever fires on it takes its context from its other inputs."""
+    return Node(None, None, None)
+
+
 _RULES = {
+    "handshake.source": _source,
     "handshake.constant": DfgModel._constant,
     "handshake.join": DfgModel._join,
     "handshake.cond_br": DfgModel._cond_br,
