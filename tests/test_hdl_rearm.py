@@ -130,7 +130,8 @@ def test_countdown_agrees_and_one_token_too_many_is_refuted(tmp_path):
     ok = _func(_write(tmp_path, "countdown", COUNTDOWN))
     z3 = _z3(ok)
     e = emit(ok, "cd", rtl_bound=2, dfg_depth=40)
-    mons = {m.obligation for m in e.design.monitors.props}
+    # (the safety monitors are co-simulation checks of the inputs, not formal properties: left out here)
+    mons = {m.obligation for m in e.design.monitors.props if not m.obligation.startswith("safe.")}
     assert SELECT_MUXES | {"len.L0.raw"} <= mons and all(z3[o] == "proved" for o in mons)
     write_all(tmp_path / "ok", e.files)
     v = run_task(tmp_path / "ok", "cd.sby", "dfg", timeout=600)
