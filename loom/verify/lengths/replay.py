@@ -222,6 +222,11 @@ def shows(a, c, r: Run, got: int, want: int, trips: dict) -> Optional[str]:
             return f"{how} with {left} token(s) of {name} left before {opn} (it took {crossed - left})"
         if id(op) in r.latched_ops and r.quiescent:  # it took the token and waits, mid-burst, for what follows
             return f"{how} with {opn} latched mid-burst on a token of {name} (it took {crossed})"
+        others = sorted(v for (ch, at), v in r.left.items() if at == id(op) and ch != id(x) and v)
+        if c.family == "balance" and others and r.quiescent:
+            # the balance claim is about the op's inputs together: a run that ends with tokens left on another
+            # of its inputs shows them unbalanced (which channel holds the surplus depends on the schedule)
+            return f"{how} with {others[-1]} token(s) left on another input of {opn}: its inputs are unbalanced"
         return None
     if id(op) in r.short:
         return (f"{how} with the primed {opn} not re-armed ({r.short[id(op)]}): the next invocation finds it "
