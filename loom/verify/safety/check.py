@@ -275,44 +275,50 @@ class SafetyCheck:
                     values = {k: _value(res.model, v) for k, v in site.show.items()}
                     return inputs, err, values
             last = res.model
+        extra = []
         if site.what == "bounds" and last is not None:
-            # the model's state may be a generic iteration no run reaches with its arguments: let every integer
-            # argument reach past the buffer the site indexes (a loop bound one beyond its size), with the other
-            # buffers grown
-            past = _value(last, site.show.get("dim0", z3.BitVecVal(0, 64)))
-            for inputs in self._inputs(last, site)[len(self._inputs(last, site)) // 2:]:
-                if inputs is None:
-                    continue
-                for k, (n, t) in enumerate(zip(self.names, self.types)):
-                    if isinstance(t, (IntegerType, IndexType)) and not (isinstance(t, IntegerType) and t.width == 1):
-                        w = width_of(t)
-                        inputs = {**inputs, n: min(int(past) + 1, (1 << (w - 1)) - 1)}
-                if inputs in tried:
-                    continue
-                tried.append(inputs)
-                err = self._run(inputs, site)
-                if err is not None:
-                    return inputs, err, {}
-        if site.what in ("overflow", "wrap", "divzero") and tried:
-            # values that only arise from accumulation (INT_MIN / -1, a sum that wraps): integer buffers filled
-            # with extreme values, each buffer independently, from the last inputs tried (a fixed order)
-            base = tried[-1]
-            ints = [n for n, t in zip(self.names, self.types)
-                    if isinstance(t, MemRefType) and not isinstance(t.element, FloatType) and base.get(n)]
-            for combo in itertools.islice(itertools.product(EXTREMES, repeat=len(ints)), EXTREME_RUNS):
-                inputs = dict(base)
-                for n, fill in zip(ints, combo):
-                    t = dict(zip(self.names, self.types))[n]
-                    w = width_of(t.element)
-                    inputs[n] = _nested(_shape(base[n]), max(-(1 << (w - 1)), min(fill, (1 << (w - 1)) - 1))
-                                        if fill != INT_MIN_MARK else -(1 << (w - 1)))
-                if inputs in tried:
-                    continue
-                tried.append(inputs)
-                err = self._run(inputs, site)
-                if err is not None:
-                    return inputs, err, {}
+            extra = self._past_the_buffer(last, site)
+        elif site.what in ("overflow", "wrap", "divzero") and tried:
+            extra = self._extremes(tried[-1])
+        for inputs in extra:
+            if inputs in tried:
+                continue
+            tried.append(inputs)
+            err = self._run(inputs, site)
+            if err is not None:
+                return inputs, err, {}
         return None
+
+    def _past_the_buffer(self, model: z3.ModelRef, site: Site) -> list[dict]:
+        """The model's state may be a generic iteration no run reaches with its arguments: every integer argument
+        reaching one past the buffer the site indexes (a loop bound beyond its size), the other buffers grown."""
+        past = int(_value(model, site.show.get("dim0", z3.BitVecVal(0, 64))))
+        variants = self._inputs(model, site)
+        out = []
+        for inputs in variants[len(variants) // 2:]:  # the grown half
+            if inputs is None:
+                continue
+            for n, t in zip(self.names, self.types):
+                if isinstance(t, (IntegerType, IndexType)) and not (isinstance(t, IntegerType) and t.width == 1):
+                    inputs = {**inputs, n: min(past + 1, (1 << (width_of(t) - 1)) - 1)}
+            out.append(inputs)
+        return out
+
+    def _extremes(self, base: dict) -> list[dict]:
+        """Values that only accumulation reaches (INT_MIN / -1, a sum that wraps): the integer buffers of ``base``
+        filled with extreme values, each buffer independently, in a fixed order (at most ``EXTREME_RUNS``)."""
+        types = dict(zip(self.names, self.types))
+        ints = [n for n, t in types.items()
+                if isinstance(t, MemRefType) and not isinstance(t.element, FloatType) and base.get(n)]
+        out = []
+        for combo in itertools.islice(itertools.product(EXTREMES, repeat=len(ints)), EXTREME_RUNS):
+            inputs = dict(base)
+            for n, fill in zip(ints, combo):
+                w = width_of(types[n].element)
+                lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+                inputs[n] = _nested(_shape(base[n]), lo if fill == INT_MIN_MARK else max(lo, min(fill, hi)))
+            out.append(inputs)
+        return out
 
     def _inputs(self, model: z3.ModelRef, site: Site) -> list[Optional[dict]]:
         """Concrete inputs from a model: scalars as given, memref sizes as given, memory filled with the value
