@@ -284,8 +284,9 @@ def test_conditional_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch
     need("yices-smt2")
     for name, want in (("cwar_swapped", "fail"), ("cwar_ok", "pass")):
         func, src = _with_source(name, monkeypatch)
+        # (the source's a[i] has no size precondition: its safety findings are not the order monitor's business)
         refuted = {o.id for o in verify_function(func, VerifyContext(), source=src).obligations
-                   if o.status == "refuted"}
+                   if o.status == "refuted" and o.kind != "safety"}
         assert refuted == ({"mem.a.order.ld0<st0"} if want == "fail" else set())
         e = emit(func, "c", rtl_bound=1, dfg_depth=18, source=src)
         write_all(tmp_path / name, e.files)
