@@ -60,3 +60,14 @@ def test_most_faults_are_refuted():
     parity the assumptions allow, a step read from memory, a binary search whose fault needs sorted contents)."""
     refuted = sum(1 for n in FILES if faulty(n) and verify(n)[0] == 1)
     assert refuted >= 26
+
+
+def test_a_store_whose_done_is_dropped_in_a_loop_is_not_proved_ordered():
+    """dfg_bad_histogram_race feeds the next iteration from the load's done and sinks the store's: iteration k+1
+    may read a bin before iteration k's store lands. No order obligation of that memory may say proved (the loop
+    order would put all of iteration k first); done.postdom refutes the dropped token."""
+    code, doc = verify("dfg_bad_histogram_race.dfg.mlir")
+    status = {o["id"]: o["status"] for o in doc["obligations"]}
+    assert code == 1 and status["done.postdom"] == "refuted"
+    order = {i: s for i, s in status.items() if i.startswith("mem.hist.order")}
+    assert order and "proved" not in order.values(), order

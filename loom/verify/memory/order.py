@@ -384,6 +384,13 @@ class Recovery:
                 )
         if dangling:
             node, stop = pending[0]
+            if stop.kind in ("feedback", "exit") and any(_accesses(d) for d in dangling):
+                # inside a loop body, an access whose done token goes nowhere is ordered before nothing that
+                # follows: not before a later iteration (the loop order puts a whole iteration first) nor the
+                # code after the loop. The encoding has no form for that, so the order is not decided
+                # (done.postdom refutes the drop)
+                raise Unrecognized(f"a done token that goes nowhere leaves {', '.join(_accesses(dangling[0]))} "
+                                   "unordered with what follows it (a later iteration, the code after its loop)")
             return Node("par", dangling + [node]), stop
         return pending[0]
 
@@ -914,3 +921,10 @@ def check_memory_order(
                                       f"not decided: the check crashed: {type(e).__name__}: {e}", None,
                                       d.mem.loc, method="none"))
     return out
+
+
+def _accesses(node: "Node") -> list[str]:
+    """The names of the accesses in a recovered subtree."""
+    if node.kind == "acc":
+        return [node.label]
+    return [x for k in node.children for x in _accesses(k)]
