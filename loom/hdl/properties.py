@@ -52,15 +52,21 @@ def fifo_properties() -> list[tuple[str, int]]:
     return out
 
 
+def _assert_lines(text: str, pattern: str) -> dict[str, int]:
+    """The line of each assertion label ``pattern``'s group 1 matches in the emitted text."""
+    where = {}
+    for k, line in enumerate(text.splitlines(), 1):
+        m = re.search(pattern, line)
+        if m:
+            where[m.group(1)] = k
+    return where
+
+
 def monitor_properties(d: Design, stem: str) -> list[dict[str, Any]]:
     """The DFG-level monitors of the top (``loom.hdl.monitors``): label = the obligation ID made an identifier."""
     if d.monitors is None:
         return []
-    where = {}
-    for k, line in enumerate(d.text.splitlines(), 1):
-        m = re.search(r"`LOOM_ASSERT_\w+\((ob_\w+),", line)
-        if m:
-            where[m.group(1)] = k
+    where = _assert_lines(d.text, r"`LOOM_ASSERT_\w+\((ob_\w+),")
     return [{
         "id": f"{d.top}.{p.label}",
         "obligation": p.obligation,
@@ -78,11 +84,7 @@ def monitor_properties(d: Design, stem: str) -> list[dict[str, Any]]:
 def safety_properties(d: Design, stem: str) -> list[dict[str, Any]]:
     """The safety monitors of the top (``loom.hdl.monitors.safety``): the ``safe.*`` ID of the source op, the runtime
     error the SCF interpreter stops with there, and the flag wire the co-simulation watches."""
-    where = {}
-    for k, line in enumerate(d.text.splitlines(), 1):
-        m = re.search(r"`LOOM_ASSERT_ALWAYS\((ob_safe_\w+),", line)
-        if m:
-            where[m.group(1)] = k
+    where = _assert_lines(d.text, r"`LOOM_ASSERT_ALWAYS\((ob_safe_\w+),")
     return [{
         "id": f"{d.top}.{s.label}",
         "obligation": s.obligation,

@@ -1065,7 +1065,7 @@ class Typer:
             self.logic.queries += asked
             if m is not None:
                 used_args = {x.get_id() for x in _uninterpreted(claim)}
-                args = {name: _py_value(m.eval(c, model_completion=True))
+                args = {name: py_value(m.eval(c, model_completion=True))
                         for name, c in self.logic.args.items() if c.get_id() in used_args}
                 back = next(i for i in range(k, -1, -1) if z3.is_true(m.eval(again[i], model_completion=True)))
                 self.stuck[loop] = (hyp.opener, args, k, back)
@@ -1128,7 +1128,7 @@ class Typer:
             for st in got[0]:
                 if not all(exact(t) for t in st.values()):
                     break
-                out.append({self.name(op.results[0]): _py_value(model.eval(st[op], model_completion=True))
+                out.append({self.name(op.results[0]): py_value(model.eval(st[op], model_completion=True))
                             for op in cs.state})
             return out
 
@@ -1283,7 +1283,8 @@ def _uninterpreted(term: z3.ExprRef) -> list[z3.ExprRef]:
     return list(out.values())
 
 
-def _py_value(v: z3.ExprRef) -> object:
+def py_value(v: z3.ExprRef) -> object:
+    """A model value as JSON: signed integers, booleans, anything else as its text."""
     if z3.is_bv_value(v):
         return v.as_signed_long()
     if z3.is_true(v) or z3.is_false(v):

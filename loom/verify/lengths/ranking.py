@@ -407,7 +407,15 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
             return [], asked
         m = s.model()
         kept = [t for t in kept if _holds(w, m, _at(w, t.pred, 0))]
-    while kept:  # consecution: an iteration from inside stays inside
+    closed, n = _consecution(w, kept)
+    return (closed if closed is not None else []), asked + n
+
+
+def _consecution(w: WhileView, kept: list["_Template"]) -> tuple[Optional[list["_Template"]], int]:
+    """Houdini's consecution: drop the templates a generic iteration from inside falsifies, to a fixpoint. The
+    closed subset (maybe empty) and the queries asked; None when a query is undecided or drops nothing."""
+    asked = 0
+    while kept:
         s = _solver(w)
         here = [t.pred for t in kept]
         body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
@@ -417,11 +425,11 @@ def invariant(w: WhileView) -> tuple[list["_Template"], int]:
         if r == z3.unsat:
             break
         if r != z3.sat:
-            return [], asked
+            return None, asked
         m = s.model()
         drop = [t for t in kept if not _holds(w, m, _next(w, t.pred))]
         if not drop:
-            return [], asked
+            return None, asked
         kept = [t for t in kept if t not in drop]
     return kept, asked
 
@@ -549,22 +557,11 @@ def _recurrence_from(w: WhileView, temps: list["_Template"], extra: list[z3.Bool
     # only predicates exact on the seed (functions of the arguments): then the real seed is in the set
     kept = [t for t in temps if w.exact(_at(w, t.pred, 0)) and _holds(w, model, _at(w, t.pred, 0))]
     # (3) Houdini: drop every predicate a generic iteration from the set can falsify, to a fixpoint
-    while kept:
-        s = _solver(w)
-        here = [t.pred for t in kept]
-        body = generic_iteration(w) + here + [z3.Not(_all(*[_next(w, p) for p in here]))]
-        s.add(*positions(w, w.axioms(body) + body))
-        asked += 1
-        r = _check(s)
-        if r == z3.unsat:
-            break
-        if r != z3.sat:
-            return None, asked
-        m = s.model()
-        drop = [t for t in kept if not _holds(w, m, _next(w, t.pred))]
-        if not drop:
-            return None, asked
-        kept = [t for t in kept if t not in drop]
+    closed, n = _consecution(w, kept)
+    asked += n
+    if closed is None:
+        return None, asked
+    kept = closed
     if not kept:
         return (model, kept, False), asked
     # (2) the set lies inside the condition

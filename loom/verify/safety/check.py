@@ -30,6 +30,7 @@ from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from loom.runtime import function_arg_names
 from loom.semantics.layout import width_of
 from loom.verify.assume import admits, dim_of, to_z3
+from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import TermValues, dim_term, source_position
@@ -454,12 +455,7 @@ def _nested(sizes: list[int], fill: Any) -> Any:
 
 
 def _value(model: z3.ModelRef, term: z3.ExprRef) -> Any:
-    v = model.eval(term, model_completion=True)
-    if z3.is_bv_value(v):
-        return v.as_signed_long()
-    if z3.is_true(v) or z3.is_false(v):
-        return z3.is_true(v)
-    return str(v)
+    return py_value(model.eval(term, model_completion=True))
 
 
 def _fmt(inputs: dict) -> str:

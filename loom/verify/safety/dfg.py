@@ -19,9 +19,8 @@ import z3
 
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
-from loom.ir.core import Operation, OpResult
+from loom.ir.core import Operation
 from loom.mlir.names import value_names
-from loom.ir.types import MemRefType
 from loom.semantics.undefined import ub_rules
 from loom.verify.memory.structure import memory_layout
 from loom.verify.refine.dfg import DfgModel

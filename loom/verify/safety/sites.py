@@ -19,12 +19,11 @@ from typing import Optional
 
 import z3
 
-from loom.dialects.memref import DYNAMIC, static_list
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.semantics.undefined import ub_rules
 from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, source_position
-from loom.verify.refine.scf import ScfModel
+from loom.verify.refine.scf import ScfModel, _mixed
 
 OOB = "RT_MEMREF_OUT_OF_BOUNDS"
 BAD_VIEW = "RT_MEMREF_BAD_VIEW"
@@ -132,10 +131,7 @@ class SafetyModel(ScfModel):
 
         def build():
             src = self.view(op.operands[0])
-            terms = _mixed_terms(op, self)
-            if terms is None:
-                raise Unsupported("a subview without integer static offsets/sizes/strides", op)
-            offs, sizes, strides = terms
+            offs, sizes, strides = _mixed(op, self)  # Unsupported when its static lists are malformed
             if not (len(offs) == len(sizes) == len(strides) == len(src.sizes)):
                 raise Unsupported("a subview whose rank differs from its source's", op)
             out, show = [], {}
@@ -204,21 +200,6 @@ def _cast_fits(op: Operation) -> bool:
     w = width_of(op.results[0].type)
     lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if op.name == "arith.fptosi" else (0, (1 << w) - 1)
     return fits(float_range(op.operands[0]), lo, hi)
-
-
-def _mixed_terms(op: Operation, model: ScfModel) -> Optional[tuple[list, list, list]]:
-    """(offsets, sizes, strides) of a subview as 64-bit terms, or None when its attributes are malformed."""
-    dyn = iter(op.operands[1:])
-    out = []
-    for attr in ("static_offsets", "static_sizes", "static_strides"):
-        statics = static_list(op, attr)
-        if statics is None:
-            return None
-        terms = []
-        for s in statics:
-            terms.append(bv64(model.values, model.term(next(dyn))) if s == DYNAMIC else z3.BitVecVal(s, 64))
-        out.append(terms)
-    return out[0], out[1], out[2]
 
 
 def memref_args(func: Operation) -> list[tuple[str, MemRefType]]:
