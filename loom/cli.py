@@ -121,7 +121,7 @@ def _check_option_needs(args) -> None:
 
 def _stem(path: Path) -> str:
     name = path.name
-    for suffix in (".scf.mlir", ".dfg.mlir", ".mlir"):
+    for suffix in (".scf.mlir", ".dfg.mlir", ".mlir", ".c"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return path.stem
@@ -133,11 +133,42 @@ def _check_readable(path: Path) -> None:
         raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path), code="IO_INPUT_UNREADABLE")
 
 
+# the C front end's settings for a ``.c`` input of any command: --func, -I, -D (set by main)
+_C_SETTINGS: dict = {}
+
+
 def _read_module(path: Path):
     from loom.mlir import parse_file
 
+    if path.name.endswith(".c"):  # C: compiled through the front end's stages to its SCF module
+        return _compile_c(path).module
     _check_readable(path)
     return parse_file(path)
+
+
+def _compile_c(path: Path):
+    """The C front end's artifacts for ``path`` (clang, the CF stage, the SCF stage)."""
+    from loom.frontend.c import compile_c
+    from loom.frontend.c.toolchain import ClangOptions
+
+    opts = ClangOptions(tuple(_C_SETTINGS.get("include", ())), tuple(_C_SETTINGS.get("define", ())))
+    return compile_c(path, _C_SETTINGS.get("func"), opts)
+
+
+def _c_as_scf_file(path: Path) -> Path:
+    """``path`` itself, or for a C file its SCF stage written to a temporary ``<stem>.scf.mlir`` (what
+    ``loom verify`` reads; the ops' locations still name the C source)."""
+    if not path.name.endswith(".c"):
+        return path
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="loom-c-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    out = tmp / f"{path.name[:-2]}.scf.mlir"
+    out.write_text(_compile_c(path).scf)
+    return out
 
 
 def _file_loc(path: Path):
@@ -271,7 +302,15 @@ def cmd_compile(args) -> int:
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts = []
     for path, out in targets:
-        module = _read_module(path)
+        if path.name.endswith(".c"):
+            c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
+            module = c.module
+            if not (to_stdout or to_file):
+                base = str(out)[: -len(".dfg.mlir")]
+                texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
+                          (Path(base + ".scf.mlir"), c.scf)]
+        else:
+            module = _read_module(path)
         _pick_function(module, args.func, ("func.func",), path)
         dfg = lower_module(module, args.func, _lower_options(args))
         if args.circt:
@@ -442,7 +481,7 @@ def cmd_verify(args) -> int:
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
                         max_states=args.max_states, bmc_rlimit=args.bmc_rlimit)
-    paths = [Path(name) for name in args.inputs]
+    paths = [_c_as_scf_file(Path(name)) for name in args.inputs]
     for path in paths:
         _check_readable(path)
     if args.adg is not None:
@@ -573,6 +612,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir")
     c.add_argument("-o", "--output", default=".", metavar="OUTDIR")
     c.add_argument("--func", metavar="NAME")
+    c.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                   help="C input: an include directory for clang")
+    c.add_argument("-D", dest="define", action="append", default=[], metavar="X=Y",
+                   help="C input: a macro definition for clang")
     c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
     c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
     c.add_argument("--debug-info", action="store_true",
@@ -725,6 +768,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         args = parser.parse_args(argv)
         _check_option_needs(args)
+        _C_SETTINGS.update(func=getattr(args, "func", None), include=getattr(args, "include", None) or (),
+                           define=getattr(args, "define", None) or ())
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE

@@ -1,0 +1,1 @@
+"""Front ends: source languages compiled to loom's SCF (C, through clang)."""

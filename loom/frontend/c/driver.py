@@ -1,0 +1,63 @@
+"""Run the C stages in order and keep every artifact's text (``.ll``, ``.cf.mlir``, ``.scf.mlir``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from loom.diagnostics import LoomError
+from loom.frontend.c.toolchain import ClangOptions, compile_to_llvm
+from loom.ir.location import Location
+
+
+@dataclass
+class CArtifacts:
+    """What ``compile_c`` produced: the texts of each stage and the SCF module (what the DFG lowering reads)."""
+
+    ll: str
+    cf: str
+    scf: str
+    module: object  # loom.ir.core.Module of the SCF stage
+
+
+def is_c_file(path: Path | str) -> bool:
+    return str(path).endswith(".c")
+
+
+def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions()) -> CArtifacts:
+    """C file ``path`` through clang, loom's LLVM pipeline, the CF stage and the SCF raising."""
+    from loom.frontend.c import llvm_text as lt
+    from loom.frontend.c.passes import run_pipeline
+    from loom.frontend.c.raise_for import raise_module
+    from loom.frontend.c.to_cf import Emitter, FunctionTranslator, global_text, translate_globals
+    from loom.mlir import parse_text, print_module
+
+    if not path.is_file():
+        reason = "no such file" if not path.exists() else "not a file"
+        raise LoomError(f"cannot read input file: {reason}", loc=Location(str(path), 1, 1),
+                        code="IO_INPUT_UNREADABLE")
+    module = run_pipeline(compile_to_llvm(path, opts))
+    ll = str(module)
+    lines_of = lt.debug_lines(ll)
+    locs = lt.function_locations(ll, lines_of)
+    globals_ = translate_globals(module, str(path), lines_of)
+    defined = [f for f in module.functions if not f.is_declaration and f.linkage.name != "internal"]
+    if func is not None:
+        defined = [f for f in module.functions if not f.is_declaration and f.name == func]
+        if not defined:
+            raise LoomError(f"no function named '{func}' in the file", loc=Location(str(path), 1, 1),
+                            code="CPL_FUNC_NOT_FOUND")
+    if not defined:
+        raise LoomError("no function defined in the file", loc=Location(str(path), 1, 1),
+                        code="CPL_FUNC_NOT_FOUND")
+    funcs, used = [], {}
+    for f in defined:
+        em = Emitter(str(path), locs.get(f.name, []))
+        funcs.append(FunctionTranslator(f, em, globals_).translate())
+        used.update(em.globals_used)
+    cf = "module {\n" + "".join(global_text(used[n]) for n in sorted(used)) + "".join(funcs) + "}\n"
+    cf_module = parse_text(cf, f"{path}.cf.mlir")
+    scf_module = raise_module(cf_module)
+    scf = print_module(scf_module, debuginfo=True)
+    return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)))

@@ -1,0 +1,512 @@
+"""LLVM IR (after loom's pipeline) -> loom's CF stage: one multi-block ``func.func`` per C function.
+
+Rules (specs/frontend-c.md): a phi becomes a block argument; ``br`` becomes ``cf.br``/``cf.cond_br``;
+integer/float instructions become ``arith`` ops of the same semantics; a pointer is never a value: it is a
+memref plus one index per dimension, so a GEP chain becomes the indices of the ``memref.load``/``store``
+that uses it (a pointer parameter is ``memref<?x...xT>``, its inner dimensions from the array type it is
+indexed with; a local array is ``memref.alloca``; a ``const`` global table is ``memref.global``). math.h
+calls and LLVM's math intrinsics become ``math``/``arith`` ops. Anything else is a located CPL_C_UNSUPPORTED
+error at the C source line of the instruction (clang's debug locations).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from loom.diagnostics import LoomError
+from loom.frontend.c import llvm_text as lt
+from loom.ir.location import Location
+
+UNSUPPORTED = "CPL_C_UNSUPPORTED"
+
+INT_BINOPS = {"add": "addi", "sub": "subi", "mul": "muli", "sdiv": "divsi", "udiv": "divui", "srem": "remsi",
+              "urem": "remui", "shl": "shli", "lshr": "shrui", "ashr": "shrsi", "and": "andi", "or": "ori",
+              "xor": "xori"}
+FLOAT_BINOPS = {"fadd": "addf", "fsub": "subf", "fmul": "mulf", "fdiv": "divf", "frem": "remf"}
+CASTS = {"sext": "extsi", "zext": "extui", "trunc": "trunci", "sitofp": "sitofp", "uitofp": "uitofp",
+         "fptosi": "fptosi", "fptoui": "fptoui", "fpext": "extf", "fptrunc": "truncf"}
+# math.h functions (and LLVM's intrinsics of the same name) -> (op, operand count)
+MATH = {"fabs": ("math.absf", 1), "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 1), "exp2": ("math.exp2", 1),
+        "expm1": ("math.expm1", 1), "log": ("math.log", 1), "log2": ("math.log2", 1), "log10": ("math.log10", 1),
+        "log1p": ("math.log1p", 1), "sin": ("math.sin", 1), "cos": ("math.cos", 1), "tan": ("math.tan", 1),
+        "asin": ("math.asin", 1), "acos": ("math.acos", 1), "atan": ("math.atan", 1), "sinh": ("math.sinh", 1),
+        "cosh": ("math.cosh", 1), "tanh": ("math.tanh", 1), "cbrt": ("math.cbrt", 1), "erf": ("math.erf", 1),
+        "erfc": ("math.erfc", 1), "floor": ("math.floor", 1), "ceil": ("math.ceil", 1),
+        "trunc": ("math.trunc", 1), "round": ("math.round", 1), "roundeven": ("math.roundeven", 1),
+        "pow": ("math.powf", 2), "atan2": ("math.atan2", 2), "copysign": ("math.copysign", 2),
+        "fma": ("math.fma", 3), "fmax": ("arith.maxnumf", 2), "fmin": ("arith.minnumf", 2),
+        "maxnum": ("arith.maxnumf", 2), "minnum": ("arith.minnumf", 2), "smax": ("arith.maxsi", 2),
+        "smin": ("arith.minsi", 2), "umax": ("arith.maxui", 2), "umin": ("arith.minui", 2)}
+IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias", "llvm.var.annotation")
+_NAME = re.compile(r"[^A-Za-z0-9_.$-]")
+
+
+@dataclass
+class Ptr:
+    """A pointer value: memref ``base`` of type ``mtype`` (shape, element) and one index per level so far;
+    ``virtual``: the first index is an outer dimension of size 1 the memref does not have (a local or global
+    object, not a parameter), so it must be 0 at every access."""
+
+    base: str
+    shape: list[int | None]
+    elem: str
+    idx: list[int | str]
+    virtual: bool = False
+
+    def memref(self) -> str:
+        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+        return f"memref<{dims}{self.elem}>"
+
+
+@dataclass
+class Global:
+    """A ``const`` global table: its name, memref type and nested values."""
+
+    name: str
+    shape: list[int]
+    elem: str
+    values: object
+
+
+@dataclass
+class Emitter:
+    """The MLIR text of one function under construction."""
+
+    file: str
+    locs: list  # the function's location, then one per instruction (llvm_text.function_locations)
+    names: dict[str, str] = field(default_factory=dict)  # LLVM value name -> MLIR SSA name
+    taken: set[str] = field(default_factory=set)
+    ptrs: dict[str, Ptr] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)  # MLIR SSA name -> MLIR type
+    out: list[str] = field(default_factory=list)
+    counter: int = 0
+    loc: Location | None = None
+    globals_used: dict[str, Global] = field(default_factory=dict)
+
+    def fresh(self, hint: str) -> str:
+        base = "%" + (_NAME.sub("_", hint) or "v")
+        if base[1].isdigit():
+            base = "%v" + base[1:]
+        name, k = base, 0
+        while name in self.taken:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken.add(name)
+        return name
+
+    def loc_of(self, pos: tuple[int, int] | None) -> Location:
+        """The C location (line, column) from clang's debug info, else the last one seen."""
+        if pos is not None and pos[0] > 0:
+            return Location(self.file, pos[0], pos[1])
+        return self.loc or Location(self.file, 1, 1)
+
+    def loc_text(self) -> str:
+        loc = self.loc or Location(self.file, 1, 1)
+        return f' loc("{loc.file}":{loc.line}:{loc.col})'
+
+    def emit(self, text: str) -> None:
+        self.out.append(f"    {text}{self.loc_text()}")
+
+    def error(self, message: str) -> LoomError:
+        return LoomError(message, loc=self.loc or Location(self.file, 1, 1), code=UNSUPPORTED)
+
+    def const(self, value, mtype: str) -> str:
+        """A fresh ``arith.constant`` of ``value``."""
+        self.counter += 1
+        name = self.fresh(f"c{self.counter}")
+        self.types[name] = mtype
+        if mtype == "i1":
+            self.emit(f"{name} = arith.constant {'true' if value else 'false'}")
+        elif mtype in ("f32", "f64"):
+            self.emit(f"{name} = arith.constant {float_literal(value, mtype)} : {mtype}")
+        else:
+            self.emit(f"{name} = arith.constant {int(value)} : {mtype}")
+        return name
+
+
+def float_literal(value: float, mtype: str) -> str:
+    """An MLIR float literal that denotes ``value`` exactly (hex bits for inf and nan)."""
+    import struct
+
+    if math.isfinite(value):
+        return f"{value:.17e}"
+    if mtype == "f32":
+        return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+def mlir_type(ltype: str, em: Emitter) -> str:
+    t = ltype.strip()
+    if t in lt.SCALARS:
+        return lt.SCALARS[t]
+    raise em.error(f"values of type '{t}' are not supported (integers, float, double and pointers are)")
+
+
+class FunctionTranslator:
+    """One LLVM function -> the text of one multi-block ``func.func``."""
+
+    def __init__(self, fn, em: Emitter, globals_: dict[str, Global]) -> None:
+        self.fn = fn
+        self.em = em
+        self.globals = globals_
+        self.block_names: dict[str, str] = {}
+        self.phis: dict[str, list] = {}
+
+    # ------------------------------------------------------------------ values
+    def value(self, v, want: str | None = None) -> str:
+        """The MLIR SSA name of LLVM operand ``v`` (constants are materialised where used)."""
+        kind = v.value_kind.name
+        if kind in ("argument", "instruction"):
+            if v.name in self.em.ptrs:
+                raise self.em.error("a pointer is used as a value here (only loads, stores and index arithmetic "
+                                    "on pointers are supported)")
+            name = self.em.names.get(v.name)
+            if name is None:
+                raise self.em.error(f"value '%{v.name}' is not supported here")
+            return name
+        text = str(v).strip()
+        ltype, _, token = text.partition(" ")
+        mtype = mlir_type(ltype, self.em)
+        if kind in ("constant_int", "constant_fp"):
+            return self.em.const(lt.scalar_value(token.strip(), ltype), mtype)
+        if kind in ("undef_value", "poison_value"):
+            raise self.em.error("an undefined value (a variable read before it is written) is used here")
+        raise self.em.error(f"constant '{text}' is not supported")
+
+    def ptr(self, v) -> Ptr:
+        kind = v.value_kind.name
+        if kind in ("argument", "instruction") and v.name in self.em.ptrs:
+            return self.em.ptrs[v.name]
+        if kind == "global_variable":
+            g = self.globals.get(v.name)
+            if g is None:
+                raise self.em.error(f"global variable '@{v.name}' is not a const table (only `const` arrays of "
+                                    "scalars are supported)")
+            self.em.globals_used[g.name] = g
+            name = self.em.fresh(g.name)
+            p = Ptr(name, list(g.shape), g.elem, [0], virtual=True)
+            self.em.emit(f"{name} = memref.get_global @{g.name} : {p.memref()}")
+            self.em.ptrs[f"@{g.name}@{name}"] = p
+            return p
+        if kind == "constant_pointer_null":
+            raise self.em.error("null pointers are not supported")
+        raise self.em.error("this pointer does not come from a parameter, a local array or a const table "
+                            "(pointer phis, selects and casts are not supported)")
+
+    def index(self, v) -> int | str:
+        """A GEP index operand as a constant or an ``index`` SSA name."""
+        if v.value_kind.name == "constant_int":
+            return int(lt.scalar_value(str(v).split()[-1], "i64"))
+        name = self.value(v)
+        t = self.em.types.get(name, "i64")
+        cast = self.em.fresh(name[1:] + "_ix")
+        self.em.emit(f"{cast} = arith.index_cast {name} : {t} to index")
+        self.em.types[cast] = "index"
+        return cast
+
+    def add_index(self, a: int | str, b: int | str) -> int | str:
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        if b == 0:
+            return a
+        if a == 0:
+            return b
+        a_s = self.em.const(a, "index") if isinstance(a, int) else a
+        b_s = self.em.const(b, "index") if isinstance(b, int) else b
+        out = self.em.fresh("ix")
+        self.em.emit(f"{out} = arith.addi {a_s}, {b_s} : index")
+        self.em.types[out] = "index"
+        return out
+
+    def access(self, p: Ptr, scalar: str) -> str:
+        """``%m[%i, ...] : memref<...>`` for a load or store of ``scalar`` through ``p``."""
+        if scalar != p.elem:
+            raise self.em.error(f"a {scalar} is accessed through a pointer to {p.elem} (type punning is not "
+                                "supported)")
+        idx = list(p.idx)
+        if p.virtual:
+            if idx[0] != 0:
+                raise self.em.error("pointer arithmetic past a local or global array is not supported")
+            idx = idx[1:]
+        idx += [0] * (len(p.shape) - len(idx))
+        names = [self.em.const(i, "index") if isinstance(i, int) else i for i in idx]
+        return f"{p.base}[{', '.join(names)}] : {p.memref()}"
+
+    # ------------------------------------------------------------------ function
+    def param_ptr(self, arg, name: str) -> Ptr:
+        """A pointer parameter's memref: its dimensions from the array type its GEPs index (``int A[][30]``
+        is ``memref<?x30xi32>``), its element from the scalar loaded or stored."""
+        geps, scalars = set(), set()
+        for b in self.fn.blocks:
+            for ins in b.instructions:
+                ops = list(ins.operands)
+                if ins.opcode == "getelementptr" and ops and ops[0].name == arg.name and \
+                        ops[0].value_kind.name == "argument":
+                    geps.add(lt.gep_source_type(str(ins)).text)
+                elif ins.opcode == "load" and ops[0].value_kind.name == "argument" and ops[0].name == arg.name:
+                    scalars.add(str(ins.type))
+                elif ins.opcode == "store" and ops[1].value_kind.name == "argument" and ops[1].name == arg.name:
+                    scalars.add(str(ops[0].type))
+        if len(geps) > 1:
+            raise self.em.error(f"parameter '{arg.name}' is indexed as several types ({', '.join(sorted(geps))})")
+        if geps:
+            dims, scalar = lt.type_of(geps.pop()).dims()
+        else:
+            dims, scalar = [], lt.LType(scalars.pop() if len(scalars) == 1 else "i8")
+        if scalar.text not in lt.SCALARS or scalar.text == "i1":
+            raise self.em.error(f"parameter '{arg.name}' points to '{scalar.text}' (structs, unions and nested "
+                                "pointers are not supported)")
+        return Ptr(name, [None, *dims], lt.SCALARS[scalar.text], [0])
+
+    def translate(self) -> str:
+        em, fn = self.em, self.fn
+        fn_text = str(fn)
+        header = fn_text[fn_text.index("define"):fn_text.index("{")]
+        em.loc = em.loc_of(em.locs[0] if em.locs else None)
+        if "..." in header.split("(", 1)[1]:
+            raise em.error(f"'{fn.name}' takes a variable argument list (varargs are not supported)")
+        params = []
+        for arg in fn.arguments:
+            t = str(arg.type)
+            if "byval" in str(arg) or "sret" in str(arg):
+                raise em.error(f"parameter '{arg.name}' is a struct passed by value (not supported)")
+            name = em.fresh(arg.name or "arg")
+            if t == "ptr":
+                p = self.param_ptr(arg, name)
+                em.ptrs[arg.name] = p
+                params.append(f"{name}: {p.memref()}")
+            else:
+                mt = mlir_type(t, em)
+                em.names[arg.name] = name
+                em.types[name] = mt
+                params.append(f"{name}: {mt}")
+        ret_t = header.split("@")[0].split()[-1]
+        results = "" if ret_t == "void" else f" -> {mlir_type(ret_t, em)}"
+        if ret_t == "ptr":
+            raise em.error("a function returning a pointer is not supported")
+        blocks = list(fn.blocks)
+        for k, b in enumerate(blocks):
+            self.block_names[b.name] = f"^bb{k}"
+            self.phis[b.name] = [i for i in b.instructions if i.opcode == "phi"]
+        for b in blocks:  # phi results first: a block argument is used before its block is printed
+            for phi in self.phis[b.name]:
+                if str(phi.type) == "ptr":
+                    raise em.error("a pointer that changes in a loop or differs between branches is not "
+                                   "supported (index the array instead)")
+                name = em.fresh(phi.name)
+                em.names[phi.name] = name
+                em.types[name] = mlir_type(str(phi.type), em)
+        body: list[str] = []
+        at = 0  # the instruction's position in the function (its entry in em.locs is at + 1)
+        for k, b in enumerate(blocks):
+            em.out = []
+            if k:
+                args = ", ".join(f"{em.names[p.name]}: {em.types[em.names[p.name]]}" for p in self.phis[b.name])
+                body.append(f"  ^bb{k}({args}):" if args else f"  ^bb{k}:")
+            for ins in b.instructions:
+                at += 1
+                em.loc = em.loc_of(em.locs[at] if at < len(em.locs) else None)
+                self.instruction(ins)
+            body.extend(em.out)
+        em.loc = em.loc_of(em.locs[0] if em.locs else None)
+        return (f"  func.func @{fn.name}({', '.join(params)}){results} {{\n" + "\n".join(body)
+                + f"\n  }}{em.loc_text()}\n")
+
+    # ------------------------------------------------------------------ instructions
+    def define(self, ins, mtype: str) -> str:
+        name = self.em.fresh(ins.name or "v")
+        self.em.names[ins.name] = name
+        self.em.types[name] = mtype
+        return name
+
+    def instruction(self, ins) -> None:
+        em, op = self.em, ins.opcode
+        text = str(ins)
+        ops = list(ins.operands)
+        if op == "phi":
+            return
+        if lt.is_volatile(text):
+            raise em.error("volatile accesses are not supported")
+        if op in INT_BINOPS or op in FLOAT_BINOPS:
+            t = mlir_type(str(ins.type), em)
+            a, b = self.value(ops[0]), self.value(ops[1])
+            mop = INT_BINOPS.get(op) or FLOAT_BINOPS[op]
+            em.emit(f"{self.define(ins, t)} = arith.{mop} {a}, {b} : {t}")
+        elif op == "fneg":
+            t = mlir_type(str(ins.type), em)
+            a = self.value(ops[0])
+            em.emit(f"{self.define(ins, t)} = arith.negf {a} : {t}")
+        elif op in ("icmp", "fcmp"):
+            if str(ops[0].type) == "ptr":
+                raise em.error("comparing pointers is not supported (compare indices instead)")
+            t = mlir_type(str(ops[0].type), em)
+            a, b = self.value(ops[0]), self.value(ops[1])
+            pred = lt.predicate(text)
+            if op == "fcmp" and pred in ("true", "false"):
+                em.emit(f"{self.define(ins, 'i1')} = arith.constant {pred}")
+                return
+            kind = "cmpi" if op == "icmp" else "cmpf"
+            em.emit(f"{self.define(ins, 'i1')} = arith.{kind} {pred}, {a}, {b} : {t}")
+        elif op in CASTS:
+            src = mlir_type(str(ops[0].type), em)
+            dst = mlir_type(str(ins.type), em)
+            a = self.value(ops[0])
+            em.emit(f"{self.define(ins, dst)} = arith.{CASTS[op]} {a} : {src} to {dst}")
+        elif op == "freeze":
+            em.names[ins.name] = self.value(ops[0])
+        elif op == "select":
+            if str(ins.type) == "ptr":
+                raise em.error("selecting between pointers is not supported (select the index instead)")
+            t = mlir_type(str(ins.type), em)
+            c, a, b = (self.value(o) for o in ops)
+            em.emit(f"{self.define(ins, t)} = arith.select {c}, {a}, {b} : {t}")
+        elif op == "getelementptr":
+            self.gep(ins, text, ops)
+        elif op == "load":
+            ref = self.access(self.ptr(ops[0]), mlir_type(str(ins.type), em))
+            em.emit(f"{self.define(ins, mlir_type(str(ins.type), em))} = memref.load {ref}")
+        elif op == "store":
+            if str(ops[0].type) == "ptr":
+                raise em.error("storing a pointer is not supported")
+            v = self.value(ops[0])
+            em.emit(f"memref.store {v}, {self.access(self.ptr(ops[1]), mlir_type(str(ops[0].type), em))}")
+        elif op == "alloca":
+            t = lt.alloca_type(text)
+            dims, scalar = t.dims()
+            if scalar.text not in lt.SCALARS or "," in text.split("alloca", 1)[1].split("align")[0]:
+                raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
+            name = em.fresh(ins.name or "local")
+            p = Ptr(name, dims or [1], lt.SCALARS[scalar.text], [0], virtual=bool(dims))
+            em.emit(f"{name} = memref.alloca() : {p.memref()}")
+            em.ptrs[ins.name] = p
+        elif op == "call":
+            self.call(ins, text, ops)
+        elif op == "br":
+            self.branch(ins, ops)
+        elif op == "ret":
+            if ops:
+                v = self.value(ops[0])
+                em.emit(f"func.return {v} : {em.types[v]}")
+            else:
+                em.emit("func.return")
+        elif op == "unreachable":
+            raise em.error("control reaches an 'unreachable' point (a noreturn call or __builtin_unreachable)")
+        elif op in ("ptrtoint", "inttoptr", "bitcast", "addrspacecast"):
+            raise em.error(f"casts between pointers and integers ({op}) are not supported")
+        elif op in ("extractvalue", "insertvalue"):
+            raise em.error("struct values are not supported")
+        elif op in ("indirectbr", "callbr"):
+            raise em.error("computed goto and asm goto are not supported")
+        else:
+            raise em.error(f"the LLVM instruction '{op}' is not supported")
+
+    def gep(self, ins, text: str, ops) -> None:
+        base = self.ptr(ops[0])
+        src = lt.gep_source_type(text)
+        dims, scalar = src.dims()
+        if scalar.text not in lt.SCALARS:
+            raise self.em.error(f"indexing into '{src.text}' is not supported (structs and unions are not)")
+        fixed = len(base.idx) - (1 if base.virtual else 0)  # memref dimensions the pointer has fixed
+        expect = list(base.shape[fixed:])
+        if dims != expect or lt.SCALARS[scalar.text] != base.elem:
+            raise self.em.error(f"pointer arithmetic in units of '{src.text}' on an array of "
+                                f"{base.memref()} cannot be turned into indices exactly")
+        idx = list(base.idx)
+        idx[-1] = self.add_index(idx[-1], self.index(ops[1]))
+        for o in ops[2:]:
+            idx.append(self.index(o))
+        self.em.ptrs[ins.name] = Ptr(base.base, base.shape, base.elem, idx, base.virtual)
+
+    def call(self, ins, text: str, ops) -> None:
+        em = self.em
+        callee = ops[-1]
+        if callee.value_kind.name == "inline_asm" or "asm " in text.split("call", 1)[1][:40]:
+            raise em.error("inline assembly is not supported")
+        if callee.value_kind.name != "function":
+            raise em.error("calls through function pointers are not supported")
+        name = callee.name
+        if name.startswith(IGNORED_CALLS):
+            return
+        if not self.fn.module.get_function(name).is_declaration:
+            raise em.error(f"call of '{name}' cannot be inlined (recursion is not supported)")
+        base = name[5:].split(".")[0] if name.startswith("llvm.") else name
+        if base == "abs" and name.startswith("llvm."):
+            t = mlir_type(str(ins.type), em)
+            em.emit(f"{self.define(ins, t)} = math.absi {self.value(ops[0])} : {t}")
+            return
+        if base not in MATH and base.endswith(("f", "l")) and base[:-1] in MATH:
+            base = base[:-1]
+        if base in ("abs", "labs", "llabs") and not name.startswith("llvm."):
+            t = mlir_type(str(ins.type), em)
+            em.emit(f"{self.define(ins, t)} = math.absi {self.value(ops[0])} : {t}")
+            return
+        if base not in MATH:
+            raise em.error(f"call of '{name}', which is not defined in this file and is not a math.h "
+                           "function loom knows")
+        mop, n = MATH[base]
+        if len(ops) - 1 != n:
+            raise em.error(f"call of '{name}' with {len(ops) - 1} arguments")
+        t = mlir_type(str(ins.type), em)
+        args = ", ".join(self.value(o) for o in ops[:-1])
+        em.emit(f"{self.define(ins, t)} = {mop} {args} : {t}")
+
+    def branch_args(self, src, dst) -> str:
+        """``^bbK(%a, %b : T, U)``: the target with the values its phis take when coming from ``src``."""
+        label = self.block_names[dst.name]
+        vals, types = [], []
+        for phi in self.phis[dst.name]:
+            for v, blk in zip(phi.operands, phi.incoming_blocks):
+                if blk.name == src.name:
+                    vals.append(self.value(v))
+                    types.append(self.em.types[self.em.names[phi.name]])
+                    break
+            else:
+                raise self.em.error(f"phi without a value for block {src.name}")
+        return f"{label}({', '.join(vals)} : {', '.join(types)})" if vals else label
+
+    def branch(self, ins, ops) -> None:
+        src = ins.block
+        if len(ops) == 1:
+            self.em.emit(f"cf.br {self.branch_args(src, ops[0])}")
+            return
+        cond = self.value(ops[0])
+        # llvmlite lists a conditional branch's operands as (cond, false dest, true dest), as LLVM stores them
+        f, t = ops[1], ops[2]
+        self.em.emit(f"cf.cond_br {cond}, {self.branch_args(src, t)}, {self.branch_args(src, f)}")
+
+
+def translate_globals(module, file: str, lines_of: dict[int, tuple[int, int]]) -> dict[str, Global]:
+    """The module's constant array globals (``static const`` tables) by name."""
+    out: dict[str, Global] = {}
+    for g in module.global_variables:
+        text = str(g)
+        m = re.match(r"@[\w.$\"]+ = (?:[a-z_]+ )*?(constant|global) ", text)
+        if not m or m[1] != "constant" or g.is_declaration:
+            continue
+        t, end = lt.parse_type(text, m.end())
+        dims, scalar = t.dims()
+        if scalar.text not in lt.SCALARS:
+            continue
+        try:
+            values = lt.parse_constant(text[end:].split(", align")[0].split(", !dbg")[0], t)
+        except (ValueError, AssertionError, IndexError):
+            continue
+        out[g.name] = Global(_NAME.sub("_", g.name), dims or [1], lt.SCALARS[scalar.text],
+                             values if dims else [values])
+    return out
+
+
+def global_text(g: Global) -> str:
+    """``memref.global "private" constant @name : memref<...> = dense<...>``."""
+    def fmt(v) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(fmt(x) for x in v) + "]"
+        if g.elem in ("f32", "f64"):
+            return float_literal(float(v), g.elem)
+        if g.elem == "i1":
+            return "true" if v else "false"
+        return str(int(v))
+    dims = "".join(f"{d}x" for d in g.shape)
+    return f'  memref.global "private" constant @{g.name} : memref<{dims}{g.elem}> = dense<{fmt(g.values)}>\n'
