@@ -241,15 +241,12 @@ class ScfModel:
                     size = size * src.sizes[d]
                 sizes.append(z3.simplify(size))
             return View(src.root, src.offset, strides, sizes)
+        sizes = expand_sizes(op, self, src, groups, t)
         strides = [z3.BitVecVal(0, 64)] * t.rank
-        sizes = [z3.BitVecVal(0, 64)] * t.rank
         for d, g in enumerate(groups):
             acc = src.strides[d]
             for k in reversed(g):
-                if t.shape[k] is None and k != g[0]:
-                    raise Unsupported(f"{op.name} splitting into a dynamic inner size", op)
                 strides[k] = z3.simplify(acc)
-                sizes[k] = z3.BitVecVal(t.shape[k], 64) if t.shape[k] is not None else src.sizes[d]
                 acc = acc * sizes[k]
         return View(src.root, src.offset, strides, sizes)
 
@@ -408,6 +405,39 @@ def _mixed(op: Operation, model: ScfModel) -> tuple[list, list, list]:
                 terms.append(z3.BitVecVal(s, 64))
         out.append(terms)
     return out[0], out[1], out[2]
+
+
+def expand_sizes(op: Operation, model: ScfModel, src: View, groups: list[list[int]], t: MemRefType) -> list:
+    """An expand_shape's output sizes as 64-bit terms, as the interpreter computes them: the ``output_shape``
+    operands, or (the older form without them) each group's one dynamic size inferred as the source
+    dimension over the product of the group's static sizes."""
+    static = static_list(op, "static_output_shape") if "static_output_shape" in op.attributes else None
+    if static is None:
+        if "static_output_shape" in op.attributes:
+            raise Unsupported(f"{op.name} with a malformed 'static_output_shape' attribute", op)
+        static = [DYNAMIC if s is None else s for s in t.shape]
+        dyn: list = []
+    else:
+        dyn = list(op.operands[1:])
+    if len(static) != t.rank or len(groups) != len(src.sizes):
+        raise Unsupported(f"{op.name} whose shape does not match its groups", op)
+    holes = [i for i, v in enumerate(static) if v == DYNAMIC]
+    out: list = [None if v == DYNAMIC else z3.BitVecVal(v, 64) for v in static]
+    if len(dyn) >= len(holes):
+        for k, i in enumerate(holes):
+            out[i] = bv64(model.values, model.term(dyn[k]))
+        return out
+    for d, g in enumerate(groups):
+        unknown = [k for k in g if out[k] is None]
+        known = 1
+        for k in g:
+            if out[k] is not None:
+                known *= static[k]
+        if len(unknown) > 1 or (unknown and known == 0):
+            raise Unsupported(f"{op.name} whose output shape cannot be inferred", op)
+        if unknown:
+            out[unknown[0]] = z3.simplify(z3.UDiv(src.sizes[d], z3.BitVecVal(known, 64)))
+    return out
 
 
 def _groups(op: Operation) -> list[list[int]]:

@@ -7,6 +7,10 @@ MLIR's semantics can leave undefined, the condition under which it does:
 
 * ``memref.load``/``store``: some index is not below its dimension (``bounds``);
 * ``memref.subview``: the window leaves its source view (``bounds``);
+* ``memref.reinterpret_cast``: a negative size (``shape``), or the window leaves its buffer (``bounds``);
+* ``memref.expand_shape``/``collapse_shape``: a group's sizes do not multiply to the source dimension, or
+  the dimensions collapsed are not contiguous (``shape``);
+* ``memref.cast``: a static size of the result type differs from the operand's size (``shape``);
 * ``scf.for``: the step is not positive (``step``);
 * every scalar op with rules in ``loom.semantics.undefined`` (``divzero``, ``overflow``, ``wrap``, ``shift``,
   ``cast``), each condition being the rule's Z3 term over the operand terms.
@@ -22,11 +26,12 @@ import z3
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.semantics.undefined import ub_rules
-from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, source_position
-from loom.verify.refine.scf import ScfModel, _mixed
+from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, dim_term, source_position
+from loom.verify.refine.scf import ScfModel, View, _groups, _mixed, expand_sizes
 
 OOB = "RT_MEMREF_OUT_OF_BOUNDS"
 BAD_VIEW = "RT_MEMREF_BAD_VIEW"
+CAST_MISMATCH = "RT_MEMREF_CAST_MISMATCH"
 FOR_STEP = "RT_SCF_FOR_STEP"
 
 
@@ -35,7 +40,7 @@ class Site:
     """One possible runtime error: op, kind, the condition (over the model's symbols) under which it happens."""
 
     op: Operation
-    what: str  # bounds | step | divzero | overflow | wrap | shift | cast
+    what: str  # bounds | shape | step | divzero | overflow | wrap | shift | cast
     code: str  # the runtime error the SCF interpreter stops with
     message: str
     ctx: Ctx
@@ -71,6 +76,9 @@ class SafetyModel(ScfModel):
         self.for_loops: dict[Frame, ForLoop] = {}
         self.load_roots: dict[str, str] = {}  # load symbol name -> root buffer it reads
         self.load_terms: dict[str, z3.ExprRef] = {}  # load symbol name -> its term
+        # root buffer -> its dimensions (a reinterpret_cast's window is checked against the whole buffer)
+        self.root_sizes: dict[str, list[z3.ExprRef]] = {
+            f"arg:{n}": [dim_term(values, f"arg:{n}", t, k) for k in range(t.rank)] for n, t in memref_args(func)}
         super().__init__(func, values, names)
 
     def _op(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
@@ -79,6 +87,14 @@ class SafetyModel(ScfModel):
             self._bounds(op, ctx, pc)
         elif name == "memref.subview":
             self._window(op, ctx, pc)
+        elif name == "memref.reinterpret_cast":
+            self._reinterpret(op, ctx, pc)
+        elif name == "memref.expand_shape":
+            self._expand(op, ctx, pc)
+        elif name == "memref.collapse_shape":
+            self._collapse(op, ctx, pc)
+        elif name == "memref.cast":
+            self._cast(op, ctx, pc)
         elif name == "scf.for":
             self._step(op, ctx, pc)
         elif op.dialect in ("arith", "math"):
@@ -87,6 +103,10 @@ class SafetyModel(ScfModel):
         super()._op(op, ctx, pc)
         if name == "scf.for" and len(self.frames) > before:
             self._for_facts(op, self.frames[before])
+        if name in ("memref.alloc", "memref.alloca", "memref.get_global"):
+            vw = self.env.get(op.results[0])
+            if isinstance(vw, View):
+                self.root_sizes[vw.root] = list(vw.sizes)
         if name == "memref.load" and op.results:
             e = self.env.get(op.results[0])
             if isinstance(e, z3.ExprRef) and z3.is_const(e):
@@ -144,6 +164,102 @@ class SafetyModel(ScfModel):
             return any_of(out), show
 
         self._site(op, "bounds", BAD_VIEW, "the view's window does not fit its source", ctx, pc, build)
+
+    def _reinterpret(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """A reinterpret_cast's sizes are non-negative (``shape``) and, when it has elements, the lowest and
+        highest element it reaches (``offset`` plus each negative or positive ``(size - 1) * stride``) lie in
+        its root buffer (``bounds``): the interpreter's ``MemRefView.reinterpret`` over unbounded integers."""
+
+        def parts():
+            src = self.view(op.operands[0])
+            offs, sizes, strides = _mixed(op, self)
+            if len(offs) != 1 or len(sizes) != len(strides):
+                raise Unsupported("a reinterpret_cast without one offset and a stride per size", op)
+            buf = self.root_sizes.get(src.root)
+            if buf is None:
+                raise Unsupported(f"the size of buffer '{src.root}' is not known here", op)
+            return offs[0], sizes, strides, buf
+
+        def negative():
+            _, sizes, _, _ = parts()
+            return any_of([s < 0 for s in sizes]), {f"size{k}": s for k, s in enumerate(sizes)}
+
+        def outside():
+            off, sizes, strides, buf = parts()
+            w = 64 * (max(len(buf), len(sizes)) + 1) + 8  # no product or sum of 64-bit values wraps
+            wide = lambda x: z3.SignExt(w - 64, x)  # noqa: E731
+            lo = hi = wide(off)
+            for s, st in zip(sizes, strides):
+                ext = (wide(s) - 1) * wide(st)
+                lo, hi = lo + z3.If(ext < 0, ext, 0), hi + z3.If(ext > 0, ext, 0)
+            total = z3.BitVecVal(1, w)
+            for d in buf:
+                total = total * wide(d)
+            show = {"offset": off, **{f"size{k}": s for k, s in enumerate(sizes)},
+                    **{f"stride{k}": st for k, st in enumerate(strides)},
+                    **{f"buffer_dim{k}": d for k, d in enumerate(buf)}}
+            nonempty = z3.And(*[s > 0 for s in sizes]) if sizes else z3.BoolVal(True)
+            return z3.And(nonempty, z3.Or(lo < 0, hi >= total)), show
+
+        self._site(op, "shape", BAD_VIEW, "a size is negative", ctx, pc, negative)
+        self._site(op, "bounds", OOB, "the view reaches outside its buffer", ctx, pc, outside)
+
+    def _expand(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """Each group of an expand_shape's output sizes multiplies to its source dimension (unbounded
+        integers, as the interpreter's ``MemRefView.expand`` checks)."""
+
+        def build():
+            src = self.view(op.operands[0])
+            t = op.results[0].type
+            if not isinstance(t, MemRefType):
+                raise Unsupported(f"{op.name} without a memref result", op)
+            groups = _groups(op)
+            out = expand_sizes(op, self, src, groups, t)
+            bad, show = [], {}
+            for d, g in enumerate(groups):
+                w = 64 * (len(g) + 1)
+                prod = z3.BitVecVal(1, w)
+                for k in g:
+                    prod = prod * z3.SignExt(w - 64, out[k])
+                    show[f"size{k}"] = out[k]
+                show[f"source_dim{d}"] = src.sizes[d]
+                bad.append(prod != z3.SignExt(w - 64, src.sizes[d]))
+            return any_of(bad), show
+
+        self._site(op, "shape", BAD_VIEW, "a group's sizes do not multiply to its source dimension", ctx, pc,
+                   build)
+
+    def _collapse(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """The dimensions of each collapse_shape group are contiguous: ``stride[d] == stride[d+1] * size[d+1]``
+        wherever both sizes exceed 1 (the interpreter's ``MemRefView.collapse``)."""
+
+        def build():
+            src = self.view(op.operands[0])
+            bad, show = [], {}
+            for g in _groups(op):
+                for a, b in zip(g, g[1:]):
+                    w = 136
+                    ext = lambda x: z3.SignExt(w - 64, x)  # noqa: E731
+                    show.update({f"size{a}": src.sizes[a], f"size{b}": src.sizes[b],
+                                 f"stride{a}": src.strides[a], f"stride{b}": src.strides[b]})
+                    bad.append(z3.And(src.sizes[b] > 1, src.sizes[a] > 1,
+                                      ext(src.strides[a]) != ext(src.strides[b]) * ext(src.sizes[b])))
+            return any_of(bad), show
+
+        self._site(op, "shape", BAD_VIEW, "the dimensions collapsed are not contiguous", ctx, pc, build)
+
+    def _cast(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """A memref.cast to a static size holds a memref of that size (the interpreter's shape check)."""
+
+        def build():
+            src = self.view(op.operands[0])
+            t = op.results[0].type
+            if not isinstance(t, MemRefType) or t.rank != len(src.sizes):
+                raise Unsupported("a memref.cast whose rank differs from its operand's", op)
+            bad = [d != z3.BitVecVal(s, 64) for s, d in zip(t.shape, src.sizes) if s is not None]
+            return any_of(bad), {f"dim{k}": d for k, d in enumerate(src.sizes)}
+
+        self._site(op, "shape", CAST_MISMATCH, "the memref's size is not the static size cast to", ctx, pc, build)
 
     def _step(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         unsigned = "unsignedCmp" in op.attributes
