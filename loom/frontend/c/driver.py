@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -57,7 +58,25 @@ def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = Clang
         funcs.append(FunctionTranslator(f, em, globals_).translate())
         used.update(em.globals_used)
     cf = "module {\n" + "".join(global_text(used[n]) for n in sorted(used)) + "".join(funcs) + "}\n"
-    cf_module = parse_text(cf, f"{path}.cf.mlir")
-    scf_module = raise_module(cf_module)
-    scf = print_module(scf_module, debuginfo=True)
+    cf_name = f"{path}.cf.mlir"
+    try:
+        scf_module = raise_module(parse_text(cf, cf_name))
+        scf = print_module(scf_module, debuginfo=True)
+    except LoomError as e:  # located in the CF text: point at the C line that op came from instead
+        raise _in_c_source(e, cf, cf_name) from None
     return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)))
+
+
+_LOC = re.compile(r'loc\("([^"]*)":(\d+):(\d+)\)\s*$')
+
+
+def _in_c_source(e: LoomError, cf: str, cf_name: str) -> LoomError:
+    """``e`` located at the C source of the CF line it names (each CF op carries its C location)."""
+    if e.loc.file == cf_name:
+        lines = cf.splitlines()
+        for n in range(min(e.loc.line, len(lines)) - 1, -1, -1):  # the line, else the nearest op above it
+            m = _LOC.search(lines[n])
+            if m:
+                e.loc = Location(m[1], int(m[2]), int(m[3]))
+                break
+    return e
