@@ -270,7 +270,7 @@ class FunctionTranslator:
         params = []
         for arg in fn.arguments:
             t = str(arg.type)
-            if "byval" in str(arg) or "sret" in str(arg):
+            if "byval" in str(arg) or "sret" in str(arg) or ".coerce" in arg.name:
                 raise em.error(f"parameter '{arg.name}' is a struct passed by value (not supported)")
             name = em.fresh(arg.name or "arg")
             if t == "ptr":
