@@ -22,8 +22,8 @@
   ones the fixed-answer semantics still stops at (the others have a fixed answer, documented in
   ``loom.semantics.scalar``).
 
-Float ops are not described here: their Python evaluation is ``loom.semantics.scalar``'s, their RTL models
-``loom.hdl.datapath.floats``, and the Z3 models keep them uninterpreted. ``arith.constant`` (a source, no
+Float ops are described in ``loom.semantics.float_ops`` (``FLOAT_OPS``: the Python evaluation, the exact IEEE
+term, the RTL model family, the cast rule). ``arith.constant`` (a source, no
 operands) and ``arith.bitcast`` (a re-interpretation between formats) are not integer ops either.
 ``tests/test_semantics_descriptors.py`` checks the three forms against each other on generated vectors.
 """
@@ -105,6 +105,7 @@ def cmpi_predicate(info: ScalarInfo) -> str:
 
 # ----------------------------------------------------------------------------- Z3 terms
 
+# the one Z3 reading of the cmpi predicates (the ranking-function search of loom.verify.lengths.ranking reads it too)
 CMPI_Z3: dict[str, Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef]] = {
     "eq": lambda a, b: a == b,
     "ne": lambda a, b: a != b,

@@ -18,6 +18,7 @@ from loom.hdl.datapath.float_conv import INF_MAG, MODES, QNAN, fptoi_function, f
 from loom.hdl.datapath.expr import CMPF_PREDICATES, HdlUnsupported, SvExprBuilder, bits, literal, predicate
 from loom.ir.types import FloatType, Type, i1
 from loom.semantics.expr import ScalarInfo
+from loom.semantics.float_ops import FLOAT_OPS
 from loom.semantics.layout import FLOAT_FORMATS
 from loom.semantics.scalar import ROUNDING_MODES, rounding_mode
 
@@ -91,7 +92,10 @@ def _truncf_mode(info: ScalarInfo) -> str:
 
 
 def float_sv(op: str, info: ScalarInfo, a: Sequence[str], b: SvExprBuilder, out_t: Type) -> tuple[str, Type]:
-    """The wire holding the result of float op ``op`` (or a float comparison/conversion) on operand wires ``a``."""
+    """The wire holding the result of float op ``op`` (or a float comparison/conversion) on operand wires ``a``;
+    an op without a descriptor in the scalar-op table (``loom.semantics.float_ops``) has no model."""
+    if op not in FLOAT_OPS:
+        raise HdlUnsupported(f"{op} has no descriptor in loom.semantics.float_ops, so no RTL model")
     ins = info.operand_types
     if op in FLOAT_BINARY:
         fmt(out_t)

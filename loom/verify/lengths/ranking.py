@@ -78,6 +78,7 @@ from typing import Callable, Optional
 
 import z3
 
+from loom.semantics.ops import CMPI_Z3
 from loom.verify.lengths.clock import Loop
 from loom.verify.lengths.values import symbol
 
@@ -447,11 +448,7 @@ def _cmp_text(pred: str) -> str:
             "ult": "<u", "ule": "<=u", "ugt": ">u", "uge": ">=u"}[pred]
 
 
-_CMP = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-    "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b,
-    "ult": z3.ULT, "ule": z3.ULE, "ugt": z3.UGT, "uge": z3.UGE,
-}
+_CMP = CMPI_Z3  # the scalar-op table's reading of each cmpi predicate
 
 
 def templates(w: WhileView) -> list[_Template]:
