@@ -316,7 +316,10 @@ class FunctionTranslator:
 
     # ------------------------------------------------------------------ instructions
     def define(self, ins, mtype: str) -> str:
-        name = self.em.fresh(ins.name or "v")
+        hint = ins.name or "v"
+        if re.fullmatch(r"i\d*", hint):  # a name LLVM's instruction namer gave a nameless value: not C's `i`
+            hint = "t" + hint[1:]
+        name = self.em.fresh(hint)
         self.em.names[ins.name] = name
         self.em.types[name] = mtype
         return name
