@@ -28,6 +28,16 @@ def is_c_file(path: Path | str) -> bool:
 
 def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions()) -> CArtifacts:
     """C file ``path`` through clang, loom's LLVM pipeline, the CF stage and the SCF raising."""
+    try:
+        return _compile_c(path, func, opts)
+    except LoomError:
+        raise
+    except Exception as e:  # a bug of the front end: still one located line, never a traceback
+        raise LoomError(f"loom's C front end failed on this file ({type(e).__name__}: {e}); please report it",
+                        loc=Location(str(path), 1, 1), code="CPL_C_INTERNAL") from None
+
+
+def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifacts:
     from loom.frontend.c import llvm_text as lt
     from loom.frontend.c.passes import run_pipeline
     from loom.frontend.c.raise_for import raise_module

@@ -32,6 +32,7 @@ def run_pipeline(text: str):
     mpm.add_lower_switch_pass()
     mpm.add_simplify_cfg_pass()
     mpm.add_global_dead_code_eliminate_pass()
+    mpm.add_lcssa_pass()  # values of a loop used after it pass through its exit blocks (exits.py needs it)
     mpm.add_instruction_namer_pass()  # every value and block named: the MLIR names come from them
     mpm.run(module, builder)
     module.verify()

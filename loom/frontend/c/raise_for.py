@@ -21,10 +21,12 @@ SWAP = {"sgt": "slt", "sge": "sle", "ugt": "ult", "uge": "ule", "slt": "sgt", "s
 
 def raise_module(module):
     """The module with multi-block functions lifted to scf (lift_cf) and counted while loops made scf.for."""
+    from loom.frontend.c.exits import single_exit_loops
     from loom.lower.lift_cf import lift_cfg
 
     for i, op in enumerate(list(module.body.ops)):
         if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            single_exit_loops(op)
             new = lift_cfg(op)
             if new is not op:
                 module.body.ops[i] = new
