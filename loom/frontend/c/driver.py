@@ -62,10 +62,14 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifact
     if not defined:
         raise LoomError("no function defined in the file", loc=Location(str(path), 1, 1),
                         code="CPL_FUNC_NOT_FOUND")
+    from loom.frontend.c.param_dims import declared_bounds
+
+    with_arrays = [f.name for f in defined if any(str(a.type) == "ptr" for a in f.arguments)]
+    bounds = declared_bounds(path, with_arrays, opts) if with_arrays else {}
     funcs, used = [], {}
     for f in defined:
         em = Emitter(str(path), locs.get(f.name, []))
-        funcs.append(FunctionTranslator(f, em, globals_).translate())
+        funcs.append(FunctionTranslator(f, em, globals_, bounds.get(f.name)).translate())
         used.update(em.globals_used)
     cf = "module {\n" + "".join(global_text(used[n]) for n in sorted(used)) + "".join(funcs) + "}\n"
     cf_name = f"{path}.cf.mlir"

@@ -147,7 +147,9 @@ def mlir_type(ltype: str, em: Emitter) -> str:
 class FunctionTranslator:
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
-    def __init__(self, fn, em: Emitter, globals_: dict[str, Global]) -> None:
+    def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
+                 bounds: dict[str, tuple[int, int]] | None = None) -> None:
+        self.bounds = bounds or {}  # declared outer bounds of array parameters (param_dims.py)
         self.fn = fn
         self.em = em
         self.globals = globals_
@@ -172,7 +174,9 @@ class FunctionTranslator:
         if kind in ("constant_int", "constant_fp"):
             return self.em.const(lt.scalar_value(token.strip(), ltype), mtype)
         if kind in ("undef_value", "poison_value"):
-            raise self.em.error("an undefined value (a variable read before it is written) is used here")
+            # any value refines undef and poison (LLVM's semantics), e.g. a phi's value on a path that never
+            # reads it: zero is one of them
+            return self.em.const(0.0 if mtype in ("f32", "f64") else 0, mtype)
         raise self.em.error(f"constant '{text}' is not supported")
 
     def ptr(self, v) -> Ptr:
@@ -258,7 +262,9 @@ class FunctionTranslator:
         if scalar.text not in lt.SCALARS or scalar.text == "i1":
             raise self.em.error(f"parameter '{arg.name}' points to '{scalar.text}' (structs, unions and nested "
                                 "pointers are not supported)")
-        return Ptr(name, [None, *dims], lt.SCALARS[scalar.text], [0])
+        bound = self.bounds.get(arg.name)
+        outer = bound[0] if bound is not None and bound[1] == 1 + len(dims) else None  # `T a[N]...` as declared
+        return Ptr(name, [outer, *dims], lt.SCALARS[scalar.text], [0])
 
     def translate(self) -> str:
         em, fn = self.em, self.fn
@@ -378,7 +384,8 @@ class FunctionTranslator:
         elif op == "alloca":
             t = lt.alloca_type(text)
             dims, scalar = t.dims()
-            if scalar.text not in lt.SCALARS or "," in text.split("alloca", 1)[1].split("align")[0]:
+            rest = text.split("alloca", 1)[1].strip()[len(t.text):]
+            if scalar.text not in lt.SCALARS or not (rest == "" or rest.startswith((", align", ", !"))):
                 raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
             name = em.fresh(ins.name or "local")
             p = Ptr(name, dims or [1], lt.SCALARS[scalar.text], [0], virtual=bool(dims))
