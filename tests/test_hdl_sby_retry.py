@@ -157,3 +157,56 @@ def test_unknowns_are_counted_apart_from_agree():
     assert summary_line(RtlReport("k", verdicts=[RtlVerdict("a", "proved", "proved", []),
                                                  RtlVerdict("c", "bounded", "proved", [])])) == \
         "  2 RTL verdicts, all agree with Z3 (1 of them bounded: no violation within the depth)"
+
+
+def _mixed_report() -> RtlReport:
+    return RtlReport("k", verdicts=[
+        RtlVerdict("fsm.a.shape", "proved", "proved", ["c"]),
+        RtlVerdict("len.L0.n", "refuted", "refuted", ["top"], "/w/k_dfg/engine_0/trace.vcd", "ob_len fails"),
+        RtlVerdict("balance.b", "refuted", "proved", ["top"], "/w/t.vcd", "ob_b fails"),
+        RtlVerdict("class.c", "unknown", "proved", ["top"], None, "checked only up to the cycle where ..."),
+        RtlVerdict("mem.d", TOOL, "proved", ["top"], None, "tool error on all 3 attempts: SIGBUS"),
+        RtlVerdict("done.e", "bounded", "proved", ["top"], None, "held for 20 cycles")],
+        fifo=SbyVerdict("fifo", "pass", 1.0, [], None, ""), tool="yowasp-sby (test)")
+
+
+def test_rtl_verdicts_in_junit():
+    """issue 26: verify --rtl's verdicts in the JUnit XML, one suite per function, each kind of verdict apart."""
+    import xml.etree.ElementTree as ET
+
+    from loom.verify.report import junit_of
+
+    root = ET.fromstring(junit_of([], [_mixed_report()]))
+    (suite,) = root.iter("testsuite")
+    assert suite.get("name") == "loom.verify.rtl.k" and suite.get("tests") == "7"
+    assert (suite.get("failures"), suite.get("errors")) == ("2", "2") and root.get("tests") == "7"
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    assert list(cases) == ["rtl.fsm.a.shape", "rtl.len.L0.n", "rtl.balance.b", "rtl.class.c", "rtl.mem.d",
+                           "rtl.done.e", "rtl.fifo"]
+    assert cases["rtl.len.L0.n"].find("failure").get("type") == "refuted"
+    assert "/w/k_dfg/engine_0/trace.vcd" in cases["rtl.len.L0.n"].find("failure").text
+    assert {p.get("name"): p.get("value") for p in cases["rtl.len.L0.n"].iter("property")}["trace"] == \
+        "/w/k_dfg/engine_0/trace.vcd"
+    assert cases["rtl.balance.b"].find("failure").get("type") == "disagree"
+    assert cases["rtl.class.c"].find("error").get("type") == "unknown"
+    assert cases["rtl.mem.d"].find("error").get("type") == "tool"
+    assert cases["rtl.done.e"].find("system-out").text.startswith("bounded")
+    assert all(c.find("failure") is None and c.find("error") is None for n, c in cases.items()
+               if n in ("rtl.fsm.a.shape", "rtl.fifo"))
+
+
+def test_rtl_verdicts_in_sarif():
+    from loom.verify.report import sarif_of
+
+    doc = sarif_of([], [_mixed_report()])
+    run_ = doc["runs"][0]
+    rules = run_["tool"]["driver"]["rules"]
+    got = [r for r in run_["results"] if r["ruleId"] == "loom.rtl"]
+    assert all(rules[r["ruleIndex"]]["id"] == "loom.rtl" for r in got)
+    kinds = {r["properties"]["obligation"]: (r["kind"], r["level"]) for r in got}
+    assert kinds == {"rtl.fsm.a.shape": ("pass", "none"), "rtl.len.L0.n": ("fail", "error"),
+                     "rtl.balance.b": ("fail", "error"), "rtl.class.c": ("open", "warning"),
+                     "rtl.mem.d": ("open", "warning"), "rtl.done.e": ("pass", "none"), "rtl.fifo": ("pass", "none")}
+    by = {r["properties"]["obligation"]: r["properties"] for r in got}
+    assert by["rtl.len.L0.n"]["trace"] == "/w/k_dfg/engine_0/trace.vcd" and by["rtl.mem.d"]["status"] == TOOL
+    assert by["rtl.balance.b"]["status"] == "DISAGREE" and by["rtl.balance.b"]["z3"] == "proved"

@@ -20,7 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from loom.diagnostics import LoomError, SimulationError
 from loom.hdl.datapath import libm_c
@@ -38,6 +38,8 @@ from loom.sim.result import SafetyViolation, SimResult
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
+TICK = 100_000  # the testbench prints ``LOOM tick <cycle>`` this often: progress of a long run
+VCD = "loom.vcd"  # the waveform's name in the simulation directory (--vcd copies it out)
 SETTLE = 4  # idle cycles before a run with nothing held anywhere ends
 
 
@@ -102,7 +104,9 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     """The SV testbench driving design ``e`` with decoded ``inputs`` (runtime values keyed by argument name)."""
     d = e.design
     L: list[str] = ["`timescale 1ns/1ps", "module tb;", "  logic clk = 1'b0, rst = 1'b1;", "  always #5 clk = ~clk;",
-                    "  integer cycle = 0, idle = 0;", "  logic done_seen = 1'b0;"]
+                    "  integer cycle = 0, idle = 0, done_cycle = -1;", "  logic done_seen = 1'b0;",
+                    # loom sim --rtl --vcd: every signal of the bench and the design, from time 0
+                    "`ifdef LOOM_VCD", "  initial begin $dumpfile(`LOOM_VCD); $dumpvars(0, tb); end", "`endif"]
     conns = [".clk(clk)", ".rst(rst)"]
     hex_files: dict[str, str] = {}
     views: dict[str, MemRefView] = {}
@@ -198,6 +202,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         '      $display("LOOM end %0d %0d", why, cycle);',
         '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.formal.depth reads it)
         '      $display("LOOM done %0d", done_seen);',
+        '      $display("LOOM done_cycle %0d", done_cycle);',  # the cycle the return fired (-1: never)
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')
@@ -232,6 +237,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     L += [f'    if (dut.{s.flag}) $display("LOOM safe {k} %0d", cycle);' for k, s in enumerate(d.safety)]
     stops = " || ".join(f"dut.{s.flag}" for s in d.safety if s.stops) or "1'b0"
     L += [
+        "    if (done && !done_seen) done_cycle <= cycle;",
+        f"    if (cycle % {TICK} == 0 && cycle > 0) $display(\"LOOM tick %0d\", cycle);",  # progress (run's stderr)
         "    if (done) done_seen <= 1'b1;",
         f"    if (fail || oob || {stops}) report(2);",
         f"    if ({act}) idle <= 0; else idle <= idle + 1;",
@@ -299,15 +306,32 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
     return L
 
 
+def simulator_version(sim: str) -> str:
+    """The first line of ``verilator --version`` / ``iverilog -V`` (e.g. ``Verilator 5.006 2023-01-22``)."""
+    cmd = ["verilator", "--version"] if sim == "verilator" else ["iverilog", "-V"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return sim
+    return next((ln.strip() for ln in (p.stdout + p.stderr).splitlines() if ln.strip()), sim)
+
+
 def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, stall: Optional[int] = None,
         simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None,
-        timings: Optional[dict[str, float]] = None, defines: tuple[str, ...] = ()) -> SimResult:
+        timings: Optional[dict[str, float]] = None, defines: tuple[str, ...] = (),
+        info: Optional[dict[str, Any]] = None, vcd: Optional[Path] = None,
+        progress: Optional[Callable[[str], None]] = None) -> SimResult:
     """Simulate the design on ``inputs`` and return what the token simulator would return (``timings``, when
     given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py; ``defines``:
-    more macros, e.g. ``LOOM_SAFETY``, which makes a safety monitor an assertion that stops the run)."""
+    more macros, e.g. ``LOOM_SAFETY``, which makes a safety monitor an assertion that stops the run). ``info``,
+    when given, receives ``simulator``, ``version``, ``cycles`` (the cycle the run ended, counted from the end
+    of reset) and ``return_cycle`` (the cycle the return fired, None if never); ``vcd`` writes the waveform
+    there; ``progress`` receives one line per phase and every ``TICK`` cycles of the run."""
     sim = find_simulator(simulator)
     if sim is None:
         raise no_simulator(simulator)
+    say = progress or (lambda _msg: None)
+    version = simulator_version(sim) if (info is not None or progress is not None) else sim
     bench = testbench(e, inputs, module, stall, max_cycles)
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="loom-rtlsim-")) if workdir is None else workdir
@@ -316,7 +340,10 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
             (wd / name).write_text(text)
         srcs = e.sv_files + ["tb.sv"]
         defines = list(defines) + ([] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"])
+        if vcd is not None:
+            defines.append(f'LOOM_VCD="{VCD}"')
         t0 = time.perf_counter()
+        say(f"building the simulation with {version}")
         try:
             foreign = libm_c.simulator_args(sim, wd, e.c_files)
         except libm_c.LibmBuildError as err:
@@ -329,17 +356,53 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         else:
             cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                     "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
-                   + [f"-D{x}" for x in defines] + srcs + foreign)
+                   + (["--trace"] if vcd is not None else []) + [f"-D{x}" for x in defines] + srcs + foreign)
             _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")
             exe = ["obj/Vtb"]
         t1 = time.perf_counter()
-        p = subprocess.run(exe, cwd=wd, capture_output=True, text=True)
+        say(f"built in {t1 - t0:.1f}s; running (at most {max_cycles} cycles)")
+        out = _run_streaming(exe, wd, lambda c: say(f"cycle {c} ({time.perf_counter() - t1:.0f}s)"))
         if timings is not None:
             timings.update(build=t1 - t0, run=time.perf_counter() - t1)
-        return parse_output(e, bench, p.stdout + p.stderr)
+        r = parse_output(e, bench, out)
+        cycles, ret = _cycles(out)
+        say(f"{r.status} after {cycles} cycles in {time.perf_counter() - t1:.1f}s")
+        if info is not None:
+            info.update(simulator=sim, version=version, cycles=cycles, return_cycle=ret)
+        if vcd is not None:
+            if not (wd / VCD).exists():
+                raise LoomError(f"{sim} wrote no waveform", code="HDL_SIM_BUILD")
+            shutil.copyfile(wd / VCD, vcd)
+        return r
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _run_streaming(exe: list[str], wd: Path, tick: Callable[[int], None]) -> str:
+    """Run the built simulation, passing each ``LOOM tick <cycle>`` line to ``tick``; all of its output."""
+    p = subprocess.Popen(exe, cwd=wd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    assert p.stdout is not None
+    for line in p.stdout:
+        if line.startswith("LOOM tick "):
+            tick(int(line.split()[2]))
+        else:
+            lines.append(line)
+    p.wait()
+    return "".join(lines)
+
+
+def _cycles(out: str) -> tuple[Optional[int], Optional[int]]:
+    """The cycle of ``LOOM end`` and of ``LOOM done_cycle`` (None when the return never fired)."""
+    end = ret = None
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[:2] == ["LOOM", "end"]:
+            end = int(f[3])
+        elif len(f) >= 3 and f[:2] == ["LOOM", "done_cycle"]:
+            ret = int(f[2]) if int(f[2]) >= 0 else None
+    return end, ret
 
 
 def _check(p: subprocess.CompletedProcess, tool: str) -> None:

@@ -172,8 +172,9 @@ def _how(o: Obligation) -> dict:
     return out
 
 
-def junit_of(reports: list[VerifyReport]) -> str:
-    """JUnit XML: one ``<testsuite>`` per function, one ``<testcase>`` per obligation."""
+def junit_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> str:
+    """JUnit XML: one ``<testsuite>`` per function, one ``<testcase>`` per obligation; with ``rtl`` (``verify
+    --rtl``'s ``RtlReport``s) one more suite per function of RTL checks (``loom.hdl.formal.verify.junit_suites``)."""
     root = ET.Element("testsuites", name="loom verify")
     tot = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     prefix = len(reports) > 1
@@ -235,6 +236,13 @@ def junit_of(reports: list[VerifyReport]) -> str:
         tot["failures"] += c["refuted"]
         tot["errors"] += c["unknown"]
         tot["skipped"] += c["assumed"] + c["unchecked"]
+    if rtl:
+        from loom.hdl.formal.verify import junit_suites
+
+        for suite in junit_suites(rtl):
+            root.append(suite)
+            for k in tot:
+                tot[k] += int(suite.get(k, "0"))
     for k, v in tot.items():
         root.set(k, str(v))
     root.set("time", f"{sum(r.seconds for r in reports):.6f}")
@@ -252,8 +260,9 @@ def _artifact(path: str) -> str:
     return p.as_posix()
 
 
-def sarif_of(reports: list[VerifyReport]) -> dict:
-    """A SARIF 2.1.0 log with one result per obligation (pass, fail or open)."""
+def sarif_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> dict:
+    """A SARIF 2.1.0 log with one result per obligation (pass, fail or open); with ``rtl`` (``verify --rtl``'s
+    ``RtlReport``s) one more per RTL check, rule ``loom.rtl`` (``loom.hdl.formal.verify.sarif_results``)."""
     kinds = sorted({o.kind for r in reports for o in r.obligations} | set(KIND_RULES))
     rules = [
         {
@@ -299,6 +308,11 @@ def sarif_of(reports: list[VerifyReport]) -> dict:
         if loc is not None:
             res["locations"] = [loc]
         results.append(res)
+    if rtl:
+        from loom.hdl.formal.verify import SARIF_RULE, sarif_results
+
+        rules.append(SARIF_RULE)
+        results += sarif_results(rtl, len(rules) - 1)
     artifacts = sorted({r.file for r in reports if r.file})
     return {
         "$schema": SARIF_SCHEMA,

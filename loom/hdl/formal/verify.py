@@ -390,3 +390,83 @@ def exit_code(reps: list[RtlReport]) -> int:
             x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown") for r in reps):
         return 3
     return 0
+
+
+# ----------------------------------------------------------------------------- RTL verdicts in JUnit and SARIF
+
+def _checks(rep: RtlReport) -> list[tuple[str, str, str, Optional[str], Optional[str]]]:
+    """Every RTL check of a report as (id, status, detail, z3, trace): the obligations' verdicts, then the
+    FIFO, the composed top and the whole-run task."""
+    out = [(f"rtl.{v.id}", "DISAGREE" if v.disagrees else v.status, v.detail, v.z3, v.trace) for v in rep.verdicts]
+    for name, x, what in (("fifo", rep.fifo, "channel FIFO protocol and occupancy"),
+                          ("top", rep.top, "every property of the composed netlist")):
+        if x is not None:
+            out.append((f"rtl.{name}", STATUS[x.status], tool_detail(x) if tool_error(x) else
+                        (", ".join(x.failed) or what), None, x.trace))
+    w = whole_status(rep)
+    if w is not None and rep.whole is not None:
+        status = {"complete": "bounded", "incomplete": "unknown"}.get(w, w)
+        out.append(("rtl.whole_runs", status, whole_line(rep).strip(), None, rep.whole.trace))
+    return out
+
+
+def junit_suites(reps: list[RtlReport]):
+    """One JUnit ``<testsuite>`` per function (``loom.verify.rtl.<function>``), one ``<testcase>`` per RTL check: a
+    refutation or a disagreement with Z3 is a ``<failure>``, an unknown an ``<error type="unknown">``, a tool error
+    an ``<error type="tool">``; the counterexample VCD is the property ``trace``; a bounded check says so."""
+    import xml.etree.ElementTree as ET
+
+    suites = []
+    for rep in reps:
+        checks = _checks(rep)
+        fails = sum(s in ("refuted", "DISAGREE") for _, s, *_ in checks)
+        errors = sum(s not in ("refuted", "DISAGREE", "proved", "bounded") for _, s, *_ in checks)
+        suite = ET.Element("testsuite", name=f"loom.verify.rtl.{rep.function}", tests=str(len(checks)),
+                           failures=str(fails), errors=str(errors), skipped="0", time="0")
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="rtl.tool", value=rep.tool or "none")
+        if rep.note:
+            ET.SubElement(props, "property", name="rtl.note", value=rep.note)
+        for cid, status, detail, z3, trace in checks:
+            case = ET.SubElement(suite, "testcase", name=cid, classname=f"loom.verify.rtl.{rep.function}", time="0")
+            cp = ET.SubElement(case, "properties")
+            ET.SubElement(cp, "property", name="status", value=status)
+            if z3 is not None:
+                ET.SubElement(cp, "property", name="z3", value=z3)
+            if trace:
+                ET.SubElement(cp, "property", name="trace", value=trace)
+            if status in ("refuted", "DISAGREE"):
+                f = ET.SubElement(case, "failure", message=detail or status,
+                                  type="disagree" if status == "DISAGREE" else "refuted")
+                f.text = detail + (f"\ntrace: {trace}" if trace else "")
+            elif status == TOOL:
+                ET.SubElement(case, "error", message=detail, type="tool").text = detail
+            elif status not in ("proved", "bounded"):
+                ET.SubElement(case, "error", message=detail or status, type="unknown").text = detail
+            elif status == "bounded":
+                ET.SubElement(case, "system-out").text = f"bounded: {detail}"
+        suites.append(suite)
+    return suites
+
+
+SARIF_RULE = {"id": "loom.rtl", "name": "rtl",
+              "shortDescription": {"text": "the emitted RTL's property for a verify obligation (SymbiYosys)"},
+              "defaultConfiguration": {"level": "error"}}
+
+
+def sarif_results(reps: list[RtlReport], rule_index: int) -> list[dict[str, Any]]:
+    """One SARIF result per RTL check (rule ``loom.rtl``): pass (proved, bounded), fail (refuted, DISAGREE with
+    Z3), open (unknown, ``error (tool)``); properties name Z3's verdict and the counterexample VCD."""
+    out = []
+    for rep in reps:
+        for cid, status, detail, z3, trace in _checks(rep):
+            level, kind = {"proved": ("none", "pass"), "bounded": ("none", "pass"), "refuted": ("error", "fail"),
+                           "DISAGREE": ("error", "fail")}.get(status, ("warning", "open"))
+            props: dict[str, Any] = {"obligation": cid, "status": status, "function": rep.function,
+                                     "z3": z3, "tool": rep.tool or None}
+            if trace:
+                props["trace"] = trace
+            out.append({"ruleId": "loom.rtl", "ruleIndex": rule_index, "kind": kind, "level": level,
+                        "message": {"text": f"{cid}: {status}" + (f": {detail}" if detail else "")},
+                        "partialFingerprints": {"obligationId": f"{rep.function}:{cid}"}, "properties": props})
+    return out
