@@ -58,7 +58,9 @@ never ends. R is found Houdini-style from a seed state: the templates true on
 it, minus those a counterexample to (3) falsifies, to a fixpoint; when the
 result does not imply the condition, the next seed is searched outside it.
 Seeds are searched with no constraint first, then with one value pinned to an
-extreme (``SEEDS_PER_START`` seeds each). (1) is decided only when the seeds,
+extreme, then with one value's parity pinned (``SEEDS_PER_START`` seeds each):
+an odd bound that an even counter steps over (``while (i != n) i += 2``) is
+reached only from a seed of the other parity. (1) is decided only when the seeds,
 the condition at the first position and the activation are exact functions of
 the arguments (no loaded or abstracted value), so the model is a real input;
 (2) and (3) hold for every value of everything abstracted, so they hold for
@@ -440,7 +442,7 @@ def _consecution(w: WhileView, kept: list["_Template"]) -> tuple[Optional[list["
 class _Template:
     text: str
     pred: z3.BoolRef  # over values at position j
-    extreme: bool = False  # a value at INT_MAX, INT_MIN or -1: also tried as a seed constraint
+    extreme: bool = False  # also tried as a seed constraint: a value at INT_MAX, INT_MIN or -1, or a parity
 
 
 def _cmp_text(pred: str) -> str:
@@ -497,7 +499,7 @@ def templates(w: WhileView) -> list[_Template]:
             if t.size() > k:
                 low = z3.Extract(k - 1, 0, t)
                 for c in range(1 << k):
-                    lows.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k)))
+                    lows.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k), k == 1))
     out += sorted(lows, key=lambda x: x.text.count("mod 8"))  # mod 2 and 4 of every value before mod 8
     return out[:MAX_TEMPLATES]
 
