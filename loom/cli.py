@@ -579,11 +579,13 @@ def _verify_rtl(paths, reports, args) -> list:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
+            witness = {o.id: o.counterexample.get("arguments") for o in rep.obligations  # its run's arguments
+                       if o.status == "refuted" and isinstance(o.counterexample, dict)}
             depth = args.rtl_depth  # None: the DFG monitors over a whole run, no whole-run bmc check; 0: neither
             out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
                                       live_depth=depth or None, source=sources.get(rep.function),
-                                      prove_monitors=getattr(args, "rtl_prove", False)))
+                                      prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness))
     return out
 
 

@@ -74,11 +74,14 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                    keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
                    monitors: bool = True, dfg_depth: Optional[int] = None,
                    bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
-                   source: Optional[Operation] = None, prove_monitors: bool = False) -> RtlReport:
+                   source: Optional[Operation] = None, prove_monitors: bool = False,
+                   z3_args: Optional[dict[str, dict]] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
-    first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``."""
+    first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``.
+    ``z3_args``: the arguments of Z3's counterexample per refuted obligation; a bounded RTL check that held where
+    Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``)."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -138,6 +141,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     if live_depth is not None:
         rep.depth = live_depth
         _live(rep, wd, stem, bmc_k, z3_status)
+    not_reached(rep, func, z3_args or {}, depth if monitors else None, live_depth)
     covered = {v.id for v in rep.verdicts} | ({m.obligation for m in mons} if monitors else set())
     rep.uncovered = sorted(k for k in z3_status if k not in covered)
     failed = any(v.status not in ("proved", "bounded") for v in rep.verdicts) or any(
@@ -147,6 +151,43 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     else:
         shutil.rmtree(wd, ignore_errors=True)
     return rep
+
+
+NOT_REACHED = "not reached"
+
+
+def _witness_n(args: Optional[dict]) -> Optional[int]:
+    """The largest integer argument of Z3's counterexample (the trip-count scale of its run), None if none."""
+    vals = [v for v in (args or {}).values() if isinstance(v, int) and not isinstance(v, bool)]
+    return max(vals) if vals else None
+
+
+def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_depth: Optional[int],
+                live_depth: Optional[int]) -> None:
+    """A bounded RTL check that held (``bounded``) where Z3 refutes with a witness run is a DISAGREE only when the
+    check contained that run. It did not when the witness's arguments exceed ``--rtl-bound``, or when the check's
+    depth is below the cycles of a whole run at the witness's arguments (``run_depth``, as loom picks its own
+    depth): then it is ``not reached`` (inconclusive, exit 3), with both figures."""
+    need: dict[Optional[int], int] = {}
+    for v in rep.verdicts:
+        if v.status != "bounded" or v.z3 != "refuted":
+            continue
+        depth = live_depth if v.id.startswith("bmc.") else dfg_depth
+        args = z3_args.get(v.id)
+        n = _witness_n(args)
+        shown = ", ".join(f"{k}={x}" for k, x in sorted((args or {}).items())) or "unknown arguments"
+        if rep.bound is not None and n is not None and n > rep.bound:
+            v.status, v.detail = NOT_REACHED, (f"not reached: Z3's witness ({shown}) is outside --rtl-bound "
+                                               f"{rep.bound}")
+            continue
+        if depth is None:
+            continue
+        key = n if n is not None else rep.bound
+        if key not in need:
+            need[key] = run_depth(func, key)
+        if depth < need[key]:
+            v.status, v.detail = NOT_REACHED, (f"not reached within {depth} cycles (the witness, {shown}, needs "
+                                               f"{need[key]}: raise --rtl-depth)")
 
 
 def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
@@ -234,7 +275,7 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  z3: {v.z3 or 'no obligation'}"
         if v.disagrees:
             extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
-        if v.id.startswith("bmc.") or v.status == TOOL:
+        if v.id.startswith("bmc.") or v.status in (TOOL, NOT_REACHED):
             extra += f"  ({v.detail})"
         if v.trace:
             extra += f"  trace: {v.trace}"
@@ -386,7 +427,7 @@ def exit_code(reps: list[RtlReport]) -> int:
         return 1
     if any(has_tool_error(r) for r in reps):
         return EXIT_TOOL
-    if any(v.status == "unknown" for v in vs) or any(r.note for r in reps) or any(
+    if any(v.status in ("unknown", NOT_REACHED) for v in vs) or any(r.note for r in reps) or any(
             x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown") for r in reps):
         return 3
     return 0

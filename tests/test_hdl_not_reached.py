@@ -1,0 +1,68 @@
+"""issue 26: a bounded RTL check too shallow (or too narrow) to contain Z3's witness run says `not reached`, never
+DISAGREE; only a check that contained the witness can disagree. run_depth (the cycles of a whole run, measured by
+RTL simulation) is replaced by a table here: no simulator, no SymbiYosys."""
+
+from __future__ import annotations
+
+import pytest
+
+from loom.hdl.formal import verify
+from loom.hdl.formal.verify import (NOT_REACHED, RtlReport, RtlVerdict, counts, exit_code, human, not_reached,
+                                    summary_line)
+
+
+@pytest.fixture
+def depths(monkeypatch):
+    asked = []
+
+    def run_depth(func, n):
+        asked.append(n)
+        return {1: 31, 2: 50, None: 40}[n]
+
+    monkeypatch.setattr(verify, "run_depth", run_depth)
+    return asked
+
+
+def _rep(bound=None) -> RtlReport:
+    return RtlReport("dot", bound=bound, verdicts=[
+        RtlVerdict("balance.%x", "bounded", "refuted", ["top"], None, "held for 15 cycles"),
+        RtlVerdict("bmc.K4.residual", "bounded", "refuted", ["dot_dfg"], None, "bounded: 15 cycles"),
+        RtlVerdict("len.L0.raw", "bounded", "proved", ["top"], None, "held for 15 cycles"),
+        RtlVerdict("fsm.carry[f32].shape", "proved", "proved", ["c"])])
+
+
+def test_a_depth_below_the_witness_run_is_not_reached(depths):
+    rep = _rep(bound=1)
+    assert sum(v.disagrees for v in rep.verdicts) == 2  # as reported before issue 26
+    not_reached(rep, None, {"balance.%x": {"n": 1}, "bmc.K4.residual": {"n": 1}}, 15, 15)
+    got = {v.id: (v.status, v.detail) for v in rep.verdicts}
+    assert got["balance.%x"] == (NOT_REACHED, "not reached within 15 cycles (the witness, n=1, needs 31: raise "
+                                              "--rtl-depth)")
+    assert got["bmc.K4.residual"][0] == NOT_REACHED and got["len.L0.raw"][0] == "bounded"
+    assert not any(v.disagrees for v in rep.verdicts) and depths == [1]  # one measurement per witness size
+    assert counts(rep)["not reached"] == 2 and "DISAGREE" not in human(rep)
+    assert summary_line(rep) == "  4 RTL verdicts: 1 agree with Z3, 1 bounded, 2 not reached"
+    assert exit_code([rep]) == 3
+
+
+def test_a_depth_that_contains_the_witness_run_still_disagrees(depths):
+    rep = _rep(bound=1)
+    not_reached(rep, None, {"balance.%x": {"n": 1}, "bmc.K4.residual": {"n": 1}}, 31, 31)
+    assert [v.id for v in rep.verdicts if v.disagrees] == ["balance.%x", "bmc.K4.residual"]
+    assert exit_code([rep]) == 1 and "2 DISAGREE WITH Z3" in summary_line(rep)
+
+
+def test_a_witness_outside_the_bound_is_not_reached(depths):
+    rep = _rep(bound=1)
+    not_reached(rep, None, {"balance.%x": {"n": 2, "m": 0}}, 100, None)
+    (v,) = [v for v in rep.verdicts if v.id == "balance.%x"]
+    assert v.status == NOT_REACHED and v.detail == "not reached: Z3's witness (m=0, n=2) is outside --rtl-bound 1"
+    assert depths == []
+
+
+def test_without_the_witness_the_bound_decides(depths):
+    rep = _rep(bound=None)
+    not_reached(rep, None, {}, 39, None)  # no bmc depth: the bmc.* check keeps its verdict
+    got = {v.id: v.status for v in rep.verdicts}
+    assert got == {"balance.%x": NOT_REACHED, "bmc.K4.residual": "bounded", "len.L0.raw": "bounded",
+                   "fsm.carry[f32].shape": "proved"}
