@@ -355,3 +355,41 @@ def test_verdicts_agree_with_every_i8_input(p, o, k, verdict):
         assert run_json(m, "k", {"x0": x0, "b": b}, max_steps=CAP_INTERP).error.code == "RT_STEP_LIMIT"
     else:
         assert all(ends.values())  # it does end: no recurrence set may exist
+
+
+def test_a_loop_that_spins_on_loaded_data_is_refuted_by_a_run_that_repeats_its_state(tmp_path):
+    """No ranking, lasso or recurrence set decides a loop whose exit depends on memory; a source run on inputs
+    the assumptions admit that comes back to the same carried values and memory never ends. Checked again
+    independently: loom sim on those inputs hits its step cap on the source and on the DFG."""
+    ob = _terminates("spin_on_data")
+    assert ob.status == "refuted" and ob.nature == "behaviour" and ob.rule == "a run repeats a state of the loop"
+    cex = ob.counterexample
+    assert cex["source_replay"]["code"] == "RT_SCF_WHILE_REPEATS" and cex["replay"]["code"] == "RT_SIM_STEP_LIMIT"
+    inputs = tmp_path / "in.json"
+    inputs.write_text(json.dumps(cex["inputs"]))
+    src = subprocess.run([sys.executable, "-m", "loom", "sim", str(_path("spin_on_data")), "--inputs", str(inputs),
+                          "--json", "--max-steps", "50000"], capture_output=True, text=True, cwd=ROOT)
+    assert json.loads(src.stdout)["error"].startswith("RT_STEP_LIMIT")
+    dfg = simulate(_dfg("spin_on_data"), cex["inputs"], max_steps=50_000)
+    assert dfg.error is not None and dfg.error.code == "RT_SIM_STEP_LIMIT"
+
+
+def test_carried_values_that_repeat_while_memory_changes_are_not_a_repeated_state():
+    """The flag cycles 0, 1, 0, 1 while a counter in memory grows to 6: the watched run completes with the
+    same result as the plain one, and the termination stays assumed (never refuted)."""
+    module = _module("toggle_count")
+    plain = run_json(module, "toggle", {"m": [0]})
+    watched = run_json(module, "toggle", {"m": [0]}, watch_loops=True)
+    assert plain.status == watched.status == "completed" and plain.results == watched.results
+    assert _terminates("toggle_count").status == "assumed"
+
+
+@pytest.mark.parametrize("name", ["collatz", "find_first", "clamp_count", "popcount_lut"])
+def test_watching_loops_changes_no_run_of_the_examples(name):
+    path = ROOT / "examples" / f"{name}.scf.mlir"
+    module = parse_file(path)
+    func = next(f for f in module.functions() if f.name == "func.func").attributes["sym_name"].value
+    inputs = json.loads(path.with_name(f"{name}.inputs.json").read_text())
+    plain = run_json(module, func, inputs)
+    watched = run_json(module, func, inputs, watch_loops=True)
+    assert (plain.status, plain.results, plain.steps) == (watched.status, watched.results, watched.steps)

@@ -56,6 +56,9 @@ class RunState:
     depth: list[int] = field(default_factory=lambda: [0])
     globals: dict[str, Any] = field(default_factory=dict)
     functions: dict[str, "CompiledFunction"] = field(default_factory=dict)
+    # stop an scf.while whose state at its condition repeats (RT_SCF_WHILE_REPEATS: the run never ends); off
+    # by default, as remembering every iteration's state costs memory
+    watch_loops: bool = False
 
     def function(self, name: str, loc: Location) -> "CompiledFunction":
         """The compiled func.func ``@name`` (compiled on first use, so recursion works)."""

@@ -65,15 +65,16 @@ def find_function(module: Module, func_name: str) -> Operation:
 
 
 def interpret(module: Module, func_name: str, inputs: dict[str, Any], *, max_steps: int = DEFAULT_MAX_STEPS,
-              filename: str = "<inputs>") -> InterpResult:
+              filename: str = "<inputs>", watch_loops: bool = False) -> InterpResult:
     """Execute ``@func_name`` on decoded inputs (``loom.runtime.decode_inputs``).
 
     Runtime faults (out-of-bounds access, division by zero, the step limit) give
     status "error"; malformed or unsupported IR and missing inputs raise LoomError.
-    Input memrefs are copied, so ``inputs`` is left untouched.
+    Input memrefs are copied, so ``inputs`` is left untouched. ``watch_loops`` stops a while loop whose state
+    repeats (``RT_SCF_WHILE_REPEATS``: the run would never end).
     """
     func = find_function(module, func_name)
-    state = RunState(module, dict(inputs), max_steps, filename)
+    state = RunState(module, dict(inputs), max_steps, filename, watch_loops=watch_loops)
     compiled = state.function(func_name, func.loc)
     entry_args = func.regions[0].entry.args
     names = function_arg_names(func)
@@ -104,10 +105,10 @@ def interpret(module: Module, func_name: str, inputs: dict[str, Any], *, max_ste
 
 
 def run_json(module: Module, func_name: str, json_obj: Any, filename: str = "<inputs>", *,
-             max_steps: int = DEFAULT_MAX_STEPS) -> InterpResult:
+             max_steps: int = DEFAULT_MAX_STEPS, watch_loops: bool = False) -> InterpResult:
     """Decode a raw inputs object for ``@func_name`` and interpret it (convenience for tools and tests)."""
     func = find_function(module, func_name)
     names = function_arg_names(func)
     types = [a.type for a in func.regions[0].entry.args]
     inputs = decode_inputs(names, types, json_obj, filename, module=module)
-    return interpret(module, func_name, inputs, max_steps=max_steps, filename=filename)
+    return interpret(module, func_name, inputs, max_steps=max_steps, filename=filename, watch_loops=watch_loops)

@@ -23,6 +23,7 @@ from loom.ir.core import Operation
 from loom.semantics.scalar import to_signed, width_of
 
 FOR_STEP = "RT_SCF_FOR_STEP"
+WHILE_REPEATS = "RT_SCF_WHILE_REPEATS"
 
 
 def _assign(frame: list, slots: list[int], values: list) -> None:
@@ -90,6 +91,34 @@ def compile_for(op: Operation, c: FunctionCompiler) -> Exec:
     return run
 
 
+def _repeats(seen: dict, values: list, frame: list, state, loc) -> None:
+    """Stop when this activation of a while loop is back in a state it was in: the same carried values and the
+    same contents of every buffer the function can reach (its frame's memrefs and the globals). Every other
+    value the loop reads is defined before it and fixed while it runs, and the run is deterministic: a state
+    that repeats repeats forever, so the run never ends."""
+    from loom.runtime.memory import MemRefView
+
+    buffers = {}
+    for v in (*frame, *state.globals.values()):
+        if isinstance(v, MemRefView):
+            buffers.setdefault(id(v.buffer), v.buffer)
+    try:
+        key = (tuple(values), tuple((k, tuple(b.data)) for k, b in sorted(buffers.items())))
+        hash(key)
+    except TypeError:  # a value that cannot be compared as a whole: no verdict from this iteration
+        return
+    first = seen.get(key)
+    if first is not None:
+        raise SimulationError(f"scf.while: the loop's state at iteration {len(seen)} repeats its state at "
+                              f"iteration {first} (carried values {_show(values)}, memory unchanged): it never "
+                              "ends", loc, WHILE_REPEATS)
+    seen[key] = len(seen)
+
+
+def _show(values: list) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
 @handler("scf.while")
 def compile_while(op: Operation, c: FunctionCompiler) -> Exec:
     init_slots = c.operand_slots(op)
@@ -101,9 +130,16 @@ def compile_while(op: Operation, c: FunctionCompiler) -> Exec:
     b_args, b_run = before.arg_slots, before.run
     a_args, a_run, a_yield = after.arg_slots, after.run, after.term_slots
 
+    watch = c.state.watch_loops
+    state = c.state
+    loc = op.loc
+
     def run(frame: list) -> None:
         values = [frame[s] for s in init_slots]
+        seen: dict = {}
         while True:
+            if watch:
+                _repeats(seen, values, frame, state, loc)
             _assign(frame, b_args, values)
             b_run(frame)
             values = [frame[s] for s in carry_slots]

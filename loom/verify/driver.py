@@ -154,7 +154,9 @@ def verify_function(
     ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
     if "lengths" in want:
         lengths = _run_external("lengths", *ext["lengths"], func, ctx)
-        obs += [_replay_divergence(o, source) for o in lengths] if source is not None else lengths
+        if source is not None:
+            lengths = [_refute_by_repeat(_replay_divergence(o, source), func, source, ctx) for o in lengths]
+        obs += lengths
     if "structure" in want:
         obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx,
                         lambda: expected.structure_ids(layout))
@@ -184,6 +186,15 @@ def _replay_divergence(ob: Obligation, source: Operation) -> Obligation:
         return ob
     fn = _external("loom.verify.lengths.check", "replay_source_divergence")
     return fn(ob, source) if fn is not None else ob
+
+
+def _refute_by_repeat(ob: Obligation, func: Operation, source: Operation, ctx: VerifyContext) -> Obligation:
+    """An ``assumed`` termination refuted by a source run that repeats the loop's state
+    (``lengths.repeat.refute_by_repeat``)."""
+    if ob.status != "assumed":
+        return ob
+    fn = _external("loom.verify.lengths.repeat", "refute_by_repeat")
+    return fn(ob, func, source, ctx) if fn is not None else ob
 
 
 def _blame_input(ob: Obligation, source: Operation) -> Obligation:

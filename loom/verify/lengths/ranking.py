@@ -58,9 +58,9 @@ never ends. R is found Houdini-style from a seed state: the templates true on
 it, minus those a counterexample to (3) falsifies, to a fixpoint; when the
 result does not imply the condition, the next seed is searched outside it.
 Seeds are searched with no constraint first, then with one value pinned to an
-extreme, then with one value's parity pinned (``SEEDS_PER_START`` seeds each):
-an odd bound that an even counter steps over (``while (i != n) i += 2``) is
-reached only from a seed of the other parity. (1) is decided only when the seeds,
+extreme, then with the parity of an operand of an (in)equality exit test
+pinned (``SEEDS_PER_START`` seeds each): an odd bound that an even counter
+steps over (``while (i != n) i += 2``) is reached only from such a seed. (1) is decided only when the seeds,
 the condition at the first position and the activation are exact functions of
 the arguments (no loaded or abstracted value), so the model is a real input;
 (2) and (3) hold for every value of everything abstracted, so they hold for
@@ -479,6 +479,8 @@ def templates(w: WhileView) -> list[_Template]:
             for pred in ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"):
                 out.append(_Template(f"{n1} {_cmp_text(pred)} {n2}", _CMP[pred](t1, t2)))
     lows: list[_Template] = []
+    # an (in)equality exit test can be stepped over: the parity of its operands is also tried as a seed
+    stepped_over = {n for a in w.atoms[:MAX_ATOMS] if a.pred in ("eq", "ne") for n in a.names}
     for name, t in terms:
         if z3.is_bool(t):
             out += [_Template(name, t), _Template(f"!{name}", z3.Not(t))]
@@ -499,7 +501,8 @@ def templates(w: WhileView) -> list[_Template]:
             if t.size() > k:
                 low = z3.Extract(k - 1, 0, t)
                 for c in range(1 << k):
-                    lows.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k), k == 1))
+                    lows.append(_Template(f"{name} mod {1 << k} == {c}", low == z3.BitVecVal(c, k),
+                                          k == 1 and name in stepped_over))
     out += sorted(lows, key=lambda x: x.text.count("mod 8"))  # mod 2 and 4 of every value before mod 8
     return out[:MAX_TEMPLATES]
 
