@@ -280,3 +280,16 @@ def test_verify_reads_c():
     rc, out, err = run_cli(["verify", "-q", str(ROOT / "examples" / "c" / "vecadd.c")])
     assert rc == 1, err + out
     assert "safe.load" in out and "out of bounds of memref 'a'" in out
+
+
+def test_hdl_and_map_read_c(tmp_path):
+    """`loom hdl` and `loom map` take the C file itself: the RTL and the mapping of its DFG are written."""
+    src = str(ROOT / "examples" / "c" / "dot.c")
+    rc, out, err = run_cli(["hdl", src, "-o", str(tmp_path / "rtl")])
+    assert rc == 0, err
+    assert (tmp_path / "rtl" / "dot.sv").is_file()
+    rc, out, err = run_cli(["adg", "mesh", "-o", str(tmp_path / "mesh.fabric.mlir")])
+    assert rc == 0, err
+    rc, out, err = run_cli(["map", src, "--adg", str(tmp_path / "mesh.fabric.mlir"), "-o", str(tmp_path / "m"), "-q"])
+    assert rc == 0, err
+    assert (tmp_path / "m" / "dot.mesh.config.bin").is_file()
