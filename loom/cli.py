@@ -569,7 +569,10 @@ def _verify_mapping(paths, reports, args) -> None:
 def _verify_rtl(paths, reports, args) -> list:
     """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts."""
     from loom.hdl.formal.verify import check_function
+    from loom.verify import progress_printer
 
+    # SymbiYosys's task, step and elapsed time on a terminal's stderr (progress_printer), unless --json or -q
+    progress = None if args.json or args.quiet else progress_printer()
     out = []
     for path in paths:
         module = _dfg_module(path, args.func, args)
@@ -585,7 +588,8 @@ def _verify_rtl(paths, reports, args) -> list:
             out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
                                       live_depth=depth or None, source=sources.get(rep.function),
-                                      prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness))
+                                      prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness,
+                                      progress=progress))
     return out
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -47,6 +48,7 @@ if n <= crashes:
         (d / "status").write_text("UNKNOWN 4 0\n")
         sys.exit(4)
     raise SystemExit("unknown FAKE_MODE " + mode)
+print(f"SBY 1:00:00 [{{name}}] engine_0: ##   0:00:00  Checking assertions in step 3..", flush=True)
 (d / "engine_0").mkdir()
 (d / "engine_0" / "trace.vcd").write_text("$enddefinitions $end\n")
 fail = '<failure type="ASSERT" message="failed." />' if verdict == "FAIL" else ""
@@ -71,11 +73,11 @@ def fake(tmp_path, monkeypatch):
     wd.mkdir()
     (wd / "x.sby").write_text("[tasks]\nt\n")
 
-    def run(mode: str, crashes: int, verdict: str = "FAIL") -> SbyVerdict:
+    def run(mode: str, crashes: int, verdict: str = "FAIL", progress=None) -> SbyVerdict:
         monkeypatch.setenv("FAKE_MODE", mode)
         monkeypatch.setenv("FAKE_CRASHES", str(crashes))
         monkeypatch.setenv("FAKE_VERDICT", verdict)
-        return run_task(wd, "x.sby", "t", timeout=60)
+        return run_task(wd, "x.sby", "t", timeout=60, progress=progress, depth=5)
 
     run.wd = wd  # type: ignore[attr-defined]
     return run
@@ -210,3 +212,13 @@ def test_rtl_verdicts_in_sarif():
     by = {r["properties"]["obligation"]: r["properties"] for r in got}
     assert by["rtl.len.L0.n"]["trace"] == "/w/k_dfg/engine_0/trace.vcd" and by["rtl.mem.d"]["status"] == TOOL
     assert by["rtl.balance.b"]["status"] == "DISAGREE" and by["rtl.balance.b"]["z3"] == "proved"
+
+
+def test_progress_names_the_task_its_step_and_each_attempt(fake):
+    said: list[str] = []
+    v = fake("traceback", 1, "PASS", progress=said.append)
+    assert v.status == "pass" and v.attempts == 2
+    assert said[0] == f"SymbiYosys task t: {os.environ['LOOM_SBY']} (native)"
+    assert said[1] == f"SymbiYosys task t: {os.environ['LOOM_SBY']} (native), attempt 2 of {ATTEMPTS}"
+    assert re.fullmatch(r"SymbiYosys task t: checking assertions in step 3 of 5 \(\d+s\)", said[2]), said
+    assert len(said) == 3

@@ -229,14 +229,14 @@ class LiveVerdict:
 
 
 def run_live(workdir: Path, stem: str, k: int, tasks: tuple[str, ...] = ("deadlock", "residual"),
-             timeout: float = 900.0) -> dict[str, LiveVerdict]:
+             timeout: float = 900.0, progress=None, depth: Optional[int] = None) -> dict[str, LiveVerdict]:
     """Run the bounded tasks of a written ``<stem>_live.sby`` and name the obligations of what failed."""
     from loom.hdl.formal.sby import run_task_retry
 
     oblig = {p.label: p.obligation for p in live_properties(k)}
     out: dict[str, LiveVerdict] = {}
     for task in tasks:
-        v = run_task_retry(workdir, f"{stem}_live.sby", task, timeout)
+        v = run_task_retry(workdir, f"{stem}_live.sby", task, timeout, progress=progress, depth=depth)
         labels = [f.rsplit(".", 1)[-1] for f in v.failed]
         obs = sorted({oblig[x] for x in labels if oblig.get(x)})
         out[task] = LiveVerdict(task, v.status, v.seconds, labels, obs, "p_live_capacity" in labels, v.trace, v.log)

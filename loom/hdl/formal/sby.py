@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from loom.hdl.formal import refenv
 from loom.hdl.monitors import DEFINE as MONITORS
@@ -354,26 +354,56 @@ def read_junit(path: Path, taskdir: Path, workdir: Path) -> tuple[list[str], Opt
     return sorted(set(failed)), trace
 
 
+_STEP = re.compile(r"(Checking assertions|Trying induction|Checking cover|Assumptions) in step (\d+)"
+                   r"|engine_\d+(?:\.\w+)?: (?:finished|Status returned)")
+
+
+def _progress_line(task: str, line: str, depth: Optional[int], t0: float) -> Optional[str]:
+    """The progress message of one line of SymbiYosys's output (a step of the unrolling, an engine's end)."""
+    m = _STEP.search(line)
+    if m is None:
+        return None
+    what = (f"{m.group(1).lower()} in step {m.group(2)}" + (f" of {depth}" if depth else "")) if m.group(1) \
+        else line.split("]", 1)[-1].strip()
+    return f"SymbiYosys task {task}: {what} ({time.monotonic() - t0:.0f}s)"
+
+
 def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str, task: str, name: str,
-              timeout: float) -> SbyVerdict:
-    """One SymbiYosys run of ``task`` in directory ``workdir/name`` (``-d``: its status database is its own)."""
+              timeout: float, progress: Optional[Callable[[str], None]] = None,
+              depth: Optional[int] = None) -> SbyVerdict:
+    """One SymbiYosys run of ``task`` in directory ``workdir/name`` (``-d``: its status database is its own);
+    ``progress`` receives a line per step of the unrolling as SymbiYosys reports it."""
     taskdir = workdir / name
     if taskdir.exists():  # a fresh directory: no status file of an earlier run can be read as this run's
         shutil.rmtree(taskdir)
     t0 = time.monotonic()
     p = subprocess.Popen(cmd + ["-f", "-d", name, sby_file, task], cwd=workdir, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+
+    def read() -> None:  # the output as it comes (a thread, so that the timeout below still applies)
+        assert p.stdout is not None
+        for line in p.stdout:
+            lines.append(line)
+            msg = _progress_line(task, line, depth, t0) if progress is not None else None
+            if msg is not None:
+                progress(msg)  # type: ignore[misc]
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
-        out, err = p.communicate(timeout=timeout)
-        log = out + err
+        p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         p.terminate()  # SIGTERM: SymbiYosys stops its engines (a SIGKILL would leave smtbmc and the solver running)
         try:
-            p.communicate(timeout=30)
+            p.wait(timeout=30)
         except subprocess.TimeoutExpired:
             p.kill()
-            p.communicate()
+            p.wait()
+        reader.join(timeout=30)
         return SbyVerdict(task, "error", timeout, [], None, f"{TIMEOUT} after {timeout:g} s")
+    reader.join()
+    log = "".join(lines)
     secs = time.monotonic() - t0
     try:
         word: Optional[str] = (taskdir / "status").read_text().split()[0]
@@ -396,12 +426,14 @@ def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str,
 
 
 def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0,
-             attempts: int = ATTEMPTS) -> SbyVerdict:
+             attempts: int = ATTEMPTS, progress: Optional[Callable[[str], None]] = None,
+             depth: Optional[int] = None) -> SbyVerdict:
     """Run one task of the project in ``workdir`` and read its verdict from SymbiYosys's ``status`` file and JUnit
     XML. The run's directory is ``<stem>_<task>`` (``sby -d``), so concurrent tasks of one ``.sby`` share no status
     database. A tool error (``tool_error_reason``) is retried in a fresh directory, ``attempts`` runs in all (the
     failed runs' directories are kept as ``<stem>_<task>.tool-error<N>``); one that persists has status
-    ``tool`` and a log ending with what failed on each attempt."""
+    ``tool`` and a log ending with what failed on each attempt. ``progress`` receives the task, its step (of
+    ``depth``, when given) and the elapsed time as SymbiYosys reports them, and each retry."""
     got = sby_command()
     if got is None:
         return SbyVerdict(task, "error", 0.0, [], None,
@@ -414,7 +446,9 @@ def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0,
     reasons: list[str] = []
     total = 0.0
     for k in range(1, max(1, attempts) + 1):
-        v = _run_once(cmd, env, workdir, sby_file, task, name, timeout)
+        if progress is not None:
+            progress(f"SymbiYosys task {task}: {desc}" + (f", attempt {k} of {attempts}" if k > 1 else ""))
+        v = _run_once(cmd, env, workdir, sby_file, task, name, timeout, progress, depth)
         total += v.seconds
         v.attempts, v.tool = k, desc
         if v.status != TOOL_ERROR:
@@ -436,13 +470,15 @@ def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0,
 run_task_retry = run_task  # every run is retried on a tool error (the name callers used before issue 29)
 
 
-def prove_components(outdir: Path, sby_file: str, modules: Sequence[str], jobs: int = 2) -> dict[str, SbyVerdict]:
-    """Run the ``c_<module>`` tasks (and ``fifo``) of a written project, ``jobs`` at a time."""
+def prove_components(outdir: Path, sby_file: str, modules: Sequence[str], jobs: int = 2,
+                     progress: Optional[Callable[[str], None]] = None) -> dict[str, SbyVerdict]:
+    """Run the ``c_<module>`` tasks (and ``fifo``) of a written project, ``jobs`` at a time (each in its own
+    directory: ``run_task``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     tasks = ["fifo"] + [task_name(m) for m in modules]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        results = list(ex.map(lambda t: run_task_retry(outdir, sby_file, t), tasks))
+        results = list(ex.map(lambda t: run_task_retry(outdir, sby_file, t, progress=progress), tasks))
     return {v.task: v for v in results}
 
 

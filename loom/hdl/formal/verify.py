@@ -14,12 +14,13 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task, sby_available,
+from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task as sby_run_task,
+                                  sby_available,
                                   sby_command, task_name, timed_out, tool_error)
 from loom.ir.core import Operation
 
@@ -75,13 +76,15 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                    monitors: bool = True, dfg_depth: Optional[int] = None,
                    bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
                    source: Optional[Operation] = None, prove_monitors: bool = False,
-                   z3_args: Optional[dict[str, dict]] = None) -> RtlReport:
+                   z3_args: Optional[dict[str, dict]] = None,
+                   progress: Optional[Callable[[str], None]] = None) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
     first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``.
     ``z3_args``: the arguments of Z3's counterexample per refuted obligation; a bounded RTL check that held where
-    Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``)."""
+    Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``).
+    ``progress`` receives SymbiYosys's progress: task, step against the depth, elapsed time (``sby.run_task``)."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -95,13 +98,16 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     write_all(wd, e.files)
     sby = f"{stem}.sby"
     mods = sorted(e.design.components)
+    def run_task(wd: Path, sby: str, task: str, timeout: float = 300.0, depth: Optional[int] = None) -> SbyVerdict:
+        return sby_run_task(wd, sby, task, timeout, progress=progress, depth=depth)
+
     whole = run_task(wd, sby, "components")
     per: dict[str, SbyVerdict] = {}
     if whole.status == "pass":
         rep.fifo = run_task(wd, sby, "fifo")
         per = {m: whole for m in mods}
     else:
-        got = prove_components(wd, sby, mods)
+        got = prove_components(wd, sby, mods, progress=progress)
         rep.fifo = got.get("fifo")
         per = {m: got[task_name(m)] for m in mods}
     by_oid: dict[str, list[str]] = {}
@@ -130,17 +136,17 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
         rest = [m for m in mons if m.label not in proved]
         if rest:  # the bounded task dfg decides the others
-            rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800), depth
+            rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800, depth=depth), depth
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
         # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
         if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
-            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800)  # loom.hdl.formal.refenv: whole runs, same depth
+            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800, depth=depth)  # loom.hdl.formal.refenv: whole runs, same depth
             rep.dfg_depth = depth
     if top:  # every property of the composed netlist at once, arguments free (or bounded)
         rep.top = run_task(wd, sby, "top", timeout=900)
     if live_depth is not None:
         rep.depth = live_depth
-        _live(rep, wd, stem, bmc_k, z3_status)
+        _live(rep, wd, stem, bmc_k, z3_status, progress)
     not_reached(rep, func, z3_args or {}, depth if monitors else None, live_depth)
     covered = {v.id for v in rep.verdicts} | ({m.obligation for m in mons} if monitors else set())
     rep.uncovered = sorted(k for k in z3_status if k not in covered)
@@ -243,9 +249,10 @@ def run_depth(func: Operation, bound: Optional[int]) -> int:
     return got if got is not None else dfg_depth(func, bound)
 
 
-def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]) -> None:
+def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str],
+          progress: Optional[Callable[[str], None]] = None) -> None:
     """Bounded SBY on the whole-run monitor: one verdict per bmc.K<k>.* obligation, a capacity stall apart."""
-    got = liveness.run_live(wd, stem, k)
+    got = liveness.run_live(wd, stem, k, progress=progress, depth=rep.depth)
     for task in ("deadlock", "residual"):
         v = got[task]
         oid = f"bmc.K{k}.{task}"
