@@ -202,3 +202,27 @@ def test_verify_rtl_verdicts_in_junit_and_sarif(tmp_path, capsys):
     got = [r for r in results if r["ruleId"] == "loom.rtl"]
     assert sorted(r["properties"]["obligation"] for r in got) == sorted(names)
     assert all(r["kind"] == "pass" for r in got) and len(results) > len(got)
+
+
+def test_the_emitted_project_runs_as_its_header_says(tmp_path):
+    """issue 26: the .sby that loom hdl writes runs as written with the command its header gives for the YoWASP
+    build (a native sby takes the same file with `sby -f <file> <task>`)."""
+    import os
+    import shlex
+    import subprocess
+
+    from loom.hdl.formal.sby import RUN_COMMENT
+
+    sby = need("yowasp-sby")
+    src = tmp_path / "sum.scf.mlir"
+    src.write_text(SUM)
+    out = tmp_path / "rtl"
+    assert main(["hdl", str(src), "-o", str(out)]) == 0
+    text = (out / "sum.sby").read_text()
+    assert all(line in text.splitlines() for line in RUN_COMMENT)
+    header = " ".join(line.lstrip("#").strip() for line in RUN_COMMENT)
+    cmd = header[header.index("yowasp-sby"):].replace("<this file>", "sum.sby").replace("<task>", "fifo")
+    env = dict(os.environ, PATH=str(Path(sby).parent) + os.pathsep + os.environ.get("PATH", ""))
+    p = subprocess.run(shlex.split(cmd), cwd=out, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, (cmd, (p.stdout + p.stderr)[-2000:])
+    assert (out / "sum_fifo" / "status").read_text().split()[0] == "PASS"
