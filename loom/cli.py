@@ -121,7 +121,7 @@ def _check_option_needs(args) -> None:
 
 def _stem(path: Path) -> str:
     name = path.name
-    for suffix in (".scf.mlir", ".dfg.mlir", ".mlir", ".c"):
+    for suffix in (".scf.mlir", ".dfg.mlir", ".mlir", ".c", ".cpp", ".cc", ".cxx"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return path.stem
@@ -140,7 +140,7 @@ _C_SETTINGS: dict = {}
 def _read_module(path: Path):
     from loom.mlir import parse_file
 
-    if path.name.endswith(".c"):  # C: compiled through the front end's stages to its SCF module
+    if path.name.endswith((".c", ".cpp", ".cc", ".cxx")):  # C/C++: compiled through the front end's stages
         return _compile_c(path).module
     _check_readable(path)
     return parse_file(path)
@@ -158,7 +158,7 @@ def _compile_c(path: Path):
 def _c_as_scf_file(path: Path) -> Path:
     """``path`` itself, or for a C file its SCF stage written to a temporary ``<stem>.scf.mlir`` (what
     ``loom verify`` reads; the ops' locations still name the C source)."""
-    if not path.name.endswith(".c"):
+    if not path.name.endswith((".c", ".cpp", ".cc", ".cxx")):
         return path
     import atexit
     import shutil
@@ -166,7 +166,7 @@ def _c_as_scf_file(path: Path) -> Path:
 
     tmp = Path(tempfile.mkdtemp(prefix="loom-c-"))
     atexit.register(shutil.rmtree, tmp, True)
-    out = tmp / f"{path.name[:-2]}.scf.mlir"
+    out = tmp / f"{_stem(path)}.scf.mlir"
     out.write_text(_compile_c(path).scf)
     return out
 
@@ -302,7 +302,7 @@ def cmd_compile(args) -> int:
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts = []
     for path, out in targets:
-        if path.name.endswith(".c"):
+        if path.name.endswith((".c", ".cpp", ".cc", ".cxx")):
             c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
             module = c.module
             if not (to_stdout or to_file):

@@ -28,7 +28,7 @@ from loom.mlir import parse_text
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "c").glob("*.c"))
 DATA = ROOT / "tests" / "data" / "c"
-KERNELS = EXAMPLES + sorted(DATA.glob("*.c"))
+KERNELS = EXAMPLES + sorted(DATA.glob("*.c")) + sorted(DATA.glob("*.cpp"))
 CTYPE = {"i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "f32": "float", "f64": "double"}
 LENGTH = 10  # elements of a 1-D array input
 
@@ -167,11 +167,13 @@ def kernel(request, tmp_path_factory):
     func = src.stem
     module = parse_text((tmp / f"{src.stem}.scf.mlir").read_text())
     params, result = signature(module, func)
-    (tmp / "harness.c").write_text(harness(src, func, params, result))
-    gcc = shutil.which("gcc") or shutil.which("cc")
-    assert gcc, "the oracle needs the system C compiler (apt-get install gcc)"
-    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-o", str(tmp / "native"), str(tmp / "harness.c"),
-                    "-lm"], check=True)
+    cxx = src.suffix == ".cpp"
+    main_file = tmp / ("harness.cpp" if cxx else "harness.c")
+    main_file.write_text(harness(src, func, params, result))
+    gcc = shutil.which("g++" if cxx else "gcc")
+    assert gcc, "the oracle needs the system C compiler (apt-get install gcc g++)"
+    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-o", str(tmp / "native"), str(main_file), "-lm"],
+                   check=True)
     return src, tmp, func, params, result
 
 

@@ -22,8 +22,12 @@ class CArtifacts:
     module: object  # loom.ir.core.Module of the SCF stage
 
 
+SOURCE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx")
+
+
 def is_c_file(path: Path | str) -> bool:
-    return str(path).endswith(".c")
+    """A C (or C++) source the front end compiles, by its suffix."""
+    return str(path).endswith(SOURCE_SUFFIXES)
 
 
 def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions()) -> CArtifacts:
@@ -53,9 +57,11 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifact
     lines_of = lt.debug_lines(ll)
     locs = lt.function_locations(ll, lines_of)
     globals_ = translate_globals(module, str(path), lines_of)
+    source_names = lt.source_names(ll)  # C++: mangled name -> the name in the source
     defined = [f for f in module.functions if not f.is_declaration and f.linkage.name != "internal"]
     if func is not None:
-        defined = [f for f in module.functions if not f.is_declaration and f.name == func]
+        defined = [f for f in module.functions if not f.is_declaration
+                   and func in (f.name, source_names.get(f.name))]
         if not defined:
             raise LoomError(f"no function named '{func}' in the file", loc=Location(str(path), 1, 1),
                             code="CPL_FUNC_NOT_FOUND")
@@ -64,12 +70,15 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifact
                         code="CPL_FUNC_NOT_FOUND")
     from loom.frontend.c.param_dims import declared_bounds
 
-    with_arrays = [f.name for f in defined if any(str(a.type) == "ptr" for a in f.arguments)]
+    with_arrays = [source_names.get(f.name, f.name) for f in defined if any(str(a.type) == "ptr" for a in f.arguments)]
     bounds = declared_bounds(path, with_arrays, opts) if with_arrays else {}
     funcs, used = [], {}
     for f in defined:
         em = Emitter(str(path), locs.get(f.name, []))
-        funcs.append(FunctionTranslator(f, em, globals_, bounds.get(f.name)).translate())
+        plain = source_names.get(f.name, f.name)
+        unique = sum(1 for g in defined if source_names.get(g.name, g.name) == plain) == 1
+        name = plain if unique else f.name  # C++ overloads keep their mangled names
+        funcs.append(FunctionTranslator(f, em, globals_, bounds.get(plain), name).translate())
         used.update(em.globals_used)
     cf = "module {\n" + "".join(global_text(used[n]) for n in sorted(used)) + "".join(funcs) + "}\n"
     cf_name = f"{path}.cf.mlir"

@@ -207,3 +207,11 @@ def function_locations(module_text: str, lines_of: dict[int, tuple[int, int]]) -
             loc = lines_of.get(n) if n is not None else None
             current.append(loc if loc and loc[0] > 0 else None)
     return out
+
+
+_LINKAGE = re.compile(r'^!\d+ = (?:distinct )?!DISubprogram\(name: "([^"]+)", linkageName: "([^"]+)"', re.M)
+
+
+def source_names(module_text: str) -> dict[str, str]:
+    """C++ functions' mangled (linkage) names -> their names in the source, from the debug info."""
+    return {m[2]: m[1] for m in _LINKAGE.finditer(module_text)}

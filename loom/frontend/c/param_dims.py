@@ -46,7 +46,8 @@ def declared_bounds(path: Path, funcs: list[str], opts: ClangOptions) -> dict[st
 
 def _param_declarators(path: Path, func: str, source: bytes, opts: ClangOptions) -> list[tuple[str, str]]:
     """(parameter name, declarator text after the name) of ``func``'s definition in the main file."""
-    cmd = clang_command() + ["-target", TARGET, "-fsyntax-only", "-w", "-Xclang", "-ast-dump=json",
+    cxx = str(path).endswith((".cpp", ".cc", ".cxx"))
+    cmd = clang_command(cxx) + ["-target", TARGET, "-fsyntax-only", "-w", "-Xclang", "-ast-dump=json",
                              "-Xclang", f"-ast-dump-filter={func}"]
     cmd += [f"-I{d}" for d in opts.include_dirs] + [f"-D{d}" for d in opts.defines] + [str(path)]
     try:
@@ -82,7 +83,7 @@ def _param_declarators(path: Path, func: str, source: bytes, opts: ClangOptions)
 def _evaluate(path: Path, exprs: list[str], opts: ClangOptions) -> list[int | None]:
     """The values of constant expressions ``exprs`` in the kernel's scope (None when one is not constant)."""
     with tempfile.TemporaryDirectory(prefix="loom-dims-") as tmp:
-        probe = Path(tmp) / "probe.c"
+        probe = Path(tmp) / ("probe" + path.suffix)
         lines = [f'#include "{path.resolve()}"']
         lines += [f"const long long __loom_dim_{k} = ({e});" for k, e in enumerate(exprs)]
         probe.write_text("\n".join(lines) + "\n")

@@ -149,8 +149,9 @@ class FunctionTranslator:
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
-                 bounds: dict[str, tuple[int, int]] | None = None) -> None:
+                 bounds: dict[str, tuple[int, int]] | None = None, name: str | None = None) -> None:
         self.bounds = bounds or {}  # declared outer bounds of array parameters (param_dims.py)
+        self.name = name or fn.name  # the func.func's name (C++: the source name, not the mangled one)
         self.fn = fn
         self.em = em
         self.globals = globals_
@@ -321,7 +322,7 @@ class FunctionTranslator:
                 self.instruction(ins)
             body.extend(em.out)
         em.loc = em.loc_of(em.locs[0] if em.locs else None)
-        return (f"  func.func @{fn.name}({', '.join(params)}){results} {{\n" + "\n".join(body)
+        return (f"  func.func @{self.name}({', '.join(params)}){results} {{\n" + "\n".join(body)
                 + f"\n  }}{em.loc_text()}\n")
 
     # ------------------------------------------------------------------ instructions

@@ -27,7 +27,11 @@ TARGET = "x86_64-linux-gnu"
 FLAGS = ("-S", "-emit-llvm", "-O1", "-Xclang", "-disable-llvm-passes", "-g", "-gcolumn-info",
          "-fno-sanitize=all", "-ffp-contract=off", "-fno-math-errno", "-fno-discard-value-names",
          "-fno-unroll-loops", "-fno-vectorize", "-fno-slp-vectorize", "-fno-builtin-memset",
-         "-std=gnu11", "-w")
+         "-w")
+CXX_SUFFIXES = (".cpp", ".cc", ".cxx")
+C_STD = ("-std=gnu11",)
+# C++ (upstream's front-end tests are .cpp): no exceptions or RTTI, so no invoke/landingpad to raise
+CXX_STD = ("-std=c++17", "-fno-exceptions", "-fno-rtti")
 _DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$", re.M)
 
 
@@ -40,20 +44,22 @@ class ClangOptions:
     extra: tuple[str, ...] = field(default=())
 
 
-def clang_command() -> list[str]:
+def clang_command(cxx: bool = False) -> list[str]:
     """The command that runs clang, or a CPL_C_TOOL_MISSING error naming how to install it."""
     try:
         import ziglang  # noqa: F401  (the wheel that ships clang)
     except ImportError:
         raise LoomError(f"clang is not installed: run `python -m pip install '{ZIGLANG_PIN}'`",
                         code="CPL_C_TOOL_MISSING") from None
-    return [sys.executable, "-m", "ziglang", "cc"]
+    return [sys.executable, "-m", "ziglang", "c++" if cxx else "cc"]  # c++: libc++'s headers too
 
 
 def compile_to_llvm(path: Path, opts: ClangOptions = ClangOptions()) -> str:
     """The LLVM IR text clang writes for C file ``path`` (as named on the command line)."""
     cwd = os.getcwd()
-    cmd = clang_command() + ["-target", TARGET, *FLAGS, f"-fdebug-prefix-map={cwd}=.",
+    cxx = str(path).endswith(CXX_SUFFIXES)
+    std = CXX_STD if cxx else C_STD
+    cmd = clang_command(cxx) + ["-target", TARGET, *FLAGS, *std, f"-fdebug-prefix-map={cwd}=.",
                              f"-ffile-prefix-map={cwd}=."]
     cmd += [f"-I{d}" for d in opts.include_dirs] + [f"-D{d}" for d in opts.defines] + list(opts.extra)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ZIG_VERBOSE")}
