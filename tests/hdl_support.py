@@ -33,7 +33,8 @@ def sby_says(v) -> str:
     from loom.hdl.formal.sby import tool_error, tool_tail
 
     if tool_error(v):
-        return (f"TOOL ERROR (no verdict) after {v.attempts} attempts of task {v.task}, not a wrong verdict:\n"
+        return (f"TOOL ERROR (no verdict) after {getattr(v, 'attempts', 'its')} attempts of task {v.task}, not a wrong "
+                f"verdict:\n"
                 f"{tool_tail(v)}")
     return f"task {v.task}: {v.status}, failed {v.failed}\n{v.log[-1500:]}"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hdl_support import EXAMPLES, ROOT, dfg_func, need, stem
+from hdl_support import EXAMPLES, ROOT, dfg_func, need, sby_says, stem
 from loom.hdl.emit import emit, write_all
 from loom.hdl.monitors import label_of
 from loom.hdl.formal.sby import SbyVerdict, run_task
@@ -125,7 +125,7 @@ def test_race_dfg_fails_in_sby_with_its_z3_id(tmp_path):
     e = emit(func, "war", rtl_bound=3, dfg_depth=16)
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "war.sby", "dfg", timeout=900)
-    assert v.status == "fail", v.log[-1500:]
+    assert v.status == "fail", sby_says(v)
     label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
     assert [f.rsplit(".", 1)[-1] for f in v.failed] == [label]
     assert v.trace and Path(v.trace).exists()
@@ -141,7 +141,7 @@ def test_correct_twin_holds_at_the_same_depth(tmp_path):
     assert any(m.obligation == "mem.a.order.ld0<st0" for m in e.design.monitors.props)
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "warok.sby", "dfg", timeout=900)
-    assert v.status == "pass", (v.failed, v.log[-1500:])
+    assert v.status == "pass", sby_says(v)
 
 
 ORDER = ROOT / "tests" / "data" / "hdl_order"
@@ -191,7 +191,7 @@ def test_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch):
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "sw.sby", "dfg", timeout=600)
     label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
-    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], v.log[-1500:]
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], sby_says(v)
 
 
 @pytest.mark.sby_slow
@@ -210,7 +210,7 @@ def test_mutual_exclusion_cannot_see_the_swapped_order(tmp_path, monkeypatch):
         "mutual exclusion")
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "sw.sby", "dfg", timeout=600)
-    assert v.status == "pass", (v.failed, v.log[-1500:])
+    assert v.status == "pass", sby_says(v)
 
 
 @pytest.mark.parametrize(("depth", "timeout"), [(12, 600), pytest.param(24, 900, marks=pytest.mark.sby_slow)])
@@ -224,7 +224,7 @@ def test_program_order_twin_holds(tmp_path, monkeypatch, depth, timeout):
     e = emit(func, "ok", rtl_bound=1, dfg_depth=depth, source=src)
     write_all(tmp_path, e.files)
     v = run_task(tmp_path, "ok.sby", "dfg", timeout=timeout)
-    assert v.status == "pass", (v.failed, v.log[-1500:])
+    assert v.status == "pass", sby_says(v)
 
 
 def test_stream_precondition_fails_in_sby_with_z3_id(tmp_path):
@@ -263,7 +263,7 @@ def test_class_fails_in_sby_with_z3_id(tmp_path):
     v = run_task(tmp_path, "rib.sby", "dfg", timeout=900)
     by_label = {m.label: m.obligation for m in e.design.monitors.props}
     failed = {by_label[f.rsplit(".", 1)[-1]] for f in v.failed}
-    assert v.status == "fail" and "class.%idx2#1" in failed and failed <= refuted, (failed, refuted)
+    assert v.status == "fail" and "class.%idx2#1" in failed and failed <= refuted, (failed, refuted, sby_says(v))
 
 
 def test_conditional_access_order_counts_its_branch(monkeypatch):
@@ -291,7 +291,7 @@ def test_conditional_swapped_order_fails_in_sby_with_z3_id(tmp_path, monkeypatch
         e = emit(func, "c", rtl_bound=1, dfg_depth=18, source=src)
         write_all(tmp_path / name, e.files)
         v = run_task(tmp_path / name, "c.sby", "dfg", timeout=900)
-        assert v.status == want, (name, v.failed)
+        assert v.status == want, (name, sby_says(v))
         if want == "fail":
             label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
             assert [f.rsplit(".", 1)[-1] for f in v.failed] == [label]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hdl_support import EXAMPLES, ROOT, dfg_func, need
+from hdl_support import EXAMPLES, ROOT, dfg_func, need, sby_says
 from loom.hdl.emit import emit, write_all
 from loom.hdl.formal.sby import run_task
 from loom.verify.driver import verify_function
@@ -135,7 +135,7 @@ def test_countdown_agrees_and_one_token_too_many_is_refuted(tmp_path):
     assert SELECT_MUXES | {"len.L0.raw"} <= mons and all(z3[o] == "proved" for o in mons)
     write_all(tmp_path / "ok", e.files)
     v = run_task(tmp_path / "ok", "cd.sby", "dfg", timeout=600)
-    assert v.status == "pass", (v.failed, v.log[-1500:])
+    assert v.status == "pass", sby_says(v)
 
     bad = _func(_write(tmp_path, "extra", EXTRA))
     z3 = _z3(bad)
@@ -145,7 +145,7 @@ def test_countdown_agrees_and_one_token_too_many_is_refuted(tmp_path):
     e = emit(bad, "cdx", rtl_bound=2, dfg_depth=40)
     write_all(tmp_path / "bad", e.files)
     v = run_task(tmp_path / "bad", "cdx.sby", "dfg", timeout=600)
-    assert v.status == "fail", v.log[-1500:]
+    assert v.status == "fail", sby_says(v)
     labels = {m.label: m.obligation for m in e.design.monitors.props}
     failed = {labels[f.rsplit(".", 1)[-1]] for f in v.failed if f.rsplit(".", 1)[-1] in labels}
     assert failed & SELECT_MUXES, failed
@@ -185,7 +185,7 @@ def test_a_lost_rearm_is_refuted_and_the_ring_holds(tmp_path):
         assert "lm_pop_f_slot == lm_pop_f_" in cond
         write_all(tmp_path / name, e.files)
         v = run_task(tmp_path / name, f"{name}.sby", "dfg", timeout=600)
-        assert v.status == want, (v.failed, v.log[-1500:])
+        assert v.status == want, sby_says(v)
         if want == "fail":
             labels = {m.label: m.obligation for m in e.design.monitors.props}
             assert {labels.get(f.rsplit(".", 1)[-1]) for f in v.failed} == {"balance.%slot"}, v.failed

