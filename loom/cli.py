@@ -152,7 +152,8 @@ def _compile_c(path: Path):
     from loom.frontend.c.toolchain import ClangOptions
 
     opts = ClangOptions(tuple(_C_SETTINGS.get("include", ())), tuple(_C_SETTINGS.get("define", ())))
-    return compile_c(path, _C_SETTINGS.get("func"), opts)
+    return compile_c(path, _C_SETTINGS.get("func") if not _C_SETTINGS.get("region") else None, opts,
+                     _C_SETTINGS.get("region"))
 
 
 def _c_as_scf_file(path: Path) -> Path:
@@ -300,19 +301,23 @@ def cmd_compile(args) -> int:
         outdir = check_directory(Path(args.output))
         targets = _compile_targets(args.inputs, outdir)
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
-    texts = []
+    texts, reports = [], []
     for path, out in targets:
         if path.name.endswith((".c", ".cpp", ".cc", ".cxx")):
+            from loom.frontend.c.driver import lower_kernels
+
             c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
-            module = c.module
             if not (to_stdout or to_file):
                 base = str(out)[: -len(".dfg.mlir")]
                 texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
                           (Path(base + ".scf.mlir"), c.scf)]
+            if args.region or any(r.startswith("candidate") and "whole function" not in r for r in c.report):
+                reports.extend(c.report)
+            dfg = lower_kernels(c, _lower_options(args), args.func)
         else:
             module = _read_module(path)
-        _pick_function(module, args.func, ("func.func",), path)
-        dfg = lower_module(module, args.func, _lower_options(args))
+            _pick_function(module, args.func, ("func.func",), path)
+            dfg = lower_module(module, args.func, _lower_options(args))
         if args.circt:
             from loom.lower.circt_form import circt_form
 
@@ -324,6 +329,8 @@ def cmd_compile(args) -> int:
     write_all(texts, "output file")
     for out, _ in texts:
         print(f"wrote {out}")
+    for line in reports:  # C input split into DFG candidates: what each is and what stays on the host
+        print(line)
     return EXIT_OK
 
 
@@ -413,7 +420,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
                      info=info, vcd=vcd, progress=progress)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
     rtl = {"simulator": info.get("simulator"), "version": info.get("version"), "cycles": info.get("cycles"),
-           "return_cycle": info.get("return_cycle"), "vcd": str(vcd) if vcd else None}
+           "return_cycle": info.get("return_cycle"), "loops": info.get("loops", []), "vcd": str(vcd) if vcd else None}
     if args.json:
         print(json.dumps({**doc, "rtl": rtl}, indent=2))
     else:
@@ -421,6 +428,10 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
         ret = f"the return fired at cycle {rtl['return_cycle']}" if rtl["return_cycle"] is not None else \
             "the return never fired"
         print(f"rtl: {rtl['cycles']} cycles ({ret}), {rtl['version']}" + (f"; waveform {vcd}" if vcd else ""))
+        for lp in rtl["loops"]:  # measured initiation interval: cycles per iteration of the loop's index stream
+            ii = f"II {lp['ii']:g}" if lp["ii"] is not None else "II -"
+            print(f"rtl: loop %{lp['stream']}: {lp['tokens']} index tokens, {ii} (cycles {lp['first_cycle']} to "
+                  f"{lp['last_cycle']})")
     for s in r.safety:  # the RTL's safety monitors (loom.hdl.monitors.safety): the source op is undefined there
         print(f"{s.loc}: warning: [{s.code}] safety monitor {s.obligation} fired at cycle {s.cycle}", file=sys.stderr)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
@@ -635,6 +646,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="C input: an include directory for clang")
     c.add_argument("-D", dest="define", action="append", default=[], metavar="X=Y",
                    help="C input: a macro definition for clang")
+    c.add_argument("--region", choices=("function", "nest", "innermost"),
+                   help="C input: the DFG candidates (default: `#pragma loom candidate`, else each function)")
     c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
     c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
     c.add_argument("--debug-info", action="store_true",
@@ -789,7 +802,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
         _check_option_needs(args)
         _C_SETTINGS.update(func=getattr(args, "func", None), include=getattr(args, "include", None) or (),
-                           define=getattr(args, "define", None) or ())
+                           define=getattr(args, "define", None) or (), region=getattr(args, "region", None))
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE

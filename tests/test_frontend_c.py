@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -295,3 +296,50 @@ def test_hdl_and_map_read_c(tmp_path):
     rc, out, err = run_cli(["map", src, "--adg", str(tmp_path / "mesh.fabric.mlir"), "-o", str(tmp_path / "m"), "-q"])
     assert rc == 0, err
     assert (tmp_path / "m" / "dot.mesh.config.bin").is_file()
+
+
+REGION_KERNELS = [ROOT / "examples" / "c" / "gemm.c", ROOT / "examples" / "c" / "find_break.c",
+                  DATA / "search2d.c", DATA / "cube.c"]
+
+
+@pytest.mark.parametrize("src", REGION_KERNELS, ids=lambda p: p.name)
+def test_regions_outline_loops_and_keep_results(tmp_path, src):
+    """--region nest/innermost: each candidate loop is its own kernel (one handshake.func each); the host,
+    calling them, still computes what the native program computes."""
+    func = src.stem
+    for mode in ("nest", "innermost"):
+        out = tmp_path / mode
+        out.mkdir()
+        rc, stdout, err = run_cli(["compile", str(src), "--region", mode, "-o", str(out)])
+        assert rc == 0, err
+        cands = [line.split()[1][1:-1] for line in stdout.splitlines() if line.startswith("candidate @")]
+        assert cands and any(line.startswith(f"host @{func}:") for line in stdout.splitlines()), stdout
+        dfg = (out / f"{func}.dfg.mlir").read_text()
+        assert sorted(re.findall(r"handshake\.func @(\w+)", dfg)) == sorted(cands)
+        scf = parse_text((out / f"{func}.scf.mlir").read_text())
+        params, result = signature(scf, func)
+        main_file = out / "harness.c"
+        main_file.write_text(harness(src, func, params, result))
+        subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-o", str(out / "native"), str(main_file), "-lm"],
+                       check=True)
+        for seed in range(3):
+            inputs = gen_inputs(random.Random(seed), params)
+            assert loom_sim(out / f"{func}.scf.mlir", func, inputs, out) == native(out / "native", params, inputs,
+                                                                                  result)
+
+
+def test_pragma_marks_the_candidate(tmp_path):
+    """`#pragma loom candidate` before a loop: only that loop becomes a DFG; the rest stays on the host."""
+    src = tmp_path / "pr.c"
+    src.write_text("void pr(int *a, int *b, int n) {\n  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2;\n"
+                   "#pragma loom candidate\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < 4; j++)\n"
+                   "      b[i] += a[i] + j;\n}\n")
+    rc, stdout, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
+    assert rc == 0, err
+    assert f"candidate @pr_L5: the scf.for at {src}:5:3 (arguments: n, a, b)" in stdout
+    assert "host @pr: " in stdout and "it calls @pr_L5" in stdout
+    inputs = {"a": [1, 2, 3], "b": [0, 0, 0], "n": 3}
+    whole = loom_sim(src, "pr", inputs, tmp_path)  # the .c itself: the host, calling the kernel
+    assert whole["memrefs"] == {"a": [2, 4, 6], "b": [14, 22, 30]}
+    kernel = loom_sim(tmp_path / "pr.dfg.mlir", "pr_L5", inputs, tmp_path)  # the DFG: the candidate alone
+    assert kernel["memrefs"] == {"a": [1, 2, 3], "b": [10, 14, 18]}

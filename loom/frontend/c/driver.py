@@ -20,6 +20,8 @@ class CArtifacts:
     cf: str
     scf: str
     module: object  # loom.ir.core.Module of the SCF stage
+    kernels: list = None  # type: ignore[assignment]  # the DFG candidates' function names (regions.py)
+    report: list = None  # type: ignore[assignment]  # what is a candidate and what stays on the host
 
 
 SOURCE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx")
@@ -30,10 +32,12 @@ def is_c_file(path: Path | str) -> bool:
     return str(path).endswith(SOURCE_SUFFIXES)
 
 
-def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions()) -> CArtifacts:
-    """C file ``path`` through clang, loom's LLVM pipeline, the CF stage and the SCF raising."""
+def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions(),
+              region: Optional[str] = None) -> CArtifacts:
+    """C file ``path`` through clang, loom's LLVM pipeline, the CF stage, the SCF raising and the
+    DFG-domain selection (``region``: function, nest or innermost; None: the pragmas, else function)."""
     try:
-        return _compile_c(path, func, opts)
+        return _compile_c(path, func, opts, region)
     except LoomError:
         raise
     except Exception as e:  # a bug of the front end: still one located line, never a traceback
@@ -41,7 +45,7 @@ def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = Clang
                         loc=Location(str(path), 1, 1), code="CPL_C_INTERNAL") from None
 
 
-def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifacts:
+def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Optional[str]) -> CArtifacts:
     from loom.frontend.c import llvm_text as lt
     from loom.frontend.c.passes import run_pipeline
     from loom.frontend.c.raise_for import raise_module
@@ -84,10 +88,36 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions) -> CArtifact
     cf_name = f"{path}.cf.mlir"
     try:
         scf_module = raise_module(parse_text(cf, cf_name))
-        scf = print_module(scf_module, debuginfo=True)
     except LoomError as e:  # located in the CF text: point at the C line that op came from instead
         raise _in_c_source(e, cf, cf_name) from None
-    return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)))
+    from loom.frontend.c.regions import pragma_lines, select
+
+    selection = select(scf_module, region, pragma_lines(path))
+    scf = print_module(scf_module, debuginfo=True)
+    return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)), kernels=selection.kernels,
+                      report=selection.report)
+
+
+def lower_kernels(art: CArtifacts, options, func: Optional[str] = None):
+    """One DFG module holding every candidate kernel of ``art`` lowered (only ``func``'s when given and
+    itself a candidate), each global once."""
+    from loom.ir.core import Module
+    from loom.lower import lower_module
+
+    names = [k for k in art.kernels if func is None or k == func or k.startswith(f"{func}_L")]
+    if func is not None and not names:
+        names = [func]
+    out = Module.empty(str(art.module.filename))
+    out.explicit = True
+    have: set[str] = set()
+    for name in names:
+        for op in list(lower_module(art.module, name, options).body.ops):
+            sym = op.attributes.get("sym_name")
+            key = f"{op.name}:{getattr(sym, 'value', id(op))}"
+            if key not in have:
+                have.add(key)
+                out.body.append(op)
+    return out
 
 
 _LOC = re.compile(r'loc\("([^"]*)":(\d+):(\d+)\)\s*$')
