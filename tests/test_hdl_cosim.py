@@ -65,7 +65,9 @@ def test_cli_same_json_and_exit_code(capsys, monkeypatch):
     assert main(["sim", "--rtl", str(path), "--inputs", inputs]) == 0
     out = capsys.readouterr().out
     assert out.startswith(ref_h)
-    assert re.fullmatch(r"rtl: (\d+) cycles \(the return fired at cycle (\d+)\), Icarus Verilog.*\n", out[len(ref_h):])
+    assert re.fullmatch(r"rtl: (\d+) cycles \(the return fired at cycle (\d+)\), Icarus Verilog.*\n"
+                        r"(rtl: loop %\w+: \d+ index tokens, II [-\d.]+ \(cycles (-?\d+|None) to (-?\d+|None)\)\n)*",
+                        out[len(ref_h):]), out[len(ref_h):]
 
 
 def test_cycles_are_deterministic_and_grow_with_the_trip_count(tmp_path, capsys, monkeypatch):
@@ -80,8 +82,12 @@ def test_cycles_are_deterministic_and_grow_with_the_trip_count(tmp_path, capsys,
         inp.write_text(json.dumps({"x": [1.0] * n, "y": [2.0] * n, "n": n}))
         assert main(["sim", "--rtl", str(path), "--inputs", str(inp), "--json"]) == 0
         rtl = json.loads(capsys.readouterr().out)["rtl"]
-        got.append((rtl["return_cycle"], rtl["cycles"]))
+        got.append((rtl["return_cycle"], rtl["cycles"], rtl["loops"]))
     assert got[1] == got[2] and got[0][0] < got[1][0], got
+    # one loop: its index stream pushes a token per test of the condition (n + 1); II = cycles per token
+    (one,), (four, ) = got[0][2], got[1][2]
+    assert one["stream"] == four["stream"] == "index" and (one["tokens"], four["tokens"]) == (2, 5)
+    assert four["ii"] == round((four["last_cycle"] - four["first_cycle"]) / 4, 2) and four["ii"] >= 1
 
 
 @pytest.mark.parametrize("sim", ["iverilog", "verilator"])

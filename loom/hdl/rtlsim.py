@@ -183,6 +183,13 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
                       [f"{p}_valid" for _, _, p in d.args] + mem_act + ["done"])
+    loops = loop_streams(d)
+    for k, (_, ch) in enumerate(loops):  # each loop's index stream: tokens pushed, first and last cycle (its II)
+        L += [f"  integer ii_n{k} = 0, ii_first{k} = -1, ii_last{k} = -1;",
+              f"  always @(posedge clk) if (!rst && dut.{ch.fifo}.push) begin",
+              f"    if (ii_first{k} < 0) ii_first{k} <= cycle;",
+              f"    ii_last{k} <= cycle; ii_n{k} <= ii_n{k} + 1;",
+              "  end"]
     resid = " + ".join(["32'd0"] + [_left_over(c) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
@@ -203,6 +210,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.formal.depth reads it)
         '      $display("LOOM done %0d", done_seen);',
         '      $display("LOOM done_cycle %0d", done_cycle);',  # the cycle the return fired (-1: never)
+        *[f'      $display("LOOM loop {k} %0d %0d %0d", ii_n{k}, ii_first{k}, ii_last{k});'
+          for k in range(len(loops))],
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')
@@ -306,6 +315,36 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
     return L
 
 
+def loop_streams(d) -> list[tuple[str, Any]]:
+    """Each loop's index stream (the first result of a ``dataflow.stream``) and the channel FIFO its tokens go into,
+    in instance order, named by the DFG value: the tokens pushed there are the loop's iterations."""
+    out = []
+    for inst in d.instances:
+        if inst.op.name != "dataflow.stream" or not inst.op.results:
+            continue
+        v = inst.op.results[0]
+        ch = next((c for c in d.channels if c.value is v and c.fifo is not None), None)
+        if ch is not None:
+            out.append((d.signals.get(v, f"stream{inst.index}").removeprefix("v_"), ch))
+    return out
+
+
+def loop_ii(out: str, d) -> list[dict[str, Any]]:
+    """Per loop (``loop_streams``): the tokens its index stream pushed (one per test of the loop condition, so
+    the iterations plus one per activation), the cycles of the first and last, and the measured II,
+    (last - first) / (tokens - 1) cycles per token (None below 2 tokens)."""
+    names = [n for n, _ in loop_streams(d)]
+    got = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 6 and f[:2] == ["LOOM", "loop"]:
+            k, n, first, last = (int(x) for x in f[2:])
+            ii = round((last - first) / (n - 1), 2) if n >= 2 else None
+            got.append({"stream": names[k], "tokens": n, "first_cycle": first if n else None,
+                        "last_cycle": last if n else None, "ii": ii})
+    return got
+
+
 def simulator_version(sim: str) -> str:
     """The first line of ``verilator --version`` / ``iverilog -V`` (e.g. ``Verilator 5.006 2023-01-22``)."""
     cmd = ["verilator", "--version"] if sim == "verilator" else ["iverilog", "-V"]
@@ -368,7 +407,7 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         cycles, ret = _cycles(out)
         say(f"{r.status} after {cycles} cycles in {time.perf_counter() - t1:.1f}s")
         if info is not None:
-            info.update(simulator=sim, version=version, cycles=cycles, return_cycle=ret)
+            info.update(simulator=sim, version=version, cycles=cycles, return_cycle=ret, loops=loop_ii(out, e.design))
         if vcd is not None:
             if not (wd / VCD).exists():
                 raise LoomError(f"{sim} wrote no waveform", code="HDL_SIM_BUILD")
