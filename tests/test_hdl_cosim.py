@@ -184,3 +184,22 @@ def test_corpus_deadlocks_reproduced_in_rtl():
             assert rtl.deadlock_report == ref.deadlock_report, name
             seen += 1
     assert seen >= 10
+
+
+def test_rtl_qor_table_is_the_one_in_the_spec(capsys, monkeypatch):
+    """tools/rtl_qor.py: every example's cycles and loop IIs on its inputs file; specs/hdl.md keeps the table as
+    the tool prints it at this commit (a change of the RTL's timing shows here)."""
+    import importlib.util
+
+    need("iverilog")
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    spec = importlib.util.spec_from_file_location("rtl_qor", ROOT / "tools" / "rtl_qor.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.setattr("sys.argv", ["rtl_qor.py"])
+    assert mod.main() == 0
+    rows = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and "---" not in ln]
+    assert len(rows) == 1 + len(EXAMPLES)
+    assert "| dot | completed | 48 | 42 | %index: 6, 4.6 |" in rows
+    spec_text = (ROOT / "specs" / "hdl.md").read_text()
+    assert [r for r in rows if r not in spec_text] == []
