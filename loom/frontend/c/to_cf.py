@@ -55,6 +55,17 @@ class Ptr:
     elem: str
     idx: list[int | str]
     virtual: bool = False
+    key: str = ""  # the memref's identity (parameter, local or @global), whatever SSA name reads it
+
+    def deepened(self, depth: int) -> "Ptr":
+        """The same address with indices down to ``depth`` levels (the start of an array is its first
+        element)."""
+        extra = max(0, depth - len(self.idx))
+        return Ptr(self.base, self.shape, self.elem, self.idx + [0] * extra, self.virtual, self.key)
+
+    def same_object(self, other: "Ptr") -> bool:
+        """Both point into one memref at the same position but for the last index."""
+        return (self.key or self.base) == (other.key or other.base) and self.idx[:-1] == other.idx[:-1]
 
     def memref(self) -> str:
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
@@ -157,6 +168,10 @@ class FunctionTranslator:
         self.globals = globals_
         self.block_names: dict[str, str] = {}
         self.phis: dict[str, list] = {}
+        self.global_bases: dict[str, Ptr] = {}
+        self.phi_args: dict[str, tuple[str, str]] = {}  # phi -> (block argument, type); pointers: their index
+        self.body: list[str] = []
+        self.cur_block = 0
 
     # ------------------------------------------------------------------ values
     def value(self, v, want: str | None = None) -> str:
@@ -191,15 +206,56 @@ class FunctionTranslator:
                 raise self.em.error(f"global variable '@{v.name}' is not a const table (only `const` arrays of "
                                     "scalars are supported)")
             self.em.globals_used[g.name] = g
-            name = self.em.fresh(g.name)
-            p = Ptr(name, list(g.shape), g.elem, [0], virtual=True)
-            self.em.emit(f"{name} = memref.get_global @{g.name} : {p.memref()}")
-            self.em.ptrs[f"@{g.name}@{name}"] = p
-            return p
+            if g.name not in self.global_bases:  # read once, at the function's entry (dominates every use)
+                name = self.em.fresh(g.name)
+                p = Ptr(name, list(g.shape), g.elem, [0], virtual=True, key=f"@{g.name}")
+                line = f"    {name} = memref.get_global @{g.name} : {p.memref()}{self.em.loc_text()}"
+                (self.em.out if self.cur_block == 0 else self.body).insert(0, line)
+                self.global_bases[g.name] = p
+            return self.global_bases[g.name]
+        if kind == "constant_expr":
+            return self.const_gep(v)
         if kind == "constant_pointer_null":
             raise self.em.error("null pointers are not supported")
         raise self.em.error("this pointer does not come from a parameter, a local array or a const table "
                             "(pointer phis, selects and casts are not supported)")
+
+    def const_gep(self, v) -> Ptr:
+        """A constant GEP into a const table (``W + 1``): LLVM writes it in bytes (``i8``) or in the table's
+        types, with constant indices."""
+        text = str(v)
+        m = re.search(r"getelementptr (?:inbounds |nuw |nusw )*\((.*)\)\s*$", text)
+        if not m:
+            raise self.em.error(f"the constant pointer '{text.strip()}' is not supported")
+        src, end = lt.parse_type(m[1], 0)
+        rest = m[1][end:]
+        g = re.match(r", ptr @([\w.$]+)((?:, i\d+ -?\d+)*)$", rest)
+        if not g:
+            raise self.em.error(f"the constant pointer '{text.strip()}' is not supported")
+        holder = type("G", (), {"value_kind": type("K", (), {"name": "global_variable"}), "name": g[1]})
+        base = self.ptr(holder)
+        idx = [int(x) for x in re.findall(r"i\d+ (-?\d+)", g[2])]
+        if src.text == "i8" and base.elem != "i8":
+            width = {"i1": 1, "i16": 2, "i32": 4, "i64": 8, "f32": 4, "f64": 8}[base.elem]
+            if len(idx) != 1 or idx[0] % width:
+                raise self.em.error("a constant pointer into the middle of an element is not supported")
+            flat, out = idx[0] // width, []
+            dims = [d for d in base.shape]  # a const table: every dimension static
+            for n in range(len(dims)):
+                below = 1
+                for d in dims[n + 1:]:
+                    below *= d  # type: ignore[operator]
+                out.append(flat // below)
+                flat %= below
+            return Ptr(base.base, base.shape, base.elem, [0, *out], base.virtual, base.key)
+        dims, scalar = src.dims()
+        if not dims and len(base.shape[len(base.idx) - 1:]) == 1:  # `W + 1`: the table decayed to &W[0]
+            base = Ptr(base.base, base.shape, base.elem, base.idx + [0], base.virtual, base.key)
+        if dims != list(base.shape[len(base.idx) - 1:]) or lt.SCALARS.get(scalar.text) != base.elem or not idx:
+            raise self.em.error(f"the constant pointer '{text.strip()}' cannot be turned into indices exactly")
+        new = list(base.idx)
+        new[-1] = int(new[-1]) + idx[0]
+        return Ptr(base.base, base.shape, base.elem, new + idx[1:], base.virtual, base.key)
 
     def index(self, v) -> int | str:
         """A GEP index operand as a constant or an ``index`` SSA name."""
@@ -245,15 +301,29 @@ class FunctionTranslator:
         """A pointer parameter's memref: its dimensions from the array type its GEPs index (``int A[][30]``
         is ``memref<?x30xi32>``), its element from the scalar loaded or stored."""
         geps, scalars = set(), set()
+        # the parameter and the pointer phis/selects it flows into unchanged (`q = out; ... q++`)
+        same = {("argument", arg.name)}
+
+        def key(v) -> tuple[str, str]:
+            return (v.value_kind.name, v.name)
+
+        changed = True
+        while changed:
+            changed = False
+            for b in self.fn.blocks:
+                for ins in b.instructions:
+                    if ins.opcode in ("phi", "select") and str(ins.type) == "ptr" and \
+                            ("instruction", ins.name) not in same and any(key(o) in same for o in ins.operands):
+                        same.add(("instruction", ins.name))
+                        changed = True
         for b in self.fn.blocks:
             for ins in b.instructions:
                 ops = list(ins.operands)
-                if ins.opcode == "getelementptr" and ops and ops[0].name == arg.name and \
-                        ops[0].value_kind.name == "argument":
+                if ins.opcode == "getelementptr" and ops and key(ops[0]) in same:
                     geps.add(lt.gep_source_type(str(ins)).text)
-                elif ins.opcode == "load" and ops[0].value_kind.name == "argument" and ops[0].name == arg.name:
+                elif ins.opcode == "load" and key(ops[0]) in same:
                     scalars.add(str(ins.type))
-                elif ins.opcode == "store" and ops[1].value_kind.name == "argument" and ops[1].name == arg.name:
+                elif ins.opcode == "store" and key(ops[1]) in same:
                     scalars.add(str(ops[0].type))
         if len(geps) > 1:
             raise self.em.error(f"parameter '{arg.name}' is indexed as several types ({', '.join(sorted(geps))})")
@@ -266,7 +336,7 @@ class FunctionTranslator:
                                 "pointers are not supported)")
         bound = self.bounds.get(arg.name)
         outer = bound[0] if bound is not None and bound[1] == 1 + len(dims) else None  # `T a[N]...` as declared
-        return Ptr(name, [outer, *dims], lt.SCALARS[scalar.text], [0])
+        return Ptr(name, [outer, *dims], lt.SCALARS[scalar.text], [0], key=name)
 
     def translate(self) -> str:
         em, fn = self.em, self.fn
@@ -302,18 +372,21 @@ class FunctionTranslator:
             self.phis[b.name] = [i for i in b.instructions if i.opcode == "phi"]
         for b in blocks:  # phi results first: a block argument is used before its block is printed
             for phi in self.phis[b.name]:
-                if str(phi.type) == "ptr":
-                    raise em.error("a pointer that changes in a loop or differs between branches is not "
-                                   "supported (index the array instead)")
+                if str(phi.type) == "ptr":  # a pointer that moves: its last index is the block argument
+                    name = em.fresh(phi.name + "_ix")
+                    em.types[name] = "index"
+                    self.phi_args[phi.name] = (name, "index")
+                    continue
                 name = em.fresh(phi.name)
                 em.names[phi.name] = name
                 em.types[name] = mlir_type(str(phi.type), em)
-        body: list[str] = []
+                self.phi_args[phi.name] = (name, em.types[name])
+        body: list[str] = self.body
         at = 0  # the instruction's position in the function (its entry in em.locs is at + 1)
         for k, b in enumerate(blocks):
             em.out = []
             if k:
-                args = ", ".join(f"{em.names[p.name]}: {em.types[em.names[p.name]]}" for p in self.phis[b.name])
+                args = ", ".join(f"{self.phi_args[p.name][0]}: {self.phi_args[p.name][1]}" for p in self.phis[b.name])
                 body.append(f"  ^bb{k}({args}):" if args else f"  ^bb{k}:")
             self.cur_block, self.extra_blocks = k, 0
             for ins in b.instructions:
@@ -354,7 +427,14 @@ class FunctionTranslator:
             em.emit(f"{self.define(ins, t)} = arith.negf {a} : {t}")
         elif op in ("icmp", "fcmp"):
             if str(ops[0].type) == "ptr":
-                raise em.error("comparing pointers is not supported (compare indices instead)")
+                a_p, b_p = self.ptr(ops[0]), self.ptr(ops[1])
+                depth = max(len(a_p.idx), len(b_p.idx))
+                a_p, b_p = a_p.deepened(depth), b_p.deepened(depth)
+                if not a_p.same_object(b_p):
+                    raise em.error("comparing pointers into different arrays or rows is not supported")
+                a, b = (em.const(x, "index") if isinstance(x, int) else x for x in (a_p.idx[-1], b_p.idx[-1]))
+                em.emit(f"{self.define(ins, 'i1')} = arith.cmpi {lt.predicate(text)}, {a}, {b} : index")
+                return
             t = mlir_type(str(ops[0].type), em)
             a, b = self.value(ops[0]), self.value(ops[1])
             pred = lt.predicate(text)
@@ -372,7 +452,18 @@ class FunctionTranslator:
             em.names[ins.name] = self.value(ops[0])
         elif op == "select":
             if str(ins.type) == "ptr":
-                raise em.error("selecting between pointers is not supported (select the index instead)")
+                a_p, b_p = self.ptr(ops[1]), self.ptr(ops[2])
+                depth = max(len(a_p.idx), len(b_p.idx))
+                a_p, b_p = a_p.deepened(depth), b_p.deepened(depth)
+                if not a_p.same_object(b_p):
+                    raise em.error("selecting between pointers into different arrays or rows is not supported")
+                a, b = (em.const(x, "index") if isinstance(x, int) else x for x in (a_p.idx[-1], b_p.idx[-1]))
+                c = self.value(ops[0])
+                out = em.fresh((ins.name or "p") + "_ix")
+                em.emit(f"{out} = arith.select {c}, {a}, {b} : index")
+                em.types[out] = "index"
+                em.ptrs[ins.name] = Ptr(a_p.base, a_p.shape, a_p.elem, a_p.idx[:-1] + [out], a_p.virtual, a_p.key)
+                return
             t = mlir_type(str(ins.type), em)
             c, a, b = (self.value(o) for o in ops)
             em.emit(f"{self.define(ins, t)} = arith.select {c}, {a}, {b} : {t}")
@@ -393,7 +484,7 @@ class FunctionTranslator:
             if scalar.text not in lt.SCALARS or not (rest == "" or rest.startswith((", align", ", !"))):
                 raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
             name = em.fresh(ins.name or "local")
-            p = Ptr(name, dims or [1], lt.SCALARS[scalar.text], [0], virtual=bool(dims))
+            p = Ptr(name, dims or [1], lt.SCALARS[scalar.text], [0], virtual=bool(dims), key=name)
             em.emit(f"{name} = memref.alloca() : {p.memref()}")
             em.ptrs[ins.name] = p
         elif op == "call":
@@ -425,6 +516,9 @@ class FunctionTranslator:
             raise self.em.error(f"indexing into '{src.text}' is not supported (structs and unions are not)")
         fixed = len(base.idx) - (1 if base.virtual else 0)  # memref dimensions the pointer has fixed
         expect = list(base.shape[fixed:])
+        if not dims and len(expect) == 1:  # an element pointer into a 1-D array that decayed (`int *p = t`)
+            base = Ptr(base.base, base.shape, base.elem, base.idx + [0], base.virtual, base.key)
+            expect = []
         if dims != expect or lt.SCALARS[scalar.text] != base.elem:
             raise self.em.error(f"pointer arithmetic in units of '{src.text}' on an array of "
                                 f"{base.memref()} cannot be turned into indices exactly")
@@ -432,7 +526,7 @@ class FunctionTranslator:
         idx[-1] = self.add_index(idx[-1], self.index(ops[1]))
         for o in ops[2:]:
             idx.append(self.index(o))
-        self.em.ptrs[ins.name] = Ptr(base.base, base.shape, base.elem, idx, base.virtual)
+        self.em.ptrs[ins.name] = Ptr(base.base, base.shape, base.elem, idx, base.virtual, base.key)
 
     def call(self, ins, text: str, ops) -> None:
         em = self.em
@@ -588,12 +682,33 @@ class FunctionTranslator:
         for phi in self.phis[dst.name]:
             for v, blk in zip(phi.operands, phi.incoming_blocks):
                 if blk.name == src.name:
-                    vals.append(self.value(v))
-                    types.append(self.em.types[self.em.names[phi.name]])
+                    if phi.name in self.phi_args and self.phi_args[phi.name][1] == "index" and \
+                            str(phi.type) == "ptr":
+                        vals.append(self.ptr_phi_value(phi, v))
+                    else:
+                        vals.append(self.value(v))
+                    types.append(self.phi_args[phi.name][1])
                     break
             else:
                 raise self.em.error(f"phi without a value for block {src.name}")
         return f"{label}({', '.join(vals)} : {', '.join(types)})" if vals else label
+
+    def ptr_phi_value(self, phi, v) -> str:
+        """The index a pointer phi takes from incoming pointer ``v`` (which must point into the same memref
+        at the same position but for its last index); the phi's pointer is made from the first one seen."""
+        em = self.em
+        p = self.ptr(v)
+        arg = self.phi_args[phi.name][0]
+        mine = em.ptrs.get(phi.name)
+        if mine is None:
+            mine = Ptr(p.base, p.shape, p.elem, p.idx[:-1] + [arg], p.virtual, p.key or p.base)
+            em.ptrs[phi.name] = mine
+        p = p.deepened(len(mine.idx))
+        if not mine.same_object(p):
+            raise em.error("a pointer that moves between different arrays or rows is not supported "
+                           "(index the array instead)")
+        last = p.idx[-1]
+        return em.const(last, "index") if isinstance(last, int) else last
 
     def branch(self, ins, ops) -> None:
         src = ins.block
