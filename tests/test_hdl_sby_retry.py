@@ -150,6 +150,15 @@ def test_a_tool_error_is_never_agree_or_disagree_and_exits_4():
     assert "ERROR (tool): rtl.fifo" in human(RtlReport("k", fifo=_tool_verdict("fifo")))
 
 
+def test_every_counterexample_vcd_is_in_text_and_json():
+    rep = _mixed_report()
+    rep.fifo = SbyVerdict("fifo", "fail", 1.0, ["loom_fifo.p_count_bounded"], "/w/x_fifo/engine_0/trace.vcd", "")
+    text, doc = human(rep), to_json(rep)
+    assert "trace: /w/k_dfg/engine_0/trace.vcd" in text and "trace: /w/x_fifo/engine_0/trace.vcd" in text
+    assert doc["traces"] == {"fifo": "/w/x_fifo/engine_0/trace.vcd"}
+    assert {v["id"]: v["trace"] for v in doc["verdicts"]}["rtl.len.L0.n"] == "/w/k_dfg/engine_0/trace.vcd"
+
+
 def test_unknowns_are_counted_apart_from_agree():
     rep = RtlReport("k", verdicts=[RtlVerdict("a", "proved", "proved", []), RtlVerdict("b", "unknown", "proved", []),
                                    RtlVerdict("c", "bounded", "proved", []), RtlVerdict("d", "proved", "refuted", [])])

@@ -288,7 +288,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
             extra += f"  trace: {v.trace}"
         lines.append(f"  {tag:<8} rtl.{v.id:<48}{extra}")
     if rep.fifo is not None:
-        lines.append(f"  {STATUS[rep.fifo.status]:<8} rtl.fifo (channel FIFO protocol and occupancy)")
+        lines.append(f"  {STATUS[rep.fifo.status]:<8} rtl.fifo (channel FIFO protocol and occupancy)"
+                     + (f"  trace: {rep.fifo.trace}" if rep.fifo.trace else ""))
     if rep.top is not None:
         args = "arguments free" if rep.bound is None else f"integer arguments in [0, {rep.bound}]"
         extra = f"  trace: {rep.top.trace}" if rep.top.trace else ""
@@ -412,6 +413,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "uncovered": rep.uncovered,
         "note": rep.note or None,
         "counts": counts(rep),
+        "traces": {n: x.trace for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg),
+                                            ("whole_runs", rep.whole)) if x is not None and x.trace},
         "tool": rep.tool or None,
         "tool_errors": sorted([f"rtl.{v.id}" for v in rep.verdicts if v.status == TOOL] + [
             f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("whole_runs", rep.whole))
