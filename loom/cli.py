@@ -311,8 +311,21 @@ def cmd_compile(args) -> int:
                 base = str(out)[: -len(".dfg.mlir")]
                 texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
                           (Path(base + ".scf.mlir"), c.scf)]
-            if args.region or any(r.startswith("candidate") and "whole function" not in r for r in c.report):
+            if c.per_candidate:  # DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
                 reports.extend(c.report)
+                if to_stdout or to_file:
+                    raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one DFG; "
+                                      f"{path} has one per candidate (give -o OUTDIR)")
+                base = str(out)[: -len(".dfg.mlir")]
+                for k in c.kernels:
+                    dfg = lower_kernels(c, _lower_options(args), None, [k])
+                    if args.circt:
+                        from loom.lower.circt_form import circt_form
+
+                        dfg = circt_form(dfg)
+                    texts.append((Path(f"{base}.{k}.dfg.mlir"), print_module(dfg, debuginfo=args.debug_info,
+                                                                             generic=args.generic)))
+                continue
             dfg = lower_kernels(c, _lower_options(args), args.func)
         else:
             module = _read_module(path)

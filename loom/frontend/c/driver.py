@@ -22,6 +22,7 @@ class CArtifacts:
     module: object  # loom.ir.core.Module of the SCF stage
     kernels: list = None  # type: ignore[assignment]  # the DFG candidates' function names (regions.py)
     report: list = None  # type: ignore[assignment]  # what is a candidate and what stays on the host
+    per_candidate: bool = False  # --region nest|innermost or pragmas: one DFG file per candidate
 
 
 SOURCE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx")
@@ -92,21 +93,25 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Opti
         raise _in_c_source(e, cf, cf_name) from None
     from loom.frontend.c.regions import pragma_lines, select
 
-    selection = select(scf_module, region, pragma_lines(path))
+    pragmas = pragma_lines(path)
+    selection = select(scf_module, region, pragmas)
     scf = print_module(scf_module, debuginfo=True)
     return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)), kernels=selection.kernels,
-                      report=selection.report)
+                      report=selection.report,
+                      per_candidate=region in ("nest", "innermost") or (region is None and bool(pragmas)))
 
 
-def lower_kernels(art: CArtifacts, options, func: Optional[str] = None):
-    """One DFG module holding every candidate kernel of ``art`` lowered (only ``func``'s when given and
-    itself a candidate), each global once."""
+def lower_kernels(art: CArtifacts, options, func: Optional[str] = None, only: Optional[list] = None):
+    """One DFG module holding every candidate kernel of ``art`` lowered (only ``func``'s when given, only
+    those named in ``only`` when given), each global once."""
     from loom.ir.core import Module
     from loom.lower import lower_module
 
     names = [k for k in art.kernels if func is None or k == func or k.startswith(f"{func}_L")]
     if func is not None and not names:
         names = [func]
+    if only is not None:
+        names = [k for k in names if k in only]
     out = Module.empty(str(art.module.filename))
     out.explicit = True
     have: set[str] = set()
