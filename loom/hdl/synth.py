@@ -73,8 +73,12 @@ def run_yosys(files: dict[str, str], sv_files: Sequence[str], top: str, abc: boo
         for name, text in files.items():
             (wd / name).write_text(text)
         cmd = [exe, "-q", "-l", "yosys.log", "-p", script(sv_files, top, "netlist.json", abc)]
+        from loom.hdl.formal.sby import tool_env, warm_yowasp
+
+        env = tool_env()  # loom's YoWASP cache, filled once under a lock (specs/hdl.md, "Tool errors")
+        warm_yowasp(env)
         try:
-            p = subprocess.run(cmd, cwd=wd, capture_output=True, text=True, timeout=timeout)
+            p = subprocess.run(cmd, cwd=wd, capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
             raise LoomError(f"yosys synthesis timed out after {timeout:.0f} s", code=HDL_SYNTH) from None
         log = (wd / "yosys.log").read_text() if (wd / "yosys.log").exists() else p.stdout + p.stderr
