@@ -14,6 +14,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -345,3 +346,11 @@ def test_pragma_marks_the_candidate(tmp_path):
     assert whole["memrefs"] == {"a": [2, 4, 6], "b": [14, 22, 30]}
     kernel = loom_sim(tmp_path / "pr.pr_L5.dfg.mlir", "pr_L5", inputs, tmp_path)  # the DFG: the candidate alone
     assert kernel["memrefs"] == {"a": [1, 2, 3], "b": [10, 14, 18]}
+
+
+def test_missing_clang_names_the_install_command(tmp_path, monkeypatch):
+    """Without the ziglang wheel: one located line naming the pip command that installs clang, exit 2."""
+    monkeypatch.setitem(sys.modules, "ziglang", None)  # `import ziglang` raises ImportError
+    rc, out, err = run_cli(["compile", str(ROOT / "examples" / "c" / "dot.c"), "-o", str(tmp_path)])
+    assert rc == 2 and "[CPL_C_TOOL_MISSING]" in err and "pip install 'ziglang==" in err, err
+    assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
