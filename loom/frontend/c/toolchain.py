@@ -59,8 +59,13 @@ def compile_to_llvm(path: Path, opts: ClangOptions = ClangOptions()) -> str:
     cwd = os.getcwd()
     cxx = str(path).endswith(CXX_SUFFIXES)
     std = CXX_STD if cxx else C_STD
-    cmd = clang_command(cxx) + ["-target", TARGET, *FLAGS, *std, f"-fdebug-prefix-map={cwd}=.",
-                             f"-ffile-prefix-map={cwd}=."]
+    import ziglang
+
+    zig_dir = os.path.dirname(os.path.abspath(ziglang.__file__))  # its libc headers: one name everywhere
+    # clang uses the first map that matches: the wheel's directory (maybe inside the working directory) first
+    cmd = clang_command(cxx) + ["-target", TARGET, *FLAGS, *std,
+                                f"-fdebug-prefix-map={zig_dir}=/ziglang", f"-ffile-prefix-map={zig_dir}=/ziglang",
+                                f"-fdebug-prefix-map={cwd}=.", f"-ffile-prefix-map={cwd}=."]
     cmd += [f"-I{d}" for d in opts.include_dirs] + [f"-D{d}" for d in opts.defines] + list(opts.extra)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ZIG_VERBOSE")}
     with tempfile.TemporaryDirectory(prefix="loom-cc-") as tmp:
