@@ -59,11 +59,12 @@ def compile_to_llvm(path: Path, opts: ClangOptions = ClangOptions()) -> str:
     cwd = os.getcwd()
     cxx = str(path).endswith(CXX_SUFFIXES)
     std = CXX_STD if cxx else C_STD
+    clang = clang_command(cxx)  # CPL_C_TOOL_MISSING first when the wheel is absent
     import ziglang
 
     zig_dir = os.path.dirname(os.path.abspath(ziglang.__file__))  # its libc headers: one name everywhere
-    # clang uses the first map that matches: the wheel's directory (maybe inside the working directory) first
-    cmd = clang_command(cxx) + ["-target", TARGET, *FLAGS, *std,
+    # the wheel's directory (maybe inside the working directory) before the working directory
+    cmd = clang + ["-target", TARGET, *FLAGS, *std,
                                 f"-fdebug-prefix-map={zig_dir}=/ziglang", f"-ffile-prefix-map={zig_dir}=/ziglang",
                                 f"-fdebug-prefix-map={cwd}=.", f"-ffile-prefix-map={cwd}=."]
     cmd += [f"-I{d}" for d in opts.include_dirs] + [f"-D{d}" for d in opts.defines] + list(opts.extra)
