@@ -91,3 +91,17 @@ def test_a_loop_that_spins_on_a_loaded_value_is_refuted_by_a_run():
     code, doc = verify("bad_compact_stuck.scf.mlir")
     (o,) = [o for o in doc["obligations"] if o["status"] == "refuted"]
     assert code == 1 and o["id"] == "len.L0.terminates" and o["counterexample"]["replay"]["code"] == "RT_SIM_STEP_LIMIT"
+
+
+@pytest.mark.parametrize("name", ["ok_merge_sorted.scf.mlir", "ok_merge_sorted_bounded.scf.mlir",
+                                  "ok_skip_then_tail.scf.mlir", "ok_compact_cap.scf.mlir"])
+def test_loops_read_after_they_end_are_fully_proved(name):
+    """A merge (i++ or j++ under i < n && j < m) ends: the sum of the two distances ranks it, each part
+    non-increasing and one decreasing. The tail loops after it index with the while loop's exit values: the
+    state it ended in satisfies its invariants (0 <= i <= n) and not its condition, so every access is proved."""
+    code, doc = verify(name)
+    assert code == 0 and all(o["status"] == "proved" for o in doc["obligations"]), \
+        [(o["id"], o["status"]) for o in doc["obligations"] if o["status"] != "proved"]
+    if "merge" in name:
+        (t,) = [o for o in doc["obligations"] if o["id"] == "len.L0.terminates"]
+        assert " + " in t["detail"] or " + " in t.get("rule", "")

@@ -154,7 +154,8 @@ class Recurrence:
 class _Candidate:
     text: str
     term: z3.BitVecRef
-    parts: tuple[z3.BitVecRef, ...] = ()  # a maximum: the distances it is the larger of
+    parts: tuple[z3.BitVecRef, ...] = ()  # a maximum (or a sum): the distances it is the larger (the sum) of
+    summed: bool = False  # ``term`` is the sum of ``parts``, not their maximum
 
 
 def _next(w: WhileView, term: z3.ExprRef) -> z3.ExprRef:
@@ -275,8 +276,8 @@ def _widen(x: z3.BitVecRef, signed: bool) -> z3.BitVecRef:
 
 
 def candidates(atoms: list[Atom], disjunctive: bool = True, cond: Optional[z3.BoolRef] = None) -> list[_Candidate]:
-    """Ranking candidates from the condition's comparisons, most natural first (maxima of two distances
-    only when the condition may be a disjunction)."""
+    """Ranking candidates from the condition's comparisons, most natural first (sums of two distances when
+    the condition is a conjunction, maxima of two when it may be a disjunction)."""
     singles: list[list[_Candidate]] = []
     for a in atoms[:MAX_ATOMS]:
         l, r = a.names
@@ -298,6 +299,22 @@ def candidates(atoms: list[Atom], disjunctive: bool = True, cond: Optional[z3.Bo
     if cond is not None:  # a loop that runs at most once: the rank is 1 while the condition holds, then 0
         out.append(_Candidate("[the condition holds] (it runs at most once)",
                               z3.If(cond, z3.BitVecVal(1, 2), z3.BitVecVal(0, 2))))
+    # a conjunction whose iterations each advance one of several counters (a merge: i++ or j++) decreases no
+    # distance alone, but their sum: bounded below where every comparison holds
+    ordered = [a for a in atoms[:MAX_ATOMS] if a.pred in SIGNED or a.pred in UNSIGNED]
+    for i in range(0 if disjunctive else len(ordered)):
+        for k in range(i + 1, len(ordered)):
+            parts, texts = [], []
+            for a in (ordered[i], ordered[k]):
+                signed = a.pred in SIGNED
+                ext = (lambda x: z3.SignExt(3, x)) if signed else (lambda x: z3.ZeroExt(3, x))
+                lo, hi = (a.lhs, a.rhs) if a.pred in UPWARD else (a.rhs, a.lhs)
+                nlo, nhi = a.names if a.pred in UPWARD else a.names[::-1]
+                wl, wh = _same_width(ext(lo), ext(hi))
+                parts.append(wh - wl)
+                texts.append(f"{nhi} - {nlo}{'' if signed else ' (unsigned)'}")
+            x, y = _same_width(*parts)
+            out.append(_Candidate(f"({texts[0]}) + ({texts[1]})", x + y, (x, y), summed=True))
     # a disjunction of comparisons is bounded by none of them alone: the larger of two distances is
     for i in range(len(singles) if disjunctive else 0):
         for k in range(i + 1, len(singles)):
@@ -335,13 +352,22 @@ def ranking_query(w: WhileView, rank: "z3.BitVecRef | _Candidate",
     Without an invariant: some generic iteration does not keep ``rank`` non-negative and strictly
     decreasing. With an invariant I: also, some activation starts outside I or some generic iteration
     inside I leaves it. A maximum ``max(r1, r2)`` is checked part by part -- one of them is non-negative and
-    both strictly decrease, which makes the maximum a ranking function. The disjuncts are decided one by
+    both strictly decrease, which makes the maximum a ranking function. A sum ``r1 + r2`` too -- both are
+    non-negative, neither increases and one of them strictly decreases, which makes the sum one (comparing
+    two sums of differences is an adder-equivalence problem a bit-level solver can take minutes on, each part
+    alone takes milliseconds). The disjuncts are decided one by
     one: comparing two maxima of differences, or all the facts at once, is many times harder for the
     solver at the bit level than each fact alone."""
     parts = rank.parts if isinstance(rank, _Candidate) and rank.parts else (
         (rank.term,) if isinstance(rank, _Candidate) else (rank,))
     zero = z3.BitVecVal(0, parts[0].size())
-    bad = [z3.Not(_any(*[r >= zero for r in parts]))] + [z3.Not(_next(w, r) < r) for r in parts]
+    if isinstance(rank, _Candidate) and rank.summed:
+        # none strictly decreases: as none increases (the cases before), all stay equal -- an equality is far
+        # cheaper at the bit level than the ordering
+        bad = [z3.Not(r >= zero) for r in parts] + [z3.Not(_next(w, r) <= r) for r in parts] + \
+            [_all(*[_next(w, r) == r for r in parts])]
+    else:
+        bad = [z3.Not(_any(*[r >= zero for r in parts]))] + [z3.Not(_next(w, r) < r) for r in parts]
     gen = generic_iteration(w)
     here = [t.pred for t in inv] if inv else []
     cases: list[list[z3.BoolRef]] = []

@@ -183,7 +183,7 @@ class SafetyCheck:
             t0 = time.perf_counter()
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
             for inv in self._tries(sites[0].ctx):
-                facts = [*self.base, *self.loops.context(sites[0].ctx, inv)]
+                facts = [*self.base, *self.loops.context(sites[0].ctx, inv), *self.loops.exits(sites[0].ctx, inv)]
                 if self._query([*facts, any_bad], smt2=False).status == "unsat":
                     secs = time.perf_counter() - t0
                     proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
@@ -198,7 +198,8 @@ class SafetyCheck:
                               f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
                               assumes=ASSUMES)
         for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
-            facts = [*self.base, *self.loops.context(site.ctx, inv), site.pc, *self._passed(site)]
+            facts = [*self.base, *self.loops.context(site.ctx, inv), *self.loops.exits(site.ctx, inv), site.pc,
+                     *self._passed(site)]
             res = self._query([*facts, site.bad], smt2=self.ctx.want_smt2)
             if res.status == "unsat":
                 break

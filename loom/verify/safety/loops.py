@@ -9,6 +9,9 @@ symbols, valid in every iteration of every activation:
   with a constant step, ``iv - lb`` is a multiple of it; a ``dataflow.stream`` body
   (``+=``, ``<``) the same, with the positive step a premise (a stream runs with any step);
 * an ``scf.while`` after-region (phase ``body``): its condition held;
+* after a loop (one activated in the site's context or an enclosing one, not around the site): the
+  state it ended in (its exit symbols) satisfies its invariants, and an ``scf.while``'s condition is false
+  there -- a run only gets past a loop that ended;
 * every loop: the inductive ones among candidate invariants relating each loop-carried
   integer to its initial value (``>=``/``<=``, signed and unsigned), found by Houdini:
   drop every candidate the solver cannot show preserved by one iteration (under the
@@ -27,7 +30,7 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
-from loom.verify.refine.model import Ctx, Frame
+from loom.verify.refine.model import Ctx, Frame, mentions
 from loom.verify.safety.sites import ForLoop, SafetyModel
 
 # facts, goals -> None when the facts imply every goal, else for each goal whether a counter-model keeps it
@@ -94,8 +97,30 @@ class LoopFacts:
         return out
 
     def needs_invariants(self, ctx: Ctx) -> bool:
-        """Could invariants add anything here (a loop around with loop-carried state)?"""
-        return any(len(f.state) > (1 if f in self.model.for_loops else 0) for f, _ in ctx)
+        """Could invariants add anything here (a loop around, or one that ended before, with loop-carried
+        state)?"""
+        return any(len(f.state) > (1 if f in self.model.for_loops else 0) for f in
+                   [f for f, _ in ctx] + self._before(ctx))
+
+    def exits(self, ctx: Ctx, invariants: bool = True) -> list[z3.BoolRef]:
+        """Facts of the loops a site in ``ctx`` may follow (see the module docstring), over their exit symbols."""
+        out: list[z3.BoolRef] = []
+        for f in self._before(ctx):
+            sub = f.exit_subst()
+            owned_by = getattr(self.model, "owned", None)  # symbols each loop's iteration owns (SCF models)
+            if f.cont is not None and f not in self.model.for_loops and owned_by is not None:
+                owned = owned_by.get(f, set()) - {sv.sym.decl().name() for sv in f.state}
+                if mentions(f.cont, owned) is None:  # not a value read in the last evaluation only
+                    out.append(z3.Not(z3.substitute(f.cont, *sub)))
+            if invariants:
+                out += [z3.substitute(p, *sub) for p in self.invariants_of(f)]
+        return out
+
+    def _before(self, ctx: Ctx) -> list[Frame]:
+        """The loops activated in ``ctx`` or a context enclosing it, other than the loops of ``ctx``."""
+        around = {id(f) for f, _ in ctx}
+        return [f for f in self.model.frames if id(f) not in around and f.state and len(f.outer) <= len(ctx)
+                and all(a is c and pa == pc for (a, pa), (c, pc) in zip(f.outer, ctx))]
 
     def _houdini(self, f: Frame, prove: Refuter) -> list[z3.BoolRef]:
         fl = self.model.for_loops.get(f)
@@ -121,14 +146,20 @@ class LoopFacts:
                     bounded += [(x < b, n < b), (x <= b, n <= b), (z3.ULT(x, b), z3.ULT(n, b)),
                                 (z3.ULE(x, b), z3.ULE(n, b))]
         around = self.base + self.context(f.outer) + [f.pc]
-        if bounded and init_of:  # these hold at the first iteration only if the initial state satisfies them
-            at_init = [z3.substitute(c, *init_of) for c, _ in bounded]
-            held = prove(around, at_init)
-            bounded = bounded if held is None else [c for c, ok in zip(bounded, held) if ok]
-            if held is not None and bounded:
-                at_init = [z3.substitute(c, *init_of) for c, _ in bounded]
-                if prove(around, at_init) is not None:
-                    bounded = []
+        if bounded and init_of:  # these hold at the first iteration only if the initial state satisfies them:
+            # drop those a counter-model falsifies until the rest all hold (each round drops one or gives up)
+            for _ in range(len(bounded)):
+                held = prove(around, [z3.substitute(c, *init_of) for c, _ in bounded])
+                if held is None:
+                    break
+                still = [c for c, ok in zip(bounded, held) if ok]
+                if len(still) == len(bounded):  # an unknown answer: claim none of them
+                    still = []
+                bounded = still
+                if not bounded:
+                    break
+            else:
+                bounded = []
         cands += bounded
         if not cands:
             return []
