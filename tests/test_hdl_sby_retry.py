@@ -245,3 +245,28 @@ def test_which_symbiyosys_runs(monkeypatch, tmp_path):
     assert sby.sby_command() is None and sby.sby_available() is None
     v = run_task(tmp_path, "x.sby", "t")
     assert v.status == "error" and "SymbiYosys is not installed" in v.log and not tool_error(v)
+
+
+def test_verify_rtl_exits_4_when_the_tools_keep_crashing(fake, tmp_path, capsys, monkeypatch):
+    """End to end: every SymbiYosys run crashes (the fake, all attempts): each RTL verdict is `error (tool)`, none
+    agrees or disagrees, the summary counts them, JSON lists them, and verify --rtl exits 4 (Z3 proved all)."""
+    import json
+
+    from hdl_support import SUM
+    from loom.cli import main
+
+    monkeypatch.setenv("FAKE_MODE", "sigbus")
+    monkeypatch.setenv("FAKE_CRASHES", "1000")
+    monkeypatch.setenv("FAKE_VERDICT", "PASS")
+    src = tmp_path / "sum.scf.mlir"
+    src.write_text(SUM)
+    assert main(["verify", "-q", "--rtl", "--rtl-depth", "0", str(src)]) == EXIT_TOOL
+    out = capsys.readouterr().out
+    assert "all agree" not in out and "DISAGREE" not in out
+    m = re.search(r"(\d+) RTL verdicts: (\d+) error \(tool\)\n", out)
+    assert m and m.group(1) == m.group(2), out[-2000:]
+    assert "error (tool) rtl.fsm." in out and "SIGBUS" in out and "ERROR (tool): rtl.fifo, rtl.top" in out
+    assert main(["verify", "-q", "--json", "--rtl", "--rtl-depth", "0", str(src)]) == EXIT_TOOL
+    (rtl,) = json.loads(capsys.readouterr().out)["rtl"]
+    assert rtl["counts"]["error (tool)"] == len(rtl["verdicts"]) > 0
+    assert "rtl.fifo" in rtl["tool_errors"] and rtl["fifo"] == TOOL
