@@ -646,6 +646,14 @@ def cmd_map(args) -> int:
 # ----------------------------------------------------------------------------- main
 
 
+def _add_c_options(p: argparse.ArgumentParser) -> None:
+    """-I/-D: what clang needs to compile a C input (every command that takes a .c file)."""
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                   help="C input: an include directory for clang")
+    p.add_argument("-D", dest="define", action="append", default=[], metavar="X=Y",
+                   help="C input: a macro definition for clang")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="loom", description="Compile SCF loop kernels to verified dataflow graphs.")
     p.add_argument("--version", action="version", version=_version())
@@ -655,10 +663,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir")
     c.add_argument("-o", "--output", default=".", metavar="OUTDIR")
     c.add_argument("--func", metavar="NAME")
-    c.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
-                   help="C input: an include directory for clang")
-    c.add_argument("-D", dest="define", action="append", default=[], metavar="X=Y",
-                   help="C input: a macro definition for clang")
+    _add_c_options(c)
     c.add_argument("--region", choices=("function", "nest", "innermost"),
                    help="C input: the DFG candidates (default: `#pragma loom candidate`, else each function)")
     c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
@@ -678,6 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
     s.add_argument("input", metavar="IN.mlir")
     s.add_argument("--func", metavar="NAME")
+    _add_c_options(s)
     s.add_argument("--inputs", required=True, metavar="IN.json")
     s.add_argument("--json", action="store_true")
     s.add_argument("--max-steps", type=_int_in(1), default=10_000_000, action=_Given, metavar="N",
@@ -697,6 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
     v.add_argument("inputs", nargs="+", metavar="IN.mlir")
     v.add_argument("--func", metavar="NAME")
+    _add_c_options(v)
     v.add_argument("--json", action="store_true", help="print the report as JSON")
     v.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (one testcase per obligation)")
     v.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report located at the source ops")
@@ -748,6 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("input", metavar="IN.mlir")
     h.add_argument("-o", "--output", required=True, metavar="OUTDIR")
     h.add_argument("--func", metavar="NAME")
+    _add_c_options(h)
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
     h.add_argument("--fifo-depth", type=_int_in(1), default=2, metavar="N",
                    help="slots of every channel FIFO")
@@ -779,6 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--adg", required=True, metavar="X.fabric.mlir")
     m.add_argument("-o", "--output", default=".", metavar="OUTDIR")
     m.add_argument("--func", metavar="NAME")
+    _add_c_options(m)
     m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N")
     m.add_argument("--budget", type=_seconds, action=_Given, metavar="SECONDS",
                    help="wall-clock seconds for placement retries (default: none; the mapper stops after a fixed "
