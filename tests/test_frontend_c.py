@@ -22,7 +22,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loom.cli import main
-from loom.diagnostics import LoomError
 from loom.frontend.c import compile_c
 from loom.ir.types import FloatType, IntegerType, MemRefType
 from loom.mlir import parse_text

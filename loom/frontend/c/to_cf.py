@@ -340,8 +340,6 @@ class FunctionTranslator:
 
     def translate(self) -> str:
         em, fn = self.em, self.fn
-        fn_text = str(fn)
-        header = next(line for line in fn_text.splitlines() if line.startswith("define "))
         em.loc = em.loc_of(em.locs[0] if em.locs else None)
         if fn.global_value_type.is_function_vararg:
             raise em.error(f"'{fn.name}' takes a variable argument list (varargs are not supported)")
