@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
+from loom.frontend.c.memops import BlockCopies
+from loom.frontend.c.pointers import PointerRules, Ptr  # noqa: F401  (Ptr: used by the mixins and callers)
 from loom.ir.location import Location
 
 UNSUPPORTED = "CPL_C_UNSUPPORTED"
@@ -42,34 +44,6 @@ MATH = {"fabs": ("math.absf", 1), "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 
         "smin": ("arith.minsi", 2), "umax": ("arith.maxui", 2), "umin": ("arith.minui", 2)}
 IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias", "llvm.var.annotation")
 _NAME = re.compile(r"[^A-Za-z0-9_.$-]")
-
-
-@dataclass
-class Ptr:
-    """A pointer value: memref ``base`` of type ``mtype`` (shape, element) and one index per level so far;
-    ``virtual``: the first index is an outer dimension of size 1 the memref does not have (a local or global
-    object, not a parameter), so it must be 0 at every access."""
-
-    base: str
-    shape: list[int | None]
-    elem: str
-    idx: list[int | str]
-    virtual: bool = False
-    key: str = ""  # the memref's identity (parameter, local or @global), whatever SSA name reads it
-
-    def deepened(self, depth: int) -> "Ptr":
-        """The same address with indices down to ``depth`` levels (the start of an array is its first
-        element)."""
-        extra = max(0, depth - len(self.idx))
-        return Ptr(self.base, self.shape, self.elem, self.idx + [0] * extra, self.virtual, self.key)
-
-    def same_object(self, other: "Ptr") -> bool:
-        """Both point into one memref at the same position but for the last index."""
-        return (self.key or self.base) == (other.key or other.base) and self.idx[:-1] == other.idx[:-1]
-
-    def memref(self) -> str:
-        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
-        return f"memref<{dims}{self.elem}>"
 
 
 @dataclass
@@ -156,7 +130,7 @@ def mlir_type(ltype: str, em: Emitter) -> str:
     raise em.error(f"values of type '{t}' are not supported (integers, float, double and pointers are)")
 
 
-class FunctionTranslator:
+class FunctionTranslator(PointerRules, BlockCopies):
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
@@ -195,148 +169,6 @@ class FunctionTranslator:
             # reads it: zero is one of them
             return self.em.const(0.0 if mtype in ("f32", "f64") else 0, mtype)
         raise self.em.error(f"constant '{text}' is not supported")
-
-    def ptr(self, v) -> Ptr:
-        kind = v.value_kind.name
-        if kind in ("argument", "instruction") and v.name in self.em.ptrs:
-            return self.em.ptrs[v.name]
-        if kind == "global_variable":
-            g = self.globals.get(v.name)
-            if g is None:
-                raise self.em.error(f"global variable '@{v.name}' is not a const table (only `const` arrays of "
-                                    "scalars are supported)")
-            self.em.globals_used[g.name] = g
-            if g.name not in self.global_bases:  # read once, at the function's entry (dominates every use)
-                name = self.em.fresh(g.name)
-                p = Ptr(name, list(g.shape), g.elem, [0], virtual=True, key=f"@{g.name}")
-                line = f"    {name} = memref.get_global @{g.name} : {p.memref()}{self.em.loc_text()}"
-                (self.em.out if self.cur_block == 0 else self.body).insert(0, line)
-                self.global_bases[g.name] = p
-            return self.global_bases[g.name]
-        if kind == "constant_expr":
-            return self.const_gep(v)
-        if kind == "constant_pointer_null":
-            raise self.em.error("null pointers are not supported")
-        raise self.em.error("this pointer does not come from a parameter, a local array or a const table "
-                            "(pointer phis, selects and casts are not supported)")
-
-    def const_gep(self, v) -> Ptr:
-        """A constant GEP into a const table (``W + 1``): LLVM writes it in bytes (``i8``) or in the table's
-        types, with constant indices."""
-        text = str(v)
-        m = re.search(r"getelementptr (?:inbounds |nuw |nusw )*\((.*)\)\s*$", text)
-        if not m:
-            raise self.em.error(f"the constant pointer '{text.strip()}' is not supported")
-        src, end = lt.parse_type(m[1], 0)
-        rest = m[1][end:]
-        g = re.match(r", ptr @([\w.$]+)((?:, i\d+ -?\d+)*)$", rest)
-        if not g:
-            raise self.em.error(f"the constant pointer '{text.strip()}' is not supported")
-        holder = type("G", (), {"value_kind": type("K", (), {"name": "global_variable"}), "name": g[1]})
-        base = self.ptr(holder)
-        idx = [int(x) for x in re.findall(r"i\d+ (-?\d+)", g[2])]
-        if src.text == "i8" and base.elem != "i8":
-            width = {"i1": 1, "i16": 2, "i32": 4, "i64": 8, "f32": 4, "f64": 8}[base.elem]
-            if len(idx) != 1 or idx[0] % width:
-                raise self.em.error("a constant pointer into the middle of an element is not supported")
-            flat, out = idx[0] // width, []
-            dims = [d for d in base.shape]  # a const table: every dimension static
-            for n in range(len(dims)):
-                below = 1
-                for d in dims[n + 1:]:
-                    below *= d  # type: ignore[operator]
-                out.append(flat // below)
-                flat %= below
-            return Ptr(base.base, base.shape, base.elem, [0, *out], base.virtual, base.key)
-        dims, scalar = src.dims()
-        if not dims and len(base.shape[len(base.idx) - 1:]) == 1:  # `W + 1`: the table decayed to &W[0]
-            base = Ptr(base.base, base.shape, base.elem, base.idx + [0], base.virtual, base.key)
-        if dims != list(base.shape[len(base.idx) - 1:]) or lt.SCALARS.get(scalar.text) != base.elem or not idx:
-            raise self.em.error(f"the constant pointer '{text.strip()}' cannot be turned into indices exactly")
-        new = list(base.idx)
-        new[-1] = int(new[-1]) + idx[0]
-        return Ptr(base.base, base.shape, base.elem, new + idx[1:], base.virtual, base.key)
-
-    def index(self, v) -> int | str:
-        """A GEP index operand as a constant or an ``index`` SSA name."""
-        if v.value_kind.name == "constant_int":
-            return int(lt.scalar_value(str(v).split()[-1], "i64"))
-        name = self.value(v)
-        t = self.em.types.get(name, "i64")
-        cast = self.em.fresh(name[1:] + "_ix")
-        self.em.emit(f"{cast} = arith.index_cast {name} : {t} to index")
-        self.em.types[cast] = "index"
-        return cast
-
-    def add_index(self, a: int | str, b: int | str) -> int | str:
-        if isinstance(a, int) and isinstance(b, int):
-            return a + b
-        if b == 0:
-            return a
-        if a == 0:
-            return b
-        a_s = self.em.const(a, "index") if isinstance(a, int) else a
-        b_s = self.em.const(b, "index") if isinstance(b, int) else b
-        out = self.em.fresh("ix")
-        self.em.emit(f"{out} = arith.addi {a_s}, {b_s} : index")
-        self.em.types[out] = "index"
-        return out
-
-    def access(self, p: Ptr, scalar: str) -> str:
-        """``%m[%i, ...] : memref<...>`` for a load or store of ``scalar`` through ``p``."""
-        if scalar != p.elem:
-            raise self.em.error(f"a {scalar} is accessed through a pointer to {p.elem} (type punning is not "
-                                "supported)")
-        idx = list(p.idx)
-        if p.virtual:
-            if idx[0] != 0:
-                raise self.em.error("pointer arithmetic past a local or global array is not supported")
-            idx = idx[1:]
-        idx += [0] * (len(p.shape) - len(idx))
-        names = [self.em.const(i, "index") if isinstance(i, int) else i for i in idx]
-        return f"{p.base}[{', '.join(names)}] : {p.memref()}"
-
-    # ------------------------------------------------------------------ function
-    def param_ptr(self, arg, name: str) -> Ptr:
-        """A pointer parameter's memref: its dimensions from the array type its GEPs index (``int A[][30]``
-        is ``memref<?x30xi32>``), its element from the scalar loaded or stored."""
-        geps, scalars = set(), set()
-        # the parameter and the pointer phis/selects it flows into unchanged (`q = out; ... q++`)
-        same = {("argument", arg.name)}
-
-        def key(v) -> tuple[str, str]:
-            return (v.value_kind.name, v.name)
-
-        changed = True
-        while changed:
-            changed = False
-            for b in self.fn.blocks:
-                for ins in b.instructions:
-                    if ins.opcode in ("phi", "select") and str(ins.type) == "ptr" and \
-                            ("instruction", ins.name) not in same and any(key(o) in same for o in ins.operands):
-                        same.add(("instruction", ins.name))
-                        changed = True
-        for b in self.fn.blocks:
-            for ins in b.instructions:
-                ops = list(ins.operands)
-                if ins.opcode == "getelementptr" and ops and key(ops[0]) in same:
-                    geps.add(lt.gep_source_type(str(ins)).text)
-                elif ins.opcode == "load" and key(ops[0]) in same:
-                    scalars.add(str(ins.type))
-                elif ins.opcode == "store" and key(ops[1]) in same:
-                    scalars.add(str(ops[0].type))
-        if len(geps) > 1:
-            raise self.em.error(f"parameter '{arg.name}' is indexed as several types ({', '.join(sorted(geps))})")
-        if geps:
-            dims, scalar = lt.type_of(geps.pop()).dims()
-        else:
-            dims, scalar = [], lt.LType(scalars.pop() if len(scalars) == 1 else "i8")
-        if scalar.text not in lt.SCALARS or scalar.text == "i1":
-            raise self.em.error(f"parameter '{arg.name}' points to '{scalar.text}' (structs, unions and nested "
-                                "pointers are not supported)")
-        bound = self.bounds.get(arg.name)
-        outer = bound[0] if bound is not None and bound[1] == 1 + len(dims) else None  # `T a[N]...` as declared
-        return Ptr(name, [outer, *dims], lt.SCALARS[scalar.text], [0], key=name)
 
     def translate(self) -> str:
         em, fn = self.em, self.fn
@@ -506,26 +338,6 @@ class FunctionTranslator:
         else:
             raise em.error(f"the LLVM instruction '{op}' is not supported")
 
-    def gep(self, ins, text: str, ops) -> None:
-        base = self.ptr(ops[0])
-        src = lt.gep_source_type(text)
-        dims, scalar = src.dims()
-        if scalar.text not in lt.SCALARS:
-            raise self.em.error(f"indexing into '{src.text}' is not supported (structs and unions are not)")
-        fixed = len(base.idx) - (1 if base.virtual else 0)  # memref dimensions the pointer has fixed
-        expect = list(base.shape[fixed:])
-        if not dims and len(expect) == 1:  # an element pointer into a 1-D array that decayed (`int *p = t`)
-            base = Ptr(base.base, base.shape, base.elem, base.idx + [0], base.virtual, base.key)
-            expect = []
-        if dims != expect or lt.SCALARS[scalar.text] != base.elem:
-            raise self.em.error(f"pointer arithmetic in units of '{src.text}' on an array of "
-                                f"{base.memref()} cannot be turned into indices exactly")
-        idx = list(base.idx)
-        idx[-1] = self.add_index(idx[-1], self.index(ops[1]))
-        for o in ops[2:]:
-            idx.append(self.index(o))
-        self.em.ptrs[ins.name] = Ptr(base.base, base.shape, base.elem, idx, base.virtual, base.key)
-
     def call(self, ins, text: str, ops) -> None:
         em = self.em
         callee = ops[-1]
@@ -563,116 +375,6 @@ class FunctionTranslator:
         args = ", ".join(self.value(o) for o in ops[:-1])
         em.emit(f"{self.define(ins, t)} = {mop} {args} : {t}")
 
-    def flat_indices(self, p: Ptr, k: str) -> list[str]:
-        """The memref indices of the element ``k`` elements after the one ``p`` points to (row-major, the
-        pointer's last index absorbing whole sub-arrays), as index SSA names."""
-        em = self.em
-        fixed = list(p.idx[1:] if p.virtual else p.idx)
-        rest = list(p.shape[len(fixed):])
-        if any(d is None for d in rest):
-            raise em.error("a block copy or fill over an array with a dynamic inner dimension is not supported")
-        size = 1
-        for d in rest:
-            size *= d  # type: ignore[operator]
-        names: list[str] = []
-        if fixed:
-            outer = k
-            if rest:
-                outer = self.index_op("divui", k, size)
-            last = self.add_index(fixed[-1], outer)
-            fixed[-1] = last
-        elif p.virtual and p.idx[0] != 0:
-            raise em.error("pointer arithmetic past a local or global array is not supported")
-        inner: list[int | str] = []
-        rem = k
-        for n, d in enumerate(rest):
-            below = 1
-            for e in rest[n + 1:]:
-                below *= e  # type: ignore[operator]
-            q = self.index_op("divui", rem, below) if below != 1 else rem
-            inner.append(self.index_op("remui", q, d) if (fixed or n > 0) else q)
-        for i in fixed + inner:
-            names.append(em.const(i, "index") if isinstance(i, int) else i)
-        return names
-
-    def index_op(self, op: str, a: int | str, b: int) -> str:
-        em = self.em
-        a_s = em.const(a, "index") if isinstance(a, int) else a
-        out = em.fresh("ix")
-        em.emit(f"{out} = arith.{op} {a_s}, {em.const(b, 'index')} : index")
-        em.types[out] = "index"
-        return out
-
-    def mem_loop(self, ins, name: str, ops) -> None:
-        """``memset``/``memcpy``/``memmove`` as a CF loop over the elements (a fill of zero bytes, or of any
-        byte into ``char`` arrays; a copy between arrays of one element type, forwards, or backwards for a
-        memmove whose target may lie after its source)."""
-        em = self.em
-        fill = "memset" in name
-        dst = self.ptr(ops[0])
-        src = None if fill else self.ptr(ops[1])
-        if src is not None and src.elem != dst.elem:
-            raise em.error(f"{name} between arrays of {src.elem} and {dst.elem} is not supported")
-        width = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f32": 4, "f64": 8}[dst.elem]
-        value = None
-        if fill:
-            if ops[1].value_kind.name != "constant_int":
-                byte = self.value(ops[1])
-                if dst.elem != "i8":
-                    raise em.error("memset of a non-char array with a variable byte is not supported")
-                src_t = em.types[byte]
-                value = em.fresh("fill")
-                em.emit(f"{value} = arith.trunci {byte} : {src_t} to i8" if src_t != "i8" else
-                        f"{value} = arith.addi {byte}, {em.const(0, 'i8')} : i8")
-            else:
-                b = lt.scalar_value(str(ops[1]).split()[-1], "i32") & 0xFF
-                if b == 0:
-                    value = em.const(0.0 if dst.elem[0] == "f" else 0, dst.elem)
-                elif dst.elem in ("i8",) or (b == 0xFF and dst.elem[0] == "i"):
-                    value = em.const(-1 if b == 0xFF else b, dst.elem)
-                else:
-                    raise em.error(f"memset of {dst.elem} elements with the byte {b} is not supported")
-        length = ops[2]
-        if length.value_kind.name == "constant_int":
-            nbytes = int(lt.scalar_value(str(length).split()[-1], "i64"))
-            if nbytes % width:
-                raise em.error(f"{name} of {nbytes} bytes is not a whole number of {dst.elem} elements")
-            count = em.const(nbytes // width, "index")
-        else:
-            nb = self.value(length)
-            nb_ix = em.fresh("bytes")
-            em.emit(f"{nb_ix} = arith.index_cast {nb} : {em.types[nb]} to index")
-            count = self.index_op("divui", nb_ix, width)
-        self.extra_blocks += 1
-        tag = f"^bb{self.cur_block}_m{self.extra_blocks}"
-        k, k_next, cond = em.fresh("k"), em.fresh("k"), em.fresh("more")
-        zero, one = em.const(0, "index"), em.const(1, "index")
-        em.emit(f"cf.br {tag}h({zero} : index)")
-        em.out.append(f"  {tag}h({k}: index):")
-        em.emit(f"{cond} = arith.cmpi ult, {k}, {count} : index")
-        em.emit(f"cf.cond_br {cond}, {tag}b, {tag}x")
-        em.out.append(f"  {tag}b:")
-        pos = k
-        if "memmove" in name and src is not None and src.base == dst.base:
-            # overlapping: copy backwards when the target lies after the source (else forwards)
-            if len(dst.shape) != 1:
-                raise em.error("memmove within a multi-dimensional array is not supported")
-            at = [p.idx[-1] if len(p.idx) > (1 if p.virtual else 0) else 0 for p in (dst, src)]
-            d_at, s_at = (em.const(a, "index") if isinstance(a, int) else a for a in at)
-            later, last, back = em.fresh("later"), em.fresh("ix"), em.fresh("ix")
-            em.emit(f"{later} = arith.cmpi ugt, {d_at}, {s_at} : index")
-            em.emit(f"{last} = arith.subi {count}, {one} : index")
-            em.emit(f"{back} = arith.subi {last}, {k} : index")
-            pos = em.fresh("ix")
-            em.emit(f"{pos} = arith.select {later}, {back}, {k} : index")
-        if src is not None:
-            value = em.fresh("elem")
-            em.emit(f"{value} = memref.load {src.base}[{', '.join(self.flat_indices(src, pos))}] : {src.memref()}")
-        em.emit(f"memref.store {value}, {dst.base}[{', '.join(self.flat_indices(dst, pos))}] : {dst.memref()}")
-        em.emit(f"{k_next} = arith.addi {k}, {one} : index")
-        em.emit(f"cf.br {tag}h({k_next} : index)")
-        em.out.append(f"  {tag}x:")
-
     def branch_args(self, src, dst) -> str:
         """``^bbK(%a, %b : T, U)``: the target with the values its phis take when coming from ``src``."""
         label = self.block_names[dst.name]
@@ -690,23 +392,6 @@ class FunctionTranslator:
             else:
                 raise self.em.error(f"phi without a value for block {src.name}")
         return f"{label}({', '.join(vals)} : {', '.join(types)})" if vals else label
-
-    def ptr_phi_value(self, phi, v) -> str:
-        """The index a pointer phi takes from incoming pointer ``v`` (which must point into the same memref
-        at the same position but for its last index); the phi's pointer is made from the first one seen."""
-        em = self.em
-        p = self.ptr(v)
-        arg = self.phi_args[phi.name][0]
-        mine = em.ptrs.get(phi.name)
-        if mine is None:
-            mine = Ptr(p.base, p.shape, p.elem, p.idx[:-1] + [arg], p.virtual, p.key or p.base)
-            em.ptrs[phi.name] = mine
-        p = p.deepened(len(mine.idx))
-        if not mine.same_object(p):
-            raise em.error("a pointer that moves between different arrays or rows is not supported "
-                           "(index the array instead)")
-        last = p.idx[-1]
-        return em.const(last, "index") if isinstance(last, int) else last
 
     def branch(self, ins, ops) -> None:
         src = ins.block
