@@ -33,7 +33,7 @@ from loom.verify.assume import admits, dim_of, to_z3
 from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.refine.model import TermValues, dim_term, source_position
+from loom.verify.refine.model import TermValues, Unsupported, dim_term, source_position
 from loom.verify.safety.loops import LoopFacts, nonneg_dims
 from loom.verify.safety.sites import SafetyModel, Site, memref_args
 from loom.verify.solve import run_query
@@ -279,7 +279,8 @@ class SafetyCheck:
             last = res.model
         extra = []
         if site.what == "bounds" and last is not None:
-            extra = self._past_the_buffer(last, site)
+            extra = self._past_the_buffer(last, site) + self._steered(tried[0] if tried else None, site) + \
+                (self._extremes(tried[0]) if tried else [])  # a negative loaded index (a sample's remainder)
         elif site.what in ("overflow", "wrap", "divzero") and tried:
             extra = self._extremes(tried[-1])
         for inputs in extra:
@@ -304,6 +305,40 @@ class SafetyCheck:
                 if isinstance(t, (IntegerType, IndexType)) and not (isinstance(t, IntegerType) and t.width == 1):
                     inputs = {**inputs, n: min(past + 1, (1 << (width_of(t) - 1)) - 1)}
             out.append(inputs)
+        return out
+
+    def _steered(self, base: Optional[dict], site: Site) -> list[dict]:
+        """A loaded value compared with an argument steers the path (a search moves up while ``a[mid] < key``):
+        every integer buffer of ``base`` filled just below, then just above, each integer argument, with the
+        index arguments as given and then at the length of the buffer the site indexes (a search over all of
+        it runs to its end)."""
+        if base is None:
+            return []
+        types = dict(zip(self.names, self.types))
+        ints = [n for n, t in types.items()
+                if isinstance(t, MemRefType) and not isinstance(t.element, FloatType) and base.get(n)]
+        keys = [n for n, t in types.items() if isinstance(t, IntegerType) and t.width > 1
+                and isinstance(base.get(n), int)]
+        length = None
+        view = getattr(self.model, "view", None)  # the SCF model's views (a DFG's accesses name their memory)
+        if view is not None and site.op.name in ("memref.load", "memref.store"):
+            try:
+                root = view(site.op.operands[0] if site.op.name == "memref.load" else site.op.operands[1]).root
+                if root.startswith("arg:") and isinstance(base.get(root[4:]), list):
+                    length = len(base[root[4:]])
+            except Unsupported:
+                pass
+        out = []
+        for key in keys:
+            for delta in (-1, 1):
+                filled = dict(base)
+                for n in ints:
+                    w = width_of(types[n].element)
+                    lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+                    filled[n] = _nested(_shape(base[n]), max(lo, min(base[key] + delta, hi)))
+                out.append(filled)
+                if length is not None:
+                    out.append({**filled, **{n: length for n, t in types.items() if isinstance(t, IndexType)}})
         return out
 
     def _extremes(self, base: dict) -> list[dict]:
