@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
 from loom.frontend.c.memops import BlockCopies
-from loom.frontend.c.pointers import PointerRules, Ptr  # noqa: F401  (Ptr: used by the mixins and callers)
+from loom.frontend.c.pointers import PointerRules, Ptr
 from loom.ir.location import Location
 
 UNSUPPORTED = "CPL_C_UNSUPPORTED"
