@@ -353,3 +353,23 @@ def test_missing_clang_names_the_install_command(tmp_path, monkeypatch):
     rc, out, err = run_cli(["compile", str(ROOT / "examples" / "c" / "dot.c"), "-o", str(tmp_path)])
     assert rc == 2 and "[CPL_C_TOOL_MISSING]" in err and "pip install 'ziglang==" in err, err
     assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+def test_rtl_of_c_agrees_with_native(tmp_path, monkeypatch):
+    """`loom sim kernel.c --rtl`: the emitted RTL of a C kernel prints what the native binary prints."""
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    src = ROOT / "examples" / "c" / "gemm.c"
+    rng = random.Random(7)
+    inputs = {name: [[rng.randint(-9, 9) for _ in range(8)] for _ in range(8)] for name in "ABC"}
+    params = [(n, "array", "i32", [8, 8]) for n in "ABC"]
+    (tmp_path / "h.c").write_text(harness(src, "gemm", params, "i32"))
+    subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-o", str(tmp_path / "native"), str(tmp_path / "h.c")],
+                   check=True)
+    want = native(tmp_path / "native", params, inputs, "i32")
+    (tmp_path / "in.json").write_text(json.dumps(inputs))
+    rc, out, err = run_cli(["sim", str(src), "--rtl", "--inputs", str(tmp_path / "in.json"), "--json"])
+    assert rc == 0, err + out
+    doc = json.loads(out)
+    got = {"results": doc["results"], "memrefs": {k: [x for row in v for x in row] if v and isinstance(v[0], list)
+                                                  else v for k, v in doc["memrefs"].items()}}
+    assert got == want
