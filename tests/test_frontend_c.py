@@ -173,7 +173,7 @@ def kernel(request, tmp_path_factory):
     main_file.write_text(harness(src, func, params, result))
     gcc = shutil.which("g++" if cxx else "gcc")
     assert gcc, "the oracle needs the system C compiler (apt-get install gcc g++)"
-    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-o", str(tmp / "native"), str(main_file), "-lm"],
+    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(tmp / "native"), str(main_file), "-lm"],
                    check=True)
     return src, tmp, func, params, result
 
@@ -322,7 +322,7 @@ def test_regions_outline_loops_and_keep_results(tmp_path, src):
         params, result = signature(scf, func)
         main_file = out / "harness.c"
         main_file.write_text(harness(src, func, params, result))
-        subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-o", str(out / "native"), str(main_file), "-lm"],
+        subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(out / "native"), str(main_file), "-lm"],
                        check=True)
         for seed in range(3):
             inputs = gen_inputs(random.Random(seed), params)
@@ -363,7 +363,7 @@ def test_rtl_of_c_agrees_with_native(tmp_path, monkeypatch):
     inputs = {name: [[rng.randint(-9, 9) for _ in range(8)] for _ in range(8)] for name in "ABC"}
     params = [(n, "array", "i32", [8, 8]) for n in "ABC"]
     (tmp_path / "h.c").write_text(harness(src, "gemm", params, "i32"))
-    subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-o", str(tmp_path / "native"), str(tmp_path / "h.c")],
+    subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(tmp_path / "native"), str(tmp_path / "h.c")],
                    check=True)
     want = native(tmp_path / "native", params, inputs, "i32")
     (tmp_path / "in.json").write_text(json.dumps(inputs))

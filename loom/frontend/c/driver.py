@@ -59,6 +59,7 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Opti
                         code="IO_INPUT_UNREADABLE")
     module = run_pipeline(compile_to_llvm(path, opts))
     ll = str(module)
+    lt.register_structs(ll)
     lines_of = lt.debug_lines(ll)
     locs = lt.function_locations(ll, lines_of)
     globals_ = translate_globals(module, str(path), lines_of)

@@ -61,7 +61,25 @@ def parse_type(text: str, pos: int = 0) -> tuple[LType, int]:
         return LType(text[pos:end + 1]), end + 1
     m = re.compile(r"[%\w.]+").match(text, pos)
     assert m, text[pos:]
+    if m[0] in STRUCT_ARRAYS:  # a struct of n equal scalars is laid out as, and read as, an array [n x T]
+        count, elem = STRUCT_ARRAYS[m[0]]
+        return LType(f"[{count} x {elem}]", count, LType(elem)), m.end()
     return LType(m[0]), m.end()
+
+
+# named struct types whose members are n scalars of one type (`typedef struct { float re, im; }`): their
+# layout is that of `[n x T]` (no padding between equal scalars), so a pointer to them is a 2-D memref
+STRUCT_ARRAYS: dict[str, tuple[int, str]] = {}
+_STRUCT = re.compile(r"^(%[\w.$\"]+) = type \{ ([^{}]*) \}$", re.M)
+
+
+def register_structs(module_text: str) -> None:
+    """Fill STRUCT_ARRAYS from the module's named struct types (packed or mixed ones stay structs)."""
+    STRUCT_ARRAYS.clear()
+    for m in _STRUCT.finditer(module_text):
+        members = [t.strip() for t in m[2].split(",")]
+        if members and members[0] in SCALARS and members[0] != "i1" and all(t == members[0] for t in members):
+            STRUCT_ARRAYS[m[1]] = (len(members), members[0])
 
 
 def type_of(text: str) -> LType:

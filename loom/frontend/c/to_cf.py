@@ -19,6 +19,7 @@ from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
 from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
+from loom.frontend.c.vectors import VectorRules, vector_type
 from loom.ir.location import Location
 
 UNSUPPORTED = "CPL_C_UNSUPPORTED"
@@ -65,6 +66,7 @@ class Emitter:
     names: dict[str, str] = field(default_factory=dict)  # LLVM value name -> MLIR SSA name
     taken: set[str] = field(default_factory=set)
     ptrs: dict[str, Ptr] = field(default_factory=dict)
+    vectors: dict[str, list[str]] = field(default_factory=dict)  # LLVM vector value -> its lanes (vectors.py)
     types: dict[str, str] = field(default_factory=dict)  # MLIR SSA name -> MLIR type
     out: list[str] = field(default_factory=list)
     counter: int = 0
@@ -130,7 +132,7 @@ def mlir_type(ltype: str, em: Emitter) -> str:
     raise em.error(f"values of type '{t}' are not supported (integers, float, double and pointers are)")
 
 
-class FunctionTranslator(PointerRules, BlockCopies):
+class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
@@ -207,6 +209,14 @@ class FunctionTranslator(PointerRules, BlockCopies):
                     em.types[name] = "index"
                     self.phi_args[phi.name] = (name, "index")
                     continue
+                vt = vector_type(str(phi.type))
+                if vt is not None:  # one block argument per lane
+                    lanes = [em.fresh(f"{phi.name}_{k}") for k in range(vt[0])]
+                    for lane in lanes:
+                        em.types[lane] = vt[1]
+                    em.vectors[phi.name] = lanes
+                    self.phi_args[phi.name] = (", ".join(f"{x}: {vt[1]}" for x in lanes), "vector")
+                    continue
                 name = em.fresh(phi.name)
                 em.names[phi.name] = name
                 em.types[name] = mlir_type(str(phi.type), em)
@@ -216,7 +226,8 @@ class FunctionTranslator(PointerRules, BlockCopies):
         for k, b in enumerate(blocks):
             em.out = []
             if k:
-                args = ", ".join(f"{self.phi_args[p.name][0]}: {self.phi_args[p.name][1]}" for p in self.phis[b.name])
+                args = ", ".join(self.phi_args[p.name][0] if self.phi_args[p.name][1] == "vector" else
+                                 f"{self.phi_args[p.name][0]}: {self.phi_args[p.name][1]}" for p in self.phis[b.name])
                 body.append(f"  ^bb{k}({args}):" if args else f"  ^bb{k}:")
             self.cur_block, self.extra_blocks = k, 0
             for ins in b.instructions:
@@ -246,6 +257,8 @@ class FunctionTranslator(PointerRules, BlockCopies):
             return
         if lt.is_volatile(text):
             raise em.error("volatile accesses are not supported")
+        if self.vector_op(ins, op, ops):
+            return
         if op in INT_BINOPS or op in FLOAT_BINOPS:
             t = mlir_type(str(ins.type), em)
             a, b = self.value(ops[0]), self.value(ops[1])
@@ -385,6 +398,11 @@ class FunctionTranslator(PointerRules, BlockCopies):
                     if phi.name in self.phi_args and self.phi_args[phi.name][1] == "index" and \
                             str(phi.type) == "ptr":
                         vals.append(self.ptr_phi_value(phi, v))
+                    elif self.phi_args[phi.name][1] == "vector":
+                        lanes = self.lanes(v)
+                        vals.extend(lanes)
+                        types.extend(self.em.types[x] for x in self.em.vectors[phi.name])
+                        break
                     else:
                         vals.append(self.value(v))
                     types.append(self.phi_args[phi.name][1])
