@@ -200,6 +200,9 @@ class PointerRules:
         if not dims and len(expect) == 1:  # an element pointer into a 1-D array that decayed (`int *p = t`)
             base = Ptr(base.base, base.shape, base.elem, base.idx + [0], base.virtual, base.key)
             expect = []
+        if src.text == "i8" and base.elem != "i8" and len(ops) == 2 and ops[1].value_kind.name == "constant_int":
+            self.em.ptrs[ins.name] = self.byte_offset(base, int(lt.scalar_value(str(ops[1]).split()[-1], "i64")))
+            return
         if dims != expect or lt.SCALARS[scalar.text] != base.elem:
             raise self.em.error(f"pointer arithmetic in units of '{src.text}' on an array of "
                                 f"{base.memref()} cannot be turned into indices exactly")
@@ -208,6 +211,25 @@ class PointerRules:
         for o in ops[2:]:
             idx.append(self.index(o))
         self.em.ptrs[ins.name] = Ptr(base.base, base.shape, base.elem, idx, base.virtual, base.key)
+
+    def byte_offset(self, base: Ptr, nbytes: int) -> Ptr:
+        """``base`` moved by a constant number of bytes (LLVM's canonical ``gep i8`` for a field of a struct
+        of equal scalars or an element a few places on): whole elements, staying inside the row when the
+        innermost dimension is static."""
+        width = {"i16": 2, "i32": 4, "i64": 8, "f32": 4, "f64": 8}.get(base.elem, 1)
+        if nbytes % width:
+            raise self.em.error(f"a pointer {nbytes} bytes into an array of {base.elem} points into the middle "
+                                "of an element")
+        k = nbytes // width
+        full = base.deepened(len(base.shape) + (1 if base.virtual else 0))
+        last, inner = full.idx[-1], full.shape[-1]
+        rows_fixed = len(full.shape) > 1 or full.virtual
+        if rows_fixed and not (isinstance(last, int) and inner is not None and 0 <= last + k < inner):
+            if k != 0:
+                raise self.em.error(f"a pointer {nbytes} bytes on in {base.memref()} may leave its row: not "
+                                    "turned into indices")
+        return Ptr(full.base, full.shape, full.elem, full.idx[:-1] + [self.add_index(last, k)], full.virtual,
+                   full.key)
 
     def ptr_phi_value(self, phi, v) -> str:
         """The index a pointer phi takes from incoming pointer ``v`` (which must point into the same memref
