@@ -36,11 +36,13 @@ FAULTS = {
     "rows_reshape": ("safe.expand_shape@7:3.shape", "RT_MEMREF_BAD_VIEW"),
     "flatten_strided": ("safe.collapse_shape@7:3.shape", "RT_MEMREF_BAD_VIEW"),
     "cast_static": ("safe.cast@7:3.shape", "RT_MEMREF_CAST_MISMATCH"),
+    "copy_short": ("safe.copy@3:3.shape", "RT_MEMREF_CAST_MISMATCH"),
 }
 TWINS = {"reduce_past_end": "reduce_ok", "gather": "gather_ok", "div_loaded": "div_loaded_ok",
          "offset_wraps": "offset_ok", "rem_arg": "rem_arg_ok", "trip_div": "trip_div_ok",
-         "window_past_end": "window_ok", "rows_reshape": "rows_ok", "flatten_strided": "flatten_ok", "cast_static": "cast_static_ok"}
-VIEWS = {"window_past_end", "rows_reshape", "flatten_strided", "cast_static"}  # faults of a view op, which a DFG has no more
+         "window_past_end": "window_ok", "rows_reshape": "rows_ok", "flatten_strided": "flatten_ok", "cast_static": "cast_static_ok",
+         "copy_short": "copy_same"}
+VIEWS = {"window_past_end", "rows_reshape", "flatten_strided", "cast_static", "copy_short"}  # faults of a view op, which a DFG has no more
 
 
 def loom(*args: str) -> subprocess.CompletedProcess:

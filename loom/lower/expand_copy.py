@@ -6,16 +6,20 @@ fill an output argument) copies every element in row-major order; the nest
 sizes from the static shape or ``memref.dim`` of the source. The copy is made in
 a fresh function (the source is not changed); the interpreter's copy checks
 shapes at run time, the loops read the source's sizes (equal shapes are the
-op's precondition).
+op's precondition). The outermost loop carries ``loom.copy`` (``COPY_MARK``), so
+the safety check can still state that precondition at the copy's location.
 """
 
 from __future__ import annotations
 
-from loom.ir.attributes import IntegerAttr
+from loom.ir.attributes import IntegerAttr, UnitAttr
 from loom.ir.core import Block, Operation, Region, Value
 from loom.ir.types import MemRefType, index
 from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
+
+
+COPY_MARK = "loom.copy"  # on the outermost loop of an expanded copy: its load reads the source, its store the target
 
 
 def expand_copies(func: Operation) -> Operation:
@@ -59,9 +63,10 @@ def _expand(copy: Operation) -> None:
     block.remove(copy)
     ivs: list[Value] = []
     target, pos = block, at
-    for size in sizes:
+    for k, size in enumerate(sizes):
         body = Block.create([index])
-        loop = Operation.create("scf.for", [zero, size, one], [], None, [Region.of(body)], loc=loc)
+        loop = Operation.create("scf.for", [zero, size, one], [], {COPY_MARK: UnitAttr()} if k == 0 else None,
+                                [Region.of(body)], loc=loc)
         target.insert(pos, loop)
         ivs.append(body.args[0])
         target, pos = body, 0

@@ -8,6 +8,7 @@
 (assert (=> (and _t1 (bvsle (bvsub (bvadd ((_ sign_extend 2) _t2) ((_ sign_extend 2) (_ bv1 64))) (_ bv1 66)) (_ bv9223372036854775807 66))) (bvsle (_ bv0 64) |scf:iv@10:5|)))
 (assert (bvsge _t2 (_ bv0 64)))
 (assert _t1)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvuge |scf:iv@10:5| _t2))
 (assert true)
 (assert (bvslt |scf:iv@10:5| _t2))

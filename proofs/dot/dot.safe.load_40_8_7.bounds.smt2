@@ -10,6 +10,7 @@
 (define-fun _t3 () (_ BitVec 64) (|memref.dim(arg:x)->index:BitVec(64)| (_ bv0 64)))
 (assert (=> (and (bvsle (bvsub (bvadd ((_ sign_extend 2) (_ bv1 64)) ((_ sign_extend 2) |arg:n|)) (_ bv1 66)) (_ bv9223372036854775807 66)) _t1) (bvsle (_ bv0 64) |scf:iv@7:5|)))
 (assert _t1)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvsge _t2 (_ bv0 64)))
 (assert (bvsge _t3 (_ bv0 64)))
 (assert (and (bvsle |arg:n| _t2) (bvsle |arg:n| _t3)))

@@ -15,6 +15,7 @@
 (assert (not (bvuge |scf:iv@10:5| _t1)))
 (assert (bvsge _t1 (_ bv0 64)))
 (assert _t2)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt _t3 (_ bv281474976710656 64)))
 (assert (=> (distinct (_ bv0 64) _t3) (and (bvult _t5 _t3) (bvule _t5 _t4))))
 (assert (bvsge _t3 (_ bv0 64)))

@@ -25,6 +25,7 @@
 (assert (and (bvsge _t7 _t1) (bvsge _t8 _t2) (bvsge _t6 _t5)))
 (assert (bvslt |scf:iv@13:9| _t5))
 (assert _t3)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt |scf:iv@11:5| _t2))
 (assert (=> (and _t3 (bvsle (bvsub (bvadd ((_ sign_extend 2) _t5) _t4) (_ bv1 66)) (_ bv9223372036854775807 66))) (bvsle (_ bv0 64) |scf:iv@13:9|)))
 (assert (bvsge _t6 (_ bv0 64)))

@@ -10,6 +10,7 @@
 (assert (bvuge |scf:iv@14:5| _t1))
 (assert (bvsge _t1 (_ bv0 64)))
 (assert _t2)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt _t3 (_ bv281474976710656 64)))
 (assert (bvslt |scf:iv@14:5| _t1))
 (assert (bvsge _t3 (_ bv0 64)))

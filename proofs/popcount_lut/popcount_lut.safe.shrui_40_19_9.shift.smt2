@@ -12,6 +12,7 @@
 (assert (=> (and _t1 (bvsle (bvsub (bvadd _t2 ((_ sign_extend 2) (_ bv8 64))) (_ bv1 66)) (_ bv9223372036854775807 66))) (bvsle (_ bv0 64) |scf:iv@16:7|)))
 (assert (bvsge _t3 (_ bv0 64)))
 (assert _t1)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt _t4 (_ bv281474976710656 64)))
 (assert (not (bvuge |scf:iv@14:5| _t3)))
 (assert (bvslt |scf:iv@14:5| _t3))

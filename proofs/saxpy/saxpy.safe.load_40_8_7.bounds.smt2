@@ -11,6 +11,7 @@
 (assert (not (bvuge |scf:iv@6:5| _t1)))
 (assert (bvuge |scf:iv@6:5| _t2))
 (assert _t3)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvsge _t2 (_ bv0 64)))
 (assert (=> (and (bvsle (bvsub (bvadd ((_ sign_extend 2) (_ bv1 64)) ((_ sign_extend 2) |arg:n|)) (_ bv1 66)) (_ bv9223372036854775807 66)) _t3) (bvsle (_ bv0 64) |scf:iv@6:5|)))
 (assert (bvsge _t1 (_ bv0 64)))

@@ -29,6 +29,7 @@
 (assert (bvsge _t2 (_ bv0 64)))
 (assert (bvslt |scf:iv@13:5| _t3))
 (assert _t4)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt |scf:iv@16:7| _t5))
 (assert (bvslt _t6 (_ bv281474976710656 64)))
 (assert (and (bvsgt (_ bv8 32) _t8) (bvsle (_ bv4026531840 32) _t9) (bvsge (_ bv268435455 32) _t9) (= _t7 (bvadd _t8 _t10)) (=> (bvslt _t7 (_ bv0 32)) (bvsle _t8 (_ bv0 32))) (=> (bvsge _t7 (_ bv0 32)) _t11) (bvsgt _t8 (bvneg (_ bv8 32))) (ite _t11 (bvsle _t10 (bvsub (_ bv2147483647 32) _t8)) (bvsge _t10 (bvsub (_ bv2147483648 32) _t8)))))

@@ -32,6 +32,7 @@
 (assert (bvsge _t1 (_ bv0 64)))
 (assert (bvslt |scf:iv@13:5| _t4))
 (assert _t5)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt |scf:iv@16:7| _t6))
 (assert (bvslt _t7 (_ bv281474976710656 64)))
 (assert (and (bvsgt (_ bv8 32) _t9) (bvsle (_ bv4026531840 32) _t10) (bvsge (_ bv268435455 32) _t10) (= _t8 (bvadd _t9 _t11)) (=> (bvslt _t8 (_ bv0 32)) (bvsle _t9 (_ bv0 32))) (=> (bvsge _t8 (_ bv0 32)) _t12) (bvsgt _t9 (bvneg (_ bv8 32))) (ite _t12 (bvsle _t11 (bvsub (_ bv2147483647 32) _t9)) (bvsge _t11 (bvsub (_ bv2147483648 32) _t9)))))

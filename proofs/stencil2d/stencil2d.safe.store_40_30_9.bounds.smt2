@@ -34,6 +34,7 @@
 (assert (not (or _t2 (bvuge (bvadd (_ bv1 64) |scf:iv@13:5|) _t3))))
 (assert (not (= (_ bv0 32) (_ bv8 32))))
 (assert _t6)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt |scf:iv@16:7| _t7))
 (assert (bvslt _t8 (_ bv281474976710656 64)))
 (assert (and (bvsgt (_ bv8 32) _t10) (bvsle (_ bv4026531840 32) _t11) (bvsge (_ bv268435455 32) _t11) (= _t9 (bvadd _t10 _t12)) (=> (bvslt _t9 (_ bv0 32)) (bvsle _t10 (_ bv0 32))) (=> (bvsge _t9 (_ bv0 32)) _t13) (bvsgt _t10 (bvneg (_ bv8 32))) (ite _t13 (bvsle _t12 (bvsub (_ bv2147483647 32) _t10)) (bvsge _t12 (bvsub (_ bv2147483648 32) _t10)))))

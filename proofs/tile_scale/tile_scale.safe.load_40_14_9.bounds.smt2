@@ -18,6 +18,7 @@
 (assert (=> (and (bvsle (bvsub (bvadd ((_ sign_extend 2) (_ bv3 64)) _t1) (_ bv1 66)) (_ bv9223372036854775807 66)) _t2) (bvsle (_ bv0 64) |scf:iv@13:7|)))
 (assert (or (bvuge |scf:iv@13:7| (_ bv3 64)) (bvuge |scf:iv@12:5| (_ bv2 64))))
 (assert _t2)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (and (bvsle (_ bv0 64) |arg:col|) (bvsle (_ bv0 64) |arg:row|) (bvsge (_ bv3 64) |arg:col|) (bvsge (_ bv4 64) |arg:row|)))
 (assert (not (or (or (and (bvsgt _t3 _t4) (= (_ bv0 130) _t5)) (bvslt _t3 (_ bv0 130)) (and (or (bvslt _t7 (_ bv0 130)) (bvsge _t7 _t4)) (bvsgt _t5 (_ bv0 130))) (bvslt _t5 (_ bv0 130))) (or (bvslt _t8 (_ bv0 130)) (and (= (_ bv0 130) _t6) (bvsgt _t8 _t9)) (bvslt _t6 (_ bv0 130)) (and (or (bvslt _t10 (_ bv0 130)) (bvsge _t10 _t9)) (bvsgt _t6 (_ bv0 130)))))))
 (assert (=> (and _t2 (bvsle (bvsub (bvadd ((_ sign_extend 2) (_ bv2 64)) _t1) (_ bv1 66)) (_ bv9223372036854775807 66))) (bvsle (_ bv0 64) |scf:iv@12:5|)))

@@ -19,6 +19,7 @@
 (assert (bvsge _t4 (_ bv0 64)))
 (assert (=> (and _t5 (bvsle (bvsub (bvadd _t6 ((_ sign_extend 2) _t7)) (_ bv1 66)) (_ bv9223372036854775807 66))) (bvsle (_ bv0 64) |scf:iv@11:7|)))
 (assert _t5)
+(assert (not (bvsle (_ bv1 64) (_ bv0 64))))
 (assert (bvslt _t2 (_ bv281474976710656 64)))
 (assert (bvsge _t1 (_ bv0 64)))
 (assert (bvsge _t2 (_ bv0 64)))

@@ -228,7 +228,8 @@ class SafetyCheck:
 
     def _passed(self, site: Site) -> list[z3.BoolRef]:
         """The error conditions of the sites a run passes, in the same iteration, before it reaches ``site``:
-        those of ops straight in a block enclosing ``site``'s op and before it there. A run that reaches the
+        those of ops straight in a block enclosing ``site``'s op and before it there, and those of the ops
+        enclosing it. A run that reaches the
         site did not stop at them (their own obligations say whether they can fail)."""
         at: dict[int, list[Site]] = {}
         for s in self.model.sites:
@@ -237,6 +238,8 @@ class SafetyCheck:
         out: list[z3.BoolRef] = []
         x = site.op
         while x is not None and x is not self.source:
+            if x is not site.op:  # an enclosing op's own checks ran before its body (a for's step, a copy's shapes)
+                out += [z3.Not(p.bad) for p in at.get(id(x), ())]
             block = x.parent
             if block is None:
                 break

@@ -11,6 +11,8 @@ MLIR's semantics can leave undefined, the condition under which it does:
 * ``memref.expand_shape``/``collapse_shape``: a group's sizes do not multiply to the source dimension, or
   the dimensions collapsed are not contiguous (``shape``);
 * ``memref.cast``: a static size of the result type differs from the operand's size (``shape``);
+* ``memref.copy`` (seen as the loop nest ``loom.lower.expand_copy`` makes of it): the source's and the target's
+  sizes differ (``shape``);
 * ``scf.for``: the step is not positive (``step``);
 * every scalar op with rules in ``loom.semantics.undefined`` (``divzero``, ``overflow``, ``wrap``, ``shift``,
   ``cast``), each condition being the rule's Z3 term over the operand terms.
@@ -25,6 +27,7 @@ import z3
 
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
+from loom.lower.expand_copy import COPY_MARK
 from loom.semantics.undefined import ub_rules
 from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, dim_term, source_position
 from loom.verify.refine.scf import ScfModel, View, _groups, _mixed, expand_sizes
@@ -49,11 +52,12 @@ class Site:
     why_not: str = ""
     show: dict = field(default_factory=dict)  # name -> term, printed in a counterexample
     also_at: tuple = ()  # other locations a run may report the error at (a DFG access's memory port)
+    op_name: str = ""  # the op the source has there, when the model sees its expansion (memref.copy)
 
     @property
     def oid(self) -> str:
         loc = source_position(self.op.loc)
-        return f"safe.{self.op.name.split('.', 1)[-1]}@{loc.line}:{loc.col}.{self.what}"
+        return f"safe.{(self.op_name or self.op.name).split('.', 1)[-1]}@{loc.line}:{loc.col}.{self.what}"
 
 
 @dataclass(eq=False)
@@ -96,6 +100,8 @@ class SafetyModel(ScfModel):
         elif name == "memref.cast":
             self._cast(op, ctx, pc)
         elif name == "scf.for":
+            if COPY_MARK in op.attributes:
+                self._copy(op, ctx, pc)
             self._step(op, ctx, pc)
         elif op.dialect in ("arith", "math"):
             self._scalar(op, ctx, pc)
@@ -260,6 +266,30 @@ class SafetyModel(ScfModel):
             return any_of(bad), {f"dim{k}": d for k, d in enumerate(src.sizes)}
 
         self._site(op, "shape", CAST_MISMATCH, "the memref's size is not the static size cast to", ctx, pc, build)
+
+    def _copy(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """A memref.copy's operands have the same sizes (the interpreter's check): the copy's loop nest reads
+        the source with its one load and writes the target with its one store."""
+
+        def build():
+            loads = [o for o in op.walk() if o.name == "memref.load"]
+            stores = [o for o in op.walk() if o.name == "memref.store"]
+            if len(loads) != 1 or len(stores) != 1:
+                raise Unsupported("a copy's loop nest without one load and one store", op)
+            src, dst = self.view(loads[0].operands[0]), self.view(stores[0].operands[1])
+            if len(src.sizes) != len(dst.sizes):
+                return z3.BoolVal(True), {}
+            show = {**{f"source_dim{k}": d for k, d in enumerate(src.sizes)},
+                    **{f"target_dim{k}": d for k, d in enumerate(dst.sizes)}}
+            return any_of([a != b for a, b in zip(src.sizes, dst.sizes)]), show
+
+        site = Site(op, "shape", CAST_MISMATCH, "the copy's source and target sizes differ", ctx, pc,
+                    op_name="memref.copy")
+        try:
+            site.bad, site.show = build()
+        except Unsupported as e:
+            site.why_not = e.reason
+        self.sites.append(site)
 
     def _step(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         unsigned = "unsignedCmp" in op.attributes
