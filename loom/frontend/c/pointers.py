@@ -176,6 +176,8 @@ class PointerRules:
                     scalars.add(str(ins.type))
                 elif ins.opcode == "store" and key(ops[1]) in same:
                     scalars.add(str(ops[0].type))
+        if len(geps) > 1 and "i8" in geps:
+            geps.discard("i8")  # byte offsets (a field of a struct) say nothing about the array's shape
         if len(geps) > 1:
             raise self.em.error(f"parameter '{arg.name}' is indexed as several types ({', '.join(sorted(geps))})")
         if geps:
