@@ -13,6 +13,14 @@ Forms (hardware parameters in ``[...]``, runtime state in ``{...}``):
     %r:2 = fabric.extmemory @e [ldCount = 1, ...] (%mem, %addr) : (memref<?xi32>, T) -> (T, T)
     %r:2 = fabric.instance @target(%a, %b) {sym_name = "x"} : (T, T) -> (T, T)
     fabric.yield %a, %b : T, T
+    fabric.temporal_pe @tpe(%a: T, ...) -> (T, ...) [num_instruction = N, ...] { function units; fabric.yield }
+    %r = fabric.temporal_pe @tpe [params] inputs(%a, ...) : (T...) -> (R...) { function units; fabric.yield }
+    %r:2 = fabric.temporal_sw @tsw [num_route_table = N] (%a) attributes {route_table = [...]} : (T) -> (T, T)
+    %r = fabric.fifo @f [depth = 2, bypassable] (%a) attributes {bypassed = true} : (T) -> (T)
+    %m = fabric.mux %a, %b {sel = 0 : i64, discard = false, disconnect = false} : T, T -> T   (inside an FU)
+    %t = fabric.add_tag %a {tag = 0 : i64} : i32 -> !fabric.tagged<!fabric.bits<32>, i1>
+    %u = fabric.map_tag %t [table_size = 2 : i64] attributes {table = [[1, 0, 1], ...]} : T -> R
+    %v = fabric.del_tag %u : !fabric.tagged<!fabric.bits<32>, i1> -> i32
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from __future__ import annotations
 from loom.dialects.func import FunctionSyntax
 from loom.dialects.opdef import OpDef
 from loom.dialects.syntax import AsmParser, AsmPrinter, OpDraft
-from loom.ir.attributes import Attribute, StringAttr, SymbolRefAttr, TypeAttr
+from loom.ir.attributes import Attribute, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Operation
 from loom.ir.types import FunctionType
 
@@ -28,6 +36,8 @@ from loom.ir.types import FunctionType
 PARAM_KEYS = (
     "latency", "interval", "connectivity_table", "decomposable_bits",
     "ldCount", "stCount", "lsqDepth", "memrefType", "numRegion", "is_private",
+    "depth", "bypassable", "table_size", "num_register", "num_instruction", "reg_fifo_depth",
+    "enable_share_operand_buffer", "operand_buffer_size", "num_route_table",
 )
 
 
@@ -41,8 +51,10 @@ def _parse_params(p: AsmParser, st: OpDraft) -> None:
         tok = p.next()
         if not tok.is_bare:
             raise p.error(f"expected a parameter name, found {tok.describe()}", tok)
-        p.expect("=", f" after parameter '{tok.value}'")
-        st.set_attr(p, tok.value, p.parse_attribute(), tok)
+        if p.accept("="):
+            st.set_attr(p, tok.value, p.parse_attribute(), tok)
+        else:  # a bare flag such as a FIFO's ``bypassable``
+            st.set_attr(p, tok.value, UnitAttr(), tok)
         if not p.accept(","):
             break
     p.expect("]", " to close the parameter list")
@@ -52,7 +64,8 @@ def _print_params(w: AsmPrinter, op: Operation) -> tuple[str, set[str]]:
     keys = [k for k in PARAM_KEYS if k in op.attributes]
     if not keys:
         return "", set()
-    return " [" + ", ".join(f"{k} = {w.attr(op.attributes[k])}" for k in keys) + "]", set(keys)
+    parts = [k if isinstance(op.attributes[k], UnitAttr) else f"{k} = {w.attr(op.attributes[k])}" for k in keys]
+    return " [" + ", ".join(parts) + "]", set(keys)
 
 
 class FabricDefSyntax:
@@ -200,6 +213,115 @@ class YieldSyntax:
         return " " + ", ".join(w.value(v) for v in op.operands) + " : " + ", ".join(w.type(v.type) for v in op.operands)
 
 
+class TemporalPESyntax:
+    """``fabric.temporal_pe``: a definition ``@name(%a: T, ...) -> (R, ...) [params] { body }`` (as spatial_pe), or an
+    inline instantiation ``@name [params] inputs(%a, ...) [attributes {...}] : (T...) -> (R...) { body }``."""
+
+    def __init__(self) -> None:
+        self._def = FabricDefSyntax()
+
+    def parse(self, p: AsmParser, st: OpDraft) -> None:
+        if p.peek(1).value == "(":  # ``@name(`` opens a definition's argument list
+            # A definition is isolated from above (its argument names may repeat the module's), an inline
+            # instantiation is not (the printer prints isolated ops with operands only generically): the
+            # OpDef is not isolated, so the definition's region is parsed under an isolated stand-in.
+            stack = getattr(p, "op_stack", None)
+            saved = stack[-1] if stack else None
+            if stack:
+                stack[-1] = (saved[0], _ISOLATED_PE)  # type: ignore[index]
+            try:
+                self._def.parse(p, st)
+            finally:
+                if stack:
+                    stack[-1] = saved
+            return
+        tok = p.peek()
+        st.set_attr(p, "sym_name", StringAttr(p.parse_symbol_name()), tok)
+        _parse_params(p, st)
+        p.expect("inputs", " (an inline temporal_pe lists its operands as 'inputs(%a, ...)')")
+        st.operands.extend(p.parse_operand_list("(", ")"))
+        dtok = p.peek()
+        for k, v in p.parse_attr_dict(keyword=True).items():
+            st.set_attr(p, k, v, dtok)
+        p.expect(":", " before the port types")
+        ftok = p.peek()
+        ft = p.parse_type()
+        if not isinstance(ft, FunctionType) or len(ft.inputs) != len(st.operands):
+            raise p.error(f"expected a function type with {len(st.operands)} input types", ftok)
+        st.operand_types, st.result_types = list(ft.inputs), list(ft.results)
+        st.regions.append(p.parse_region())
+
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if not op.operands and not op.results:
+            return self._def.print(w, op)
+        name = op.attributes.get("sym_name")
+        if not isinstance(name, StringAttr) or op.successors or len(op.regions) != 1 or not op.regions[0].blocks:
+            return None
+        if op.regions[0].blocks[0].args:
+            return None
+        params, own = _print_params(w, op)
+        ft = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+        out = f" {w.symbol(name.value)}{params} inputs(" + ", ".join(w.value(v) for v in op.operands) + ")"
+        out += w.attr_dict(op.attributes, own | {"sym_name"}, keyword=True)
+        return out + f" : {w.type(ft)} " + w.region(op.regions[0], entry_args=False)
+
+
+class MuxSyntax:
+    """``fabric.mux %a, %b {sel = 0 : i64, discard = false, disconnect = false} : T, T -> T`` (FU-internal
+    configured selector; a one-input, several-output mux is a demux)."""
+
+    def parse(self, p: AsmParser, st: OpDraft) -> None:
+        st.operands.extend(p.parse_operand_list())
+        dtok = p.peek()
+        for k, v in p.parse_attr_dict().items():
+            st.set_attr(p, k, v, dtok)
+        p.expect(":", " before the mux's types")
+        ttok = p.peek()
+        ins = p.parse_type_list()
+        if len(ins) != len(st.operands):
+            raise p.error(f"{len(st.operands)} mux operands but {len(ins)} input types", ttok)
+        p.expect("->", " between the mux's input and output types")
+        st.operand_types, st.result_types = list(ins), list(p.parse_type_list())
+
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if not op.operands or not op.results or op.regions or op.successors:
+            return None
+        return (" " + ", ".join(w.value(v) for v in op.operands) + w.attr_dict(op.attributes)
+                + " : " + ", ".join(w.type(v.type) for v in op.operands)
+                + " -> " + ", ".join(w.type(r.type) for r in op.results))
+
+
+class TagSyntax:
+    """``fabric.add_tag %a {tag = 0 : i64} : T -> R``, ``fabric.del_tag %t : T -> R`` and
+    ``fabric.map_tag %t [table_size = N] attributes {table = [...]} : T -> R`` (one operand, one result).
+
+    ``keyword`` prints the runtime attributes as ``attributes {...}`` (map_tag, as upstream writes it)."""
+
+    def __init__(self, keyword: bool) -> None:
+        self.keyword = keyword
+
+    def parse(self, p: AsmParser, st: OpDraft) -> None:
+        st.operands.append(p.parse_operand())
+        _parse_params(p, st)
+        dtok = p.peek()
+        for k, v in p.parse_attr_dict(keyword=True).items():
+            st.set_attr(p, k, v, dtok)
+        if p.at("{"):
+            for k, v in p.parse_attr_dict().items():
+                st.set_attr(p, k, v, dtok)
+        p.expect(":", " before the tag op's types")
+        ins = p.parse_type()
+        p.expect("->", " between the tag op's input and output types")
+        st.operand_types, st.result_types = [ins], [p.parse_type()]
+
+    def print(self, w: AsmPrinter, op: Operation) -> str | None:
+        if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors:
+            return None
+        params, own = _print_params(w, op)
+        out = f" {w.value(op.operands[0])}{params}{w.attr_dict(op.attributes, own, keyword=self.keyword)}"
+        return out + f" : {w.type(op.operands[0].type)} -> {w.type(op.results[0].type)}"
+
+
 def symbol_target(op: Operation) -> str | None:
     """The symbol a fabric.instance names (None when malformed)."""
     a: Attribute | None = op.attributes.get("module")
@@ -207,6 +329,7 @@ def symbol_target(op: Operation) -> str | None:
 
 
 _DEF = FabricDefSyntax()
+_ISOLATED_PE = OpDef("fabric.temporal_pe", _DEF, isolated=True, graph_regions=True)  # see TemporalPESyntax.parse
 _COMP = ComponentSyntax()
 
 OPS = [
@@ -218,4 +341,11 @@ OPS = [
     OpDef("fabric.memory", _COMP),
     OpDef("fabric.instance", InstanceSyntax()),
     OpDef("fabric.yield", YieldSyntax(), terminator=True),
+    OpDef("fabric.fifo", _COMP),
+    OpDef("fabric.temporal_sw", _COMP),
+    OpDef("fabric.temporal_pe", TemporalPESyntax(), graph_regions=True),  # not isolated: isolated ops with operands print generic
+    OpDef("fabric.mux", MuxSyntax()),
+    OpDef("fabric.add_tag", TagSyntax(keyword=False)),
+    OpDef("fabric.del_tag", TagSyntax(keyword=False)),
+    OpDef("fabric.map_tag", TagSyntax(keyword=True)),
 ]

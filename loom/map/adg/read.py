@@ -9,6 +9,7 @@ from loom.dialects.fabric import symbol_target
 from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
+from loom.map.adg.verify import DEFINITION_OPS, not_mappable_error, unmappable_op, verify_fabric
 from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, MemDef, Node, PEDef, Port, SwitchDef, bits_width, value_width
 
 NO_MODULE = "CPL_FABRIC_NO_MODULE"
@@ -78,8 +79,11 @@ def _bits_list(op: Operation, types: tuple[Type, ...], what: str) -> list[int]:
 # ----------------------------------------------------------------------------- function units
 
 
-def read_fu(op: Operation, opcode: int) -> FU:
-    """One fabric.function_unit, checked against the FU body rules."""
+def read_fu(op: Operation, opcode: int, allow_mux: bool = False) -> FU:
+    """One fabric.function_unit, checked against the FU body rules.
+
+    ``allow_mux``: ``fabric.mux`` may be in the body (the file-wide verifier; the mapper refuses such FUs
+    before it reads them, ``verify.unmappable_op``)."""
     ft = _sig(op)
     name = _sym(op)
     for t in (*ft.inputs, *ft.results):
@@ -96,7 +100,7 @@ def read_fu(op: Operation, opcode: int) -> FU:
     if not body:
         raise _err(f"function_unit @{name} body has no operation", op, FU_BODY)
     for b in body:
-        if b.name not in FU_ALLOWED:
+        if b.name not in FU_ALLOWED and not (allow_mux and b.name == "fabric.mux"):
             raise _err(f"'{b.name}' is not allowed in a function_unit body", b, FU_OP)
         if b.regions:
             raise _err(f"'{b.name}' in a function_unit body must not have regions", b, FU_BODY)
@@ -208,10 +212,14 @@ def read_adg(module: Module, filename: str = "") -> ADG:
 
         raise VerifyError(f"expected exactly one fabric.module, found {len(mods)}", Location(filename or module.filename, 1, 1), NO_MODULE)
     fmod = mods[0]
+    verify_fabric(module)  # the specs' rules for every op, before the mapper's narrower ones
     defs: dict[str, Operation] = {}
     for op in [*top, *fmod.regions[0].blocks[0].ops]:
-        if op.name in ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.function_unit", "fabric.extmemory", "fabric.memory") and not op.operands and not op.results:
+        if op.name in DEFINITION_OPS and op.name != "fabric.module" and not op.operands and not op.results:
             defs[_sym(op)] = op
+    bad = unmappable_op(fmod, defs)
+    if bad is not None:
+        raise not_mappable_error(*bad)
     fu_defs = {k: v for k, v in defs.items() if v.name == "fabric.function_unit"}
     pe_cache: dict[str, PEDef] = {}
     ft = _sig(fmod)
