@@ -47,6 +47,90 @@ def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
     return steps
 
 
+_PORT_KIND = {"sw": "sw", "pe": "pe", "memory": "memory", "extmemory": "memory"}
+
+
+def _fabric_port_table(m: Mapping) -> tuple[list[dict[str, Any]], dict[tuple, int]]:
+    """Every fabric port with a flat id, in a fixed order that depends on the ADG alone: module inputs, module
+    outputs, then each component in module order, inputs before outputs. Returns the table and (node, dir, k) -> id."""
+    adg = m.adg
+    table: list[dict[str, Any]] = []
+    ids: dict[tuple, int] = {}
+
+    def add(key: tuple, entry: dict[str, Any]) -> None:
+        ids[key] = len(table)
+        table.append({"id": len(table), **entry})
+
+    for k in range(len(adg.in_types)):
+        add((MODULE_IN, "o", k), {"kind": "module", "name": "module", "index": k, "dir": "in"})
+    for k in range(len(adg.out_widths)):
+        add((MODULE_OUT, "i", k), {"kind": "module", "name": "module", "index": k, "dir": "out"})
+    for node in adg.nodes:
+        kind = _PORT_KIND.get(node.kind, node.kind)
+        extra = {"memory_kind": node.kind} if kind == "memory" else {}
+        for d, widths, word in (("i", node.defn.in_widths, "in"), ("o", node.defn.out_widths, "out")):  # type: ignore[attr-defined]
+            for k in range(len(widths)):
+                add((node.name, d, k), {"kind": kind, "name": node.name, "index": k, "dir": word, **extra})
+    return table, ids
+
+
+def upstream_sections(m: Mapping) -> dict[str, Any]:
+    """``node_mappings``, ``edge_routings`` and ``port_table`` as spec-mapper-output names them.
+
+    Port ids: every fabric port is numbered in an order fixed by the ADG alone (module inputs, module outputs,
+    then each component in module order, inputs before outputs), and the ports of the function units this
+    mapping uses follow (kind ``fu``, with their PE). ``port_table`` lists the ports some path passes, by id
+    (an 8x8 mesh has thousands of ports; the ids of the others are skipped, not renumbered). An ``edge_routings`` ``path`` is the list of port
+    ids the value passes, from the producing FU output (or memory / module port) to the consuming FU input;
+    ``kind`` is ``routed``, or ``intra_fu`` for an edge inside a compound FU (no path). loom writes no partial
+    mappings, so ``unrouted`` never occurs, and it has no temporal PEs, so no edge is a temporal-register one.
+    ``hw_node`` is the component's position in the fabric module (null for a module port)."""
+    adg, src = m.adg, m.source
+    table, ids = _fabric_port_table(m)
+    position = {n.name: k for k, n in enumerate(adg.nodes)}
+    unit_of = {nid: (uid, k) for uid, _, phi in m.units for k, nid in phi.items()}
+    used_fus = sorted({(t[1], t[2]) for t in m.place.values() if t[0] == "fu"}, key=lambda x: (position[x[0]], x[1]))
+    for pe, opcode in used_fus:
+        fu = adg.node(pe).defn.fus[opcode]  # type: ignore[attr-defined]
+        for d, n_ports, word in (("i", len(fu.inputs), "in"), ("o", len(fu.outputs), "out")):
+            for k in range(n_ports):
+                ids[("fu", pe, opcode, d, k)] = len(table)
+                table.append({"id": len(table), "kind": "fu", "name": fu.name, "pe": pe, "index": k, "dir": word})
+    node_mappings = []
+    for n in src.nodes:
+        nid, body = unit_of.get(n.id, (n.id, None))
+        t = m.place[nid]
+        entry: dict[str, Any] = {"sw_node": n.id, "sw_op": n.name}
+        if t[0] == "fu":
+            fu = adg.node(t[1]).defn.fus[t[2]]  # type: ignore[attr-defined]
+            entry.update(hw_node=position[t[1]], hw_name=fu.name, pe_name=t[1], opcode=t[2])
+            if body is not None:
+                entry["body_op"] = body
+        elif t[0] == "mem":
+            entry.update(hw_node=position[t[1]], hw_name=t[1], pe_name=None)
+        else:  # a module port: ("in", k) or ("out", k)
+            port = (MODULE_IN, "o", t[1]) if t[0] == "in" else (MODULE_OUT, "i", t[1])
+            entry.update(hw_node=None, hw_name=port_name(port), pe_name=None)
+        node_mappings.append(entry)
+    edge_routings = []
+    for k, e in enumerate(src.edges):
+        ck = m.edge_map[k] if m.edge_map is not None else k
+        entry = {"sw_edge": k, "from": f"%{e.src[0]}#{e.src[1]}", "to": f"%{e.dst[0]}", "operand": e.dst[1]}
+        if ck is None:
+            edge_routings.append(dict(entry, kind="intra_fu", path=[]))
+            continue
+        ce = m.dfg.edges[ck]
+        path = [ids[p] for p in m.paths[ck]]
+        s_t, d_t = m.place[ce.src[0]], m.place[ce.dst[0]]
+        if s_t[0] == "fu":
+            path.insert(0, ids[("fu", s_t[1], s_t[2], "o", ce.src[1])])
+        if d_t[0] == "fu":
+            path.append(ids[("fu", d_t[1], d_t[2], "i", ce.dst[1])])
+        edge_routings.append(dict(entry, kind="routed", path=path))
+    used = sorted({k for r in edge_routings for k in r["path"]})
+    return {"node_mappings": node_mappings, "edge_routings": edge_routings, "port_table": [table[k] for k in used]}
+
+
 def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
     """The map.json document (file names only, so it does not depend on the checkout path)."""
     d, adg, src = m.dfg, m.adg, m.source
@@ -123,6 +207,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "fu_configs": dict(sorted(fu_configs.items())),
         "memory_regions": dict(sorted(regions.items())),
         "host_inputs": host,
+        **upstream_sections(m),
         "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
                   "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
                   "pes_used": used_pes, "pes_total": len(adg.pes()),
@@ -190,5 +275,16 @@ def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+_COMPACT = ("node_mappings", "edge_routings", "port_table")
+
+
 def dumps(doc: Any) -> str:
-    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+    """JSON text, indented; the entries of map.json's upstream sections one per line (they are many and flat)."""
+    if not isinstance(doc, dict) or not any(k in doc for k in _COMPACT):
+        return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+    marks = {k: f"@@loom-compact-{k}@@" for k in _COMPACT if k in doc}
+    text = json.dumps({k: (marks[k] if k in marks else v) for k, v in doc.items()}, indent=1, sort_keys=False)
+    for k, mark in marks.items():
+        rows = ",\n  ".join(json.dumps(e, sort_keys=False) for e in doc[k])
+        text = text.replace(json.dumps(mark), "[\n  " + rows + "\n ]" if rows else "[]", 1)
+    return text + "\n"
