@@ -373,3 +373,16 @@ def test_rtl_of_c_agrees_with_native(tmp_path, monkeypatch):
     got = {"results": doc["results"], "memrefs": {k: [x for row in v for x in row] if v and isinstance(v[0], list)
                                                   else v for k, v in doc["memrefs"].items()}}
     assert got == want
+
+
+def test_variable_length_array_runs_but_has_no_dfg(tmp_path):
+    """`int v[n]` is a memref.alloca of a dynamic size: the SCF stage runs it (as native code does); the DFG
+    cannot hold it, which is one error at the C declaration, not at a line of the generated MLIR."""
+    src = tmp_path / "vla.c"
+    src.write_text("int vla(const int *a, int *out, int n) {\n  if (n <= 0) return 0;\n  int v[n];\n  int s = 0;\n"
+                   "  for (int i = 0; i < n; i++) { s += a[i]; v[i] = s; }\n"
+                   "  for (int i = 0; i < n; i++) out[i] = v[n - 1 - i];\n  return s;\n}\n")
+    got = loom_sim(src, "vla", {"a": [1, 2, 3], "out": [0, 0, 0], "n": 3}, tmp_path)
+    assert got == {"results": [6], "memrefs": {"a": [1, 2, 3], "out": [6, 3, 1]}}
+    rc, _, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
+    assert rc == 2 and err.startswith(f"{src}:3:3: error: [CPL_LOWER_UNSUPPORTED]"), err

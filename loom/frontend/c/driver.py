@@ -97,7 +97,8 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Opti
     pragmas = pragma_lines(path)
     selection = select(scf_module, region, pragmas)
     scf = print_module(scf_module, debuginfo=True)
-    return CArtifacts(ll=ll, cf=cf, scf=scf, module=parse_text(scf, str(path)), kernels=selection.kernels,
+    return CArtifacts(ll=ll, cf=cf, scf=scf, module=_at_c_lines(parse_text(scf, f"{path}.scf.mlir")),
+                      kernels=selection.kernels,
                       report=selection.report,
                       per_candidate=region in ("nest", "innermost") or (region is None and bool(pragmas)))
 
@@ -139,3 +140,13 @@ def _in_c_source(e: LoomError, cf: str, cf_name: str) -> LoomError:
                 e.loc = Location(m[1], int(m[2]), int(m[3]))
                 break
     return e
+
+
+def _at_c_lines(module):
+    """``module`` with every op located at the C line its ``loc(...)`` names (the parser locates ops in the
+    MLIR text), so that later stages' errors and reports (lowering, sim, verify) point into the C file."""
+    for op in module.walk():
+        m = _LOC.search(op.loc.text or "")
+        if m:
+            op.loc = Location(m[1], int(m[2]), int(m[3]), op.loc.text)
+    return module

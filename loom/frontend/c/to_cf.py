@@ -43,7 +43,8 @@ MATH = {"fabs": ("math.absf", 1), "sqrt": ("math.sqrt", 1), "exp": ("math.exp", 
         "fma": ("math.fma", 3), "fmax": ("arith.maxnumf", 2), "fmin": ("arith.minnumf", 2),
         "maxnum": ("arith.maxnumf", 2), "minnum": ("arith.minnumf", 2), "smax": ("arith.maxsi", 2),
         "smin": ("arith.minsi", 2), "umax": ("arith.maxui", 2), "umin": ("arith.minui", 2)}
-IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias", "llvm.var.annotation")
+IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias", "llvm.var.annotation",
+                 "llvm.stacksave", "llvm.stackrestore")  # the last two: a VLA's scope (its memref.alloca's)
 _NAME = re.compile(r"[^A-Za-z0-9_.$-]")
 
 
@@ -324,9 +325,20 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
             t = lt.alloca_type(text)
             dims, scalar = t.dims()
             rest = text.split("alloca", 1)[1].strip()[len(t.text):]
-            if scalar.text not in lt.SCALARS or not (rest == "" or rest.startswith((", align", ", !"))):
+            if scalar.text not in lt.SCALARS:
                 raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
             name = em.fresh(ins.name or "local")
+            if rest.startswith(", i") and len(ops) == 1 and ops[0].value_kind.name != "constant_int":
+                # a variable-length array `T v[n]`: memref.alloca(%n) : memref<?x...xT>
+                count = self.value(ops[0])
+                n_ix = em.fresh("vla_n")
+                em.emit(f"{n_ix} = arith.index_cast {count} : {em.types[count]} to index")
+                p = Ptr(name, [None, *dims], lt.SCALARS[scalar.text], [0], key=name)
+                em.emit(f"{name} = memref.alloca({n_ix}) : {p.memref()}")
+                em.ptrs[ins.name] = p
+                return
+            if not (rest == "" or rest.startswith((", align", ", !"))):
+                raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
             p = Ptr(name, dims or [1], lt.SCALARS[scalar.text], [0], virtual=bool(dims), key=name)
             em.emit(f"{name} = memref.alloca() : {p.memref()}")
             em.ptrs[ins.name] = p
