@@ -39,9 +39,26 @@ def raise_module(module):
 def raise_loops(func: Operation) -> None:
     """Every counted scf.while under ``func`` (innermost first) replaced by an scf.for."""
     for op in [o for o in func.walk() if o.name == "scf.while"][::-1]:
+        _hoist_invariants(op)
         loop = _counted(op)
         if loop is not None:
             _rewrite(func, op, *loop)
+
+
+def _hoist_invariants(op: Operation) -> None:
+    """Move the arith/math ops of a while loop's before region whose operands come from outside the loop
+    (``i < n - 1``, ``i < N * M``) to just before it. The before region runs at least once, so this only
+    computes them once instead of on every test, and the bound becomes a value defined outside."""
+    before = op.regions[0].blocks[0]
+    block = op.parent
+    inside = set(before.args)
+    for o in list(before.ops):
+        movable = o.dialect in ("arith", "math") and not o.regions and all(v not in inside for v in o.operands)
+        if movable:
+            before.remove(o)
+            block.insert(block.ops.index(op), o)
+        else:
+            inside.update(o.results)
 
 
 def _const_int(v: Value):
