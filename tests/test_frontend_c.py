@@ -216,13 +216,15 @@ def test_counted_loops_only_become_for(tmp_path):
                    " return s; }\n"
                    "void g(int *a, unsigned n) { for (unsigned i = 0; i < n; i++) a[i] = i; }\n"
                    "void h(int *a, int n) { for (int i = n; i > 0; i -= 2) a[i] = i; }\n"
-                   "void k(int *a, int n, int m) { for (int i = 0; i < n * m - 1; i++) a[i] = i; }\n")
+                   "void k(int *a, int n, int m) { for (int i = 0; i < n * m - 1; i++) a[i] = i; }\n"
+                   "void d(int *a, int n) { int i = 0; do { a[i] = i; i += 2; } while (i < n); }\n")
     scf = compile_c(src).scf
     funcs = scf.split("func.func")
     assert "scf.while" in funcs[1] and "scf.for" not in funcs[1]
     assert "scf.for unsigned" in funcs[2]
     assert "scf.while" in funcs[3]
     assert "scf.for" in funcs[4] and "scf.while" not in funcs[4]  # the invariant bound n * m - 1 is hoisted
+    assert "scf.for" in funcs[5] and "arith.maxsi" in funcs[5]  # a do-while runs once: to max(n, 0 + 1)
 
 
 UNSUPPORTED = [

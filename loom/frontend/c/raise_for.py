@@ -1,4 +1,5 @@
-"""SCF stage: lift_cf's scf.while/scf.if, then counted ``scf.while`` loops recognised as ``scf.for``.
+"""SCF stage: lift_cf's scf.while/scf.if, then counted ``scf.while`` loops recognised as ``scf.for``
+(loops tested at the top, and do-while loops: ``for %i = init to max(n, init + 1)``).
 
 A while loop is a for loop when its before region only compares one carried value ``i`` with a bound
 defined outside the loop (``i < n``, ``i <= n``, ``n > i``; signed, or unsigned with step 1) and forwards
@@ -43,6 +44,10 @@ def raise_loops(func: Operation) -> None:
         loop = _counted(op)
         if loop is not None:
             _rewrite(func, op, *loop)
+            continue
+        rotated = _counted_do_while(op)
+        if rotated is not None:
+            _rewrite_do_while(func, op, *rotated)
 
 
 def _hoist_invariants(op: Operation) -> None:
@@ -201,3 +206,88 @@ def drop_dead(func: Operation) -> None:
             return
         for o in dead:
             o.parent.remove(o)
+
+
+def _counted_do_while(op: Operation):
+    """A do-while counting loop (``do { ... i += c; } while (i < n)``): its before region is the whole body
+    and ends testing ``i + c < n`` with ``n`` from outside; the after region only passes the values back.
+    Returns (k: the counter's position, next value, bound, unsigned, step) or None."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    cond, y = before.terminator, after.terminator
+    if cond is None or cond.name != "scf.condition" or y is None or y.name != "scf.yield" or len(after.ops) != 1:
+        return None
+    forwarded = list(cond.operands[1:])
+    # the after region passes forwarded value f back as carried value j: yield[j] = after.args[p], f = fwd[p]
+    back = []
+    for v in y.operands:
+        if v not in after.args:
+            return None
+        back.append(forwarded[after.args.index(v)])
+    c = cond.operands[0]
+    if type(c).__name__ != "OpResult" or c.owner.name != "arith.cmpi" or c.owner.parent is not before:
+        return None
+    cmp = c.owner
+    if sum(1 for o in before.ops for x in o.walk() if c in x.operands) != 1:
+        return None
+    pred = CMPI_PREDICATES[cmp.attributes["predicate"].value]
+    nxt, bound = cmp.operands
+    if pred not in ("slt", "ult") or type(nxt).__name__ != "OpResult" or nxt.owner.name != "arith.addi":
+        return None
+    if type(bound).__name__ == "OpResult" and any(bound.owner is o for o in before.walk()) or bound in before.args:
+        return None
+    if nxt not in back or any(f not in back for f in forwarded):
+        return None  # a value forwarded only to the code after the loop: not raised
+    k = back.index(nxt)
+    a, b = nxt.owner.operands
+    step = b if a is before.args[k] else a if b is before.args[k] else None
+    st = _const_int(step) if step is not None else None
+    if st is None or st <= 0 or (pred == "ult" and st != 1):
+        return None
+    if any(_used(op.results[forwarded.index(nxt)], op.parent)) or forwarded.count(nxt) != 1:
+        return None
+    return k, back, bound, pred == "ult", step
+
+
+def _rewrite_do_while(func: Operation, op: Operation, k: int, back: list, bound: Value, unsigned: bool,
+                      step: Value) -> None:
+    """``for %i = init to max(n, init + 1) step c``: the body runs for ``init`` and then while ``i + c < n``."""
+    block = op.parent
+    at = block.ops.index(op)
+    before = op.regions[0].blocks[0]
+    cond = before.terminator
+    init = op.operands[k]
+    t = init.type
+    loc = op.loc
+
+    def put(o: Operation) -> Value:
+        nonlocal at
+        block.insert(at, o)
+        at += 1
+        return o.results[0]
+
+    st = step
+    if type(step).__name__ == "OpResult" and step.owner.parent is not block:
+        st = put(clone_op(step.owner, {}))
+    one = put(Operation.create("arith.constant", [], [t], {"value": IntegerAttr(1, t)}, loc=loc))
+    first_end = put(Operation.create("arith.addi", [init, one], [t], loc=loc))
+    ub = put(Operation.create("arith.maxui" if unsigned else "arith.maxsi", [bound, first_end], [t], loc=loc))
+    carried = [j for j in range(len(before.args)) if j != k]
+    body = Block.create([t] + [before.args[j].type for j in carried],
+                        [before.args[k].name_hint] + [before.args[j].name_hint for j in carried])
+    env: dict[Value, Value] = {before.args[k]: body.args[0]}
+    for n, j in enumerate(carried):
+        env[before.args[j]] = body.args[1 + n]
+    for o in before.ops:
+        if o is not cond and o is not cond.operands[0].owner:
+            body.append(clone_op(o, env))
+    body.append(Operation.create("scf.yield", [env.get(back[j], back[j]) for j in carried], loc=loc))
+    attrs = {"unsignedCmp": UnitAttr()} if unsigned else {}
+    new = Operation.create("scf.for", [init, ub, st] + [op.operands[j] for j in carried],
+                           [before.args[j].type for j in carried], attrs, [Region.of(body)], loc=loc)
+    block.insert(at, new)
+    forwarded = list(cond.operands[1:])
+    for r, f in zip(op.results, forwarded):
+        if f in back and back.index(f) != k:
+            replace_all_uses(func, r, new.results[carried.index(back.index(f))])
+        # else the counter after the loop: unused (checked by _counted_do_while)
+    block.remove(op)
