@@ -223,3 +223,56 @@ def test_duplicate_definition_in_a_mappable_fabric_is_refused() -> None:
                                         r"name 'test_sw': defined at top level and in a fabric.module"):
         read_adg(parse_text(text[:at] + local + text[at:], "x.mlir"))
     read_adg(parse_text(text, "x.mlir"))  # the file itself is fine
+
+
+INLINE_PE = f"""module {{
+  fabric.module @m(%a: {B}, %b: {B}) -> ({B}) {{
+    fabric.function_unit @sub(%x: i32, %y: i32) -> (i32) [latency = 1, interval = 1] {{
+      %d = arith.subi %x, %y : i32
+      fabric.yield %d : i32
+    }}
+    %p = fabric.spatial_pe @pe_in inputs(%a, %b) : ({B}, {B}) -> ({B}) {{
+      fabric.function_unit @add(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {{
+        %s = arith.addi %a, %b : i32
+        fabric.yield %s : i32
+      }}
+      fabric.instance @sub() {{sym_name = "sub_0"}} : () -> ()
+      fabric.yield
+    }}
+    fabric.yield %p : {B}
+  }}
+}}
+"""
+SUB_DFG = """handshake.func @k(%x: i32, %y: i32, ...) -> (i32) attributes {argNames = ["x", "y"], resNames = ["r"]} {
+  %d = arith.subi %x, %y : i32
+  handshake.return %d : i32
+}
+"""
+
+
+def test_inline_spatial_pe_round_trips_maps_and_is_proved() -> None:
+    """An inline ``fabric.spatial_pe @n inputs(...)`` is its own definition; FU argument names may repeat the module's."""
+    from loom.map.dfg import read_dfg
+    from map_helpers import map_and_check
+
+    module = parse_text(INLINE_PE, "p.fabric.mlir")
+    text = print_module(module)
+    assert "fabric.spatial_pe @pe_in inputs(%a, %b) : (" in text and print_module(parse_text(text)) == text
+    adg = read_adg(module)
+    assert [(n.name, n.kind, [f.name for f in n.defn.fus]) for n in adg.nodes] == [("pe_in", "pe", ["add", "sub"])]
+    dfg = read_dfg([f for f in parse_text(SUB_DFG).functions() if f.name == "handshake.func"][0])
+    _, _, doc, rep = map_and_check(dfg, adg)
+    assert rep.ok, rep.violations
+    assert {e["sw_op"]: (e["hw_name"], e["pe_name"]) for e in doc["node_mappings"]}["arith.subi"] == ("sub", "pe_in")
+
+
+def test_inline_spatial_pe_with_a_mux_is_not_mappable_and_must_sit_in_a_module() -> None:
+    mux = INLINE_PE.replace("      %d = arith.subi %x, %y : i32\n      fabric.yield %d : i32",
+                            "      %d = arith.subi %x, %y : i32\n      %e = arith.addi %x, %y : i32\n"
+                            "      %o = fabric.mux %d, %e {sel = 0 : i64} : i32, i32 -> i32\n      fabric.yield %o : i32")
+    with pytest.raises(LoomError, match=r"^p.mlir:6:7: error: \[CPL_FABRIC_NOT_MAPPABLE\].*fabric.mux"):
+        read_adg(parse_text(mux, "p.mlir"))
+    nested = INLINE_PE.replace("      fabric.instance @sub()", f"      %q = fabric.spatial_pe @inner inputs(%a) : ({B}) -> ({B}) {{\n"
+                               "        fabric.yield\n      }\n      fabric.instance @sub()")
+    with pytest.raises(LoomError, match=r"^p.mlir:12:7: error: \[CPL_FABRIC_PLACEMENT\] inline fabric.spatial_pe must appear"):
+        read_adg(parse_text(nested, "p.mlir"))

@@ -8,6 +8,7 @@ Forms (hardware parameters in ``[...]``, runtime state in ``{...}``):
 
     fabric.module @m(%a: T, ...) -> (T, ...) [attributes {...}] { graph body }
     fabric.spatial_pe @pe(%a: T, ...) -> (T, ...) { fabric.function_unit ... fabric.yield }
+    %r = fabric.spatial_pe @pe inputs(%a, ...) : (T...) -> (R...) { fabric.function_unit ... fabric.yield }
     fabric.function_unit @fu(%a: T) -> (T) [latency = L, interval = I] { body; fabric.yield %x : T }
     fabric.spatial_sw @sw [connectivity_table = [...]] : (T, ...) -> (T, ...)
     %r:2 = fabric.extmemory @e [ldCount = 1, ...] (%mem, %addr) : (memref<?xi32>, T) -> (T, T)
@@ -213,12 +214,13 @@ class YieldSyntax:
         return " " + ", ".join(w.value(v) for v in op.operands) + " : " + ", ".join(w.type(v.type) for v in op.operands)
 
 
-class TemporalPESyntax:
-    """``fabric.temporal_pe``: a definition ``@name(%a: T, ...) -> (R, ...) [params] { body }`` (as spatial_pe), or an
-    inline instantiation ``@name [params] inputs(%a, ...) [attributes {...}] : (T...) -> (R...) { body }``."""
+class PESyntax:
+    """``fabric.spatial_pe`` / ``fabric.temporal_pe``: a definition ``@name(%a: T, ...) -> (R, ...) [params] { body }``,
+    or an inline instantiation ``@name [params] inputs(%a, ...) [attributes {...}] : (T...) -> (R...) { body }``."""
 
-    def __init__(self) -> None:
+    def __init__(self, isolated_def: OpDef) -> None:
         self._def = FabricDefSyntax()
+        self._isolated = isolated_def
 
     def parse(self, p: AsmParser, st: OpDraft) -> None:
         if p.peek(1).value == "(":  # ``@name(`` opens a definition's argument list
@@ -228,7 +230,7 @@ class TemporalPESyntax:
             stack = getattr(p, "op_stack", None)
             saved = stack[-1] if stack else None
             if stack:
-                stack[-1] = (saved[0], _ISOLATED_PE)  # type: ignore[index]
+                stack[-1] = (saved[0], self._isolated)  # type: ignore[index]
             try:
                 self._def.parse(p, st)
             finally:
@@ -329,12 +331,14 @@ def symbol_target(op: Operation) -> str | None:
 
 
 _DEF = FabricDefSyntax()
-_ISOLATED_PE = OpDef("fabric.temporal_pe", _DEF, isolated=True, graph_regions=True)  # see TemporalPESyntax.parse
+# the isolated stand-ins a PE definition's region is parsed under (see PESyntax.parse)
+_ISOLATED_SPE = OpDef("fabric.spatial_pe", _DEF, isolated=True, graph_regions=True)
+_ISOLATED_TPE = OpDef("fabric.temporal_pe", _DEF, isolated=True, graph_regions=True)
 _COMP = ComponentSyntax()
 
 OPS = [
     OpDef("fabric.module", _DEF, isolated=True, graph_regions=True),
-    OpDef("fabric.spatial_pe", _DEF, isolated=True, graph_regions=True),
+    OpDef("fabric.spatial_pe", PESyntax(_ISOLATED_SPE), graph_regions=True),  # not isolated: see fabric.temporal_pe
     OpDef("fabric.function_unit", _DEF, isolated=True),
     OpDef("fabric.spatial_sw", _COMP),
     OpDef("fabric.extmemory", _COMP),
@@ -343,7 +347,7 @@ OPS = [
     OpDef("fabric.yield", YieldSyntax(), terminator=True),
     OpDef("fabric.fifo", _COMP),
     OpDef("fabric.temporal_sw", _COMP),
-    OpDef("fabric.temporal_pe", TemporalPESyntax(), graph_regions=True),  # not isolated: isolated ops with operands print generic
+    OpDef("fabric.temporal_pe", PESyntax(_ISOLATED_TPE), graph_regions=True),  # not isolated: isolated ops with operands print generic
     OpDef("fabric.mux", MuxSyntax()),
     OpDef("fabric.add_tag", TagSyntax(keyword=False)),
     OpDef("fabric.del_tag", TagSyntax(keyword=False)),

@@ -132,7 +132,9 @@ def read_fu(op: Operation, opcode: int, allow_mux: bool = False) -> FU:
 
 
 def read_pe(op: Operation, fu_defs: dict[str, Operation]) -> PEDef:
-    ft = _sig(op)
+    """One spatial PE: a definition (ports in ``function_type``) or an inline one (ports = its operands/results)."""
+    ft = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results)) if (
+        op.operands or op.results) else _sig(op)
     fus: list[FU] = []
     for inner in op.regions[0].blocks[0].ops:
         if inner.name == "fabric.function_unit":
@@ -248,7 +250,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
                 raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
             kind_op, sig = target, _sig(target)
             name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
-        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory"):
+        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe"):
             kind_op = op
             sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
             name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
@@ -262,7 +264,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
         if [v.type for v in op.operands] != list(sig.inputs) or [r.type for r in op.results] != list(sig.results):
             raise _err(f"'{name}' port types do not match its definition @{_sym(kind_op)} {sig}", op, INSTANCE_PORTS)
         if kind_op.name == "fabric.spatial_pe":
-            key = _sym(kind_op)
+            key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"  # an inline PE is its own definition
             if key not in pe_cache:
                 pe_cache[key] = read_pe(kind_op, fu_defs)
             node = Node(name, "pe", pe_cache[key], op.loc)

@@ -65,7 +65,7 @@ SW_DECOMPOSABLE = "CPL_FABRIC_SW_DECOMPOSABLE"
 # ops that have a definition form (no operands, no results) besides an inline one
 DEFINITION_OPS = ("fabric.module", "fabric.spatial_pe", "fabric.temporal_pe", "fabric.spatial_sw", "fabric.temporal_sw",
                   "fabric.function_unit", "fabric.memory", "fabric.extmemory", "fabric.fifo")
-INLINE_OPS = ("fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
+INLINE_OPS = ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
               "fabric.extmemory", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
 # ops loom's mapper cannot place, route or configure yet
 NOT_MAPPABLE_OPS = ("fabric.fifo", "fabric.mux", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
@@ -427,9 +427,12 @@ def unmappable_op(fmod: Operation, defs: dict[str, Operation]) -> Optional[tuple
     for op in fmod.regions[0].blocks[0].ops:
         if op.name in NOT_MAPPABLE_OPS and (op.operands or op.results):
             return op, op.name
-        if op.name != "fabric.instance":
+        if op.name == "fabric.spatial_pe":
+            target: Optional[Operation] = op  # an inline spatial PE
+        elif op.name != "fabric.instance":
             continue
-        target = defs.get(symbol_target(op) or "")
+        else:
+            target = defs.get(symbol_target(op) or "")
         if target is None:
             continue
         if target.name in NOT_MAPPABLE_OPS:
