@@ -276,3 +276,38 @@ def test_inline_spatial_pe_with_a_mux_is_not_mappable_and_must_sit_in_a_module()
                                "        fabric.yield\n      }\n      fabric.instance @sub()")
     with pytest.raises(LoomError, match=r"^p.mlir:12:7: error: \[CPL_FABRIC_PLACEMENT\] inline fabric.spatial_pe must appear"):
         read_adg(parse_text(nested, "p.mlir"))
+
+
+PORTS_FABRIC = """module {
+  fabric.spatial_pe @inv(%c: !fabric.bits<1>, %v: !fabric.bits<32>) -> (!fabric.bits<32>) {
+    fabric.function_unit @fu_inv(%x: i1, %y: i32) -> (i32) [latency = -1, interval = -1] {
+      %o = dataflow.invariant %x, %y : i1, i32 -> i32
+      fabric.yield %o : i32
+    }
+    fabric.yield
+  }
+  fabric.module @m(%c: !fabric.bits<1>, %v: !fabric.bits<32>) -> (!fabric.bits<32>) {
+    %p = fabric.instance @inv(%c, %v) {sym_name = "pe_0"} : (!fabric.bits<1>, !fabric.bits<32>) -> (!fabric.bits<32>)
+    fabric.yield %p : !fabric.bits<32>
+  }
+}
+"""
+PORTS_DFG = """handshake.func @k(%cond: i1, %value: i32, ...) -> (i32) attributes {argNames = ["cond", "value"], resNames = ["r"]} {
+  %o = dataflow.invariant %cond, %value : i1, i32 -> i32
+  handshake.return %o : i32
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_narrow_argument_never_takes_the_only_port_a_wide_one_fits(seed: int) -> None:
+    """The i1 fits both module inputs, the i32 only the wide one: ports and memories are placed as a matching, so
+    every seed maps (before, the i1 could take the wide port and the mapper gave up: 'all compatible places taken')."""
+    from loom.map.dfg import read_dfg
+    from map_helpers import map_and_check
+
+    adg = read_adg(parse_text(PORTS_FABRIC))
+    dfg = read_dfg([f for f in parse_text(PORTS_DFG).functions() if f.name == "handshake.func"][0])
+    m, _, doc, rep = map_and_check(dfg, adg, seed=seed)
+    assert rep.ok, rep.violations
+    assert {e["sw_node"]: e["hw_name"] for e in doc["node_mappings"]}["arg.value"] == "module.in1"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Optional
 from collections import deque
+from typing import Any, Optional
+
+import networkx as nx
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT
 from loom.map.dfg import DFG
@@ -99,11 +101,16 @@ class Placer:
 
     def greedy(self) -> None:
         """Memories and ports first, then ops in breadth-first order from them, each at its cheapest free spot."""
-        order = [n.id for n in self.dfg.nodes if n.kind != "op"] + self._bfs_ops()
-        for nid in order:
+        fixed = [n.id for n in self.dfg.nodes if n.kind != "op"]
+        order = fixed + self._bfs_ops()
+        for i, nid in enumerate(order):
             free = [t for t in self.cands[nid] if _resource(t) not in self.owner]
             if not free:
                 raise PlacementFull(nid, dict(self.place))
+            if i < len(fixed):  # keep the other memories and ports placeable: a port may fit several of them
+                rest = fixed[i + 1:]
+                keep = [t for t in free if self._matchable(rest, {_resource(t)})]
+                free = keep or free
             sample = free if len(free) <= 48 else self.rng.sample(free, 48)
             best, best_c = None, None
             for t in sample:
@@ -113,6 +120,20 @@ class Placer:
                     best, best_c = t, c
             del self.place[nid]
             self._assign(nid, best)  # type: ignore[arg-type]
+
+    def _matchable(self, nodes: list[str], also_taken: set[str]) -> bool:
+        """Whether ``nodes`` can all still get distinct free resources (bipartite matching) when ``also_taken``
+        is taken too. Without it a narrow value could take the only port wide enough for a later one."""
+        if not nodes:
+            return True
+        g = nx.Graph()
+        g.add_nodes_from(("n", v) for v in nodes)
+        for v in nodes:
+            for t in self.cands[v]:
+                r = _resource(t)
+                if r not in self.owner and r not in also_taken:
+                    g.add_edge(("n", v), ("r", r))
+        return len(nx.bipartite.hopcroft_karp_matching(g, top_nodes=[("n", v) for v in nodes])) // 2 == len(nodes)
 
     def _bfs_ops(self) -> list[str]:
         succ: dict[str, list[str]] = {}
