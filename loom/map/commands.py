@@ -37,7 +37,7 @@ def run_adg_mesh(args) -> int:
 def run_adg_verify(args) -> int:
     """Check each fabric file against the fabric rules; a valid fabric the mapper cannot use yet is still ok."""
     from loom.map.adg.read import load_adg
-    from loom.map.adg.verify import NOT_MAPPABLE
+    from loom.map.adg.verify import NotMappable
 
     for name in args.inputs:
         path = Path(name)
@@ -45,12 +45,8 @@ def run_adg_verify(args) -> int:
             raise LoomError("cannot read input file: no such file", Location(str(path), 1, 1))
         try:
             adg = load_adg(str(path))
-        except LoomError as e:
-            if e.code != NOT_MAPPABLE:
-                raise
-            # verify_fabric passed (it runs first): the file is valid, only loom map cannot use it yet
-            print(f"{path}: ok: valid fabric; not mappable by loom map yet: {e.message.split('onto ')[1].split(' yet')[0]} "
-                  f"at line {e.loc.line}")
+        except NotMappable as e:  # verify_fabric passed (it runs first): valid, only loom map cannot use it yet
+            print(f"{path}: ok: valid fabric; not mappable by loom map yet: {e.what} at line {e.loc.line}")
             continue
         print(f"{path}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
               f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}")

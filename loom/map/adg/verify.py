@@ -449,10 +449,18 @@ def unmappable_op(fmod: Operation, defs: dict[str, Operation]) -> Optional[tuple
     return None
 
 
-def not_mappable_error(op: Operation, kind: str) -> VerifyError:
+class NotMappable(VerifyError):
+    """A valid fabric whose module uses ``what``, which the mapper cannot place yet (``CPL_FABRIC_NOT_MAPPABLE``)."""
+
+    def __init__(self, what: str, op: Operation) -> None:
+        super().__init__(f"the fabric is valid, but loom map cannot map onto {what} yet; `loom adg verify` accepts it",
+                         op.loc, NOT_MAPPABLE)
+        self.what = what
+
+
+def not_mappable_error(op: Operation, kind: str) -> NotMappable:
     """The one-line refusal ``loom map`` gives for a valid fabric it cannot map onto yet."""
     what = {"fabric.mux": "a function unit with fabric.mux (configurable FU shape)",
             "fabric.fifo": "fabric.fifo", "fabric.temporal_pe": "fabric.temporal_pe",
             "fabric.temporal_sw": "fabric.temporal_sw"}.get(kind, f"{kind} (tagged routing)")
-    return _err(f"the fabric is valid, but loom map cannot map onto {what} yet; "
-                f"`loom adg verify` accepts it", op, NOT_MAPPABLE)
+    return NotMappable(what, op)
