@@ -263,3 +263,16 @@ def test_a_clamped_float_converts_safely_and_an_unclamped_one_is_refuted(tmp_pat
     rc, doc = _verify(bad)
     (got,) = [o for o in doc["obligations"] if o["id"].startswith("safe.fptosi@")]
     assert rc == 1 and got["status"] == "refuted" and got["counterexample"]["error"].startswith("RT_ARITH_CAST_RANGE")
+
+
+def test_a_loop_in_a_branch_not_taken_gives_no_facts_after_the_branch(tmp_path):
+    """The facts of a loop that ended hold only where it ran: a while loop that never ends, in one branch, must
+    not make the load after the branch vacuously safe on the other branch (there it reads a[n], any n). The
+    refutation is replayed by an independent loom sim run."""
+    rc, doc = _verify(DATA / "branch_spin.scf.mlir")
+    (o,) = [o for o in doc["obligations"] if o["id"] == "safe.load@18:3.bounds"]
+    assert rc == 1 and o["status"] == "refuted"
+    inputs = tmp_path / "in.json"
+    inputs.write_text(json.dumps(o["counterexample"]["inputs"]))
+    run = json.loads(loom("sim", str(DATA / "branch_spin.scf.mlir"), "--inputs", str(inputs), "--json").stdout)
+    assert run["status"] == "error" and run["error"].startswith("RT_MEMREF_OUT_OF_BOUNDS")

@@ -9,9 +9,9 @@ symbols, valid in every iteration of every activation:
   with a constant step, ``iv - lb`` is a multiple of it; a ``dataflow.stream`` body
   (``+=``, ``<``) the same, with the positive step a premise (a stream runs with any step);
 * an ``scf.while`` after-region (phase ``body``): its condition held;
-* after a loop (one activated in the site's context or an enclosing one, not around the site): the
-  state it ended in (its exit symbols) satisfies its invariants, and an ``scf.while``'s condition is false
-  there -- a run only gets past a loop that ended;
+* after a loop (one activated in the site's context or an enclosing one, not around the site): where
+  the loop ran (its path condition), the state it ended in (its exit symbols) satisfies its invariants,
+  and an ``scf.while``'s condition is false there -- a run only gets past a loop that ended;
 * every loop: the inductive ones among candidate invariants relating each loop-carried
   integer to its initial value (``>=``/``<=``, signed and unsigned), found by Houdini:
   drop every candidate the solver cannot show preserved by one iteration (under the
@@ -107,13 +107,17 @@ class LoopFacts:
         out: list[z3.BoolRef] = []
         for f in self._before(ctx):
             sub = f.exit_subst()
+            facts: list[z3.BoolRef] = []
             owned_by = getattr(self.model, "owned", None)  # symbols each loop's iteration owns (SCF models)
             if f.cont is not None and f not in self.model.for_loops and owned_by is not None:
                 owned = owned_by.get(f, set()) - {sv.sym.decl().name() for sv in f.state}
                 if mentions(f.cont, owned) is None:  # not a value read in the last evaluation only
-                    out.append(z3.Not(z3.substitute(f.cont, *sub)))
+                    facts.append(z3.Not(z3.substitute(f.cont, *sub)))
             if invariants:
-                out += [z3.substitute(p, *sub) for p in self.invariants_of(f)]
+                facts += [z3.substitute(p, *sub) for p in self.invariants_of(f)]
+            # only where the loop ran: a loop in a branch not taken says nothing (and one that never ends
+            # would otherwise make every later site vacuously safe on the other path)
+            out += [z3.Implies(f.pc, p) for p in facts]
         return out
 
     def _before(self, ctx: Ctx) -> list[Frame]:
