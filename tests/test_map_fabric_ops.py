@@ -6,6 +6,7 @@ The fabrics here are written for these tests (not copied from upstream)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -311,3 +312,49 @@ def test_a_narrow_argument_never_takes_the_only_port_a_wide_one_fits(seed: int) 
     m, _, doc, rep = map_and_check(dfg, adg, seed=seed)
     assert rep.ok, rep.violations
     assert {e["sw_node"]: e["hw_name"] for e in doc["node_mappings"]}["arg.value"] == "module.in1"
+
+
+TWO_PE = """module {
+  fabric.spatial_sw @pick [connectivity_table = ["11"]] : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>)
+  fabric.spatial_pe @mul_pe(%p: !fabric.bits<32>, %q: !fabric.bits<32>) -> (!fabric.bits<32>) {
+    fabric.function_unit @fu_mul(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
+      %r = arith.muli %a, %b : i32
+      fabric.yield %r : i32
+    }
+    fabric.yield
+  }
+  fabric.spatial_pe @sub_pe(%p: !fabric.bits<32>, %q: !fabric.bits<32>) -> (!fabric.bits<32>) {
+    fabric.function_unit @fu_sub(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {
+      %r = arith.subi %a, %b : i32
+      fabric.yield %r : i32
+    }
+    fabric.yield
+  }
+  fabric.module @two(%x: !fabric.bits<32>, %y: !fabric.bits<32>) -> (!fabric.bits<32>) {
+    %m = fabric.instance @mul_pe(%x, %y) {sym_name = "pe_mul"} : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>)
+    %s = fabric.instance @sub_pe(%x, %y) {sym_name = "pe_sub"} : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>)
+    %o = fabric.instance @pick(%m, %s) {sym_name = "sw_0"} : (!fabric.bits<32>, !fabric.bits<32>) -> (!fabric.bits<32>)
+    fabric.yield %o : !fabric.bits<32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_argument_k_sits_on_module_input_k_when_nothing_else_decides(seed: int, tmp_path: Path) -> None:
+    """Both module inputs fit both arguments at equal hop cost; argument k takes input k, so the PE's input muxes
+    are the identity (what upstream's spatial-pe-disable check expects), and the unused PE stays disconnected.
+    The viz page names the full op and FU (upstream's checks search it for them)."""
+    dfg = tmp_path / "k.dfg.mlir"
+    dfg.write_text(SUB_DFG)
+    fab = tmp_path / "two.fabric.mlir"
+    fab.write_text(TWO_PE)
+    out = tmp_path / "out"
+    assert main(["map", str(dfg), "--adg", str(fab), "-o", str(out), "-q", "--seed", str(seed)]) == 0
+    doc = json.loads((out / "k.two.map.json").read_text())
+    hw = {e["sw_node"]: e["hw_name"] for e in doc["node_mappings"]}
+    assert (hw["arg.x"], hw["arg.y"], hw["ret.0"]) == ("module.in0", "module.in1", "module.out0")
+    assert doc["pe_routes"]["pe_sub"]["inputs"] == [{"fu_in": 0, "pe_in": 0}, {"fu_in": 1, "pe_in": 1}]
+    assert "pe_mul" not in doc["pe_routes"]
+    html = (out / "k.two.viz.html").read_text()
+    assert '"arith.subi"' in html and '"fu_sub"' in html

@@ -18,6 +18,7 @@ from loom.map.dfg import DFG
 from loom.map.techmap import Target
 
 FAR = 1000  # distance of an unreachable pair
+PORT_ORDER = 0.25  # cost of an argument/result off its own module port index: less than one hop
 
 
 def _vertex(node: str, k: int) -> str:
@@ -84,8 +85,14 @@ class Placer:
             return 0
         return self.dist.get(_where(ta), {}).get(_where(tb), FAR)
 
-    def node_cost(self, nid: str) -> int:
-        return sum(self.edge_cost(k) for k in self.incident[nid])
+    def node_cost(self, nid: str) -> float:
+        """Hop distance of the node's edges, plus ``PORT_ORDER`` when an argument or result sits on a module port
+        other than its own index (a tie-breaker: argument k on module input k, as upstream binds them)."""
+        cost: float = sum(self.edge_cost(k) for k in self.incident[nid])
+        node, t = self.dfg.by_id[nid], self.place.get(nid)
+        if t is not None and node.kind in ("arg", "ret") and node.arg is not None and t[1] != node.arg:
+            cost += PORT_ORDER
+        return cost
 
     def total(self) -> int:
         return sum(self.edge_cost(k) for k in range(len(self.edges)))

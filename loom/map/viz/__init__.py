@@ -98,14 +98,20 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
         kind = kinds.get(v, "port")
         label = hosted.get(v, "")
         loc = ""
+        extra: dict[str, Any] = {}
         if label:
             node = m.dfg.by_id[label]
             loc = _where(node)
+            # full op and hardware names (upstream's tools look for them, e.g. "dataflow.invariant", "fu_invariant")
+            extra["ops"] = [x.name for _, x in sorted(node.members.items())] if node.members else [node.name]
+            t = m.place[label]
+            if t[0] == "fu":
+                extra["fu"] = m.adg.node(t[1]).defn.fus[t[2]].name  # type: ignore[attr-defined]
             if node.members:
                 label = " + ".join(f"{x.name.split('.')[-1]} %{x.id}" for _, x in sorted(node.members.items()))
             else:
                 label = node.name.split(".")[-1] + " %" + label
-        comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label, "loc": loc})
+        comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label, "loc": loc, **extra})
     routes = []
     for k, entry in enumerate(doc["edges"]):
         ck = m.edge_map[k] if m.edge_map is not None else k
