@@ -358,3 +358,24 @@ def test_argument_k_sits_on_module_input_k_when_nothing_else_decides(seed: int, 
     assert "pe_mul" not in doc["pe_routes"]
     html = (out / "k.two.viz.html").read_text()
     assert '"arith.subi"' in html and '"fu_sub"' in html
+
+
+def test_native_typed_ports_are_read_with_their_widths_and_map() -> None:
+    """Upstream also types module, switch and PE ports natively (``i32``, ``none``); such a port is as wide as the
+    type's value (specs/mapping.md section 1)."""
+    from loom.map.dfg import read_dfg
+    from map_helpers import map_and_check
+
+    text = (INLINE_PE.replace(B, "i32")
+            .replace("fabric.module @m(%a: i32, %b: i32) -> (i32)", "fabric.module @m(%a: i32, %b: i32, %c: none) -> (i32, none)")
+            .replace("    fabric.yield %p : i32\n  }\n}", "    %s:2 = fabric.spatial_sw @fan (%c) : (none) -> (none, none)\n"
+                     "    fabric.yield %p, %s#0 : i32, none\n  }\n}"))
+    adg = read_adg(parse_text(text, "n.fabric.mlir"))
+    assert [n.kind for n in adg.nodes] == ["pe", "sw"] and adg.node("fan").defn.out_widths == [0, 0]
+    assert adg.node("pe_in").defn.in_widths == [32, 32]
+    dfg = read_dfg([f for f in parse_text(SUB_DFG).functions() if f.name == "handshake.func"][0])
+    _, _, _, rep = map_and_check(dfg, adg)
+    assert rep.ok, rep.violations
+    with pytest.raises(LoomError, match=r"^n.fabric.mlir:2:3: error: \[CPL_FABRIC_PORT_TYPE\] fabric.module input 2"):
+        read_adg(parse_text(text.replace("%c: none", "%c: tensor<2xi32>").replace("@fan (%c) : (none)", "@fan (%c) : (tensor<2xi32>)"),
+                            "n.fabric.mlir"))

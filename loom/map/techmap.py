@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loom.ir.types import Type
-from loom.map.adg.model import ADG, bits_width, value_width
+from loom.map.adg.model import ADG, port_width, value_width
 from loom.map.dfg import DFG, DNode
 from loom.map.rules import fu_mismatch, mem_mismatch
 
@@ -68,7 +68,7 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
                 reasons.append(f"{n.name} %{n.id} ({n.memref}) has no compatible memory interface" + (f" ({why})" if why else ""))
         elif n.kind in ("arg", "host"):
             t = n.out_types[0]
-            c = [("in", k) for k, ty in enumerate(adg.in_types) if _fits(t, bits_width(ty))]
+            c = [("in", k) for k, ty in enumerate(adg.in_types) if _fits(t, port_width(ty))]
             if not c:
                 reasons.append(f"argument %{n.id} ({t}) has no module input port wide enough")
         elif n.kind == "ret":

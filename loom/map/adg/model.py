@@ -42,6 +42,13 @@ def bits_width(t: Type) -> Optional[int]:
     return None
 
 
+def port_width(t: Type) -> Optional[int]:
+    """Width of a fabric port: ``!fabric.bits<N>`` or, as upstream also writes ports, a native scalar type
+    (``i32``, ``f32``, ``index``, ``none``) with its value width; None for anything else (memrefs, tagged types)."""
+    w = bits_width(t)
+    return w if w is not None else value_width(t)
+
+
 def value_width(t: Type) -> Optional[int]:
     """Bits a native value occupies on a fabric port: the value layout (``loom.semantics.layout.width_of``: none
     0), index ``INDEX_WIDTH``; None when it cannot travel on one."""
@@ -183,7 +190,7 @@ class ADG:
         """Declared width of a routed port (None for memref ports)."""
         node, d, k = p
         if node == MODULE_IN:
-            return bits_width(self.in_types[k])
+            return port_width(self.in_types[k])
         if node == MODULE_OUT:
             return self.out_widths[k]
         defn = self.node(node).defn

@@ -10,7 +10,7 @@ from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
 from loom.map.adg.verify import DEFINITION_OPS, not_mappable_error, unmappable_op, verify_fabric
-from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, MemDef, Node, PEDef, Port, SwitchDef, bits_width, value_width
+from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
 
 NO_MODULE = "CPL_FABRIC_NO_MODULE"
 UNKNOWN_SYMBOL = "CPL_FABRIC_UNKNOWN_SYMBOL"
@@ -69,9 +69,10 @@ def _sym(op: Operation) -> str:
 def _bits_list(op: Operation, types: tuple[Type, ...], what: str) -> list[int]:
     out = []
     for k, t in enumerate(types):
-        w = bits_width(t)
+        w = port_width(t)
         if w is None:
-            raise _err(f"'{op.name}' @{_sym(op)} {what} {k} must be !fabric.bits<N>, found {t}", op, PORT_TYPE)
+            raise _err(f"'{op.name}' @{_sym(op)} {what} {k} must be !fabric.bits<N> or a native scalar, found {t}",
+                       op, PORT_TYPE)
         out.append(w)
     return out
 
@@ -227,8 +228,9 @@ def read_adg(module: Module, filename: str = "") -> ADG:
     ft = _sig(fmod)
     block = fmod.regions[0].blocks[0]
     for k, t in enumerate(ft.inputs):
-        if bits_width(t) is None and not isinstance(t, MemRefType):
-            raise _err(f"fabric.module input {k} must be !fabric.bits<N> or a memref, found {t}", fmod, PORT_TYPE)
+        if port_width(t) is None and not isinstance(t, MemRefType):
+            raise _err(f"fabric.module input {k} must be !fabric.bits<N>, a native scalar or a memref, found {t}",
+                       fmod, PORT_TYPE)
     out_widths = _bits_list(fmod, ft.results, "output")
     nodes: list[Node] = []
     drivers: dict[Port, Port] = {}

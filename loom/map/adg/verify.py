@@ -294,8 +294,6 @@ def _dict_ints(a: Attribute) -> Optional[dict[str, int]]:
 
 
 def _check_temporal_pe(op: Operation, fu_defs: dict[str, Operation]) -> None:
-    from loom.map.adg.read import read_fu
-
     ft = _port_types(op)
     name = _sym(op)
     for t in (*ft.inputs, *ft.results):
