@@ -257,7 +257,8 @@ class PESyntax:
         if not op.operands and not op.results:
             return self._def.print(w, op)
         name = op.attributes.get("sym_name")
-        if not isinstance(name, StringAttr) or op.successors or len(op.regions) != 1 or not op.regions[0].blocks:
+        if not isinstance(name, StringAttr) or op.successors or len(op.regions) != 1 \
+                or len(op.regions[0].blocks) != 1:  # an inline body is one block (anything else: generic form)
             return None
         if op.regions[0].blocks[0].args:
             return None
