@@ -22,6 +22,8 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from operand_vectors import draw_vector
+
 from hdl_support import need
 from loom.diagnostics import SimulationError
 from loom.hdl.datapath.expr import SvExprBuilder
@@ -175,8 +177,7 @@ def test_every_integer_op_of_the_python_semantics_has_a_descriptor():
 @given(data=st.data())
 def test_python_and_z3_agree_on_generated_operands(name, data):
     sig = data.draw(st.sampled_from([s for s in SIGS if s.name == name]), label="signature")
-    vec = tuple(data.draw(st.one_of(st.sampled_from(edges(t)), st.integers(0, (1 << width_of(t)) - 1)),
-                          label=f"operand {k}") for k, t in enumerate(sig.operands))
+    vec = draw_vector(data, sig.operands, edges)
     assert python_vs_z3(sig, vec) == []
 
 

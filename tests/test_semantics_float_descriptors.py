@@ -17,6 +17,8 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from operand_vectors import draw_vector
+
 from loom.ir.attributes import Attribute, IntegerAttr
 from loom.ir.types import FloatType, IntegerType, Type, i1
 from loom.semantics import float_ops
@@ -174,8 +176,7 @@ def test_python_and_z3_agree_on_every_edge():
 @given(data=st.data())
 def test_python_and_z3_agree_on_generated_operands(name, data):
     sig = data.draw(st.sampled_from([s for s in SIGS if s.name == name]), label="signature")
-    vec = tuple(data.draw(st.one_of(st.sampled_from(edges(t)), st.integers(0, (1 << width_of(t)) - 1)),
-                          label=f"operand {k}") for k, t in enumerate(sig.operands))
+    vec = draw_vector(data, sig.operands, edges)
     assert disagreements(sig, vec) == []
 
 
