@@ -530,6 +530,12 @@ def cmd_verify(args) -> int:
     if source is not None:
         _check_readable(source)
     reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source, isolate=True)
+    # a C input was verified through its SCF stage in a temporary file: its reports name the C file (the same
+    # report on every run, and the file the user gave)
+    given = {str(p): name for p, name in zip(paths, args.inputs)}
+    for r in reports:
+        if r.file in given:
+            r.file = given[r.file]
     if args.adg is not None:
         _verify_mapping(paths, reports, args)
     if args.emit_smt2 is not None:

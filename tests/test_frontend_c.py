@@ -284,9 +284,11 @@ def test_include_and_define_reach_clang(tmp_path):
 def test_verify_reads_c():
     """`loom verify` takes the C file itself (compiled first): with arrays of any length, vecadd reads past
     them when n is larger, and verify says so (a refutation with inputs, exit 1), not a usage error."""
-    rc, out, err = run_cli(["verify", "-q", str(ROOT / "examples" / "c" / "vecadd.c")])
+    src = str(ROOT / "examples" / "c" / "vecadd.c")
+    rc, out, err = run_cli(["verify", "-q", src])
     assert rc == 1, err + out
     assert "safe.load" in out and "out of bounds of memref 'a'" in out
+    assert out.splitlines()[0].startswith(f"loom verify: {src} @")  # the C file, not the temporary SCF stage
 
 
 def test_hdl_and_map_read_c(tmp_path):
