@@ -20,6 +20,7 @@ from loom.diagnostics import SimulationError
 from loom.interp.compiler import Exec, FunctionCompiler, handler
 from loom.ir.attributes import DenseArrayAttr
 from loom.ir.core import Operation
+from loom.runtime.memory import MemRefView
 from loom.semantics.scalar import to_signed, width_of
 
 FOR_STEP = "RT_SCF_FOR_STEP"
@@ -96,8 +97,6 @@ def _repeats(seen: dict, values: list, frame: list, state, loc) -> None:
     same contents of every buffer the function can reach (its frame's memrefs and the globals). Every other
     value the loop reads is defined before it and fixed while it runs, and the run is deterministic: a state
     that repeats repeats forever, so the run never ends."""
-    from loom.runtime.memory import MemRefView
-
     buffers = {}
     for v in (*frame, *state.globals.values()):
         if isinstance(v, MemRefView):

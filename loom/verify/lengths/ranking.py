@@ -271,8 +271,8 @@ def _mentions(term: z3.ExprRef, jid: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- ranking
-def _widen(x: z3.BitVecRef, signed: bool) -> z3.BitVecRef:
-    return z3.SignExt(2, x) if signed else z3.ZeroExt(2, x)
+def _widen(x: z3.BitVecRef, signed: bool, bits: int = 2) -> z3.BitVecRef:
+    return z3.SignExt(bits, x) if signed else z3.ZeroExt(bits, x)
 
 
 def candidates(atoms: list[Atom], disjunctive: bool = True, cond: Optional[z3.BoolRef] = None) -> list[_Candidate]:
@@ -307,10 +307,9 @@ def candidates(atoms: list[Atom], disjunctive: bool = True, cond: Optional[z3.Bo
             parts, texts = [], []
             for a in (ordered[i], ordered[k]):
                 signed = a.pred in SIGNED
-                ext = (lambda x: z3.SignExt(3, x)) if signed else (lambda x: z3.ZeroExt(3, x))
                 lo, hi = (a.lhs, a.rhs) if a.pred in UPWARD else (a.rhs, a.lhs)
                 nlo, nhi = a.names if a.pred in UPWARD else a.names[::-1]
-                wl, wh = _same_width(ext(lo), ext(hi))
+                wl, wh = _same_width(_widen(lo, signed, 3), _widen(hi, signed, 3))  # a sum of two: one bit more
                 parts.append(wh - wl)
                 texts.append(f"{nhi} - {nlo}{'' if signed else ' (unsigned)'}")
             x, y = _same_width(*parts)

@@ -19,6 +19,7 @@ from typing import Any, Iterator, Optional
 
 from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, NoneType
+from loom.verify.inputs import describe, nested
 from loom.verify.obligation import Obligation, VerifyContext
 
 SIZES = (4, 1)  # each dynamic dimension
@@ -49,7 +50,7 @@ def candidate_inputs(func: Operation, ctx: VerifyContext) -> Iterator[dict]:
                     if isinstance(t, MemRefType):
                         shape = [s if s is not None else size for s in t.shape]
                         value: Any = float(fill) if isinstance(t.element, FloatType) else _int_fill(fill, t.element)
-                        inputs[n] = _nested(shape, value)
+                        inputs[n] = nested(shape, value)
                         shapes[n] = shape
                         if not isinstance(t.element, FloatType):
                             elements[n] = [value] if all(shape) else []
@@ -68,12 +69,6 @@ def candidate_inputs(func: Operation, ctx: VerifyContext) -> Iterator[dict]:
 
 def _int_fill(fill: int, t) -> int:
     return fill & 1 if isinstance(t, IntegerType) and t.width == 1 else fill
-
-
-def _nested(shape: list[int], value: Any) -> Any:
-    if not shape:
-        return value
-    return [_nested(shape[1:], value) for _ in range(shape[0])]
 
 
 def repeating_run(source: Operation, ctx: VerifyContext, loc) -> Optional[tuple[dict, str]]:
@@ -117,7 +112,7 @@ def refute_by_repeat(ob: Obligation, func: Operation, source: Operation, ctx: Ve
     if code != "RT_SIM_STEP_LIMIT":
         return ob  # the DFG ends (or fails) where the source spins: not this obligation's finding
     loop = ob.id.split(".")[1]
-    detail = (f"while loop {loop} never ends: on inputs {_fmt(inputs)} the SCF interpreter stops with {REPEATS} "
+    detail = (f"while loop {loop} never ends: on inputs {describe(inputs)} the SCF interpreter stops with {REPEATS} "
               f"({message}) -- a deterministic run back in a state it was in; the token simulator on the same "
               f"inputs stops at its cap of {SIM_STEPS} firings (RT_SIM_STEP_LIMIT) with the loop still running")
     cex = {"inputs": inputs, "trip_counts": {loop: "never ends"},
@@ -125,19 +120,3 @@ def refute_by_repeat(ob: Obligation, func: Operation, source: Operation, ctx: Ve
            "replay": {"inputs": inputs, "status": res.status, "code": code, "steps": res.steps}}
     return dataclasses.replace(ob, status="refuted", detail=detail, counterexample=cex, method="simulation",
                                rule="a run repeats a state of the loop", nature="behaviour", assumes=())
-
-
-def _fmt(inputs: dict) -> str:
-    parts = []
-    for k, v in inputs.items():
-        if isinstance(v, list):
-            flat = _flatten(v)
-            same = len(set(map(repr, flat))) == 1
-            parts.append(f"{k}: {len(flat)} of {flat[0]}" if flat and same else f"{k}={v}")
-        else:
-            parts.append(f"{k}={v}")
-    return "{" + ", ".join(parts) + "}"
-
-
-def _flatten(v: Any) -> list:
-    return [y for x in v for y in _flatten(x)] if isinstance(v, list) else [v]

@@ -32,6 +32,7 @@ from loom.semantics.layout import width_of
 from loom.verify.assume import admits, dim_of, to_z3
 from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
+from loom.verify.inputs import describe, flatten, nested, shape_of
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import TermValues, Unsupported, dim_term, source_position
 from loom.verify.safety.loops import LoopFacts, nonneg_dims
@@ -183,7 +184,7 @@ class SafetyCheck:
             t0 = time.perf_counter()
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
             for inv in self._tries(sites[0].ctx):
-                facts = [*self.base, *self.loops.context(sites[0].ctx, inv), *self.loops.exits(sites[0].ctx, inv)]
+                facts = [*self.base, *self.loops.at_site(sites[0].ctx, inv)]
                 if self._query([*facts, any_bad], smt2=False).status == "unsat":
                     secs = time.perf_counter() - t0
                     proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
@@ -198,8 +199,7 @@ class SafetyCheck:
                               f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
                               assumes=ASSUMES)
         for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
-            facts = [*self.base, *self.loops.context(site.ctx, inv), *self.loops.exits(site.ctx, inv), site.pc,
-                     *self._passed(site)]
+            facts = [*self.base, *self.loops.at_site(site.ctx, inv), site.pc, *self._passed(site)]
             res = self._query([*facts, site.bad], smt2=self.ctx.want_smt2)
             if res.status == "unsat":
                 break
@@ -214,7 +214,8 @@ class SafetyCheck:
         shown = self._replay(site, facts)
         if shown is not None:
             inputs, err, values = shown
-            detail = (f"{site.message}: the {self.replayed_by.replace('scf', 'SCF')} stops with {err} on inputs {_fmt(inputs)} "
+            detail = (f"{site.message}: the {self.replayed_by.replace('scf', 'SCF')} stops with {err} on inputs "
+                      f"{describe(inputs)} "
                       "-- a fault of the input program; say which inputs are legal with --assume or loom.range")
             cex = {"inputs": inputs, "error": err, "finding": "input", "op": site.op.name,
                    "values": values, "replayed": self.replayed_by}
@@ -338,7 +339,7 @@ class SafetyCheck:
                 for n in ints:
                     w = width_of(types[n].element)
                     lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
-                    filled[n] = _nested(_shape(base[n]), max(lo, min(base[key] + delta, hi)))
+                    filled[n] = nested(shape_of(base[n]), max(lo, min(base[key] + delta, hi)))
                 out.append(filled)
                 if length is not None:
                     out.append({**filled, **{n: length for n, t in types.items() if isinstance(t, IndexType)}})
@@ -356,7 +357,7 @@ class SafetyCheck:
             for n, fill in zip(ints, combo):
                 w = width_of(types[n].element)
                 lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
-                inputs[n] = _nested(_shape(base[n]), lo if fill == INT_MIN_MARK else max(lo, min(fill, hi)))
+                inputs[n] = nested(shape_of(base[n]), lo if fill == INT_MIN_MARK else max(lo, min(fill, hi)))
             out.append(inputs)
         return out
 
@@ -396,7 +397,7 @@ class SafetyCheck:
                     if total > REPLAY_ELEMENTS or any(s < 0 for s in sizes):
                         return out or [None]
                     fill = fv if isinstance(t.element, FloatType) else fills.get(n, other)
-                    v[n] = _nested(sizes, fill)
+                    v[n] = nested(sizes, fill)
                 elif isinstance(t, (IntegerType, IndexType)):
                     a = self._arg(n)
                     x = model.eval(a, model_completion=True)
@@ -422,7 +423,7 @@ class SafetyCheck:
             sym, ty = op.attributes.get("sym_name"), op.attributes.get("type")
             t = ty.type if isinstance(ty, TypeAttr) else None
             if isinstance(sym, StringAttr) and isinstance(t, MemRefType) and all(d is not None for d in t.shape):
-                out["@" + sym.value] = _nested(list(t.shape), 0.0 if isinstance(t.element, FloatType) else 0)
+                out["@" + sym.value] = nested(list(t.shape), 0.0 if isinstance(t.element, FloatType) else 0)
         return out
 
     def _sort_of(self, sym: str) -> z3.SortRef:
@@ -435,9 +436,9 @@ class SafetyCheck:
         for n, t in zip(self.names, self.types):
             v = inputs.get(n)
             if isinstance(t, MemRefType) and isinstance(v, list):
-                shapes[n] = _shape(v) if v else [0]
+                shapes[n] = shape_of(v) if v else [0]
                 if not isinstance(t.element, FloatType):
-                    elements[n] = [int(x) for x in _flatten(v)]
+                    elements[n] = [int(x) for x in flatten(v)]
             elif isinstance(t, (IntegerType, IndexType)) and isinstance(v, int):
                 scalars[n] = v
         return admits(self.ctx.assumptions, scalars, shapes, elements)
@@ -487,40 +488,8 @@ def _as_bv(t: z3.ExprRef) -> z3.ExprRef:
     return z3.If(t, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)) if z3.is_bool(t) else t
 
 
-def _nested(sizes: list[int], fill: Any) -> Any:
-    if not sizes:
-        return fill
-    return [_nested(sizes[1:], fill) for _ in range(sizes[0])]
-
-
 def _value(model: z3.ModelRef, term: z3.ExprRef) -> Any:
     return py_value(model.eval(term, model_completion=True))
-
-
-def _fmt(inputs: dict) -> str:
-    parts = []
-    for k, v in inputs.items():
-        if isinstance(v, list):
-            flat = _flatten(v)
-            shape = _shape(v)
-            head = flat[0] if flat else None
-            parts.append(f"{k}: {'x'.join(map(str, shape))} of {head}" if flat and all(x == head for x in flat)
-                         else f"{k}: {v}")
-        else:
-            parts.append(f"{k}={v}")
-    return "{" + ", ".join(parts) + "}"
-
-
-def _flatten(v: Any) -> list:
-    return [y for x in v for y in _flatten(x)] if isinstance(v, list) else [v]
-
-
-def _shape(v: Any) -> list[int]:
-    out = []
-    while isinstance(v, list):
-        out.append(len(v))
-        v = v[0] if v else None
-    return out
 
 
 def _unique(obs: list[Obligation]) -> list[Obligation]:

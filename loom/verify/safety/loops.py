@@ -96,6 +96,10 @@ class LoopFacts:
             out += self.local(f, phase, invariants)
         return out
 
+    def at_site(self, ctx: Ctx, invariants: bool = True) -> list[z3.BoolRef]:
+        """Everything the loops give a site in ``ctx``: the facts of the loops around it and of those it follows."""
+        return self.context(ctx, invariants) + self.exits(ctx, invariants)
+
     def needs_invariants(self, ctx: Ctx) -> bool:
         """Could invariants add anything here (a loop around, or one that ended before, with loop-carried
         state)?"""

@@ -124,8 +124,8 @@ class SafetyModel(ScfModel):
 
     # ------------------------------------------------------------------ sites
     def _site(self, op: Operation, what: str, code: str, message: str, ctx: Ctx, pc: z3.BoolRef,
-              build) -> None:
-        site = Site(op, what, code, message, ctx, pc)
+              build, op_name: str = "") -> None:
+        site = Site(op, what, code, message, ctx, pc, op_name=op_name)
         try:
             site.bad, site.show = build()
         except Unsupported as e:
@@ -193,7 +193,7 @@ class SafetyModel(ScfModel):
         def outside():
             off, sizes, strides, buf = parts()
             w = 64 * (max(len(buf), len(sizes)) + 1) + 8  # no product or sum of 64-bit values wraps
-            wide = lambda x: z3.SignExt(w - 64, x)  # noqa: E731
+            wide = lambda x: _wide(x, w)  # noqa: E731
             lo = hi = wide(off)
             for s, st in zip(sizes, strides):
                 ext = (wide(s) - 1) * wide(st)
@@ -226,10 +226,10 @@ class SafetyModel(ScfModel):
                 w = 64 * (len(g) + 1)
                 prod = z3.BitVecVal(1, w)
                 for k in g:
-                    prod = prod * z3.SignExt(w - 64, out[k])
+                    prod = prod * _wide(out[k], w)
                     show[f"size{k}"] = out[k]
                 show[f"source_dim{d}"] = src.sizes[d]
-                bad.append(prod != z3.SignExt(w - 64, src.sizes[d]))
+                bad.append(prod != _wide(src.sizes[d], w))
             return any_of(bad), show
 
         self._site(op, "shape", BAD_VIEW, "a group's sizes do not multiply to its source dimension", ctx, pc,
@@ -244,12 +244,11 @@ class SafetyModel(ScfModel):
             bad, show = [], {}
             for g in _groups(op):
                 for a, b in zip(g, g[1:]):
-                    w = 136
-                    ext = lambda x: z3.SignExt(w - 64, x)  # noqa: E731
                     show.update({f"size{a}": src.sizes[a], f"size{b}": src.sizes[b],
                                  f"stride{a}": src.strides[a], f"stride{b}": src.strides[b]})
-                    bad.append(z3.And(src.sizes[b] > 1, src.sizes[a] > 1,
-                                      ext(src.strides[a]) != ext(src.strides[b]) * ext(src.sizes[b])))
+                    stride_a, stride_b, size_b = (_wide(x, 136)
+                                                  for x in (src.strides[a], src.strides[b], src.sizes[b]))
+                    bad.append(z3.And(src.sizes[b] > 1, src.sizes[a] > 1, stride_a != stride_b * size_b))
             return any_of(bad), show
 
         self._site(op, "shape", BAD_VIEW, "the dimensions collapsed are not contiguous", ctx, pc, build)
@@ -283,13 +282,8 @@ class SafetyModel(ScfModel):
                     **{f"target_dim{k}": d for k, d in enumerate(dst.sizes)}}
             return any_of([a != b for a, b in zip(src.sizes, dst.sizes)]), show
 
-        site = Site(op, "shape", CAST_MISMATCH, "the copy's source and target sizes differ", ctx, pc,
-                    op_name="memref.copy")
-        try:
-            site.bad, site.show = build()
-        except Unsupported as e:
-            site.why_not = e.reason
-        self.sites.append(site)
+        self._site(op, "shape", CAST_MISMATCH, "the copy's source and target sizes differ", ctx, pc, build,
+                   op_name="memref.copy")
 
     def _step(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
         unsigned = "unsignedCmp" in op.attributes
@@ -336,6 +330,12 @@ def any_of(xs: list) -> z3.BoolRef:
     """The disjunction of ``xs``, never a one-argument ``or`` (not SMT-LIB: the archived script must parse in
     every solver)."""
     return xs[0] if len(xs) == 1 else z3.Or(*xs) if xs else z3.BoolVal(False)
+
+
+def _wide(x: z3.BitVecRef, bits: int) -> z3.BitVecRef:
+    """``x`` sign-extended to ``bits`` bits: wide enough that the products and sums of a view check do not wrap
+    (the interpreter computes them over unbounded integers)."""
+    return z3.SignExt(bits - x.size(), x)
 
 
 def _cast_fits(op: Operation) -> bool:
