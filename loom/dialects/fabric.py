@@ -170,17 +170,7 @@ class InstanceSyntax:
     def parse(self, p: AsmParser, st: OpDraft) -> None:
         tok = p.peek()
         st.set_attr(p, "module", SymbolRefAttr(p.parse_symbol_name()), tok)
-        st.operands.extend(p.parse_operand_list("(", ")"))
-        dtok = p.peek()
-        if p.at("{"):
-            for k, v in p.parse_attr_dict().items():
-                st.set_attr(p, k, v, dtok)
-        p.expect(":", " before the instance's port types")
-        ftok = p.peek()
-        ft = p.parse_type()
-        if not isinstance(ft, FunctionType) or len(ft.inputs) != len(st.operands):
-            raise p.error(f"expected a function type with {len(st.operands)} input types", ftok)
-        st.operand_types, st.result_types = list(ft.inputs), list(ft.results)
+        _parse_ports(p, st, keyword=False, where=" before the instance's port types")
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:
         target = op.attributes.get("module")
@@ -214,6 +204,22 @@ class YieldSyntax:
         return " " + ", ".join(w.value(v) for v in op.operands) + " : " + ", ".join(w.type(v.type) for v in op.operands)
 
 
+def _parse_ports(p: AsmParser, st: OpDraft, keyword: bool, where: str) -> None:
+    """``(%a, ...) [attrs] : (T...) -> (R...)``: an instance's operands, attributes (``{...}``, or
+    ``attributes {...}`` when ``keyword``) and port types, one input type per operand."""
+    st.operands.extend(p.parse_operand_list("(", ")"))
+    dtok = p.peek()
+    if keyword or p.at("{"):
+        for k, v in p.parse_attr_dict(keyword=keyword).items():
+            st.set_attr(p, k, v, dtok)
+    p.expect(":", where)
+    ftok = p.peek()
+    ft = p.parse_type()
+    if not isinstance(ft, FunctionType) or len(ft.inputs) != len(st.operands):
+        raise p.error(f"expected a function type with {len(st.operands)} input types", ftok)
+    st.operand_types, st.result_types = list(ft.inputs), list(ft.results)
+
+
 class PESyntax:
     """``fabric.spatial_pe`` / ``fabric.temporal_pe``: a definition ``@name(%a: T, ...) -> (R, ...) [params] { body }``,
     or an inline instantiation ``@name [params] inputs(%a, ...) [attributes {...}] : (T...) -> (R...) { body }``."""
@@ -241,16 +247,7 @@ class PESyntax:
         st.set_attr(p, "sym_name", StringAttr(p.parse_symbol_name()), tok)
         _parse_params(p, st)
         p.expect("inputs", " (an inline temporal_pe lists its operands as 'inputs(%a, ...)')")
-        st.operands.extend(p.parse_operand_list("(", ")"))
-        dtok = p.peek()
-        for k, v in p.parse_attr_dict(keyword=True).items():
-            st.set_attr(p, k, v, dtok)
-        p.expect(":", " before the port types")
-        ftok = p.peek()
-        ft = p.parse_type()
-        if not isinstance(ft, FunctionType) or len(ft.inputs) != len(st.operands):
-            raise p.error(f"expected a function type with {len(st.operands)} input types", ftok)
-        st.operand_types, st.result_types = list(ft.inputs), list(ft.results)
+        _parse_ports(p, st, keyword=True, where=" before the port types")
         st.regions.append(p.parse_region())
 
     def print(self, w: AsmPrinter, op: Operation) -> str | None:

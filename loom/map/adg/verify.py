@@ -134,6 +134,16 @@ def _int(op: Operation, key: str, code: str, default: Optional[int] = None) -> i
     return a.value
 
 
+def _count(op: Operation, key: str, code: str, who: str) -> int:
+    """A required parameter ``[key = N]`` of at least 1 (a depth, a table size, a slot count)."""
+    if key not in op.attributes:
+        raise _err(f"{who} needs [{key} = N]", op, code)
+    n = _int(op, key, code)
+    if n < 1:
+        raise _err(f"{who} {key} must be at least 1 (found {n})", op, code)
+    return n
+
+
 def _bool(op: Operation, key: str, code: str) -> Optional[bool]:
     a = op.attributes.get(key)
     if a is None:
@@ -154,11 +164,7 @@ def _check_fifo(op: Operation) -> None:
         raise _err(f"fabric.fifo has exactly one input and one output (found {len(ft.inputs)} and {len(ft.results)})", op, FIFO)
     if ft.inputs[0] != ft.results[0]:
         raise _err(f"fabric.fifo input type {ft.inputs[0]} differs from its output type {ft.results[0]}", op, FIFO)
-    if "depth" not in op.attributes:
-        raise _err("fabric.fifo needs [depth = N]", op, FIFO)
-    depth = _int(op, "depth", FIFO)
-    if depth < 1:
-        raise _err(f"fabric.fifo depth must be at least 1 (found {depth})", op, FIFO)
+    _count(op, "depth", FIFO, "fabric.fifo")
     flag = op.attributes.get("bypassable")
     if flag is not None and not isinstance(flag, (UnitAttr, BoolAttr)):
         raise _err("fabric.fifo 'bypassable' is a flag", op, FIFO)
@@ -218,11 +224,7 @@ def _check_map_tag(op: Operation, ts: Optional[tuple[int, int]], td: Optional[tu
     ps, pd = _TAGGED.match(str(src)), _TAGGED.match(str(dst))
     if ps.group(1).replace(" ", "") != pd.group(1).replace(" ", ""):  # type: ignore[union-attr]
         raise _err(f"fabric.map_tag may change the tag width but not the payload ({src} -> {dst})", op, TAG)
-    if "table_size" not in op.attributes:
-        raise _err("fabric.map_tag needs [table_size = N]", op, TAG)
-    size = _int(op, "table_size", TAG)
-    if size < 1:
-        raise _err(f"fabric.map_tag table_size must be at least 1 (found {size})", op, TAG)
+    size = _count(op, "table_size", TAG, "fabric.map_tag")
     table = op.attributes.get("table")
     if table is None:
         return
@@ -254,11 +256,7 @@ def _check_temporal_sw(op: Operation) -> None:
         raise _err(f"temporal_sw @{name} port type {bad} is not !fabric.tagged<...>", op, TEMPORAL_SW)
     if len({str(t).replace(" ", "") for t in ports}) != 1:
         raise _err(f"temporal_sw @{name} ports must all have exactly the same tagged type", op, TEMPORAL_SW)
-    if "num_route_table" not in op.attributes:
-        raise _err(f"temporal_sw @{name} needs [num_route_table = N]", op, TEMPORAL_SW)
-    slots = _int(op, "num_route_table", TEMPORAL_SW)
-    if slots < 1:
-        raise _err(f"temporal_sw @{name} num_route_table must be at least 1 (found {slots})", op, TEMPORAL_SW)
+    slots = _count(op, "num_route_table", TEMPORAL_SW, f"temporal_sw @{name}")
     a = op.attributes.get("connectivity_table")
     if a is not None:
         rows = a.elements if isinstance(a, ArrayAttr) else None
