@@ -46,6 +46,17 @@ class Ptr:
 class PointerRules:
     """The pointer half of ``to_cf.FunctionTranslator`` (it provides ``em``, ``fn``, ``value``, ...)."""
 
+    def _row_positions(self, x, y, doing: str) -> tuple[Ptr, str, str]:
+        """Pointers ``x`` and ``y`` into one row: ``x`` at the depth of both, and the position of each in that
+        row (its last index) as an ``index`` value -- what comparing or selecting between them means."""
+        a_p, b_p = self.ptr(x), self.ptr(y)
+        depth = max(len(a_p.idx), len(b_p.idx))
+        a_p, b_p = a_p.deepened(depth), b_p.deepened(depth)
+        if not a_p.same_object(b_p):
+            raise self.em.error(f"{doing} pointers into different arrays or rows is not supported")
+        a, b = (self.em.const(i, "index") if isinstance(i, int) else i for i in (a_p.idx[-1], b_p.idx[-1]))
+        return a_p, a, b
+
     def ptr(self, v) -> Ptr:
         kind = v.value_kind.name
         if kind in ("argument", "instruction") and v.name in self.em.ptrs:

@@ -164,12 +164,7 @@ def _rewrite(func: Operation, op: Operation, k: int, p: int, bound: Value, inclu
         block.insert(at + 1, add)
         at += 2
         ub = add.results[0]
-    carried = [i for i in range(len(before.args)) if i != k]
-    body = Block.create([t] + [before.args[i].type for i in carried],
-                        [before.args[k].name_hint] + [before.args[i].name_hint for i in carried])
-    env: dict[Value, Value] = {before.args[k]: body.args[0]}
-    for j, i in enumerate(carried):
-        env[before.args[i]] = body.args[1 + j]
+    carried, body, env = _for_body(before, k, t)
     for o in before.ops:
         if o is not cond and o.name == "arith.constant":
             body.append(clone_op(o, env))
@@ -271,12 +266,7 @@ def _rewrite_do_while(func: Operation, op: Operation, k: int, back: list, bound:
     one = put(Operation.create("arith.constant", [], [t], {"value": IntegerAttr(1, t)}, loc=loc))
     first_end = put(Operation.create("arith.addi", [init, one], [t], loc=loc))
     ub = put(Operation.create("arith.maxui" if unsigned else "arith.maxsi", [bound, first_end], [t], loc=loc))
-    carried = [j for j in range(len(before.args)) if j != k]
-    body = Block.create([t] + [before.args[j].type for j in carried],
-                        [before.args[k].name_hint] + [before.args[j].name_hint for j in carried])
-    env: dict[Value, Value] = {before.args[k]: body.args[0]}
-    for n, j in enumerate(carried):
-        env[before.args[j]] = body.args[1 + n]
+    carried, body, env = _for_body(before, k, t)
     for o in before.ops:
         if o is not cond and o is not cond.operands[0].owner:
             body.append(clone_op(o, env))
@@ -291,3 +281,15 @@ def _rewrite_do_while(func: Operation, op: Operation, k: int, back: list, bound:
             replace_all_uses(func, r, new.results[carried.index(back.index(f))])
         # else the counter after the loop: unused (checked by _counted_do_while)
     block.remove(op)
+
+
+def _for_body(before: Block, k: int, t) -> tuple[list[int], Block, dict[Value, Value]]:
+    """The scf.for body that replaces a while loop's before-region: the induction (argument ``k``, of type
+    ``t``) first, then the other carried arguments; and the map from the before-region's arguments to them."""
+    carried = [i for i in range(len(before.args)) if i != k]
+    body = Block.create([t] + [before.args[i].type for i in carried],
+                        [before.args[k].name_hint] + [before.args[i].name_hint for i in carried])
+    env: dict[Value, Value] = {before.args[k]: body.args[0]}
+    for j, i in enumerate(carried):
+        env[before.args[i]] = body.args[1 + j]
+    return carried, body, env

@@ -271,12 +271,7 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
             em.emit(f"{self.define(ins, t)} = arith.negf {a} : {t}")
         elif op in ("icmp", "fcmp"):
             if str(ops[0].type) == "ptr":
-                a_p, b_p = self.ptr(ops[0]), self.ptr(ops[1])
-                depth = max(len(a_p.idx), len(b_p.idx))
-                a_p, b_p = a_p.deepened(depth), b_p.deepened(depth)
-                if not a_p.same_object(b_p):
-                    raise em.error("comparing pointers into different arrays or rows is not supported")
-                a, b = (em.const(x, "index") if isinstance(x, int) else x for x in (a_p.idx[-1], b_p.idx[-1]))
+                _, a, b = self._row_positions(ops[0], ops[1], "comparing")
                 em.emit(f"{self.define(ins, 'i1')} = arith.cmpi {lt.predicate(text)}, {a}, {b} : index")
                 return
             t = mlir_type(str(ops[0].type), em)
@@ -296,12 +291,7 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
             em.names[ins.name] = self.value(ops[0])
         elif op == "select":
             if str(ins.type) == "ptr":
-                a_p, b_p = self.ptr(ops[1]), self.ptr(ops[2])
-                depth = max(len(a_p.idx), len(b_p.idx))
-                a_p, b_p = a_p.deepened(depth), b_p.deepened(depth)
-                if not a_p.same_object(b_p):
-                    raise em.error("selecting between pointers into different arrays or rows is not supported")
-                a, b = (em.const(x, "index") if isinstance(x, int) else x for x in (a_p.idx[-1], b_p.idx[-1]))
+                a_p, a, b = self._row_positions(ops[1], ops[2], "selecting between")
                 c = self.value(ops[0])
                 out = em.fresh((ins.name or "p") + "_ix")
                 em.emit(f"{out} = arith.select {c}, {a}, {b} : index")
