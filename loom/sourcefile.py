@@ -30,16 +30,19 @@ def location_of_offset(path: str, data: bytes | str, offset: int) -> Location:
 
 
 def read_text(path: Path, what: str = "file") -> str:
-    """The UTF-8 text of ``path``; an unreadable or undecodable file is a located error."""
+    """The UTF-8 text of ``path`` (``-``: standard input); an unreadable or undecodable file is a located error."""
+    from loom.stdin import display_name, is_stdin, read_stdin
+
     try:
-        data = path.read_bytes()
+        data = read_stdin() if is_stdin(path) else path.read_bytes()
     except OSError as e:
         reason = (e.strerror or type(e).__name__).lower()
-        raise LoomError(f"cannot read {what}: {reason}", Location(str(path), 1, 1), INPUT_UNREADABLE) from None
+        raise LoomError(f"cannot read {what}: {reason}", Location(display_name(path), 1, 1),
+                        INPUT_UNREADABLE) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        loc = location_of_offset(str(path), data, e.start)
+        loc = location_of_offset(display_name(path), data, e.start)
         raise LoomError(f"{what} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} cannot be "
                         f"decoded", loc, INPUT_ENCODING) from None
 
@@ -68,15 +71,18 @@ def _too_deep(text: str, limit: int) -> int | None:
 
 def read_json(path: Path, what: str = "inputs file") -> Any:
     """The JSON document in ``path``; bad text, bad JSON and too-deep nesting are located errors."""
+    from loom.stdin import display_name
+
     text = read_text(path, what)
+    name = display_name(path)
     deep = _too_deep(text, MAX_JSON_DEPTH)
     if deep is not None:
         raise LoomError(f"{what} nests lists/objects more than {MAX_JSON_DEPTH} levels deep",
-                        location_of_offset(str(path), text, deep), INPUT_NESTING)
+                        location_of_offset(name, text, deep), INPUT_NESTING)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise LoomError(f"{what} is not valid JSON: {e.msg}", Location(str(path), e.lineno, e.colno),
+        raise LoomError(f"{what} is not valid JSON: {e.msg}", Location(name, e.lineno, e.colno),
                         INPUT_JSON) from None
     except RecursionError:  # pragma: no cover - the depth scan above comes first
         raise LoomError(f"{what} nests too deeply", Location(str(path), 0, 0), INPUT_NESTING) from None

@@ -23,14 +23,15 @@ def parse_text(text: str, filename: str = "<string>", verify: bool = True) -> Mo
 
 
 def parse_file(path: str | Path, verify: bool = True) -> Module:
-    """Parse the file at ``path`` (its name is used in locations)."""
+    """Parse the file at ``path`` (its name is used in locations; ``-`` is standard input, ``<stdin>``)."""
     from loom.sourcefile import read_text
+    from loom.stdin import display_name
 
     try:
         text = read_text(Path(path))
     except LoomError as e:
         raise ParseError(e.message, e.loc, e.code) from None
-    return parse_text(text, str(path), verify)
+    return parse_text(text, display_name(path), verify)
 
 
 def parse_splits(text: str, filename: str, verify: bool = True) -> list[Module]:
