@@ -120,6 +120,10 @@ def _check_option_needs(args) -> None:
 
 
 def _stem(path: Path) -> str:
+    from loom.stdin import STDIN_STEM, is_stdin
+
+    if is_stdin(path):
+        return STDIN_STEM
     name = path.name
     for suffix in (".scf.mlir", ".dfg.mlir", ".mlir", ".c", ".cpp", ".cc", ".cxx"):
         if name.endswith(suffix):
@@ -128,7 +132,9 @@ def _stem(path: Path) -> str:
 
 
 def _check_readable(path: Path) -> None:
-    if not path.is_file():
+    from loom.stdin import is_input_file
+
+    if not is_input_file(path):
         reason = "no such file" if not path.exists() else "not a file"
         raise LoomError(f"cannot read input file: {reason}", loc=_file_loc(path), code="IO_INPUT_UNREADABLE")
 
@@ -174,8 +180,9 @@ def _c_as_scf_file(path: Path) -> Path:
 
 def _file_loc(path: Path):
     from loom.ir.location import Location
+    from loom.stdin import display_name
 
-    return Location(str(path), 1, 1)
+    return Location(display_name(path), 1, 1)
 
 
 def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path):
@@ -220,12 +227,95 @@ def _check_verify_outputs(args) -> None:
     """Bad --junit/--sarif/--emit-smt2 paths fail before the (long) verification starts."""
     from loom.outputs import check_directory, check_output_file
 
-    if args.junit:
+    to_stdout = _stdout_outputs(args)
+    if len(to_stdout) > 1:
+        raise _UsageError(f"loom verify: error: [{USAGE}] {' and '.join(to_stdout)} would both print on stdout; "
+                          f"write all but one to a file")
+    if args.junit and args.junit != "-":
         check_output_file(Path(args.junit), "--junit file")
-    if args.sarif:
+    if args.sarif and args.sarif != "-":
         check_output_file(Path(args.sarif), "--sarif file")
     if args.emit_smt2 is not None:
         check_directory(Path(args.emit_smt2), "--emit-smt2 directory")
+
+
+# ----------------------------------------------------------------------------- output conventions
+
+# what `-o` names is a file, not the artifact family's directory, when it ends so (README, "Inputs and outputs")
+_FILE_SUFFIXES = (".mlir", ".sv", ".v", ".json", ".html", ".bin", ".h", ".txt", ".xml", ".sarif")
+
+
+def _family_directory(args, command: str, hint: str = "") -> Path:
+    """``-o DIR`` of a command that writes a family of files: ``-`` and a file name are usage errors (a
+    directory named ``-`` or ``x.sv`` is never what was meant)."""
+    out = Path(args.output)
+    if args.output == "-" or (out.name.endswith(_FILE_SUFFIXES) and not out.is_dir()):
+        raise _UsageError(f"loom {command}: error: [{USAGE}] -o {args.output}: "
+                          + (hint or f"loom {command} writes a family of files; -o names their directory"))
+    return out
+
+
+def _stdout_outputs(args) -> list[str]:
+    """The options of ``args`` that print a document on stdout (``--json``, ``--junit -``, ``--sarif -``)."""
+    taken = ["--json"] if getattr(args, "json", False) else []
+    return taken + [o for o in ("--junit", "--sarif") if getattr(args, o[2:], None) == "-"]
+
+
+def _say(args, text: str) -> None:
+    """Print ``text`` unless ``-q`` (what was written, progress: never a result)."""
+    if not getattr(args, "quiet", False):
+        print(text)
+
+
+def _stdin_inputs(args) -> list[str]:
+    """The options and arguments of ``args`` that read standard input (``-``)."""
+    named = [("input", getattr(args, "input", None)), ("--inputs", getattr(args, "inputs", None)),
+             ("--adg", getattr(args, "adg", None)), ("--source", getattr(args, "source", None))]
+    uses = []
+    for name, value in named:
+        values = value if isinstance(value, list) else [value]
+        uses += [name if name.startswith("-") else "IN" for v in values if v == "-"]
+    return uses
+
+
+def _read_stdin_once(args) -> None:
+    """Standard input can feed one input; it is read before any work (and any forked worker) starts."""
+    from loom.stdin import forget, read_stdin
+
+    uses = _stdin_inputs(args)
+    if len(uses) > 1:
+        raise _UsageError(f"loom {args.command}: error: [{USAGE}] standard input (-) is given {len(uses)} times "
+                          f"({', '.join(uses)}); it can feed one input")
+    if uses:
+        forget()
+        try:
+            read_stdin()
+        except (OSError, ValueError) as e:  # closed, or not readable (a captured stdin under pytest)
+            from loom.ir.location import Location
+            from loom.stdin import STDIN_NAME
+
+            raise LoomError(f"cannot read standard input: {e}", Location(STDIN_NAME, 1, 1),
+                            "IO_INPUT_UNREADABLE") from None
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: loom and the tools it found (loom.toolversions), looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        from loom.toolversions import version_lines
+
+        print("\n".join(version_lines()))
+        parser.exit()
+
+
+def _add_verbosity(p: argparse.ArgumentParser, quiet: str, verbose: str) -> None:
+    """``-q``/``-v`` (every subcommand has both; one at a time), with what they mean for this command."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("-q", "--quiet", action="store_true", help=quiet)
+    g.add_argument("-v", "--verbose", action="store_true", help=verbose)
 
 
 # ----------------------------------------------------------------------------- compile
@@ -298,10 +388,11 @@ def cmd_compile(args) -> int:
     elif to_stdout:
         targets = [(Path(args.inputs[0]), Path("-"))]
     else:
-        outdir = check_directory(Path(args.output))
+        outdir = check_directory(_family_directory(args, "compile", "-o names a directory, one NAME.dfg.mlir "
+                                                                       "file, or - (the DFG on stdout)"))
         targets = _compile_targets(args.inputs, outdir)
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
-    texts, reports = [], []
+    texts, reports, shapes = [], [], []
     for path, out in targets:
         if path.name.endswith((".c", ".cpp", ".cc", ".cxx")):
             from loom.frontend.c.driver import lower_kernels
@@ -325,6 +416,7 @@ def cmd_compile(args) -> int:
                         dfg = circt_form(dfg)
                     texts.append((Path(f"{base}.{k}.dfg.mlir"), print_module(dfg, debuginfo=args.debug_info,
                                                                              generic=args.generic)))
+                    shapes.append((texts[-1][0], _dfg_shape(dfg)))
                 continue
             dfg = lower_kernels(c, _lower_options(args), args.func)
         else:
@@ -336,15 +428,36 @@ def cmd_compile(args) -> int:
 
             dfg = circt_form(dfg)
         texts.append((out, print_module(dfg, debuginfo=args.debug_info, generic=args.generic)))
+        shapes.append((out, _dfg_shape(dfg)))
+    if args.verbose:  # on stderr: with -o - stdout is the DFG alone
+        for out, shape in shapes:
+            print(f"{'<stdout>' if to_stdout else out}: {shape}", file=sys.stderr)
     if to_stdout:  # the DFG itself on stdout (a pipe into another tool)
         sys.stdout.write(texts[0][1])
         return EXIT_OK
     write_all(texts, "output file")
     for out, _ in texts:
-        print(f"wrote {out}")
+        _say(args, f"wrote {out}")
     for line in reports:  # C input split into DFG candidates: what each is and what stays on the host
-        print(line)
+        _say(args, line)
     return EXIT_OK
+
+
+def _dfg_shape(module) -> str:
+    """One line per DFG module for ``compile -v``: each handshake.func with its op count by dialect."""
+    parts = []
+    for f in module.functions():
+        if f.name != "handshake.func":
+            continue
+        counts: dict[str, int] = {}
+        for op in f.walk():
+            if op is not f:
+                dialect = op.name.split(".", 1)[0]
+                counts[dialect] = counts.get(dialect, 0) + 1
+        total = sum(counts.values())
+        by = ", ".join(f"{n} {d}" for d, n in sorted(counts.items()))
+        parts.append(f"@{f.attributes['sym_name'].value}: {total} ops ({by})")
+    return "; ".join(parts)
 
 
 def _compile_targets(inputs: Sequence[str], outdir: Path) -> list[tuple[Path, Path]]:
@@ -408,7 +521,7 @@ def cmd_sim(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=2))
     else:
-        _print_sim_human(doc, r, dfg=func.name == "handshake.func")
+        _print_sim_human(doc, r, dfg=func.name == "handshake.func", args=args)
     return EXIT_REFUTED if failed else EXIT_OK
 
 
@@ -437,7 +550,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     if args.json:
         print(json.dumps({**doc, "rtl": rtl}, indent=2))
     else:
-        _print_sim_human(doc, r, dfg=True)
+        _print_sim_human(doc, r, dfg=True, args=args)
         ret = f"the return fired at cycle {rtl['return_cycle']}" if rtl["return_cycle"] is not None else \
             "the return never fired"
         print(f"rtl: {rtl['cycles']} cycles ({ret}), {rtl['version']}" + (f"; waveform {vcd}" if vcd else ""))
@@ -455,13 +568,17 @@ def cmd_hdl(args) -> int:
     from loom.hdl.commands import write_design
     from loom.outputs import check_directory
 
-    check_directory(Path(args.output))  # before the (slow) emission, as `loom compile` does
+    check_directory(_family_directory(args, "hdl"))  # before the (slow) emission, as `loom compile` does
     path = Path(args.input)
     module = _dfg_module(path, args.func, args)
     func = _dataflow_function(module, args.func, path)
     src = _scf_sources(path).get(func.attributes["sym_name"].value)
     e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth, source=src)
-    print(f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
+    if args.verbose:
+        for name in sorted(e.files):
+            print(f"wrote {Path(args.output) / name}")
+    else:
+        _say(args, f"wrote {Path(args.output) / (e.stem + '.sv')} and {len(e.files) - 1} more file(s)")
     if args.stats:
         from loom.hdl.synth import report, synth_stats
         from loom.ir.location import Location
@@ -486,13 +603,17 @@ def _func_arg_names_types(func):
     return function_arg_names(func), [a.type for a in func.regions[0].entry.args]
 
 
-def _print_sim_human(doc: dict, result, dfg: bool) -> None:
+def _print_sim_human(doc: dict, result, dfg: bool, args=None) -> None:
+    """The run's report: status, error, results, memrefs (-v: in full; -q: only the status and error)."""
     print(f"status: {doc['status']}")
     if doc.get("error"):
         print(f"error: {doc['error']}")
+    if getattr(args, "quiet", False):
+        return
     print(f"results: {json.dumps(doc['results'])}")
+    full = getattr(args, "verbose", False)
     for name, values in doc["memrefs"].items():
-        shown = values if len(values) <= 16 else values[:16] + ["..."]
+        shown = values if len(values) <= 16 or full else values[:16] + ["..."]
         print(f"memref {name}: {json.dumps(shown)}")
     if dfg:
         print(f"residual tokens: {doc['residual_tokens']}")
@@ -532,7 +653,9 @@ def cmd_verify(args) -> int:
     reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source, isolate=True)
     # a C input was verified through its SCF stage in a temporary file: its reports name the C file (the same
     # report on every run, and the file the user gave)
-    given = {str(p): name for p, name in zip(paths, args.inputs)}
+    from loom.stdin import display_name
+
+    given = {str(p): display_name(name) for p, name in zip(paths, args.inputs)}
     for r in reports:
         if r.file in given:
             r.file = given[r.file]
@@ -547,10 +670,17 @@ def cmd_verify(args) -> int:
             raise output_error(Path(args.emit_smt2), f"cannot write the SMT-LIB2 files: {e.strerror or e}",
                                OUTPUT_DIR) from None
     rtl = _verify_rtl(paths, reports, args) if args.rtl else None  # before the reports: JUnit/SARIF carry it
+    documents = []  # (--junit/--sarif value, text): a file, or stdout for -
     if args.junit:
-        _write_atomically(Path(args.junit), junit_of(reports, rtl))
+        documents.append((args.junit, junit_of(reports, rtl)))
     if args.sarif:
-        _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports, rtl), indent=2) + "\n")
+        documents.append((args.sarif, json.dumps(sarif_of(reports, rtl), indent=2) + "\n"))
+    for target, text in documents:
+        if target == "-":
+            sys.stdout.write(text)
+        else:
+            _write_atomically(Path(target), text)
+    human_out = sys.stderr if _stdout_outputs(args) and not args.json else sys.stdout  # stdout: one document
     if args.json:
         doc = json_of(reports)
         if rtl is not None:
@@ -559,12 +689,12 @@ def cmd_verify(args) -> int:
             doc["rtl"] = [to_json(r) for r in rtl]
         print(json.dumps(doc, indent=2))
     else:
-        print(human_of(reports, verbose=args.verbose, quiet=args.quiet))
+        print(human_of(reports, verbose=args.verbose, quiet=args.quiet), file=human_out)
         if rtl is not None:
             from loom.hdl.formal.verify import human
 
             for r in rtl:
-                print(human(r, args.rtl_bound))
+                print(human(r, args.rtl_bound), file=human_out)
     code = exit_code_of(reports)
     if rtl is not None:
         from loom.hdl.formal.verify import exit_code
@@ -630,7 +760,8 @@ def cmd_adg_mesh(args) -> int:
     from loom.map.commands import run_adg_mesh
     from loom.outputs import check_output_file
 
-    check_output_file(Path(args.output))
+    if args.output != "-":  # -: the fabric on stdout
+        check_output_file(Path(args.output))
     return run_adg_mesh(args)
 
 
@@ -644,8 +775,9 @@ def cmd_map(args) -> int:
     from loom.map.commands import run_map
     from loom.outputs import check_directory
 
+    out = _family_directory(args, "map")
     if not args.check_only:  # --check-only reads OUTDIR; else it must be writable before the mapping runs
-        check_directory(Path(args.output))
+        check_directory(out)
     return run_map(args, _dfg_module, _stem)
 
 
@@ -662,17 +794,21 @@ def _add_c_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="loom", description="Compile SCF loop kernels to verified dataflow graphs.")
-    p.add_argument("--version", action="version", version=_version())
+    p.add_argument("--version", action=_VersionAction,
+                   help="print loom's version and those of the tools it found (z3, yosys, simulators, solvers)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     c = sub.add_parser("compile", help="lower SCF (func.func) to a dataflow graph (handshake.func)")
-    c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir")
-    c.add_argument("-o", "--output", default=".", metavar="OUTDIR")
-    c.add_argument("--func", metavar="NAME")
+    c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir", help="SCF or C kernels; - reads MLIR from stdin")
+    c.add_argument("-o", "--output", default=".", metavar="OUTDIR",
+                   help="a directory for <stem>.dfg.mlir (and a C input's stages; default .), one NAME.dfg.mlir "
+                        "file, or - for the DFG on stdout")
+    c.add_argument("--func", metavar="NAME", help="the function to lower (default: the file's only candidate)")
     _add_c_options(c)
     c.add_argument("--region", choices=("function", "nest", "innermost"),
                    help="C input: the DFG candidates (default: `#pragma loom candidate`, else each function)")
-    c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
+    c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K",
+                   help="split joins wider than K inputs into a tree (default: no limit)")
     c.add_argument("--no-rar", action="store_true", help="order consecutive loads serially too")
     c.add_argument("--debug-info", action="store_true",
                    help="print each op's source location (loc(...)), so `loom verify --source` can relate the "
@@ -684,14 +820,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the form CIRCT's handshake passes accept: explicit forks and sinks, an extmemory "
                         "for every memref argument, memref sizes as extra index arguments (<memref>_dim<k>); "
                         "use with --generic. The dataflow ops stay (no CIRCT pass lowers them)")
+    _add_verbosity(c, "print nothing on success (no 'wrote' lines)",
+                   "print each DFG's op counts by dialect (on stderr)")
     c.set_defaults(run=cmd_compile)
 
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
-    s.add_argument("input", metavar="IN.mlir")
-    s.add_argument("--func", metavar="NAME")
+    s.add_argument("input", metavar="IN.mlir", help="SCF, DFG or C; - reads MLIR from stdin")
+    s.add_argument("--func", metavar="NAME", help="the function to run (default: the file's only candidate)")
     _add_c_options(s)
-    s.add_argument("--inputs", required=True, metavar="IN.json")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--inputs", required=True, metavar="IN.json",
+                   help="argument values, keyed by argument name (- reads them from stdin)")
+    s.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     s.add_argument("--max-steps", type=_int_in(1), default=10_000_000, action=_Given, metavar="N",
                    help="without --rtl: stop after N steps (default 10000000)")
     s.add_argument("--lower", action=_GivenFlag, help="lower a func.func first and simulate the DFG")
@@ -704,15 +843,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --rtl: random valid gaps, ready stalls, memory latency and back-pressure")
     s.add_argument("--fifo-depth", type=_int_in(1), default=2, action=_Given, metavar="N",
                    help="with --rtl: slots of every channel FIFO")
+    _add_verbosity(s, "print only the status line (and the error, if any); the exit code tells the rest",
+                   "print every memref in full (not only its first 16 values)")
     s.set_defaults(run=cmd_sim)
 
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
-    v.add_argument("inputs", nargs="+", metavar="IN.mlir")
-    v.add_argument("--func", metavar="NAME")
+    v.add_argument("inputs", nargs="+", metavar="IN.mlir", help="SCF, DFG or C files; - reads MLIR from stdin")
+    v.add_argument("--func", metavar="NAME", help="the function to verify (default: every candidate)")
     _add_c_options(v)
-    v.add_argument("--json", action="store_true", help="print the report as JSON")
-    v.add_argument("--junit", metavar="FILE", help="write a JUnit XML report (one testcase per obligation)")
-    v.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report located at the source ops")
+    v.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    v.add_argument("--junit", metavar="FILE",
+                   help="write a JUnit XML report (one testcase per obligation); - prints it on stdout")
+    v.add_argument("--sarif", metavar="FILE",
+                   help="write a SARIF 2.1.0 report located at the source ops; - prints it on stdout")
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
     v.add_argument("--timeout", type=_seconds, metavar="S",
                    help="seconds per obligation (wall clock; none by default); a timeout is 'unknown'")
@@ -738,9 +881,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--assume", action="append", default=[], metavar="EXPR",
                    help="what legal inputs are, e.g. 'ub <= 1048576 && lb >= 0' (comparisons of integer arguments "
                         "and literals, read as signed; repeatable); every obligation is proved under them")
-    v.add_argument("-v", "--verbose", action="store_true", help="print the detail of every obligation")
-    v.add_argument("-q", "--quiet", action="store_true",
-                   help="print only what is not proved, and the summary (no progress messages)")
+    _add_verbosity(v, "print only what is not proved, and the summary (no progress messages)",
+                   "print the detail of every obligation")
     v.add_argument("--rtl", action=_GivenFlag, help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=_int_in(0), action=_Given, metavar="N",
                    help="with --rtl: cap trip-count arguments at N")
@@ -758,9 +900,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
-    h.add_argument("input", metavar="IN.mlir")
-    h.add_argument("-o", "--output", required=True, metavar="OUTDIR")
-    h.add_argument("--func", metavar="NAME")
+    h.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
+    h.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                   help="the directory for the design's files (<stem>.sv, library, SymbiYosys project, ...)")
+    h.add_argument("--func", metavar="NAME", help="the function to emit (default: the file's only candidate)")
     _add_c_options(h)
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
     h.add_argument("--fifo-depth", type=_int_in(1), default=2, metavar="N",
@@ -768,38 +911,47 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--stats", action="store_true",
                    help="print instance, channel, component and property counts, and synthesize the design with Yosys "
                         "to print its cells and flip-flops per module")
-    h.add_argument("--max-join-fanin", type=_int_in(2), metavar="K")
-    h.add_argument("--no-rar", action="store_true")
+    h.add_argument("--max-join-fanin", type=_int_in(2), metavar="K",
+                   help="SCF/C input: split joins wider than K inputs into a tree")
+    h.add_argument("--no-rar", action="store_true", help="SCF/C input: order consecutive loads serially too")
+    _add_verbosity(h, "print nothing on success", "list every file written")
     h.set_defaults(run=cmd_hdl)
 
     a = sub.add_parser("adg", help="generate or check an architecture description (fabric MLIR)")
     asub = a.add_subparsers(dest="adg_command", metavar="ACTION", parser_class=_Parser)
     am = asub.add_parser("mesh", help="generate a mesh of switches and PEs")
-    am.add_argument("--rows", type=_int_in(1, 64), default=10, metavar="R")
-    am.add_argument("--cols", type=_int_in(1, 64), default=10, metavar="C")
+    am.add_argument("--rows", type=_int_in(1, 64), default=10, metavar="R", help="PE rows (default 10)")
+    am.add_argument("--cols", type=_int_in(1, 64), default=10, metavar="C", help="PE columns (default 10)")
     am.add_argument("--extmem", type=_int_in(0, 16), default=4, metavar="K",
                     help="external memory interfaces")
-    am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F")
+    am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F",
+                    help="inputs of the widest join a PE offers (default 4)")
     am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",
                     help="wires per direction between switches")
-    am.add_argument("-o", "--output", required=True, metavar="X.fabric.mlir")
+    am.add_argument("-o", "--output", default="-", metavar="X.fabric.mlir",
+                    help="the fabric file to write (default -: the fabric on stdout)")
+    _add_verbosity(am, "print nothing on success (no 'wrote' line)",
+                   "print the fabric's PE, switch and memory counts (on stderr)")
     am.set_defaults(run=cmd_adg_mesh)
     av = asub.add_parser("verify", help="parse and verify fabric files")
-    av.add_argument("inputs", nargs="+", metavar="X.fabric.mlir")
+    av.add_argument("inputs", nargs="+", metavar="X.fabric.mlir", help="fabric files; - reads one from stdin")
+    _add_verbosity(av, "print nothing for a valid fabric (errors only)", "also list every PE definition's FUs")
     av.set_defaults(run=cmd_adg_verify)
 
     m = sub.add_parser("map", help="place and route a DFG onto an ADG and write the configuration")
-    m.add_argument("input", metavar="IN.mlir")
-    m.add_argument("--adg", required=True, metavar="X.fabric.mlir")
-    m.add_argument("-o", "--output", default=".", metavar="OUTDIR")
-    m.add_argument("--func", metavar="NAME")
+    m.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
+    m.add_argument("--adg", required=True, metavar="X.fabric.mlir", help="the fabric to map onto")
+    m.add_argument("-o", "--output", default=".", metavar="OUTDIR",
+                   help="the directory for <dfg>.<adg>.map.json, .map.txt, .config.* and .viz.html (default .)")
+    m.add_argument("--func", metavar="NAME", help="the function to map (default: the file's only candidate)")
     _add_c_options(m)
-    m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N")
+    m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
+                   help="the placer's seed (default 0; the same seed gives the same mapping)")
     m.add_argument("--budget", type=_seconds, action=_Given, metavar="SECONDS",
                    help="wall-clock seconds for placement retries (default: none; the mapper stops after a fixed "
                         "number of seeded attempts, so the result does not depend on the machine)")
     m.add_argument("--max-join-fanin", type=_int_in(2), metavar="K", help="default: the ADG's join fan-in")
-    m.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    _add_verbosity(m, "no progress display", "also print the placement table (the .map.txt)")
     m.add_argument("--check-only", action=_GivenFlag,
                    help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
     m.set_defaults(run=cmd_map)
@@ -817,18 +969,14 @@ def _located_somewhere(e: LoomError, args) -> LoomError:
     return e
 
 
-def _version() -> str:
-    from loom import __version__
-
-    return f"loom {__version__}"
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = argparse.Namespace()
     try:
         args = parser.parse_args(argv)
         _check_option_needs(args)
+        if getattr(args, "command", None):
+            _read_stdin_once(args)
         _C_SETTINGS.update(func=getattr(args, "func", None), include=getattr(args, "include", None) or (),
                            define=getattr(args, "define", None) or (), region=getattr(args, "region", None))
         if not getattr(args, "run", None):

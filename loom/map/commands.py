@@ -28,9 +28,20 @@ def run_adg_mesh(args) -> int:
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=args.extmem, max_join_fanin=args.max_join_fanin,
                            tracks=args.tracks))
+    if getattr(args, "verbose", False):  # on stderr: with -o - stdout is the fabric alone
+        from loom.map.adg.read import read_adg
+        from loom.mlir import parse_text
+
+        adg = read_adg(parse_text(text, "<mesh>"), "<mesh>")
+        print(f"fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
+              f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}", file=sys.stderr)
+    if args.output == "-":  # mlir-opt's habit: the one output on stdout
+        sys.stdout.write(text)
+        return 0
     out = Path(args.output)
     write_all([(out, text)])
-    _say([f"wrote {out}"])
+    if not getattr(args, "quiet", False):
+        _say([f"wrote {out}"])
     return 0
 
 
@@ -38,18 +49,32 @@ def run_adg_verify(args) -> int:
     """Check each fabric file against the fabric rules; a valid fabric the mapper cannot use yet is still ok."""
     from loom.map.adg.read import load_adg
     from loom.map.adg.verify import NotMappable
+    from loom.stdin import display_name, is_input_file
 
+    quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     for name in args.inputs:
         path = Path(name)
-        if not path.is_file():
-            raise LoomError("cannot read input file: no such file", Location(str(path), 1, 1))
+        if not is_input_file(path):
+            raise LoomError("cannot read input file: no such file", Location(display_name(path), 1, 1))
+        shown = display_name(path)
         try:
             adg = load_adg(str(path))
         except NotMappable as e:  # verify_fabric passed (it runs first): valid, only loom map cannot use it yet
-            print(f"{path}: ok: valid fabric; not mappable by loom map yet: {e.what} at line {e.loc.line}")
+            if not quiet:
+                print(f"{shown}: ok: valid fabric; not mappable by loom map yet: {e.what} at line {e.loc.line}")
             continue
-        print(f"{path}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
+        if quiet:
+            continue
+        print(f"{shown}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
               f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}")
+        if verbose:  # each PE definition once, with its FUs' ops
+            defs = {id(n.defn): n.defn for n in adg.pes()}
+            for d in sorted(defs.values(), key=lambda d: d.name):
+                ops: dict[str, int] = {}
+                for fu in d.fus:
+                    for op in fu.body:
+                        ops[op.name] = ops.get(op.name, 0) + 1
+                print(f"  pe @{d.name}: {len(d.fus)} FUs: " + ", ".join(f"{n} x{k}" for n, k in sorted(ops.items())))
     return 0
 
 
@@ -79,9 +104,11 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     if args.budget is not None and args.budget <= 0:
         raise LoomError("--budget must be positive", Location("<command line>", 1, 1))
     adg_path, in_path = Path(args.adg), Path(args.input)
+    from loom.stdin import display_name, is_input_file
+
     for p in (adg_path, in_path):
-        if not p.is_file():
-            raise LoomError("cannot read input file: no such file", Location(str(p), 1, 1))
+        if not is_input_file(p):
+            raise LoomError("cannot read input file: no such file", Location(display_name(p), 1, 1))
     adg = load_adg(str(adg_path))
     if getattr(args, "max_join_fanin", None) is None and adg.max_join_fanin() >= 2:
         args.max_join_fanin = adg.max_join_fanin()  # the ADG's join capacity drives join legalization
@@ -137,7 +164,8 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     s = doc["stats"]
     _say([f"mapped {in_path.name} @{dfg.name} onto {adg_path.name}: {s['pes_used']}/{s['pes_total']} PEs, "
           f"{s['dfg_edges']} edges, {s['switch_hops']} switch hops; checker: proved ({report.edges_checked} edges)"]
-         + [f"wrote {path}" for path, _ in files])
+         + [f"wrote {path}" for path, _ in files]
+         + (files[1][1].splitlines() if getattr(args, "verbose", False) else []))  # -v: the .map.txt
     return 0
 
 
