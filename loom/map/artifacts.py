@@ -20,7 +20,7 @@ def _target_json(m: Mapping, nid: str) -> dict[str, Any]:
         return {"kind": "fu", "pe": t[1], "fu": fu.name, "opcode": t[2]}
     if t[0] == "mem":
         hw = m.adg.node(t[1])
-        out: dict[str, Any] = {"kind": "memory", "memory": t[1], "region": 0}
+        out: dict[str, Any] = {"kind": "memory", "memory": t[1], "region": t[2]}
         if node.arg is not None:
             out["memref_arg"] = m.dfg.arg_names[node.arg]
             out["module_input"] = hw.memref_arg
@@ -107,7 +107,7 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
             if body is not None:
                 entry["body_op"] = body
         elif t[0] == "mem":
-            entry.update(hw_node=position[t[1]], hw_name=t[1], pe_name=None)
+            entry.update(hw_node=position[t[1]], hw_name=t[1], pe_name=None, region=t[2])
         else:  # a module port: ("in", k) or ("out", k)
             port = (MODULE_IN, "o", t[1]) if t[0] == "in" else (MODULE_OUT, "i", t[1])
             entry.update(hw_node=None, hw_name=port_name(port), pe_name=None)
@@ -188,11 +188,12 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
                 fu_configs[t[1]] = {"fu": fu.name, "fields": [{"kind": f.kind, "bits": f.width, "value": v}
                                                               for f, v in zip(fields, wanted_fields(n, fu))]}
         elif t[0] == "mem":
-            w = region_words(n)
-            ins, outs = mem_port_maps(n, adg.node(t[1]).defn)  # type: ignore[arg-type]
-            regions[t[1]] = [{"region": 0, "dfg_node": n.id, "memref": str(n.memref), "ld": n.ld, "st": n.st,
-                              "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
-                              "operand_ports": ins, "result_ports": outs}]
+            w = region_words(n, t[3])
+            ins, outs = mem_port_maps(n, adg.node(t[1]).defn, t[3])  # type: ignore[arg-type]
+            regions.setdefault(t[1], []).append(
+                {"region": t[2], "dfg_node": n.id, "memref": str(n.memref), "ld": n.ld, "st": n.st,
+                 "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
+                 "operand_ports": ins, "result_ports": outs})
     used_pes = sum(1 for t in m.place.values() if t[0] == "fu")
     return {
         "format": FORMAT,
@@ -205,7 +206,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "switch_routes": switch_routes,
         "pe_routes": dict(sorted(pe_routes.items())),
         "fu_configs": dict(sorted(fu_configs.items())),
-        "memory_regions": dict(sorted(regions.items())),
+        "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
         **upstream_sections(m),
         "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,

@@ -21,8 +21,8 @@ from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
 from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
-from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch, region_words,
-                             wanted_fields)
+from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch,
+                             region_starts, region_words, wanted_fields)
 
 
 @dataclass
@@ -68,6 +68,9 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
     if certified is None:
         return None
     place, bodies = certified
+    for nid, t in place.items():  # a region's first tag is configured: read it from its region words
+        if t[0] == "mem":
+            place[nid] = t + (cfg.regions[t[1]][5 * t[2] + 1],)
     work, work_place, edge_map = _contract(dfg, adg, place, bodies, rep)
     if work is None:
         return None
@@ -167,8 +170,10 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
         if node.kind == "op" and kind == "fu" and t.get("pe") in names and adg.node(t["pe"]).kind == "pe":
             key: tuple = ("fu", t["pe"], t.get("opcode"))
             res: tuple = ("pe", t["pe"])
-        elif node.kind == "mem" and kind == "memory" and t.get("memory") in names and adg.node(t["memory"]).kind in ("extmemory", "memory"):
-            key, res = ("mem", t["memory"]), ("mem", t["memory"])
+        elif (node.kind == "mem" and kind == "memory" and t.get("memory") in names
+              and adg.node(t["memory"]).kind in ("extmemory", "memory") and isinstance(t.get("region"), int)
+              and 0 <= t["region"] < adg.node(t["memory"]).defn.num_region):  # type: ignore[attr-defined]
+            key, res = ("mem", t["memory"], t["region"]), ("mem", t["memory"], t["region"])
         elif node.kind in ("arg", "host") and kind == "module_input" and isinstance(t.get("port"), int) and 0 <= t["port"] < len(adg.in_types):
             key, res = ("in", t["port"]), ("in", t["port"])
         elif node.kind == "ret" and kind == "module_output" and isinstance(t.get("port"), int) and 0 <= t["port"] < len(adg.out_widths):
@@ -254,22 +259,35 @@ def _check_pes(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: Ch
 
 
 def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: CheckReport) -> None:
-    hosted = {t[1]: nid for nid, t in place.items() if t[0] == "mem"}
+    """Every region record is its hosted software memory's (valid, its tags, addr_offset 0, element size) or all
+    zero; the tag ranges of one interface's regions are disjoint, so a tagged request reaches exactly one region."""
+    hosted = {(t[1], t[2]): nid for nid, t in place.items() if t[0] == "mem"}
     for m in adg.memories():
         words = cfg.regions[m.name]
-        nid = hosted.get(m.name)
-        if nid is None:
-            if any(words):
-                rep.add("C6", f"{m.name} hosts no DFG memory but its region table is not empty")
-            continue
-        node = dfg.by_id[nid]
-        why = mem_mismatch(node, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
-        if why is not None:
-            rep.add("C1", f"%{nid} cannot use {m.name}: {why}")
-            continue
-        want = region_words(node) + [0] * (len(words) - 5)
-        if words != want:
-            rep.add("C6", f"{m.name} region table is {words}, but %{nid} needs {want}")
+        taken: dict[int, int] = {}  # tag -> region
+        for r in range(len(words) // 5):
+            w = words[5 * r: 5 * r + 5]
+            nid = hosted.get((m.name, r))
+            if nid is None:
+                if any(w):
+                    rep.add("C6", f"{m.name} region {r} hosts no DFG memory but its record is not empty")
+                continue
+            node = dfg.by_id[nid]
+            why = mem_mismatch(node, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
+            if why is None and w[1] not in region_starts(node, m.defn):  # type: ignore[arg-type]
+                why = f"its tags from {w[1]} leave the interface's {m.defn.ld} load and {m.defn.st} store lanes"  # type: ignore[attr-defined]
+            if why is not None:
+                rep.add("C1", f"%{nid} cannot use {m.name} region {r}: {why}")
+                continue
+            want = region_words(node, w[1])
+            if w != want:
+                rep.add("C6", f"{m.name} region {r} is {w}, but %{nid} needs {want}")
+                continue
+            for tag in range(w[1], w[2] + 1):
+                if tag in taken:
+                    rep.add("C4", f"{m.name}: tag {tag} belongs to regions {taken[tag]} and {r} (a tagged request "
+                                  "would reach two software memories)")
+                taken[tag] = r
 
 
 def _check_transitions(adg: ADG, cfg: Config, used: set[tuple[str, int, int]], rep: CheckReport) -> None:

@@ -26,8 +26,10 @@ def run_adg_mesh(args) -> int:
     from loom.map.adg.mesh import MeshParams, mesh
 
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
-    text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=args.extmem, max_join_fanin=args.max_join_fanin,
-                           tracks=args.tracks))
+    shared = getattr(args, "mem_ifaces", None)
+    regions = getattr(args, "mem_regions", None) or (4 if shared else 1)
+    text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
+                           tracks=args.tracks, mem_regions=regions))
     if getattr(args, "verbose", False):  # on stderr: with -o - stdout is the fabric alone
         from loom.map.adg.read import read_adg
         from loom.mlir import parse_text

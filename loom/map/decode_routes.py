@@ -132,13 +132,13 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
 
 def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
     """Two functions naming where a DFG node's result k leaves, and where its operand k enters, the fabric
-    under ``place`` (a node id -> ("fu", pe, opcode) | ("mem", name) | ("in", k) | ("out", k))."""
+    under ``place`` (a node id -> ("fu", pe, opcode) | ("mem", name, region, first tag) | ("in", k) | ("out", k))."""
     def src(nid: str, k: int) -> End:
         t, node = place[nid], dfg.by_id[nid]
         if t[0] == "fu":
             return ("fu_out", t[1], k)
         if t[0] == "mem":
-            return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn)[1][k])  # type: ignore[arg-type]
+            return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[1][k])  # type: ignore[arg-type]
         return ("mod_in", t[1])
 
     def dst(nid: str, k: int) -> End:
@@ -146,7 +146,7 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
         if t[0] == "fu":
             return ("fu_in", t[1], k)
         if t[0] == "mem":
-            return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn)[0][k])  # type: ignore[arg-type]
+            return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[0][k])  # type: ignore[arg-type]
         return ("mod_out", t[1])
 
     return src, dst

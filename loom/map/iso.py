@@ -3,7 +3,7 @@
 ``check.py`` proves that map.json's node list is an isomorphism between the decoded configuration and the
 DFG. This module ignores that list. It builds the graph the configuration alone computes: every enabled FU
 labelled with the function it is configured for (op, types, configured fields; a join with the inputs its
-mask uses), every memory whose region is valid labelled with its kind and region words, the module ports
+mask uses), every valid memory region labelled with its kind and region words (a memory port joins the region whose tag range holds its lane), the module ports
 that carry a value, and one edge per decoded connection labelled with its port roles (FU port index,
 memory port role, module port). It builds the DFG's graph with the same labels from the DFG alone, and
 asks networkx's VF2++ whether the two are isomorphic. Edges become labelled nodes of their own (VF2++
@@ -65,18 +65,26 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
     nodes: dict[Any, tuple] = {}
     for pe, (fu, c) in fus.items():
         nodes[pe] = _label_fu(fu, c.payload)
+    region_of: dict[tuple[str, int], tuple[int, int]] = {}  # (memory, tag) -> (region, its first tag)
     for m in adg.memories():
         words = cfg.regions.get(m.name, [])
-        if words and words[0]:
-            nodes[m.name] = ("mem", m.kind, tuple(words[:5]))
+        for r in range(len(words) // 5):
+            w = words[5 * r: 5 * r + 5]
+            if w[0]:  # one node per valid region, labelled with its record, tags counted from its first
+                nodes[(m.name, r)] = ("mem", m.kind, (w[0], 0, w[2] - w[1], w[3], w[4]))
+                for tag in range(w[1], w[2] + 1):
+                    region_of.setdefault((m.name, tag), (r, w[1]))
     edges: dict[tuple[Any, Any], list[tuple]] = {}
 
     def end(e: End, is_src: bool) -> tuple[Any, tuple]:
         if e[0] in ("fu_out", "fu_in"):
             return e[1], ("fu", e[2])
-        if e[0] in ("mem_out", "mem_in"):
+        if e[0] in ("mem_out", "mem_in"):  # the port's lane is its tag: the region whose tag range holds it
             role = mem_port_role(adg.node(e[1]).defn, "o" if is_src else "i", e[2])  # type: ignore[arg-type]
-            return e[1], ("mem",) + (role or ("?", e[2]))
+            if role is None or (e[1], role[1]) not in region_of:
+                return ("untagged", e[1], e[2]), ("mem", "?", e[2])
+            r, first = region_of[(e[1], role[1])]
+            return (e[1], r), ("mem", role[0], role[1] - first) + tuple(role[2:])
         key = ("module", e[0], e[1])
         nodes.setdefault(key, ("in",) if is_src else ("out",))
         return key, ("module",)

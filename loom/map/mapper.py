@@ -188,7 +188,8 @@ def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, lis
                     outs[e.src[1]] = MuxField(paths[e_idx][0][2], False, False)
             widths = [f.width for f in fu_fields(fu)]
             cfg.pes[t[1]] = PEConfig(True, fu.opcode, ins, outs, join_payload(widths, wanted_fields(n, fu)))
-        elif t[0] == "mem":
+        elif t[0] == "mem":  # region t[2] of the interface, tags from t[3]
             mem = adg.node(t[1]).defn
-            cfg.regions[t[1]] = region_words(n) + [0] * (5 * (mem.num_region - 1))  # type: ignore[attr-defined]
+            words = cfg.regions.setdefault(t[1], [0] * (5 * mem.num_region))  # type: ignore[attr-defined]
+            words[5 * t[2]: 5 * t[2] + 5] = region_words(n, t[3])
     return cfg

@@ -15,6 +15,7 @@ import networkx as nx
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT
 from loom.map.dfg import DFG
+from loom.map.rules import mem_tags
 from loom.map.techmap import Target
 
 FAR = 1000  # distance of an unreachable pair
@@ -60,7 +61,18 @@ def _where(t: Target) -> str:
 
 
 def _resource(t: Target) -> str:
+    """The one resource that identifies ``t``: a PE, a memory region, a module port."""
+    if t[0] == "mem":
+        return f"{t[1]}#r{t[2]}"
     return _where(t)
+
+
+def _resources(t: Target, tags: int) -> list[str]:
+    """Everything ``t`` takes: its resource and, for a memory region, the ``tags`` tags (lanes) from its first one,
+    so that two regions of one interface never share a tag (a tagged request reaches exactly one region)."""
+    if t[0] == "mem":
+        return [_resource(t)] + [f"{t[1]}#t{k}" for k in range(t[3], t[3] + tags)]
+    return [_resource(t)]
 
 
 class Placer:
@@ -97,32 +109,45 @@ class Placer:
     def total(self) -> int:
         return sum(self.edge_cost(k) for k in range(len(self.edges)))
 
+    def _res(self, nid: str, t: Target) -> list[str]:
+        return _resources(t, mem_tags(self.dfg.by_id[nid]) if t[0] == "mem" else 0)
+
     def _assign(self, nid: str, t: Target) -> None:
         self.place[nid] = t
-        self.owner[_resource(t)] = nid
+        for r in self._res(nid, t):
+            self.owner[r] = nid
 
     def _unassign(self, nid: str) -> Target:
         t = self.place.pop(nid)
-        del self.owner[_resource(t)]
+        for r in self._res(nid, t):
+            del self.owner[r]
         return t
+
+    def _free(self, nid: str, t: Target) -> bool:
+        return all(r not in self.owner for r in self._res(nid, t))
 
     def greedy(self) -> None:
         """Memories and ports first, then ops in breadth-first order from them, each at its cheapest free spot."""
         fixed = [n.id for n in self.dfg.nodes if n.kind != "op"]
+        if any(t[0] == "mem" and (t[2] or t[3]) for nid in fixed for t in self.cands[nid]):
+            # shared interfaces: storing memories first, as only an interface's first tags have store lanes
+            fixed.sort(key=lambda nid: -self.dfg.by_id[nid].st if self.dfg.by_id[nid].kind == "mem" else 0)
         order = fixed + self._bfs_ops()
         for i, nid in enumerate(order):
-            free = [t for t in self.cands[nid] if _resource(t) not in self.owner]
+            free = [t for t in self.cands[nid] if self._free(nid, t)]
             if not free:
                 raise PlacementFull(nid, dict(self.place))
             if i < len(fixed):  # keep the other memories and ports placeable: a port may fit several of them
                 rest = fixed[i + 1:]
-                keep = [t for t in free if self._matchable(rest, {_resource(t)})]
+                keep = [t for t in free if self._matchable(rest, set(self._res(nid, t)))]
                 free = keep or free
             sample = free if len(free) <= 48 else self.rng.sample(free, 48)
             best, best_c = None, None
             for t in sample:
                 self.place[nid] = t
                 c = self.node_cost(nid) * 4 + self.rng.random()
+                if t[0] == "mem":  # pack regions from the first region and tag, so later memories find room
+                    c += 2 * (t[2] + t[3])
                 if best_c is None or c < best_c:
                     best, best_c = t, c
             del self.place[nid]
@@ -179,6 +204,9 @@ class Placer:
             t_old = self.place[nid]
             if t_new == t_old:
                 continue
+            if t_new[0] == "mem":  # a region moves only to free tags; it never swaps
+                if any(self.owner.get(r, nid) != nid for r in self._res(nid, t_new)):
+                    continue
             other = self.owner.get(_resource(t_new))
             if other == nid:
                 continue

@@ -76,7 +76,7 @@ def end_ports(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool, wid
         ws = pe.out_widths if is_src else pe.in_widths  # type: ignore[attr-defined]
         return [(t[1], "o" if is_src else "i", q) for q, w in enumerate(ws) if w >= width]
     if t[0] == "mem":
-        return [(t[1], "o" if is_src else "i", mem_port_maps(node, adg.node(t[1]).defn)[1 if is_src else 0][k])]  # type: ignore[arg-type]
+        return [(t[1], "o" if is_src else "i", mem_port_maps(node, adg.node(t[1]).defn, t[3])[1 if is_src else 0][k])]  # type: ignore[arg-type]
     return [(MODULE_IN, "o", t[1])] if is_src else [(MODULE_OUT, "i", t[1])]
 
 

@@ -16,9 +16,8 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType, NoneType, Type
 from loom.map.adg.model import FU, MemDef, value_width
 from loom.map.dfg import DNode
+from loom.semantics.functions import CONT_CONDS  # its order is the one-hot bit order of cont_cond in config words
 from loom.semantics.predicates import CMPF_PREDICATES, CMPI_PREDICATES, predicate_name
-
-CONT_CONDS = ("<", "<=", ">", ">=", "!=")  # one-hot bit order of dataflow.stream's cont_cond
 
 
 def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
@@ -195,10 +194,10 @@ def mem_roles(node: DNode) -> tuple[list[tuple], list[tuple]]:
     return ins, outs
 
 
-def mem_role_port(mem: MemDef, role: tuple) -> int:
+def mem_role_port(mem: MemDef, role: tuple, start: int = 0) -> int:
     """The hardware port of ``role`` on ``mem`` (family order: load addresses, store addresses, store data;
-    load data, load done, store done)."""
-    fam, lane = role[0], role[1]
+    load data, load done, store done) for a software memory whose region starts at tag (lane) ``start``."""
+    fam, lane = role[0], role[1] + start
     if fam == "ld_addr":
         return mem.ld_addr(lane, mem.rank - 1 - role[2])
     if fam == "st_addr":
@@ -223,10 +222,25 @@ def mem_port_role(mem: MemDef, d: str, p: int) -> Optional[tuple]:
     return None
 
 
-def mem_port_maps(node: DNode, mem: MemDef) -> tuple[list[int], list[int]]:
-    """Hardware input port of each software operand and output port of each software result (``mem_roles``)."""
+def mem_port_maps(node: DNode, mem: MemDef, start: int = 0) -> tuple[list[int], list[int]]:
+    """Hardware input port of each software operand and output port of each software result (``mem_roles``),
+    for the region whose tags (lanes) begin at ``start``."""
     ins, outs = mem_roles(node)
-    return [mem_role_port(mem, r) for r in ins], [mem_role_port(mem, r) for r in outs]
+    return [mem_role_port(mem, r, start) for r in ins], [mem_role_port(mem, r, start) for r in outs]
+
+
+def mem_tags(node: DNode) -> int:
+    """How many tags (hardware lanes) a software memory's region spans: one per load or store lane."""
+    return max(node.ld, node.st)
+
+
+def region_starts(node: DNode, mem: MemDef) -> list[int]:
+    """The first tags a region of ``node`` may take on ``mem``: any, while its loads and stores stay within the
+    interface's lanes, on an interface with several regions (an external one: the host programs each base);
+    tag 0 on a one-region or on-chip interface."""
+    if mem.num_region <= 1 or mem.kind != "extmemory":
+        return [0]
+    return [s for s in range(max(mem.ld, mem.st)) if s + node.ld <= mem.ld and s + node.st <= mem.st]
 
 
 def elem_size_log2(m: MemRefType) -> int:
@@ -234,10 +248,10 @@ def elem_size_log2(m: MemRefType) -> int:
     return max(0, (max(w, 8) // 8 - 1).bit_length())
 
 
-def region_words(node: DNode) -> list[int]:
-    """The five region words of the one region a software memory occupies (addr_offset 0)."""
-    lanes = max(node.ld, node.st)
-    return [1, 0, lanes - 1, 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
+def region_words(node: DNode, start: int = 0) -> list[int]:
+    """The five region words (valid, start_tag, end_tag, addr_offset, elem_size_log2) of the region a software
+    memory occupies from tag ``start`` (addr_offset 0: the host programs the base)."""
+    return [1, start, start + mem_tags(node) - 1, 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- compound function units

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from loom.ir.types import Type
 from loom.map.adg.model import ADG, port_width, value_width
 from loom.map.dfg import DFG, DNode
-from loom.map.rules import fu_mismatch, mem_mismatch
+from loom.map.rules import fu_mismatch, mem_mismatch, region_starts
 
-Target = tuple  # ("fu", pe, opcode) | ("mem", name) | ("in", k) | ("out", k)
+Target = tuple  # ("fu", pe, opcode) | ("mem", name, region, first tag) | ("in", k) | ("out", k)
 
 
 @dataclass
@@ -61,7 +61,9 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
             for m in adg.memories():
                 problem = mem_mismatch(n, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
                 if problem is None:
-                    c.append(("mem", m.name))
+                    regions = m.defn.num_region if m.defn.kind == "extmemory" else 1  # type: ignore[attr-defined]
+                    c.extend(("mem", m.name, r, s) for r in range(regions)
+                             for s in region_starts(n, m.defn))  # type: ignore[arg-type]
                 else:
                     why = why or f"{m.name}: {problem}"
             if not c:

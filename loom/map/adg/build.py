@@ -100,14 +100,17 @@ class ADGBuilder:
         self.insts.append(_Inst(name, f"fabric.instance @{defn}", inputs, ins, outs, f' {{sym_name = "{name}"}}'))
         return [(name, k) for k in range(len(outs))]
 
-    def extmemory(self, name: str, ld: int, st: int, memref: str, memref_input: Wire, inputs: list[Wire], width: int) -> list[Wire]:
-        """An inline fabric.extmemory; ``inputs`` are its routed inputs (after the memref)."""
+    def extmemory(self, name: str, ld: int, st: int, memref: str, memref_input: Wire, inputs: list[Wire], width: int,
+                  regions: int = 1) -> list[Wire]:
+        """An inline fabric.extmemory; ``inputs`` are its routed inputs (after the memref); ``regions`` software
+        memories may share it (``numRegion``)."""
         rank = _rank(memref)
         t = f"!fabric.bits<{width}>"
         n_in, n_out = (ld + st) * rank + st, 2 * ld + st
         if len(inputs) != n_in:
             raise ValueError(f"{name}: needs {n_in} routed inputs, got {len(inputs)}")
-        head = f"fabric.extmemory @{name} [ldCount = {ld}, stCount = {st}, lsqDepth = 0, memrefType = {memref}]"
+        shared = f", numRegion = {regions}" if regions > 1 else ""
+        head = f"fabric.extmemory @{name} [ldCount = {ld}, stCount = {st}, lsqDepth = 0{shared}, memrefType = {memref}]"
         self.insts.append(_Inst(name, head, [memref_input, *inputs], [memref] + [t] * n_in, [t] * n_out, ""))
         return [(name, k) for k in range(n_out)]
 

@@ -100,6 +100,7 @@ class MeshParams:
     mem_st: int = 2
     mem_rank: int = 2
     onchip: int = 1
+    mem_regions: int = 1  # numRegion of each extmemory: how many software memories may share it (by tag range)
     extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
 
 
@@ -175,7 +176,7 @@ def mesh(p: MeshParams) -> str:
         reads = [out_index[(name, s)] for s in range(n_in)]
         if name.startswith("extmem"):
             ref = b.add_input(f"{name}_ref", memref)
-            b.extmemory(name, ld, st, memref, ref, reads, WIDTH)
+            b.extmemory(name, ld, st, memref, ref, reads, WIDTH, p.mem_regions)
         else:
             b.memory(name, ld, st, memref, reads, WIDTH)
     shapes: dict[tuple, str] = {}

@@ -93,6 +93,10 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
     pos = layout(m)
     kinds = {n.name: n.kind for n in m.adg.nodes}
     hosted = {t[1]: nid for nid, t in m.place.items() if t[0] in ("fu", "mem")}
+    shared: dict[str, list[str]] = {}
+    for nid, t in sorted(m.place.items()):
+        if t[0] == "mem":
+            shared.setdefault(t[1], []).append(nid)
     comps = []
     for v, (x, y) in sorted(pos.items()):
         kind = kinds.get(v, "port")
@@ -111,6 +115,9 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
                 label = " + ".join(f"{x.name.split('.')[-1]} %{x.id}" for _, x in sorted(node.members.items()))
             else:
                 label = node.name.split(".")[-1] + " %" + label
+            if len(shared.get(v, ())) > 1:  # a memory interface several software memories share (one region each)
+                extra["ops"] = [m.dfg.by_id[x].name for x in shared[v]]
+                label = ", ".join(f"{m.dfg.by_id[x].name.split('.')[-1]} %{x} (region {m.place[x][2]})" for x in shared[v])
         comps.append({"id": v, "kind": kind, "x": round(x, 1), "y": round(y, 1), "label": label, "loc": loc, **extra})
     routes = []
     for k, entry in enumerate(doc["edges"]):

@@ -1,0 +1,136 @@
+"""Run upstream LOOM's mapper unit cases (tests/unit/*) against loom map, from a fetched snapshot, and count passes.
+
+Usage: python tools/upstream_unit.py GIT_DIR [--work DIR] [--only NAME ...] [--verbose]
+
+GIT_DIR is a bare git directory of a PolyArch/loom snapshot (e.g. /work/.mirror/PolyArch+loom/repo); nothing of
+it is part of loom. Each case directory with a dfg.mlir and a fabric.mlir is extracted to a scratch directory
+(default: a fresh temporary one), mapped with ``loom map dfg.mlir --adg fabric.mlir -o out`` and judged:
+
+* a case with an expect-fail.txt passes when loom refuses it cleanly: a nonzero exit, no traceback, and (for
+  an input error, exit 2) exactly one located line ``file:line:col: error: [CODE] message``;
+* a case with a check.py passes when loom maps it and the case's own check.py accepts the outputs, which are
+  also written under upstream's legacy names (``dfg.map.json``, ``dfg.config.json``, ...);
+* any other case passes when loom maps it.
+
+Prints one line per case and the counts per group; exit 0. The verdicts are upstream's checks, not loom's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+LOCATED = re.compile(r"^\S+:\d+:\d+: error: \[[A-Z0-9_]+\] .+$")
+KEEP = ("dfg.mlir", "fabric.mlir", "check.py", "expect-fail.txt", "loom.args")
+TIMEOUT = 300
+
+
+@dataclass
+class Outcome:
+    name: str
+    group: str  # "expect-fail" | "check" | "plain"
+    ok: bool
+    note: str
+
+
+def _git(git_dir: str, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", git_dir, *args], check=True, capture_output=True, text=True).stdout
+
+
+def extract(git_dir: str, work: Path) -> list[Path]:
+    """Every tests/unit case with a dfg.mlir and a fabric.mlir, written under ``work``."""
+    names = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "tests/unit").split("\n")
+    cases: dict[str, set[str]] = {}
+    for n in names:
+        parts = n.split("/")
+        if len(parts) == 4 and parts[3] in KEEP:
+            cases.setdefault(parts[2], set()).add(parts[3])
+    out = []
+    for case, files in sorted(cases.items()):
+        if not {"dfg.mlir", "fabric.mlir"} <= files:
+            continue
+        d = work / case
+        d.mkdir(parents=True, exist_ok=True)
+        for f in sorted(files):
+            blob = subprocess.run(["git", "--git-dir", git_dir, "show", f"HEAD:tests/unit/{case}/{f}"],
+                                  check=True, capture_output=True).stdout
+            (d / f).write_bytes(blob)
+        out.append(d)
+    return out
+
+
+def _legacy_names(out: Path) -> None:
+    """Upstream's checks read ``dfg.<ext>``; loom writes ``dfg.fabric.<ext>`` (spec-compilation's names)."""
+    for f in sorted(out.glob("dfg.fabric.*")):
+        shutil.copyfile(f, out / ("dfg." + f.name[len("dfg.fabric."):]))
+
+
+def run_case(loom: list[str], d: Path) -> Outcome:
+    out = d / "out"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    try:
+        r = subprocess.run([*loom, "map", "dfg.mlir", "--adg", "fabric.mlir", "-o", "out"], cwd=d,
+                           capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return Outcome(d.name, _group(d), False, "timeout")
+    text = (r.stdout + r.stderr).strip()
+    if "Traceback" in text:
+        return Outcome(d.name, _group(d), False, "traceback")
+    first = text.splitlines()[0] if text else ""
+    if (d / "expect-fail.txt").exists():
+        if r.returncode == 0:
+            return Outcome(d.name, "expect-fail", False, "accepted")
+        if r.returncode == 2:
+            lines = r.stderr.strip().splitlines()
+            ok = len(lines) == 1 and bool(LOCATED.match(lines[0]))
+            return Outcome(d.name, "expect-fail", ok, lines[0] if lines else "exit 2, no message")
+        return Outcome(d.name, "expect-fail", True, f"exit {r.returncode}: {first}")
+    if r.returncode != 0:
+        return Outcome(d.name, _group(d), False, f"exit {r.returncode}: {first}")
+    if not (d / "check.py").exists():
+        return Outcome(d.name, "plain", True, "mapped")
+    _legacy_names(out)
+    c = subprocess.run([sys.executable, "check.py", d.name, "out"], cwd=d, capture_output=True, text=True,
+                       timeout=TIMEOUT)
+    msg = (c.stdout + c.stderr).strip().splitlines()
+    return Outcome(d.name, "check", c.returncode == 0, "check.py accepts" if c.returncode == 0 else
+                   f"check.py: {msg[-1] if msg else 'exit ' + str(c.returncode)}")
+
+
+def _group(d: Path) -> str:
+    return "expect-fail" if (d / "expect-fail.txt").exists() else "check" if (d / "check.py").exists() else "plain"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("git_dir")
+    ap.add_argument("--work", type=Path)
+    ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="loom-upstream-unit-"))
+    loom = [sys.executable, "-m", "loom"]
+    cases = extract(args.git_dir, work)
+    if args.only:
+        cases = [c for c in cases if c.name in args.only]
+    results = []
+    for d in cases:
+        o = run_case(loom, d)
+        results.append(o)
+        print(f"{'PASS' if o.ok else 'FAIL'} {o.group:<11} {o.name}: {o.note}", flush=True)
+    print(f"\nwork directory: {work}")
+    for g in ("expect-fail", "check", "plain"):
+        rs = [o for o in results if o.group == g]
+        print(f"{g}: {sum(o.ok for o in rs)}/{len(rs)} pass")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
