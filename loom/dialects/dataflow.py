@@ -1,8 +1,10 @@
 """LOOM dataflow dialect: stream, gate, carry, invariant (spec-dataflow.txt) and the tagged type.
 
-Error codes are those of spec-dataflow-error-legacy.md. Where the spec allows a
-value type T, ``!dataflow.tagged<T, iK>`` is accepted as well; a stream may run
-on tagged index values.
+Each op is defined once here: its syntax, its verifier and its table builder (``OpDef.machine``, which
+``loom.semantics.machine_for`` calls after the verifier). Error codes are those of
+spec-dataflow-error-legacy.md. Where the spec allows a value type T, ``!dataflow.tagged<T, iK>`` is
+accepted as well; a stream may run on tagged index values, which the verifier accepts and the token
+semantics do not model yet (``CPL_DATAFLOW_TAGGED_STREAM``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from loom.ir.types import (
     i1,
     index,
 )
-
-STEP_OPS = ("+=", "-=", "*=", "/=", "<<=", ">>=")
-CONT_CONDS = ("<", "<=", ">", ">=", "!=")
+from loom.semantics import dataflow_ops
+from loom.semantics.functions import CONT_CONDS, STEP_OPS
+from loom.semantics.machine import Machine
 
 STREAM_OPERAND_TYPE = "CPL_DATAFLOW_STREAM_OPERAND_TYPE"
 STREAM_INVALID_STEP_OP = "CPL_DATAFLOW_STREAM_INVALID_STEP_OP"
@@ -42,6 +44,7 @@ INVARIANT_TYPE_MISMATCH = "CPL_DATAFLOW_INVARIANT_TYPE_MISMATCH"
 TAGGED_VALUE_TYPE = "CPL_DATAFLOW_TAGGED_VALUE_TYPE"
 TAGGED_TAG_TYPE = "CPL_DATAFLOW_TAGGED_TAG_TYPE"
 VALUE_TYPE = "CPL_DATAFLOW_VALUE_TYPE"
+TAGGED_STREAM = "CPL_DATAFLOW_TAGGED_STREAM"
 
 TAGGED_VALUE_TYPES = (
     IntegerType(1), IntegerType(8), IntegerType(16), IntegerType(32), IntegerType(64),
@@ -100,6 +103,20 @@ def verify_stream(op: Operation, ctx: VerifyContext) -> None:
         fail(op, STREAM_INVALID_CONT_COND, f"cont_cond must be one of {', '.join(repr(s) for s in CONT_CONDS)}; found {cont_cond}")
 
 
+def stream_params(op: Operation) -> tuple[str, str | None]:
+    """(step_op, cont_cond) of a verified stream: ``+=`` by default; no cont_cond means by the step's sign."""
+    step_op, cont_cond = op.attributes.get("step_op"), op.attributes.get("cont_cond")
+    return (step_op.value if isinstance(step_op, StringAttr) else "+=",
+            cont_cond.value if isinstance(cont_cond, StringAttr) else None)
+
+
+def stream_machine(op: Operation) -> Machine:
+    """The stream's table; a stream on tagged indices (one stream per tag) has none yet."""
+    if any(isinstance(v.type, TaggedType) for v in [*op.operands, *op.results]):
+        fail(op, TAGGED_STREAM, "on tagged index values has no token semantics in loom yet (one stream per tag)")
+    return dataflow_ops.stream(*stream_params(op))
+
+
 def verify_gate(op: Operation, ctx: VerifyContext) -> None:
     counts(op, operands=2, results=2)
     before_value, before_cond = op.operands
@@ -146,21 +163,25 @@ OPS = [
         ),
         verify_stream,
         normalize=normalize_stream,
+        machine=stream_machine,
     ),
     OpDef(
         "dataflow.gate",
         Format(Opd("before_value"), Lit(",", space=False), Opd("before_cond"), AttrDict(), ArrowSig(2, 2, "dataflow.gate")),
         verify_gate,
+        machine=lambda op: dataflow_ops.gate(op.operands[0].type),
     ),
     OpDef(
         "dataflow.carry",
         Format(Opd("d"), Lit(",", space=False), Opd("a"), Lit(",", space=False), Opd("b"), AttrDict(), ArrowSig(3, 1, "dataflow.carry")),
         verify_carry,
+        machine=lambda op: dataflow_ops.carry(op.results[0].type),
     ),
     OpDef(
         "dataflow.invariant",
         Format(Opd("d"), Lit(",", space=False), Opd("a"), AttrDict(), ArrowSig(2, 1, "dataflow.invariant")),
         verify_invariant,
+        machine=lambda op: dataflow_ops.invariant(op.results[0].type),
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""``OpDef``: what loom knows about one op (syntax, verifier, structural traits)."""
+"""``OpDef``: what loom knows about one op (syntax, verifier, structural traits, token semantics)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,6 @@ class OpDef:
     default_dialect: str | None = None  # bare op names inside its regions resolve here
     graph_regions: bool = False  # regions have no SSA dominance (any order, cycles)
     normalize: Callable[[Operation], None] | None = None  # applied right after parsing
+    # machine(op): the op's state-machine table (loom.semantics.Machine), built from a verified op; the
+    # simulator, the Z3 model and the HDL read it through loom.semantics.machine_for
+    machine: Callable[[Operation], object] | None = None

@@ -15,14 +15,12 @@ from loom.ir.attributes import (
     ArrayAttr,
     Attribute,
     IntegerAttr,
-    StringAttr,
     SymbolRefAttr,
     TypeAttr,
 )
 from loom.ir.core import OpResult, Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
-from loom.semantics import dataflow_ops, handshake_ops, memory_ops
-from loom.semantics.functions import CONT_CONDS, STEP_OPS
+from loom.semantics import handshake_ops, memory_ops
 from loom.semantics.expr import TOKEN
 from loom.semantics.machine import Machine
 from loom.semantics.scalar import eval_scalar, scalar_fn
@@ -48,17 +46,6 @@ def _is_i1(t: Type) -> bool:
     return isinstance(t, IntegerType) and t.width == 1
 
 
-def _string_attr(op: Operation, *names: str) -> Optional[str]:
-    for n in names:
-        a = op.attributes.get(n)
-        if a is None:
-            continue
-        if not isinstance(a, StringAttr):
-            raise _err(op, f"attribute '{n}' must be a string, got {a}")
-        return a.value
-    return None
-
-
 def _int_attr(op: Operation, name: str, default: Optional[int] = None) -> int:
     a = op.attributes.get(name)
     if a is None:
@@ -75,48 +62,17 @@ def constant_value(op: Operation, attr: Attribute, t: Type) -> object:
     return eval_scalar("arith.constant", {"value": attr}, [], [t], [], op.loc)[0]
 
 
-def _stream(op: Operation) -> Machine:
-    _arity(op, 3, 2)
-    if not all(isinstance(v.type, IndexType) for v in op.operands):
-        raise _err(op, "operands %start, %step and %bound must be index", "CPL_DATAFLOW_STREAM_OPERAND_TYPE")
-    step_op = _string_attr(op, "step_op") or "+="
-    cont = _string_attr(op, "cont_cond", "stop_cond")
-    if step_op not in STEP_OPS:
-        raise _err(op, f"step_op {step_op!r} is not one of {', '.join(STEP_OPS)}", "CPL_DATAFLOW_STREAM_INVALID_STEP_OP")
-    if cont is not None and cont not in CONT_CONDS:
-        raise _err(
-            op, f"cont_cond {cont!r} is not one of {', '.join(CONT_CONDS)}", "CPL_DATAFLOW_STREAM_INVALID_CONT_COND"
-        )
-    return dataflow_ops.stream(step_op, cont)
+def _defined(op: Operation) -> Machine:
+    """The table of an op whose definition carries one (``OpDef.machine``): its verifier runs first, so the
+    op's types and attributes are checked by the one rule the parser applies, with the same codes."""
+    from loom.dialects.checks import VerifyContext  # the dialects import this package: only at call time
+    from loom.dialects.registry import lookup
 
-
-def _gate(op: Operation) -> Machine:
-    _arity(op, 2, 2)
-    if not (_is_i1(op.operands[1].type) and _is_i1(op.results[1].type)):
-        raise _err(op, "%before_cond and %after_cond must be i1", "CPL_DATAFLOW_GATE_COND_TYPE")
-    if op.operands[0].type != op.results[0].type:
-        raise _err(op, "%before_value and %after_value must have the same type", "CPL_DATAFLOW_GATE_TYPE_MISMATCH")
-    return dataflow_ops.gate(op.operands[0].type)
-
-
-def _carry(op: Operation) -> Machine:
-    _arity(op, 3, 1)
-    if not _is_i1(op.operands[0].type):
-        raise _err(op, "%d must be i1", "CPL_DATAFLOW_CARRY_CTRL_TYPE")
-    t = op.results[0].type
-    if op.operands[1].type != t or op.operands[2].type != t:
-        raise _err(op, "%a, %b and %o must have the same type", "CPL_DATAFLOW_CARRY_TYPE_MISMATCH")
-    return dataflow_ops.carry(t)
-
-
-def _invariant(op: Operation) -> Machine:
-    _arity(op, 2, 1)
-    if not _is_i1(op.operands[0].type):
-        raise _err(op, "%d must be i1", "CPL_DATAFLOW_INVARIANT_CTRL_TYPE")
-    t = op.results[0].type
-    if op.operands[1].type != t:
-        raise _err(op, "%a and %o must have the same type", "CPL_DATAFLOW_INVARIANT_TYPE_MISMATCH")
-    return dataflow_ops.invariant(t)
+    d = lookup(op.name)
+    assert d is not None and d.machine is not None
+    if d.verify is not None:
+        d.verify(op, VerifyContext())
+    return d.machine(op)
 
 
 def _memory(op: Operation) -> Machine:
@@ -257,14 +213,8 @@ def _handshake(op: Operation) -> Machine:
 def machine_for(op: Operation) -> Machine:
     """The state-machine table of ``op`` (any op allowed inside a handshake.func)."""
     name = op.name
-    if name == "dataflow.stream":
-        return _stream(op)
-    if name == "dataflow.gate":
-        return _gate(op)
-    if name == "dataflow.carry":
-        return _carry(op)
-    if name == "dataflow.invariant":
-        return _invariant(op)
+    if name.startswith("dataflow."):
+        return _defined(op)
     if name.startswith("handshake."):
         return _handshake(op)
     if name == "memref.dim":

@@ -40,6 +40,7 @@ from typing import Callable, Optional, Sequence
 
 import z3
 
+from loom.dialects.dataflow import stream_params
 from loom.ir.core import OpResult, Operation, Value
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics import machine_for
@@ -689,8 +690,7 @@ class Typer:
                 self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
             return
         m = self.machines[op]
-        step_op = _attr_str(op, "step_op") or "+="
-        cont = _attr_str(op, "cont_cond", "stop_cond")
+        step_op, cont = stream_params(op)
         # Streams share a loop only when they are copies of one activation: equal clocks and operand terms
         # and the same tokens behind the operands (a stream started by another loop's exit token has the
         # same counts but runs after it: sharing would pair iterations that never coexist).
@@ -1300,16 +1300,6 @@ def activation_root(v: Value) -> Value:
             v = v.op.operands[0]
             continue
         return v
-
-
-def _attr_str(op: Operation, *names: str) -> Optional[str]:
-    from loom.ir.attributes import StringAttr
-
-    for n in names:
-        a = op.attributes.get(n)
-        if isinstance(a, StringAttr):
-            return a.value
-    return None
 
 
 def _first_cond(m: Machine, start: z3.ExprRef, step: z3.ExprRef, bound: z3.ExprRef) -> Optional[z3.BoolRef]:

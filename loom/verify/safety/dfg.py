@@ -18,7 +18,7 @@ from typing import Optional
 import z3
 
 from loom.diagnostics import LoomError
-from loom.ir.attributes import StringAttr
+from loom.dialects.dataflow import stream_params
 from loom.ir.core import Operation
 from loom.mlir.names import value_names
 from loom.semantics.undefined import ub_rules
@@ -98,7 +98,7 @@ class DfgSafetyModel:
         op = f.op
         if f.kind != "for" or op.name != "dataflow.stream" or not f.state:
             return
-        step_op, cont = _attr(op, "step_op") or "+=", _attr(op, "cont_cond") or _attr(op, "stop_cond")
+        step_op, cont = stream_params(op)
         if step_op != "+=" or cont not in ("<", "!="):
             return
         try:
@@ -142,8 +142,3 @@ class DfgSafetyCheck(SafetyCheck):
 def check_dfg_safety(func: Operation, ctx) -> list:
     """Every safety obligation of a handshake.func verified without its source."""
     return DfgSafetyCheck(func, ctx).obligations()
-
-
-def _attr(op: Operation, name: str) -> Optional[str]:
-    a = op.attributes.get(name)
-    return a.value if isinstance(a, StringAttr) else None
