@@ -89,6 +89,14 @@ class BlockCopies:
             nb_ix = em.fresh("bytes")
             em.emit(f"{nb_ix} = arith.index_cast {nb} : {em.types[nb]} to index")
             count = self.index_op("divui", nb_ix, width)
+        self.element_loop(name, dst, src, value, count)
+
+    def element_loop(self, name: str, dst: Ptr, src: Ptr | None, value: str | None, count: int | str) -> None:
+        """A CF loop over ``count`` elements from ``dst``: each set to ``value``, or to the element of ``src``
+        at the same position (``memmove`` within one array: backwards when the target lies after the source)."""
+        em = self.em
+        if isinstance(count, int):
+            count = em.const(count, "index")
         self.extra_blocks += 1
         tag = f"^bb{self.cur_block}_m{self.extra_blocks}"
         k, k_next, cond = em.fresh("k"), em.fresh("k"), em.fresh("more")

@@ -164,7 +164,7 @@ class PointerRules:
         is ``memref<?x30xi32>``), its element from the scalar loaded or stored."""
         geps, scalars = set(), set()
         # the parameter and the pointer phis/selects it flows into unchanged (`q = out; ... q++`)
-        same = {("argument", arg.name)}
+        same = set(getattr(arg, "seeds", None) or {("argument", arg.name)})
 
         def key(v) -> tuple[str, str]:
             return (v.value_kind.name, v.name)

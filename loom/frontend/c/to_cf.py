@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
+from loom.frontend.c.heap import HeapRules
 from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
+from loom.frontend.c.records import Record, RecordRules
 from loom.frontend.c.vectors import VectorRules, vector_type
 from loom.ir.location import Location
 
@@ -133,7 +135,7 @@ def mlir_type(ltype: str, em: Emitter) -> str:
     raise em.error(f"values of type '{t}' are not supported (integers, float, double and pointers are)")
 
 
-class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
+class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, VectorRules):
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
@@ -149,6 +151,8 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
         self.phi_args: dict[str, tuple[str, str]] = {}  # phi -> (block argument, type); pointers: their index
         self.body: list[str] = []
         self.cur_block = 0
+        self.records: dict[str, Record] = {}
+        self.fields: dict[str, tuple[str, int]] = {}
 
     # ------------------------------------------------------------------ values
     def value(self, v, want: str | None = None) -> str:
@@ -178,11 +182,18 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
         em.loc = em.loc_of(em.locs[0] if em.locs else None)
         if fn.global_value_type.is_function_vararg:
             raise em.error(f"'{fn.name}' takes a variable argument list (varargs are not supported)")
-        params = []
+        params: list[str] = []
+        params_seen: list[str] = []
         for arg in fn.arguments:
             t = str(arg.type)
             if "byval" in str(arg) or "sret" in str(arg) or ".coerce" in arg.name:
                 raise em.error(f"parameter '{arg.name}' is a struct passed by value (not supported)")
+            record = self.record_type(arg) if t == "ptr" else None
+            if record is not None:  # a pointer to a struct with pointer members: one parameter per member
+                params.extend(self.record_params(arg, len(params_seen), record))
+                params_seen.append(arg.name)
+                continue
+            params_seen.append(arg.name)
             name = em.fresh(arg.name or "arg")
             if t == "ptr":
                 p = self.param_ptr(arg, name)
@@ -270,6 +281,8 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
             a = self.value(ops[0])
             em.emit(f"{self.define(ins, t)} = arith.negf {a} : {t}")
         elif op in ("icmp", "fcmp"):
+            if self.null_compare(ins, ops):
+                return
             if str(ops[0].type) == "ptr":
                 _, a, b = self._row_positions(ops[0], ops[1], "comparing")
                 em.emit(f"{self.define(ins, 'i1')} = arith.cmpi {lt.predicate(text)}, {a}, {b} : index")
@@ -302,7 +315,10 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
             c, a, b = (self.value(o) for o in ops)
             em.emit(f"{self.define(ins, t)} = arith.select {c}, {a}, {b} : {t}")
         elif op == "getelementptr":
-            self.gep(ins, text, ops)
+            if not self.record_gep(ins):
+                self.gep(ins, text, ops)
+        elif op in ("load", "store") and self.record_access(ins, op, ops):
+            return
         elif op == "load":
             ref = self.access(self.ptr(ops[0]), mlir_type(str(ins.type), em))
             em.emit(f"{self.define(ins, mlir_type(str(ins.type), em))} = memref.load {ref}")
@@ -368,6 +384,8 @@ class FunctionTranslator(PointerRules, BlockCopies, VectorRules):
         if name in ("memset", "llvm.memset.p0.i64", "memcpy", "memmove", "llvm.memcpy.p0.p0.i64",
                     "llvm.memmove.p0.p0.i64"):
             self.mem_loop(ins, name, ops)
+            return
+        if self.heap_call(ins, name, ops):
             return
         base = name[5:].split(".")[0] if name.startswith("llvm.") else name
         if base == "abs" and name.startswith("llvm."):
