@@ -1,4 +1,4 @@
-"""Upstream fabric ops the mapper does not use yet (fifo, mux, tags, temporal PE and switch): they parse, print back in
+"""Upstream fabric ops the mapper does not use yet (mux, tags, temporal PE and switch) and FIFOs, which it maps: they parse, print back in
 their custom form, obey the specs' rules as located CPL_FABRIC_* errors, pass `loom adg verify`, and `loom map`
 refuses them with one located line (exit 2, nothing written). Also: duplicate definition names are refused.
 
@@ -84,7 +84,7 @@ VALID = {
 """,
 }
 # (case, line and column of the refusal, what the message names)
-REFUSED_AT = {"fifo": ("3:5", "fabric.fifo"), "tags": ("3:5", "fabric.add_tag"), "temporal": ("3:5", "fabric.add_tag"),
+REFUSED_AT = {"tags": ("3:5", "fabric.add_tag"), "temporal": ("3:5", "fabric.add_tag"),
               "mux": ("6:7", "fabric.mux")}
 
 
@@ -111,7 +111,14 @@ def test_printed_forms_are_upstreams() -> None:
         assert piece in text, piece
 
 
-@pytest.mark.parametrize("case", sorted(VALID))
+def test_fifos_are_mappable_components() -> None:
+    adg = read_adg(parse_text(VALID["fifo"], "f.fabric.mlir"))
+    fifos = {n.name: n.defn for n in adg.fifos()}
+    assert (fifos["q"].depth, fifos["q"].bypassable, fifos["q"].bypassed) == (4, True, False)
+    assert (fifos["r"].depth, fifos["r"].bypassable) == (1, False)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_AT))
 def test_valid_but_unmappable_fabric_is_refused_by_the_mapper_with_one_located_line(case: str) -> None:
     with pytest.raises(LoomError) as e:
         read_adg(parse_text(VALID[case], "f.fabric.mlir"))
@@ -122,15 +129,15 @@ def test_valid_but_unmappable_fabric_is_refused_by_the_mapper_with_one_located_l
 
 
 def test_adg_verify_accepts_and_map_refuses(tmp_path: Path, capsys) -> None:
-    fab = tmp_path / "fifo.fabric.mlir"
-    fab.write_text(VALID["fifo"])
+    fab = tmp_path / "mux.fabric.mlir"
+    fab.write_text(VALID["mux"])
     assert main(["adg", "verify", str(fab)]) == 0
-    assert "ok: valid fabric; not mappable by loom map yet: fabric.fifo at line 3" in capsys.readouterr().out
+    assert "ok: valid fabric; not mappable by loom map yet: a function unit with fabric.mux (configurable FU shape) at line 6" in capsys.readouterr().out
     out = tmp_path / "out"
     dfg = corpus_file("dataflow-flowops.dfg.mlir")
     assert main(["map", str(dfg), "--adg", str(fab), "-o", str(out), "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"{fab}:3:5: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
+    assert len(err) == 1 and err[0].startswith(f"{fab}:6:7: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
     assert not out.exists() or not any(out.iterdir())
 
 

@@ -38,7 +38,7 @@ def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
         fu = m.adg.node(src_t[1]).defn.fus[src_t[2]]  # type: ignore[attr-defined]
         steps.append({"kind": "fu_out_to_pe_out", "from": fu_port_name(src_t[1], fu.name, "o", e.src[1]), "to": port_name(path[0])})
     for a, b in zip(path, path[1:]):
-        kind = "switch" if a[0] == b[0] and a[1] == "i" else "wire"
+        kind = ("fifo" if m.adg.node(a[0]).kind == "fifo" else "switch") if a[0] == b[0] and a[1] == "i" else "wire"
         steps.append({"kind": kind, "from": port_name(a), "to": port_name(b)})
     dst_t = m.place[e.dst[0]]
     if dst_t[0] == "fu":
@@ -131,6 +131,32 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
     return {"node_mappings": node_mappings, "edge_routings": edge_routings, "port_table": [table[k] for k in used]}
 
 
+def _fifo_sections(m: Mapping) -> dict[str, Any]:
+    """``fifo_configs`` (each bypassable FIFO: depth and its runtime bit) and ``timing`` as spec-mapper-output names
+    them, for a fabric with FIFOs. loom keeps every FIFO's bit as the fabric sets it (it chooses no FIFO buffering
+    of its own, so a bypassed FIFO on a recurrence stays bypassed), and estimates no delays: ``timing`` holds the
+    FIFO facts only. Absent when the fabric has no FIFO."""
+    fifos = m.adg.fifos()
+    if not fifos:
+        return {}
+    on_route = {p[0] for path in m.paths.values() for p in path if p[0] in {f.name for f in fifos}}
+
+    def bypassed(f) -> bool:
+        return f.defn.bypassable and m.config.bypassed.get(f.name, f.defn.bypassed)
+
+    buffered = [f for f in fifos if f.name in on_route and not bypassed(f)]
+    return {
+        "fifo_configs": [{"name": f.name, "depth": f.defn.depth, "bypassable": True, "bypassed": bypassed(f),
+                          "on_route": f.name in on_route} for f in fifos if f.defn.bypassable],
+        "timing": {"available": True, "estimates": "fifo buffering only (loom estimates no delays)",
+                   "fifo_count": len(fifos), "routed_fifo_count": len(on_route),
+                   "buffered_fifo_count": len(buffered),
+                   "forced_buffered_fifos": [f.name for f in buffered if not f.defn.bypassable],
+                   "forced_buffered_fifo_depths": [f.defn.depth for f in buffered if not f.defn.bypassable],
+                   "mapper_selected_buffered_fifo_count": 0, "mapper_selected_buffered_fifo_depths": []},
+    }
+
+
 def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
     """The map.json document (file names only, so it does not depend on the checkout path)."""
     d, adg, src = m.dfg, m.adg, m.source
@@ -208,6 +234,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "fu_configs": dict(sorted(fu_configs.items())),
         "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
+        **_fifo_sections(m),
         **upstream_sections(m),
         "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
                   "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),

@@ -430,6 +430,8 @@ def _step_problem(adg: ADG, cfg: Config, kinds: dict[str, str], a: tuple, b: tup
         return None if f is not None and not f.disconnect and f.sel == a[2] else "the mux does not select it"
     if a[1] == "o" and b[1] == "i":
         return None if adg.drivers.get(b) == a else "no wire joins them"
+    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "fifo":
+        return None  # a FIFO passes its value on (buffered or bypassed)
     if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "sw":
         table = adg.node(a[0]).defn.table  # type: ignore[attr-defined]
         if not table[b[2]][a[2]]:

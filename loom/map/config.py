@@ -22,7 +22,7 @@ def choice_width(n: int) -> int:
 @dataclass(frozen=True)
 class Slice:
     name: str  # the node name
-    kind: str  # spatial_sw | extmemory | memory | spatial_pe
+    kind: str  # spatial_sw | fifo | extmemory | memory | spatial_pe
     word_offset: int
     word_count: int
     bits: int  # meaningful bits (memory slices: all 32 of every word)
@@ -62,6 +62,9 @@ def layout(adg: ADG) -> list[Slice]:
             words = 5 * n.defn.num_region  # type: ignore[attr-defined]
             out.append(Slice(n.name, n.kind, off, words, 32 * words))
             off += words
+        elif n.kind == "fifo" and n.defn.bypassable:  # type: ignore[attr-defined]
+            out.append(Slice(n.name, "fifo", off, 1, 1))  # one bit: 1 = bypassed (spec-fabric-fifo)
+            off += 1
     for n in adg.pes():
         bits = pe_layout(n.defn).bits  # type: ignore[arg-type]
         words = (bits + 31) // 32
@@ -96,6 +99,7 @@ class Config:
     switches: dict[str, set[tuple[int, int]]] = field(default_factory=dict)  # name -> {(output, input)}
     pes: dict[str, PEConfig] = field(default_factory=dict)
     regions: dict[str, list[int]] = field(default_factory=dict)  # memory name -> 5*numRegion words
+    bypassed: dict[str, bool] = field(default_factory=dict)  # bypassable FIFO name -> its runtime bit
 
 
 class DecodeError(Exception):
@@ -142,6 +146,8 @@ def encode(adg: ADG, cfg: Config) -> list[int]:
             words += _split(value, s.word_count)
         elif s.kind == "spatial_pe":
             words += _split(_pack_pe(node.defn, cfg.pes.get(s.name, PEConfig())), s.word_count)  # type: ignore[arg-type]
+        elif s.kind == "fifo":
+            words.append(int(cfg.bypassed.get(s.name, node.defn.bypassed)))  # type: ignore[attr-defined]
         else:
             regions = cfg.regions.get(s.name, [0] * s.word_count)
             words += list(regions)
@@ -193,6 +199,8 @@ def decode(adg: ADG, words: list[int]) -> Config:
             cfg.switches[s.name] = {pos for bit, pos in enumerate(conn) if value >> bit & 1}
         elif s.kind == "spatial_pe":
             cfg.pes[s.name] = _unpack_pe(node.defn, value, s.name)  # type: ignore[arg-type]
+        elif s.kind == "fifo":
+            cfg.bypassed[s.name] = bool(value)
         else:
             cfg.regions[s.name] = list(chunk)
     return cfg

@@ -25,12 +25,13 @@ End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("m
 @dataclass(frozen=True)
 class Connection:
     """One decoded route: a source end reaches a sink end, through ports at least ``width`` bits wide,
-    passing ``hops`` switches."""
+    passing ``hops`` switches and buffered FIFOs of ``fifo_slots`` slots in all (bypassed ones count 0)."""
 
     src: End
     dst: End
     width: int
     hops: int
+    fifo_slots: int = 0
 
 
 @dataclass
@@ -81,13 +82,15 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     kinds = {n.name: n.kind for n in adg.nodes}
     fed_inputs: Counter = Counter()
 
+    slots = 0  # buffered FIFO slots on the path being walked (set per stack entry)
+
     def reach(src: End, dst: End, width: int, hops: int) -> None:
-        walk.connections.append(Connection(src, dst, width, hops))
+        walk.connections.append(Connection(src, dst, width, hops, slots))
 
     for src_end, port in sources:
-        stack = [(port, adg.width(port) or 0, 0, frozenset([port]))]
+        stack = [(port, adg.width(port) or 0, 0, frozenset([port]), 0)]
         while stack:
-            out_port, w, hops, visited = stack.pop()
+            out_port, w, hops, visited, slots = stack.pop()
             consumers = 0
             for in_port in adg.readers.get(out_port, []):
                 node, _, q = in_port
@@ -107,7 +110,18 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                             walk.loops.append(nxt)
                             note(("C3", f"{port_name(nxt)} is part of a routing loop"))
                             continue
-                        stack.append((nxt, min(wi, adg.width(nxt) or 0), hops + 1, visited | {nxt}))
+                        stack.append((nxt, min(wi, adg.width(nxt) or 0), hops + 1, visited | {nxt}, slots))
+                elif kind == "fifo":  # passes the value on; buffered unless its bit says bypassed
+                    consumers += 1
+                    fifo = adg.node(node).defn
+                    nxt = (node, "o", 0)
+                    if nxt in visited:
+                        walk.loops.append(nxt)
+                        note(("C3", f"{port_name(nxt)} is part of a routing loop"))
+                        continue
+                    buffered = not cfg.bypassed.get(node, False) if fifo.bypassable else True  # type: ignore[attr-defined]
+                    stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt},
+                                  slots + (fifo.depth if buffered else 0)))  # type: ignore[attr-defined]
                 elif kind == "pe":
                     ks = mux_of.get((node, q), [])
                     if ks:
@@ -119,7 +133,7 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     consumers += 1
                     reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and src_kind == "sw":
+            if consumers == 0 and src_kind in ("sw", "fifo"):
                 note(("C3", f"a route of {end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes"))
             if consumers > 1 and src_kind != "sw":
                 note(("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers"))

@@ -74,7 +74,7 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
             raise ExecuteError(f"a route from {c.src} ends at {c.dst}, which no DFG operand occupies")
         for s in sources[c.src][:1]:
             for t in sinks[c.dst]:
-                out.append((s, t, c.hops))
+                out.append((s, t, c.hops + c.fifo_slots))
     return out, intra
 
 
@@ -110,7 +110,7 @@ def rebuild(func: Operation, dfg: DFG, connections: list[tuple[Port, Port, int]]
         op, k = slot[dst]
         v = value[src]
         buf = Operation.create("handshake.buffer", [v], [v.type],
-                               {"slots": IntegerAttr(max(1, hops), i32), "bufferType": StringAttr("fifo")})
+                               {"slots": IntegerAttr(max(1, hops), i32), "bufferType": StringAttr("fifo")})  # hops: switches + FIFO slots
         block.insert(block.ops.index(op), buf)
         op.operands[k] = buf.results[0]
     twice = [p for p, c in fed.items() if c > 1]

@@ -35,7 +35,7 @@ def hop_distances(adg: ADG) -> dict[str, dict[str, int]]:
     succ: dict[str, set[str]] = {}
     for (dn, _, dk), (sn, _, sk) in adg.drivers.items():
         succ.setdefault(_vertex(sn, sk), set()).add(_vertex(dn, dk))
-    switches = {n.name for n in adg.switches()}
+    switches = {n.name for n in adg.switches()} | {n.name for n in adg.fifos()}  # what a route passes through
     dist: dict[str, dict[str, int]] = {}
     for start in sorted(succ):
         d = {start: 0}

@@ -37,6 +37,8 @@ def port_graph(adg: ADG) -> nx.DiGraph:
         if n.kind == "sw":
             for o, i in d.connected():  # type: ignore[attr-defined]
                 g.add_edge((n.name, "i", i), (n.name, "o", o))
+        elif n.kind == "fifo":  # a FIFO passes its one value on, buffered or bypassed
+            g.add_edge((n.name, "i", 0), (n.name, "o", 0))
     for k in range(len(adg.in_types)):
         if adg.width((MODULE_IN, "o", k)) is not None:
             g.add_node((MODULE_IN, "o", k), kind="module_in", width=adg.width((MODULE_IN, "o", k)))

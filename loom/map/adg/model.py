@@ -155,11 +155,23 @@ class MemDef:
 
 
 @dataclass
-class Node:
-    """A placed hardware component: a PE, switch or memory, with its definition."""
+class FifoDef:
+    """fabric.fifo: one input, one output, ``depth`` slots; a bypassable one has one runtime bit (bypassed)."""
 
     name: str
-    kind: str  # "pe" | "sw" | "extmemory" | "memory"
+    depth: int
+    bypassable: bool
+    bypassed: bool  # the fabric's runtime value (``attributes {bypassed = B}``), false when absent
+    in_widths: list[int]
+    out_widths: list[int]
+
+
+@dataclass
+class Node:
+    """A placed hardware component: a PE, switch, FIFO or memory, with its definition."""
+
+    name: str
+    kind: str  # "pe" | "sw" | "fifo" | "extmemory" | "memory"
     defn: object
     loc: Location = UNKNOWN
     memref_arg: Optional[int] = None  # extmemory: the module input feeding its memref port
@@ -202,6 +214,9 @@ class ADG:
 
     def switches(self) -> list[Node]:
         return [n for n in self.nodes if n.kind == "sw"]
+
+    def fifos(self) -> list[Node]:
+        return [n for n in self.nodes if n.kind == "fifo"]
 
     def memories(self) -> list[Node]:
         return [n for n in self.nodes if n.kind in ("extmemory", "memory")]

@@ -10,7 +10,7 @@ from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
 from loom.map.adg.verify import DEFINITION_OPS, not_mappable_error, unmappable_op, verify_fabric
-from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
+from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, FifoDef, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
 
 NO_MODULE = "CPL_FABRIC_NO_MODULE"
 UNKNOWN_SYMBOL = "CPL_FABRIC_UNKNOWN_SYMBOL"
@@ -28,6 +28,7 @@ DUPLICATE_NAME = "CPL_FABRIC_DUPLICATE_NAME"
 PE_EMPTY = "CPL_FABRIC_PE_EMPTY"
 UNSUPPORTED = "CPL_FABRIC_UNSUPPORTED"
 JOIN_FANIN = "CPL_FABRIC_JOIN_FANIN"
+FIFO = "CPL_FABRIC_FIFO"
 
 DATAFLOW_OPS = ("dataflow.stream", "dataflow.gate", "dataflow.carry", "dataflow.invariant")
 FU_ALLOWED = frozenset(
@@ -203,6 +204,15 @@ def read_memory(op: Operation, ft: FunctionType, kind: str) -> MemDef:
     return MemDef(_sym(op), kind, ld, st, m, nreg, ins, _bits_list(op, ft.results, "output"), op.loc)
 
 
+def read_fifo(defn: Operation, use: Operation, ft: FunctionType) -> FifoDef:
+    """A fabric.fifo (verified by ``verify_fabric``); an instance's own ``bypassed`` overrides its definition's."""
+    flag = defn.attributes.get("bypassable")
+    bypassable = flag is not None and getattr(flag, "value", True) is not False
+    b = use.attributes.get("bypassed", defn.attributes.get("bypassed"))
+    w = _bits_list(defn, ft.inputs, "input")
+    return FifoDef(_sym(defn), _int_param(defn, "depth", FIFO), bypassable, bool(getattr(b, "value", False)), w, list(w))
+
+
 # ----------------------------------------------------------------------------- module
 
 
@@ -252,7 +262,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
                 raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
             kind_op, sig = target, _sig(target)
             name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
-        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe"):
+        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo"):
             kind_op = op
             sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
             name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
@@ -275,6 +285,8 @@ def read_adg(module: Module, filename: str = "") -> ADG:
         elif kind_op.name in ("fabric.extmemory", "fabric.memory"):
             kind = kind_op.name.split(".")[1]
             node = Node(name, kind, read_memory(kind_op, sig, kind), op.loc)
+        elif kind_op.name == "fabric.fifo":
+            node = Node(name, "fifo", read_fifo(kind_op, op, sig), op.loc)
         else:
             raise _err(f"fabric.instance of '{kind_op.name}' is not allowed in a fabric.module", op, UNSUPPORTED)
         nodes.append(node)

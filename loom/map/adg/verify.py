@@ -68,7 +68,7 @@ DEFINITION_OPS = ("fabric.module", "fabric.spatial_pe", "fabric.temporal_pe", "f
 INLINE_OPS = ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
               "fabric.extmemory", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
 # ops loom's mapper cannot place, route or configure yet
-NOT_MAPPABLE_OPS = ("fabric.fifo", "fabric.mux", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
+NOT_MAPPABLE_OPS = ("fabric.mux", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
                     "fabric.temporal_pe", "fabric.temporal_sw")
 
 _TAGGED = re.compile(r"^!fabric\.tagged<\s*(.+?)\s*,\s*i([0-9]+)\s*>$")
