@@ -1,62 +1,28 @@
 """MLIR text -> loom IR: the op-level recursive-descent parser.
 
-Ops, regions, blocks, SSA names and the generic op form are parsed here; each
-registered op's custom syntax (``loom.dialects``) is driven through the
-``AsmParser`` services of ``Parser``; types and attributes go to the LALR
-sub-parser (``typeattr.py``). Forward references (graph regions, cycles) become
-placeholders that are patched when the definition appears; anything still
-undefined at the end of its name scope is reported at its first use.
+Ops, regions, blocks and the generic op form are parsed here; each registered
+op's custom syntax (``loom.dialects``) is driven through the ``AsmParser``
+services of the token cursor (``cursor.py``), which ``Parser`` extends; SSA
+names and forward references are ``ssa.py``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from loom.diagnostics import LoomError, ParseError, VerifyError
+from loom.diagnostics import LoomError, ParseError
 from loom.dialects.registry import OpDef, lookup
 from loom.dialects.syntax import OpDraft, OperandRef
-from loom.ir.attributes import Attribute, DictAttr
+from loom.ir.attributes import Attribute
 from loom.ir.core import Block, Module, Operation, Region, Value
 from loom.ir.location import Location
 from loom.ir.types import FunctionType, Type
-from loom.mlir.lexer import EOF_TYPE, Tok, tok_loc, tokenize
-from loom.mlir.resources import split_metadata
-from loom.mlir.typeattr import SCALAR_TYPES, Aliases, PrefixCache, parse_prefix, unescape_string
+from loom.mlir.cursor import Cursor
+from loom.mlir.lexer import EOF_TYPE, Tok
+from loom.mlir.ssa import SsaNames
+from loom.mlir.typeattr import unescape_string
 
-MAX_REGION_DEPTH = 100
-MAX_INT_DIGITS = 1000  # longer integer literals are rejected (Python caps int() of huge strings)  # nested regions; deeper input is rejected instead of overflowing the stack
-
-CODE_UNDEFINED = "CPL_IR_UNDEFINED_VALUE"
-CODE_REDEFINITION = "CPL_IR_REDEFINITION"
-CODE_TYPE_MISMATCH = "CPL_IR_TYPE_MISMATCH"
-
-
-class _Placeholder(Value):
-    """Stands for ``%name#index`` until its definition is parsed."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, type: Type | None, key: tuple[str, int]) -> None:
-        super().__init__(type, key[0])  # type: ignore[arg-type]
-        self.key = key
-
-
-@dataclass
-class _Forward:
-    placeholder: _Placeholder
-    first: OperandRef
-    uses: list[tuple[Operation, int]] = field(default_factory=list)
-
-
-@dataclass
-class _NameScope:
-    """SSA names visible in one isolated-from-above op (function, module)."""
-
-    values: dict[str, list[Value]] = field(default_factory=dict)
-    levels: list[list[str]] = field(default_factory=lambda: [[]])
-    forward: dict[str, dict[int, _Forward]] = field(default_factory=dict)  # name -> result # -> uses
+MAX_REGION_DEPTH = 100  # nested regions; deeper input is rejected instead of overflowing the stack
 
 
 @dataclass
@@ -80,282 +46,28 @@ _HINTS = {
 }
 
 
-class Parser:
+class Parser(Cursor):
     """Parses one text (one ``// -----`` split) into a Module."""
 
     def __init__(self, text: str, filename: str) -> None:
-        text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark is not part of the text
-        self.text, resources = split_metadata(text, filename)
-        self.filename = filename
-        self.toks = tokenize(self.text, filename)
-        self.pos = 0
-        self.aliases = Aliases(resources=resources)
-        self.cache = PrefixCache()
-        self.loc_aliases: dict[str, str] = {}
-        self.scopes: list[_NameScope] = []
+        super().__init__(text, filename)
+        self.names = SsaNames(self.loc)
         self.block_scopes: list[_BlockScope] = []
         self.dialects: list[str | None] = [None]
         self.op_stack: list[tuple[str, OpDef | None]] = []
         self.depth = 0
 
-    # ------------------------------------------------------------------ tokens
-    def peek(self, k: int = 0) -> Tok:
-        return self.toks[min(self.pos + k, len(self.toks) - 1)]
-
-    def next(self) -> Tok:
-        tok = self.toks[self.pos]
-        if tok.type != EOF_TYPE:
-            self.pos += 1
-        return tok
-
-    def at(self, value: str) -> bool:
-        tok = self.peek()
-        return tok.value == value and tok.type != "STRING"
-
-    def accept(self, value: str) -> Tok | None:
-        return self.next() if self.at(value) else None
-
-    def expect(self, value: str, context: str = "") -> Tok:
-        if not self.at(value):
-            tok = self.peek()
-            raise ParseError(f"expected '{value}'{context}, found {tok.describe()}", self.loc(tok))
-        return self.next()
-
-    def loc(self, tok: Tok) -> Location:
-        return tok_loc(tok, self.filename)
-
-    def error(self, message: str, tok: Any = None) -> ParseError:
-        return ParseError(message, self.loc(tok if tok is not None else self.peek()))
-
-    # ------------------------------------------------------------ simple pieces
-    def at_operand(self) -> bool:
-        return self.peek().type == "PERCENT_ID"
-
-    def parse_operand(self) -> OperandRef:
-        tok = self.peek()
-        if tok.type != "PERCENT_ID":
-            raise self.error(f"expected SSA value, found {tok.describe()}")
-        self.next()
-        name, _, idx = tok.value[1:].partition("#")
-        return OperandRef(name, int(idx) if idx else 0, tok)
-
-    def parse_operand_list(self, open: str | None = None, close: str | None = None) -> list[OperandRef]:
-        out: list[OperandRef] = []
-        if open is not None:
-            self.expect(open)
-            if self.accept(close or ""):
-                return out
-        elif not self.at_operand() or self._at_result_names():
-            return out  # an empty list; a following ``%x = ...`` starts the next op
-        out.append(self.parse_operand())
-        while self.accept(","):
-            out.append(self.parse_operand())
-        if close is not None:
-            self.expect(close, " after operand list")
-        return out
-
-    def _at_result_names(self) -> bool:
-        """Whether the tokens ahead are ``%a, %b:2 =`` (the results of the next op)."""
-        k = 0
-        while self.peek(k).type == "PERCENT_ID" and "#" not in self.peek(k).value:
-            k += 1
-            if self.peek(k).type == "COLON" and self.peek(k + 1).type == "INT":
-                k += 2
-            if self.peek(k).type != "COMMA":
-                return self.peek(k).type == "EQUAL"
-            k += 1
-        return False
-
-    def parse_type(self) -> Type:
-        tok = self.toks[self.pos]
-        if tok.type == "BARE_ID" and self.toks[self.pos + 1].type != "LESS":
-            simple = SCALAR_TYPES.get(tok.value)  # fast path: most types are one word
-            if simple is not None:
-                self.pos += 1
-                return simple
-        value, self.pos = parse_prefix("type", self.toks, self.pos, self.text, self.filename, self.aliases, cache=self.cache)
-        return value
-
-    def parse_type_list(self) -> list[Type]:
-        out = [self.parse_type()]
-        while self.accept(","):
-            out.append(self.parse_type())
-        return out
-
-    def parse_paren_type_list(self) -> list[Type]:
-        self.expect("(")
-        if self.accept(")"):
-            return []
-        out = self.parse_type_list()
-        self.expect(")", " after type list")
-        return out
-
-    def parse_attribute(self, dense_type: Type | None = None) -> Attribute:
-        value, self.pos = parse_prefix(
-            "attribute", self.toks, self.pos, self.text, self.filename, self.aliases, dense_type, None if dense_type else self.cache
-        )
-        return value
-
-    def parse_attr_dict(self, keyword: bool = False) -> dict[str, Attribute]:
-        if keyword:
-            if not self.accept("attributes"):
-                return {}
-        elif not self.at("{"):
-            return {}
-        tok = self.peek()
-        if not self.at("{"):
-            raise self.error(f"expected '{{' after 'attributes', found {tok.describe()}")
-        a = self.parse_attribute()
-        if not isinstance(a, DictAttr):  # pragma: no cover - '{' always starts a dictionary
-            raise self.error("expected attribute dictionary", tok)
-        return dict(a.entries)
-
-    def parse_int(self) -> int:
-        neg = self.accept("-")
-        tok = self.peek()
-        if tok.type not in ("INT", "HEX") or len(tok.value) > MAX_INT_DIGITS:
-            raise self.error(f"expected integer, found {tok.describe()}")
-        self.next()
-        v = int(tok.value, 16) if tok.type == "HEX" else int(tok.value)
-        return -v if neg else v
-
-    def parse_keyword(self, choices: Sequence[str] | None = None) -> str:
-        tok = self.peek()
-        if not tok.is_bare or (choices is not None and tok.value not in choices):
-            want = "keyword" if choices is None else "one of " + ", ".join(f"'{c}'" for c in choices)
-            raise self.error(f"expected {want}, found {tok.describe()}")
-        self.next()
-        return tok.value
-
-    def parse_symbol_name(self) -> str:
-        tok = self.peek()
-        if tok.type != "AT_ID":
-            raise self.error(f"expected symbol name '@...', found {tok.describe()}")
-        self.next()
-        s = tok.value[1:]
-        return unescape_string(s, self.loc(tok)) if s.startswith('"') else s
-
-    def parse_string(self) -> str:
-        tok = self.peek()
-        if tok.type != "STRING":
-            raise self.error(f"expected string, found {tok.describe()}")
-        self.next()
-        return unescape_string(tok.value, self.loc(tok))
-
-    def parse_optional_loc(self) -> str | None:
-        """A trailing ``loc(...)``, returned verbatim (``#alias`` references resolved)."""
-        if not (self.at("loc") and self.peek(1).value == "(" and self.peek(1).type == "LPAR"):
-            return None
-        start = self.next()
-        self.next()
-        depth = 1
-        while depth:
-            tok = self.next()
-            if tok.type == EOF_TYPE:
-                raise self.error("unterminated 'loc(' location", start)
-            if tok.type == "LPAR":
-                depth += 1
-            elif tok.type == "RPAR":
-                depth -= 1
-        text = self.text[start.start : self.toks[self.pos - 1].end]
-        inner = text[4:-1].strip()
-        if inner.startswith("#") and inner[1:] in self.loc_aliases:
-            return self.loc_aliases[inner[1:]]
-        return text
-
-    # ------------------------------------------------------------------ values
-    @property
-    def scope(self) -> _NameScope:
-        return self.scopes[-1]
-
-    def define(self, name: str, values: list[Value], tok: Tok) -> None:
-        """Bind ``%name`` to ``values`` (one per result) and patch earlier forward uses."""
-        sc = self.scope
-        if name in sc.values:
-            raise VerifyError(f"redefinition of SSA value '%{name}'", self.loc(tok), CODE_REDEFINITION)
-        sc.values[name] = values
-        sc.levels[-1].append(name)
-        for k, fwd in sorted(sc.forward.pop(name, {}).items()):
-            if k >= len(values):
-                raise VerifyError(
-                    f"'%{name}' has {len(values)} result{'s' if len(values) != 1 else ''}, no result #{k}",
-                    self.loc(fwd.first.tok),
-                    CODE_UNDEFINED,
-                )
-            self._patch(fwd, values[k])
-
-    def _patch(self, fwd: _Forward, value: Value) -> None:
-        want = fwd.placeholder.type
-        if want is not None and value.type != want:
-            raise VerifyError(
-                f"use of value '%{fwd.first.name}' expects type {want}, but it is defined with type {value.type}",
-                self.loc(fwd.first.tok),
-                CODE_TYPE_MISMATCH,
-            )
-        for op, i in fwd.uses:
-            op.operands[i] = value
-
-    def resolve(self, ref: OperandRef, want: Type | None) -> Value:
-        """The value ``ref`` names (a placeholder if not defined yet), checked against ``want``."""
-        sc = self.scope
-        vals = sc.values.get(ref.name)
-        if vals is not None:
-            if ref.index >= len(vals):
-                raise VerifyError(
-                    f"'%{ref.name}' has {len(vals)} result{'s' if len(vals) != 1 else ''}, no result #{ref.index}",
-                    self.loc(ref.tok),
-                    CODE_UNDEFINED,
-                )
-            v = vals[ref.index]
-            if want is not None and v.type != want:
-                raise VerifyError(
-                    f"use of value '%{ref.name}' expects type {want}, but it has type {v.type}",
-                    self.loc(ref.tok),
-                    CODE_TYPE_MISMATCH,
-                )
-            return v
-        pending = sc.forward.setdefault(ref.name, {})
-        fwd = pending.get(ref.index)
-        if fwd is None:
-            fwd = _Forward(_Placeholder(want, (ref.name, ref.index)), ref)
-            pending[ref.index] = fwd
-        elif want is not None:
-            if fwd.placeholder.type is None:
-                fwd.placeholder.type = want
-            elif fwd.placeholder.type != want:
-                raise VerifyError(
-                    f"use of value '%{ref.name}' expects type {want}, but an earlier use expects {fwd.placeholder.type}",
-                    self.loc(ref.tok),
-                    CODE_TYPE_MISMATCH,
-                )
-        return fwd.placeholder
-
-    def _use(self, op: Operation, i: int, value: Value) -> None:
-        if isinstance(value, _Placeholder):
-            name, k = value.key
-            self.scope.forward[name][k].uses.append((op, i))
-
-    def _push_scope(self) -> None:
-        self.scopes.append(_NameScope())
-
-    def _pop_scope(self) -> None:
-        sc = self.scopes.pop()
-        pending = [f for uses in sc.forward.values() for f in uses.values()]
-        if pending:
-            fwd = min(pending, key=lambda f: f.first.tok.start)
-            raise VerifyError(f"use of undefined value '%{fwd.first.name}'", self.loc(fwd.first.tok), CODE_UNDEFINED)
-
     # ------------------------------------------------------------------ module
     def parse_module(self) -> Module:
         self._scan_loc_aliases()
-        self._push_scope()
+        self.names.push()
         ops: list[Operation] = []
         while self.peek().type != EOF_TYPE:
             if self.peek().type in ("HASH_ID", "BANG_ID") and self.peek(1).type == "EQUAL":
                 self._parse_alias()
                 continue
             ops.append(self.parse_op())
-        self._pop_scope()
+        self.names.pop()
         if len(ops) == 1 and ops[0].name == "builtin.module":
             module = Module(ops[0], explicit=True, filename=self.filename)
         else:
@@ -426,7 +138,7 @@ class Parser:
             vals: list[Value] = op.results[k : k + n]  # type: ignore[assignment]
             for v in vals:
                 v.name_hint = name
-            self.define(name, vals, dtok)
+            self.names.define(name, vals, dtok)
             k += n
         opdef = lookup(op.name)
         if opdef is not None and opdef.normalize is not None:
@@ -488,9 +200,9 @@ class Parser:
         op = Operation.create(st.name, [], st.result_types or [], st.attributes, st.regions, st.loc)
         types = st.operand_types or []
         for i, ref in enumerate(st.operands):
-            v = self.resolve(ref, types[i] if i < len(types) else None)
+            v = self.names.resolve(ref, types[i] if i < len(types) else None)
             op.operands.append(v)
-            self._use(op, i, v)
+            self.names.use(op, i, v)
         op.successors = list(st.successors)
         return op
 
@@ -572,8 +284,8 @@ class Parser:
         _, opdef = self.op_stack[-1] if self.op_stack else ("", None)
         isolated = opdef is not None and opdef.isolated
         if isolated:
-            self._push_scope()
-        self.scope.levels.append([])
+            self.names.push()
+        self.names.open_level()
         self.dialects.append(opdef.default_dialect if opdef is not None else None)
         self.block_scopes.append(_BlockScope())
         self.op_stack.append(("", None))  # ops inside the region are not the op's own syntax
@@ -589,13 +301,12 @@ class Parser:
             self.op_stack.pop()
             self.block_scopes.pop()
             self.dialects.pop()
-            for n in self.scope.levels.pop():
-                self.scope.values.pop(n, None)
+            self.names.close_level()
             self.depth -= 1
             if isolated and not done:
-                self.scopes.pop()
+                self.names.drop()
         if isolated:
-            self._pop_scope()
+            self.names.pop()
         if implicit_terminator is not None:
             self._ensure_terminator(region, implicit_terminator)
         return region
@@ -615,7 +326,7 @@ class Parser:
             for ref, t in entry_args:
                 if ref.index or "#" in ref.tok.value:
                     raise self.error("block argument names cannot have a '#' result number", ref.tok)
-                self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
+                self.names.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
         elif self.peek().type == "CARET_ID":
             block = region.add_block(self._parse_block_header())
         elif self.at("}"):
@@ -653,7 +364,7 @@ class Parser:
                 self.expect(":", " after block argument name")
                 t = self.parse_type()
                 self.parse_optional_loc()
-                self.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
+                self.names.define(ref.name, [block.add_arg(t, ref.name)], ref.tok)
                 if not self.accept(","):
                     break
             self.expect(")", " after block arguments")
