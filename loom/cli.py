@@ -635,7 +635,7 @@ def cmd_verify(args) -> int:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
     except ValueError as e:
         raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
-    ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None,
+    ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None or args.recheck,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
                         max_states=args.max_states, bmc_rlimit=args.bmc_rlimit)
@@ -681,8 +681,15 @@ def cmd_verify(args) -> int:
         else:
             _write_atomically(Path(target), text)
     human_out = sys.stderr if _stdout_outputs(args) and not args.json else sys.stdout  # stdout: one document
+    rechecked = None
+    if args.recheck:
+        from loom.verify.recheck import recheck
+
+        rechecked = recheck(reports)
     if args.json:
         doc = json_of(reports)
+        if rechecked is not None:
+            doc["recheck"] = [t.to_json() for t in rechecked]
         if rtl is not None:
             from loom.hdl.formal.verify import to_json
 
@@ -695,7 +702,11 @@ def cmd_verify(args) -> int:
 
             for r in rtl:
                 print(human(r, args.rtl_bound), file=human_out)
+        for t in rechecked or ():
+            print(t.human(), file=human_out)
     code = exit_code_of(reports)
+    if rechecked and any(t.disagree for t in rechecked) and code == EXIT_OK:
+        code = EXIT_UNKNOWN  # a second solver contradicts a verdict: not proved until that is understood
     if rtl is not None:
         from loom.hdl.formal.verify import exit_code
 
@@ -857,6 +868,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--sarif", metavar="FILE",
                    help="write a SARIF 2.1.0 report located at the source ops; - prints it on stdout")
     v.add_argument("--emit-smt2", metavar="DIR", help="write every single-query obligation as SMT-LIB2")
+    v.add_argument("--recheck", action="store_true",
+                   help="re-decide every proved or refuted SMT obligation with cvc5 and yices (the same SMT-LIB2 "
+                        "text); a contradicting answer makes the run inconclusive (exit 3)")
     v.add_argument("--timeout", type=_seconds, metavar="S",
                    help="seconds per obligation (wall clock; none by default); a timeout is 'unknown'")
     v.add_argument("--bmc-k", type=_int_in(0), default=4, metavar="K",
