@@ -108,8 +108,12 @@ def _int(pre3: Callable, progress: Callable, text: str) -> Termination:
 MAXI, MINI = (1 << (W - 1)) - 1, -(1 << (W - 1))
 
 
-def _table() -> dict[tuple[str, Optional[str]], Termination]:
-    T: dict[tuple[str, Optional[str]], Termination] = {}
+_Table = dict[tuple[str, Optional[str]], Termination]  # (step_op, cont_cond) -> its termination rule
+
+
+def _add_sub() -> _Table:
+    """``+=`` and ``-=``: the index moves by the step in 64-bit arithmetic; the bound is reached without wrap."""
+    T: _Table = {}
     # += : x' = x + t
     T[("+=", "<")] = _bv(
         lambda x, t, b: z3.Or(x >= b, z3.And(t > 0, b <= MAX - t + 1)),
@@ -171,8 +175,14 @@ def _table() -> dict[tuple[str, Optional[str]], Termination]:
         dfg_pre=_no_wrap_hit(-1),
         dfg_text="start - bound is a multiple of step with the sign of step (an exact hit without wrap-around)",
     )
-    # *= : x' = x * t, proved over the integers (64-bit multiplication monotonicity is out of reach of
-    # bit-blasting); every update carries the obligation that the exact product is in range.
+    return T
+
+
+def _mul_div() -> _Table:
+    """``*=`` and ``/=``: proved over the integers (monotonicity of 64-bit products is out of bit-blasting's
+    reach); every update carries the obligation that the exact product is in range."""
+    T: _Table = {}
+    # *= : x' = x * t
     T[("*=", "<")] = _int(
         lambda x, t, b: z3.Or(x >= b, z3.And(x >= 1, t >= 2, (b - 1) * t <= MAXI)),
         _up,
@@ -215,6 +225,12 @@ def _table() -> dict[tuple[str, Optional[str]], Termination]:
         _down,
         "start < bound, or step >= 2 and bound > 0",
     )
+    return T
+
+
+def _shifts() -> _Table:
+    """``<<=`` and ``>>=``: shifts move the index by doubling, or toward 0 / -1."""
+    T: _Table = {}
     # <<= : x' = x << t
     sh_ok = lambda t: z3.And(z3.UGE(t, 1), z3.ULE(t, 62))  # noqa: E731
     T[("<<=", "<")] = _bv(
@@ -258,6 +274,12 @@ def _table() -> dict[tuple[str, Optional[str]], Termination]:
         _down,
         "start < bound, or step != 0 and bound >= 1",
     )
+    return T
+
+
+def _exact_hits() -> _Table:
+    """``!=`` with a multiplicative or shifting step: only an exact hit of the bound ends an activation."""
+    T: _Table = {}
     for op in ("*=", "/=", "<<=", ">>="):
         T[(op, "!=")] = _bv(
             lambda x, t, b: x == b,
@@ -266,6 +288,12 @@ def _table() -> dict[tuple[str, Optional[str]], Termination]:
             "decided per DFG by running the table on constant operands",
         )
         T[(op, "!=")] = Termination(T[(op, "!=")].pre, _up, T[(op, "!=")].text, exact_hit=True)
+    return T
+
+
+def _by_sign_of_step(T: _Table) -> _Table:
+    """No ``cont_cond``: ``<`` for a positive step and ``>`` for a negative one, from ``T``'s entries."""
+    out: _Table = {}
     # no cont_cond: '<' for a positive step, '>' for a negative one (a zero step is a runtime error)
     for op in STEP_NAMES:
         up, down = T[(op, "<")], T[(op, ">")]
@@ -291,7 +319,16 @@ def _table() -> dict[tuple[str, Optional[str]], Termination]:
         def progress(x, x2, t, k, k2):
             return z3.If(t > 0, x2 > x, x2 < x)
 
-        T[(op, None)] = Termination(pre, progress, text, domain=dom)
+        out[(op, None)] = Termination(pre, progress, text, domain=dom)
+    return out
+
+
+def _table() -> _Table:
+    """Every (step_op, cont_cond)'s termination precondition and progress measure, in one table."""
+    T: _Table = {}
+    for part in (_add_sub, _mul_div, _shifts, _exact_hits):
+        T.update(part())
+    T.update(_by_sign_of_step(T))
     return T
 
 
