@@ -1,6 +1,8 @@
 """Verification time against DFG size, and against the plain BMC baseline on the same networks.
 
-Run: ``python benchmarks/bench_verify.py [--sizes 100 1000 5000] [--plain-timeout S] [--bmc-k K] [--no-plain]``.
+Run: ``python benchmarks/bench_verify.py [--sizes 100 1000 5000] [--plain-timeout S] [--bmc-k K] [--no-plain]``;
+``--jobs 1 2 4`` instead times ``loom verify --jobs N`` (``loom.verify.parallel``: one process per function x
+checker unit) on each size's DFG and prints the speed-up against N (and checks the reports are equal).
 
 For each size a random SCF kernel (``loom.testing.scf_gen``) is lowered with
 ``loom.lower``; the table reports its op count and the seconds of
@@ -57,6 +59,8 @@ from loom.verify.driver import verify_file, verify_function  # noqa: E402
 from loom.verify.lemmas.check import LemmaCache  # noqa: E402
 from loom.verify.lengths.check import check_lengths  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
+from loom.verify.parallel import verify_parallel  # noqa: E402
+from loom.verify.report import json_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,6 +108,43 @@ def ratio(plain, plain_s: float, other: float) -> str:
     return f"{mark}{plain_s / other:.1f}x" if other > 0 else "-"
 
 
+def _no_seconds(x):
+    if isinstance(x, dict):
+        return {k: 0 if k == "seconds" else _no_seconds(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_no_seconds(v) for v in x]
+    return x
+
+
+def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
+    """Wall seconds of ``loom verify --jobs N`` on each size's DFG (every checker), the speed-up over the
+    first N, and whether every N gave the same report (it must)."""
+    import tempfile
+
+    print(f"{'ops':>6} {'units':>5} " + " ".join(f"{'jobs=' + str(j):>9}" for j in jobs) + "  speed-up  same")
+    for target in sizes:
+        f, _, n = kernel(target)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "gen.mlir"
+            path.write_text(_module_text(f))
+            walls, docs = [], []
+            for j in jobs:
+                reports, t = timed(lambda: verify_parallel([path], VerifyContext(bmc_k=bmc_k), jobs=j))
+                walls.append(t)
+                docs.append(_no_seconds(json_of(reports)))
+        units = sum(len(r.units) for r in reports)
+        speed = " ".join(f"{walls[0] / w:.2f}x" for w in walls)
+        print(f"{n:6d} {units:5d} " + " ".join(f"{w:8.2f}s" for w in walls) + f"  {speed}  "
+              f"{all(d == docs[0] for d in docs)}")
+
+
+def _module_text(func) -> str:
+    """The text of the module ``func`` was lowered into (what ``loom compile`` writes)."""
+    from loom.mlir import print_op
+
+    return "\n".join(print_op(op) for op in func.parent.ops) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
@@ -112,7 +153,11 @@ def main(argv=None) -> int:
     ap.add_argument("--bmc-budget", type=float, default=30.0)
     ap.add_argument("--no-examples", action="store_true")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain BMC baseline (slow)")
+    ap.add_argument("--jobs", type=int, nargs="+", help="time `loom verify --jobs N` for each N instead")
     args = ap.parse_args(argv)
+    if args.jobs:
+        jobs_table(args.sizes, args.jobs, args.bmc_k)
+        return 0
 
     if not args.no_examples:
         cache = LemmaCache()

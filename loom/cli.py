@@ -625,16 +625,41 @@ def _print_sim_human(doc: dict, result, dfg: bool, args=None) -> None:
 # ----------------------------------------------------------------------------- verify
 
 
+def cmd_report_merge(args) -> int:
+    """``loom report merge``: the report of a sharded run, as ``loom verify`` prints it unsharded."""
+    from loom.verify import exit_code_of, human_of, json_of, junit_of, sarif_of
+    from loom.verify.shard import merge, read_shards
+
+    for name in args.inputs:
+        _check_readable(Path(name))
+    reports = merge(read_shards([Path(n) for n in args.inputs]))
+    if args.junit:
+        _write_atomically(Path(args.junit), junit_of(reports))
+    if args.sarif:
+        _write_atomically(Path(args.sarif), json.dumps(sarif_of(reports), indent=2) + "\n")
+    if args.json:
+        print(json.dumps(json_of(reports), indent=2))
+    else:
+        print(human_of(reports, verbose=args.verbose, quiet=args.quiet))
+    return exit_code_of(reports)
+
+
 def cmd_verify(args) -> int:
     from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
                              progress_printer, sarif_of)
     from loom.verify.assume import parse_assumption
-    from loom.verify.driver import verify_files
+    from loom.verify.parallel import parse_shard, verify_parallel
 
     try:
         assumptions = tuple(parse_assumption(a) for a in args.assume)
+        shard = parse_shard(args.shard) if args.shard is not None else None
     except ValueError as e:
         raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
+    clash = [o for o, on in (("--json", args.json), ("--junit", args.junit), ("--sarif", args.sarif),
+                             ("--emit-smt2", args.emit_smt2), ("--rtl", args.rtl), ("--adg", args.adg)) if on]
+    if shard is not None and clash:
+        raise _UsageError(f"loom verify: error: [{USAGE}] --shard prints a shard document for `loom report merge`; "
+                          f"{clash[0]} goes with the merge")
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None or args.recheck,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
@@ -650,7 +675,10 @@ def cmd_verify(args) -> int:
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
-    reports = verify_files(paths, ctx, args.func, jobs=os.cpu_count() or 1, source=source, isolate=True)
+    # every (function, checker) unit in a process of its own, --jobs at a time: the same verdicts with any --jobs
+    # and with --shard + `loom report merge` (loom/verify/parallel.py)
+    reports = verify_parallel(paths, ctx, args.func, jobs=args.jobs or os.cpu_count() or 1, source=source,
+                              shard=shard)
     # a C input was verified through its SCF stage in a temporary file: its reports name the C file (the same
     # report on every run, and the file the user gave)
     from loom.stdin import display_name
@@ -659,6 +687,11 @@ def cmd_verify(args) -> int:
     for r in reports:
         if r.file in given:
             r.file = given[r.file]
+    if shard is not None:
+        from loom.verify.shard import shard_document
+
+        print(json.dumps(shard_document(reports, *shard), indent=1))
+        return exit_code_of(reports)
     if args.adg is not None:
         _verify_mapping(paths, reports, args)
     if args.emit_smt2 is not None:
@@ -892,6 +925,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--source", metavar="IN.scf.mlir",
                    help="check DFG files against this SCF source too (refinement; needs a DFG written with "
                         "`loom compile --debug-info`)")
+    v.add_argument("--jobs", type=_int_in(1), metavar="N",
+                   help="processes that verify at a time, one (function, checker) unit each (default: the number "
+                        "of cores); the verdicts are the same with any N")
+    v.add_argument("--shard", metavar="I/N",
+                   help="verify only every N-th unit from the I-th and print a shard document; `loom report merge` "
+                        "joins the N shards into the report of the whole run")
     v.add_argument("--assume", action="append", default=[], metavar="EXPR",
                    help="what legal inputs are, e.g. 'ub <= 1048576 && lb >= 0' (comparisons of integer arguments "
                         "and literals, read as signed; repeatable); every obligation is proved under them")
@@ -912,6 +951,16 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
                    help="with --adg: the mapper's seed")
     v.set_defaults(run=cmd_verify)
+
+    rp = sub.add_parser("report", help="work with reports: merge the shards of a `loom verify --shard` run")
+    rsub = rp.add_subparsers(dest="report_command", metavar="ACTION", parser_class=_Parser)
+    rm = rsub.add_parser("merge", help="join the shard documents of one run into its report (as `loom verify`)")
+    rm.add_argument("inputs", nargs="+", metavar="SHARD.json", help="the documents of shards 0/N .. N-1/N")
+    rm.add_argument("--json", action="store_true", help="print the report as JSON")
+    rm.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    rm.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report")
+    _add_verbosity(rm, "print only what is not proved, and the summary", "print the detail of every obligation")
+    rm.set_defaults(run=cmd_report_merge)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
     h.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")

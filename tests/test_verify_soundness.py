@@ -217,13 +217,13 @@ def test_a_crash_in_one_lemma_keeps_the_other_lemmas_listed(monkeypatch):
 def test_a_crashed_or_skipped_checker_still_lists_its_obligations(monkeypatch):
     """internal.<checker> says what happened; the obligations the checker would have reported are listed
     as unknown next to it (never dropped)."""
-    from loom.verify import driver
+    from loom.verify.memory import order as memory_order
 
     def boom(*args, **kw):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bmc, "check_bmc", boom)
-    monkeypatch.setattr(driver, "check_memory_order", boom)
+    monkeypatch.setattr(memory_order, "check_memory_order", boom)  # what the registry's memory checker calls
     r = verify_function(dfg("bad_cross_domain.mlir"), VerifyContext(bmc_k=3, timeout=20), cache=LemmaCache())
     got = by_id(r)
     for oid in ("internal.bmc", "bmc.K3.deadlock", "bmc.K3.residual", "internal.memory"):

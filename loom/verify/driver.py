@@ -1,82 +1,61 @@
 """``loom verify`` as a library: run every checker on a function or a file and collect a ``VerifyReport``.
 
-Checkers, in order: operator lemmas and stream preconditions (``lemmas``),
-stream lengths and balance (``lengths``, V2), access invariants / domain
-independence / done postdominance (``structure``), memory ordering
-(``memory_order``) and the bounded cross-check (``bmc``, V2). The V2 modules are
-imported lazily; a checker that is missing or crashes yields an ``unknown``
+The checkers are plugins (``loom.verify.checkers``), listed in report order by ``loom.verify.registry``:
+operator lemmas and stream preconditions (``lemmas``), stream lengths and balance (``lengths``), access
+invariants / domain independence / done postdominance (``structure``), memory ordering (``memory``),
+refinement (``refine``), runtime-error safety (``safety``) and the bounded cross-check (``bmc``). A checker
+that cannot be imported is an error (``VERIFY_CHECKER_IMPORT``); one that crashes yields an ``unknown``
 obligation naming it -- never a silent pass. Bad input raises ``LoomError``.
 """
-
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation, is_declaration
 from loom.ir.location import Location
-from loom.verify import expected
+from loom.verify import registry
 from loom.verify.assume import check_names, range_assumptions
-from loom.verify.lemmas.check import LemmaCache, check_lemmas
-from loom.verify.memory.order import check_memory_order
+from loom.verify.checkers.base import Checker, Facts
+from loom.verify.checkers.refine import not_checked_refinement  # noqa: F401 - re-exported (tools, tests)
+from loom.verify.ids import ObligationId
+from loom.verify.lemmas.check import LemmaCache
+from loom.verify.memory.structure import memory_layout
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
-from loom.verify.refine.check import _structured, check_refinement
-from loom.verify.safety.check import check_safety
-from loom.verify.safety.dfg import check_dfg_safety
-from loom.verify.refine.replay import source_error
-from loom.verify.memory.structure import check_structure, memory_layout
-
-Checker = Callable[[Operation, VerifyContext], list[Obligation]]
-EXTERNAL = (
-    ("lengths", "loom.verify.lengths.check", "check_lengths", "length"),
-    ("bmc", "loom.verify.bmc.explore", "check_bmc", "bmc"),
-)
-
 
 def func_name(func: Operation) -> str:
     a = func.attributes.get("sym_name")
     return a.value if isinstance(a, StringAttr) else "?"
 
 
-def _external(module: str, attr: str) -> Optional[Checker]:
-    try:
-        mod = importlib.import_module(module)
-    except ImportError:
-        return None
-    return getattr(mod, attr, None)
+def _internal(checker: Checker, func: Operation, seconds: float, detail: str) -> Obligation:
+    """The ``internal.<checker>`` entry: the checker decided nothing (skipped or crashed)."""
+    return Obligation(str(ObligationId("internal", checker.name)), checker.kind, "unknown", seconds, detail, None,
+                      func.loc, method="none")
 
 
-def _skipped(name: str, kind: str, func: Operation, why: str) -> list[Obligation]:
-    return [Obligation(f"internal.{name}", kind, "unknown", 0.0, f"checker '{name}' {why}", None, func.loc,
-                       method="none")]
-
-
-def _guarded(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation,
-             ctx: Optional[VerifyContext] = None,
-             expected: Optional[Callable[[], list[str]]] = None) -> list[Obligation]:
-    """``_run_checker``, and when it yields only its ``internal.<name>`` entry (a crash or a skip), also
-    every id ``expected`` says the checker reports, as unknown with the same reason."""
-    out = _run_checker(name, kind, fn, func, ctx)
-    if expected is not None and len(out) == 1 and out[0].id == f"internal.{name}" and out[0].status == "unknown":
+def run_checker(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
+    """``checker``'s obligations of ``func``; when it decides nothing (a crash or a skip: only its
+    ``internal.<name>`` entry), also every ID its ``expected`` lists, as unknown with the same reason."""
+    out = _guarded(checker, func, ctx, facts)
+    if len(out) == 1 and out[0].id == str(ObligationId("internal", checker.name)) and out[0].status == "unknown":
         try:
-            ids = expected()
+            ids = checker.expected(func, ctx, facts)
         except Exception:  # noqa: BLE001 - the list is a courtesy; the internal entry already says unknown
             ids = []
-        out += [Obligation(i, kind, "unknown", 0.0, f"not decided: {out[0].detail}", None, func.loc,
+        out += [Obligation(i, checker.kind, "unknown", 0.0, f"not decided: {out[0].detail}", None, func.loc,
                            method="none") for i in ids]
     return out
 
 
-def _run_checker(name: str, kind: str, fn: Callable[[], list[Obligation]], func: Operation,
-                 ctx: Optional[VerifyContext] = None) -> list[Obligation]:
+def _guarded(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
     """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict).
 
     With a budget (``ctx.deadline``): a checker that would start with no time left is skipped (listed as
@@ -85,40 +64,41 @@ def _run_checker(name: str, kind: str, fn: Callable[[], list[Obligation]], func:
     an exception thrown into the middle of building a Z3 model left the context with a declared enum
     sort its Python cache did not know, and every later proof of that table crashed.)"""
     t0 = time.perf_counter()
-    if ctx is not None and ctx.deadline is not None and ctx.deadline - t0 <= 0:
-        return _skipped(name, kind, func, f"skipped: the function's budget of {ctx.budget:g}s was used up")
+    if ctx.deadline is not None and ctx.deadline - t0 <= 0:
+        return [_internal(checker, func, 0.0,
+                          f"checker '{checker.name}' skipped: the function's budget of {ctx.budget:g}s was used up")]
     try:
-        return fn()
+        return checker.check(func, ctx, facts)
     except LoomError:
         raise
     except RecursionError:
-        return [
-            Obligation(
-                f"internal.{name}",
-                kind,
-                "unknown",
-                time.perf_counter() - t0,
-                f"checker '{name}' exceeded the recursion limit on this graph",
-                None,
-                func.loc,
-                method="none",
-            )
-        ]
+        return [_internal(checker, func, time.perf_counter() - t0,
+                          f"checker '{checker.name}' exceeded the recursion limit on this graph")]
     except Exception as e:  # noqa: BLE001 - a crash must never read as a proof
         where = traceback.extract_tb(e.__traceback__)[-1]
-        return [
-            Obligation(
-                f"internal.{name}",
-                kind,
-                "unknown",
-                time.perf_counter() - t0,
-                f"checker '{name}' failed: {type(e).__name__}: {e} ({Path(where.filename).name}:"
-                f"{where.lineno})",
-                None,
-                func.loc,
-                method="none",
-            )
-        ]
+        return [_internal(checker, func, time.perf_counter() - t0,
+                          f"checker '{checker.name}' failed: {type(e).__name__}: {e} ({Path(where.filename).name}:"
+                          f"{where.lineno})")]
+
+
+def prepare(func: Operation, ctx: VerifyContext, source: Optional[Operation] = None,
+            cache: Optional[LemmaCache] = None, t0: Optional[float] = None) -> tuple[VerifyContext, Facts]:
+    """The context (with this function's assumptions and budget) and the ``Facts`` its checkers share."""
+    if func.name != "handshake.func":
+        raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
+    t0 = time.perf_counter() if t0 is None else t0
+    ctx = _with_assumptions(ctx, func, source)
+    if ctx.budget is not None:
+        ctx = dataclasses.replace(ctx, deadline=t0 + ctx.budget)
+    return ctx, Facts(source, memory_layout(func), cache if cache is not None else LemmaCache())
+
+
+def finish(func: Operation, ctx: VerifyContext, obs: list[Obligation], seconds: float,
+           file: Optional[str] = None) -> VerifyReport:
+    """The report of ``func`` from its checkers' obligations, in registry order."""
+    where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
+    return VerifyReport(func_name(func), where, mark_partial(obs), seconds,
+                        assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions], limits=ctx.limits())
 
 
 def verify_function(
@@ -134,97 +114,34 @@ def verify_function(
     ``source`` is the SCF func.func it was lowered from (enables program-order
     checks of memory accesses and the refinement obligations); ``cache`` shares
     operator lemmas between functions; ``checkers`` restricts the run to some of
-    ``lemmas``, ``lengths``, ``structure``, ``memory``, ``refine``, ``bmc``
-    (default: all).
+    the registry's checkers (``loom.verify.registry``: ``lemmas``, ``lengths``, ``structure``, ``memory``,
+    ``refine``, ``safety``, ``bmc``; default: all).
     """
     if func.name != "handshake.func":
         raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
     t0 = time.perf_counter()
-    ctx = _with_assumptions(ctx, func, source)
-    if ctx.budget is not None:
-        ctx = dataclasses.replace(ctx, deadline=t0 + ctx.budget)
-    want = set(checkers) if checkers is not None else {"lemmas", "lengths", "structure", "memory", "refine", "bmc",
-                                                        "safety"}
-    cache = cache if cache is not None else LemmaCache()
+    plugins = registry.checkers(checkers, func.loc)
+    ctx, facts = prepare(func, ctx, source, cache, t0)
     obs: list[Obligation] = []
-    if "lemmas" in want:
-        obs += _guarded("lemmas", "fsm", lambda: check_lemmas(func, ctx, cache, source), func, ctx,
-                        lambda: expected.lemma_ids(func))
-    layout = memory_layout(func)
-    ext = {name: (mod, attr, kind) for name, mod, attr, kind in EXTERNAL}
-    if "lengths" in want:
-        lengths = _run_external("lengths", *ext["lengths"], func, ctx)
-        if source is not None:
-            lengths = [_refute_by_repeat(_replay_divergence(o, source), func, source, ctx) for o in lengths]
-        obs += lengths
-    if "structure" in want:
-        obs += _guarded("structure", "structure", lambda: check_structure(func, ctx, layout), func, ctx,
-                        lambda: expected.structure_ids(layout))
-    if "memory" in want:
-        obs += _guarded("memory", "memory", lambda: check_memory_order(func, ctx, source, layout), func, ctx,
-                        lambda: expected.memory_ids(layout))
-    if "refine" in want and source is not None:
-        obs += _guarded("refine", "refinement", lambda: check_refinement(func, ctx, source, layout), func, ctx)
-    elif "refine" in want:
-        obs.append(not_checked_refinement(func, ctx))
-    if "safety" in want and source is not None:
-        obs += _guarded("safety", "safety", lambda: check_safety(_structured(source), ctx, source), func, ctx)
-    elif "safety" in want:  # no source: the DFG's own addresses and arith ops
-        obs += _guarded("safety", "safety", lambda: check_dfg_safety(func, ctx), func, ctx)
-    if "bmc" in want:
-        bmc = _run_external("bmc", *ext["bmc"], func, ctx, lambda: expected.bmc_ids(ctx.bmc_k))
-        obs += [_blame_input(o, source) for o in bmc] if source is not None else bmc
-    obs = _mark_partial(obs)
-    where = file if file is not None else (func.loc.file if func.loc.line > 0 else None)
-    return VerifyReport(func_name(func), where, obs, time.perf_counter() - t0,
-                        assumptions=[f"{a.text} ({a.origin})" for a in ctx.assumptions], limits=ctx.limits())
-
-
-def _replay_divergence(ob: Obligation, source: Operation) -> Obligation:
-    """A refuted ``len.W.terminates`` replayed on the source too (``lengths.check.replay_source_divergence``)."""
-    if ob.status != "refuted" or not ob.id.endswith(".terminates"):
-        return ob
-    fn = _external("loom.verify.lengths.check", "replay_source_divergence")
-    return fn(ob, source) if fn is not None else ob
-
-
-def _refute_by_repeat(ob: Obligation, func: Operation, source: Operation, ctx: VerifyContext) -> Obligation:
-    """An ``assumed`` termination refuted by a source run that repeats the loop's state
-    (``lengths.repeat.refute_by_repeat``)."""
-    if ob.status != "assumed":
-        return ob
-    fn = _external("loom.verify.lengths.repeat", "refute_by_repeat")
-    return fn(ob, func, source, ctx) if fn is not None else ob
-
-
-def _blame_input(ob: Obligation, source: Operation) -> Obligation:
-    """A BMC run that ends in a runtime error, replayed on the source: when the source stops with an error on
-    the same arguments, the refutation is a finding about the input program (say which inputs are legal), not a
-    lowering bug; it stays refuted, as a DFG run that fails is still one."""
-    cex = ob.counterexample or {}
-    if ob.status != "refuted" or cex.get("kind") != "error" or "arguments" not in cex:
-        return ob
-    err = source_error(source, cex["arguments"])
-    if err is None:
-        return ob
-    note = (f" -- the source stops on these arguments too ({err.code} {err.message}): a property of the input "
-            "program, not a lowering bug -- say what inputs are legal with --assume or {loom.range = [lo, hi]}")
-    return dataclasses.replace(ob, detail=ob.detail + note,
-                               counterexample={**cex, "finding": "input", "source_error": f"{err.code} {err.message}"})
+    for checker in plugins:
+        obs += run_checker(checker, func, ctx, facts)
+    return finish(func, ctx, obs, time.perf_counter() - t0, file)
 
 
 # obligations whose proof counts loop trips (N_L finite): they hold if every while loop ends
 _PARTIAL_KINDS = ("length", "balance", "refinement")
 
 
-def _mark_partial(obs: list[Obligation]) -> list[Obligation]:
-    """Say on every trip-counting obligation which while-loop terminations its proof relies on."""
-    assumed = sorted(o.id[len("len."):-len(".terminates")] for o in obs
-                     if o.status == "assumed" and o.id.startswith("len.") and o.id.endswith(".terminates"))
+def mark_partial(obs: list[Obligation]) -> list[Obligation]:
+    """Say on every trip-counting obligation which while-loop terminations its proof relies on (idempotent:
+    a merge of shards marks again what one shard marked)."""
+    parsed = [(o, ObligationId.try_parse(o.id)) for o in obs]
+    assumed = sorted(p.subject for o, p in parsed
+                     if o.status == "assumed" and p is not None and p.family == "len.terminates")
     if not assumed:
         return obs
     cond = tuple(f"{name} terminates" for name in assumed)
-    return [dataclasses.replace(o, assumes=o.assumes + cond)
+    return [dataclasses.replace(o, assumes=o.assumes + tuple(c for c in cond if c not in o.assumes))
             if o.kind in _PARTIAL_KINDS and o.status != "assumed" and not o.id.endswith(".terminates") else o
             for o in obs]
 
@@ -237,37 +154,6 @@ def _with_assumptions(ctx: VerifyContext, func: Operation, source: Optional[Oper
     unique = list({(a.text, a.origin): a for a in found}.values())
     check_names(unique, func)
     return dataclasses.replace(ctx, assumptions=tuple(unique))
-
-
-def _run_external(
-    name: str, module: str, attr: str, kind: str, func: Operation, ctx: VerifyContext,
-    ids: Optional[Callable[[], list[str]]] = None,
-) -> list[Obligation]:
-    fn = _external(module, attr)
-    if fn is None:
-        return [
-            Obligation(
-                f"internal.{name}",
-                kind,
-                "unknown",
-                0.0,
-                f"checker '{name}' ({module}.{attr}) is not available",
-                None,
-                func.loc,
-                method="none",
-            )
-        ]
-    return _guarded(name, kind, lambda: fn(func, ctx), func, ctx, ids)
-
-
-def not_checked_refinement(func: Operation, ctx: VerifyContext) -> Obligation:
-    """The ``refine`` entry of a DFG verified without its SCF source: nothing says what it computes.
-
-    ``unchecked`` (no effect on the exit code), or ``unknown`` with ``ctx.require_source``."""
-    status = "unknown" if ctx.require_source else "unchecked"
-    return Obligation("refine", "refinement", status, 0.0,
-                      "not checked (no --source): what the DFG computes was not compared with an SCF source; "
-                      "pass --source IN.scf.mlir (or verify the .scf.mlir)", None, func.loc, method="none")
 
 
 def _sources(module: Module) -> dict[str, Operation]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from loom.ir.core import Operation
 from loom.semantics import machine_for
+from loom.verify.ids import ObligationId
 from loom.verify.lemmas.contracts import contracts_for, family
 from loom.verify.memory.structure import Layout
 
@@ -31,25 +32,27 @@ def lemma_ids(func: Operation) -> list[str]:
         for c in contracts_for(m):
             out[c.id] = None
         if op.name == "dataflow.stream":
-            out[f"fsm.{family(m)}.terminates"] = None
+            out[str(ObligationId("fsm", family(m), params=("terminates",)))] = None
             streams.append(op)
     if streams:
         names = value_name_map(func, [op.results[0] for op in streams])
         for op in streams:
-            out[f"fsm.stream.pre.{names[op.results[0]]}"] = None
+            out[str(ObligationId("fsm.stream.pre", names[op.results[0]]))] = None
     return list(out)
 
 
 def structure_ids(layout: Layout) -> list[str]:
     """``mem.access.<name>`` of every access and ``done.postdom`` when there is one."""
-    return [f"mem.access.{a.name}" for a in layout.accesses] + (["done.postdom"] if layout.accesses else [])
+    return ([str(ObligationId("mem.access", a.name)) for a in layout.accesses]
+            + ([str(ObligationId("done.postdom"))] if layout.accesses else []))
 
 
 def memory_ids(layout: Layout) -> list[str]:
     """``mem.<D>.order`` of every domain with a store."""
-    return [f"mem.{d.name}.order" for d in layout.domains
+    return [str(ObligationId("mem.order", d.name)) for d in layout.domains
             if d.accesses and any(a.kind == "store" for a in d.accesses)]
 
 
 def bmc_ids(k: int) -> list[str]:
-    return [f"bmc.K{k}.deadlock", f"bmc.K{k}.residual"]
+    """``bmc.K<k>.deadlock`` and ``.residual``: what the bounded cross-check always reports."""
+    return [str(ObligationId("bmc.deadlock", params=(str(k),))), str(ObligationId("bmc.residual", params=(str(k),)))]

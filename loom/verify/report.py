@@ -52,6 +52,9 @@ class VerifyReport:
     # the limits the verdicts were reached under (``VerifyContext.limits``): rlimit, max_states, bmc_k, timeout,
     # budget -- the deterministic ones always, the wall-clock ones None unless given
     limits: dict = field(default_factory=dict)
+    # which unit of a ``loom.verify.parallel`` run gave which obligations, in order: (unit index, checker,
+    # obligations, seconds); ``loom report merge`` joins shards by it (not part of any report format)
+    units: list = field(default_factory=list)
 
     # -- verdicts --
     def counts(self) -> dict[str, int]:

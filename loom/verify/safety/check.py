@@ -232,10 +232,7 @@ class SafetyCheck:
         those of ops straight in a block enclosing ``site``'s op and before it there, and those of the ops
         enclosing it. A run that reaches the
         site did not stop at them (their own obligations say whether they can fail)."""
-        at: dict[int, list[Site]] = {}
-        for s in self.model.sites:
-            if s.bad is not None:
-                at.setdefault(id(s.op), []).append(s)
+        at = self._sites_at()
         out: list[z3.BoolRef] = []
         x = site.op
         while x is not None and x is not self.source:
@@ -255,6 +252,18 @@ class SafetyCheck:
                     out.append(z3.Not(p.bad))
             x = x.parent_op
         return out
+
+    def _sites_at(self) -> dict[int, list[Site]]:
+        """The sites with an error condition, by their op (once per check: every site's ``_passed`` reads it;
+        rebuilding it per site made a large kernel's check quadratic in its sites)."""
+        got = getattr(self, "_at_cache", None)
+        if got is None:
+            got = {}
+            for s in self.model.sites:
+                if s.bad is not None:
+                    got.setdefault(id(s.op), []).append(s)
+            self._at_cache = got
+        return got
 
     # ------------------------------------------------------------------ replay
     def _replay(self, site: Site, facts: list[z3.BoolRef]) -> Optional[tuple[dict, str, dict]]:

@@ -1,0 +1,24 @@
+"""Memory ordering of every domain with a store (``loom.verify.memory.order``) as a checker."""
+
+from __future__ import annotations
+
+from loom.ir.core import Operation
+from loom.verify import expected as _expected
+from loom.verify.checkers.base import Facts
+from loom.verify.memory import order
+from loom.verify.obligation import Obligation, VerifyContext
+
+
+class MemoryChecker:
+    """Program order of conflicting accesses (against the SCF source's order when there is one)."""
+
+    name, kind = "memory", "memory"
+
+    def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
+        return order.check_memory_order(func, ctx, facts.source, facts.layout)
+
+    def expected(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[str]:
+        return _expected.memory_ids(facts.layout)
+
+
+CHECKER = MemoryChecker()

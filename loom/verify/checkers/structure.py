@@ -1,0 +1,24 @@
+"""Access invariants, domain independence and done postdominance (``loom.verify.memory.structure``)."""
+
+from __future__ import annotations
+
+from loom.ir.core import Operation
+from loom.verify import expected as _expected
+from loom.verify.checkers.base import Facts
+from loom.verify.memory import structure
+from loom.verify.obligation import Obligation, VerifyContext
+
+
+class StructureChecker:
+    """The memory structure obligations of the function's layout."""
+
+    name, kind = "structure", "structure"
+
+    def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
+        return structure.check_structure(func, ctx, facts.layout)
+
+    def expected(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[str]:
+        return _expected.structure_ids(facts.layout)
+
+
+CHECKER = StructureChecker()

@@ -1,0 +1,187 @@
+"""``loom verify --jobs N``: a run's obligations spread over processes, one unit (function x checker) each.
+
+The run is cut into units: every checker of the registry on every function of every file, in report order.
+Each unit runs in a process of its own, forked from this one after parsing and lowering (which build no solver
+terms), so what Z3 does for a unit -- and what its resource limit counts -- never depends on what else a process
+did before: the verdicts are the same with any ``jobs``, and the same when ``shard`` (``--shard I/N``) runs only
+every N-th unit and ``loom report merge`` joins the shards (``loom.verify.shard``). Results come back by unit
+index, so the report's order never depends on which process finished first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Union
+
+from loom.diagnostics import LoomError
+from loom.ir.core import Operation
+from loom.verify import registry
+from loom.verify.checkers.base import Facts
+from loom.verify.driver import finish, func_name, functions_to_verify, prepare, run_checker
+from loom.verify.obligation import Obligation, VerifyContext
+from loom.verify.report import VerifyReport
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One checker on one function: the smallest piece of a run a process (or a shard) takes."""
+
+    index: int     # position in the run's canonical order (what ``--shard I/N`` selects by)
+    function: int  # index into ``Plan.functions``
+    checker: str
+
+
+@dataclass
+class Planned:
+    """One function to verify: where it came from, its context and shared facts (or why it cannot be)."""
+
+    path: str
+    func: Optional[Operation] = None
+    ctx: Optional[VerifyContext] = None
+    facts: Optional[Facts] = None
+    error: Optional[LoomError] = None  # raised when the run reaches this function (file order, as sequentially)
+
+
+@dataclass
+class Plan:
+    """Every function of a run, in file order, and the units that verify them."""
+
+    functions: list[Planned] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+
+
+def plan(paths: list, ctx: VerifyContext, func: Optional[str] = None, source: Optional[Path] = None,
+         checkers: Optional[tuple[str, ...]] = None) -> Plan:
+    """Parse and lower every file and cut the run into units (no solver work)."""
+    out = Plan()
+    for p in paths:
+        try:
+            pairs = functions_to_verify(Path(p), func, source)
+        except LoomError as e:
+            out.functions.append(Planned(str(p), error=e))
+            continue
+        for f, src in pairs:
+            try:
+                plugins = registry.checkers(checkers, f.loc)
+                fctx, facts = prepare(f, ctx, src)
+            except LoomError as e:
+                out.functions.append(Planned(str(p), f, error=e))
+                continue
+            k = len(out.functions)
+            out.functions.append(Planned(str(p), f, fctx, facts))
+            out.units += [Unit(len(out.units) + i, k, c.name) for i, c in enumerate(plugins)]
+    return out
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` (0 <= I < N) as ``(I, N)``; ``ValueError`` with one line otherwise."""
+    i, sep, n = text.partition("/")
+    if not sep or not i.isdigit() or not n.isdigit() or int(n) < 1 or int(i) >= int(n):
+        raise ValueError(f"--shard must be I/N with 0 <= I < N (got {text!r})")
+    return int(i), int(n)
+
+
+def selected(units: list[Unit], shard: Optional[tuple[int, int]]) -> list[Unit]:
+    """The units of shard ``(I, N)``: every N-th unit from the I-th (all of them without a shard)."""
+    if shard is None:
+        return list(units)
+    i, n = shard
+    return [u for u in units if u.index % n == i]
+
+
+_RUN: dict = {}  # the plan the forked workers verify (set before the pool forks; read-only there)
+
+Outcome = Union[tuple[float, list[Obligation]], LoomError]
+
+
+def _run_unit(unit: Unit) -> Outcome:
+    """One unit in this process: its seconds and obligations, or the ``LoomError`` it raised."""
+    pf: Planned = _RUN["plan"].functions[unit.function]
+    checker = registry.load(unit.checker, dict(registry.ENTRIES)[unit.checker], pf.func.loc)
+    t0 = time.perf_counter()
+    try:
+        obs = run_checker(checker, pf.func, pf.ctx, pf.facts)
+    except LoomError as e:
+        return e
+    return time.perf_counter() - t0, obs
+
+
+def _pickled_error(e: LoomError) -> LoomError:
+    """A ``LoomError`` that survives the trip back from a worker (message, location and code)."""
+    return LoomError(e.message, e.loc, e.code)
+
+
+def _worker(unit: Unit) -> Outcome:
+    got = _run_unit(unit)
+    return _pickled_error(got) if isinstance(got, LoomError) else got
+
+
+def run(p: Plan, units: list[Unit], jobs: int) -> dict[int, Outcome]:
+    """Every unit in a fresh forked process, ``jobs`` at a time; outcomes by unit index."""
+    if not units:
+        return {}
+    if "fork" not in multiprocessing.get_all_start_methods():  # no fork: one process, in order
+        return {u.index: _run_in_place(p, u) for u in units}
+    _RUN["plan"] = p
+    # costliest first (a proxy: the function's size), so the last unit to start is a quick one
+    order = sorted(units, key=lambda u: (-_size(p.functions[u.function].func), u.index))
+    pool = multiprocessing.get_context("fork").Pool(max(1, min(jobs, len(units))), maxtasksperchild=1)
+    try:
+        done = pool.map(_worker, order, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+        _RUN.clear()
+    return {u.index: got for u, got in zip(order, done)}
+
+
+def _run_in_place(p: Plan, u: Unit) -> Outcome:
+    _RUN["plan"] = p
+    try:
+        return _run_unit(u)
+    finally:
+        _RUN.clear()
+
+
+def _size(func: Optional[Operation]) -> int:
+    return len(func.regions[0].entry.ops) if func is not None and func.regions and func.regions[0].blocks else 0
+
+
+def assemble(p: Plan, units: list[Unit], outcomes: dict[int, Outcome]) -> list[VerifyReport]:
+    """The reports of ``units`` (one per function, obligations in unit order); the first error in run order
+    is raised, as a sequential run would raise it. Each report's ``units`` says which unit gave which
+    obligations (``loom report merge`` joins shards by it)."""
+    by_function: dict[int, list[Unit]] = {}
+    for u in units:
+        by_function.setdefault(u.function, []).append(u)
+    reports = []
+    for k, pf in enumerate(p.functions):
+        if pf.error is not None:
+            raise pf.error
+        obs: list[Obligation] = []
+        parts = []
+        for u in by_function.get(k, []):
+            got = outcomes[u.index]
+            if isinstance(got, LoomError):
+                raise got
+            seconds, found = got
+            obs += found
+            parts.append((u.index, u.checker, len(found), seconds))
+        r = finish(pf.func, pf.ctx, obs, sum(s for _, _, _, s in parts), file=pf.path)
+        r.file = pf.path
+        r.units = parts
+        reports.append(r)
+    return reports
+
+
+def verify_parallel(paths: list, ctx: VerifyContext, func: Optional[str] = None, jobs: int = 1,
+                    source: Optional[Path] = None, shard: Optional[tuple[int, int]] = None,
+                    checkers: Optional[tuple[str, ...]] = None) -> list[VerifyReport]:
+    """``loom verify``'s run: every unit (of ``shard`` only, when given) in its own process, ``jobs`` at a
+    time; the same reports, byte for byte but for the seconds, with any ``jobs``."""
+    p = plan(paths, ctx, func, source, checkers)
+    units = selected(p.units, shard)
+    return assemble(p, units, run(p, units, jobs))
