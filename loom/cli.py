@@ -311,6 +311,19 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _add_report_parser(sub) -> None:
+    """``loom report merge SHARD.json...``: the report of a ``loom verify --shard`` run."""
+    rp = sub.add_parser("report", help="work with reports: merge the shards of a `loom verify --shard` run")
+    rsub = rp.add_subparsers(dest="report_command", metavar="ACTION", parser_class=_Parser)
+    rm = rsub.add_parser("merge", help="join the shard documents of one run into its report (as `loom verify`)")
+    rm.add_argument("inputs", nargs="+", metavar="SHARD.json", help="the documents of shards 0/N .. N-1/N")
+    rm.add_argument("--json", action="store_true", help="print the report as JSON")
+    rm.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    rm.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report")
+    _add_verbosity(rm, "print only what is not proved, and the summary", "print the detail of every obligation")
+    rm.set_defaults(run=cmd_report_merge)
+
+
 def _add_verbosity(p: argparse.ArgumentParser, quiet: str, verbose: str) -> None:
     """``-q``/``-v`` (every subcommand has both; one at a time), with what they mean for this command."""
     g = p.add_mutually_exclusive_group()
@@ -644,22 +657,35 @@ def cmd_report_merge(args) -> int:
     return exit_code_of(reports)
 
 
-def cmd_verify(args) -> int:
-    from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
-                             progress_printer, sarif_of)
-    from loom.verify.assume import parse_assumption
-    from loom.verify.parallel import parse_shard, verify_parallel
+def _shard_of(args) -> Optional[tuple[int, int]]:
+    """``--shard I/N`` as (I, N), or None; a usage error when malformed or given with an output it replaces."""
+    from loom.verify.parallel import parse_shard
 
+    if args.shard is None:
+        return None
     try:
-        assumptions = tuple(parse_assumption(a) for a in args.assume)
-        shard = parse_shard(args.shard) if args.shard is not None else None
+        shard = parse_shard(args.shard)
     except ValueError as e:
         raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
     clash = [o for o, on in (("--json", args.json), ("--junit", args.junit), ("--sarif", args.sarif),
                              ("--emit-smt2", args.emit_smt2), ("--rtl", args.rtl), ("--adg", args.adg)) if on]
-    if shard is not None and clash:
+    if clash:
         raise _UsageError(f"loom verify: error: [{USAGE}] --shard prints a shard document for `loom report merge`; "
                           f"{clash[0]} goes with the merge")
+    return shard
+
+
+def cmd_verify(args) -> int:
+    from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
+                             progress_printer, sarif_of)
+    from loom.verify.assume import parse_assumption
+    from loom.verify.parallel import verify_parallel
+
+    try:
+        assumptions = tuple(parse_assumption(a) for a in args.assume)
+    except ValueError as e:
+        raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
+    shard = _shard_of(args)
     ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None or args.recheck,
                         progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
                         require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
@@ -951,16 +977,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
                    help="with --adg: the mapper's seed")
     v.set_defaults(run=cmd_verify)
-
-    rp = sub.add_parser("report", help="work with reports: merge the shards of a `loom verify --shard` run")
-    rsub = rp.add_subparsers(dest="report_command", metavar="ACTION", parser_class=_Parser)
-    rm = rsub.add_parser("merge", help="join the shard documents of one run into its report (as `loom verify`)")
-    rm.add_argument("inputs", nargs="+", metavar="SHARD.json", help="the documents of shards 0/N .. N-1/N")
-    rm.add_argument("--json", action="store_true", help="print the report as JSON")
-    rm.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
-    rm.add_argument("--sarif", metavar="FILE", help="write a SARIF 2.1.0 report")
-    _add_verbosity(rm, "print only what is not proved, and the summary", "print the detail of every obligation")
-    rm.set_defaults(run=cmd_report_merge)
+    _add_report_parser(sub)
 
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
     h.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")

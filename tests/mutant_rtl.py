@@ -42,6 +42,7 @@ from loom.ir.types import IndexType, IntegerType, MemRefType
 from loom.mlir import parse_text, print_module
 from loom.runtime import function_arg_names
 from loom.verify.driver import verify_function
+from loom.verify.ids import ObligationId
 from loom.verify.lemmas.check import LemmaCache
 from loom.verify.mutate import mutants
 from test_verify_mutation import CTX, lowered, source
@@ -178,9 +179,17 @@ def run_at(func: Operation, pins: dict[str, int]) -> RunAt:
     return RunAt(max(MIN_DEPTH, most + most // 4 + 2), error)
 
 
+def _family(ob_id: str) -> str:
+    """The first word of an obligation's family (``bmc``, ``refine``, ...), read by ``ObligationId``."""
+    oid = ObligationId.try_parse(ob_id)
+    return oid.family.split(".", 1)[0] if oid is not None else ""
+
+
 def _task(ob_id: str, k: int) -> str:
     """The task of ``<stem>_live.sby`` that carries ``bmc.K<k>.deadlock`` or ``bmc.K<k>.residual``."""
-    return ob_id[len(f"bmc.K{k}."):]
+    oid = ObligationId.parse(ob_id)
+    assert oid.family in ("bmc.deadlock", "bmc.residual") and oid.params == (str(k),), ob_id
+    return oid.family.split(".", 1)[1]
 
 
 @dataclass(frozen=True)
@@ -218,7 +227,7 @@ def choose(func: Operation, refuted: dict, rtl: list[str], k: int, max_depth: in
             best = (cost, Choice(ob_id, pins, run.depth, "", run.error))
     if best:
         return best[1]
-    whys.sort(key=lambda w: not w.startswith("bmc."))  # the whole-run reason first: it is the one replayed
+    whys.sort(key=lambda w: _family(w.split(":", 1)[0]) != "bmc")  # the whole-run reason first: it is replayed
     return Choice(None, {}, 0, "; ".join(whys[:2]) + (f" (+{len(whys) - 2} more)" if len(whys) > 2 else ""))
 
 
@@ -270,7 +279,7 @@ def classify(name: str, cache: Optional[LemmaCache] = None, max_depth: int = MAX
         rtl = sorted(i for i in refuted if i in rtl_obligations(plain.files, name))
         row = Row(name, mu.operator, mu.site, "", sorted(refuted), rtl, z3_seconds=z3)
         if not rtl:
-            row.kind = "no RTL form" if all(i.startswith("refine.") for i in refuted) else "not in RTL yet"
+            row.kind = "no RTL form" if all(_family(i) == "refine" for i in refuted) else "not in RTL yet"
         elif (pick := choose(mu.func, refuted, rtl, CTX.bmc_k, max_depth)).target is None:
             row.kind, row.why = "beyond", pick.why
         else:

@@ -43,12 +43,14 @@ from loom.hdl.monitors.streams import stream_forms
 from loom.hdl.datapath.expr import unique
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType
+from loom.verify.ids import ObligationId
 
 if TYPE_CHECKING:
     from loom.hdl.netlist import Channel, Design
 
 WIDTH = 16  # token counters: a bounded check of depth < 2**16 cycles never wraps them
 DEFINE = "LOOM_DFG_MONITORS"
+_WORD = re.compile(r"\w+")  # the access names the order and access monitors know
 NO_RTL_FORM = {
     "refine": "relates the DFG to its SCF source, which is not in the RTL",
     "mem.indep": "a graph fact (no ctrl token of one domain depends on another's done token): a dependence "
@@ -304,11 +306,12 @@ def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]
     by_name = {n: v for v, n in a.names.items()}
     ops_of = dict(targets)
     for oid in ids:
-        m = re.fullmatch(r"len\.(L\d+)\.(raw|after_cond)", oid)
-        if m:
-            lp = loops[m.group(1)]
+        parsed = ObligationId.try_parse(oid)
+        fam = parsed.family if parsed is not None else None
+        if fam in ("len.raw", "len.after_cond") and parsed.subject in loops:
+            lp = loops[parsed.subject]
             gate = _gate_of(a, lp)
-            if m.group(2) == "raw":
+            if fam == "len.raw":
                 parts = [b.empty_at_end(lp.op)]
                 if gate is not None:
                     end, raw, body, _ = _activation(b, gate)
@@ -321,13 +324,13 @@ def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]
                      "at each activation's end after_cond and after_value carried N tokens each; at done the "
                      "gate's inputs are empty")
             continue
-        if oid.startswith("balance.") and oid in ops_of:
+        if fam == "balance" and oid in ops_of:
             op = ops_of[oid]
             _add(b, oid, [b.empty_at_end(op)], op,
                  "once done is out, no token remains in the op's input FIFOs or FSM latch")
             continue
-        if oid.startswith("class."):
-            v = by_name.get(oid[len("class."):])
+        if fam == "class":
+            v = by_name.get(parsed.subject)
             form = class_form(a, b, v) if v is not None else None
             if form is None:
                 b.m.skipped[oid] = "no channel of the design denotes this clock's token count"
@@ -335,7 +338,8 @@ def _lengths(b: _Builder, a, ids: list[str], targets: list[tuple[str, Operation]
             cond, text = form
             _add(b, oid, [cond], v.op if hasattr(v, "op") else None, text)
             continue
-        b.m.skipped[oid] = NO_RTL_FORM["len.terminates"] if oid.endswith(".terminates") else "no RTL form"
+        terminates = fam == "len.terminates" or (fam == "fsm" and parsed.params == ("terminates",))
+        b.m.skipped[oid] = NO_RTL_FORM["len.terminates"] if terminates else "no RTL form"
 
 
 def _add(b: _Builder, oid: str, parts: list[Optional[str]], op: Optional[Operation], text: str) -> None:
@@ -365,24 +369,25 @@ def _memory(b: _Builder, layout, ids: list[str], source: Optional[Operation] = N
         return out[name]
 
     for oid in ids:
-        m = re.fullmatch(r"mem\.(.+)\.order\.(\w+)<(\w+)", oid)
-        if m:
-            x, y = outstanding(m.group(2)), outstanding(m.group(3))
+        parsed = ObligationId.try_parse(oid)
+        fam = parsed.family if parsed is not None else None
+        if fam == "mem.order.pair":
+            first, second = parsed.params
+            x, y = outstanding(first), outstanding(second)
             if x is None or y is None:
                 b.m.skipped[oid] = "an access without a done token"
                 continue
-            _order(b, oid, acc[m.group(2)], acc[m.group(3)], x, y, layout, source)
+            _order(b, oid, acc[first], acc[second], x, y, layout, source)
             continue
-        m = re.fullmatch(r"mem\.access\.(\w+)", oid)
-        if m:
-            x = outstanding(m.group(1))
+        if fam == "mem.access" and _WORD.fullmatch(parsed.subject):
+            x = outstanding(parsed.subject)
             if x is None:
                 b.m.skipped[oid] = "an access without a done token"
                 continue
-            _add(b, oid, [f"!{x[2]} || {x[0]} != '0"], acc[m.group(1)].op,
+            _add(b, oid, [f"!{x[2]} || {x[0]} != '0"], acc[parsed.subject].op,
                  "every done token of the access answers an outstanding request")
             continue
-        if oid == "done.postdom":
+        if fam == "done.postdom":
             outs = [outstanding(x.name) for x in layout.accesses]
             conds = [f"{o[0]} == '0" for o in outs if o is not None]
             if conds:

@@ -42,6 +42,7 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.semantics.scalar import DIV_BY_ZERO
 from loom.semantics.undefined import ub_rules
+from loom.verify.ids import ObligationId
 from loom.hdl.components import MEM_OOB as OOB
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def obligation_id(op: Operation, what: str) -> str:
     from loom.verify.refine.model import source_position
 
     loc = source_position(op.loc)
-    return f"safe.{op.name.split('.', 1)[-1]}@{loc.line}:{loc.col}.{what}"
+    return str(ObligationId("safe", op.name.split(".", 1)[-1], (loc.line, loc.col), (what,)))
 
 
 SOURCE_NAME = {"handshake.load": "memref.load", "handshake.store": "memref.store"}

@@ -21,6 +21,7 @@ import z3
 
 from loom.hdl.monitors.z3sv import Unprintable, to_sv
 from loom.ir.core import Operation
+from loom.verify.ids import ObligationId
 
 if TYPE_CHECKING:
     from loom.hdl.monitors import _Builder
@@ -68,7 +69,8 @@ def stream_forms(b: "_Builder") -> None:
         op = inst.op
         m = machine_for(op)
         term = TERMINATION.get(stream_variant(m))
-        pre_id, term_id = f"fsm.stream.pre.{names[op.results[0]]}", f"fsm.{family(m)}.terminates"
+        pre_id = str(ObligationId("fsm.stream.pre", names[op.results[0]]))
+        term_id = str(ObligationId("fsm", family(m), params=("terminates",)))
         ports = _ports(b, inst.name)
         if term is None or ports is None or any(getattr(v.type, "width", W) != W and str(v.type) != "index"
                                                 for v in op.operands):
