@@ -330,7 +330,9 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
         elif op == "alloca":
             t = lt.alloca_type(text)
             dims, scalar = t.dims()
-            rest = text.split("alloca", 1)[1].strip()[len(t.text):]
+            after = text.split("alloca", 1)[1].strip()
+            rest = after[lt.parse_type(after, 0)[1]:]  # a struct of equal scalars reads as an array, but is
+            # spelt by its name
             if scalar.text not in lt.SCALARS:
                 raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
             name = em.fresh(ins.name or "local")
