@@ -10,6 +10,10 @@ number of switch transitions the configuration enables (each is one switch hop o
 tree). Ratios are loom / baseline, given only where both fit; a mapper that cannot fit an example on a
 mesh gets "does not fit". The last line is the geometric mean of each ratio. ``--quick`` maps only the
 smallest example on 6x6 (the smoke test). Prints numbers; not a timed test.
+
+``--placers`` compares loom's two placers instead, side by side on the same meshes: simulated annealing
+(``--placer sa``, the default) and OR-tools CP-SAT (``--placer cpsat``, ``loom/map/place_cpsat.py``), each followed
+by the same PathFinder routing and proved by the checker: seconds, switch hops routed, and whether it fits.
 """
 
 from __future__ import annotations
@@ -133,12 +137,56 @@ def table(rows: list[Row]) -> list[str]:
     return out
 
 
+@dataclass
+class PlacerRow:
+    example: str
+    size: int
+    ops: int
+    sa: Cell
+    cpsat: Cell
+
+
+def measure_placers(path: Path, adg: ADG, size: int, seed: int, budget: float) -> PlacerRow:
+    dfg = example_dfg(path, adg)
+    name = path.name.split(".")[0]
+    cells = [run(lambda d, a, p=p: map_dfg(d, a, seed=seed, budget=budget, placer=p), dfg, adg, f"{p} on {name} {size}x{size}")
+             for p in ("sa", "cpsat")]
+    return PlacerRow(name, size, sum(1 for n in dfg.nodes if n.kind == "op"), *cells)
+
+
+def placer_table(rows: list[PlacerRow]) -> list[str]:
+    """SA against CP-SAT: one line per (example, mesh), then the geometric means where both fit."""
+    out = [f"{'example':<14}{'mesh':>6}{'ops':>6} | {'sa s':>7}{'hops':>7} | {'cpsat s':>7}{'hops':>7} | "
+           f"{'time x':>7}{'hops x':>7}"]
+    both = []
+    for r in rows:
+        fit = r.sa.wire is not None and r.cpsat.wire is not None
+        tail = ""
+        if fit:
+            rat = (r.cpsat.seconds / r.sa.seconds, r.cpsat.wire / max(r.sa.wire, 1))  # type: ignore[operator]
+            both.append(rat)
+            tail = f"{rat[0]:>7.2f}{rat[1]:>7.2f}"
+        else:
+            tail = "  " + ", ".join(f"{who} does not fit" for who, c in (("sa", r.sa), ("cpsat", r.cpsat)) if c.wire is None)
+        out.append(f"{r.example:<14}{f'{r.size}x{r.size}':>6}{r.ops:>6} |{_cell(r.sa)} |{_cell(r.cpsat)} | {tail}")
+    fits = (sum(r.sa.wire is not None for r in rows), sum(r.cpsat.wire is not None for r in rows))
+    if both:
+        gt = math.exp(sum(math.log(t) for t, _ in both) / len(both))
+        gw = math.exp(sum(math.log(w) for _, w in both) / len(both))
+        out.append(f"geomean over {len(both)} cells where both fit: time x {gt:.2f}, hops x {gw:.2f} (cpsat / sa); "
+                   f"sa fits {fits[0]}/{len(rows)}, cpsat fits {fits[1]}/{len(rows)}")
+    else:
+        out.append(f"no cell where both fit; sa fits {fits[0]}/{len(rows)}, cpsat fits {fits[1]}/{len(rows)}")
+    return out
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=float, default=20.0, help="loom's mapping budget per cell, seconds")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="mesh sizes (rows = cols), comma separated")
     ap.add_argument("--quick", action="store_true", help="only the smallest example on 6x6")
+    ap.add_argument("--placers", action="store_true", help="compare the SA and CP-SAT placers instead of the baseline")
     args = ap.parse_args(argv)
     sizes = [6] if args.quick else [int(s) for s in args.sizes.split(",")]
     paths = sorted(EXAMPLES.glob("*.scf.mlir"))
@@ -150,13 +198,17 @@ def main(argv: Optional[list[str]] = None) -> int:
             if args.quick:
                 todo = [min(paths, key=lambda p: (len(example_dfg(p, adg).nodes), p.name))]  # the smallest DFG
             for path in todo:
-                rows.append(measure(path, adg, size, args.seed, args.budget))
-                print(table(rows[-1:])[1], flush=True)
+                if args.placers:
+                    rows.append(measure_placers(path, adg, size, args.seed, args.budget))  # type: ignore[arg-type]
+                    print(placer_table(rows[-1:])[1], flush=True)  # type: ignore[arg-type]
+                else:
+                    rows.append(measure(path, adg, size, args.seed, args.budget))
+                    print(table(rows[-1:])[1], flush=True)
     except Refuted as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     print()
-    print("\n".join(table(rows)))
+    print("\n".join(placer_table(rows) if args.placers else table(rows)))  # type: ignore[arg-type]
     return 0
 
 

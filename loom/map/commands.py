@@ -128,7 +128,8 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         return _check_existing(dfg, adg, Path(args.output) / base)
     progress = _progress(args.quiet)
     try:
-        mapping = map_dfg(dfg, adg, seed=args.seed, budget=args.budget, progress=progress)
+        mapping = map_dfg(dfg, adg, seed=args.seed, budget=args.budget, progress=progress,
+                          placer=getattr(args, "placer", "sa"))
     except MapFailure as e:
         _clear(args.quiet)
         print(f"loom map: {in_path} does not fit {adg_path.name}:", file=sys.stderr)

@@ -64,10 +64,17 @@ class Progress:
 MAX_ATTEMPTS = 50  # placements tried (each routed) before the mapper gives up
 
 
+PLACERS = ("sa", "cpsat")
+CPSAT_ATTEMPTS = 8  # CP-SAT placements (each a fresh seeded solve) before the mapper gives up
+
+
 def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
-            progress: Optional[Progress] = None) -> Mapping:
+            progress: Optional[Progress] = None, placer: str = "sa") -> Mapping:
     """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``MAX_ATTEMPTS`` placements (or,
-    when ``budget`` is given, within ``budget`` seconds of wall clock, whichever ends first)."""
+    when ``budget`` is given, within ``budget`` seconds of wall clock, whichever ends first). ``placer`` is
+    "sa" (greedy + simulated annealing) or "cpsat" (OR-tools CP-SAT, ``place_cpsat``)."""
+    if placer not in PLACERS:
+        raise ValueError(f"unknown placer {placer!r}")
     prog = progress or Progress()
     original = dfg
     units = find_units(dfg, adg)
@@ -91,7 +98,12 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         moves = min(200 * n_nodes * attempt, 400_000)
         prog.update(f"attempt {attempt}: placing {n_nodes} nodes")
         try:
-            where = place(dfg, adg, cands, rng, dist, moves)
+            if placer == "cpsat":
+                from loom.map.place_cpsat import place_cpsat
+
+                where = place_cpsat(dfg, adg, cands, rng, dist)
+            else:
+                where = place(dfg, adg, cands, rng, dist, moves)
         except PlacementFull as e:
             node = dfg.by_id[e.nid]
             n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
@@ -110,7 +122,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if score == (0, 0):
             return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units)
-        if attempt >= MAX_ATTEMPTS or (deadline is not None and time.monotonic() >= deadline):
+        if attempt >= (CPSAT_ATTEMPTS if placer == "cpsat" else MAX_ATTEMPTS) or (
+                deadline is not None and time.monotonic() >= deadline):
             break
     _, routes, where = best
     raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
