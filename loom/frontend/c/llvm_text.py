@@ -67,19 +67,28 @@ def parse_type(text: str, pos: int = 0) -> tuple[LType, int]:
     return LType(m[0]), m.end()
 
 
-# named struct types whose members are n scalars of one type (`typedef struct { float re, im; }`): their
-# layout is that of `[n x T]` (no padding between equal scalars), so a pointer to them is a 2-D memref
+# named struct types whose members are n scalars of one type (`typedef struct { float re, im; }`), or whose
+# one member is an array of n scalars (`struct { float m[9]; }`): their layout is that of `[n x T]` (no
+# padding between equal scalars), so a pointer to them is a 2-D memref
 STRUCT_ARRAYS: dict[str, tuple[int, str]] = {}
 _STRUCT = re.compile(r"^(%[\w.$\"]+) = type \{ ([^{}]*) \}$", re.M)
+
+
+ARRAY_MEMBER_STRUCTS: set[str] = set()  # those of STRUCT_ARRAYS whose one member is the array
 
 
 def register_structs(module_text: str) -> None:
     """Fill STRUCT_ARRAYS from the module's named struct types (packed or mixed ones stay structs)."""
     STRUCT_ARRAYS.clear()
+    ARRAY_MEMBER_STRUCTS.clear()
     for m in _STRUCT.finditer(module_text):
         members = [t.strip() for t in m[2].split(",")]
         if members and members[0] in SCALARS and members[0] != "i1" and all(t == members[0] for t in members):
             STRUCT_ARRAYS[m[1]] = (len(members), members[0])
+        one = re.fullmatch(r"\[(\d+) x (\w+)\]", members[0]) if len(members) == 1 else None
+        if one and one[2] in SCALARS and one[2] != "i1":  # `struct { float m[9]; }`: laid out as its array
+            STRUCT_ARRAYS[m[1]] = (int(one[1]), one[2])
+            ARRAY_MEMBER_STRUCTS.add(m[1])
 
 
 def type_of(text: str) -> LType:
@@ -106,6 +115,14 @@ def gep_source_type(ins_text: str) -> LType:
     if not m:
         raise ValueError(f"not a GEP: {ins_text!r}")
     return parse_type(ins_text, m.end())[0]
+
+
+def gep_source_name(ins_text: str) -> str:
+    """A getelementptr's source element type as written (a struct's name, not the array it reads as)."""
+    m = _GEP.search(ins_text)
+    if not m:
+        raise ValueError(f"not a GEP: {ins_text!r}")
+    return re.compile(r"[%\w.$\"]+").match(ins_text, m.end())[0] if ins_text[m.end()] != "[" else ""
 
 
 def alloca_type(ins_text: str) -> LType:

@@ -203,6 +203,9 @@ class PointerRules:
         return Ptr(name, [outer, *dims], lt.SCALARS[scalar.text], [0], key=name)
 
     def gep(self, ins, text: str, ops) -> None:
+        if len(ops) == 3 and lt.gep_source_name(text) in lt.ARRAY_MEMBER_STRUCTS and \
+                ops[2].value_kind.name == "constant_int" and int(str(ops[2]).split()[-1]) == 0:
+            ops = ops[:2]  # `&s->m` of `struct { T m[n]; }`: the member is the whole struct, at the same place
         base = self.ptr(ops[0])
         src = lt.gep_source_type(text)
         dims, scalar = src.dims()

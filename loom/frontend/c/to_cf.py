@@ -70,6 +70,7 @@ class Emitter:
     taken: set[str] = field(default_factory=set)
     ptrs: dict[str, Ptr] = field(default_factory=dict)
     vectors: dict[str, list[str]] = field(default_factory=dict)  # LLVM vector value -> its lanes (vectors.py)
+    aggregates: dict[str, list] = field(default_factory=dict)  # LLVM struct value -> its members (vectors.py)
     types: dict[str, str] = field(default_factory=dict)  # MLIR SSA name -> MLIR type
     out: list[str] = field(default_factory=list)
     counter: int = 0

@@ -78,6 +78,50 @@ class VectorRules:
             vals[int(lt.scalar_value(str(ops[2]).split()[-1], "i64"))] = self.value(ops[1])
             em.vectors[ins.name] = vals
             return True
+        if op in ("insertvalue", "extractvalue") and _members(str(ops[0].type)) is not None:
+            self.aggregate_op(ins, op, ops)
+            return True
         if vector_type(str(ins.type)) or (ops and vector_type(str(ops[0].type))):
             raise em.error(f"vector '{op}' is not supported")
         return False
+
+    def aggregate_op(self, ins, op: str, ops) -> None:
+        """``insertvalue``/``extractvalue`` on the ABI's literal structs of scalars and small vectors (a struct
+        of three floats returned by an inlined helper is ``{ <2 x float>, float }``): each member is its own
+        value (a vector: its lanes), so the struct never exists."""
+        em = self.em
+        members = _members(str(ops[0].type))
+        at = re.search(r", (\d+)\s*(?:,\s*!|$)", str(ins).strip())
+        if members is None or at is None:
+            raise em.error(f"'{op}' on this struct value is not supported")
+        k = int(at[1])
+        src = ops[0]
+        if src.value_kind.name in ("argument", "instruction") and src.name in em.aggregates:
+            parts = list(em.aggregates[src.name])
+        elif src.value_kind.name in ("undef_value", "poison_value", "constant_aggregate_zero"):
+            parts = [None] * len(members)
+        else:
+            raise em.error(f"the struct value '{str(src).strip()}' is not supported")
+        if op == "insertvalue":
+            parts[k] = self.lanes(ops[1]) if vector_type(members[k]) else self.value(ops[1])
+            em.aggregates[ins.name] = parts
+            return
+        part, t = parts[k], members[k]
+        vt = vector_type(t)
+        if part is None:  # never inserted: any value refines it (LLVM's poison), zeros here
+            part = ([em.const(0.0 if vt[1][0] == "f" else 0, vt[1]) for _ in range(vt[0])] if vt else
+                    em.const(0.0 if lt.SCALARS[t][0] == "f" else 0, lt.SCALARS[t]))
+        if vt:
+            em.vectors[ins.name] = part  # type: ignore[assignment]
+        else:
+            em.names[ins.name] = part  # type: ignore[assignment]
+
+
+def _members(ltype: str) -> list[str] | None:
+    """The member types of a literal struct of scalars and small vectors (``{ <2 x float>, float }``)."""
+    m = re.fullmatch(r"\{ (.*) \}", ltype.strip())
+    if not m:
+        return None
+    parts = [p.strip() for p in re.split(r",(?![^<]*>)", m[1])]
+    ok = all(p in lt.SCALARS and p != "i1" or vector_type(p) for p in parts)
+    return parts if ok else None
