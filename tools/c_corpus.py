@@ -37,7 +37,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 CTYPE = {"i1": "_Bool", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
          "f32": "float", "f64": "double"}
 PROFILES = [(4, 256, "mixed"), (4, 256, "index"), (4, 4096, "mixed"), (4, 4096, "index"),
-            (2, 4096, "index"), (1, 4096, "index")]
+            (2, 4096, "index"), (1, 4096, "index"), (1, 65536, "mixed")]
 MAX_STEPS = 3_000_000
 
 
@@ -229,9 +229,11 @@ def loom_sim(path: Path, func: str, inputs_file: Path, extra: list[str]) -> tupl
     """``loom sim PATH --json`` flattened to results and memrefs, or None and the error."""
     code, out, err = run_cli(["sim", str(path), "--func", func, "--inputs", str(inputs_file), "--json",
                               *extra])
-    if code != 0:
-        return None, (err.strip() or out.strip()).splitlines()[0] if (err.strip() or out.strip()) else f"exit {code}"
-    doc = json.loads(out)
+    try:
+        doc = json.loads(out)
+    except json.JSONDecodeError:
+        text = (err.strip() or out.strip()).splitlines()
+        return None, text[0] if text else f"exit {code}"
     if doc.get("status") != "completed" or doc.get("error"):
         return None, f"{doc.get('status')}: {doc.get('error')}"
     return {"results": doc["results"], "memrefs": {k: flatten(v) for k, v in doc["memrefs"].items()}}, ""
@@ -265,19 +267,20 @@ def dfg_ops(dfg: Path) -> int:
     return sum(1 for line in dfg.read_text().splitlines() if re.match(r"\s+%.*=", line))
 
 
-def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path) -> str:
+def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path, budget: float | None) -> str:
     """Map the SCF stage (lowered with the mesh's join fan-in) onto growing square meshes, the first as many PEs
     as the DFG has op lines; 'mapped RxR ...' or why not."""
-    side = max(3, math.isqrt(max(dfg_ops(dfg), 1)) + 1)
+    side = max(3, math.isqrt(max(dfg_ops(dfg), 1) * 5 // 4) + 1)
     last = ""
-    for _ in range(5):
+    for _ in range(3):
         fabric = work / f"mesh{side}.fabric.mlir"
         code, _, err = run_cli(["adg", "mesh", "--rows", str(side), "--cols", str(side),
                                 "--extmem", str(max(memrefs, 1)), "-o", str(fabric)])
         if code != 0:
             return f"adg mesh failed: {err.strip()}"
         code, out, err = run_cli(["map", str(scf), "--func", func, "--adg", str(fabric), "-o",
-                                  str(work / f"map{side}"), "-q"])
+                                  str(work / f"map{side}"), "-q",
+                                  *(["--budget", str(budget)] if budget else [])])
         if code == 0:
             first = out.strip().splitlines()[0]
             return f"mapped {side}x{side}: " + first.split(": ", 1)[-1]
@@ -290,9 +293,19 @@ def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path) -> str:
     return "not mapped: " + last
 
 
-def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int) -> dict:
+class Record(dict):
+    """One kernel's outcomes; every stage's is printed as a JSON line the moment it is known, so a kernel cut
+    off by ``--timeout`` still reports the stages it finished."""
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        print(json.dumps(self), flush=True)
+
+
+def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int,
+        map_budget: float | None = None) -> dict:
     """Everything for one kernel, as a JSON-able dict."""
-    rec: dict = {"file": str(path), "func": func}
+    rec: dict = Record(file=str(path), func=func)
     inc = [a for d in includes for a in ("-I", d)]
     with tempfile.TemporaryDirectory(prefix="loom_c_corpus_") as tmp:
         work = Path(tmp)
@@ -359,7 +372,7 @@ def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, see
             rec["rtl"] = (f"failed: {why}" if got_rtl is None else
                           "agrees" if not differs(got_dfg, got_rtl) else f"differs: {differs(got_dfg, got_rtl)}")
         if do_map:
-            rec["map"] = try_map(dfg, scf, func, sum(p.array for p in params), work)
+            rec["map"] = try_map(dfg, scf, func, sum(p.array for p in params), work, map_budget)
     return rec
 
 
@@ -382,17 +395,27 @@ def run_one(args, path: Path, func: str) -> dict:
     cmd += [a for d in args.include for a in ("-I", d)]
     cmd += ["--rtl"] if args.rtl else []
     cmd += ["--map"] if args.map else []
+    cmd += ["--map-budget", str(args.map_budget)] if args.map_budget else []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    timeout = False
     try:
         out, err = proc.communicate(timeout=args.timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return {"file": str(path), "func": func, "timeout": f"over {args.timeout} s"}
-    try:
-        return json.loads(out.strip().splitlines()[-1])
-    except (json.JSONDecodeError, IndexError):
-        return {"file": str(path), "func": func, "crash": (err.strip().splitlines() or ["?"])[-1]}
+        out, err = proc.communicate()
+        timeout = True
+    rec = {"file": str(path), "func": func}
+    for line in reversed(out.strip().splitlines()):
+        try:
+            rec = json.loads(line)
+            break
+        except json.JSONDecodeError:
+            continue
+    if timeout:
+        rec["timeout"] = f"over {args.timeout:g} s"
+    elif proc.returncode != 0:
+        rec["crash"] = (err.strip().splitlines() or ["?"])[-1]
+    return rec
 
 
 def verdicts(rec: dict) -> list[str]:
@@ -430,11 +453,13 @@ def main() -> None:
         s.add_argument("--rtl", action="store_true")
         s.add_argument("--map", action="store_true")
         s.add_argument("--seed", type=int, default=1)
+        s.add_argument("--map-budget", type=float, default=None,
+                       help="loom map --budget: wall-clock seconds of placement retries per mesh")
     args = ap.parse_args()
     if args.what == "all" and not args.suffix:
         args.suffix = [".c"]
     if args.what == "one":
-        print(json.dumps(one(args.file, args.func, args.include, args.rtl, args.map, args.seed)))
+        one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget)
         return
     files = sorted({p for q in args.paths for p in ([Path(q)] if Path(q).is_file() else
                                                       [f for suf in args.suffix for f in Path(q).rglob(f"*{suf}")])})
@@ -448,7 +473,7 @@ def main() -> None:
     counts: collections.Counter[str] = collections.Counter()
     records = []
     with ThreadPoolExecutor(max_workers=args.j) as pool:
-        for rec in pool.map(lambda k: run_one(args, *k), kernels):
+        for rec in map(lambda f: f.result(), as_completed([pool.submit(run_one, args, *k) for k in kernels])):
             records.append(rec)
             counts.update(verdicts(rec))
             detail = "; ".join(f"{k}: {v}" for k, v in rec.items() if k not in ("file", "func"))
@@ -456,6 +481,7 @@ def main() -> None:
     print(f"\n{len(kernels)} kernels: " + ", ".join(f"{counts[k]} {k}" for k in
                                                     ("scf", "native-equal-scf", "compile", "native-equal", "rtl-agree", "maps")))
     if args.json:
+        records.sort(key=lambda r: (r["file"], r["func"]))
         args.json.write_text(json.dumps(records, indent=1) + "\n")
 
 
