@@ -204,7 +204,8 @@ class Placer:
             t_old = self.place[nid]
             if t_new == t_old:
                 continue
-            if t_new[0] == "mem":  # a region moves only to free tags; it never swaps
+            if t_new[0] == "mem" and self.adg.node(t_new[1]).defn.num_region > 1:  # type: ignore[attr-defined]
+                # on a shared interface a region moves only to free tags; it never swaps
                 if any(self.owner.get(r, nid) != nid for r in self._res(nid, t_new)):
                     continue
             other = self.owner.get(_resource(t_new))
@@ -215,6 +216,9 @@ class Placer:
                 t_back = self._swap_target(other, t_old)
                 if t_back is None:
                     continue
+                if any(self.owner.get(r, other) not in (nid, other) for r in self._res(other, t_back)) or any(
+                        self.owner.get(r, nid) not in (nid, other) for r in self._res(nid, t_new)):
+                    continue  # a memory's tags would overlap a third node's
             before = self.node_cost(nid) + (self.node_cost(other) if other else 0)
             self._unassign(nid)
             if other is not None:
