@@ -135,9 +135,8 @@ _PARTIAL_KINDS = ("length", "balance", "refinement")
 def mark_partial(obs: list[Obligation]) -> list[Obligation]:
     """Say on every trip-counting obligation which while-loop terminations its proof relies on (idempotent:
     a merge of shards marks again what one shard marked)."""
-    parsed = [(o, ObligationId.try_parse(o.id)) for o in obs]
-    assumed = sorted(p.subject for o, p in parsed
-                     if o.status == "assumed" and p is not None and p.family == "len.terminates")
+    parsed = [ObligationId.try_parse(o.id) for o in obs if o.status == "assumed"]
+    assumed = sorted(p.subject for p in parsed if p is not None and p.family == "len.terminates")
     if not assumed:
         return obs
     cond = tuple(f"{name} terminates" for name in assumed)

@@ -86,7 +86,10 @@ SHAPES: tuple[Shape, ...] = (
     Shape("map", "map.{subject}"),                                            # a mapping checker's verdict
 )
 _BY_FAMILY = {s.family: s for s in SHAPES}
-_PATTERNS = tuple((s, s.regex()) for s in SHAPES)
+# the shapes by the word an ID starts with (``mem``, ``len``, ...), in ``SHAPES`` order: a parse tries only those
+_BY_HEAD: dict[str, list[tuple[Shape, re.Pattern]]] = {}
+for _s in SHAPES:
+    _BY_HEAD.setdefault(re.split(r"[.{]", _s.template, maxsplit=1)[0], []).append((_s, _s.regex()))
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ class ObligationId:
     @staticmethod
     def try_parse(text: str) -> Optional["ObligationId"]:
         """``parse``, or None when no shape matches ``text``."""
-        for shape, pattern in _PATTERNS:
+        for shape, pattern in _BY_HEAD.get(text.split(".", 1)[0], ()):
             m = pattern.fullmatch(text)
             if m is None:
                 continue

@@ -461,8 +461,9 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
                 good.add(p)
                 frontier.append(p)
     problems = []
+    leaks = _may_leak(layout, ctrl_vals - good, preds, good)
     for d, acc in owner.items():
-        bad = _first_bad(layout, d, good)
+        bad = _first_bad(layout, d, good) if d in leaks else None
         if bad is not None:
             problems.append((acc, bad))
     seconds = time.perf_counter() - t0
@@ -494,6 +495,23 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
         },
         acc.op.loc,
     )
+
+
+def _may_leak(layout: Layout, bad: set[Value], preds: dict[Value, list[Value]], good: set[Value]) -> set[Value]:
+    """The values from which ``_first_bad``'s search reaches a value of ``bad`` (one backward pass over the
+    network): only a done token among them needs its search, so a graph with every done proved is checked in
+    linear time (a search per done token made the check quadratic in the accesses)."""
+    out = set(bad)
+    todo = deque(bad)
+    while todo:
+        w = todo.popleft()
+        if _data_copy(layout, w, good):  # the search never enters w, so w leads nowhere for its predecessors
+            continue
+        for p in preds.get(w, []):
+            if p not in out:
+                out.add(p)
+                todo.append(p)
+    return out
 
 
 def _first_bad(layout: Layout, d: Value, good: set[Value]) -> Optional[tuple[list[Value], str]]:
