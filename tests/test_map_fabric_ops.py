@@ -1,4 +1,4 @@
-"""Upstream fabric ops the mapper does not use yet (mux, tags, temporal PE and switch) and FIFOs, which it maps: they parse, print back in
+"""Upstream fabric ops the mapper does not use yet (tags, temporal PE and switch), and FIFOs and FU-internal muxes, which it reads: they parse, print back in
 their custom form, obey the specs' rules as located CPL_FABRIC_* errors, pass `loom adg verify`, and `loom map`
 refuses them with one located line (exit 2, nothing written). Also: duplicate definition names are refused.
 
@@ -15,6 +15,7 @@ from loom.cli import main
 from loom.diagnostics import LoomError
 from loom.map.adg.read import read_adg
 from loom.map.adg.verify import verify_fabric
+from loom.map.artifacts import map_json
 from loom.mlir import parse_text, print_module
 
 from map_helpers import corpus_file
@@ -84,8 +85,7 @@ VALID = {
 """,
 }
 # (case, line and column of the refusal, what the message names)
-REFUSED_AT = {"tags": ("3:5", "fabric.add_tag"), "temporal": ("3:5", "fabric.add_tag"),
-              "mux": ("6:7", "fabric.mux")}
+REFUSED_AT = {"tags": ("3:5", "fabric.add_tag"), "temporal": ("3:5", "fabric.add_tag")}
 
 
 @pytest.mark.parametrize("case", sorted(VALID))
@@ -111,6 +111,17 @@ def test_printed_forms_are_upstreams() -> None:
         assert piece in text, piece
 
 
+def test_a_function_unit_with_a_mux_is_read_but_never_placed_on() -> None:
+    """Its mux field ([sel | discard | disconnect]) counts in the PE's payload width; no op runs on it."""
+    from loom.map.rules import fu_fields
+
+    adg = read_adg(parse_text(VALID["mux"], "f.fabric.mlir"))
+    fus = adg.pes()[0].defn.fus
+    muxed = [f for f in fus if any(op.name == "fabric.mux" for op in f.body)]
+    assert muxed and [x.kind for x in fu_fields(muxed[0]) if x.kind == "mux"]
+    assert all(x.width >= 2 for x in fu_fields(muxed[0]) if x.kind == "mux")
+
+
 def test_fifos_are_mappable_components() -> None:
     adg = read_adg(parse_text(VALID["fifo"], "f.fabric.mlir"))
     fifos = {n.name: n.defn for n in adg.fifos()}
@@ -129,15 +140,15 @@ def test_valid_but_unmappable_fabric_is_refused_by_the_mapper_with_one_located_l
 
 
 def test_adg_verify_accepts_and_map_refuses(tmp_path: Path, capsys) -> None:
-    fab = tmp_path / "mux.fabric.mlir"
-    fab.write_text(VALID["mux"])
+    fab = tmp_path / "tags.fabric.mlir"
+    fab.write_text(VALID["tags"])
     assert main(["adg", "verify", str(fab)]) == 0
-    assert "ok: valid fabric; not mappable by loom map yet: a function unit with fabric.mux (configurable FU shape) at line 6" in capsys.readouterr().out
+    assert "ok: valid fabric; not mappable by loom map yet: fabric.add_tag (tagged routing) at line 3" in capsys.readouterr().out
     out = tmp_path / "out"
     dfg = corpus_file("dataflow-flowops.dfg.mlir")
     assert main(["map", str(dfg), "--adg", str(fab), "-o", str(out), "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"{fab}:6:7: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
+    assert len(err) == 1 and err[0].startswith(f"{fab}:3:5: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
     assert not out.exists() or not any(out.iterdir())
 
 
@@ -274,12 +285,46 @@ def test_inline_spatial_pe_round_trips_maps_and_is_proved() -> None:
     assert {e["sw_op"]: (e["hw_name"], e["pe_name"]) for e in doc["node_mappings"]}["arith.subi"] == ("sub", "pe_in")
 
 
-def test_inline_spatial_pe_with_a_mux_is_not_mappable_and_must_sit_in_a_module() -> None:
+def test_inline_spatial_pe_with_a_mux_is_read_but_not_placed_on_and_must_sit_in_a_module() -> None:
     mux = INLINE_PE.replace("      %d = arith.subi %x, %y : i32\n      fabric.yield %d : i32",
                             "      %d = arith.subi %x, %y : i32\n      %e = arith.addi %x, %y : i32\n"
                             "      %o = fabric.mux %d, %e {sel = 0 : i64} : i32, i32 -> i32\n      fabric.yield %o : i32")
-    with pytest.raises(LoomError, match=r"^p.mlir:6:7: error: \[CPL_FABRIC_NOT_MAPPABLE\].*fabric.mux"):
-        read_adg(parse_text(mux, "p.mlir"))
+    adg = read_adg(parse_text(mux, "p.mlir"))
+    assert any(op.name == "fabric.mux" for n in adg.pes() for f in n.defn.fus for op in f.body)
+    # a mux FU listed first, an adder second: an addi goes to the adder, and the mux's field widens the payload
+    fabric = f"""module {{
+  fabric.spatial_pe @pe(%p0: {B}, %p1: {B}) -> ({B}) {{
+    fabric.function_unit @shape(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {{
+      %d = arith.subi %a, %b : i32
+      %e = arith.addi %a, %b : i32
+      %o = fabric.mux %d, %e {{sel = 1 : i64, discard = false, disconnect = false}} : i32, i32 -> i32
+      fabric.yield %o : i32
+    }}
+    fabric.function_unit @add(%a: i32, %b: i32) -> (i32) [latency = 1, interval = 1] {{
+      %s = arith.addi %a, %b : i32
+      fabric.yield %s : i32
+    }}
+    fabric.yield
+  }}
+  fabric.module @m(%x: {B}, %y: {B}) -> ({B}) {{
+    %p = fabric.instance @pe(%x, %y) {{sym_name = "pe_0"}} : ({B}, {B}) -> ({B})
+    fabric.yield %p : {B}
+  }}
+}}
+"""
+    from loom.map.check import check
+    from loom.map.config import encode, pe_layout
+    from loom.map.dfg import read_dfg
+    from loom.map.mapper import map_dfg
+
+    adg = read_adg(parse_text(fabric, "m.fabric.mlir"))
+    assert pe_layout(adg.pes()[0].defn).payload == 3  # [sel (1 bit) | discard | disconnect]
+    func = parse_text("handshake.func @f(%a: i32, %b: i32, ...) -> (i32) {\n  %s = arith.addi %a, %b : i32\n"
+                      "  handshake.return %s : i32\n}\n", "f.mlir").functions()[0]
+    dfg = read_dfg(func)
+    m = map_dfg(dfg, adg)
+    assert [t[2] for t in m.place.values() if t[0] == "fu"] == [1]
+    assert check(dfg, adg, encode(adg, m.config), json.loads(json.dumps(map_json(m, "f", "m")))).ok
     nested = INLINE_PE.replace("      fabric.instance @sub()", f"      %q = fabric.spatial_pe @inner inputs(%a) : ({B}) -> ({B}) {{\n"
                                "        fabric.yield\n      }\n      fabric.instance @sub()")
     with pytest.raises(LoomError, match=r"^p.mlir:12:7: error: \[CPL_FABRIC_PLACEMENT\] inline fabric.spatial_pe must appear"):

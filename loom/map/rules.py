@@ -76,6 +76,9 @@ def _field_of(name: str, in_types, out_types) -> Optional[Field]:
         return Field("cmp", 4)
     if name == "dataflow.stream":
         return Field("stream", 5)
+    if name == "fabric.mux":  # [sel | discard | disconnect], sel choosing among the mux's alternatives
+        n = max(len(in_types), len(out_types))
+        return Field("mux", (n - 1).bit_length() + 2)
     return None
 
 

@@ -84,8 +84,8 @@ def _bits_list(op: Operation, types: tuple[Type, ...], what: str) -> list[int]:
 def read_fu(op: Operation, opcode: int, allow_mux: bool = False) -> FU:
     """One fabric.function_unit, checked against the FU body rules.
 
-    ``allow_mux``: ``fabric.mux`` may be in the body (the file-wide verifier; the mapper refuses such FUs
-    before it reads them, ``verify.unmappable_op``)."""
+    ``allow_mux``: ``fabric.mux`` may be in the body. The mapper reads such an FU (its mux fields count in the
+    PE's payload width) but never places an op on it: a configurable FU shape is no tech-map candidate."""
     ft = _sig(op)
     name = _sym(op)
     for t in (*ft.inputs, *ft.results):
@@ -140,12 +140,12 @@ def read_pe(op: Operation, fu_defs: dict[str, Operation]) -> PEDef:
     fus: list[FU] = []
     for inner in op.regions[0].blocks[0].ops:
         if inner.name == "fabric.function_unit":
-            fus.append(read_fu(inner, len(fus)))
+            fus.append(read_fu(inner, len(fus), allow_mux=True))
         elif inner.name == "fabric.instance":
             target = fu_defs.get(symbol_target(inner) or "")
             if target is None or inner.operands or inner.results:
                 raise _err(f"an instance inside spatial_pe @{_sym(op)} must name a function_unit and have no ports", inner, UNKNOWN_SYMBOL)
-            fus.append(read_fu(target, len(fus)))
+            fus.append(read_fu(target, len(fus), allow_mux=True))
         elif inner.name != "fabric.yield":
             raise _err(f"'{inner.name}' cannot appear directly in a spatial_pe", inner, UNSUPPORTED)
     if not fus:

@@ -2,7 +2,7 @@
 
 ``read_adg`` flattens one ``fabric.module`` into the mapper's ADG and checks what the
 mapper relies on. Upstream fabrics also use ops the mapper cannot place yet
-(``fabric.fifo``, ``fabric.mux``, the tag boundary ops, temporal PEs and switches).
+(the tag boundary ops, temporal PEs and switches; FIFOs and FU-internal ``fabric.mux`` are read and mapped around).
 ``verify_fabric`` checks the specs' rules for every op of the file, so that
 ``loom adg verify`` accepts a valid upstream fabric and refuses an invalid one with
 a located, coded error; ``unmappable_op`` names the first op in the module that the
@@ -68,7 +68,7 @@ DEFINITION_OPS = ("fabric.module", "fabric.spatial_pe", "fabric.temporal_pe", "f
 INLINE_OPS = ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
               "fabric.extmemory", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
 # ops loom's mapper cannot place, route or configure yet
-NOT_MAPPABLE_OPS = ("fabric.mux", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
+NOT_MAPPABLE_OPS = ("fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
                     "fabric.temporal_pe", "fabric.temporal_sw")
 
 _TAGGED = re.compile(r"^!fabric\.tagged<\s*(.+?)\s*,\s*i([0-9]+)\s*>$")
@@ -418,8 +418,8 @@ def _check_instance(op: Operation, defs: dict[str, Operation]) -> None:
 def unmappable_op(fmod: Operation, defs: dict[str, Operation]) -> Optional[tuple[Operation, str]]:
     """The first op in ``fmod`` (in order) that loom's mapper cannot use, with the op kind it is; None if none.
 
-    An inline op of a kind in ``NOT_MAPPABLE_OPS``, an instance of such a definition, or an instantiated
-    spatial PE whose function units hold ``fabric.mux``. Definitions nobody instantiates do not matter."""
+    An inline op of a kind in ``NOT_MAPPABLE_OPS`` or an instance of such a definition. (A function unit holding
+    ``fabric.mux`` is read, but no op is placed on it.) Definitions nobody instantiates do not matter."""
     for op in fmod.regions[0].blocks[0].ops:
         if op.name in NOT_MAPPABLE_OPS and (op.operands or op.results):
             return op, op.name
@@ -433,15 +433,6 @@ def unmappable_op(fmod: Operation, defs: dict[str, Operation]) -> Optional[tuple
             continue
         if target.name in NOT_MAPPABLE_OPS:
             return op, target.name
-        if target.name == "fabric.spatial_pe":
-            for inner in target.walk():
-                if inner.name == "fabric.instance":
-                    fu = defs.get(symbol_target(inner) or "")
-                    mux = next((m for m in fu.walk() if m.name == "fabric.mux"), None) if fu is not None else None
-                else:
-                    mux = inner if inner.name == "fabric.mux" else None
-                if mux is not None:
-                    return mux, "fabric.mux"
     return None
 
 
