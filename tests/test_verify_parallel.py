@@ -125,3 +125,15 @@ def test_an_unknown_checker_name_is_refused():
 def test_merge_needs_every_shard_once():
     with pytest.raises(LoomError):
         merge([])
+
+
+def test_the_scripts_of_forked_units_are_the_archived_ones(tmp_path):
+    """proofs/ is generated in one process (tools/regen_proofs.py); ``loom verify --jobs 2`` runs every checker
+    in a process of its own: the SMT-LIB2 scripts are the same bytes."""
+    out = tmp_path / "smt"
+    got = _loom("verify", "-q", str(ROOT / "examples" / "dot.scf.mlir"), "--jobs", "2", "--emit-smt2", str(out))
+    assert got.returncode == 0, got.stderr
+    archived = sorted(p.name for p in (ROOT / "proofs" / "dot").glob("*.smt2"))
+    assert archived and sorted(p.name for p in out.glob("*.smt2")) == archived
+    for name in archived:
+        assert (out / name).read_bytes() == (ROOT / "proofs" / "dot" / name).read_bytes(), name
