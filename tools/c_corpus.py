@@ -236,7 +236,11 @@ def loom_sim(path: Path, func: str, inputs_file: Path, extra: list[str]) -> tupl
         return None, text[0] if text else f"exit {code}"
     if doc.get("status") != "completed" or doc.get("error"):
         return None, f"{doc.get('status')}: {doc.get('error')}"
-    return {"results": doc["results"], "memrefs": {k: flatten(v) for k, v in doc["memrefs"].items()}}, ""
+    def num(v):  # loom's JSON spells non-finite floats "nan", "inf", "-inf"
+        return float(v) if isinstance(v, str) else v
+
+    return {"results": [num(v) for v in doc["results"]],
+            "memrefs": {k: [num(v) for v in flatten(vals)] for k, vals in doc["memrefs"].items()}}, ""
 
 
 def _same(a, b) -> bool:
