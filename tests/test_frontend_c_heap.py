@@ -1,6 +1,6 @@
 """The C front end on struct parameters with pointer members and on malloc/calloc/free, against native execution.
 
-Kernels in tests/data/c/heap: a struct pointer parameter becomes one parameter per member read (``m.row_ptr``),
+Kernels in tests/data/c/heap: a struct pointer parameter becomes one parameter per member read (``m_row_ptr``),
 ``malloc``/``calloc`` a ``memref.alloc`` (static when the size is a constant, so the DFG takes it). The
 native side is gcc -O0 -ffp-contract=off of the harness tools/c_corpus.py generates (it fills the struct from
 the member parameters); ``loom sim`` of the SCF stage, and of the DFG when there is one, must print the same.
@@ -54,13 +54,13 @@ def kernel(request, tmp_path_factory):
 
 
 def test_struct_members_are_parameters(kernel):
-    """A struct pointer parameter is split into the members the kernel reads, named after C's ``g->member``."""
+    """A struct pointer parameter is split into the members the kernel reads, named ``g_member`` after C's ``g->member``."""
     src, tmp, params, _ = kernel
     names = [p.name for p in params]
     if src.stem == "csr_spmv":
-        assert names == ["m.rows", "m.row_ptr", "m.col", "m.val", "x", "y"]  # `nnz` is never read
+        assert names == ["m_rows", "m_row_ptr", "m_col", "m_val", "x", "y"]  # `nnz` is never read
     if src.stem == "graph_degree":
-        assert names == ["g.num_vertices", "g.row_ptr", "g.col_idx", "deg"]
+        assert names == ["g_num_vertices", "g_row_ptr", "g_col_idx", "deg"]
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -102,14 +102,15 @@ def signature(scf: Path, func: str) -> tuple[list[Param], Optional[str]]:
     return params, (_tname(results[0]) if results else None)
 
 
-def record_types(kernel: Path, func: str) -> dict[str, str]:
-    """The C type of each struct pointer parameter of ``func`` (``const csr_graph_t *g`` -> ``g``:
-    ``csr_graph_t``), read from its definition in the source: what the harness declares to pass one."""
+def record_types(kernel: Path, func: str, every: bool = False) -> dict[str, str]:
+    """The C type of each pointer parameter (``every``: each parameter) of ``func`` (``const csr_graph_t *g``
+    -> ``g``: ``csr_graph_t``), read from its definition in the source: a struct pointer the SCF stage split
+    into ``g_<member>`` parameters is one whose name is not among them, and the harness declares its type."""
     m = re.search(rf"\b{re.escape(func)}\s*\(([^)]*)\)\s*\{{", kernel.read_text())
     out = {}
     for decl in (m[1].split(",") if m else []):
         words = re.findall(r"[A-Za-z_]\w*", decl)
-        if "*" in decl and len(words) >= 2:
+        if ("*" in decl or every) and len(words) >= 2:
             kept = [w for w in words[:-1] if w not in ("const", "restrict", "__restrict", "volatile")]
             out[words[-1]] = " ".join(kept)
     return out
@@ -118,15 +119,17 @@ def record_types(kernel: Path, func: str) -> dict[str, str]:
 def harness(kernel: Path, func: str, params: list[Param], result: Optional[str]) -> str:
     """A C main that reads each array's length and values (and each scalar) from stdin, calls ``func`` and
     prints the result and every array; the kernel file's own ``main`` is renamed away. Parameters named
-    ``g.member`` are the members of struct parameter ``g``: the harness fills a struct and passes its address."""
+    ``g_member`` for a C parameter ``g`` the SCF stage does not have are the members of struct parameter ``g``:
+    the harness fills a struct and passes its address."""
     lines = ["#include <stdio.h>", "#include <stdint.h>", "#include <stdlib.h>", "#include <string.h>",
              "#define main loom_kernel_driver_main", f'#include "{kernel}"', "#undef main", "int main(void) {",
              "  long long n_; double d_; long long i_;"]
     args: list[str] = []
-    records = record_types(kernel, func) if any("." in p.name for p in params) else {}
+    c_params = record_types(kernel, func, every=True)
+    records = {r: t for r, t in c_params.items() if r not in {p.name for p in params}}
     for p in params:
         ct = "bool" if p.elem == "i1" and kernel.suffix != ".c" else CTYPE[p.elem]
-        var = p.name.replace(".", "__")
+        var = p.name
         read = "scanf(\"%la\", &d_); V = (CT)d_;" if p.elem[0] == "f" else "scanf(\"%lld\", &i_); V = (CT)i_;"
         if p.array:
             inner = "".join(f"[{d}]" for d in p.shape[1:])
@@ -137,10 +140,11 @@ def harness(kernel: Path, func: str, params: list[Param], result: Optional[str])
         else:
             lines.append(f"  {ct} {var}_v; {read.replace('V', f'{var}_v').replace('CT', ct)}")
             value = f"{var}_v"
-        if "." in p.name:
-            rec, member = p.name.split(".", 1)
+        rec = next((r for r in records if p.name.startswith(r + "_") and p.name not in c_params), None)
+        if rec is not None:
+            member = p.name[len(rec) + 1:]
             if f"&{rec}_rec" not in args:
-                lines.append(f"  {records.get(rec, 'struct ' + rec)} {rec}_rec; memset(&{rec}_rec, 0, sizeof {rec}_rec);")
+                lines.append(f"  {records[rec]} {rec}_rec; memset(&{rec}_rec, 0, sizeof {rec}_rec);")
                 args.append(f"&{rec}_rec")
             lines.append(f"  {rec}_rec.{member} = {value};")
         else:
@@ -153,7 +157,7 @@ def harness(kernel: Path, func: str, params: list[Param], result: Optional[str])
         lines.append(f"  {call};")
     for p in params:
         if p.array:
-            var = p.name.replace(".", "__")
+            var = p.name
             fmt = '"%a\\n", (double)' if p.elem[0] == "f" else '"%lld\\n", (long long)'
             lines.append(f"  for (long long k = 0; k < {var}_n; k++) printf({fmt}{var}_flat[k]);")
     lines += ["  return 0;", "}"]

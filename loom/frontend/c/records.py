@@ -1,7 +1,7 @@
 """A pointer parameter to a struct with pointer or mixed members (``const csr_graph_t *g``) as its members.
 
-Each member the kernel reads becomes a parameter of its own, named ``<param>.<member>`` after C's
-``g->member``: a pointer member a memref (shaped by how the kernel indexes it, as a pointer parameter is), a
+Each member the kernel reads becomes a parameter of its own, named ``<param>_<member>`` after C's
+``g->member`` (``g_row_ptr``; a ``.`` would read back in MLIR but is no identifier in SystemVerilog): a pointer member a memref (shaped by how the kernel indexes it, as a pointer parameter is), a
 scalar member a scalar. A struct GEP ``&g->member`` is a field position; a load of a pointer member is that
 memref at its start, a load of a scalar member the member's parameter. Storing into a member, a member that
 is itself a struct or array, and a struct pointer that moves are ``CPL_C_UNSUPPORTED``.
@@ -93,12 +93,12 @@ class RecordRules:
         decls = []
         for k in sorted(used):
             mtype = body[k]
-            pname = em.fresh(f"{arg.name}.{names[k]}")
+            pname = em.fresh(f"{arg.name}_{names[k]}")
             for addr in used[k]:
                 self.fields[addr] = (arg.name, k)
             if mtype == "ptr":
                 loads = _member_loads(self.fn, set(used[k]))
-                holder = _Seeds(f"{arg.name}.{names[k]}", loads)
+                holder = _Seeds(f"{arg.name}->{names[k]}", loads)
                 p = self.param_ptr(holder, pname)
                 rec.members[k] = p
                 decls.append(f"{pname}: {p.memref()}")
