@@ -38,6 +38,28 @@ runs against the code before the speed work, 2026-11-21):
   order 0.7 (was ~34 s: pair queries decided on their structure).
 * 1,054-op DFG, full ``verify_function``: 4.6 s CPU; BMC K=4 1.6 s (was 7.4 s wall: 64-bit
   remainder guards now come with range facts).
+
+Issue 28 item 9 (2026-11-27, CPU seconds of one process, load 8-10 on the 2 cores): where a generated DFG's
+verification grows worse than linearly, per checker (``verify_function(checkers=(name,))``):
+
+=========  ======  =======  =========  ======  =====  ==============================================
+ops        lemmas  lengths  structure  memory  bmc    safety (no SCF source: the DFG's own model)
+=========  ======  =======  =========  ======  =====  ==============================================
+382        -       -        -          -       -      4.5 (75 sites, 72 queries: 4.1 s in Z3)
+5,022      1.47    0.89     0.15       0.20    1.04   not done after several minutes
+18,039     24.25   6.70     2.83       2.61    15.89  -- (bmc: unknown, its state limit ran out)
+=========  ======  =======  =========  ======  =====  ==============================================
+
+* ``structure`` was quadratic: ``done.postdom`` searched forward from every done token; now a backward
+  pass picks the few that can leak: 2.83 s -> 1.07 s at 18,039 ops (0.17 s at 5,022;
+  ``tests/test_verify_scaling.py``).
+  ``memory`` (2.61 s at 18k) is the pairs of accesses of a domain, which the spec asks for one by one.
+* ``lemmas``: the wide ``extmemory`` balance tables, whose rules (one per port combination) each define
+  every port's counter: 239 rules 0.36 s, 536 rules 2.29 s (about rules^2.3); not changed here.
+* ``safety`` without a source (``check_dfg_safety``, added after the issue's measurement) dominates every
+  size above a few hundred ops: py-spy puts all its time in Z3 checks -- the one query over all sites of a
+  loop context, the Houdini invariant queries and the witness searches of the replays; not changed here.
+  So the target (50,000 ops in under 60 s with 2 jobs) is not met.
 """
 
 from __future__ import annotations
@@ -136,6 +158,12 @@ def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
         speed = " ".join(f"{walls[0] / w:.2f}x" for w in walls)
         print(f"{n:6d} {units:5d} " + " ".join(f"{w:8.2f}s" for w in walls) + f"  {speed}  "
               f"{all(d == docs[0] for d in docs)}")
+        for j, d in zip(jobs, docs):  # a difference is a bug: name the first one
+            diff = next(((o, p) for o, p in zip(docs[0]["obligations"], d["obligations"]) if o != p), None)
+            if diff is not None or d != docs[0]:
+                o, p = diff if diff is not None else ({}, {})
+                print(f"  jobs={j} differs from jobs={jobs[0]}: {o.get('id')} "
+                      f"{ {k: (o[k], p.get(k)) for k in o if o[k] != p.get(k)} }")
 
 
 def _module_text(func) -> str:
