@@ -442,6 +442,16 @@ def verdicts(rec: dict) -> list[str]:
     return out
 
 
+def _complete(rec: dict, args) -> bool:
+    """Every stage asked for passed (or the kernel is refused by the front end: rerunning cannot change it)."""
+    if rec.get("scf", "ok") != "ok" or "timeout" in rec or "crash" in rec:
+        return False
+    if rec.get("compile") != "ok":
+        return rec.get("native-scf") == "equal"
+    return (rec.get("native") == "equal" and (not args.rtl or rec.get("rtl") == "agrees")
+            and (not args.map or str(rec.get("map", "")).startswith("mapped")))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -454,6 +464,8 @@ def main() -> None:
             s.add_argument("--every", type=int, default=1, help="only every K-th kernel (a sample)")
             s.add_argument("--json", type=Path)
             s.add_argument("--suffix", action="append", default=None, help="source suffixes (default .c)")
+            s.add_argument("--retry", type=Path, help="a --json of an earlier run: run again only the kernels "
+                           "that did not pass every stage")
         else:
             s.add_argument("file", type=Path)
             s.add_argument("func")
@@ -469,6 +481,7 @@ def main() -> None:
     if args.what == "one":
         one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget)
         return
+    previous: list[dict] = json.loads(args.retry.read_text()) if args.retry else []
     files = sorted({p for q in args.paths for p in ([Path(q)] if Path(q).is_file() else
                                                       [f for suf in args.suffix for f in Path(q).rglob(f"*{suf}")])})
     kernels = []
@@ -480,13 +493,19 @@ def main() -> None:
     kernels = kernels[::args.every]
     counts: collections.Counter[str] = collections.Counter()
     records = []
+    if args.retry:  # keep the kernels that passed every stage asked for; run the others again
+        done = {(r["file"], r["func"]): r for r in previous if _complete(r, args)}
+        records = [done[(str(p), f)] for p, f in kernels if (str(p), f) in done]
+        for rec in records:
+            counts.update(verdicts(rec))
+        kernels = [(p, f) for p, f in kernels if (str(p), f) not in done]
     with ThreadPoolExecutor(max_workers=args.j) as pool:
         for rec in map(lambda f: f.result(), as_completed([pool.submit(run_one, args, *k) for k in kernels])):
             records.append(rec)
             counts.update(verdicts(rec))
             detail = "; ".join(f"{k}: {v}" for k, v in rec.items() if k not in ("file", "func"))
             print(f"{rec['file']} @{rec['func']}: {detail}", flush=True)
-    print(f"\n{len(kernels)} kernels: " + ", ".join(f"{counts[k]} {k}" for k in
+    print(f"\n{len(records)} kernels: " + ", ".join(f"{counts[k]} {k}" for k in
                                                     ("scf", "native-equal-scf", "compile", "native-equal", "rtl-agree", "maps")))
     if args.json:
         records.sort(key=lambda r: (r["file"], r["func"]))
