@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from loom.hdl.netlist import Channel, Design, Instance
 
 DEFINE = "LOOM_DFG_INVARIANTS"
-W = WIDTH
+W = WIDTH  # the monitors' counters (loom.hdl.monitors)
+MIN_WIDTH = 4  # the helpers' counters: at least this many bits, and more than a FIFO's capacity needs
 
 
 @dataclass
@@ -69,6 +70,14 @@ class Invariants:
         return out + ["`endif", "`endif", "`endif"]
 
 
+def helper_width(d: "Design") -> int:
+    """Bits of the helpers' counters: every relation is an equality modulo 2^w (it holds over the integers, so
+    modulo any power of two), a once bound or a sticky flag, so any w is sound; a narrow w keeps the induction
+    query small (its modular adders are what the solver's UNSAT proof spends its time on). w exceeds what a
+    FIFO can hold (``count``/``ones`` stay exact) and is at least ``MIN_WIDTH``."""
+    return max(MIN_WIDTH, (d.fifo_depth + 1).bit_length() + 1)
+
+
 def _is_i1(v: Value) -> bool:
     return isinstance(v.type, IntegerType) and v.type.width == 1
 
@@ -86,6 +95,7 @@ class _Builder:
         self.declared: set[str] = set()
         self.sources = {ch.producer for ch in d.channels if ch.fifo is None}
         self.labels: set[str] = set()
+        self.w = helper_width(d)
 
     def _reg(self, name: str, width: int, hier: str) -> str:
         if name not in self.declared:
@@ -106,7 +116,7 @@ class _Builder:
         if name not in self.declared:
             self.declared.add(name)
             ev = f"{s}_valid && {s}_ready" + (f" && {s}_data[0]" if ones else "")
-            self.inv.decls.append(f"  logic [{W - 1}:0] {name};")
+            self.inv.decls.append(f"  logic [{self.w - 1}:0] {name};")
             self.inv.logic.append(f"  always @(posedge clk) if (rst) {name} <= '0; else if ({ev}) "
                                   f"{name} <= {name} + 1'b1;")
         return name
@@ -141,7 +151,7 @@ class _Builder:
 
     def count(self, ch: "Channel") -> str:
         aw = max(1, (self.d.fifo_depth - 1).bit_length()) if self.d.fifo_depth > 1 else 1
-        return f"{W}'({self._reg(f'lm_q_{ch.fifo}_count', aw + 1, f'{ch.fifo}.count')})"
+        return f"{self.w}'({self._reg(f'lm_q_{ch.fifo}_count', aw + 1, f'{ch.fifo}.count')})"
 
     def ones(self, ch: "Channel") -> str:
         """Tokens carrying 1 that sit in channel ch's FIFO (its slots from the read pointer, count of them)."""
@@ -157,8 +167,8 @@ class _Builder:
         for s in range(depth):
             dist = (f"({rp} <= {aw}'d{s} ? {aw + 1}'d{s} - {aw + 1}'({rp}) : "
                     f"{aw + 1}'d{s + depth} - {aw + 1}'({rp}))")
-            terms.append(f"{W}'({inside}{dist} < {cnt} && {slots[s]})")
-        return self._wire(f"lm_ones_{ch.fifo}", W, " + ".join(terms))
+            terms.append(f"{self.w}'({inside}{dist} < {cnt} && {slots[s]})")
+        return self._wire(f"lm_ones_{ch.fifo}", self.w, " + ".join(terms))
 
     def newest(self, ch: "Channel") -> str:
         """Bit 0 of the token most recently pushed into channel ch (the slot before the write pointer)."""
@@ -182,7 +192,7 @@ class _Builder:
         n = len(inst.component.machine.states)
         sb = _state_bits(n)
         reg = self._reg(f"lm_q_{inst.name}_state", sb, f"{inst.name}.state")
-        return f"{W}'({reg} == {sb}'d{k})"
+        return f"{self.w}'({reg} == {sb}'d{k})"
 
     def add(self, label: str, cond: str, text: str) -> None:
         from loom.hdl.datapath.expr import unique
@@ -202,7 +212,7 @@ def build_invariants(d: "Design") -> Invariants:
         _entered_by_taking(b, inst)
     for v in sorted(once, key=lambda v: d.signals[v]):
         s = d.signals[v]
-        b.add(f"inv_once_{s}", f"{b.p(v)} <= {W}'d1", f"{s} is of class once: at most one token per run")
+        b.add(f"inv_once_{s}", f"{b.p(v)} <= {b.w}'d1", f"{s} is of class once: at most one token per run")
         for ch in (c for c in d.channels if c.value is v and c.fifo is not None):  # so C(ch) cannot wrap below 0
             b.add(f"inv_once_{ch.fifo}", f"{b.count(ch)} <= {b.p(v)}", f"channel {ch.name} holds no more than {s} sent")
     _monitor_links(b)
@@ -251,7 +261,7 @@ def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> Non
     if fails and inst.component.has_fail:  # error firings: counted from the instance's fail pulse
         e = f"lm_e_{inst.name}"
         b.declared.add(e)
-        b.inv.decls.append(f"  logic [{W - 1}:0] {e};")
+        b.inv.decls.append(f"  logic [{b.w - 1}:0] {e};")
         b.inv.logic.append(f"  always @(posedge clk) if (rst) {e} <= '0; else if ({inst.name}_fail) {e} <= {e} + 1'b1;")
         obs["E"] = e
         # an error firing consumes the inputs it reads: bounded by a once input's count, the counter cannot wrap
@@ -299,11 +309,11 @@ def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> Non
         terms = [(y[j], keys[j]) for j in range(len(keys)) if y[j]]
         if not any(not k.startswith("S:") for _, k in terms):
             continue
-        lhs = "".join((" + " if coef > 0 else " - ") + (obs[k] if abs(coef) == 1 else f"{W}'({abs(coef)}) * {obs[k]}")
+        lhs = "".join((" + " if coef > 0 else " - ") + (obs[k] if abs(coef) == 1 else f"{b.w}'({abs(coef)}) * {obs[k]}")
                       for coef, k in terms)
         const = sum(coef for coef, k in terms if k == "S:" + m.initial)
         text = " + ".join(f"{coef}*{k}" for coef, k in terms) + f" == {const}"
-        b.add(f"inv_{inst.name}_{n}", f"{W}'({W}'d0{lhs}) == {W}'({const % (1 << W)})",
+        b.add(f"inv_{inst.name}_{n}", f"{b.w}'({b.w}'d0{lhs}) == {b.w}'({const % (1 << b.w)})",
               f"{inst.name} ({m.op_name}) count relation: {text}")
 
 
@@ -465,12 +475,12 @@ def _monitor_links(b: _Builder) -> None:
         if not b.counted(v):
             continue
         if f"lm_n_{s};" in text or f"lm_n_{s}," in text:
-            b.add(f"inv_n_{s}", f"lm_n_{s} == {b.p(v)}", f"monitor counter of {s} = its transfers")
+            b.add(f"inv_n_{s}", f"{b.w}'(lm_n_{s}) == {b.p(v)}", f"monitor counter of {s} = its transfers")
         if f"lm_nf_{s};" in text:
-            b.add(f"inv_nf_{s}", f"lm_nf_{s} == {b.p(v)} - {b.p(v, True)}", f"monitor count of false {s} tokens")
+            b.add(f"inv_nf_{s}", f"{b.w}'(lm_nf_{s}) == {b.w}'({b.p(v)} - {b.p(v, True)})", f"monitor count of false {s} tokens")
     for ch in d.channels:  # primed channels' occupancy (the re-arm allowance of the end-of-run forms)
         if ch.fifo is not None and f"lm_held_{ch.fifo};" in text:
-            b.add(f"inv_held_{ch.fifo}", f"lm_held_{ch.fifo} == {b.count(ch)}",
+            b.add(f"inv_held_{ch.fifo}", f"{b.w}'(lm_held_{ch.fifo}) == {b.count(ch)}",
                   f"monitor count of the tokens in {ch.fifo} = the FIFO's count")
     from loom.verify.memory.structure import memory_layout
 
@@ -478,7 +488,7 @@ def _monitor_links(b: _Builder) -> None:
         c = f"lm_out_{x.name}"
         if (f"{c};" in text and x.op.results and b.counted(x.op.results[-1]) and x.done is not None
                 and b.counted(x.done)):
-            b.add(f"inv_out_{x.name}", f"{c} == {b.p(x.op.results[-1])} - {b.p(x.done)}",
+            b.add(f"inv_out_{x.name}", f"{b.w}'({c}) == {b.w}'({b.p(x.op.results[-1])} - {b.p(x.done)})",
                   f"outstanding requests of {x.name} = requests - done tokens")
     for inst in d.instances:
         g = inst.name
@@ -488,13 +498,13 @@ def _monitor_links(b: _Builder) -> None:
                   f"gate {g}: this activation's raw takes = body tokens = after_cond tokens + [need_next]")
     if d.ret is not None and "done" in d.ret.component.machine.states:
         k = d.ret.component.machine.states.index("done")
-        b.add("inv_done_seen", f"{W}'(lm_done_seen) == {b.state(d.ret, k)}",
+        b.add("inv_done_seen", f"{b.w}'(lm_done_seen) == {b.state(d.ret, k)}",
               "done was seen = the return is in state done")
     token_args = [a for a in d.func.regions[0].entry.args if not isinstance(a.type, MemRefType)]
     for v, (_, _, port) in zip(token_args, d.args):
         if f"lm_took_{port};" in text:
             if b.counted(v):
-                b.add(f"inv_took_{port}", f"{W}'(lm_took_{port}) == {b.p(v)}", f"argument {port} taken = its transfers")
+                b.add(f"inv_took_{port}", f"{b.w}'(lm_took_{port}) == {b.p(v)}", f"argument {port} taken = its transfers")
 
 
 TASK = "dfg_prove"
@@ -509,33 +519,68 @@ def insert(d: "Design", inv: Invariants) -> None:
     d.text = head + "\n".join(inv.lines()) + "\n" + sep + tail
 
 
+TARGETS = ("len", "balance")  # the monitor kinds the helpers make inductive; the others keep the bounded verdict
+
+
+def targets(d: "Design") -> list[str]:
+    """The labels of the monitors task dfg_prove tries to prove (kinds ``TARGETS``)."""
+    mons = d.monitors.props if d.monitors is not None else []
+    return [m.label for m in mons if m.obligation.split(".", 1)[0] in TARGETS]
+
+
+def data_cuts(d: "Design") -> list[str]:
+    """The data wires the proof leaves free: every token value's but an i1's (a decision). The len/balance
+    monitors and the helpers read only transfers, i1 tokens and FSM states, so freeing the rest over-approximates
+    the design (each value's producer drives one free value to every channel of it, as before): a proof of the
+    abstract design holds on the real one, and no multiplier, adder or memory datapath is left in the query."""
+    return [f"{s}_data" for v, s in sorted(d.values.items(), key=lambda kv: kv[1])
+            if not _is_i1(v) and d.signals.get(v) is not None]
+
+
+def abstract_drops(d: "Design") -> list[str]:
+    """Component assertions the free data breaks by construction: the table conformance (``p_fsm``) of every
+    instance that produces a freed value (it ties that output's data to the inputs). Proved by task components
+    on the real component; dropping an assertion only weakens the induction hypothesis."""
+    cut = {v for v in d.values if not _is_i1(v)}
+    return [f"{i.name}.p_fsm" for i in d.instances if any(r in cut for r in i.op.results)]
+
+
 def project(d: "Design", inv: Invariants, files: list[str], drop: Sequence[str] = (), depth: int = DEPTH) -> str:
-    """``<stem>_prove.sby``: task ``dfg_prove`` proves (k-induction, smtbmc yices) the DFG-level monitors and
-    the ``inv_*`` helpers, except the labels in ``drop``, together with every component and FIFO property."""
+    """``<stem>_prove.sby``: task ``dfg_prove`` proves (k-induction, smtbmc yices) the len/balance monitors and
+    the ``inv_*`` helpers, except the labels in ``drop``, together with the component and FIFO properties, on the
+    design with its non-i1 data left free (``data_cuts``)."""
     from loom.hdl.monitors import DEFINE as MONITORS
 
     from loom.hdl.formal.sby import RUN_COMMENT
 
     sv = [f for f in files if f.endswith(".sv")]
-    lines = ["# generated by loom hdl: unbounded (k-induction) proof of the DFG-level monitors with the helper",
-             "# invariants of loom/hdl/formal/invariants.py (each asserted, so proved too), component and FIFO properties",
+    lines = ["# generated by loom hdl: unbounded (k-induction) proof of the DFG-level len/balance monitors with the",
+             "# helper invariants of loom/hdl/formal/invariants.py (each asserted, so proved too), component and FIFO",
+             "# properties, on the design with every non-i1 datum free (cutpoint: an over-approximation)",
              *RUN_COMMENT, "[tasks]", TASK, "", "[options]", "mode prove", f"depth {depth}", "", "[engines]", "smtbmc yices", "",
              "[script]", f"verilog_defines -D{MONITORS} -D{DEFINE}"]
     lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
     lines += [f"hierarchy -top {d.top}", "proc", "flatten", "memory_map"]
     lines += [f"connect -nounset -set {w} \\{h}" for w, h in inv.connects]
+    cuts = data_cuts(d)
+    if cuts:
+        lines.append("cutpoint " + " ".join(f"w:{w}" for w in cuts))
     # --rtl-bound's argument ranges are assumptions of the top: removed, so a proof covers every argument value
     lines.append("chformal -assume -remove n:a_bound_*")
-    if drop:
-        lines.append("chformal -remove " + " ".join(f"n:{x}" for x in drop))
+    keep = set(targets(d))
+    others = [m.label for m in (d.monitors.props if d.monitors is not None else []) if m.label not in keep]
+    removed = others + abstract_drops(d) + [x for x in drop if x not in others]
+    if removed:
+        lines.append("chformal -remove " + " ".join(f"n:{x}" for x in removed))
     lines += [f"prep -top {d.top}", "opt -fast", "", "[files]", *files, ""]
     return "\n".join(lines)
 
 
 @dataclass
 class ProofResult:
-    """Task dfg_prove after pruning: the monitor labels proved, those dropped (their induction step failed,
-    or a bug from reset), the SymbiYosys runs and their total seconds."""
+    """Task dfg_prove after pruning: the monitor labels proved, those dropped (not of a ``TARGETS`` kind, or
+    failed in some round), those that failed from reset on the free-data design (``refuted``: not necessarily a
+    real run; the bounded task dfg decides them), the SymbiYosys runs and their total seconds."""
 
     proved: list[str]
     dropped: list[str]
@@ -550,31 +595,32 @@ class ProofResult:
 
 def prove(wd: Path, stem: str, d: "Design", inv: Invariants, files: list[str], timeout: float = 600.0,
           rounds: int = 6) -> ProofResult:
-    """Run task dfg_prove, dropping every assertion whose induction step fails and trying again (Houdini): what
-    passes in the end is proved (k-induction with the remaining helpers, each proved too). A failure from reset
-    is a counterexample: those labels are refuted. Stops at a timeout (the rest unknown) or after ``rounds``."""
+    """Run task dfg_prove, dropping every assertion that fails (its induction step, or the basecase: on the
+    design with free data a failure from reset need not be a real run) and trying again (Houdini): what passes
+    in the end is proved (k-induction with the remaining helpers, each proved too). The monitors outside
+    ``TARGETS`` are not tried (dropped). Stops at a timeout or a tool error (nothing proved) or after ``rounds``
+    rounds; only a passing run proves anything."""
     from loom.hdl.formal.sby import run_task
 
     mons = [m.label for m in d.monitors.props] if d.monitors is not None else []
+    tried = set(targets(d))
     drop: list[str] = []
     res = ProofResult([], [], [])
     for _ in range(rounds):
         (wd / f"{stem}_prove.sby").write_text(project(d, inv, files, drop))
         v = run_task(wd, f"{stem}_prove.sby", TASK, timeout=timeout)
         res.runs.append(v)
-        failed = [f.rsplit(".", 1)[-1] for f in v.failed]
+        failed = list(v.failed)  # hierarchical below the top: a component's assertion is <instance>.<label>
         if v.status == "pass":
             res.status = "pass"
             break
-        if v.status == "fail":  # the basecase: a real violation within the depth from reset
-            res.refuted = [x for x in failed if x in mons]
-            res.status = "fail"
-            break
-        if v.status != "unknown" or not failed:
+        if v.status == "fail":
+            res.refuted += [x for x in failed if x in mons and x not in res.refuted]
+        if v.status not in ("unknown", "fail") or not failed:
             res.status = v.status
             break
+        res.status = v.status
         drop += [x for x in failed if x not in drop]
-    kept = [x for x in mons if x not in drop]
-    res.proved = kept if res.status == "pass" else []
-    res.dropped = [x for x in mons if x in drop]
+    res.proved = [x for x in mons if x in tried and x not in drop] if res.status == "pass" else []
+    res.dropped = [x for x in mons if x not in res.proved and (x in drop or x not in tried)]
     return res
