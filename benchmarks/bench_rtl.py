@@ -26,6 +26,10 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-
   (``loom sim --rtl`` builds with ``-O0`` and ``--assert``). Ratio = RTL / token
   simulator.
 
+* ``--qor``: instead, the QoR table of ``tools/rtl_qor.py`` (issue 26): per example, cycles at a fixed size and
+  per loop the measured II under ``--buffers uniform`` and ``opt`` beside the DFG's throughput bound
+  (``loom.hdl.throughput``), with cells and flip-flops (Yosys); exit 1 when a loop misses 1.5x its bound.
+
 Prints one row per example and geometric means. A benchmark, not a test: it takes
 minutes (SymbiYosys and Verilator builds dominate).
 """
@@ -292,6 +296,20 @@ def simulation(paths: list[Path]) -> None:
               f"{geomean(build_ratios):.2g}x with the Verilator build")
 
 
+def qor(size: int) -> int:
+    """tools/rtl_qor.py's table at ``size`` with cells and flip-flops; 1 when a loop misses its target."""
+    import importlib.util
+    import os
+
+    os.environ.setdefault("LOOM_RTL_SIM", "iverilog")
+    spec = importlib.util.spec_from_file_location("rtl_qor", ROOT / "tools" / "rtl_qor.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.rows(size, synth=True)
+    print("\n".join(mod.table(got)))
+    return 0 if mod.within_target(got) else 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="*", help="example stems (default: every examples/*.scf.mlir)")
@@ -302,7 +320,11 @@ def main() -> int:
     ap.add_argument("--prove-rounds", type=int, default=6, help="dfg_prove pruning rounds at most (default 6)")
     ap.add_argument("--ref-bound", type=int, default=3, help="argument bound of the whole runs (default 3)")
     ap.add_argument("--ref-timeout", type=float, default=600.0, help="seconds for the dfg_ref run (default 600)")
+    ap.add_argument("--qor", action="store_true", help="the QoR table (tools/rtl_qor.py --stats) instead")
+    ap.add_argument("--size", type=int, default=16, help="with --qor: the fixed size (default 16)")
     args = ap.parse_args()
+    if args.qor:
+        return qor(args.size)
     paths = sorted((ROOT / "examples").glob("*.scf.mlir"))
     if args.examples:
         paths = [p for p in paths if p.name[: -len(".scf.mlir")] in args.examples]

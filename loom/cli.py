@@ -88,11 +88,16 @@ class _GivenFlag(_Given):
         super().__call__(parser, namespace, True, option_string)
 
 
+BUFFERS_HELP = ("the channel FIFOs: uniform (every channel a registered FIFO, as before issue 26) or opt (transparent "
+                "FIFOs except one registered channel on every cycle, loom.hdl.buffers; default)")
+
+
 # per command: (option, the options of which one must be given for it to act; else it would be ignored)
 _OPTION_NEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)), ("--vcd", ("--rtl",)),
+    "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)), ("--vcd", ("--rtl",)), ("--buffers", ("--rtl",)),
             ("--max-join-fanin", ("--lower", "--rtl")), ("--no-rar", ("--lower", "--rtl"))),
     "verify": (("--rtl-bound", ("--rtl",)), ("--rtl-depth", ("--rtl",)), ("--rtl-prove", ("--rtl",)),
+               ("--buffers", ("--rtl",)),
                ("--seed", ("--adg",))),
 }
 # per command: (option, an option with which it has no effect)
@@ -556,7 +561,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     info: dict = {}
     progress = (lambda msg: print(f"loom sim --rtl: {msg}", file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
     r = simulate_rtl(func, _stem(path), inputs, module, stall=args.stall, fifo_depth=args.fifo_depth, source=src,
-                     info=info, vcd=vcd, progress=progress)
+                     info=info, vcd=vcd, progress=progress, buffers=args.buffers)
     doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
     rtl = {"simulator": info.get("simulator"), "version": info.get("version"), "cycles": info.get("cycles"),
            "return_cycle": info.get("return_cycle"), "loops": info.get("loops", []), "vcd": str(vcd) if vcd else None}
@@ -569,8 +574,11 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
         print(f"rtl: {rtl['cycles']} cycles ({ret}), {rtl['version']}" + (f"; waveform {vcd}" if vcd else ""))
         for lp in rtl["loops"]:  # measured initiation interval: cycles per iteration of the loop's index stream
             ii = f"II {lp['ii']:g}" if lp["ii"] is not None else "II -"
+            bound = f"bound {lp['bound']:g}" if lp.get("bound") is not None else "bound -"
+            if lp.get("bound_run") not in (None, lp.get("bound")):  # an outer loop: with its inner loops' iterations
+                bound += f", {lp['bound_run']:g} with its inner loops"
             print(f"rtl: loop %{lp['stream']}: {lp['tokens']} index tokens, {ii} (cycles {lp['first_cycle']} to "
-                  f"{lp['last_cycle']})")
+                  f"{lp['last_cycle']}), {bound}")
     for s in r.safety:  # the RTL's safety monitors (loom.hdl.monitors.safety): the source op is undefined there
         print(f"{s.loc}: warning: [{s.code}] safety monitor {s.obligation} fired at cycle {s.cycle}", file=sys.stderr)
     return EXIT_REFUTED if r.status != "completed" or r.residual_tokens != 0 else EXIT_OK
@@ -586,7 +594,8 @@ def cmd_hdl(args) -> int:
     module = _dfg_module(path, args.func, args)
     func = _dataflow_function(module, args.func, path)
     src = _scf_sources(path).get(func.attributes["sym_name"].value)
-    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth, source=src)
+    e = write_design(func, _stem(path), Path(args.output), sva=args.sva, fifo_depth=args.fifo_depth, source=src,
+                     buffers=args.buffers)
     if args.verbose:
         for name in sorted(e.files):
             print(f"wrote {Path(args.output) / name}")
@@ -819,7 +828,7 @@ def _verify_rtl(paths, reports, args) -> list:
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
                                       live_depth=depth or None, source=sources.get(rep.function),
                                       prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness,
-                                      progress=progress))
+                                      progress=progress, buffers=getattr(args, "buffers", "opt")))
     return out
 
 
@@ -913,6 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --rtl: random valid gaps, ready stalls, memory latency and back-pressure")
     s.add_argument("--fifo-depth", type=_int_in(1), default=2, action=_Given, metavar="N",
                    help="with --rtl: slots of every channel FIFO")
+    s.add_argument("--buffers", choices=("uniform", "opt"), default="opt", action=_Given, help="with --rtl: " + BUFFERS_HELP)
     _add_verbosity(s, "print only the status line (and the error, if any); the exit code tells the rest",
                    "print every memref in full (not only its first 16 values)")
     s.set_defaults(run=cmd_sim)
@@ -969,6 +979,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --rtl: cycles of the bounded checks: the DFG-level monitors (default: a whole run at "
                         "the largest arguments, measured by RTL simulation) and, only when D is given, "
                         "bmc.K*.deadlock / residual on the whole RTL (use with --rtl-bound); 0: skip both")
+    v.add_argument("--buffers", choices=("uniform", "opt"), default="opt", action=_Given,
+                   help="with --rtl: " + BUFFERS_HELP)
     v.add_argument("--rtl-prove", action=_GivenFlag,
                    help="with --rtl: first try to prove the DFG-level monitors for every run (k-induction with "
                         "helper invariants, task dfg_prove; minutes); what it proves is reported proved")
@@ -988,6 +1000,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--sva", choices=("full", "yosys"), default="yosys", help="property backend (default yosys)")
     h.add_argument("--fifo-depth", type=_int_in(1), default=2, metavar="N",
                    help="slots of every channel FIFO")
+    h.add_argument("--buffers", choices=("uniform", "opt"), default="opt", help=BUFFERS_HELP)
     h.add_argument("--stats", action="store_true",
                    help="print instance, channel, component and property counts, and synthesize the design with Yosys "
                         "to print its cells and flip-flops per module")
@@ -1002,8 +1015,13 @@ def build_parser() -> argparse.ArgumentParser:
     am = asub.add_parser("mesh", help="generate a mesh of switches and PEs")
     am.add_argument("--rows", type=_int_in(1, 64), default=10, metavar="R", help="PE rows (default 10)")
     am.add_argument("--cols", type=_int_in(1, 64), default=10, metavar="C", help="PE columns (default 10)")
-    am.add_argument("--extmem", type=_int_in(0, 16), default=4, metavar="K",
-                    help="external memory interfaces")
+    amem = am.add_mutually_exclusive_group()
+    amem.add_argument("--extmem", type=_int_in(0, 16), default=4, metavar="K",
+                      help="external memory interfaces")
+    amem.add_argument("--mem-ifaces", type=_int_in(1, 16), metavar="K",
+                      help="K shared external memory interfaces: --extmem K, each with --mem-regions regions (default 4)")
+    am.add_argument("--mem-regions", type=_int_in(1, 16), metavar="R",
+                    help="software memories one external interface may host, by tag range (numRegion; default 1)")
     am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F",
                     help="inputs of the widest join a PE offers (default 4)")
     am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",
@@ -1027,6 +1045,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_c_options(m)
     m.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
                    help="the placer's seed (default 0; the same seed gives the same mapping)")
+    m.add_argument("--placer", choices=("sa", "cpsat"), default="sa",
+                   help="placement: sa = greedy + simulated annealing (default), cpsat = OR-tools CP-SAT "
+                        "neighbourhood search (deterministic limits)")
     m.add_argument("--budget", type=_seconds, action=_Given, metavar="SECONDS",
                    help="wall-clock seconds for placement retries (default: none; the mapper stops after a fixed "
                         "number of seeded attempts, so the result does not depend on the machine)")

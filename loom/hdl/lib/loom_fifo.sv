@@ -1,14 +1,21 @@
 // loom_fifo: the channel between two DFG ops, an order-preserving valid/ready FIFO of DEPTH slots.
-// in_ready depends only on the occupancy register and out_valid only on the occupancy (plus the
-// optional stall injector), so a netlist of combinational components joined by FIFOs has no
-// combinational loop. With LOOM_STALL defined, a per-FIFO LFSR seeded from STALL_SEED inserts
+// BYPASS = 0 (registered, opaque): in_ready depends only on the occupancy register and out_valid only
+// on the occupancy (plus the optional stall injector), so the FIFO cuts both the valid and the ready
+// path, and a token waits at least one cycle in it.
+// BYPASS = 1 (transparent): when empty, a token offered at the input is offered at the output in the
+// same cycle (out_valid and out_data pass through combinationally); a token not taken is kept, as in
+// the registered FIFO. in_ready still depends only on the occupancy, so the FIFO cuts the ready path
+// but not the valid path: loom.hdl.buffers puts a registered FIFO on every cycle of the netlist, so no
+// combinational loop can arise. A token that passes through is pushed and popped in the same cycle
+// (count, pointers and pushes count it as every other token). With LOOM_STALL defined, a per-FIFO LFSR seeded from STALL_SEED inserts
 // valid gaps (never withdrawing a presented token) and ready stalls (never starting without a push);
 // co-simulation only;
 // `LOOM_STALL is the run's seed.
 `include "loom_props.svh"
 module loom_fifo #(
   parameter int WIDTH = 1,
-  parameter logic [31:0] DEPTH = 2
+  parameter logic [31:0] DEPTH = 2,
+  parameter bit BYPASS = 1'b0  // 1: transparent (see above)
 `ifdef LOOM_STALL
   , parameter int STALL_SEED = 0  // co-simulation only: the top passes it only with LOOM_STALL
 `endif
@@ -51,8 +58,11 @@ module loom_fifo #(
   assign stall_out = 1'b0;
 `endif
   assign in_ready = (count != DEPTH[AW:0]) && !stall_in;
-  assign out_valid = (count != 0) && !stall_out;
-  assign out_data = slots[rptr];
+  // transparent and empty: the offered token passes through (only when it can also be pushed, so a token
+  // not taken this cycle is the FIFO's head next cycle)
+  wire through = BYPASS && count == 0;
+  assign out_valid = (count != 0 || (through && in_valid && in_ready)) && !stall_out;
+  assign out_data = through ? in_data : slots[rptr];
   always @(posedge clk) begin
     if (rst) begin
       rptr <= '0; wptr <= '0; count <= '0;
