@@ -58,7 +58,8 @@ def test_groups_map_onto_one_pe_and_are_proved() -> None:
     assert {(e["from"], e["to"]) for e in intra} == {("%lt#0", "%mn"), ("%m2#0", "%t")}
     assert doc["stats"]["compound_units"] == 2
     # the predicate sgt (4) sits in the cmp_sel payload, not the FU body's slt
-    assert doc["fu_configs"][t["lt"]["pe"]]["fields"] == [{"kind": "cmp", "bits": 4, "value": 4}]
+    configs = {c["pe_name"]: c for c in doc["fu_configs"]}
+    assert configs[t["lt"]["pe"]]["fields"] == [{"kind": "cmpi_predicate", "bits": 4, "value": 4, "text": "predicate=4"}]
 
 
 def test_every_bit_flip_of_a_compound_mapping_is_rejected() -> None:

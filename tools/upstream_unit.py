@@ -80,6 +80,8 @@ def run_case(loom: list[str], d: Path) -> Outcome:
                            capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return Outcome(d.name, _group(d), False, "timeout")
+    (out / "run.out").write_text(r.stdout)  # where upstream's runner keeps them (some checks read run.err)
+    (out / "run.err").write_text(r.stderr)
     text = (r.stdout + r.stderr).strip()
     if "Traceback" in text:
         return Outcome(d.name, _group(d), False, "traceback")

@@ -8,7 +8,8 @@ from typing import Any
 from loom.map.adg.model import MODULE_IN, MODULE_OUT, fu_port_name, port_name
 from loom.map.config import encode, layout, to_bytes
 from loom.map.mapper import Mapping
-from loom.map.rules import fu_fields, mem_port_maps, region_words, wanted_fields
+from loom.map.rules import field_ops, fu_fields, mem_port_maps, region_words, wanted_fields
+from loom.semantics.functions import CONT_CONDS
 
 FORMAT = "loom.map/1"
 
@@ -131,6 +132,26 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
     return {"node_mappings": node_mappings, "edge_routings": edge_routings, "port_table": [table[k] for k in used]}
 
 
+_FIELD_KIND = {"constant": "constant_value", "join": "join_mask", "stream": "stream_cont_cond", "mux": "mux"}
+
+
+def _field_json(fu, f, op_index: int, value: int) -> dict[str, Any]:
+    """One configured FU field as spec-mapper-output's ``fu_configs`` names it, with its readable ``text``."""
+    op = fu.body[op_index]
+    kind = _FIELD_KIND.get(f.kind) or ("cmpf_predicate" if op.name == "arith.cmpf" else "cmpi_predicate")
+    if f.kind == "constant":
+        text = f"value={value}"
+    elif f.kind == "join":
+        text = f"join_mask=0b{value:0{f.width}b}"
+    elif f.kind == "stream":
+        text = "cont_cond=" + (CONT_CONDS[value.bit_length() - 1] if value else "?")
+    elif f.kind == "mux":
+        text = f"sel={value & ((1 << max(f.width - 2, 0)) - 1)}"
+    else:
+        text = f"predicate={value}"
+    return {"kind": kind, "bits": f.width, "value": value, "text": text}
+
+
 def _fifo_sections(m: Mapping) -> dict[str, Any]:
     """``fifo_configs`` (each bypassable FIFO: depth and its runtime bit) and ``timing`` as spec-mapper-output names
     them, for a fabric with FIFOs. loom keeps every FIFO's bit as the fabric sets it (it chooses no FIFO buffering
@@ -211,8 +232,8 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
             }
             fields = fu_fields(fu)
             if fields:
-                fu_configs[t[1]] = {"fu": fu.name, "fields": [{"kind": f.kind, "bits": f.width, "value": v}
-                                                              for f, v in zip(fields, wanted_fields(n, fu))]}
+                fu_configs[t[1]] = {"pe_name": t[1], "fu": fu.name, "fields": [
+                    _field_json(fu, f, i, v) for f, i, v in zip(fields, field_ops(fu), wanted_fields(n, fu))]}
         elif t[0] == "mem":
             w = region_words(n, t[3])
             ins, outs = mem_port_maps(n, adg.node(t[1]).defn, t[3])  # type: ignore[arg-type]
@@ -231,7 +252,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "ports": dict(sorted(port_table.items())),
         "switch_routes": switch_routes,
         "pe_routes": dict(sorted(pe_routes.items())),
-        "fu_configs": dict(sorted(fu_configs.items())),
+        "fu_configs": [fu_configs[k] for k in sorted(fu_configs)],
         "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
         **_fifo_sections(m),

@@ -235,6 +235,33 @@ class Placer:
                 self._assign(nid, t_old)
             temp *= cool
 
+    def own_ports(self) -> None:
+        """After annealing (which accepts an uphill tie-breaker at any temperature): put each argument or result on
+        its own module port index by a swap whenever that costs no hop, in DFG order, without randomness."""
+        for n in self.dfg.nodes:
+            t = self.place.get(n.id)
+            if n.kind not in ("arg", "ret") or n.arg is None or t is None or t[1] == n.arg:
+                continue
+            want = (t[0], n.arg)
+            if want not in self.cands[n.id]:
+                continue
+            other = self.owner.get(_resource(want))
+            if other is not None and t not in self.cands[other]:
+                continue
+            before = self.node_cost(n.id) + (self.node_cost(other) if other else 0)
+            self._unassign(n.id)
+            if other is not None:
+                self._unassign(other)
+                self._assign(other, t)
+            self._assign(n.id, want)
+            after = self.node_cost(n.id) + (self.node_cost(other) if other else 0)
+            if after >= before:  # no gain (or a hop lost): undo
+                self._unassign(n.id)
+                if other is not None:
+                    self._unassign(other)
+                    self._assign(other, want)
+                self._assign(n.id, t)
+
     def _swap_target(self, other: str, t_old: Target) -> Target | None:
         """The target of ``other`` at ``t_old``'s resource, if ``other`` may sit there."""
         res = _resource(t_old)
@@ -259,4 +286,5 @@ def place(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.Random
     p = Placer(dfg, adg, cands, rng, dist)
     p.greedy()
     p.anneal(moves)
+    p.own_ports()
     return dict(p.place)

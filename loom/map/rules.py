@@ -31,9 +31,11 @@ def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
         return f"{fu.name} has a compound body"
     if op.name != node.name:
         return f"{fu.name} implements {op.name}"
-    if node.name == "handshake.join":
-        if not all(isinstance(t, NoneType) for t in node.in_types) or len(node.in_types) > len(fu.inputs):
-            return f"{fu.name} joins at most {len(fu.inputs)} none tokens"
+    if node.name == "handshake.join":  # on its first inputs, of the same types (join_mask marks them)
+        k = len(node.in_types)
+        if k > len(fu.inputs) or tuple(node.in_types) != tuple(fu.inputs[:k]) or node.out_types != fu.outputs:
+            return (f"{fu.name} joins ({', '.join(map(str, fu.inputs))}); the join's inputs "
+                    f"({', '.join(map(str, node.in_types))}) are not its first ones")
         return None
     if node.in_types != fu.inputs or node.out_types != fu.outputs:
         return f"{fu.name} has types {list(map(str, fu.inputs))} -> {list(map(str, fu.outputs))}"
@@ -110,7 +112,7 @@ def _field_value(f: Field, src: DNode) -> int:
 def wanted_fields(node: DNode, fu: FU) -> list[int]:
     """The field values that make ``fu`` compute ``node`` (constant literal bits, join mask, predicate, cont_cond)."""
     return [_field_value(f, node.members[i] if node.members is not None else node)
-            for f, i in zip(fu_fields(fu), _field_ops(fu))]
+            for f, i in zip(fu_fields(fu), field_ops(fu))]
 
 
 def node_fields(node: DNode) -> list[int]:
@@ -124,7 +126,7 @@ def node_fields(node: DNode) -> list[int]:
     return out
 
 
-def _field_ops(fu: FU) -> list[int]:
+def field_ops(fu: FU) -> list[int]:
     """The body op index of each configurable field, in field order."""
     return [i for i, op in enumerate(fu.body)
             if _field_of(op.name, [v.type for v in op.operands], [r.type for r in op.results]) is not None]

@@ -93,6 +93,7 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
     pos = layout(m)
     kinds = {n.name: n.kind for n in m.adg.nodes}
     hosted = {t[1]: nid for nid, t in m.place.items() if t[0] in ("fu", "mem")}
+    configs = {c["pe_name"]: c for c in doc.get("fu_configs", [])}
     shared: dict[str, list[str]] = {}
     for nid, t in sorted(m.place.items()):
         if t[0] == "mem":
@@ -111,6 +112,8 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
             t = m.place[label]
             if t[0] == "fu":
                 extra["fu"] = m.adg.node(t[1]).defn.fus[t[2]].name  # type: ignore[attr-defined]
+                if v in configs:  # the FU's configured fields, as upstream's viz prints them ("value=42", ...)
+                    extra["config"] = [f["text"] for f in configs[v]["fields"]]
             if node.members:
                 label = " + ".join(f"{x.name.split('.')[-1]} %{x.id}" for _, x in sorted(node.members.items()))
             else:
