@@ -26,7 +26,7 @@ import c_corpus  # noqa: E402
 KERNELS = sorted((ROOT / "tests" / "data" / "c" / "heap").glob("*.c"))
 LENGTH = 10
 # the kernels whose every allocation has a constant size, so they lower to a DFG
-WITH_DFG = {"csr_spmv", "heap_hist", "graph_degree"}
+WITH_DFG = {"csr_spmv", "heap_hist", "graph_degree", "copy_rev"}
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)

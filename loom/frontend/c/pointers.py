@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from loom.frontend.c import llvm_text as lt
 
+COPIES = ("memcpy", "memmove", "llvm.memcpy.", "llvm.memmove.")  # calls whose two pointers share a type
+
 
 @dataclass
 class Ptr:
@@ -187,6 +189,24 @@ class PointerRules:
                     scalars.add(str(ins.type))
                 elif ins.opcode == "store" and key(ops[1]) in same:
                     scalars.add(str(ops[0].type))
+        if not geps and not scalars:  # only copied (`memcpy(buf, trace, ...)`): typed as the other side is
+            partners = set()
+            for b in self.fn.blocks:
+                for ins in b.instructions:
+                    ops = list(ins.operands)
+                    if ins.opcode == "call" and ops[-1].name.startswith(COPIES) and len(ops) >= 3:
+                        ends = [key(ops[0]), key(ops[1])]
+                        if ends[0] in same or ends[1] in same:
+                            partners.update(e for e in ends if e not in same)
+            for b in self.fn.blocks:
+                for ins in b.instructions:
+                    ops = list(ins.operands)
+                    if ins.opcode == "getelementptr" and ops and key(ops[0]) in partners:
+                        geps.add(lt.gep_source_type(str(ins)).text)
+                    elif ins.opcode == "load" and key(ops[0]) in partners:
+                        scalars.add(str(ins.type))
+                    elif ins.opcode == "store" and key(ops[1]) in partners:
+                        scalars.add(str(ops[0].type))
         if len(geps) > 1 and "i8" in geps:
             geps.discard("i8")  # byte offsets (a field of a struct) say nothing about the array's shape
         if len(geps) > 1:
