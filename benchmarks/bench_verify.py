@@ -81,8 +81,7 @@ from loom.verify.driver import verify_file, verify_function  # noqa: E402
 from loom.verify.lemmas.check import LemmaCache  # noqa: E402
 from loom.verify.lengths.check import check_lengths  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
-from loom.verify.parallel import verify_parallel  # noqa: E402
-from loom.verify.report import json_of  # noqa: E402
+from loom.verify.registry import names as registry_names  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,8 +138,14 @@ def _no_seconds(x):
 
 
 def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
-    """Wall seconds of ``loom verify --jobs N`` on each size's DFG (every checker), the speed-up over the
-    first N, and whether every N gave the same report (it must)."""
+    """Wall seconds of ``loom verify --jobs N --json`` (a process of its own, as users run it) on each size's
+    DFG (every checker), the speed-up over the first N, and whether every N gave the same report (it must:
+    the units run in processes forked from a parent that did no solver work). In one long-lived process,
+    runs one after another are not comparable: what a run leaves behind (caches holding Z3 terms) changes
+    the term ids the next run's units inherit, so a witness's values may differ (never a verdict under the
+    deterministic limits)."""
+    import json
+    import subprocess
     import tempfile
 
     print(f"{'ops':>6} {'units':>5} " + " ".join(f"{'jobs=' + str(j):>9}" for j in jobs) + "  speed-up  same")
@@ -151,10 +156,12 @@ def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
             path.write_text(_module_text(f))
             walls, docs = [], []
             for j in jobs:
-                reports, t = timed(lambda: verify_parallel([path], VerifyContext(bmc_k=bmc_k), jobs=j))
+                cmd = [sys.executable, "-m", "loom", "verify", str(path), "--json", "--jobs", str(j),
+                       "--bmc-k", str(bmc_k)]
+                got, t = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT))
                 walls.append(t)
-                docs.append(_no_seconds(json_of(reports)))
-        units = sum(len(r.units) for r in reports)
+                docs.append(_no_seconds(json.loads(got.stdout)))
+        units = len(docs[0]["summary"]["functions"]) * len(registry_names())
         speed = " ".join(f"{walls[0] / w:.2f}x" for w in walls)
         print(f"{n:6d} {units:5d} " + " ".join(f"{w:8.2f}s" for w in walls) + f"  {speed}  "
               f"{all(d == docs[0] for d in docs)}")

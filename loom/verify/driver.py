@@ -23,7 +23,6 @@ from loom.ir.location import Location
 from loom.verify import registry
 from loom.verify.assume import check_names, range_assumptions
 from loom.verify.checkers.base import Checker, Facts
-from loom.verify.checkers.refine import not_checked_refinement  # noqa: F401 - re-exported (tools, tests)
 from loom.verify.ids import ObligationId
 from loom.verify.lemmas.check import LemmaCache
 from loom.verify.memory.structure import memory_layout
@@ -256,7 +255,8 @@ def verify_files(
     so what a file's verdicts are does not depend on which files a process verified before it. Z3's work on a
     query -- what its resource limit counts -- depends on the terms the process made before (their ids), so
     without it a verdict cut by a deterministic limit could change with the number of cores or with which
-    worker happened to take the file (``loom verify`` isolates; the proofs/ generator runs in one process).
+    worker happened to take the file (``loom verify`` goes further: ``loom.verify.parallel`` runs every checker of
+    every function in a process of its own; the proofs/ generator runs in one process).
 
     A file that fails with a ``LoomError`` is verified again here, in order, so the caller sees the
     same error (the first failing file's) as a sequential run would raise.

@@ -5,11 +5,15 @@ Each unit runs in a process of its own, forked from this one after parsing and l
 terms), so what Z3 does for a unit -- and what its resource limit counts -- never depends on what else a process
 did before: the verdicts are the same with any ``jobs``, and the same when ``shard`` (``--shard I/N``) runs only
 every N-th unit and ``loom report merge`` joins the shards (``loom.verify.shard``). Results come back by unit
-index, so the report's order never depends on which process finished first.
+index, so the report's order never depends on which process finished first. (The units inherit the parent's
+solver state: ``loom verify`` starts from a fresh one; a library caller that verifies again in the same process
+gets the same verdicts, but a witness's values may differ, as they may for ``verify_file``.)
 """
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -20,7 +24,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.verify import registry
 from loom.verify.checkers.base import Facts
-from loom.verify.driver import finish, func_name, functions_to_verify, prepare, run_checker
+from loom.verify.driver import finish, functions_to_verify, prepare, run_checker
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
 
@@ -102,11 +106,23 @@ def _run_unit(unit: Unit) -> Outcome:
     pf: Planned = _RUN["plan"].functions[unit.function]
     checker = registry.load(unit.checker, dict(registry.ENTRIES)[unit.checker], pf.func.loc)
     t0 = time.perf_counter()
+    ctx = pf.ctx
+    if ctx.budget is not None:  # --budget: the function's wall clock runs from when its first unit started
+        ctx = dataclasses.replace(ctx, deadline=_first_start(unit.function, t0) + ctx.budget)
     try:
-        obs = run_checker(checker, pf.func, pf.ctx, pf.facts)
+        obs = run_checker(checker, pf.func, ctx, pf.facts)
     except LoomError as e:
         return e
     return time.perf_counter() - t0, obs
+
+
+def _first_start(function: int, now: float) -> float:
+    """When the first unit of ``function`` started (``now`` if this is it), shared by the run's processes."""
+    starts = _RUN["starts"]
+    with starts.get_lock():
+        if starts[function] == 0.0:
+            starts[function] = now
+        return starts[function]
 
 
 def _pickled_error(e: LoomError) -> LoomError:
@@ -115,6 +131,10 @@ def _pickled_error(e: LoomError) -> LoomError:
 
 
 def _worker(unit: Unit) -> Outcome:
+    # the fork copied the parent's heap mid-run (its pool threads allocate while results come in): collect now,
+    # so when this process's collections free solver terms -- and which term ids Z3 reuses -- depends on the
+    # unit alone, not on when the parent forked it
+    gc.collect()
     got = _run_unit(unit)
     return _pickled_error(got) if isinstance(got, LoomError) else got
 
@@ -123,25 +143,22 @@ def run(p: Plan, units: list[Unit], jobs: int) -> dict[int, Outcome]:
     """Every unit in a fresh forked process, ``jobs`` at a time; outcomes by unit index."""
     if not units:
         return {}
-    if "fork" not in multiprocessing.get_all_start_methods():  # no fork: one process, in order
-        return {u.index: _run_in_place(p, u) for u in units}
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    mp = multiprocessing.get_context("fork") if forked else multiprocessing
     _RUN["plan"] = p
-    # costliest first (a proxy: the function's size), so the last unit to start is a quick one
-    order = sorted(units, key=lambda u: (-_size(p.functions[u.function].func), u.index))
-    pool = multiprocessing.get_context("fork").Pool(max(1, min(jobs, len(units))), maxtasksperchild=1)
+    _RUN["starts"] = mp.Array("d", len(p.functions))  # shared by the workers, all 0.0
     try:
-        done = pool.map(_worker, order, chunksize=1)
-    finally:
-        pool.terminate()
-        pool.join()
-        _RUN.clear()
-    return {u.index: got for u, got in zip(order, done)}
-
-
-def _run_in_place(p: Plan, u: Unit) -> Outcome:
-    _RUN["plan"] = p
-    try:
-        return _run_unit(u)
+        if not forked:  # no fork: one process, in order
+            return {u.index: _run_unit(u) for u in units}
+        # costliest first (a proxy: the function's size), so the last unit to start is a quick one
+        order = sorted(units, key=lambda u: (-_size(p.functions[u.function].func), u.index))
+        pool = mp.Pool(max(1, min(jobs, len(units))), maxtasksperchild=1)
+        try:
+            done = pool.map(_worker, order, chunksize=1)
+        finally:
+            pool.terminate()
+            pool.join()
+        return {u.index: got for u, got in zip(order, done)}
     finally:
         _RUN.clear()
 

@@ -70,7 +70,7 @@ def merge(docs: list[tuple[str, dict]]) -> list[VerifyReport]:
         raise LoomError("no shard to merge", None, MERGE_ERROR)
     for name, d in docs:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
-            raise LoomError(f"not a loom verify shard document (written by `loom verify --shard I/N`)",
+            raise LoomError("not a loom verify shard document (written by `loom verify --shard I/N`)",
                             Location(name, 1, 1), MERGE_ERROR)
     count = docs[0][1]["shard"][1]
     seen = sorted(d["shard"][0] for _, d in docs)
