@@ -139,6 +139,23 @@ class _Builder:
         s = self.sig[v]
         return f"({s}_valid && {s}_ready)"
 
+    @property
+    def same_cycle(self) -> bool:
+        """A token can pass a channel in the cycle it is sent (a transparent FIFO, loom.hdl.buffers): a transfer
+        and one it enables can then fire in one cycle, so a count a condition needs "so far" includes the
+        current cycle's transfer (``upto_now``)."""
+        return any(ch.buffer is not None and ch.buffer.bypass for ch in self.d.channels)
+
+    def upto_now(self, v: Value) -> str:
+        """v's transfers so far: the counter (earlier cycles), plus this cycle's when tokens pass through in one
+        cycle (``same_cycle``)."""
+        n = self.count(v)
+        return f"({n} + {WIDTH}'({self.fire(v)}))" if self.same_cycle else n
+
+    def still_out(self, counter: str, done_fire: str) -> str:
+        """Requests of an outstanding ``counter`` not answered by the end of this cycle's done (``same_cycle``)."""
+        return f"({counter} - {WIDTH}'({done_fire}))" if self.same_cycle else counter
+
     def count(self, v: Value, key: str = "", when: str = "") -> str:
         """A counter of v's transfers (those where ``when`` holds too), from reset."""
         name = f"lm_n{key}_{self.sig[v]}"
@@ -389,7 +406,7 @@ def _memory(b: _Builder, layout, ids: list[str], source: Optional[Operation] = N
             continue
         if fam == "done.postdom":
             outs = [outstanding(x.name) for x in layout.accesses]
-            conds = [f"{o[0]} == '0" for o in outs if o is not None]
+            conds = [f"{b.still_out(o[0], o[2])} == '0" for o in outs if o is not None]
             if conds:
                 _add(b, oid, [f"!done || ({' && '.join(conds)})"], layout.ret,
                      "done fires only after every access of every domain has completed")
@@ -406,7 +423,7 @@ def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str,
     derivable (``loom.hdl.monitors.order``), else mutual exclusion of outstanding requests."""
     shape = order_shape(layout, xa, ya, source)
     if shape.kind == "self":
-        n_req, n_done = b.count(xa.op.results[-1]), b.count(xa.done)
+        n_req, n_done = b.count(xa.op.results[-1]), b.upto_now(xa.done)
         _add(b, oid, [f"!{x[1]} || {n_done} == {n_req}"], xa.op,
              f"program order ({shape.why}): a request of {xa.name} fires only when all its earlier requests "
              "have completed")
@@ -422,7 +439,9 @@ def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str,
                  f"{s.name} of the earlier iterations completed")
             return
     why = shape.why if shape.kind != "seq" else "a branch output of the ctrl chain has no signal to count"
-    conds = [f"!{y[1]} || {x[0]} == '0", f"!{x[1]} || {y[0]} == '0"]
+    conds = [f"!{y[1]} || {b.still_out(x[0], x[2])} == '0", f"!{x[1]} || {b.still_out(y[0], y[2])} == '0"]
+    if b.same_cycle:  # two requests in one cycle: neither waited for the other (a race, not an order)
+        conds.append(f"!({x[1]} && {y[1]})")
     _add(b, oid, conds, ya.op,
          f"mutual exclusion, since the instance correspondence is not derivable ({why}): a request of "
          f"{ya.name} fires only when no request of {xa.name} is outstanding, and vice versa")
@@ -433,8 +452,8 @@ def _branch_counts(b: _Builder, gate) -> Optional[tuple[str, str]]:
     cb, side = gate
     if any(r not in b.sig for r in cb.results):
         return None
-    fired = f"({b.count(cb.results[0])} + {b.count(cb.results[1])})"
-    return fired, b.count(cb.results[side])
+    fired = f"({b.upto_now(cb.results[0])} + {b.upto_now(cb.results[1])})"
+    return fired, b.upto_now(cb.results[side])
 
 
 def _before(b: _Builder, a, ga, p, gp, same: bool) -> Optional[str]:
@@ -449,7 +468,7 @@ def _before(b: _Builder, a, ga, p, gp, same: bool) -> Optional[str]:
         if counts is None:
             return None
         upto = counts[0] if same else f"({counts[0]} - {WIDTH}'d1)"
-    done = b.count(p.done)
+    done = b.upto_now(p.done)
     if gp is None:
         return f"!{req} || {done} >= {upto}"
     counts = _branch_counts(b, gp)
