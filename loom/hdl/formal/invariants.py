@@ -75,7 +75,16 @@ def helper_width(d: "Design") -> int:
     modulo any power of two), a once bound or a sticky flag, so any w is sound; a narrow w keeps the induction
     query small (its modular adders are what the solver's UNSAT proof spends its time on). w exceeds what a
     FIFO can hold (``count``/``ones`` stay exact) and is at least ``MIN_WIDTH``."""
-    return max(MIN_WIDTH, (d.fifo_depth + 1).bit_length() + 1)
+    deepest = max([fifo_depth(d, ch) for ch in d.channels if ch.fifo is not None] or [d.fifo_depth])
+    return max(MIN_WIDTH, (deepest + 1).bit_length() + 1)
+
+
+def fifo_depth(d: "Design", ch: "Channel") -> int:
+    """Slots of channel ch's FIFO: its buffer's (loom.hdl.buffers places and sizes each), else the design's.
+    A transparent FIFO keeps count, pointers and slots as a registered one (a token passing through is pushed
+    and popped in one cycle), so every helper reads both kinds alike."""
+    buf = getattr(ch, "buffer", None)
+    return buf.depth if buf is not None else d.fifo_depth
 
 
 def _is_i1(v: Value) -> bool:
@@ -149,13 +158,18 @@ class _Builder:
             self.add(f"inv_tk_any_{ch.fifo}", f"!{name} || {self.any_sent(ch.value)}", f"{ch.name} taken: sent")
         return name
 
+    def depth(self, ch: "Channel") -> int:
+        """Slots of channel ch's FIFO: its buffer's (loom.hdl.buffers, per channel), else the design's."""
+        return fifo_depth(self.d, ch)
+
     def count(self, ch: "Channel") -> str:
-        aw = max(1, (self.d.fifo_depth - 1).bit_length()) if self.d.fifo_depth > 1 else 1
+        depth = self.depth(ch)
+        aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
         return f"{self.w}'({self._reg(f'lm_q_{ch.fifo}_count', aw + 1, f'{ch.fifo}.count')})"
 
     def ones(self, ch: "Channel") -> str:
         """Tokens carrying 1 that sit in channel ch's FIFO (its slots from the read pointer, count of them)."""
-        depth = self.d.fifo_depth
+        depth = self.depth(ch)
         aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
         cnt = self._reg(f"lm_q_{ch.fifo}_count", aw + 1, f"{ch.fifo}.count")
         rp = self._reg(f"lm_q_{ch.fifo}_rptr", aw, f"{ch.fifo}.rptr")
@@ -172,7 +186,7 @@ class _Builder:
 
     def newest(self, ch: "Channel") -> str:
         """Bit 0 of the token most recently pushed into channel ch (the slot before the write pointer)."""
-        depth = self.d.fifo_depth
+        depth = self.depth(ch)
         aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
         wp = self._reg(f"lm_q_{ch.fifo}_wptr", aw, f"{ch.fifo}.wptr")
         slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
