@@ -152,3 +152,8 @@ def family_of(text: str) -> Optional[str]:
     """The family of the ID ``text``, or None when it is not one."""
     got = ObligationId.try_parse(text)
     return got.family if got is not None else None
+
+
+def oid(family: str, subject: str = "", location: Optional[tuple[int, int]] = None, *params: object) -> str:
+    """The printed ID of ``ObligationId(family, subject, location, params)`` (what checkers put in reports)."""
+    return str(ObligationId(family, subject, location, tuple(str(p) for p in params)))

@@ -65,6 +65,7 @@ import z3
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import MemRefType, NoneType, Type
 from loom.semantics import machine_for
+from loom.verify.ids import oid as obligation_id
 from loom.verify.lengths.idioms import find_cmerge_loops, find_primed_selects
 from loom.semantics.expr import TOKEN, Apply, Const, Expr, ports_read, registers_read
 from loom.semantics.functions import MEMORY_DIM, MEMORY_READ, compile_expr
@@ -1314,7 +1315,8 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     k = ctx.bmc_k
     how = dict(method="simulation", rule="explicit-control exploration")
     if not func.regions or len(func.regions[0].blocks) != 1:
-        return [Obligation(f"bmc.K{k}.deadlock", "bmc", "unknown", 0.0, "the function has no single-block body",
+        return [Obligation(obligation_id("bmc.deadlock", "", None, k), "bmc", "unknown", 0.0,
+                           "the function has no single-block body",
                            loc=func.loc, **how)]
     budget = _budget(ctx)
     if ctx.progress is not None:
@@ -1322,7 +1324,8 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     res = explore(func, k, budget, assumptions=ctx.assumptions, rlimit=ctx.rlimit, max_states=ctx.max_states,
                   max_units=ctx.bmc_rlimit)
     note = "not a single SMT query: an explicit-control exploration, each branch decided by z3"
-    ids = {"deadlock": f"bmc.K{k}.deadlock", "residual": f"bmc.K{k}.residual"}
+    ids = {"deadlock": obligation_id("bmc.deadlock", "", None, k),
+           "residual": obligation_id("bmc.residual", "", None, k)}
     if res.status == "violation":
         cex = {"bound": res.bound, "kind": res.kind, "arguments": res.arguments, "report": res.detail}
         hit = "residual" if res.kind == "residual" else "deadlock"
@@ -1331,7 +1334,7 @@ def check_bmc(func: Operation, ctx: VerifyContext) -> list[Obligation]:
         if res.kind == "livelock":
             cex["schedule"] = res.schedule
             cycle = "; ".join(res.schedule[:12]) + (" ..." if len(res.schedule) > 12 else "")
-            out.append(Obligation(f"bmc.K{k}.livelock", "bmc", "refuted", res.seconds,
+            out.append(Obligation(obligation_id("bmc.livelock", "", None, k), "bmc", "refuted", res.seconds,
                                   f"{res.detail}{args}: {cycle}", cex, func.loc, None, res.bound,
                                   nature="behaviour", **how))
             for key in ("deadlock", "residual"):

@@ -24,6 +24,7 @@ import z3
 from loom.ir.core import Operation
 from loom.semantics import describe, machine_for
 from loom.semantics.machine import Machine
+from loom.verify.ids import oid as obligation_id
 from loom.verify.lemmas.contracts import contracts_for, family
 from loom.verify.lemmas.induction import prove
 from loom.verify.obligation import Obligation, VerifyContext
@@ -104,7 +105,7 @@ def lemma_obligations(
 def termination_obligation(machine: Machine, ctx: VerifyContext, name: str, loc=None) -> Obligation:
     """``fsm.stream[<op>,<cond>].terminates``: the activation ends under the stated precondition."""
     step_op, cond = stream_variant(machine)
-    oid = f"fsm.{family(machine)}.terminates"
+    oid = obligation_id("fsm", family(machine), None, "terminates")
     term = TERMINATION.get((step_op, cond))
     if term is None:
         return Obligation(
@@ -289,7 +290,7 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
         names = value_name_map(func, [op.results[0] for op, _ in streams])
         ana = OperandAnalysis(func, arg_name_map(func))
         for op, m in streams:
-            oid = f"fsm.stream.pre.{names[op.results[0]]}"
+            oid = obligation_id("fsm.stream.pre", names[op.results[0]])
             _progress(ctx, oid)
             try:
                 out.append(stream_precondition(op, m, ana, ctx, oid, source))
@@ -310,6 +311,6 @@ def _guarded_lemmas(m: Machine, ctx: VerifyContext, name: str, op: Operation,
 
 def _unknown_lemmas(m: Machine, op: Operation, why: str) -> list[Obligation]:
     """Every lemma of table ``m`` as ``unknown`` with reason ``why`` (listed, never dropped)."""
-    ids = [c.id for c in contracts_for(m)] + ([f"fsm.{family(m)}.terminates"]
+    ids = [c.id for c in contracts_for(m)] + ([obligation_id("fsm", family(m), None, "terminates")]
                                              if m.op_name == "dataflow.stream" else [])
     return [Obligation(i, "fsm", "unknown", 0.0, why, None, op.loc, method="none") for i in ids]

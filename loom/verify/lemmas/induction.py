@@ -24,6 +24,7 @@ from typing import Callable, Mapping, Optional, Union
 import z3
 
 from loom.semantics.machine import Machine
+from loom.verify.ids import oid as obligation_id
 from loom.verify.solve import (
     DEFAULT_RLIMIT,
     ScopedChecks,
@@ -102,7 +103,7 @@ class Contract:
 
     @property
     def id(self) -> str:
-        return f"fsm.{self.family}.{self.prop}"
+        return obligation_id("fsm", self.family, None, self.prop)
 
 
 @dataclass

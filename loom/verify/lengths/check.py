@@ -30,6 +30,7 @@ import z3
 
 from loom.ir.core import Operation, Value
 from loom.sim.names import value_name_map
+from loom.verify.ids import oid as obligation_id
 from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
 from loom.verify.lengths.logic import Logic
 from loom.verify.lengths.inference import Check, Typing, infer
@@ -75,7 +76,8 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
 def check_lengths(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     """Obligations ``len.*``, ``balance.*`` and ``class.*`` of one handshake.func."""
     if not func.regions or len(func.regions[0].blocks) != 1:
-        return [Obligation("balance.body", "balance", "unknown", 0.0, "the function has no single-block body to "
+        return [Obligation(obligation_id("balance", "body"), "balance", "unknown", 0.0,
+                           "the function has no single-block body to "
                            "analyse (a declaration?)", loc=func.loc)]
     a = analyze(func, ctx)
     return obligations(a, ctx)
@@ -138,14 +140,14 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 f"N_{lp.name} trues then one false") if lp.kind == "for" else (
             f"while loop opened by {lp.op.name} {a.names.get(lp.op.results[0], '?')}: its condition carries "
             f"N_{lp.name}+1 tokens per activation, N_{lp.name} trues then one false")
-        out.append(_obligation(a, ctx, f"len.{lp.name}.raw", "length", lp.op, what, raw,
+        out.append(_obligation(a, ctx, obligation_id("len.raw", lp.name), "length", lp.op, what, raw,
                                typing.unknown.get(lp.op)))
         gates = by_loop.get((lp.index, "len.after_cond"))
         if gates:
             gop = gates[0].op
             what = (f"gate {a.names.get(gop.results[1], '?')}: after_value/after_cond carry N_{lp.name} tokens "
                     "per activation (nothing when the loop runs 0 times)")
-            out.append(_obligation(a, ctx, f"len.{lp.name}.after_cond", "length", gop, what, gates,
+            out.append(_obligation(a, ctx, obligation_id("len.after_cond", lp.name), "length", gop, what, gates,
                                    typing.unknown.get(gop)))
     seen_unknown: set[Operation] = set()
     for oid, op in balance_targets(a):
@@ -157,7 +159,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
     rest = [op for op in typing.untyped if op not in seen_unknown and op not in typing.unknown]
     if rest:
         names = ", ".join(f"{op.name} at {op.loc}" for op in rest[:5]) + (" ..." if len(rest) > 5 else "")
-        out.append(Obligation("balance.untyped", "balance", "unknown", 0.0,
+        out.append(Obligation(obligation_id("balance", "untyped"), "balance", "unknown", 0.0,
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc, method="none"))
     out.extend(_classes(a, ctx))
@@ -180,18 +182,19 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         cex["replay"] = run = replay_divergence(a.typing.func, args, a.names.get(cond_v, "") if cond_v else "")
         text = f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}"
         if run.get("status") != "error" or run.get("code") != "RT_SIM_STEP_LIMIT":
-            out.append(Obligation(f"len.{loop.name}.terminates", "length", "unknown", 0.0,
+            out.append(Obligation(obligation_id("len.terminates", loop.name), "length", "unknown", 0.0,
                                   f"{text} -- but the token simulator on those arguments {run.get('why', '?')}", cex,
                                   opener.loc, method="typing rule", rule=f"{rule} (not replayed)"))
             continue
-        out.append(Obligation(f"len.{loop.name}.terminates", "length", "refuted", 0.0, text, cex, opener.loc,
+        out.append(Obligation(obligation_id("len.terminates", loop.name), "length", "refuted", 0.0, text, cex,
+                              opener.loc,
                               method="typing rule", rule=rule, nature="behaviour"))
     for loop, rank in typing.ranked.items():
         opener = a.names.get(loop.op.results[0], "?")
         inv = " and ".join(rank.invariant)
         under = f" and the inductive invariant {inv}" if inv else ""
         out.append(Obligation(
-            f"len.{loop.name}.terminates", "length", "proved", rank.seconds,
+            obligation_id("len.terminates", loop.name), "length", "proved", rank.seconds,
             f"while loop {loop.name} (opened by {loop.op.name} {opener}) ends: under its condition{under} the "
             f"rank {rank.text} (computed without wrap-around) is non-negative and strictly decreases at every "
             "iteration (z3, one query)", None, loop.op.loc, to_smt2(rank.query) if ctx.want_smt2 else None,
@@ -243,7 +246,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         opener = a.names.get(loop.op.results[0], "?") if loop.op.results else loop.op.name
         asked, secs = typing.tried.get(loop, (0, 0.0))
         out.append(Obligation(
-            f"len.{loop.name}.terminates", "length", "assumed", secs,
+            obligation_id("len.terminates", loop.name), "length", "assumed", secs,
             f"while loop {loop.name} (opened by {loop.op.name} {opener}) is assumed to end: its termination "
             "depends on data and is not proved (the obligations that count its trips hold if it ends: partial "
             "correctness): no ranking function was proved from its condition's comparisons, no control state "
@@ -274,10 +277,10 @@ def _diverges(a: LengthAnalysis, loop: Loop, opener: Operation, rec: Recurrence)
     detail = (f"while loop {loop.name} (opened by {opener.name} {name}) never ends: {why}"
               + (f"; control state {stem}, ..." if stem else ""))
     if run.get("status") != "error" or run.get("code") != "RT_SIM_STEP_LIMIT":
-        return Obligation(f"len.{loop.name}.terminates", "length", "unknown", rec.seconds,
+        return Obligation(obligation_id("len.terminates", loop.name), "length", "unknown", rec.seconds,
                           detail + f" -- but the token simulator on those arguments {run.get('why', '?')}", cex,
                           opener.loc, method="smt", rule="closed recurrence set (not replayed)")
-    return Obligation(f"len.{loop.name}.terminates", "length", "refuted", rec.seconds,
+    return Obligation(obligation_id("len.terminates", loop.name), "length", "refuted", rec.seconds,
                       detail + f"; the token simulator {run['why']}", cex, opener.loc, method="smt",
                       rule="closed recurrence set", nature="behaviour")
 
@@ -385,7 +388,7 @@ def balance_targets(a: LengthAnalysis) -> list[tuple[str, Operation]]:
             continue  # stream/gate: covered by len.* obligations
         if not has and op not in a.typing.unknown:
             continue
-        out.append(("balance." + _op_name(op, a.names, counter), op))
+        out.append((obligation_id("balance", _op_name(op, a.names, counter)), op))
     return out
 
 
@@ -544,18 +547,18 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             done.add(r)
             if r in consumers and t is not None:
                 cls, text = describe(t.clock, typing.cond_names, a.logic.free)
-                out.append(_obligation(a, ctx, f"class.{name}", "length", op, f"{name}: {cls}: {text}; "
+                out.append(_obligation(a, ctx, obligation_id("class", name), "length", op, f"{name}: {cls}: {text}; "
                                        "consumed only by loop structures", consumers[r], None))
                 continue
             if op in typing.forever:
                 run = replay_forever(typing.func)
                 if not run.pop("shown"):
-                    out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
+                    out.append(Obligation(obligation_id("class", name), "length", "unknown", 0.0,
                                           f"{name}: the stream never stops: {typing.forever[op]} -- but the token "
                                           f"simulator does not show it: {run['why']}", loc=op.loc,
                                           method="typing rule", rule="stream that never stops, not shown by a run"))
                     continue
-                out.append(Obligation(f"class.{name}", "length", "refuted", 0.0,
+                out.append(Obligation(obligation_id("class", name), "length", "refuted", 0.0,
                                       f"{name}: the stream never stops: {typing.forever[op]}",
                                       {"op": op.name, "loc": str(op.loc), "channel": name, "arguments": {},
                                        "reason": typing.forever[op], "replay": run}, op.loc,
@@ -564,13 +567,13 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                 continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")
-                out.append(Obligation(f"class.{name}", "length", "unknown", 0.0,
+                out.append(Obligation(obligation_id("class", name), "length", "unknown", 0.0,
                                       f"{name}: length not derived ({why})", loc=op.loc, method="none"))
                 continue
             cls, text = describe(t.clock, typing.cond_names, a.logic.free)
             # derived by the clock calculus's rules (no query: the old script compared the clock with
             # itself, which the simplifier reduces to false)
-            out.append(Obligation(f"class.{name}", "length", "proved", 0.0, f"{name}: {cls}: {text}",
+            out.append(Obligation(obligation_id("class", name), "length", "proved", 0.0, f"{name}: {cls}: {text}",
                                   loc=op.loc, method="typing rule", rule=f"clock of {op.name}"))
     for v, checks in consumers.items():
         if v in done:
@@ -579,6 +582,7 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         t = typing.types[v]
         cls, text = describe(t.clock, typing.cond_names, a.logic.free)
         owner = v.op if hasattr(v, "op") else checks[0].op
-        out.append(_obligation(a, ctx, f"class.{name}", "length", owner, f"{name}: {cls}: {text}; consumed only by "
+        out.append(_obligation(a, ctx, obligation_id("class", name), "length", owner,
+                               f"{name}: {cls}: {text}; consumed only by "
                                "loop structures", checks, None))
     return out

@@ -52,6 +52,7 @@ from loom.ir.attributes import IntegerAttr
 from loom.ir.core import Operation, OpResult, Value
 from loom.ir.location import Location
 from loom.semantics.handshake_ops import copied_value, is_copy
+from loom.verify.ids import oid as obligation_id
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.solve import QuerySession, conjunction, disjunction
 from loom.verify.memory.structure import (
@@ -735,7 +736,7 @@ def domain_order(
     except Unrecognized as e:
         return [
             Obligation(
-                f"mem.{D}.order",
+                obligation_id("mem.order", D),
                 "memory",
                 "unknown",
                 time.perf_counter() - t0,
@@ -768,9 +769,9 @@ def domain_order(
         t_batch = time.perf_counter()
         x, y = batch[0]
         oid = (
-            f"mem.{D}.order.{x.name}<{y.name}"
+            obligation_id("mem.order.pair", D, None, x.name, y.name)
             if len(batch) == 1
-            else f"mem.{D}.order[{x.name}<{y.name}..{batch[-1][0].name}<{batch[-1][1].name}]"
+            else obligation_id("mem.order.batch", D, None, x.name, y.name, batch[-1][0].name, batch[-1][1].name)
         )
         if ctx.progress is not None:
             ctx.progress(oid)
@@ -917,7 +918,7 @@ def check_memory_order(
                     shared = (probe.taint, probe.reach)
                 out += domain_order(layout, d, names, ctx, keys, note, shared)
             except Exception as e:  # noqa: BLE001 - one domain's crash must not hide the other domains
-                out.append(Obligation(f"mem.{d.name}.order", "memory", "unknown", 0.0,
+                out.append(Obligation(obligation_id("mem.order", d.name), "memory", "unknown", 0.0,
                                       f"not decided: the check crashed: {type(e).__name__}: {e}", None,
                                       d.mem.loc, method="none"))
     return out

@@ -35,6 +35,7 @@ from typing import Iterable, Optional
 from loom.ir.attributes import IntegerAttr, SymbolRefAttr
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.types import MemRefType, NoneType
+from loom.verify.ids import oid as obligation_id
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.lemmas.operands import arg_name_map
 
@@ -341,7 +342,7 @@ def access_obligations(layout: Layout, names: dict[Value, str]) -> list[Obligati
                     f"(it derives from {names.get(bad, '?')})"
                 )
         dom = a.domain.name if a.domain is not None else "-"
-        oid = f"mem.access.{a.name}"
+        oid = obligation_id("mem.access", a.name)
         if problems:
             out.append(
                 Obligation(
@@ -392,12 +393,14 @@ def independence_obligations(layout: Layout, names: dict[Value, str]) -> list[Ob
         for x, y in pairs:
             key = tuple(sorted((x, y)))
             out.append(
-                _indep(f"mem.indep.{x}|{y}", crossings.get(key), x, y, seconds / max(1, len(pairs)), layout)
+                _indep(obligation_id("mem.indep", x, None, y), crossings.get(key), x, y,
+                       seconds / max(1, len(pairs)), layout)
             )
     else:
         for x in doms:
             found = [m for k, ms in crossings.items() if x in k for m in ms]
-            out.append(_indep(f"mem.indep.{x}|*", found or None, x, "*", seconds / len(doms), layout))
+            out.append(_indep(obligation_id("mem.indep", x, None, "*"), found or None, x, "*", seconds / len(doms),
+                              layout))
     return out
 
 
@@ -606,7 +609,7 @@ def alias_obligations(layout: Layout) -> list[Obligation]:
             continue
         names = [d.name for d in doms]
         stores = [f"{a.name} of {d.name}" for d in doms for a in d.accesses if a.kind == "store"]
-        oid = f"mem.alias.{names[0]}"
+        oid = obligation_id("mem.alias", names[0])
         seconds = time.perf_counter() - t0
         where = " and ".join(names)
         if not stores:

@@ -29,6 +29,7 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.lower.expand_copy import COPY_MARK
 from loom.semantics.undefined import ub_rules
+from loom.verify.ids import oid as obligation_id
 from loom.verify.refine.model import Ctx, Frame, Unsupported, bv64, dim_term, source_position
 from loom.verify.refine.scf import ScfModel, View, _groups, _mixed, expand_sizes
 
@@ -57,7 +58,7 @@ class Site:
     @property
     def oid(self) -> str:
         loc = source_position(self.op.loc)
-        return f"safe.{(self.op_name or self.op.name).split('.', 1)[-1]}@{loc.line}:{loc.col}.{self.what}"
+        return obligation_id("safe", (self.op_name or self.op.name).split(".", 1)[-1], (loc.line, loc.col), self.what)
 
 
 @dataclass(eq=False)
