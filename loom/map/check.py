@@ -283,7 +283,7 @@ def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], re
             if w != want:
                 rep.add("C6", f"{m.name} region {r} is {w}, but %{nid} needs {want}")
                 continue
-            for tag in range(w[1], w[2] + 1):
+            for tag in range(w[1], w[2]):
                 if tag in taken:
                     rep.add("C4", f"{m.name}: tag {tag} belongs to regions {taken[tag]} and {r} (a tagged request "
                                   "would reach two software memories)")

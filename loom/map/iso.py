@@ -72,7 +72,7 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
             w = words[5 * r: 5 * r + 5]
             if w[0]:  # one node per valid region, labelled with its record, tags counted from its first
                 nodes[(m.name, r)] = ("mem", m.kind, (w[0], 0, w[2] - w[1], w[3], w[4]))
-                for tag in range(w[1], w[2] + 1):
+                for tag in range(w[1], w[2]):
                     region_of.setdefault((m.name, tag), (r, w[1]))
     edges: dict[tuple[Any, Any], list[tuple]] = {}
 

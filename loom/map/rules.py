@@ -255,8 +255,9 @@ def elem_size_log2(m: MemRefType) -> int:
 
 def region_words(node: DNode, start: int = 0) -> list[int]:
     """The five region words (valid, start_tag, end_tag, addr_offset, elem_size_log2) of the region a software
-    memory occupies from tag ``start`` (addr_offset 0: the host programs the base)."""
-    return [1, start, start + mem_tags(node) - 1, 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
+    memory occupies from tag ``start`` (addr_offset 0: the host programs the base). The end is exclusive, as
+    upstream's mapper writes it (its multi-extmemory test expects [1, 0, 1, 0, 2] for a one-lane region)."""
+    return [1, start, start + mem_tags(node), 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- compound function units
