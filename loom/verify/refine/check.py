@@ -39,6 +39,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.mlir import value_names
 from loom.ir.types import IndexType, IntegerType, MemRefType
+from loom.verify.ids import oid as obligation_id
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.dfg import DfgModel
@@ -489,7 +490,7 @@ class Refinement:
             if f.side != "scf" or self.irrelevant(f):
                 continue
             first = _at_init(f, f.cont) if f.cont is not None else None
-            oid = f"refine.loop@{_at(f)}"
+            oid = obligation_id("refine.at", "loop", _at(f))
             if first is None:
                 self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
                 continue
@@ -510,13 +511,14 @@ class Refinement:
                 self.unknown(oid, f"{f.name} cannot be related to the DFG: {why}", f.op.loc)
         for lp in self.loop_pairs():
             s, d = lp.s, lp.d
-            oid = f"refine.loop@{_at(s)}"
+            oid = obligation_id("refine.at", "loop", _at(s))
             rel = ", ".join(r.text for r in lp.relation) or "nothing"
             if s.cont is None or d.cont is None:
-                self.unknown(f"{oid}.cond", f"no continue condition for {s.name}: {s.why_not or d.why_not}", s.op.loc)
+                self.unknown(obligation_id("refine.loop", "", _at(s), "cond"),
+                             f"no continue condition for {s.name}: {s.why_not or d.why_not}", s.op.loc)
             else:
                 raw = self.context(lp, "raw")
-                self.emit(f"{oid}.cond", raw, s.cont == d.cont, s.op.loc,
+                self.emit(obligation_id("refine.loop", "", _at(s), "cond"), raw, s.cont == d.cont, s.op.loc,
                           f"the DFG loop continues exactly when {s.name} does (state related: {rel})",
                           {"DFG continues": (d.cont,), "source continues": (s.cont,)})
             outer = self.outer(lp)
@@ -525,11 +527,12 @@ class Refinement:
             if d.raw_events or s.raw_events:
                 goal = d.pc == s.pc
             elif fd is None or fs is None:
-                self.unknown(f"{oid}.activation", f"the first continue condition of {s.name} is not known", s.op.loc)
+                self.unknown(obligation_id("refine.loop", "", _at(s), "activation"),
+                             f"the first continue condition of {s.name} is not known", s.op.loc)
                 continue
             else:
                 goal = z3.And(z3.Implies(z3.And(d.pc, fd), s.pc), z3.Implies(z3.And(s.pc, fs), d.pc))
-            self.emit(f"{oid}.activation", outer, goal, s.op.loc,
+            self.emit(obligation_id("refine.loop", "", _at(s), "activation"), outer, goal, s.op.loc,
                       f"the DFG runs {s.name} whenever the source runs an iteration of it, and only then",
                       {"DFG starts it": (d.pc,), "source starts it": (s.pc,)})
 
@@ -610,7 +613,8 @@ class Refinement:
         for key in sorted(set(src) | set(dfg), key=_event_order):
             ss, ds = src.get(key, []), dfg.get(key, [])
             kind = key[0]
-            oid = f"refine.result{key[1]}" if kind == "result" else f"refine.{kind}@{key[1].line}:{key[1].col}"
+            oid = (obligation_id("refine.result", "", None, key[1]) if kind == "result"
+                   else obligation_id("refine.at", kind, (key[1].line, key[1].col)))
             loc = ss[0].op.loc if ss else ds[0].op.loc
             if len(ss) > 1 or len(ds) > 1:
                 self.unknown(oid, f"{len(ss)} source and {len(ds)} DFG {kind}s share this location", loc)
@@ -791,8 +795,9 @@ def _bound(sv: StateVar, kind: str, x: z3.ExprRef) -> z3.BoolRef:
     return x >= sv.init if kind == "sge" else z3.UGE(x, sv.init)
 
 
-def _at(f: Frame) -> str:
-    return f"{f.loc.line}:{f.loc.col}"
+def _at(f: Frame) -> tuple[int, int]:
+    """The source line and column of loop ``f`` (the location of its ``refine.loop@L:C`` IDs)."""
+    return f.loc.line, f.loc.col
 
 
 def _at_init(f: Frame, term: z3.BoolRef) -> Optional[z3.BoolRef]:
