@@ -35,7 +35,7 @@ from typing import Iterable, Optional
 from loom.ir.attributes import IntegerAttr, SymbolRefAttr
 from loom.ir.core import BlockArgument, Operation, OpResult, Value
 from loom.ir.types import MemRefType, NoneType
-from loom.verify.ids import oid as obligation_id
+from loom.verify.ids import family_of, oid as obligation_id
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.lemmas.operands import arg_name_map
 
@@ -472,7 +472,7 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
     seconds = time.perf_counter() - t0
     if not problems:
         return Obligation(
-            "done.postdom",
+            obligation_id("done.postdom"),
             "structure",
             "proved",
             seconds,
@@ -485,7 +485,7 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
         f"done of {a.name} ({a.domain.name}) can reach {names.get(p[-1], '?')}, {w}" for a, (p, w) in problems
     ]
     return Obligation(
-        "done.postdom",
+        obligation_id("done.postdom"),
         "structure",
         "refuted",
         seconds,
@@ -578,16 +578,19 @@ def check_structure(func: Operation, ctx: VerifyContext, layout: Optional[Layout
     for o in out:
         o.method, o.rule = "graph", _check_name(o.id)
         if o.status == "refuted":  # a race is a behaviour; the other checks are rules of the memory spec
-            o.nature = "behaviour" if o.id.startswith("mem.alias.") else "spec rule"
+            o.nature = "behaviour" if family_of(o.id) == "mem.alias" else "spec rule"
     return out
+
+
+_CHECK_NAMES = {"mem.access": "access invariants", "mem.indep": "domain independence",
+                "mem.alias": "one ctrl-done network per buffer", "done.postdom": "done postdominance"}
 
 
 def _check_name(oid: str) -> str:
     """The graph check behind a structural obligation id."""
-    for prefix, name in (("mem.access.", "access invariants"), ("mem.indep.", "domain independence"),
-                         ("mem.alias.", "one ctrl-done network per buffer"), ("done.postdom", "done postdominance")):
-        if oid.startswith(prefix):
-            return name
+    name = _CHECK_NAMES.get(family_of(oid) or "")
+    if name is not None:
+        return name
     return "ctrl-done structure"
 
 
