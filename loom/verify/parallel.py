@@ -131,9 +131,9 @@ def _pickled_error(e: LoomError) -> LoomError:
 
 
 def _worker(unit: Unit) -> Outcome:
-    # the fork copied the parent's heap mid-run (its pool threads allocate while results come in): collect now,
-    # so when this process's collections free solver terms -- and which term ids Z3 reuses -- depends on the
-    # unit alone, not on when the parent forked it
+    # the fork copied the parent's heap mid-run (its pool threads allocate while results come in): collect now
+    # (the plan itself is frozen, so this is quick), so when this process's collections free solver terms -- and
+    # which term ids Z3 reuses -- depends on the unit alone, not on when the parent forked it
     gc.collect()
     got = _run_unit(unit)
     return _pickled_error(got) if isinstance(got, LoomError) else got
@@ -152,12 +152,15 @@ def run(p: Plan, units: list[Unit], jobs: int) -> dict[int, Outcome]:
             return {u.index: _run_unit(u) for u in units}
         # costliest first (a proxy: the function's size), so the last unit to start is a quick one
         order = sorted(units, key=lambda u: (-_size(p.functions[u.function].func), u.index))
+        gc.collect()
+        gc.freeze()  # what the plan built is never garbage: a worker's collections need not scan it
         pool = mp.Pool(max(1, min(jobs, len(units))), maxtasksperchild=1)
         try:
             done = pool.map(_worker, order, chunksize=1)
         finally:
             pool.terminate()
             pool.join()
+            gc.unfreeze()
         return {u.index: got for u, got in zip(order, done)}
     finally:
         _RUN.clear()
