@@ -8,7 +8,6 @@ the member parameters); ``loom sim`` of the SCF stage, and of the DFG when there
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 import sys
