@@ -13,8 +13,10 @@ driver ``main`` in the same file; the harness renames it):
    used: the interpreter checks every access, so the native run of the same inputs is defined.
 3. Native: gcc -O0 -ffp-contract=off of a generated harness that includes the kernel; its arrays and result
    must equal ``loom sim`` of the SCF stage (``native-equal-scf``) and of the DFG (``native-equal``) exactly.
-4. ``--rtl``: ``loom sim --rtl`` of the DFG (iverilog, ``LOOM_RTL_SIM=iverilog``) must print the DFG's values.
-5. ``--map``: ``loom map`` onto ``loom adg mesh`` meshes, the smallest square that holds the DFG's op nodes
+4. ``--verify``: ``loom verify`` (no assumptions): its counts, and any refuted obligation that is not a
+   safety one whose witness replayed in the interpreter.
+5. ``--rtl``: ``loom sim --rtl`` of the DFG (iverilog, ``LOOM_RTL_SIM=iverilog``) must print the DFG's values.
+6. ``--map``: ``loom map`` onto ``loom adg mesh`` meshes, the smallest square that holds the DFG's op nodes
    first, growing while the only complaint is room.
 
 Prints one line per kernel and the counts. Each kernel runs in its own process (``one`` subcommand) with a
@@ -310,8 +312,22 @@ class Record(dict):
         print(json.dumps(self), flush=True)
 
 
+def verify_summary(path: Path, func: str, inc: list[str]) -> str:
+    """``loom verify FILE --func F`` (no assumptions): its count line, and which refuted obligations are not
+    safety ones whose witness replayed (those would be wrong code, not inputs the kernel does not expect)."""
+    code, out, err = run_cli(["verify", str(path), "--func", func, *inc, "-q"])
+    lines = out.splitlines()
+    count = next((line.strip() for line in lines if re.match(r"\s*\d+ obligations:", line)), None)
+    if count is None:
+        return "failed: " + ((err.strip().splitlines() or [f"exit {code}"])[0])
+    refuted = [line.split()[1] for line in lines if line.strip().startswith("REFUTED")]
+    odd = [r for r in refuted if not r.startswith("safe.")
+           or "witness replayed" not in next(x for x in lines if r in x)]
+    return count + (f"; refuted beyond replayed safety: {', '.join(odd)}" if odd else "")
+
+
 def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int,
-        map_budget: float | None = None) -> dict:
+        map_budget: float | None = None, do_verify: bool = False) -> dict:
     """Everything for one kernel, as a JSON-able dict."""
     rec: dict = Record(file=str(path), func=func)
     inc = [a for d in includes for a in ("-I", d)]
@@ -379,6 +395,8 @@ def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, see
             got_rtl, why = loom_sim(dfg, func, inputs_file, ["--rtl"])
             rec["rtl"] = (f"failed: {why}" if got_rtl is None else
                           "agrees" if not differs(got_dfg, got_rtl) else f"differs: {differs(got_dfg, got_rtl)}")
+        if do_verify:
+            rec["verify"] = verify_summary(path, func, inc)
         if do_map:
             rec["map"] = try_map(dfg, scf, func, sum(p.array for p in params), work, map_budget)
     return rec
@@ -403,6 +421,7 @@ def run_one(args, path: Path, func: str) -> dict:
     cmd += [a for d in args.include for a in ("-I", d)]
     cmd += ["--rtl"] if args.rtl else []
     cmd += ["--map"] if args.map else []
+    cmd += ["--verify"] if args.verify else []
     cmd += ["--map-budget", str(args.map_budget)] if args.map_budget else []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     timeout = False
@@ -472,6 +491,7 @@ def main() -> None:
         s.add_argument("-I", dest="include", action="append", default=[])
         s.add_argument("--rtl", action="store_true")
         s.add_argument("--map", action="store_true")
+        s.add_argument("--verify", action="store_true", help="loom verify each kernel (no assumptions)")
         s.add_argument("--seed", type=int, default=1)
         s.add_argument("--map-budget", type=float, default=None,
                        help="loom map --budget: wall-clock seconds of placement retries per mesh")
@@ -479,7 +499,7 @@ def main() -> None:
     if args.what == "all" and not args.suffix:
         args.suffix = [".c"]
     if args.what == "one":
-        one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget)
+        one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget, args.verify)
         return
     previous: list[dict] = json.loads(args.retry.read_text()) if args.retry else []
     files = sorted({p for q in args.paths for p in ([Path(q)] if Path(q).is_file() else
