@@ -92,3 +92,14 @@ def test_refused_forms_are_located(tmp_path):
         code, out, err = c_corpus.run_cli(["compile", str(path), "-o", str(tmp_path / "out")])
         assert code == 2 and out == "", err
         assert err.count("\n") == 1 and "[CPL_C_UNSUPPORTED]" in err and f"{name}:{line}:" in err, err
+
+
+def test_the_comparison_sees_differences_and_equal_nans():
+    """The corpus tool's comparison: a NaN equals a NaN (C prints any NaN as nan, loom's JSON as "nan"), a
+    differing element or result is named with its position."""
+    nan = float("nan")
+    a = {"results": [nan], "memrefs": {"y": [1.0, nan]}}
+    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.0, nan]}}) == ""
+    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.5, nan]}}).startswith("y[0]: 1.0 != 1.5")
+    assert c_corpus.differs(a, {"results": [0.0], "memrefs": {"y": [1.0, nan]}}).startswith("result")
+    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.0]}}) == "y: lengths differ"
