@@ -80,7 +80,7 @@ class HeapRules:
         if pred not in ("eq", "ne"):
             raise self.em.error(f"ordering a pointer against NULL ({pred}) is not supported")
         for o, is_null in zip(ops[:2], nulls):
-            if not is_null:
+            if not is_null and not (o.value_kind.name == "argument" and o.name in self.records):
                 self.ptr(o)
         self.em.emit(f"{self.define(ins, 'i1')} = arith.constant {'true' if pred == 'ne' else 'false'}")
         return True

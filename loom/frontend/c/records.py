@@ -87,6 +87,8 @@ class RecordRules:
                     used.setdefault(k, []).append(ins.name)
                 elif ins.opcode == "load" and _is_arg(ops[0], arg):
                     used.setdefault(0, []).append(arg.name)
+                elif ins.opcode == "icmp" and any(o.value_kind.name == "constant_pointer_null" for o in ops):
+                    continue  # `if (!g) return`: a struct parameter is never null (heap.null_compare)
                 elif any(_is_arg(o, arg) for o in ops):
                     raise em.error(f"parameter '{arg.name}' (a struct) is used other than by reading its members")
         rec = Record(arg.name, type_name, {})

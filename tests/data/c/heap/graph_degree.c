@@ -12,6 +12,8 @@ static int degree(const graph_t *g, int v) { return g->row_ptr[v + 1] - g->row_p
 
 long long graph_degree(const graph_t *g, int *deg) {
   long long total = 0;
+  if (!g || !g->row_ptr)
+    return -1;
   int *seen = (int *)calloc(8, sizeof(int));
   for (int v = 0; v < g->num_vertices; v++) {
     int d = degree(g, v);
