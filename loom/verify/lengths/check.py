@@ -106,12 +106,13 @@ def describe(clock: "Clock | AnyClock", cond_names: TermMap, free: Optional[Free
         elif ids == sorted([lp.cont.get_id(), lp.after.get_id()]):
             cls, text = "body-but-last", f"N_{lp.name}-1{act} (all iterations but the last)"
         else:
-            names = ", ".join(_cond_text(c, cond_names) for c in inner)
+            names = ", ".join(sorted(_cond_text(c, cond_names) for c in inner))  # by text: not by term ids
             cls, text = "sub", f"iterations of {lp.name} where {names}"
         if len(clock.levels) > 1:
             text += " inside " + " inside ".join(x.name for x in reversed(clock.levels[:-1]))
     if outer:
-        text += " when " + " and ".join(_cond_text(c, cond_names) for c in outer)
+        # by text, not in the terms' order: their ids depend on what the process built before (another checker)
+        text += " when " + " and ".join(sorted(_cond_text(c, cond_names) for c in outer))
     return cls, text
 
 
