@@ -440,7 +440,7 @@ def _order(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str,
             return
     why = shape.why if shape.kind != "seq" else "a branch output of the ctrl chain has no signal to count"
     conds = [f"!{y[1]} || {b.still_out(x[0], x[2])} == '0", f"!{x[1]} || {b.still_out(y[0], y[2])} == '0"]
-    if b.same_cycle:  # two requests in one cycle: neither waited for the other (a race, not an order)
+    if b.same_cycle and xa is not ya:  # two requests in one cycle: neither waited for the other (a race)
         conds.append(f"!({x[1]} && {y[1]})")
     _add(b, oid, conds, ya.op,
          f"mutual exclusion, since the instance correspondence is not derivable ({why}): a request of "
