@@ -68,6 +68,16 @@ def test_prove_project_frees_the_datapath_and_tries_len_and_balance():
 
 
 
+def test_branches_of_a_once_guard_carry_at_most_one_token():
+    """saxpy: the cond_br branches on the once guard (ctrl_t, a_t, ...) and the constants they fire carry at most
+    one token each (``_at_most_once``), so their counters cannot wrap; a loop-carried value is never bounded."""
+    top = _inv("saxpy").files["saxpy.sv"]
+    once = set(re.findall(r"`LOOM_ASSERT_ALWAYS\(inv_once_(v_\w+), lm_p_\1 <= ", top))
+    assert {"v_ctrl_t", "v_a_t", "v_c0_0", "v_c1", "v_n_t", "v_x_ctrl_t"} <= once
+    assert not {"v_index", "v_afterCond", "v_a_inv", "v_x_loop_ctrl"} & once
+
+
+
 SLOW = pytest.mark.sby_slow  # SymbiYosys minutes on 2 cores: .ci/run's `pytest -m sby_slow` step
 
 

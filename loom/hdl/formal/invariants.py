@@ -219,7 +219,7 @@ def build_invariants(d: "Design") -> Invariants:
     b = _Builder(d)
     if d.monitors is None or not d.monitors.props:
         return b.inv
-    once = _once_values(b)
+    once = _at_most_once(b, _once_values(b))
     for inst in d.instances:
         _component_relations(b, inst, once)
         _last_token(b, inst)
@@ -227,6 +227,8 @@ def build_invariants(d: "Design") -> Invariants:
     for v in sorted(once, key=lambda v: d.signals[v]):
         s = d.signals[v]
         b.add(f"inv_once_{s}", f"{b.p(v)} <= {b.w}'d1", f"{s} is of class once: at most one token per run")
+        # ever sent = counted once (the sticky flag rules out a counter wrapped back to 0)
+        b.add(f"inv_once_any_{s}", f"{b.any_sent(v)} == ({b.p(v)} != '0)", f"{s} was sent iff its one token was")
         for ch in (c for c in d.channels if c.value is v and c.fifo is not None):  # so C(ch) cannot wrap below 0
             b.add(f"inv_once_{ch.fifo}", f"{b.count(ch)} <= {b.p(v)}", f"channel {ch.name} holds no more than {s} sent")
     _monitor_links(b)
@@ -478,6 +480,32 @@ def _once_values(b: _Builder) -> set[Value]:
         if clock is not None and not isinstance(clock, AnyClock):
             if describe(clock, a.typing.cond_names, a.logic.free)[0] == "once":
                 out.add(v)
+    return out
+
+
+def _at_most_once(b: _Builder, once: set[Value]) -> set[Value]:
+    """``once`` closed under stateless producers: an output that every rule emitting it produces while taking a
+    token from an input whose value carries at most one token carries at most one (the branches of a cond_br
+    on the guard, a constant fired by one of them). Without it those counters can wrap (65536 ``ctrl_t`` tokens
+    look like none) and an induction step starts from a run that entered the loop with the guard false."""
+    d = b.d
+    out = set(once)
+    changed = True
+    while changed:
+        changed = False
+        for inst in d.instances:
+            m = inst.component.machine
+            if len(m.states) > 1:
+                continue
+            chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name and ch.fifo is not None}
+            for k, port in enumerate(m.outputs):
+                v = inst.op.results[k] if k < len(inst.op.results) else None
+                if v is None or v in out or not b.counted(v):
+                    continue
+                rules = [r for r in m.rules if port.name in dict(r.emits)]
+                if rules and all(any(p in chans and chans[p].value in out for p in r.reads) for r in rules):
+                    out.add(v)
+                    changed = True
     return out
 
 
