@@ -191,34 +191,10 @@ def _file_loc(path: Path):
 
 
 def _pick_function(module, name: Optional[str], kinds: Sequence[str], path: Path):
-    """The function named ``name``, or the single candidate of the given kinds."""
-    funcs = [f for f in module.functions() if f.name in kinds]
-    # declarations and private helpers (func.func private @f) are never the entry point
-    public = [f for f in funcs if f.regions and f.regions[0].blocks and getattr(f.attributes.get("sym_visibility"), "value", "public") != "private"]
-    funcs = public or funcs
-    if name is not None:
-        for f in module.functions():
-            if f.attributes["sym_name"].value == name:
-                return _require_body(f)
-        raise LoomError(f"no function named '{name}' in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
-    if len(funcs) == 1:
-        return _require_body(funcs[0])
-    if not funcs:
-        raise LoomError(f"no {' or '.join(kinds)} in the file", loc=_file_loc(path), code="CPL_FUNC_NOT_FOUND")
-    names = ", ".join(f.attributes["sym_name"].value for f in funcs)
-    raise LoomError(f"several candidate functions ({names}); choose one with --func", loc=_file_loc(path),
-                    code="CPL_FUNC_AMBIGUOUS")
+    """The function named ``name``, or the single candidate of the given kinds (loom.ir.entry's one rule)."""
+    from loom.ir.entry import choose_function
 
-
-def _require_body(func):
-    """``func`` itself, or a coded error when it is an external declaration (valid MLIR, nothing to run)."""
-    from loom.ir.core import is_declaration
-
-    if is_declaration(func):
-        name = func.attributes["sym_name"].value
-        raise LoomError(f"'@{name}' is an external declaration without a body: nothing to run",
-                        loc=func.loc, code="CPL_FUNC_DECLARATION")
-    return func
+    return choose_function(module, name, kinds, _file_loc(path))
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -13,6 +13,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from loom.ir.core import Block, Module, Operation, Region, Value
+from loom.ir.entry import choose_function
 from loom.ir.location import Location
 from loom.ir.types import FunctionType, MemRefType, i32, none
 from loom.lower.builder import DfgBuilder
@@ -159,36 +160,12 @@ def globals_needed(func: Operation) -> list[Operation]:
     return [op for op in func.walk() if op.name == "memref.get_global"]
 
 
-def _entry_points(funcs: list[Operation]) -> list[Operation]:
-    """The functions that may be the kernel: private helpers are not, unless there is nothing else."""
-    public = [f for f in funcs if getattr(f.attributes.get("sym_visibility"), "value", "public") != "private"]
-    return public or funcs
-
-
 def structured_kernel(module: Module, func_name: Optional[str] = None) -> Operation:
     """The func.func the lowering actually lowers: ``func_name`` (or the one public kernel) with calls
     inlined, a CFG lifted to scf and memref.copy expanded -- a fresh function, or the source one when
     none of that applies. Tools relating a DFG to its source (refinement) can compare against it."""
-    return expand_copies(lift_cfg(inline_calls(_choose(module, func_name), module)))
-
-
-def _choose(module: Module, func_name: Optional[str]) -> Operation:
-    funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
     loc = module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)  # an implicit module: the file
-    if func_name is not None:
-        chosen = [f for f in funcs if _sym_name(f) == func_name]
-        if not chosen:
-            names = ", ".join(_sym_name(f) for f in funcs) or "none"
-            raise LoomError(f"no func.func named '{func_name}' (functions: {names})", loc, UNSUPPORTED)
-        func = chosen[0]
-    elif len(_entry_points(funcs)) == 1:
-        func = _entry_points(funcs)[0]
-    elif not funcs:
-        raise LoomError("no func.func with a body to compile", loc, UNSUPPORTED)
-    else:
-        names = ", ".join(_sym_name(f) for f in _entry_points(funcs))
-        raise LoomError(f"several functions ({names}); choose one with --func", loc, UNSUPPORTED)
-    return func
+    return expand_copies(lift_cfg(inline_calls(choose_function(module, func_name, ("func.func",), loc), module)))
 
 
 def lower_module(

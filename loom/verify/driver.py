@@ -19,6 +19,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.ir.attributes import StringAttr
 from loom.ir.core import Module, Operation, is_declaration
+from loom.ir.entry import choose_function
 from loom.ir.location import Location
 from loom.verify import registry
 from loom.verify.assume import check_names, range_assumptions
@@ -187,14 +188,8 @@ def functions_to_verify(
         lowered = lower_module(module, func, LowerOptions())
         srcs = _sources(module)
         return [(f, srcs.get(func_name(f))) for f in lowered.functions() if f.name == "handshake.func"]
-    if func is not None:
-        declared = [f for f in hs_all if func_name(f) == func and is_declaration(f)]
-        hs = [f for f in hs if func_name(f) == func]
-        if not hs and declared:
-            raise LoomError(f"'@{func}' is an external declaration without a body: nothing to verify",
-                            declared[0].loc, "CPL_FUNC_DECLARATION")
-        if not hs:
-            raise LoomError(f"no handshake.func named '{func}' in the file", _where(module), "CPL_FUNC_NOT_FOUND")
+    if func is not None:  # one function, chosen by the rule every command uses
+        hs = [choose_function(module, func, ("handshake.func",), _where(module))]
     srcs = _sources(_source_module(source, hs)) if source is not None else {}
     if source is not None:
         missing = [func_name(f) for f in hs if func_name(f) not in srcs]
