@@ -78,6 +78,18 @@ def test_branches_of_a_once_guard_carry_at_most_one_token():
 
 
 
+def test_false_tokens_of_a_loop_entered_once_are_bounded():
+    """saxpy: the stream ends at most the activations its once start began ([active] + Z(cont) <= C(start)),
+    the gate emits a false after_cond only taking a false before_cond; each bound also caps Z at 1 first, so a
+    sum of wrapped counters cannot pass it."""
+    top = _inv("saxpy").files["saxpy.sv"]
+    cont = re.search(r"`LOOM_ASSERT_ALWAYS\(inv_zero_v_willContinue, (.*)\)$", top, re.M).group(1)
+    assert cont.startswith("4'(lm_p_v_willContinue - lm_p1_v_willContinue) <= 4'd1 && ")
+    assert "lm_q_u_index_state" in cont and "lm_p_v_c0_0" in cont
+    gate = re.search(r"`LOOM_ASSERT_ALWAYS\(inv_zero_v_afterCond, (.*)\)$", top, re.M).group(1)
+    assert "lm_ones_f_willContinue" in gate and gate.endswith("<= 4'd1")
+
+
 SLOW = pytest.mark.sby_slow  # SymbiYosys minutes on 2 cores: .ci/run's `pytest -m sby_slow` step
 
 
@@ -239,3 +251,17 @@ def test_faulty_dot_monitors_are_not_proved(tmp_path):
     failed = {by_label.get(f) for v in r.runs for f in v.failed}
     assert r.status in ("unknown", "fail") and not r.proved, r.status
     assert "balance.%next" in failed, failed
+
+
+@SLOW
+def test_saxpy_len_and_balance_monitors_proved_for_every_run(tmp_path):
+    """examples/saxpy (two loads and a store on one memory, a loop-invariant operand): one k-induction run on the
+    free-data design proves every len.* and balance.* monitor for every run (~20-60 s)."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func, _ = dfg_func(ROOT / "examples" / "saxpy.scf.mlir")
+    e, r = _prove(func, "saxpy", tmp_path)
+    labels = {m.label: m.obligation for m in e.design.monitors.props}
+    assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
+    want = {o for o in labels.values() if o.split(".")[0] in ("len", "balance")}
+    assert {labels[x] for x in r.proved} == want and len(want) == 23

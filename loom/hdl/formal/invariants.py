@@ -231,8 +231,79 @@ def build_invariants(d: "Design") -> Invariants:
         b.add(f"inv_once_any_{s}", f"{b.any_sent(v)} == ({b.p(v)} != '0)", f"{s} was sent iff its one token was")
         for ch in (c for c in d.channels if c.value is v and c.fifo is not None):  # so C(ch) cannot wrap below 0
             b.add(f"inv_once_{ch.fifo}", f"{b.count(ch)} <= {b.p(v)}", f"channel {ch.name} holds no more than {s} sent")
+    _false_tokens(b, once)
     _monitor_links(b)
     return b.inv
+
+
+def _zero_emits(m, port: str) -> Optional[set[str]]:
+    """The rules that emit 0 on i1 output ``port`` (None when some emit of it is not a constant)."""
+    out: set[str] = set()
+    for r in m.rules:
+        e = dict(r.emits).get(port)
+        if e is None:
+            continue
+        if not (isinstance(e, Const) and isinstance(e.value, int)):
+            return None
+        if e.value & 1 == 0:
+            out.add(r.name)
+    return out
+
+
+def _false_tokens(b: _Builder, once: set[Value]) -> None:
+    """Inequalities the counters' modular equalities cannot state, on the false tokens Z(v) = P(v) - P1(v) of i1
+    values: (a) a two-state component that leaves its initial state only by rules taking from an at-most-once
+    input s, and emits 0 on o only by rules returning to it (a stream: activate, exit), has
+    [not initial] + Z(o) <= C(s); (b) a component whose every rule emitting 0 on o takes a 0 from input p
+    (a gate: next_false) has Z(o) <= the false tokens taken from p. Applied only where the right side is at most
+    one (so no counter wraps): the stream's cont and the gate's after_cond of a loop entered once carry at most
+    one false token; without them an induction step may start with the gate having ended activations the
+    stream never ended."""
+    d = b.d
+    small: set[Value] = set()  # i1 values with at most one false token per run
+    changed = True
+    while changed:
+        changed = False
+        for inst in d.instances:
+            m = inst.component.machine
+            chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name and ch.fifo is not None
+                     and b.counted(ch.value)}
+            for j, o in enumerate(m.outputs):
+                v = inst.op.results[j] if j < len(inst.op.results) else None
+                if v is None or v in small or not _is_i1(v) or not b.counted(v):
+                    continue
+                zero = _zero_emits(m, o.name)
+                if not zero:
+                    continue
+                sv = d.signals[v]
+                z = f"{b.w}'({b.p(v)} - {b.p(v, True)})"
+                if len(m.states) == 2:  # (a)
+                    init = m.initial
+                    other = next(x for x in m.states if x != init)
+                    leave = [r for r in m.rules if r.state == init and r.next != init]
+                    back = all(r.state != init and r.next == init for r in m.rules if r.name in zero)
+                    ins = set.intersection(*(set(r.reads) for r in leave)) if leave else set()
+                    sp = next((p for p in (x.name for x in m.inputs) if p in ins and p in chans
+                               and chans[p].value in once), None)
+                    if back and sp is not None:
+                        c = f"({b.p(chans[sp].value)} - {b.count(chans[sp])})"
+                        # Z <= 1 first: a sum of wrapped counters could pass the second bound
+                        b.add(f"inv_zero_{sv}", f"{z} <= {b.w}'d1 && {b.state(inst, m.states.index(other))} + {z} <= "
+                              f"{b.w}'({c})",
+                              f"{inst.name} ends at most the activations {sp} started: [{other}] + Z({o.name}) <= C({sp})")
+                        small.add(v)
+                        changed = True
+                        continue
+                for p, ch in chans.items():  # (b)
+                    if ch.value not in small or not _is_i1(ch.value):
+                        continue
+                    if all(p in r.reads and _guard_value(r.guard, p) == 0 for r in m.rules if r.name in zero):
+                        taken = f"{b.w}'(({b.p(ch.value)} - {b.count(ch)}) - ({b.p(ch.value, True)} - {b.ones(ch)}))"
+                        b.add(f"inv_zero_{sv}", f"{z} <= {taken} && {taken} <= {b.w}'d1",
+                              f"{inst.name} emits 0 on {o.name} only taking a 0 from {p}: Z({o.name}) <= its false tokens taken")
+                        small.add(v)
+                        changed = True
+                        break
 
 
 def _guard_value(guard, port: str) -> Optional[int]:
