@@ -99,6 +99,20 @@ def _fresh_view(op: Operation, machine_mem, inputs: dict[str, Any], module: Opti
         return None
 
 
+def _array_names(args: list[str]) -> dict[str, str]:
+    """``mem_<name>`` for each memref argument, made an SV identifier and unique (``%g.row`` -> ``mem_g_row``)."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for a in args:
+        base = "mem_" + re.sub(r"[^A-Za-z0-9_]", "_", a)
+        name, k = base, 1
+        while name in taken:
+            name, k = f"{base}_{k}", k + 1
+        taken.add(name)
+        out[a] = name
+    return out
+
+
 def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stall: Optional[int],
               max_cycles: int = MAX_CYCLES) -> Bench:
     """The SV testbench driving design ``e`` with decoded ``inputs`` (runtime values keyed by argument name)."""
@@ -119,6 +133,8 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
               f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
               f"  always @(posedge clk) if (rst) {p}_sent <= 1'b0; else if ({p}_valid && {p}_ready) {p}_sent <= 1'b1;"]
         conns += [f".{p}_valid({p}_valid)", f".{p}_ready({p}_ready)", f".{p}_data({p}_data)"]
+    # each memref argument's array in the bench: an SV identifier even when the MLIR name is not one (%g.row)
+    arrays = _array_names([name for name, _ in d.memrefs])
     for name, mt in d.memrefs:
         view = inputs.get(name)
         if not isinstance(view, MemRefView):
@@ -127,9 +143,9 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         data = list(view.buffer.data)
         ew = bits(mt.element)
         n = max(1, len(data))
-        L.append(f"  logic [{ew - 1}:0] mem_{name} [0:{n - 1}];")
-        hex_files[f"mem_{name}.hex"] = _hex(data, mt.element) if data else "0\n"
-        L.append(f'  initial $readmemh("mem_{name}.hex", mem_{name});')
+        L.append(f"  logic [{ew - 1}:0] {arrays[name]} [0:{n - 1}];")
+        hex_files[f"{arrays[name]}.hex"] = _hex(data, mt.element) if data else "0\n"
+        L.append(f'  initial $readmemh("{arrays[name]}.hex", {arrays[name]});')
     oob_terms: list[tuple[str, Any, str, list[str]]] = []
     mem_ports: list[str] = []
     mem_act: list[str] = []  # memory traffic, and a response still on its way, count as activity
@@ -146,7 +162,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         for mp in mb.ports:
             px = f"{mb.inst}_{mp.name}"
             mem_ports.append(px)
-            L += responder(px, mp, f"mem_{mb.arg}", n, linear, stall)
+            L += responder(px, mp, arrays[mb.arg], n, linear, stall)
             conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
             addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
             oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
@@ -220,9 +236,9 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')
-    for name, _ in d.memrefs:
+    for k, (name, _) in enumerate(d.memrefs):  # by position: an MLIR name may hold characters a bench line splits on
         n = max(1, len(views[name].buffer.data))
-        L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {name} %0d %h", i, mem_{name}[i]);')
+        L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {k} %0d %h", i, {arrays[name]}[i]);')
     for i, c in enumerate(d.channels):
         if c.fifo is not None:
             L.append(f'      $display("LOOM chan {i} %0d %0d", {_pushed(c, "pushes", d)}, {_pushed(c, "count", d)});')
@@ -485,7 +501,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     """Turn the testbench's ``LOOM ...`` lines into a ``SimResult``."""
     d = e.design
     results: dict[int, int] = {}
-    mems: dict[str, dict[int, int]] = {}
+    mems: dict[int, dict[int, int]] = {}  # memref argument # -> index -> bits
     chans: dict[int, int] = {}
     held: dict[int, int] = {}
     states: dict[int, int] = {}
@@ -505,7 +521,7 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
         elif f[1] == "result":
             results[int(f[2])] = int(f[3], 16) if "x" not in f[3].lower() else 0
         elif f[1] == "mem":
-            mems.setdefault(f[2], {})[int(f[3])] = int(f[4], 16) if "x" not in f[4].lower() else 0
+            mems.setdefault(int(f[2]), {})[int(f[3])] = int(f[4], 16) if "x" not in f[4].lower() else 0
         elif f[1] == "chan":
             chans[int(f[2])] = int(f[3])
             held[int(f[2])] = int(f[4])
@@ -522,9 +538,9 @@ def parse_output(e: Emitted, bench: Bench, out: str) -> SimResult:
     if why is None:
         raise LoomError("the RTL simulation ended without a report", code="HDL_SIM_BUILD")
     memrefs: dict[str, list[Any]] = {}
-    for name, mt in d.memrefs:
+    for k, (name, mt) in enumerate(d.memrefs):
         view = bench.mem_views[name]
-        buf = [decode(mems.get(name, {}).get(i, 0), mt.element) for i in range(len(view.buffer.data))]
+        buf = [decode(mems.get(k, {}).get(i, 0), mt.element) for i in range(len(view.buffer.data))]
         copy = MemRefView(type(view.buffer)(buf, view.buffer.element, view.buffer.name, view.buffer.readonly),
                           view.offset, view.sizes, view.strides)
         memrefs[name] = copy.to_flat()
