@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -116,30 +117,13 @@ def check_with_z3(binary: str, path: Path) -> str:
 
 def cvc5_checker():
     """A function path -> answer using cvc5's Python API, or None when cvc5 is not installed."""
-    try:
-        import cvc5
-    except ImportError:
+    if importlib.util.find_spec("cvc5") is None:
         return None
 
     def check(path: Path) -> str:
-        tm = cvc5.TermManager()
-        solver = cvc5.Solver(tm)
-        solver.setOption("tlimit-per", str(SOLVER_TIMEOUT * 1000))
-        sm = cvc5.SymbolManager(tm)
-        parser = cvc5.InputParser(solver, sm)
-        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))
-        answer = "no check-sat"
-        try:
-            while True:
-                cmd = parser.nextCommand()
-                if cmd.isNull():
-                    break
-                out = cmd.invoke(solver, sm).strip()
-                if out in ("sat", "unsat", "unknown"):
-                    answer = out
-        except RuntimeError as e:
-            return f"error: {str(e).splitlines()[0][:200]}"
-        return answer
+        from loom.verify.recheck import cvc5_answer
+
+        return cvc5_answer(path=path, option=("tlimit-per", str(SOLVER_TIMEOUT * 1000)))
 
     return check
 

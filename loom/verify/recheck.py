@@ -9,6 +9,7 @@ as agreement, and never changes a verdict: only a disagreement does (``loom veri
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -65,32 +66,43 @@ def _dist(name: str) -> str:
         return "?"
 
 
+def cvc5_answer(text: Optional[str] = None, path: Optional[Path] = None, option: tuple[str, str] = ("", "")) -> str:
+    """cvc5's last sat/unsat/unknown on an SMT-LIB2 script (``text``, or the file ``path``), with one solver
+    ``option`` set (a resource or time limit); ``error: ...`` when cvc5 refuses the script."""
+    import cvc5
+
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    if option[0]:
+        solver.setOption(*option)
+    sm = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, sm)
+    if path is not None:
+        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))
+    else:
+        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text or "", "query.smt2")
+    answer = "no check-sat"
+    try:
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            out = cmd.invoke(solver, sm).strip()
+            if out in ("sat", "unsat", "unknown"):
+                answer = out
+    except RuntimeError as e:
+        return f"error: {str(e).splitlines()[0][:200]}" if str(e) else "error"
+    return answer
+
+
 def _cvc5() -> Optional[Callable[[str], str]]:
     """query text -> cvc5's answer, or None when cvc5 is not installed."""
-    try:
-        import cvc5
-    except ImportError:
+    if importlib.util.find_spec("cvc5") is None:
         return None
 
     def check(text: str) -> str:
-        tm = cvc5.TermManager()
-        solver = cvc5.Solver(tm)
-        solver.setOption("rlimit-per", str(CVC5_RLIMIT))
-        sm = cvc5.SymbolManager(tm)
-        parser = cvc5.InputParser(solver, sm)
-        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query.smt2")
-        answer = "no check-sat"
-        try:
-            while True:
-                cmd = parser.nextCommand()
-                if cmd.isNull():
-                    break
-                out = cmd.invoke(solver, sm).strip()
-                if out in ("sat", "unsat", "unknown"):
-                    answer = out
-        except RuntimeError:
-            return "error"
-        return answer
+        answer = cvc5_answer(text, option=("rlimit-per", str(CVC5_RLIMIT)))
+        return "error" if answer.startswith("error") else answer
 
     return check
 

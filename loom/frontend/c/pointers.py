@@ -180,15 +180,19 @@ class PointerRules:
                             ("instruction", ins.name) not in same and any(key(o) in same for o in ins.operands):
                         same.add(("instruction", ins.name))
                         changed = True
-        for b in self.fn.blocks:
-            for ins in b.instructions:
-                ops = list(ins.operands)
-                if ins.opcode == "getelementptr" and ops and key(ops[0]) in same:
-                    geps.add(lt.gep_source_type(str(ins)).text)
-                elif ins.opcode == "load" and key(ops[0]) in same:
-                    scalars.add(str(ins.type))
-                elif ins.opcode == "store" and key(ops[1]) in same:
-                    scalars.add(str(ops[0].type))
+        def uses_of(ptrs: set) -> None:
+            """The GEP source types and the scalar types loaded or stored through any pointer of ``ptrs``."""
+            for b in self.fn.blocks:
+                for ins in b.instructions:
+                    ops = list(ins.operands)
+                    if ins.opcode == "getelementptr" and ops and key(ops[0]) in ptrs:
+                        geps.add(lt.gep_source_type(str(ins)).text)
+                    elif ins.opcode == "load" and key(ops[0]) in ptrs:
+                        scalars.add(str(ins.type))
+                    elif ins.opcode == "store" and key(ops[1]) in ptrs:
+                        scalars.add(str(ops[0].type))
+
+        uses_of(same)
         if not geps and not scalars:  # only copied (`memcpy(buf, trace, ...)`): typed as the other side is
             partners = set()
             for b in self.fn.blocks:
@@ -198,15 +202,7 @@ class PointerRules:
                         ends = [key(ops[0]), key(ops[1])]
                         if ends[0] in same or ends[1] in same:
                             partners.update(e for e in ends if e not in same)
-            for b in self.fn.blocks:
-                for ins in b.instructions:
-                    ops = list(ins.operands)
-                    if ins.opcode == "getelementptr" and ops and key(ops[0]) in partners:
-                        geps.add(lt.gep_source_type(str(ins)).text)
-                    elif ins.opcode == "load" and key(ops[0]) in partners:
-                        scalars.add(str(ins.type))
-                    elif ins.opcode == "store" and key(ops[1]) in partners:
-                        scalars.add(str(ops[0].type))
+            uses_of(partners)
         if len(geps) > 1 and "i8" in geps:
             geps.discard("i8")  # byte offsets (a field of a struct) say nothing about the array's shape
         if len(geps) > 1:
