@@ -817,7 +817,7 @@ def cmd_adg_mesh(args) -> int:
 
     if args.output != "-":  # -: the fabric on stdout
         check_output_file(Path(args.output))
-    return run_adg_mesh(args)
+    return run_adg_mesh(args, _dfg_module)
 
 
 def cmd_adg_verify(args) -> int:
@@ -1002,6 +1002,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="inputs of the widest join a PE offers (default 4)")
     am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",
                     help="wires per direction between switches")
+    am.add_argument("--fit", action="append", metavar="KERNEL",
+                    help="a DFG, SCF or C kernel the fabric must serve: FUs for its ops the palette lacks, and memory "
+                         "lanes and rank for its memories (repeatable; rows, columns and interfaces stay as given)")
     am.add_argument("-o", "--output", default="-", metavar="X.fabric.mlir",
                     help="the fabric file to write (default -: the fabric on stdout)")
     _add_verbosity(am, "print nothing on success (no 'wrote' line)",

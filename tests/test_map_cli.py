@@ -174,3 +174,42 @@ def test_progress_shows_on_a_tty_only(mesh_file: Path, tmp_path: Path, monkeypat
         argv = ["map", str(src), "--adg", str(mesh_file), "-o", str(tmp_path / f"{quiet}{tty}")] + (["-q"] if quiet else [])
         assert main(argv) == 0
         assert ("placing" in err.getvalue()) is expect, (quiet, tty, err.getvalue())
+
+
+NORMS = """func.func @norms(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i, %c0] : memref<?x?xf32>
+    %y = math.sqrt %x : f32
+    %z = math.absf %y : f32
+    memref.store %z, %out[%i, %c1] : memref<?x?xf32>
+  }
+  return
+}
+"""
+
+
+def test_adg_mesh_fit_serves_a_kernel_the_palette_does_not(tmp_path: Path, capsys) -> None:
+    """``--fit KERNEL`` adds an FU per op no palette FU implements (math.sqrt, math.absf): the kernel that the plain
+    mesh refuses maps onto the fitted one of the same size, and the checker proves the configuration."""
+    src = tmp_path / "norms.scf.mlir"
+    src.write_text(NORMS)
+    plain, fitted = tmp_path / "plain.fabric.mlir", tmp_path / "fit.fabric.mlir"
+    assert main(["adg", "mesh", "--rows", "6", "--cols", "6", "-o", str(plain)]) == 0
+    assert main(["adg", "mesh", "--rows", "6", "--cols", "6", "--fit", str(src), "-o", str(fitted)]) == 0
+    assert "math.sqrt" not in plain.read_text() and "math.sqrt" in fitted.read_text()
+    capsys.readouterr()
+    assert main(["map", str(src), "--adg", str(plain), "-o", str(tmp_path / "a")]) == 1
+    assert "math.sqrt" in capsys.readouterr().err
+    assert main(["map", str(src), "--adg", str(fitted), "-o", str(tmp_path / "b")]) == 0
+    capsys.readouterr()
+    assert main(["map", str(src), "--adg", str(fitted), "-o", str(tmp_path / "b"), "--check-only"]) == 0
+    # the same kernel gives the same fabric (deterministic), and a missing kernel is one located line, exit 2
+    again = tmp_path / "again.fabric.mlir"
+    assert main(["adg", "mesh", "--rows", "6", "--cols", "6", "--fit", str(src), "-o", str(again)]) == 0
+    assert again.read_text() == fitted.read_text()
+    capsys.readouterr()
+    assert main(["adg", "mesh", "--fit", str(tmp_path / "none.scf.mlir")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "[IO_INPUT_UNREADABLE]" in err[0]

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from loom.diagnostics import LoomError
 from loom.ir.location import Location
@@ -22,14 +22,19 @@ def adg_stem(path: Path) -> str:
     return path.stem
 
 
-def run_adg_mesh(args) -> int:
-    from loom.map.adg.mesh import MeshParams, mesh
+def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
+    from loom.map.adg.mesh import MeshParams, fit_params, mesh
 
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     shared = getattr(args, "mem_ifaces", None)
     regions = getattr(args, "mem_regions", None) or (4 if shared else 1)
-    text = mesh(MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
-                           tracks=args.tracks, mem_regions=regions))
+    params = MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
+                        tracks=args.tracks, mem_regions=regions)
+    fit = getattr(args, "fit", None) or []
+    if fit:  # --fit: every kernel's ops and memory ports (the DFGs are read before anything is written)
+        assert dfg_module is not None
+        params = fit_params(params, [_kernel_dfg(Path(f), dfg_module, args) for f in fit])
+    text = mesh(params)
     if getattr(args, "verbose", False):  # on stderr: with -o - stdout is the fabric alone
         from loom.map.adg.read import read_adg
         from loom.mlir import parse_text
@@ -45,6 +50,18 @@ def run_adg_mesh(args) -> int:
     if not getattr(args, "quiet", False):
         _say([f"wrote {out}"])
     return 0
+
+
+def _kernel_dfg(path: Path, dfg_module: Callable, args):
+    """The mapper's graph of the one kernel of ``path`` (a DFG, or SCF/C lowered first)."""
+    from loom.ir.entry import choose_function
+    from loom.lower.instances import inline_instances
+    from loom.map.dfg import read_dfg
+    from loom.stdin import display_name
+
+    module = dfg_module(path, None, args)
+    func = choose_function(module, None, ("handshake.func",), Location(display_name(path), 1, 1))
+    return read_dfg(inline_instances(func, module))
 
 
 def run_adg_verify(args) -> int:

@@ -227,3 +227,25 @@ def fus_for(ops) -> list[FUSpec]:
         seen[line] = FUSpec(f"x{len(seen)}_{op.name.split('.')[-1]}", tuple(str(v.type) for v in op.operands),
                             tuple(str(r.type) for r in op.results), line, -1 if flow else 1, -1 if flow else 1)
     return list(seen.values())
+
+
+def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
+    """``p`` extended so every DFG of ``dfgs`` (``loom.map.dfg.DFG``) finds its ops and memory ports: one FU (in
+    generic form) per op no palette FU implements (a math.sqrt, an i16 truncation), and the memory interfaces'
+    load/store lanes and rank raised to the most any memory of them uses. Rows, columns and interface counts are
+    the caller's: whether the kernel then fits the mesh is the mapper's answer."""
+    from dataclasses import replace
+
+    from loom.map.adg.read import read_adg
+    from loom.map.rules import fu_mismatch
+    from loom.mlir import parse_text
+
+    base = read_adg(parse_text(mesh(p), "<mesh>"), "<mesh>")
+    fus = [fu for pe in base.pes()[:1] for fu in pe.defn.fus]  # every mesh PE has the one palette
+    ops = [n for d in dfgs for n in d.nodes if n.kind == "op" and n.op is not None and n.name != "fabric.compound"]
+    missing = [n.op for n in ops if all(fu_mismatch(n, fu) is not None for fu in fus)]
+    mems = [n for d in dfgs for n in d.nodes if n.kind == "mem"]
+    return replace(
+        p, extra_fus=tuple(p.extra_fus) + tuple(fus_for(missing)),
+        mem_ld=max([p.mem_ld] + [n.ld for n in mems]), mem_st=max([p.mem_st] + [n.st for n in mems]),
+        mem_rank=max([p.mem_rank] + [n.memref.rank for n in mems if n.memref is not None]))
