@@ -24,7 +24,8 @@ def test_depth_per_trip_count_is_the_last_transfer_of_the_whole_run():
     func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
     cycles = [trip_cycles(func, n) for n in range(4)]
     assert all(c is not None and c > 0 for c in cycles), cycles
-    assert cycles == sorted(cycles) and cycles[3] > cycles[0] + 12, cycles  # 3 iterations of a multi-cycle body
+    # 3 iterations of a body bound by its 2-cycle memory: at least 3 cycles each (the placed RTL's II is 3)
+    assert cycles == sorted(cycles) and cycles[3] >= cycles[0] + 9, cycles
     depths = rtl_evidence.bound_depths(func)
     assert depths == {k: max(cycles[: k + 1]) + RUN_SLACK for k in range(4)}
     assert measured_depth(func, 3) >= cycles[3]

@@ -6,16 +6,17 @@ the return without a table runtime error (deadlock) and leaves no token behind
 netlist, under ``LOOM_LIVENESS`` (formal only; co-simulation never defines it):
 
 * environment: reset once, then every token argument is offered once (valid
-  from the first cycle until taken, its data constant), result and memory
-  ports are always ready (the top has no ready on them: results are taken
-  when ``done`` fires, reads are combinational, writes happen at the edge),
-  memory read data and float results are unconstrained (as Z3 abstracts
-  them), and with ``--rtl-bound N`` every integer argument and memref size is
+  from the first cycle until taken, its data constant), results are taken
+  when ``done`` fires, memory ports answer with free timing and free read
+  data (as Z3 abstracts the data), float results are unconstrained, and with ``--rtl-bound N`` every integer argument and memref size is
   in ``[0, N]`` (one memref's sizes agree across its extmemory ports);
 * ``moved``: some transfer happens this cycle (any value's producer fires,
   any channel FIFO is popped); ``full``: some channel FIFO is full;
-* ``p_bmc_K<k>_deadlock``: never a cycle with no transfer, no full FIFO and
-  the return not yet fired. Every component's rules fire only on a transfer
+  ``mem_wait``: a memory port transfers a request or a response, or waits on
+  the environment (a request it has not taken, a response it has not given);
+* ``p_bmc_K<k>_deadlock``: never a cycle with no transfer, no full FIFO, no
+  ``mem_wait`` (the memory's timing is free here, while Z3's model answers
+  every request) and the return not yet fired. Every component's rules fire only on a transfer
   and its guards read only registers and FIFO heads, so such a cycle repeats
   forever: the token network, whose channels are unbounded, is stuck in the
   same state (no rule is enabled: with no FIFO full every output is ready);
@@ -25,7 +26,8 @@ netlist, under ``LOOM_LIVENESS`` (formal only; co-simulation never defines it):
   quiescent (no transfer, no full FIFO), no FIFO holds more tokens than the
   primed-buffer allowance (``rearm_allowance``) and no component is latched
   in a residual state;
-* ``p_live_capacity`` (no obligation): no stall with a full FIFO. Such a
+* ``p_live_capacity`` (no obligation): no stall with a full FIFO (a memory
+  port waiting on the environment excepted). Such a
   stall may exist only because the channels are bounded (``--fifo-depth``),
   so it is reported on its own, never as the DFG's deadlock.
 
@@ -153,16 +155,31 @@ def monitor(d: Design, k: int, bound: Optional[int] = None) -> list[str]:
         if codes and i.component.has_fail:
             which = " || ".join(f"{i.name}_fail_code == 8'd{c}" for c in codes)
             errs.append(f"({i.name}_fail && ({which}))")
-    L += ["  logic live_done_seen;  // the return fired in an earlier cycle",
+    # a memory port whose request the environment refuses, or whose response it has not yet given: the environment's
+    # turn (its timing is left free here, while Z3's model answers every request), never a stuck token network; a
+    # response the design does not take is the design's stall and counts as none
+    waits: list[str] = []
+    for mb in d.mems:
+        for mp in mb.ports:
+            px = f"{mb.inst}_{mp.name}"
+            req, resp = f"({px}_req_valid && {px}_req_ready)", f"({px}_resp_valid && {px}_resp_ready)"
+            L += [f"  logic live_pend_{px};  // a request of {px} accepted, its response not yet taken",
+                  f"  always @(posedge clk) if (rst) live_pend_{px} <= 1'b0; else if ({req} && !{resp}) "
+                  f"live_pend_{px} <= 1'b1; else if ({resp} && !{req}) live_pend_{px} <= 1'b0;"]
+            # a request offered (taken: a transfer; refused: the environment's stall), a response taken (a
+            # transfer), or one the environment has not given yet
+            waits.append(f"({px}_req_valid || {resp} || (live_pend_{px} && !{px}_resp_valid))")
+    L += [f"  wire live_mem_wait = {_ors(waits)};",
+          "  logic live_done_seen;  // the return fired in an earlier cycle",
           "  always @(posedge clk) if (rst) live_done_seen <= 1'b0; else if (done) live_done_seen <= 1'b1;",
           f"  wire live_moved = {_ors(moved)};",
           f"  wire live_full = {_ors(full)};",
           f"  wire live_left = {_ors(left)};",
           f"  wire live_error = {_ors(errs)};",
           "`ifndef LOOM_LIVE_RESIDUAL",
-          f"  `LOOM_ASSERT_ALWAYS({dead}, live_moved || live_full || live_done_seen)",
+          f"  `LOOM_ASSERT_ALWAYS({dead}, live_moved || live_full || live_done_seen || live_mem_wait)",
           f"  `LOOM_ASSERT_ALWAYS({error}, !live_error)",
-          f"  `LOOM_ASSERT_ALWAYS({capacity}, live_moved || !live_full)",
+          f"  `LOOM_ASSERT_ALWAYS({capacity}, live_moved || !live_full || live_mem_wait)",
           "`endif",
           "`ifndef LOOM_LIVE_DEADLOCK",
           f"  `LOOM_ASSERT_ALWAYS({residual}, !(live_done_seen && !live_moved && !live_full && "
