@@ -41,3 +41,15 @@ def test_one_bound_of_one_example_passes_bounded(tmp_path):
     assert run.bound == 0 and run.depth > 4 and r.monitors > 20
     line = rtl_evidence.example_line(r)
     assert line.startswith("example dot: pass trip counts 0-0 bounded ") and f"n<=0:pass@{run.depth}/" in line
+
+
+def test_an_on_chip_lookup_answered_in_the_cycle_of_its_request_passes_whole_runs(tmp_path):
+    """popcount_lut's table is an on-chip memory: with transparent channels its load's request and done fire in one
+    cycle, which mem.access's monitor must count as an answered request (it once failed ob_mem_access_ld1 at step
+    66 of the whole runs, where co-simulation agreed)."""
+    need("iverilog")
+    need("yowasp-sby")
+    need("yices-smt2")
+    r = rtl_evidence.run_example("popcount_lut", ROOT / "examples" / "popcount_lut.scf.mlir", 300.0, tmp_path,
+                                 bounds=(3,), task="dfg_ref")
+    assert r.status == "pass", rtl_evidence.example_line(r)
