@@ -125,16 +125,19 @@ def table(rows: list[Row]) -> list[str]:
                                               if c.wire is None)
         out.append(f"{r.example:<14}{f'{r.size}x{r.size}':>6}{r.ops:>6} |{_cell(r.loom)} |{_cell(r.greedy)} | {tail}{fit}")
     both = [x for x in (r.ratios() for r in rows) if x]
-    fits_l = sum(r.loom.wire is not None for r in rows)
-    fits_g = sum(r.greedy.wire is not None for r in rows)
-    if both:
-        gt = math.exp(sum(math.log(t) for t, _ in both) / len(both))
-        gw = math.exp(sum(math.log(w) for _, w in both) / len(both))
-        out.append(f"geomean over {len(both)} cells where both fit: time x {gt:.2f}, wire x {gw:.2f} (loom / baseline); "
-                   f"loom fits {fits_l}/{len(rows)}, baseline fits {fits_g}/{len(rows)}")
-    else:
-        out.append(f"no cell where both fit; loom fits {fits_l}/{len(rows)}, baseline fits {fits_g}/{len(rows)}")
+    fits = (sum(r.loom.wire is not None for r in rows), sum(r.greedy.wire is not None for r in rows))
+    out.append(_geomean_line(both, "wire", "loom / baseline",
+                             f"loom fits {fits[0]}/{len(rows)}, baseline fits {fits[1]}/{len(rows)}"))
     return out
+
+
+def _geomean_line(both: list[tuple[float, float]], quality: str, ratio: str, counts: str) -> str:
+    """A table's last line: geometric means of the (time, quality) ratios over the cells where both fit."""
+    if not both:
+        return f"no cell where both fit; {counts}"
+    gt = math.exp(sum(math.log(t) for t, _ in both) / len(both))
+    gw = math.exp(sum(math.log(w) for _, w in both) / len(both))
+    return f"geomean over {len(both)} cells where both fit: time x {gt:.2f}, {quality} x {gw:.2f} ({ratio}); {counts}"
 
 
 @dataclass
@@ -170,13 +173,8 @@ def placer_table(rows: list[PlacerRow]) -> list[str]:
             tail = "  " + ", ".join(f"{who} does not fit" for who, c in (("sa", r.sa), ("cpsat", r.cpsat)) if c.wire is None)
         out.append(f"{r.example:<14}{f'{r.size}x{r.size}':>6}{r.ops:>6} |{_cell(r.sa)} |{_cell(r.cpsat)} | {tail}")
     fits = (sum(r.sa.wire is not None for r in rows), sum(r.cpsat.wire is not None for r in rows))
-    if both:
-        gt = math.exp(sum(math.log(t) for t, _ in both) / len(both))
-        gw = math.exp(sum(math.log(w) for _, w in both) / len(both))
-        out.append(f"geomean over {len(both)} cells where both fit: time x {gt:.2f}, hops x {gw:.2f} (cpsat / sa); "
-                   f"sa fits {fits[0]}/{len(rows)}, cpsat fits {fits[1]}/{len(rows)}")
-    else:
-        out.append(f"no cell where both fit; sa fits {fits[0]}/{len(rows)}, cpsat fits {fits[1]}/{len(rows)}")
+    out.append(_geomean_line(both, "hops", "cpsat / sa",
+                             f"sa fits {fits[0]}/{len(rows)}, cpsat fits {fits[1]}/{len(rows)}"))
     return out
 
 

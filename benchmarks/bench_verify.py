@@ -82,6 +82,7 @@ from loom.verify.lemmas.check import LemmaCache  # noqa: E402
 from loom.verify.lengths.check import check_lengths  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
 from loom.verify.registry import names as registry_names  # noqa: E402
+from loom.verify.report import without_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -129,14 +130,6 @@ def ratio(plain, plain_s: float, other: float) -> str:
     return f"{mark}{plain_s / other:.1f}x" if other > 0 else "-"
 
 
-def _no_seconds(x):
-    if isinstance(x, dict):
-        return {k: 0 if k == "seconds" else _no_seconds(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_no_seconds(v) for v in x]
-    return x
-
-
 def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
     """Wall seconds of ``loom verify --jobs N --json`` (a process of its own, as users run it) on each size's
     DFG (every checker), the speed-up over the first N, and whether every N gave the same report (it must:
@@ -160,7 +153,7 @@ def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
                        "--bmc-k", str(bmc_k)]
                 got, t = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT))
                 walls.append(t)
-                docs.append(_no_seconds(json.loads(got.stdout)))
+                docs.append(without_seconds(json.loads(got.stdout)))
         units = len(docs[0]["summary"]["functions"]) * len(registry_names())
         speed = " ".join(f"{walls[0] / w:.2f}x" for w in walls)
         print(f"{n:6d} {units:5d} " + " ".join(f"{w:8.2f}s" for w in walls) + f"  {speed}  "

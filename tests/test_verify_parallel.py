@@ -19,6 +19,7 @@ from loom.cli import main
 from loom.diagnostics import LoomError
 from loom.verify import VerifyContext, registry, verify_function
 from loom.verify.driver import functions_to_verify
+from loom.verify.report import without_seconds
 from loom.verify.parallel import parse_shard, selected, plan
 from loom.verify.shard import merge
 
@@ -33,16 +34,8 @@ def _loom(*args: str) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
-def _no_seconds(x):
-    if isinstance(x, dict):
-        return {k: 0 if k == "seconds" else _no_seconds(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_no_seconds(v) for v in x]
-    return x
-
-
 def _canonical(text: str) -> str:
-    return json.dumps(_no_seconds(json.loads(text)), indent=2, sort_keys=True)
+    return json.dumps(without_seconds(json.loads(text)), indent=2, sort_keys=True)
 
 
 def test_jobs_and_shards_give_the_report_of_one_process(tmp_path):

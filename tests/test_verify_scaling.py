@@ -36,40 +36,12 @@ def _funcs(name: str):
                 break
 
 
-def _good_and_preds(layout):
-    """``postdom_obligation``'s first phase: the values the return waits for, every ctrl value, the edges."""
-    good, preds, ctrl, seen = set(), {}, set(), set()
-    stack = list(layout.done_owner()) + ([layout.start] if layout.start is not None else [])
-    returns = []
-    while stack:
-        v = stack.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        ctrl.add(v)
-        for kind, x in structure.ctrl_successors(layout, v):
-            if kind == "return":
-                returns.append(v)
-                continue
-            w = x if kind == "value" else x.done
-            if w is not None:
-                preds.setdefault(w, []).append(v)
-                stack.append(w)
-    todo = list(returns)
-    while todo:
-        w = todo.pop()
-        if w not in good:
-            good.add(w)
-            todo += preds.get(w, [])
-    return good, preds, ctrl
-
-
 @pytest.mark.parametrize("name", ["saxpy", "histogram", "matmul"])
 def test_the_backward_pass_finds_every_done_the_search_would_refute(name):
     refuted = 0
     for func in _funcs(name):
         layout = structure.memory_layout(func)
-        good, preds, ctrl = _good_and_preds(layout)
+        good, preds, ctrl = structure.return_reach(layout, layout.done_owner())
         leaks = structure._may_leak(layout, ctrl - good, preds, good)
         for d in layout.done_owner():
             if structure._first_bad(layout, d, good) is not None:

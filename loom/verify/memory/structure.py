@@ -428,18 +428,15 @@ def _indep(
     )
 
 
-def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
-    """``done.postdom``: every done token eventually reaches the return's control."""
-    t0 = time.perf_counter()
-    # values from which the return is reachable (backward closure from the return's operands)
+def return_reach(layout: Layout, owner: dict) -> tuple[set[Value], dict[Value, list[Value]], set[Value]]:
+    """``done.postdom``'s first phase, from the done tokens ``owner`` (``layout.done_owner()``) and the start token:
+    (the ctrl values from which the return is reachable, each value's ctrl predecessors, every ctrl value reached)."""
     good: set[Value] = set()
     preds: dict[Value, list[Value]] = {}
     ctrl_vals: set[Value] = set()
     frontier = deque()
-    owner = layout.done_owner()
-    seeds = list(owner) + ([layout.start] if layout.start is not None else [])
     seen: set[Value] = set()
-    stack = list(seeds)
+    stack = list(owner) + ([layout.start] if layout.start is not None else [])
     while stack:
         v = stack.pop()
         if v in seen:
@@ -457,12 +454,20 @@ def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
                     continue
                 preds.setdefault(w, []).append(v)
                 stack.append(w)
-    while frontier:
+    while frontier:  # backward closure from the values the return reads
         w = frontier.popleft()
         for p in preds.get(w, []):
             if p not in good:
                 good.add(p)
                 frontier.append(p)
+    return good, preds, ctrl_vals
+
+
+def postdom_obligation(layout: Layout, names: dict[Value, str]) -> Obligation:
+    """``done.postdom``: every done token eventually reaches the return's control."""
+    t0 = time.perf_counter()
+    owner = layout.done_owner()
+    good, preds, ctrl_vals = return_reach(layout, owner)
     problems = []
     leaks = _may_leak(layout, ctrl_vals - good, preds, good)
     for d, acc in owner.items():
