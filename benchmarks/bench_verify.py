@@ -52,7 +52,7 @@ ops        lemmas  lengths  structure  memory  bmc    safety (no SCF source: the
 
 * ``structure`` was quadratic: ``done.postdom`` searched forward from every done token; now a backward
   pass picks the few that can leak: 2.83 s -> 1.07 s at 18,039 ops (0.17 s at 5,022;
-  ``tests/test_verify_scaling.py``).
+  ``tests/unit/verify/test_verify_scaling.py``).
   ``memory`` (2.61 s at 18k) is the pairs of accesses of a domain, which the spec asks for one by one.
 * ``lemmas``: the wide ``extmemory`` balance tables, whose rules (one per port combination) each define
   every port's counter: 239 rules 0.36 s, 536 rules 2.29 s (about rules^2.3); not changed here.

@@ -1,6 +1,6 @@
 """The ``loom`` command line: parse arguments, call the library, print.
 
-Contract (exit codes, JSON shapes) is in DESIGN.md: 0 success, 1 a property
+Contract (exit codes, JSON shapes) is in ../shared/DESIGN.md: 0 success, 1 a property
 refuted / program deadlocked or left tokens, 2 bad input or usage, 3
 inconclusive. Bad input never produces a traceback.
 """
@@ -396,7 +396,7 @@ def cmd_compile(args) -> int:
                 base = str(out)[: -len(".dfg.mlir")]
                 texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
                           (Path(base + ".scf.mlir"), c.scf)]
-            if c.per_candidate:  # DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
+            if c.per_candidate:  # ../shared/DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
                 reports.extend(c.report)
                 if to_stdout or to_file:
                     raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one DFG; "

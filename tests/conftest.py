@@ -11,10 +11,11 @@ not running these tests. Elsewhere those tests are skipped, and the reason says 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from support.paths import SHARED
 
 BASE_EXAMPLES = 100  # the dev profile's max_examples: ``scaled(n)`` is n there
 settings.register_profile("dev", max_examples=BASE_EXAMPLES)
@@ -31,9 +32,6 @@ settings.load_profile("ci" if _in_ci() else "dev")
 def scaled(n: int) -> int:
     """``n`` examples under the dev profile, ten times as many under ``ci``."""
     return max(1, n * settings.default.max_examples // BASE_EXAMPLES)
-
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "loom-legacy"
 BOUNDS = (0, 1, 2, 3)
-CORPUS_BOUND, CORPUS_DEPTH, CORPUS_FIFO = 1, 36, 4  # as tests/test_hdl_liveness.py (co-simulation stalls by 33)
+CORPUS_BOUND, CORPUS_DEPTH, CORPUS_FIFO = 1, 36, 4  # as tests/rtl/test_hdl_liveness.py (co-simulation stalls by 33)
 CORPUS_FIFO_OVERRIDE = {"_Z9crc32_dsaPKjPjj": 8}  # 4 slots: SBY finds a capacity stall before the deadlock
 TIMEOUT = 90.0  # seconds per SymbiYosys run in CI: a bound that needs more is reported unknown
 CORPUS_TIMEOUT = 300.0  # per corpus task (8-41 s measured one at a time; a timeout there is a failure)

@@ -4,7 +4,7 @@ A mutant Z3 refutes within the SBY depth must fail SBY with one of Z3's refuted 
 
 Usage: python tools/rtl_mutants.py [--jobs N] [--max-depth D] [--keep DIR] [EXAMPLE ...]
 
-Classifies every mutant (``tests/mutant_rtl.py``: matched / beyond / no RTL form / not in RTL yet;
+Classifies every mutant (``tests/support/mutants.py``: matched / beyond / no RTL form / not in RTL yet;
 ``--jobs`` examples at a time), runs the one SBY task of every matched mutant (arguments pinned to Z3's
 counterexample, ``--jobs`` SymbiYosys processes at a time), prints one line per matched mutant and a table
 per example, and exits 1 on any disagreement (a matched mutant that passes SBY, fails it with no refuted
@@ -26,8 +26,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from mutant_rtl import KINDS, MAX_DEPTH, Outcome, classify_all, run_all
-    from test_verify_mutation import EXAMPLES
+    from support.mutants import KINDS, MAX_DEPTH, Outcome, classify_all, run_all
+    from support.examples import EXAMPLE_NAMES as EXAMPLES
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="examples (default: every examples/*.scf.mlir)")

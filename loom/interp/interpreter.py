@@ -34,7 +34,7 @@ class InterpResult:
     result_types: list[Type] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        """The DESIGN.md ``sim --json`` document for this run."""
+        """The ../shared/DESIGN.md ``sim --json`` document for this run."""
         return run_result_json(self.status, self.results, self.memrefs, None, None, self.error,
                                result_types=self.result_types)
 

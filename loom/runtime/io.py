@@ -1,4 +1,4 @@
-"""Simulation I/O (DESIGN.md "Simulation I/O"): inputs JSON -> runtime values, runtime values -> JSON.
+"""Simulation I/O (../shared/DESIGN.md "Simulation I/O"): inputs JSON -> runtime values, runtime values -> JSON.
 
 Inputs: an object keyed by argument name without ``%``. Scalars are JSON numbers
 (i1 also true/false; integers within the type's range: signed or unsigned reading; floats also

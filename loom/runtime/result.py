@@ -1,7 +1,7 @@
 """The ``loom sim --json`` document, built one way for the interpreter and the simulator.
 
 Key order and encodings are fixed here so both engines print byte-identical JSON
-for the same program run (DESIGN.md "Simulation I/O").
+for the same program run (../shared/DESIGN.md "Simulation I/O").
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def run_result_json(status: str, results: Sequence[Any], memrefs: Mapping[str, A
                     residual_tokens: Optional[int], channels: Optional[Mapping[str, int]], error: Any,
                     *, func: Optional[Operation] = None,
                     result_types: Optional[Sequence[Type]] = None) -> dict:
-    """The DESIGN.md run document with keys in fixed order.
+    """The ../shared/DESIGN.md run document with keys in fixed order.
 
     ``results`` and ``memrefs`` hold runtime values (memrefs as MemRefView or a flat
     list of elements); ``func`` (or ``result_types``) gives the types used to encode them.

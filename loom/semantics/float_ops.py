@@ -16,9 +16,9 @@
 * ``rules`` -- where MLIR leaves it undefined (``loom.semantics.undefined``: fptosi/fptoui of NaN, infinity or an
   out-of-range value); the Z3 term is meaningful only where no rule holds.
 
-``tests/test_semantics_float_descriptors.py`` checks Python against Z3 on generated operands and on the IEEE
+``tests/unit/semantics/test_semantics_float_descriptors.py`` checks Python against Z3 on generated operands and on the IEEE
 edges (signed zeros, subnormals, infinities, NaN, the largest finite value), in every format; the RTL models are
-checked against Python in simulation by ``tests/test_hdl_vectors.py``.
+checked against Python in simulation by ``tests/rtl/test_hdl_vectors.py``.
 """
 
 from __future__ import annotations

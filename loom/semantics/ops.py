@@ -25,7 +25,7 @@
 Float ops are described in ``loom.semantics.float_ops`` (``FLOAT_OPS``: the Python evaluation, the exact IEEE
 term, the RTL model family, the cast rule). ``arith.constant`` (a source, no
 operands) and ``arith.bitcast`` (a re-interpretation between formats) are not integer ops either.
-``tests/test_semantics_descriptors.py`` checks the three forms against each other on generated vectors.
+``tests/unit/semantics/test_semantics_descriptors.py`` checks the three forms against each other on generated vectors.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ class SimResult:
     safety: list[SafetyViolation] = field(default_factory=list)  # RTL co-simulation only (loom sim --rtl)
 
     def to_json(self, func: Optional[Operation] = None) -> dict:
-        """The DESIGN.md ``loom sim --json`` document (types taken from ``func`` when given)."""
+        """The ../shared/DESIGN.md ``loom sim --json`` document (types taken from ``func`` when given)."""
         from loom.runtime import run_result_json
 
         return run_result_json(

@@ -1,6 +1,6 @@
 """``VerifyReport``: the obligations of one verified function, and every output format of ``loom verify``.
 
-Formats (DESIGN.md): the human report (one line per obligation: verdict, id,
+Formats (../shared/DESIGN.md): the human report (one line per obligation: verdict, id,
 seconds; a summary; a readable counterexample for each refutation), ``to_json``
 (``{"obligations": [{"id", "kind", "status", "seconds", "detail",
 "counterexample"}], "summary": {...}}``), ``to_junit`` (one testcase per
@@ -130,7 +130,7 @@ def _json_safe(x):
 
 
 def json_of(reports: list[VerifyReport]) -> dict:
-    """The DESIGN.md ``--json`` document for one or more reports."""
+    """The ../shared/DESIGN.md ``--json`` document for one or more reports."""
     obligations = [
         {
             "id": oid,

@@ -29,7 +29,7 @@ PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides
 TOOL = "error (tool)"  # the tools failed on every attempt (sby.run_task): no verdict, never agree or disagree
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown", "tool": TOOL}
 DECIDED = ("proved", "refuted", "bounded")  # RTL statuses that are verdicts
-EXIT_TOOL = 4  # issue 29: a tool error and nothing refuted (DESIGN.md's codes stop at 3; specs/hdl.md says why)
+EXIT_TOOL = 4  # issue 29: a tool error and nothing refuted (../shared/DESIGN.md's codes stop at 3; specs/hdl.md says why)
 
 
 @dataclass

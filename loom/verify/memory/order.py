@@ -27,7 +27,7 @@ common loops' positions, then one constant at the first structural difference),
 so ``pair_violation_possible`` decides its satisfiability exactly without a
 solver; a query it shows unsatisfiable is proved without building it (unless
 SMT-LIB2 output is requested: then it is built, printed and solved), anything
-else is solved by Z3 as before. ``tests/test_verify_memory_structural.py`` checks
+else is solved by Z3 as before. ``tests/unit/verify/test_verify_memory_structural.py`` checks
 the two deciders agree on every pair of the examples, the corpus, broken mutants
 and generated kernels.
 

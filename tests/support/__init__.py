@@ -1,0 +1,1 @@
+"""Helpers and data shared by several test files; one module per family (tests/README.md)."""
