@@ -263,3 +263,18 @@ def test_saxpy_len_and_balance_monitors_proved_for_every_run(tmp_path):
     assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
     want = {o for o in labels.values() if o.split(".")[0] in ("len", "balance")}
     assert {labels[x] for x in r.proved} == want and len(want) == 23
+
+
+@SLOW
+def test_histogram_len_and_balance_monitors_proved_for_every_run(tmp_path):
+    """examples/histogram (a read-modify-write whose address is loaded data: a load from data, a load and a store
+    on hist): one k-induction run on the free-data design proves every len.* and balance.* monitor for every run
+    (~1 min) -- the third memory kernel, after dot and saxpy."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func, _ = dfg_func(ROOT / "examples" / "histogram.scf.mlir")
+    e, r = _prove(func, "histogram", tmp_path)
+    labels = {m.label: m.obligation for m in e.design.monitors.props}
+    assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
+    want = {o for o in labels.values() if o.split(".")[0] in ("len", "balance")}
+    assert {labels[x] for x in r.proved} == want and len(want) == 24
