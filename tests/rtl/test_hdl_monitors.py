@@ -200,11 +200,11 @@ def test_mutual_exclusion_cannot_see_the_swapped_order(tmp_path, monkeypatch):
     same bound: a wrong order without overlap is invisible to it."""
     need("yowasp-sby")
     need("yices-smt2")
-    import loom.hdl.monitors as mon
-    from loom.hdl.monitors.order import OrderShape
+    import loom.verify.facts as facts
+    from loom.verify.memory.shape import OrderShape
 
     func, src = _with_source("war_swapped", monkeypatch)
-    monkeypatch.setattr(mon, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))
+    monkeypatch.setattr(facts, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))
     e = emit(func, "sw", rtl_bound=1, dfg_depth=12, source=src)
     assert next(m for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0").statement.startswith(
         "mutual exclusion")

@@ -26,81 +26,68 @@ exclusion: a request of one fires only when no request of the other is outstandi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from loom.ir.core import Operation
+from loom.hdl.monitors.base import WIDTH, _Builder, add_parts
 
 if TYPE_CHECKING:
-    from loom.verify.memory.structure import Access, Layout
+    from loom.verify.memory.shape import OrderShape
 
 
-@dataclass(frozen=True)
-class OrderShape:
-    """How the two accesses' instances correspond: ``kind`` is ``self`` (one access, its own iterations),
-    ``seq`` (at most once each per instance of one sequence; ``first`` runs first) or ``exclusive`` (no
-    derivable correspondence: mutual exclusion); ``why`` says which in words. ``gates`` maps an access name
-    to the branch it is conditional on below the sequence: (the ctrl ``cond_br`` op, 0 for its true side,
-    1 for its false side); an access without an entry runs once per instance."""
+def order_monitor(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tuple[str, str, str],
+                  shape: "OrderShape") -> None:
+    """``mem.<D>.order.<X><<Y>``: program order by request/done counts where the instance correspondence is
+    derivable (``loom.verify.memory.shape``), else mutual exclusion of outstanding requests."""
+    if shape.kind == "self":
+        n_req, n_done = b.count(xa.op.results[-1]), b.upto_now(xa.done)
+        add_parts(b, oid, [f"!{x[1]} || {n_done} == {n_req}"], xa.op,
+             f"program order ({shape.why}): a request of {xa.name} fires only when all its earlier requests "
+             "have completed")
+        return
+    if shape.kind == "seq":
+        f, s = (xa, ya) if shape.first == xa.name else (ya, xa)
+        conds = [_before(b, s, shape.gate(s.name), f, shape.gate(f.name), True),
+                 _before(b, f, shape.gate(f.name), s, shape.gate(s.name), False)]
+        if None not in conds:
+            add_parts(b, oid, conds, ya.op,
+                 f"program order ({shape.why}): a request of {s.name} fires only after the instance of {f.name} "
+                 f"of the same iteration (if any) completed, and a request of {f.name} only after the instances of "
+                 f"{s.name} of the earlier iterations completed")
+            return
+    why = shape.why if shape.kind != "seq" else "a branch output of the ctrl chain has no signal to count"
+    conds = [f"!{y[1]} || {b.still_out(x[0], x[2])} == '0", f"!{x[1]} || {b.still_out(y[0], y[2])} == '0"]
+    if b.same_cycle and xa is not ya:  # two requests in one cycle: neither waited for the other (a race)
+        conds.append(f"!({x[1]} && {y[1]})")
+    add_parts(b, oid, conds, ya.op,
+         f"mutual exclusion, since the instance correspondence is not derivable ({why}): a request of "
+         f"{ya.name} fires only when no request of {xa.name} is outstanding, and vice versa")
 
-    kind: str
-    first: Optional[str] = None
-    why: str = ""
-    gates: tuple = ()
 
-    def gate(self, name: str) -> Optional[tuple[Operation, int]]:
-        return dict(self.gates).get(name)
-
-
-def _gate_below(path, i: int) -> tuple[bool, Optional[tuple[Operation, int]]]:
-    """(derivable, gate) of the path below the divergence (depth ``i``): no loop and at most one branch
-    (the access runs once per instance, or once per instance whose branch token takes its side)."""
-    rest = path[i + 1:]
-    if any(n.kind == "loop" for n, _ in rest):
-        return False, None
-    ifs = [(n.op, side) for n, side in rest if n.kind == "if"]
-    if len(ifs) > 1:
-        return False, None
-    return True, (ifs[0] if ifs else None)
+def _branch_counts(b: _Builder, gate) -> Optional[tuple[str, str]]:
+    """(firings, tokens sent to the side) of a ctrl cond_br (None: an output has no signal to count)."""
+    cb, side = gate
+    if any(r not in b.sig for r in cb.results):
+        return None
+    fired = f"({b.upto_now(cb.results[0])} + {b.upto_now(cb.results[1])})"
+    return fired, b.upto_now(cb.results[side])
 
 
-def order_shape(layout: "Layout", x: "Access", y: "Access", source=None) -> OrderShape:
-    """The instance correspondence of accesses ``x`` and ``y`` (one domain) and the order required of them."""
-    from loom.sim.names import value_name_map
-    from loom.verify.memory.order import Unrecognized, domain_pairs, source_keys
-
-    if x is y:
-        return OrderShape("self", x.name, "one access against its own earlier iterations")
-    func = layout.func
-    ops = list(func.regions[0].entry.ops)
-    values = [v for op in ops for v in list(op.operands) + list(op.results)]
-    names = value_name_map(func, list(dict.fromkeys(values)))
-    keys = source_keys(source, layout)[0] if source is not None else None
-    try:
-        dp = domain_pairs(layout, x.domain, names, keys)
-    except Unrecognized as e:
-        return OrderShape("exclusive", why=f"the ctrl-done network was not recognized ({e})")
-    px, py = dp.paths[id(x)], dp.paths[id(y)]
-    i = 0
-    while i < min(len(px), len(py)) and px[i][0] is py[i][0] and px[i][1] == py[i][1]:
-        i += 1
-    if i >= min(len(px), len(py)) or px[i][0] is not py[i][0]:
-        return OrderShape("exclusive", why="their positions in the ctrl-done tree do not diverge in one node")
-    node, cx, cy = px[i][0], px[i][1], py[i][1]
-    if node.kind != "seq":
-        what = {"loop": "different phases of one loop (N+1 and N instances per activation)",
-                "if": "the two sides of one branch", "par": "parallel ctrl tokens"}[node.kind]
-        return OrderShape("exclusive", why=f"the accesses are on {what}")
-    (ok_x, gx), (ok_y, gy) = _gate_below(px, i), _gate_below(py, i)
-    if not (ok_x and ok_y):
-        return OrderShape("exclusive",
-                          why="a loop or nested branches lie between their common sequence and an access")
-    gates = tuple((a.name, g) for a, g in ((x, gx), (y, gy)) if g is not None)
-    if keys is not None:
-        x_first = keys[id(x)] < keys[id(y)]
-        src = "the source's program order"
+def _before(b: _Builder, a, ga, p, gp, same: bool) -> Optional[str]:
+    """At a request of access ``a`` (conditional on branch ``ga``, or not), every instance of ``p`` (on ``gp``)
+    of the earlier iterations -- and of the same one when ``same`` (``p`` runs first) -- has completed."""
+    req = b.fire(a.op.results[-1])
+    if ga is None:
+        n = b.count(a.op.results[-1])
+        upto = f"({n} + {WIDTH}'d1)" if same else n  # instances of p that must be complete
     else:
-        x_first = cx < cy
-        src = "the ctrl-done chain's order (no source: race freedom)"
-    each = "once each per iteration" if not gates else "at most once each per iteration (a branch decides)"
-    return OrderShape("seq", x.name if x_first else y.name, f"{each}; {src}", gates)
+        counts = _branch_counts(b, ga)
+        if counts is None:
+            return None
+        upto = counts[0] if same else f"({counts[0]} - {WIDTH}'d1)"
+    done = b.upto_now(p.done)
+    if gp is None:
+        return f"!{req} || {done} >= {upto}"
+    counts = _branch_counts(b, gp)
+    if counts is None:
+        return None
+    return f"!{req} || ({counts[0]} == {upto} && {done} >= {counts[1]})"
