@@ -1031,6 +1031,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wall-clock seconds for placement retries (default: none; the mapper stops after a fixed "
                         "number of seeded attempts, so the result does not depend on the machine)")
     m.add_argument("--max-join-fanin", type=_int_in(2), metavar="K", help="default: the ADG's join fan-in")
+    from loom.map.options import add_mapper_flags
+
+    add_mapper_flags(m)  # upstream's --mapper-* flags and base YAML (spec-mapper-config)
     _add_verbosity(m, "no progress display", "also print the placement table (the .map.txt)")
     m.add_argument("--check-only", action=_GivenFlag,
                    help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
@@ -1054,6 +1057,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = argparse.Namespace()
     try:
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed: where a contradictory flag stands
         _check_option_needs(args)
         if getattr(args, "command", None):
             _read_stdin_once(args)

@@ -3,8 +3,12 @@
 Usage: python tools/upstream_unit.py GIT_DIR [--work DIR] [--only NAME ...] [--verbose]
 
 GIT_DIR is a bare git directory of a PolyArch/loom snapshot (e.g. /work/.mirror/PolyArch+loom/repo); nothing of
-it is part of loom. Each case directory with a dfg.mlir and a fabric.mlir is extracted to a scratch directory
-(default: a fresh temporary one), mapped with ``loom map dfg.mlir --adg fabric.mlir -o out`` and judged:
+it is part of loom. Each case directory with a dfg.mlir and a fabric.mlir is extracted, whole, to
+``tests/unit/<case>`` under a scratch directory (default: a fresh temporary one), which plays upstream's
+repository root as its runner does: ``build/bin/loom`` there is a small launcher that turns upstream's command
+line (``loom --adg F --dfg D -o OUT [flags]``) into ``loom map D --adg F -o OUT [flags]``; the case's
+``loom.args`` flags are appended, outputs go to ``out/<case>``, and checks run from the root (some re-run
+``build/bin/loom`` or read a config beside them). Each case is judged:
 
 * a case with an expect-fail.txt passes when loom refuses it cleanly: a nonzero exit, no traceback, and (for
   an input error, exit 2) exactly one located line ``file:line:col: error: [CODE] message``;
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -26,8 +31,21 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-LOCATED = re.compile(r"^\S+:\d+:\d+: error: \[[A-Z0-9_]+\] .+$")
-KEEP = ("dfg.mlir", "fabric.mlir", "check.py", "expect-fail.txt", "loom.args")
+LOCATED = re.compile(r"^(?:\S+|<command line>):\d+:\d+: error: \[[A-Z0-9_]+\] .+$")
+LAUNCHER = """#!{python}
+# upstream's command line -> loom map (written by loom's tools/upstream_unit.py; not part of either project)
+import os, sys
+a, dfg, rest = sys.argv[1:], None, []
+while a:
+    x = a.pop(0)
+    if x == "--dfg" and a:
+        dfg = a.pop(0)
+    elif x.startswith("--dfg="):
+        dfg = x[6:]
+    else:
+        rest.append(x)
+os.execv(sys.executable, [sys.executable, "-m", "loom", "map"] + ([dfg] if dfg else []) + rest)
+"""
 TIMEOUT = 300
 
 
@@ -44,18 +62,18 @@ def _git(git_dir: str, *args: str) -> str:
 
 
 def extract(git_dir: str, work: Path) -> list[Path]:
-    """Every tests/unit case with a dfg.mlir and a fabric.mlir, written under ``work``."""
+    """Every tests/unit case with a dfg.mlir and a fabric.mlir, written whole under ``work/tests/unit``."""
     names = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", "tests/unit").split("\n")
     cases: dict[str, set[str]] = {}
     for n in names:
         parts = n.split("/")
-        if len(parts) == 4 and parts[3] in KEEP:
+        if len(parts) == 4:
             cases.setdefault(parts[2], set()).add(parts[3])
     out = []
     for case, files in sorted(cases.items()):
         if not {"dfg.mlir", "fabric.mlir"} <= files:
             continue
-        d = work / case
+        d = work / "tests" / "unit" / case
         d.mkdir(parents=True, exist_ok=True)
         for f in sorted(files):
             blob = subprocess.run(["git", "--git-dir", git_dir, "show", f"HEAD:tests/unit/{case}/{f}"],
@@ -71,12 +89,33 @@ def _legacy_names(out: Path) -> None:
         shutil.copyfile(f, out / ("dfg." + f.name[len("dfg.fabric."):]))
 
 
-def run_case(loom: list[str], d: Path) -> Outcome:
-    out = d / "out"
+def launcher(work: Path) -> Path:
+    """``work/build/bin/loom``: upstream's command line, run as loom map with this Python."""
+    exe = work / "build" / "bin" / "loom"
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text(LAUNCHER.format(python=sys.executable))
+    exe.chmod(0o755)
+    return exe
+
+
+def loom_args(d: Path) -> list[str]:
+    """The case's loom.args flags (one or more a line; # comments), as upstream's runner reads them."""
+    f = d / "loom.args"
+    if not f.exists():
+        return []
+    return [t for line in f.read_text().splitlines() if line.strip() and not line.strip().startswith("#")
+            for t in shlex.split(line.strip())]
+
+
+def run_case(loom: Path, d: Path) -> Outcome:
+    root = d.parents[2]
+    rel = d.relative_to(root)
+    out = root / "out" / d.name
     shutil.rmtree(out, ignore_errors=True)
-    out.mkdir()
+    out.mkdir(parents=True)
     try:
-        r = subprocess.run([*loom, "map", "dfg.mlir", "--adg", "fabric.mlir", "-o", "out"], cwd=d,
+        r = subprocess.run([str(loom), "--adg", str(rel / "fabric.mlir"), "--dfg", str(rel / "dfg.mlir"), "-o",
+                            str(out.relative_to(root)), *loom_args(d)], cwd=root,
                            capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return Outcome(d.name, _group(d), False, "timeout")
@@ -99,8 +138,8 @@ def run_case(loom: list[str], d: Path) -> Outcome:
     if not (d / "check.py").exists():
         return Outcome(d.name, "plain", True, "mapped")
     _legacy_names(out)
-    c = subprocess.run([sys.executable, "check.py", d.name, "out"], cwd=d, capture_output=True, text=True,
-                       timeout=TIMEOUT)
+    c = subprocess.run([sys.executable, str(rel / "check.py"), d.name, str(out.relative_to(root))], cwd=root,
+                       capture_output=True, text=True, timeout=TIMEOUT)
     msg = (c.stdout + c.stderr).strip().splitlines()
     return Outcome(d.name, "check", c.returncode == 0, "check.py accepts" if c.returncode == 0 else
                    f"check.py: {msg[-1] if msg else 'exit ' + str(c.returncode)}")
@@ -118,7 +157,7 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="loom-upstream-unit-"))
-    loom = [sys.executable, "-m", "loom"]
+    loom = launcher(work)
     cases = extract(args.git_dir, work)
     if args.only:
         cases = [c for c in cases if c.name in args.only]

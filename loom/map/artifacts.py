@@ -166,16 +166,41 @@ def _fifo_sections(m: Mapping) -> dict[str, Any]:
         return f.defn.bypassable and m.config.bypassed.get(f.name, f.defn.bypassed)
 
     buffered = [f for f in fifos if f.name in on_route and not bypassed(f)]
+    forced = [f for f in buffered if not f.defn.bypassable]  # buffered whatever the configuration says
     return {
         "fifo_configs": [{"name": f.name, "depth": f.defn.depth, "bypassable": True, "bypassed": bypassed(f),
                           "on_route": f.name in on_route} for f in fifos if f.defn.bypassable],
-        "timing": {"available": True, "estimates": "fifo buffering only (loom estimates no delays)",
+        "timing": {"available": True, "estimates": "surrogate: node and hop delays (loom/map/bufferize.py)",
                    "fifo_count": len(fifos), "routed_fifo_count": len(on_route),
                    "buffered_fifo_count": len(buffered),
-                   "forced_buffered_fifos": [f.name for f in buffered if not f.defn.bypassable],
-                   "forced_buffered_fifo_depths": [f.defn.depth for f in buffered if not f.defn.bypassable],
-                   "mapper_selected_buffered_fifo_count": 0, "mapper_selected_buffered_fifo_depths": []},
+                   "forced_buffered_fifos": [f.name for f in forced],
+                   "forced_buffered_fifo_depths": [f.defn.depth for f in forced],
+                   **_timing(m)},
     }
+
+
+def _timing(m: Mapping) -> dict[str, Any]:
+    """The bufferization pass's choices and timing surrogate, edges named by their source-DFG ids."""
+    from loom.map.bufferize import Bufferization, timing_section
+
+    ids: dict[int, list[int]] = {}
+    for k in range(len(m.source.edges)):
+        ck = m.edge_map[k] if m.edge_map is not None else k
+        if ck is not None:
+            ids.setdefault(ck, []).append(k)
+    depth = {f.name: f.defn.depth for f in m.adg.fifos()}  # type: ignore[attr-defined]
+    return timing_section(m.timing or Bufferization(), depth, ids)
+
+
+def search_section(m: Mapping) -> dict[str, Any]:
+    """spec-mapper-output's ``search`` counters for loom's search: one serial lane of seeded attempts, no local
+    repair, no route-aware annealing, and the FIFO buffering toggles the bufferization pass accepted."""
+    return {"placement_attempts": m.attempts, "routing_iterations": m.iterations,
+            "placement_seed_lane_count": 1, "routed_lane_count": 1,
+            "local_repair_attempts": 0, "local_repair_successes": 0,
+            "route_aware_checkpoint_rescore_passes": 0, "route_aware_neighborhood_attempts": 0,
+            "fifo_bufferization_accepted_toggles": len(m.timing.selected) if m.timing is not None else 0,
+            "outer_joint_accepted_rounds": 0}
 
 
 def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
@@ -256,6 +281,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
         **_fifo_sections(m),
+        "search": search_section(m),
         **upstream_sections(m),
         "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
                   "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),

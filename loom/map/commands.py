@@ -29,7 +29,7 @@ def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
     shared = getattr(args, "mem_ifaces", None)
     regions = getattr(args, "mem_regions", None) or (4 if shared else 1)
     params = MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
-                        tracks=args.tracks, mem_regions=regions)
+                        tracks=args.tracks, mem_regions=regions, temporal=getattr(args, "temporal", None) or 0)
     fit = getattr(args, "fit", None) or []
     if fit:  # --fit: every kernel's ops and memory ports (the DFGs are read before anything is written)
         assert dfg_module is not None
@@ -40,7 +40,8 @@ def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
         from loom.mlir import parse_text
 
         adg = read_adg(parse_text(text, "<mesh>"), "<mesh>")
-        print(f"fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
+        n_pe = sum(1 for n in adg.nodes if n.kind in ("pe", "tpe"))
+        print(f"fabric.module @{adg.name}: {n_pe} {'temporal ' if params.temporal else ''}PEs, {len(adg.switches())} switches, "
               f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}", file=sys.stderr)
     if args.output == "-":  # mlir-opt's habit: the one output on stdout
         sys.stdout.write(text)
@@ -84,8 +85,10 @@ def run_adg_verify(args) -> int:
             continue
         if quiet:
             continue
-        print(f"{shown}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, {len(adg.switches())} switches, "
-              f"{len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}")
+        n_tpe = sum(1 for n in adg.nodes if n.kind == "tpe")
+        print(f"{shown}: ok: fabric.module @{adg.name}: {len(adg.pes())} PEs, "
+              + (f"{n_tpe} temporal PEs, " if n_tpe else "")
+              + f"{len(adg.switches())} switches, {len(adg.memories())} memories, join fan-in {adg.max_join_fanin()}")
         if verbose:  # each PE definition once, with its FUs' ops
             defs = {id(n.defn): n.defn for n in adg.pes()}
             for d in sorted(defs.values(), key=lambda d: d.name):
@@ -120,8 +123,12 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     from loom.map.dfg import read_dfg
     from loom.map.mapper import MapFailure, map_dfg
 
+    from loom.map.options import resolve
+    from loom.map.snapshots import Snapshots
+
     if args.budget is not None and args.budget <= 0:
         raise LoomError("--budget must be positive", Location("<command line>", 1, 1))
+    options = resolve(args)  # upstream's --mapper-* flags and base YAML, refused before anything is read
     adg_path, in_path = Path(args.adg), Path(args.input)
     from loom.stdin import display_name, is_input_file
 
@@ -143,12 +150,18 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     base = f"{stem(in_path)}.{adg_stem(adg_path)}"
     if getattr(args, "check_only", False):
         return _check_existing(dfg, adg, Path(args.output) / base)
+    for w in options.warnings:
+        print(f"loom map: warning: {w}", file=sys.stderr)
+    snaps = (Snapshots(Path(args.output), base, in_path.name, adg_path.name, options.snapshot_interval_rounds,
+                       options.snapshot_interval_seconds) if options.snapshots else None)
     progress = _progress(args.quiet)
     try:
-        mapping = map_dfg(dfg, adg, seed=args.seed, budget=args.budget, progress=progress,
-                          placer=getattr(args, "placer", "sa"))
+        mapping = map_dfg(dfg, adg, seed=options.seed, budget=options.budget, progress=progress,
+                          placer=getattr(args, "placer", "sa"), options=options, snapshots=snaps)
     except MapFailure as e:
         _clear(args.quiet)
+        if snaps is not None and snaps.files:
+            write_all(snaps.files)  # the checkpoints the user asked for, also when nothing fits
         print(f"loom map: {in_path} does not fit {adg_path.name}:", file=sys.stderr)
         for r in e.reasons:
             print(f"  {r}", file=sys.stderr)
@@ -180,6 +193,8 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         files.append((out / f"{base}.viz.html", viz_html(mapping, doc)))
     except ImportError:
         pass
+    if snaps is not None:
+        files += snaps.files
     write_all(files)
     s = doc["stats"]
     _say([f"mapped {in_path.name} @{dfg.name} onto {adg_path.name}: {s['pes_used']}/{s['pes_total']} PEs, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from loom.map.adg.model import ADG, Port, value_width
 from loom.map.config import Config, MuxField, PEConfig, join_payload
@@ -35,6 +35,7 @@ class Mapping:
     original: Optional[DFG] = None  # the DFG before compound units were contracted (None: no units)
     edge_map: Optional[list] = None  # original edge index -> edge index of ``dfg`` (None: inside a unit)
     units: list = field(default_factory=list)  # (unit id, FU, body op -> original node id)
+    timing: Optional[Any] = None  # loom.map.bufferize.Bufferization: FIFO buffering chosen, timing surrogate
 
     @property
     def source(self) -> DFG:
@@ -69,10 +70,13 @@ CPSAT_ATTEMPTS = 8  # CP-SAT placements (each a fresh seeded solve) before the m
 
 
 def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
-            progress: Optional[Progress] = None, placer: str = "sa") -> Mapping:
+            progress: Optional[Progress] = None, placer: str = "sa", options: Optional[Any] = None,
+            snapshots: Optional[Any] = None) -> Mapping:
     """Map ``dfg`` onto ``adg``; raises MapFailure when it does not fit within ``MAX_ATTEMPTS`` placements (or,
     when ``budget`` is given, within ``budget`` seconds of wall clock, whichever ends first). ``placer`` is
-    "sa" (greedy + simulated annealing) or "cpsat" (OR-tools CP-SAT, ``place_cpsat``)."""
+    "sa" (greedy + simulated annealing) or "cpsat" (OR-tools CP-SAT, ``place_cpsat``). ``options``
+    (loom.map.options.MapperOptions) adds upstream's routing heuristic weight and FIFO bufferization;
+    ``snapshots`` (loom.map.snapshots.Snapshots) is offered every round's checkpoint."""
     if placer not in PLACERS:
         raise ValueError(f"unknown placer {placer!r}")
     prog = progress or Progress()
@@ -87,7 +91,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         raise MapFailure(e.reasons) from None
     rng = random.Random(seed)
     dist = hop_distances(adg)
-    router = Router(adg)
+    router = Router(adg, getattr(options, "routing_heuristic_weight", 1.0))
     deadline = None if budget is None else time.monotonic() + budget
     best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
     settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
@@ -120,8 +124,21 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if best is None or score < best[0]:
             best = (score, routes, where)
         if score == (0, 0):
-            return Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
+            done = Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units)
+            if adg.fifos():
+                from loom.map.bufferize import bufferize
+
+                o = options
+                done.timing = bufferize(dfg, adg, done.paths, done.config.bypassed, bool(getattr(o, "bufferization", False)),
+                                        getattr(o, "bufferization_max_iterations", 1),
+                                        getattr(o, "min_throughput_improvement", 0.0),
+                                        getattr(o, "combinational_node_delay", 1.0), getattr(o, "routing_hop_delay", 1.0))
+            if snapshots is not None:
+                snapshots.offer(attempt, done, None)
+            return done
+        if snapshots is not None:
+            snapshots.offer(attempt, None, _partial(dfg, where, routes))
         if attempt >= (CPSAT_ATTEMPTS if placer == "cpsat" else MAX_ATTEMPTS) or (
                 deadline is not None and time.monotonic() >= deadline):
             break

@@ -103,8 +103,9 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
 class Router:
     """PathFinder state over one port graph; reusable across placements of one ADG."""
 
-    def __init__(self, adg: ADG) -> None:
+    def __init__(self, adg: ADG, heuristic_weight: float = 1.0) -> None:
         g = port_graph(adg)
+        self.weight = heuristic_weight  # A*'s heuristic multiplier (upstream's routing_heuristic_weight)
         self.nodes: list[Port] = sorted(g.nodes)
         self.index = {p: i for i, p in enumerate(self.nodes)}
         self.succ = [[self.index[w] for w in sorted(g.successors(p))] for p in self.nodes]
@@ -233,7 +234,7 @@ class Router:
         for s in starts:
             c = 0.0 if s in in_tree else self._cost(s, occ, hist, pres)
             g[s] = c
-            heapq.heappush(heap, (c + h[s], tie, s))
+            heapq.heappush(heap, (c + self.weight * h[s], tie, s))
             tie += 1
         came: dict[int, int] = {}
         done: set[int] = set()
@@ -256,7 +257,7 @@ class Router:
                 if c < g.get(w, 1e18):
                     g[w] = c
                     came[w] = v
-                    heapq.heappush(heap, (c + h[w], tie, w))
+                    heapq.heappush(heap, (c + self.weight * h[w], tie, w))
                     tie += 1
         return None
 
