@@ -1005,6 +1005,8 @@ def build_parser() -> argparse.ArgumentParser:
     am.add_argument("--fit", action="append", metavar="KERNEL",
                     help="a DFG, SCF or C kernel the fabric must serve: FUs for its ops the palette lacks, and memory "
                          "lanes and rank for its memories (repeatable; rows, columns and interfaces stay as given)")
+    am.add_argument("--temporal", type=_int_in(1, 16), metavar="S",
+                    help="every PE a fabric.temporal_pe with S instruction slots (each slot its own tagged PE ports)")
     am.add_argument("-o", "--output", default="-", metavar="X.fabric.mlir",
                     help="the fabric file to write (default -: the fabric on stdout)")
     _add_verbosity(am, "print nothing on success (no 'wrote' line)",

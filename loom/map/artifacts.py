@@ -8,6 +8,8 @@ from typing import Any
 from loom.map.adg.model import MODULE_IN, MODULE_OUT, fu_port_name, port_name
 from loom.map.config import encode, layout, to_bytes
 from loom.map.mapper import Mapping
+from loom.map.temporal.artifacts import temporal_sections
+from loom.map.temporal.model import slot_name
 from loom.map.rules import field_ops, fu_fields, mem_port_maps, region_words, wanted_fields
 from loom.semantics.functions import CONT_CONDS
 
@@ -18,7 +20,8 @@ def _target_json(m: Mapping, nid: str) -> dict[str, Any]:
     node, t = m.dfg.by_id[nid], m.place[nid]
     if t[0] == "fu":
         fu = m.adg.node(t[1]).defn.fus[t[2]]  # type: ignore[attr-defined]
-        return {"kind": "fu", "pe": t[1], "fu": fu.name, "opcode": t[2]}
+        slot = {"slot": t[3]} if len(t) == 4 else {}  # a temporal PE's instruction slot
+        return {"kind": "fu", "pe": t[1], "fu": fu.name, "opcode": t[2], **slot}
     if t[0] == "mem":
         hw = m.adg.node(t[1])
         out: dict[str, Any] = {"kind": "memory", "memory": t[1], "region": t[2]}
@@ -37,18 +40,24 @@ def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
     src_t = m.place[e.src[0]]
     if src_t[0] == "fu":
         fu = m.adg.node(src_t[1]).defn.fus[src_t[2]]  # type: ignore[attr-defined]
-        steps.append({"kind": "fu_out_to_pe_out", "from": fu_port_name(src_t[1], fu.name, "o", e.src[1]), "to": port_name(path[0])})
+        steps.append({"kind": "fu_out_to_pe_out", "from": fu_port_name(_host(src_t), fu.name, "o", e.src[1]), "to": port_name(path[0])})
     for a, b in zip(path, path[1:]):
-        kind = ("fifo" if m.adg.node(a[0]).kind == "fifo" else "switch") if a[0] == b[0] and a[1] == "i" else "wire"
+        kind = _PASS.get(m.adg.node(a[0]).kind, "switch") if a[0] == b[0] and a[1] == "i" else "wire"
         steps.append({"kind": kind, "from": port_name(a), "to": port_name(b)})
     dst_t = m.place[e.dst[0]]
     if dst_t[0] == "fu":
         fu = m.adg.node(dst_t[1]).defn.fus[dst_t[2]]  # type: ignore[attr-defined]
-        steps.append({"kind": "pe_in_to_fu_in", "from": port_name(path[-1]), "to": fu_port_name(dst_t[1], fu.name, "i", e.dst[1])})
+        steps.append({"kind": "pe_in_to_fu_in", "from": port_name(path[-1]), "to": fu_port_name(_host(dst_t), fu.name, "i", e.dst[1])})
     return steps
 
 
-_PORT_KIND = {"sw": "sw", "pe": "pe", "memory": "memory", "extmemory": "memory"}
+_PORT_KIND = {"sw": "sw", "pe": "pe", "tpe": "temporal_pe", "memory": "memory", "extmemory": "memory"}
+_PASS = {"fifo": "fifo", "add_tag": "add_tag", "del_tag": "del_tag"}  # pass-through nodes' route step kinds
+
+
+def _host(t: tuple) -> str:
+    """The PE an FU target runs on: its name, or ``pe@slot`` for a temporal PE's instruction slot."""
+    return slot_name(t[1], t[3]) if len(t) == 4 else t[1]
 
 
 def _fabric_port_table(m: Mapping) -> tuple[list[dict[str, Any]], dict[tuple, int]]:
@@ -84,7 +93,8 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
     (an 8x8 mesh has thousands of ports; the ids of the others are skipped, not renumbered). An ``edge_routings`` ``path`` is the list of port
     ids the value passes, from the producing FU output (or memory / module port) to the consuming FU input;
     ``kind`` is ``routed``, or ``intra_fu`` for an edge inside a compound FU (no path). loom writes no partial
-    mappings, so ``unrouted`` never occurs, and it has no temporal PEs, so no edge is a temporal-register one.
+    mappings, so ``unrouted`` never occurs, and it binds no temporal registers (a value between two slots of one
+    temporal PE is routed through the switches), so no edge is a temporal-register one.
     ``hw_node`` is the component's position in the fabric module (null for a module port)."""
     adg, src = m.adg, m.source
     table, ids = _fabric_port_table(m)
@@ -105,6 +115,8 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
         if t[0] == "fu":
             fu = adg.node(t[1]).defn.fus[t[2]]  # type: ignore[attr-defined]
             entry.update(hw_node=position[t[1]], hw_name=fu.name, pe_name=t[1], opcode=t[2])
+            if len(t) == 4:
+                entry["slot"] = t[3]
             if body is not None:
                 entry["body_op"] = body
         elif t[0] == "mem":
@@ -246,8 +258,8 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         if t[0] == "fu":
             pe = adg.node(t[1]).defn
             fu = pe.fus[t[2]]  # type: ignore[attr-defined]
-            c = m.config.pes[t[1]]
-            pe_routes[t[1]] = {
+            c = m.config.pes[t[1]] if len(t) == 3 else m.config.temporal[t[1]].slots[t[3]]
+            pe_routes[_host(t)] = {
                 "node": n.id, "fu": fu.name, "opcode": fu.opcode,
                 **({"members": [n.members[k].id for k in sorted(n.members)]} if n.members else {}),
                 "inputs": [{"fu_in": k, "pe_in": f.sel} if not f.disconnect else {"fu_in": k, "disconnect": True}
@@ -257,7 +269,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
             }
             fields = fu_fields(fu)
             if fields:
-                fu_configs[t[1]] = {"pe_name": t[1], "fu": fu.name, "fields": [
+                fu_configs[_host(t)] = {"pe_name": t[1], "fu": fu.name, "fields": [
                     _field_json(fu, f, i, v) for f, i, v in zip(fields, field_ops(fu), wanted_fields(n, fu))]}
         elif t[0] == "mem":
             w = region_words(n, t[3])
@@ -266,7 +278,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
                 {"region": t[2], "dfg_node": n.id, "memref": str(n.memref), "ld": n.ld, "st": n.st,
                  "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
                  "operand_ports": ins, "result_ports": outs})
-    used_pes = sum(1 for t in m.place.values() if t[0] == "fu")
+    used_pes = len({t[1] for t in m.place.values() if t[0] == "fu"})
     return {
         "format": FORMAT,
         "dfg": {"file": dfg_file, "function": src.name},
@@ -281,11 +293,12 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
         **_fifo_sections(m),
+        **temporal_sections(m),
         "search": search_section(m),
         **upstream_sections(m),
         "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
                   "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
-                  "pes_used": used_pes, "pes_total": len(adg.pes()),
+                  "pes_used": used_pes, "pes_total": sum(1 for n in adg.nodes if n.kind in ("pe", "tpe")),
                   "switch_hops": sum(e["hops"] for e in edges), "attempts": m.attempts, "route_iterations": m.iterations},
     }
 

@@ -21,6 +21,7 @@ from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
 from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
+from loom.map.temporal.check import check_tpes, slot_view, split_slot
 from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch,
                              region_starts, region_words, wanted_fields)
 
@@ -75,6 +76,7 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
     if work is None:
         return None
     fus = _check_pes(work, adg, cfg, work_place, rep)
+    fus.update(check_tpes(work, adg, cfg, work_place, rep))  # valid temporal PE slots, as "pe@slot"
     _check_memories(work, adg, cfg, work_place, rep)
     walk = walk_routes(adg, cfg, fus)
     for code, msg in walk.findings:
@@ -170,6 +172,10 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
         if node.kind == "op" and kind == "fu" and t.get("pe") in names and adg.node(t["pe"]).kind == "pe":
             key: tuple = ("fu", t["pe"], t.get("opcode"))
             res: tuple = ("pe", t["pe"])
+        elif (node.kind == "op" and kind == "fu" and t.get("pe") in names and adg.node(t["pe"]).kind == "tpe"
+              and isinstance(t.get("slot"), int) and 0 <= t["slot"] < adg.node(t["pe"]).defn.num_instruction  # type: ignore[attr-defined]
+              and isinstance(t.get("opcode"), int) and 0 <= t["opcode"] < len(adg.node(t["pe"]).defn.fus)):  # type: ignore[attr-defined]
+            key, res = ("fu", t["pe"], t["opcode"], t["slot"]), ("slot", t["pe"], t["slot"])
         elif (node.kind == "mem" and kind == "memory" and t.get("memory") in names
               and adg.node(t["memory"]).kind in ("extmemory", "memory") and isinstance(t.get("region"), int)
               and 0 <= t["region"] < adg.node(t["memory"]).defn.num_region):  # type: ignore[attr-defined]
@@ -184,7 +190,7 @@ def _certificate(dfg: DFG, adg: ADG, doc: dict[str, Any], rep: CheckReport) -> O
         shared = res[0] == "pe" and isinstance(t.get("body_op"), int) and (
             res not in owners or (owners[res] in bodies and place[owners[res]] == key))
         if res in owners and not shared:
-            code = "C8" if res[0] == "pe" else "C4"
+            code = {"pe": "C8", "slot": "C5"}.get(res[0], "C4")
             rep.add(code, f"%{owners[res]} and %{nid} are both mapped to {res[1]}")
             continue
         owners[res] = nid
@@ -382,8 +388,9 @@ def _exists(adg: ADG, p: tuple) -> bool:
     """Whether a parsed port name denotes a real port (FU ports: of an FU of that PE)."""
     names = {n.name: n for n in adg.nodes}
     if p[0] == "fu":
-        node = names.get(p[1])
-        if node is None or node.kind != "pe":
+        hit = split_slot(adg, p[1])
+        node = names.get(hit[0] if hit else p[1])
+        if node is None or node.kind != ("tpe" if hit else "pe"):
             return False
         fu = next((f for f in node.defn.fus if f.name == p[2]), None)  # type: ignore[attr-defined]
         return fu is not None and p[4] < len(fu.inputs if p[3] == "i" else fu.outputs)
@@ -417,21 +424,21 @@ def _as_end(p: tuple, is_src: bool) -> Optional[End]:
 
 def _step_problem(adg: ADG, cfg: Config, kinds: dict[str, str], a: tuple, b: tuple) -> Optional[str]:
     if a[0] == "fu":  # FU output -> PE output through the demux
-        c = cfg.pes.get(a[1])
-        if c is None or b[0] != a[1] or b[1] != "o" or a[3] != "o":
+        c = cfg.pes.get(a[1]) or slot_view(adg, cfg, a[1])
+        if c is None or b[0] != (getattr(c, "pe", "") or a[1]) or b[1] != "o" or a[3] != "o":
             return "an FU output can only reach its own PE's outputs"
         f = c.outputs[a[4]] if a[4] < len(c.outputs) else None
         return None if f is not None and not f.disconnect and not f.discard and f.sel == b[2] else "the demux does not select it"
     if b[0] == "fu":  # PE input -> FU input through the mux
-        c = cfg.pes.get(b[1])
-        if c is None or a[0] != b[1] or a[1] != "i" or b[3] != "i":
+        c = cfg.pes.get(b[1]) or slot_view(adg, cfg, b[1])
+        if c is None or a[0] != (getattr(c, "pe", "") or b[1]) or a[1] != "i" or b[3] != "i":
             return "an FU input can only be reached from its own PE's inputs"
         f = c.inputs[b[4]] if b[4] < len(c.inputs) else None
         return None if f is not None and not f.disconnect and f.sel == a[2] else "the mux does not select it"
     if a[1] == "o" and b[1] == "i":
         return None if adg.drivers.get(b) == a else "no wire joins them"
-    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "fifo":
-        return None  # a FIFO passes its value on (buffered or bypassed)
+    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) in ("fifo", "add_tag", "del_tag"):
+        return None  # a FIFO passes its value on (buffered or bypassed), a tag adapter tags or untags it
     if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "sw":
         table = adg.node(a[0]).defn.table  # type: ignore[attr-defined]
         if not table[b[2]][a[2]]:

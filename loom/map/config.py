@@ -1,7 +1,8 @@
 """The config_mem image: slice layout, encoding of a mapping's configuration, and decoding back.
 
 32-bit little-endian words; slices are word aligned; switch and memory slices
-come first (module order), then one slice per spatial PE (module order). Fields
+come first (module order), then one slice per spatial or temporal PE (module order; temporal PEs:
+``loom.map.temporal.config``). Fields
 pack LSB first. The checker uses ``layout`` and ``decode`` only.
 """
 
@@ -9,9 +10,13 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from loom.map.adg.model import ADG, PEDef
 from loom.map.rules import fu_config_bits
+
+if TYPE_CHECKING:
+    from loom.map.temporal.config import TPEConfig
 
 
 def choice_width(n: int) -> int:
@@ -22,7 +27,7 @@ def choice_width(n: int) -> int:
 @dataclass(frozen=True)
 class Slice:
     name: str  # the node name
-    kind: str  # spatial_sw | fifo | extmemory | memory | spatial_pe
+    kind: str  # spatial_sw | fifo | add_tag | extmemory | memory | spatial_pe | temporal_pe
     word_offset: int
     word_count: int
     bits: int  # meaningful bits (memory slices: all 32 of every word)
@@ -49,6 +54,8 @@ def pe_layout(pe: PEDef) -> PELayout:
 
 def layout(adg: ADG) -> list[Slice]:
     """The slice table of ``adg``'s config image."""
+    from loom.map.temporal.config import tpe_bits
+
     out: list[Slice] = []
     off = 0
     for n in adg.nodes:
@@ -65,10 +72,15 @@ def layout(adg: ADG) -> list[Slice]:
         elif n.kind == "fifo" and n.defn.bypassable:  # type: ignore[attr-defined]
             out.append(Slice(n.name, "fifo", off, 1, 1))  # one bit: 1 = bypassed (spec-fabric-fifo)
             off += 1
-    for n in adg.pes():
-        bits = pe_layout(n.defn).bits  # type: ignore[arg-type]
+        elif n.kind == "add_tag":  # one word, its runtime tag in the low bits
+            out.append(Slice(n.name, "add_tag", off, 1, n.defn.tag_width))  # type: ignore[attr-defined]
+            off += 1
+    for n in adg.nodes:  # PE containers in module order
+        if n.kind not in ("pe", "tpe"):
+            continue
+        bits = pe_layout(n.defn).bits if n.kind == "pe" else tpe_bits(n.defn)  # type: ignore[arg-type]
         words = (bits + 31) // 32
-        out.append(Slice(n.name, "spatial_pe", off, words, bits))
+        out.append(Slice(n.name, "spatial_pe" if n.kind == "pe" else "temporal_pe", off, words, bits))
         off += words
     return out
 
@@ -100,6 +112,8 @@ class Config:
     pes: dict[str, PEConfig] = field(default_factory=dict)
     regions: dict[str, list[int]] = field(default_factory=dict)  # memory name -> 5*numRegion words
     bypassed: dict[str, bool] = field(default_factory=dict)  # bypassable FIFO name -> its runtime bit
+    temporal: dict[str, TPEConfig] = field(default_factory=dict)  # temporal PE name -> slots and FU configs
+    tags: dict[str, int] = field(default_factory=dict)  # add_tag name -> its runtime tag
 
 
 class DecodeError(Exception):
@@ -134,6 +148,8 @@ def _pack_pe(pe: PEDef, c: PEConfig) -> int:
 
 def encode(adg: ADG, cfg: Config) -> list[int]:
     """The word stream of ``cfg`` (unmentioned nodes get their unused state)."""
+    from loom.map.temporal.config import TPEConfig, pack_tpe
+
     words: list[int] = []
     for s in layout(adg):
         node = adg.node(s.name)
@@ -148,6 +164,10 @@ def encode(adg: ADG, cfg: Config) -> list[int]:
             words += _split(_pack_pe(node.defn, cfg.pes.get(s.name, PEConfig())), s.word_count)  # type: ignore[arg-type]
         elif s.kind == "fifo":
             words.append(int(cfg.bypassed.get(s.name, node.defn.bypassed)))  # type: ignore[attr-defined]
+        elif s.kind == "add_tag":  # the fabric's tag unless the mapping sets one
+            words.append(cfg.tags.get(s.name, node.defn.tag))  # type: ignore[attr-defined]
+        elif s.kind == "temporal_pe":
+            words += _split(pack_tpe(node.defn, cfg.temporal.get(s.name, TPEConfig())), s.word_count)  # type: ignore[arg-type]
         else:
             regions = cfg.regions.get(s.name, [0] * s.word_count)
             words += list(regions)
@@ -183,6 +203,8 @@ class _Reader:
 
 def decode(adg: ADG, words: list[int]) -> Config:
     """The configuration ``words`` hold for ``adg``; DecodeError when they do not fit (C6)."""
+    from loom.map.temporal.config import unpack_tpe
+
     table = layout(adg)
     total = sum(s.word_count for s in table)
     if len(words) != total:
@@ -201,6 +223,10 @@ def decode(adg: ADG, words: list[int]) -> Config:
             cfg.pes[s.name] = _unpack_pe(node.defn, value, s.name)  # type: ignore[arg-type]
         elif s.kind == "fifo":
             cfg.bypassed[s.name] = bool(value)
+        elif s.kind == "add_tag":
+            cfg.tags[s.name] = value
+        elif s.kind == "temporal_pe":
+            cfg.temporal[s.name] = unpack_tpe(node.defn, value, s.name)  # type: ignore[arg-type]
         else:
             cfg.regions[s.name] = list(chunk)
     return cfg

@@ -45,7 +45,8 @@ class RouteWalk:
 
 
 def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
-    """Follow every configured source of ``cfg`` to its consumers; ``fus`` maps each enabled PE to (FU, PE config)."""
+    """Follow every configured source of ``cfg`` to its consumers; ``fus`` maps each enabled PE, and each valid
+    temporal PE slot (``pe@slot``, its record a ``SlotView`` naming its PE), to (FU, PE config)."""
     walk = RouteWalk()
     note = walk.findings.append
     active_in: dict[tuple[str, int], list[int]] = {}
@@ -56,23 +57,24 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
         for o, n in Counter(o for o, _ in pairs).items():
             if n > 1:
                 note(("C4", f"{sw} output {o} selects {n} inputs at once"))
-    mux_of: dict[tuple[str, int], list[int]] = {}  # (pe, pe input) -> the FU inputs it feeds
+    mux_of: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (pe, pe input) -> the (PE or slot, FU input)s it feeds
     for pe, (fu, c) in fus.items():
         for k, f in enumerate(c.inputs[: len(fu.inputs)]):
             if not f.disconnect:
-                mux_of.setdefault((pe, f.sel), []).append(k)
+                mux_of.setdefault((_phys(pe, c), f.sel), []).append((pe, k))
     for (pe, q), ks in mux_of.items():
         if len(ks) > 1:
-            note(("C11", f"{pe} input {q} feeds FU inputs {ks}: a PE input mux cannot broadcast"))
+            note(("C11", f"{pe} input {q} feeds FU inputs {[f'{a}/{k}' for a, k in ks]}: a PE input mux cannot broadcast"))
     sources: list[tuple[End, Port]] = []
-    seen_out: dict[tuple[str, int], int] = {}
+    seen_out: dict[tuple[str, int], str] = {}
     for pe, (fu, c) in fus.items():
         for k, f in enumerate(c.outputs[: len(fu.outputs)]):
             if not f.disconnect and not f.discard:
-                if (pe, f.sel) in seen_out:
-                    note(("C4", f"{pe} output {f.sel} is driven by FU outputs {seen_out[(pe, f.sel)]} and {k}"))
-                seen_out[(pe, f.sel)] = k
-                sources.append((("fu_out", pe, k), (pe, "o", f.sel)))
+                host = _phys(pe, c)
+                if (host, f.sel) in seen_out:
+                    note(("C4", f"{host} output {f.sel} is driven by FU outputs {seen_out[(host, f.sel)]} and {pe}/{k}"))
+                seen_out[(host, f.sel)] = f"{pe}/{k}"
+                sources.append((("fu_out", pe, k), (host, "o", f.sel)))
     for m in adg.memories():
         for k in range(len(m.defn.out_widths)):  # type: ignore[attr-defined]
             sources.append((("mem_out", m.name, k), (m.name, "o", k)))
@@ -122,18 +124,22 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     buffered = not cfg.bypassed.get(node, False) if fifo.bypassable else True  # type: ignore[attr-defined]
                     stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt},
                                   slots + (fifo.depth if buffered else 0)))  # type: ignore[attr-defined]
-                elif kind == "pe":
+                elif kind in ("add_tag", "del_tag"):  # passes the value on, tagging or untagging it
+                    consumers += 1
+                    nxt = (node, "o", 0)
+                    stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt}, slots))
+                elif kind in ("pe", "tpe"):
                     ks = mux_of.get((node, q), [])
                     if ks:
                         consumers += 1
-                    for k in ks:
-                        fed_inputs[(node, k)] += 1
-                        reach(src_end, ("fu_in", node, k), wi, hops)
+                    for host, k in ks:
+                        fed_inputs[(host, k)] += 1
+                        reach(src_end, ("fu_in", host, k), wi, hops)
                 else:  # a memory input
                     consumers += 1
                     reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and src_kind in ("sw", "fifo"):
+            if consumers == 0 and src_kind in ("sw", "fifo", "add_tag", "del_tag"):
                 note(("C3", f"a route of {end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes"))
             if consumers > 1 and src_kind != "sw":
                 note(("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers"))
@@ -144,13 +150,18 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     return walk
 
 
+def _phys(name: str, c: Any) -> str:
+    """The physical PE of a walk entry: itself, or the temporal PE holding slot ``name`` (``pe@slot``)."""
+    return getattr(c, "pe", "") or name
+
+
 def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
     """Two functions naming where a DFG node's result k leaves, and where its operand k enters, the fabric
     under ``place`` (a node id -> ("fu", pe, opcode) | ("mem", name, region, first tag) | ("in", k) | ("out", k))."""
     def src(nid: str, k: int) -> End:
         t, node = place[nid], dfg.by_id[nid]
         if t[0] == "fu":
-            return ("fu_out", t[1], k)
+            return ("fu_out", t[1] if len(t) == 3 else f"{t[1]}@{t[3]}", k)
         if t[0] == "mem":
             return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[1][k])  # type: ignore[arg-type]
         return ("mod_in", t[1])
@@ -158,7 +169,7 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
     def dst(nid: str, k: int) -> End:
         t, node = place[nid], dfg.by_id[nid]
         if t[0] == "fu":
-            return ("fu_in", t[1], k)
+            return ("fu_in", t[1] if len(t) == 3 else f"{t[1]}@{t[3]}", k)
         if t[0] == "mem":
             return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[0][k])  # type: ignore[arg-type]
         return ("mod_out", t[1])

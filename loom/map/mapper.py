@@ -206,7 +206,11 @@ def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, lis
                 cfg.switches.setdefault(a[0], set()).add((b[2], a[2]))
     for n in dfg.nodes:
         t = where[n.id]
-        if t[0] == "fu":
+        if t[0] == "fu" and len(t) == 4:  # an instruction slot of a temporal PE
+            from loom.map.temporal.configure import configure_slot
+
+            configure_slot(cfg, dfg, adg, n, t, paths)
+        elif t[0] == "fu":
             pe = adg.node(t[1]).defn
             fu = pe.fus[t[2]]  # type: ignore[attr-defined]
             ins = [MuxField() for _ in fu.inputs]

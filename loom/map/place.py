@@ -35,7 +35,7 @@ def hop_distances(adg: ADG) -> dict[str, dict[str, int]]:
     succ: dict[str, set[str]] = {}
     for (dn, _, dk), (sn, _, sk) in adg.drivers.items():
         succ.setdefault(_vertex(sn, sk), set()).add(_vertex(dn, dk))
-    switches = {n.name for n in adg.switches()} | {n.name for n in adg.fifos()}  # what a route passes through
+    switches = {n.name for n in adg.nodes if n.kind in ("sw", "fifo", "add_tag", "del_tag")}  # what a route passes through
     dist: dict[str, dict[str, int]] = {}
     for start in sorted(succ):
         d = {start: 0}
@@ -61,18 +61,35 @@ def _where(t: Target) -> str:
 
 
 def _resource(t: Target) -> str:
-    """The one resource that identifies ``t``: a PE, a memory region, a module port."""
+    """The one resource that identifies ``t``: a PE, a temporal PE's instruction slot, a memory region, a module port."""
     if t[0] == "mem":
         return f"{t[1]}#r{t[2]}"
+    if t[0] == "fu" and len(t) == 4:  # ("fu", temporal PE, opcode, slot)
+        return f"{t[1]}@{t[3]}"
     return _where(t)
 
 
 def _resources(t: Target, tags: int) -> list[str]:
     """Everything ``t`` takes: its resource and, for a memory region, the ``tags`` tags (lanes) from its first one,
-    so that two regions of one interface never share a tag (a tagged request reaches exactly one region)."""
+    so that two regions of one interface never share a tag (a tagged request reaches exactly one region); for a
+    temporal PE slot whose FU holds runtime config fields (``tags`` nonzero), that FU too: its config is persistent
+    per FU, so two ops on it could need different values (C9; loom keeps one op per configurable temporal FU)."""
     if t[0] == "mem":
         return [_resource(t)] + [f"{t[1]}#t{k}" for k in range(t[3], t[3] + tags)]
+    if t[0] == "fu" and len(t) == 4 and tags:  # a configurable FU of a temporal PE: one op's config (C9)
+        return [_resource(t), f"{t[1]}:{t[2]}"]
     return [_resource(t)]
+
+
+def extra_count(adg: ADG, node: Any, t: Target) -> int:
+    """``_resources``' second argument: a memory's tag count; 1 for a temporal slot on a configurable FU; else 0."""
+    if t[0] == "mem":
+        return mem_tags(node)
+    if t[0] == "fu" and len(t) == 4:
+        from loom.map.rules import fu_fields
+
+        return 1 if fu_fields(adg.node(t[1]).defn.fus[t[2]]) else 0  # type: ignore[attr-defined]
+    return 0
 
 
 class Placer:
@@ -110,7 +127,7 @@ class Placer:
         return sum(self.edge_cost(k) for k in range(len(self.edges)))
 
     def _res(self, nid: str, t: Target) -> list[str]:
-        return _resources(t, mem_tags(self.dfg.by_id[nid]) if t[0] == "mem" else 0)
+        return _resources(t, extra_count(self.adg, self.dfg.by_id[nid], t))
 
     def _assign(self, nid: str, t: Target) -> None:
         self.place[nid] = t
@@ -211,6 +228,8 @@ class Placer:
             other = self.owner.get(_resource(t_new))
             if other == nid:
                 continue
+            if other is None and any(self.owner.get(r, nid) != nid for r in self._res(nid, t_new)):
+                continue  # a free slot on a temporal FU whose config another op holds
             t_other = self.place[other] if other is not None else None
             if other is not None:
                 t_back = self._swap_target(other, t_old)

@@ -23,8 +23,7 @@ from collections import deque
 
 from loom.map.adg.model import ADG
 from loom.map.dfg import DFG
-from loom.map.place import FAR, Placer, _resources, _where
-from loom.map.rules import mem_tags
+from loom.map.place import FAR, Placer, _resources, _where, extra_count
 from loom.map.techmap import Target
 
 ROUNDS = 120  # neighbourhoods solved per placement
@@ -54,7 +53,7 @@ def place_cpsat(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.
     movable = sorted(n.id for n in dfg.nodes if len(cands[n.id]) > 1)
     for _ in range(rounds if movable else 0):
         cluster = _cluster(rng.choice(movable), neighbours, free, cands)
-        cur = _solve(dfg, cands, dist, cur, cluster, rng.randrange(1 << 30), det_time)
+        cur = _solve(dfg, adg, cands, dist, cur, cluster, rng.randrange(1 << 30), det_time)
     return cur
 
 
@@ -72,7 +71,7 @@ def _cluster(seed: str, neighbours: dict[str, list[str]], size: int, cands: dict
     return sorted(out)
 
 
-def _solve(dfg: DFG, cands: dict[str, list[Target]], dist: dict[str, dict[str, int]], cur: dict[str, Target],
+def _solve(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], dist: dict[str, dict[str, int]], cur: dict[str, Target],
            cluster: list[str], seed: int, det_time: float) -> dict[str, Target]:
     """The best placement of ``cluster`` with every other node where ``cur`` has it (``cur`` when none is better)."""
     from ortools.sat.python import cp_model
@@ -80,8 +79,7 @@ def _solve(dfg: DFG, cands: dict[str, list[Target]], dist: dict[str, dict[str, i
     free = set(cluster)
 
     def res(nid: str, t: Target) -> list[str]:
-        node = dfg.by_id[nid]
-        return _resources(t, mem_tags(node) if node.kind == "mem" else 0)
+        return _resources(t, extra_count(adg, dfg.by_id[nid], t))
 
     taken = {r for nid, t in cur.items() if nid not in free for r in res(nid, t)}
     model = cp_model.CpModel()

@@ -37,7 +37,7 @@ def port_graph(adg: ADG) -> nx.DiGraph:
         if n.kind == "sw":
             for o, i in d.connected():  # type: ignore[attr-defined]
                 g.add_edge((n.name, "i", i), (n.name, "o", o))
-        elif n.kind == "fifo":  # a FIFO passes its one value on, buffered or bypassed
+        elif n.kind in ("fifo", "add_tag", "del_tag"):  # passes its one value on (buffered or bypassed; tagged)
             g.add_edge((n.name, "i", 0), (n.name, "o", 0))
     for k in range(len(adg.in_types)):
         if adg.width((MODULE_IN, "o", k)) is not None:
@@ -73,6 +73,10 @@ def end_ports(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool, wid
     """The ports where result (``is_src``) or operand ``k`` of node ``nid`` may leave or enter the fabric when the
     node sits at ``t``: any PE output/input at least ``width`` bits wide, or the one memory or module port."""
     node = dfg.by_id[nid]
+    if t[0] == "fu" and len(t) == 4:  # a temporal PE's instruction slot
+        from loom.map.temporal.place import slot_ports
+
+        return slot_ports(adg, t[1], t[3], is_src, width)
     if t[0] == "fu":
         pe = adg.node(t[1]).defn
         ws = pe.out_widths if is_src else pe.in_widths  # type: ignore[attr-defined]

@@ -54,6 +54,9 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
                         _fits(t, max(pe.defn.out_widths)) for t in n.out_types):  # type: ignore[attr-defined]
                     c.append(("fu", pe.name, fu))
             fu_cache.clear()
+            from loom.map.temporal.place import slot_targets
+
+            c += slot_targets(n, adg)
             if not c:
                 sig = f"({', '.join(map(str, n.in_types))}) -> ({', '.join(map(str, n.out_types))})"
                 groups.setdefault((n.name, sig), (why, []))[1].append(n.id)

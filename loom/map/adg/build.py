@@ -53,6 +53,7 @@ class _Inst:
     in_types: list[str]
     out_types: list[str]
     tail: str  # text after the operand list, before " : "
+    form: str = "call"  # "call": head (operands) tail; "tag": head operand tail (add_tag / del_tag)
 
 
 @dataclass
@@ -76,6 +77,27 @@ class ADGBuilder:
         self.defs.append(f"  fabric.spatial_pe @{name}({args}) -> ({', '.join(outs)}) {{\n{body}    fabric.yield\n  }}\n")
         self.def_ports[name] = (ins, outs)
         return name
+
+    def tpe(self, name: str, n_in: int, n_out: int, width: int, tag_width: int, slots: int, fus: list[FUSpec]) -> str:
+        """A fabric.temporal_pe definition: ``slots`` instruction slots, no registers, tagged ports."""
+        t = f"!fabric.tagged<!fabric.bits<{width}>, i{tag_width}>"
+        ins, outs = [t] * n_in, [t] * n_out
+        args = ", ".join(f"%p{k}: {t}" for k in range(n_in))
+        body = "".join(f.text("    ") for f in fus)
+        params = f"[num_register = 0 : i64, num_instruction = {slots} : i64, reg_fifo_depth = 0 : i64]"
+        self.defs.append(f"  fabric.temporal_pe @{name}({args}) -> ({', '.join(outs)}) {params} {{\n{body}    fabric.yield\n  }}\n")
+        self.def_ports[name] = (ins, outs)
+        return name
+
+    def tag(self, name: str, wire: Wire, width: int, tag_width: int, tag: int | None) -> Wire:
+        """An inline fabric.add_tag (``tag`` given) or fabric.del_tag between ``!fabric.bits<width>`` and its tagged form."""
+        plain, tagged = f"!fabric.bits<{width}>", f"!fabric.tagged<!fabric.bits<{width}>, i{tag_width}>"
+        if tag is None:
+            self.insts.append(_Inst(name, "fabric.del_tag", [wire], [tagged], [plain], f' {{sym_name = "{name}"}}', "tag"))
+        else:
+            self.insts.append(_Inst(name, "fabric.add_tag", [wire], [plain], [tagged],
+                                    f' {{sym_name = "{name}", tag = {tag} : i64}}', "tag"))
+        return (name, 0)
 
     def switch(self, name: str, n_in: int, n_out: int, width: int, table: list[list[bool]]) -> str:
         t = f"!fabric.bits<{width}>"
@@ -145,6 +167,9 @@ class ADGBuilder:
         lines = ["module {\n", *self.defs, head + " {\n"]
         for i in self.insts:
             ops = ", ".join(self._ref(w) for w in i.inputs)
+            if i.form == "tag":
+                lines.append(f"    %{i.name}:1 = {i.text_head} {ops}{i.tail} : {i.in_types[0]} -> {i.out_types[0]}\n")
+                continue
             lines.append(
                 f"    %{i.name}:{len(i.out_types)} = {i.text_head} ({ops}){i.tail} : ({', '.join(i.in_types)}) -> ({', '.join(i.out_types)})\n"
             )

@@ -102,6 +102,7 @@ class MeshParams:
     onchip: int = 1
     mem_regions: int = 1  # numRegion of each extmemory: how many software memories may share it (by tag range)
     extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
+    temporal: int = 0  # > 0: every PE is a fabric.temporal_pe with this many instruction slots (loom/map/temporal)
 
 
 def _border(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -125,7 +126,12 @@ def mesh(p: MeshParams) -> str:
     pe_out = max(len(f.outputs) for f in fus)
     b = ADGBuilder(f"mesh_{p.rows}x{p.cols}")
     b.attrs["loom.adg_max_join_fanin"] = str(p.max_join_fanin)
-    b.pe("mesh_pe", pe_in, pe_out, WIDTH, fus)
+    slots = max(p.temporal, 1)
+    tag_width = max(1, (slots - 1).bit_length())
+    if p.temporal:  # slot s reads PE inputs [s*pe_in, (s+1)*pe_in), each through an add_tag giving tag s
+        b.tpe("mesh_pe", pe_in * slots, pe_out * slots, WIDTH, tag_width, slots, fus)
+    else:
+        b.pe("mesh_pe", pe_in, pe_out, WIDTH, fus)
     border = _border(p.rows, p.cols)
     extra_in: dict[tuple[int, int], list[Wire]] = {t: [] for t in border}  # wires entering border switches
     extra_out: dict[tuple[int, int], list[tuple[str, int]]] = {t: [] for t in border}  # (consumer key, slot)
@@ -162,9 +168,9 @@ def mesh(p: MeshParams) -> str:
     for r in range(p.rows):
         for c in range(p.cols):
             dirs = [d for d in DIRS if 0 <= r + _STEP[d][0] < p.rows and 0 <= c + _STEP[d][1] < p.cols]
-            ins: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_out)]
+            ins: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_out * slots)]
             ins += [("x", k) for k in range(len(extra_in.get((r, c), [])))]
-            outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_in)]
+            outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_in * slots)]
             outs += [("x", k) for k in range(len(extra_out.get((r, c), [])))]
             layouts[(r, c)] = (ins, outs)
     out_index: dict[tuple[str, int], Wire] = {}
@@ -196,14 +202,18 @@ def mesh(p: MeshParams) -> str:
                 nouts = layouts[(nr, nc)][1]
                 wires.append((sw_name(nr, nc), nouts.index(("nb", _OPP[d], t))))
             elif i[0] == "pe":
-                wires.append((f"pe_{r}_{c}", i[1]))
+                wires.append((f"pe_{r}_{c}", i[1]) if not p.temporal else
+                             b.tag(f"untag_{r}_{c}_{i[1]}", (f"pe_{r}_{c}", i[1]), WIDTH, tag_width, None))
             else:
                 wires.append(extra_in[(r, c)][i[1]])
         b.instance(sw_def[(r, c)], sw_name(r, c), wires)
     for r in range(p.rows):
         for c in range(p.cols):
             outs = layouts[(r, c)][1]
-            b.instance("mesh_pe", f"pe_{r}_{c}", [(sw_name(r, c), outs.index(("pe", k))) for k in range(pe_in)])
+            reads = [(sw_name(r, c), outs.index(("pe", k))) for k in range(pe_in * slots)]
+            if p.temporal:
+                reads = [b.tag(f"tag_{r}_{c}_{k}", w, WIDTH, tag_width, k // pe_in) for k, w in enumerate(reads)]
+            b.instance("mesh_pe", f"pe_{r}_{c}", reads)
     for k in range(p.outputs):
         b.add_output(out_index[("$out", k)])
     return b.text()

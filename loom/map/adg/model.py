@@ -171,7 +171,7 @@ class Node:
     """A placed hardware component: a PE, switch, FIFO or memory, with its definition."""
 
     name: str
-    kind: str  # "pe" | "sw" | "fifo" | "extmemory" | "memory"
+    kind: str  # "pe" | "tpe" | "sw" | "fifo" | "add_tag" | "del_tag" | "extmemory" | "memory" (tpe, tags: loom/map/temporal)
     defn: object
     loc: Location = UNKNOWN
     memref_arg: Optional[int] = None  # extmemory: the module input feeding its memref port
@@ -226,9 +226,9 @@ class ADG:
         return self.declared_join_fanin if self.declared_join_fanin is not None else self.join_fu_fanin()
 
     def join_fu_fanin(self) -> int:
-        """The largest handshake.join fan-in any FU offers."""
+        """The largest handshake.join fan-in any FU (of a spatial or temporal PE) offers."""
         best = 0
-        for n in self.pes():
+        for n in [n for n in self.nodes if n.kind in ("pe", "tpe")]:
             for fu in n.defn.fus:  # type: ignore[attr-defined]
                 if fu.op is not None and fu.op.name == "handshake.join":
                     best = max(best, len(fu.inputs))

@@ -10,6 +10,7 @@ from loom.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, TypeAttr
 from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
 from loom.map.adg.verify import DEFINITION_OPS, not_mappable_error, unmappable_op, verify_fabric
+from loom.map.temporal.read import read_tag, read_tpe
 from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, FifoDef, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
 
 NO_MODULE = "CPL_FABRIC_NO_MODULE"
@@ -262,7 +263,8 @@ def read_adg(module: Module, filename: str = "") -> ADG:
                 raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
             kind_op, sig = target, _sig(target)
             name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
-        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo"):
+        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo",
+                         "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag"):
             kind_op = op
             sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
             name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
@@ -287,6 +289,13 @@ def read_adg(module: Module, filename: str = "") -> ADG:
             node = Node(name, kind, read_memory(kind_op, sig, kind), op.loc)
         elif kind_op.name == "fabric.fifo":
             node = Node(name, "fifo", read_fifo(kind_op, op, sig), op.loc)
+        elif kind_op.name == "fabric.temporal_pe":  # loom/map/temporal
+            key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"
+            if key not in pe_cache:
+                pe_cache[key] = read_tpe(kind_op, sig, fu_defs, read_fu, _sym(kind_op))
+            node = Node(name, "tpe", pe_cache[key], op.loc)
+        elif kind_op.name in ("fabric.add_tag", "fabric.del_tag"):  # adapters of temporal PE ports
+            node = Node(name, kind_op.name.split(".")[1], read_tag(kind_op, name), op.loc)
         else:
             raise _err(f"fabric.instance of '{kind_op.name}' is not allowed in a fabric.module", op, UNSUPPORTED)
         nodes.append(node)

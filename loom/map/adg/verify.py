@@ -68,8 +68,7 @@ DEFINITION_OPS = ("fabric.module", "fabric.spatial_pe", "fabric.temporal_pe", "f
 INLINE_OPS = ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
               "fabric.extmemory", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
 # ops loom's mapper cannot place, route or configure yet
-NOT_MAPPABLE_OPS = ("fabric.add_tag", "fabric.del_tag", "fabric.map_tag",
-                    "fabric.temporal_pe", "fabric.temporal_sw")
+NOT_MAPPABLE_OPS = ("fabric.add_tag", "fabric.del_tag", "fabric.map_tag", "fabric.temporal_sw")
 
 _TAGGED = re.compile(r"^!fabric\.tagged<\s*(.+?)\s*,\s*i([0-9]+)\s*>$")
 _NATIVE = re.compile(r"^(?:i|f|bf)([0-9]+)$")
@@ -418,10 +417,13 @@ def _check_instance(op: Operation, defs: dict[str, Operation]) -> None:
 def unmappable_op(fmod: Operation, defs: dict[str, Operation]) -> Optional[tuple[Operation, str]]:
     """The first op in ``fmod`` (in order) that loom's mapper cannot use, with the op kind it is; None if none.
 
-    An inline op of a kind in ``NOT_MAPPABLE_OPS`` or an instance of such a definition. (A function unit holding
+    An inline op of a kind in ``NOT_MAPPABLE_OPS`` (but an add_tag/del_tag adapter of one temporal PE port) or an
+    instance of such a definition. (A function unit holding
     ``fabric.mux`` is read, but no op is placed on it.) Definitions nobody instantiates do not matter."""
+    from loom.map.temporal.read import is_adapter
+
     for op in fmod.regions[0].blocks[0].ops:
-        if op.name in NOT_MAPPABLE_OPS and (op.operands or op.results):
+        if op.name in NOT_MAPPABLE_OPS and (op.operands or op.results) and not is_adapter(op, fmod, defs):
             return op, op.name
         if op.name == "fabric.spatial_pe":
             target: Optional[Operation] = op  # an inline spatial PE
