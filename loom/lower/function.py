@@ -19,6 +19,7 @@ from loom.ir.types import FunctionType, MemRefType, i32, none
 from loom.lower.builder import DfgBuilder
 from loom.lower.cleanup import tidy
 from loom.lower.expand_copy import expand_copies
+from loom.lower.host_alloc import with_host_buffers
 from loom.lower.inline import inline_calls
 from loom.lower.lift_cf import lift_cfg
 from loom.lower.interfaces import build_interfaces
@@ -162,10 +163,12 @@ def globals_needed(func: Operation) -> list[Operation]:
 
 def structured_kernel(module: Module, func_name: Optional[str] = None) -> Operation:
     """The func.func the lowering actually lowers: ``func_name`` (or the one public kernel) with calls
-    inlined, a CFG lifted to scf and memref.copy expanded -- a fresh function, or the source one when
+    inlined, a CFG lifted to scf, memref.copy expanded and dynamically sized top-level allocations made
+    trailing arguments the host allocates (host_alloc.py) -- a fresh function, or the source one when
     none of that applies. Tools relating a DFG to its source (refinement) can compare against it."""
     loc = module.op.loc if module.op.loc.line > 0 else Location(module.filename, 1, 1)  # an implicit module: the file
-    return expand_copies(lift_cfg(inline_calls(choose_function(module, func_name, ("func.func",), loc), module)))
+    kernel = expand_copies(lift_cfg(inline_calls(choose_function(module, func_name, ("func.func",), loc), module)))
+    return with_host_buffers(kernel)  # dynamically sized scratch buffers: arguments the host allocates
 
 
 def lower_module(

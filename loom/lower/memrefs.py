@@ -111,8 +111,9 @@ class MemoryAnalysis:
                 t = root.type
                 if isinstance(t, MemRefType) and any(d is None for d in t.shape):
                     raise unsupported(
-                        f"'{rop.name}' with a dynamic size is not supported: a handshake.memory "
-                        f"needs a static shape",
+                        f"'{rop.name}' with a dynamic size is not supported here: a handshake.memory "
+                        f"needs a static shape, and only an allocation outside every loop whose "
+                        f"size the arguments give is passed in by the host",
                         rop.loc,
                     )
         dom = self._by_key.get(key)

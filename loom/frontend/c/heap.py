@@ -8,9 +8,11 @@ memref, which the DFG lowering accepts; a size from the parameters a dynamic one
 
 from __future__ import annotations
 
+import re
+
 from loom.frontend.c import llvm_text as lt
 from loom.frontend.c.pointers import Ptr
-from loom.frontend.c.records import _Seeds
+from loom.frontend.c.records import _META, _Seeds, _module_text
 
 WIDTH = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f32": 4, "f64": 8}
 
@@ -27,7 +29,7 @@ class HeapRules:
         if name not in ("malloc", "calloc"):
             return False
         em = self.em
-        memref = em.fresh(ins.name or name)
+        memref = em.fresh(c_variable(self, ins.name) or ins.name or name)
         shape_p = self.param_ptr(_Seeds(f"the {name} buffer", {("instruction", ins.name)}), memref)
         inner = shape_p.shape[1:]
         row = WIDTH[shape_p.elem]
@@ -84,3 +86,15 @@ class HeapRules:
                 self.ptr(o)
         self.em.emit(f"{self.define(ins, 'i1')} = arith.constant {'true' if pred == 'ne' else 'false'}")
         return True
+
+
+def c_variable(self, value: str) -> str | None:
+    """The C variable a ``malloc`` result or a VLA is (``float *hidden = malloc(...)``: ``hidden``), from the
+    debug info's ``#dbg_value`` of it: the buffer's name in the SCF stage and, when the DFG gets it from the host
+    (loom/lower/host_alloc.py), the DFG argument's name."""
+    m = re.search(rf"#dbg_(?:value|declare)\(ptr %{re.escape(value)}, !(\d+),", str(self.fn))
+    if not m:
+        return None
+    meta = {int(k[1]): k[2] for k in _META.finditer(_module_text(self))}
+    var = re.match(r'!DILocalVariable\(name: "(\w+)"', meta.get(int(m[1]), ""))
+    return var[1] if var else None

@@ -89,7 +89,7 @@ def select(module: Module, mode: str | None, pragmas: set[int], funcs: list[str]
         use_pragmas = mode is None and bool(pragmas)
         if (mode in (None, "function") and not use_pragmas) or (use_pragmas and c_loc(func)[1] in pragmas):
             sel.kernels.append(name)
-            sel.report.append(f"candidate @{name}: the whole function ({_where(func)})")
+            sel.report.append(f"candidate @{name}: the whole function ({_where(func)}){_host_buffers(func)}")
             continue
         loops = _loops_in(func, mode or "nest", pragmas if use_pragmas else None)
         outlined = []
@@ -103,6 +103,15 @@ def select(module: Module, mode: str | None, pragmas: set[int], funcs: list[str]
         calls = ", ".join(f"@{k}" for k in outlined) or "no candidate"
         sel.report.append(f"host @{name}: {left} op(s) stay on the host; it calls {calls}")
     return sel
+
+
+def _host_buffers(func: Operation) -> str:
+    """What the host allocates for a kernel (loom/lower/host_alloc.py): its dynamically sized scratch buffers."""
+    from loom.lower.host_alloc import host_buffers
+
+    bufs = host_buffers(func)
+    return "".join(f"; the host allocates %{b.name} ({b.type}, sized as at {_where(b.alloc)}) and passes it"
+                   for b in bufs)
 
 
 def outline(module: Module, func: Operation, loop: Operation, name: str) -> Operation:

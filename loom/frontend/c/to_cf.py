@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
-from loom.frontend.c.heap import HeapRules
+from loom.frontend.c.heap import HeapRules, c_variable
 from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
 from loom.frontend.c.records import Record, RecordRules
@@ -336,8 +336,9 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
             # spelt by its name
             if scalar.text not in lt.SCALARS:
                 raise em.error(f"a local variable of type '{t.text}' is not supported (arrays of scalars are)")
-            name = em.fresh(ins.name or "local")
-            if rest.startswith(", i") and len(ops) == 1 and ops[0].value_kind.name != "constant_int":
+            vla = rest.startswith(", i") and len(ops) == 1 and ops[0].value_kind.name != "constant_int"
+            name = em.fresh((vla and c_variable(self, ins.name)) or ins.name or "local")
+            if vla:
                 # a variable-length array `T v[n]`: memref.alloca(%n) : memref<?x...xT>
                 count = self.value(ops[0])
                 n_ix = em.fresh("vla_n")

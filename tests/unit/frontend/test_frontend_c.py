@@ -7,13 +7,9 @@ the DFG must print the same values for generated inputs.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,142 +17,59 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loom.cli import main
 from loom.frontend.c import compile_c
-from loom.ir.types import FloatType, IntegerType, MemRefType
 from loom.mlir import parse_text
+from loom.testing import c_native
+from loom.testing.c_native import Param, run_cli
 
 from support.paths import DATA, ROOT
 
 EXAMPLES = sorted((ROOT / "examples" / "c").glob("*.c"))
 DATA = DATA / "c"
 KERNELS = EXAMPLES + sorted(DATA.glob("*.c")) + sorted(DATA.glob("*.cpp"))
-CTYPE = {"i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "f32": "float", "f64": "double"}
 LENGTH = 10  # elements of a 1-D array input
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
+def signature(scf, func: str) -> tuple[list[Param], str | None]:
+    """The kernel's parameters and result type, from its SCF stage (a file)."""
+    return c_native.signature(scf, func)
 
 
-def _tname(t) -> str:
-    if isinstance(t, IntegerType):
-        return f"i{t.width}"
-    assert isinstance(t, FloatType)
-    return t.name
-
-
-def signature(module, name: str):
-    """(name, kind, elem, shape) per parameter and the result's type name (or None)."""
-    func = next(f for f in module.functions() if f.attributes["sym_name"].value == name)
-    params = []
-    for a in func.regions[0].entry.args:
-        if isinstance(a.type, MemRefType):
-            shape = [LENGTH if d is None or d < 0 else d for d in a.type.shape]
-            params.append((a.name_hint, "array", _tname(a.type.element), shape))
-        else:
-            params.append((a.name_hint, "scalar", _tname(a.type), []))
-    results = func.attributes["function_type"].type.results
-    return params, (_tname(results[0]) if results else None)
-
-
-def harness(kernel: Path, func: str, params, result) -> str:
-    """A C main that reads every parameter from stdin, calls ``func`` and prints arrays and result."""
-    lines = ["#include <stdio.h>", "#include <stdint.h>", f'#include "{kernel}"', "int main(void) {"]
-    args = []
-    for name, kind, elem, shape in params:
-        ct = CTYPE[elem]
-        dims = "".join(f"[{d}]" for d in shape)
-        n = 1
-        for d in shape:
-            n *= d
-        read = ('{ double v; scanf("%la", &v); *p = (CT)v; }' if elem[0] == "f" else
-                '{ long long v; scanf("%lld", &v); *p = (CT)v; }').replace("CT", ct)
-        if kind == "array":
-            lines.append(f"  static {ct} {name}{dims};")
-            lines.append(f"  for (int k = 0; k < {n}; k++) {{ {ct} *p = (({ct} *){name}) + k; {read} }}")
-        else:
-            lines.append(f"  {ct} {name}; {{ {ct} *p = &{name}; {read} }}")
-        args.append(name)
-    call = f"{func}({', '.join(args)})"
-    if result:
-        lines.append(f"  {CTYPE[result]} r = {call};")
-        lines.append('  printf("%a\\n", (double)r);' if result[0] == "f" else '  printf("%lld\\n", (long long)r);')
-    else:
-        lines.append(f"  {call};")
-    for name, kind, elem, shape in params:
-        if kind == "array":
-            n = 1
-            for d in shape:
-                n *= d
-            ct = CTYPE[elem]
-            fmt = '"%a\\n", (double)' if elem[0] == "f" else '"%lld\\n", (long long)'
-            lines.append(f"  for (int k = 0; k < {n}; k++) printf({fmt}((({ct} *){name})[k]));")
-    lines += ["  return 0;", "}"]
-    return "\n".join(lines) + "\n"
-
-
-def gen_inputs(rng: random.Random, params) -> dict:
-    """Inputs for every parameter: small values so that searches hit and float sums stay exact-ish."""
+def gen_inputs(rng: random.Random, params: list[Param]) -> dict:
+    """Inputs for every parameter: small values so that searches hit and float sums stay exact-ish; ``n`` (the
+    kernels' length parameter) in [0, LENGTH], every dynamic dimension LENGTH elements."""
     out = {}
-    for name, kind, elem, shape in params:
+    for p in params:
         def one():
-            if elem[0] == "f":
+            if p.elem[0] == "f":
                 return rng.randint(-40, 40) / 4
-            if elem == "i8":
+            if p.elem == "i8":
                 return rng.randint(-128, 127)
             return rng.randint(-5, 5) if rng.random() < 0.5 else rng.randint(-1000, 1000)
-        if kind == "array":
+        if p.array:
             def fill(dims):
                 return [one() for _ in range(dims[0])] if len(dims) == 1 else [fill(dims[1:]) for _ in range(dims[0])]
-            out[name] = fill(shape)
-        elif name == "n":
-            out[name] = rng.randint(0, LENGTH)
+            out[p.name] = fill([LENGTH if d is None else d for d in p.shape])
+        elif p.name == "n":
+            out[p.name] = rng.randint(0, LENGTH)
         else:
-            out[name] = one()
+            out[p.name] = one()
     return out
 
 
-def native(binary: Path, params, inputs: dict, result) -> dict:
-    flat = []
-    for name, kind, elem, shape in params:
-        vals = inputs[name] if kind == "array" else [inputs[name]]
-        while vals and isinstance(vals[0], list):
-            vals = [x for row in vals for x in row]
-        flat += [float(v).hex() if elem[0] == "f" else str(int(v)) for v in vals]
-    proc = subprocess.run([str(binary)], input="\n".join(flat) + "\n", capture_output=True, text=True, timeout=20)
-    assert proc.returncode == 0, proc.stderr
-    values = proc.stdout.split()
-    conv = lambda e, s: float.fromhex(s) if e[0] == "f" else int(s)  # noqa: E731
-    out, k = {"results": [], "memrefs": {}}, 0
-    if result:
-        out["results"] = [conv(result, values[0])]
-        k = 1
-    for name, kind, elem, shape in params:
-        if kind == "array":
-            n = 1
-            for d in shape:
-                n *= d
-            out["memrefs"][name] = [conv(elem, s) for s in values[k:k + n]]
-            k += n
-    return out
+def native(src: Path, func: str, params: list[Param], result, tmp: Path):
+    """The native binary of the shared harness (loom.testing.c_native), built by gcc -O0 -ffp-contract=off."""
+    binary, why = c_native.build(src, func, params, result, tmp)
+    assert binary is not None, why
+    return binary
 
 
 def loom_sim(path: Path, func: str, inputs: dict, tmp: Path) -> dict:
     inp = tmp / "in.json"
     inp.write_text(json.dumps(inputs))
-    code, out, err = run_cli(["sim", str(path), "--func", func, "--inputs", str(inp), "--json"])
-    assert code == 0, err + out
-    doc = json.loads(out)
-    flat = {}
-    for name, vals in doc["memrefs"].items():
-        while vals and isinstance(vals[0], list):
-            vals = [x for row in vals for x in row]
-        flat[name] = vals
-    return {"results": doc["results"], "memrefs": flat}
+    got, why = c_native.loom_sim(path, func, inp, [])
+    assert got is not None, why
+    return got
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)
@@ -167,15 +80,8 @@ def kernel(request, tmp_path_factory):
     code, out, err = run_cli(["compile", str(src), "-o", str(tmp)])
     assert code == 0, err
     func = src.stem
-    module = parse_text((tmp / f"{src.stem}.scf.mlir").read_text())
-    params, result = signature(module, func)
-    cxx = src.suffix == ".cpp"
-    main_file = tmp / ("harness.cpp" if cxx else "harness.c")
-    main_file.write_text(harness(src, func, params, result))
-    gcc = shutil.which("g++" if cxx else "gcc")
-    assert gcc, "the oracle needs the system C compiler (apt-get install gcc g++)"
-    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(tmp / "native"), str(main_file), "-lm"],
-                   check=True)
+    params, result = signature(tmp / f"{src.stem}.scf.mlir", func)
+    native(src, func, params, result, tmp)
     return src, tmp, func, params, result
 
 
@@ -185,10 +91,10 @@ def test_native_equals_scf_and_dfg(kernel, seed):
     """Native execution of the C kernel == loom sim of its .scf.mlir, of its .dfg.mlir and of the .c itself."""
     src, tmp, func, params, result = kernel
     inputs = gen_inputs(random.Random(seed), params)
-    want = native(tmp / "native", params, inputs, result)
+    want = c_native.run_native(tmp / "native", params, inputs, result)
     for path in (tmp / f"{src.stem}.scf.mlir", tmp / f"{src.stem}.dfg.mlir", tmp / f"{src.stem}.cf.mlir"):
         got = loom_sim(path, func, inputs, tmp)
-        assert got == want, f"{path.name} on {inputs}"
+        assert not c_native.differs(want, got), f"{path.name} on {inputs}: {c_native.differs(want, got)}"
 
 
 def test_artifacts_read_back_and_are_deterministic(tmp_path):
@@ -329,16 +235,12 @@ def test_regions_outline_loops_and_keep_results(tmp_path, src):
         for k in cands:  # ../shared/DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
             dfg = (out / f"{func}.{k}.dfg.mlir").read_text()
             assert re.findall(r"handshake\.func @(\w+)", dfg) == [k]
-        scf = parse_text((out / f"{func}.scf.mlir").read_text())
-        params, result = signature(scf, func)
-        main_file = out / "harness.c"
-        main_file.write_text(harness(src, func, params, result))
-        subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(out / "native"), str(main_file), "-lm"],
-                       check=True)
+        params, result = signature(out / f"{func}.scf.mlir", func)
+        binary = native(src, func, params, result, out)
         for seed in range(3):
             inputs = gen_inputs(random.Random(seed), params)
-            assert loom_sim(out / f"{func}.scf.mlir", func, inputs, out) == native(out / "native", params, inputs,
-                                                                                  result)
+            want = c_native.run_native(binary, params, inputs, result)
+            assert not c_native.differs(want, loom_sim(out / f"{func}.scf.mlir", func, inputs, out))
 
 
 def test_pragma_marks_the_candidate(tmp_path):
@@ -372,11 +274,8 @@ def test_rtl_of_c_agrees_with_native(tmp_path, monkeypatch):
     src = ROOT / "examples" / "c" / "gemm.c"
     rng = random.Random(7)
     inputs = {name: [[rng.randint(-9, 9) for _ in range(8)] for _ in range(8)] for name in "ABC"}
-    params = [(n, "array", "i32", [8, 8]) for n in "ABC"]
-    (tmp_path / "h.c").write_text(harness(src, "gemm", params, "i32"))
-    subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o", str(tmp_path / "native"), str(tmp_path / "h.c")],
-                   check=True)
-    want = native(tmp_path / "native", params, inputs, "i32")
+    params = [Param(n, True, "i32", (8, 8)) for n in "ABC"]
+    want = c_native.run_native(native(src, "gemm", params, "i32", tmp_path), params, inputs, "i32")
     (tmp_path / "in.json").write_text(json.dumps(inputs))
     rc, out, err = run_cli(["sim", str(src), "--rtl", "--inputs", str(tmp_path / "in.json"), "--json"])
     assert rc == 0, err + out
@@ -386,14 +285,22 @@ def test_rtl_of_c_agrees_with_native(tmp_path, monkeypatch):
     assert got == want
 
 
-def test_variable_length_array_runs_but_has_no_dfg(tmp_path):
+def test_variable_length_array_comes_from_the_host(tmp_path):
     """`int v[n]` is a memref.alloca of a dynamic size: the SCF stage runs it (as native code does); the DFG
-    cannot hold it, which is one error at the C declaration, not at a line of the generated MLIR."""
+    takes it from the host (one trailing memref argument named `v`, even after an early return), and
+    `loom compile` says so at the C declaration."""
     src = tmp_path / "vla.c"
     src.write_text("int vla(const int *a, int *out, int n) {\n  if (n <= 0) return 0;\n  int v[n];\n  int s = 0;\n"
                    "  for (int i = 0; i < n; i++) { s += a[i]; v[i] = s; }\n"
                    "  for (int i = 0; i < n; i++) out[i] = v[n - 1 - i];\n  return s;\n}\n")
     got = loom_sim(src, "vla", {"a": [1, 2, 3], "out": [0, 0, 0], "n": 3}, tmp_path)
     assert got == {"results": [6], "memrefs": {"a": [1, 2, 3], "out": [6, 3, 1]}}
-    rc, _, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
-    assert rc == 2 and err.startswith(f"{src}:3:3: error: [CPL_LOWER_UNSUPPORTED]"), err
+    rc, out, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
+    assert rc == 0, err
+    assert f"the host allocates %v (memref<?xi32>, sized as at {src}:3:3) and passes it" in out, out
+    got = loom_sim(tmp_path / "vla.dfg.mlir", "vla", {"a": [1, 2, 3], "out": [0, 0, 0], "n": 3, "v": [9, 9, 9]},
+                   tmp_path)
+    assert got["results"] == [6] and got["memrefs"]["out"] == [6, 3, 1]
+    for n in (0, 5):  # the size the kernel would allocate: the host's buffer for the DFG
+        shapes = c_native.host_buffer_shapes(tmp_path / "vla.scf.mlir", "vla", {"a": [1], "out": [0], "n": n})
+        assert shapes == {"v": [n]}

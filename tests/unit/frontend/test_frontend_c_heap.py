@@ -1,32 +1,29 @@
 """The C front end on struct parameters with pointer members and on malloc/calloc/free, against native execution.
 
 Kernels in tests/data/c/heap: a struct pointer parameter becomes one parameter per member read (``m_row_ptr``),
-``malloc``/``calloc`` a ``memref.alloc`` (static when the size is a constant, so the DFG takes it). The
-native side is gcc -O0 -ffp-contract=off of the harness tools/c_corpus.py generates (it fills the struct from
-the member parameters); ``loom sim`` of the SCF stage, and of the DFG when there is one, must print the same.
+``malloc``/``calloc`` a ``memref.alloc`` (static when the size is a constant: a handshake.memory of the DFG; a
+size from the parameters: the DFG takes the buffer from its host, loom/lower/host_alloc.py). The native side is
+gcc -O0 -ffp-contract=off of the harness loom.testing.c_native generates (it fills the struct from the member
+parameters); ``loom sim`` of the SCF stage and of the DFG (given the host's buffers) must print the same.
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
+import json
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support.paths import DATA, ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-
-import c_corpus  # noqa: E402
+from loom.testing import c_native
+from support.paths import DATA
 
 KERNELS = sorted((DATA / "c" / "heap").glob("*.c"))
 LENGTH = 10
-# the kernels whose every allocation has a constant size, so they lower to a DFG
-WITH_DFG = {"csr_spmv", "heap_hist", "graph_degree", "copy_rev"}
+# the kernels whose scratch buffers' sizes come from the parameters: the DFG takes them from the host
+HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"]}
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)
@@ -34,28 +31,18 @@ def kernel(request, tmp_path_factory):
     """A kernel's SCF stage, its DFG (if it lowers), its parameters and its native binary."""
     src: Path = request.param
     tmp = tmp_path_factory.mktemp(src.stem)
-    code, _, err = c_corpus.run_cli(["compile", str(src), "-o", str(tmp)])
+    code, out, err = c_native.run_cli(["compile", str(src), "-o", str(tmp)])
+    assert code == 0, err
     scf = tmp / f"{src.stem}.scf.mlir"
-    if src.stem in WITH_DFG:
-        assert code == 0, err
-    else:  # a size from the parameters: the SCF stage runs it, the DFG lowering says why not, at the C line
-        assert code == 2 and "CPL_LOWER_UNSUPPORTED" in err and f"{src.name}:" in err, err
-        from loom.frontend.c import compile_c
-
-        scf.write_text(compile_c(src, src.stem).scf)
-    params, result = c_corpus.signature(scf, src.stem)
-    main_file = tmp / "harness.c"
-    main_file.write_text(c_corpus.harness(src, src.stem, params, result))
-    gcc = shutil.which("gcc")
-    assert gcc, "the oracle needs the system C compiler (apt-get install gcc)"
-    subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", "-Wno-incompatible-pointer-types", "-o",
-                    str(tmp / "native"), str(main_file), "-lm"], check=True)
-    return src, tmp, params, result
+    params, result = c_native.signature(scf, src.stem)
+    binary, why = c_native.build(src, src.stem, params, result, tmp)
+    assert binary is not None, why
+    return src, tmp, params, result, out
 
 
 def test_struct_members_are_parameters(kernel):
     """A struct pointer parameter is split into the members the kernel reads, named ``g_member`` after C's ``g->member``."""
-    src, tmp, params, _ = kernel
+    src, tmp, params, _, _ = kernel
     names = [p.name for p in params]
     if src.stem == "csr_spmv":
         assert names == ["m_rows", "m_row_ptr", "m_col", "m_val", "x", "y"]  # `nnz` is never read
@@ -67,16 +54,44 @@ def test_struct_members_are_parameters(kernel):
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, LENGTH - 1))
 def test_native_equals_scf_and_dfg(kernel, seed, n):
     """Native execution == loom sim of the SCF stage and of the DFG, on generated inputs of size n."""
-    src, tmp, params, result = kernel
-    inputs = c_corpus.make_inputs(params, n, LENGTH, "mixed", seed)
+    src, tmp, params, result, _ = kernel
+    inputs = c_native.make_inputs(params, n, LENGTH, "mixed", seed)
     inputs_file = tmp / "in.json"
-    inputs_file.write_text(__import__("json").dumps(inputs))
-    want = c_corpus.run_native(tmp / "native", params, inputs, result)
-    stages = [tmp / f"{src.stem}.scf.mlir"] + ([tmp / f"{src.stem}.dfg.mlir"] if src.stem in WITH_DFG else [])
-    for path in stages:
-        got, why = c_corpus.loom_sim(path, src.stem, inputs_file, [])
+    inputs_file.write_text(json.dumps(inputs))
+    want = c_native.run_native(tmp / "native", params, inputs, result)
+    scf = tmp / f"{src.stem}.scf.mlir"
+    dfg_inputs = c_native.with_host_buffers(scf, src.stem, inputs, inputs_file)
+    for path, given in ((scf, inputs_file), (tmp / f"{src.stem}.dfg.mlir", dfg_inputs)):
+        got, why = c_native.loom_sim(path, src.stem, given, [])
         assert got is not None, why
-        assert not c_corpus.differs(want, got), f"{path.name} on {inputs}: {c_corpus.differs(want, got)}"
+        assert not c_native.differs(want, got), f"{path.name} on {inputs}: {c_native.differs(want, got)}"
+
+
+def test_host_allocates_dynamic_scratch(kernel):
+    """A buffer sized by the parameters is a trailing memref argument of the DFG, named after the C variable,
+    and `loom compile` says the host allocates it; constant-size buffers stay on chip (handshake.memory)."""
+    src, tmp, params, _, out = kernel
+    dfg = (tmp / f"{src.stem}.dfg.mlir").read_text()
+    arg_names = re.search(r"argNames = \[([^\]]*)\]", dfg)[1]
+    names = [p.name for p in params] + HOST_BUFFERS.get(src.stem, []) + ["start_token"]
+    assert re.findall(r'"(\w+)"', arg_names) == names
+    for name in HOST_BUFFERS.get(src.stem, []):
+        assert f"the host allocates %{name} (" in out and f"{src.name}:" in out, out
+    if src.stem not in HOST_BUFFERS:
+        assert "host allocates" not in out
+
+
+def test_allocation_in_a_loop_stays_refused(tmp_path):
+    """A buffer allocated on every iteration cannot be one host buffer: the DFG lowering refuses it, located at
+    the C call, and says which allocations the host can make."""
+    path = tmp_path / "loop.c"
+    path.write_text("#include <stdlib.h>\nint loop(int *a, int n) {\n  int s = 0;\n  for (int i = 0; i < n; i++) {\n"
+                    "    int *t = malloc((size_t)(i + 1) * sizeof(int));\n    t[i] = a[i];\n    s += t[i];\n"
+                    "    free(t);\n  }\n  return s;\n}\n")
+    code, out, err = c_native.run_cli(["compile", str(path), "-o", str(tmp_path / "out")])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"{path}:5:") and "[CPL_LOWER_UNSUPPORTED]" in err, err
+    assert "outside every loop whose size the arguments give" in err, err
 
 
 def test_refused_forms_are_located(tmp_path):
@@ -90,7 +105,7 @@ def test_refused_forms_are_located(tmp_path):
     for name, (text, line) in cases.items():
         path = tmp_path / name
         path.write_text(text)
-        code, out, err = c_corpus.run_cli(["compile", str(path), "-o", str(tmp_path / "out")])
+        code, out, err = c_native.run_cli(["compile", str(path), "-o", str(tmp_path / "out")])
         assert code == 2 and out == "", err
         assert err.count("\n") == 1 and "[CPL_C_UNSUPPORTED]" in err and f"{name}:{line}:" in err, err
 
@@ -100,7 +115,7 @@ def test_the_comparison_sees_differences_and_equal_nans():
     differing element or result is named with its position."""
     nan = float("nan")
     a = {"results": [nan], "memrefs": {"y": [1.0, nan]}}
-    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.0, nan]}}) == ""
-    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.5, nan]}}).startswith("y[0]: 1.0 != 1.5")
-    assert c_corpus.differs(a, {"results": [0.0], "memrefs": {"y": [1.0, nan]}}).startswith("result")
-    assert c_corpus.differs(a, {"results": [nan], "memrefs": {"y": [1.0]}}) == "y: lengths differ"
+    assert c_native.differs(a, {"results": [nan], "memrefs": {"y": [1.0, nan]}}) == ""
+    assert c_native.differs(a, {"results": [nan], "memrefs": {"y": [1.5, nan]}}).startswith("y[0]: 1.0 != 1.5")
+    assert c_native.differs(a, {"results": [0.0], "memrefs": {"y": [1.0, nan]}}).startswith("result")
+    assert c_native.differs(a, {"results": [nan], "memrefs": {"y": [1.0]}}) == "y: lengths differ"

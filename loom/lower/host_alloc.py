@@ -1,0 +1,141 @@
+"""Dynamically sized scratch buffers a kernel allocates once, at its top level, as buffers its host passes in.
+
+A DFG has no allocator and a ``handshake.memory`` needs a static shape, so a ``memref.alloc(%n)`` or
+``memref.alloca(%n)`` outside every loop of the function (it runs at most once per call), whose sizes the arguments give through pure
+ops (``malloc(n * sizeof(float))`` at a C kernel's start), becomes a trailing memref argument of the lowered
+function, named after the allocation: the host allocates it (at least the size the kernel asks for) and the
+DFG reaches it through a ``handshake.extmemory`` like any array argument. Its contents on entry do not
+matter to a defined program: ``malloc``'s are indeterminate and ``calloc``'s zeros are a loop of the kernel.
+An allocation inside a loop (made again on each iteration), or one whose size needs a load, is left alone (the lowering rejects
+it as before). specs/lowering.md and specs/frontend-c.md state the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from loom.ir.attributes import ArrayAttr, DictAttr, StringAttr, TypeAttr
+from loom.ir.core import Block, BlockArgument, Module, Operation, OpResult, Region, Value, replace_all_uses
+from loom.ir.types import FunctionType, IndexType, MemRefType
+from loom.lower.clone import clone_op
+
+ALLOCS = ("memref.alloc", "memref.alloca")
+_PURE = ("arith.", "math.")  # ops whose results the host can compute from the arguments alone
+
+
+@dataclass(frozen=True)
+class HostBuffer:
+    """One allocation the host makes: the argument's name, its type, and where the kernel allocated it."""
+
+    name: str
+    type: MemRefType
+    alloc: Operation
+
+
+_LOOPS = ("scf.for", "scf.while", "scf.parallel", "scf.forall")
+
+
+def _in_loop(op: Operation, func: Operation) -> bool:
+    """Whether ``op`` may run more than once per call of ``func`` (it stands inside a loop)."""
+    return any(a.name in _LOOPS for a in op.ancestors() if a is not op and a is not func)
+
+
+def _size_slice(op: Operation, func: Operation) -> list[Operation] | None:
+    """The pure ops the sizes of ``op`` are computed by from ``func``'s arguments (in program order), or None
+    when a size needs anything else (a load, a loop's value)."""
+    entry = func.regions[0].entry
+    need: set[int] = set()
+    todo = list(op.operands)
+    while todo:
+        v = todo.pop()
+        if isinstance(v, BlockArgument):
+            if v.block is not entry:
+                return None
+            continue
+        d = v.op if isinstance(v, OpResult) else None
+        if d is None or d.regions or not d.name.startswith(_PURE) or _in_loop(d, func):
+            return None
+        if id(d) not in need:
+            need.add(id(d))
+            todo.extend(d.operands)
+    return [o for o in func.walk() if id(o) in need]
+
+
+def host_buffers(func: Operation) -> list[HostBuffer]:
+    """The dynamically sized allocations of ``func`` that its host can make instead (see the module doc)."""
+    if not func.regions or not func.regions[0].blocks:
+        return []
+    taken = {a.name_hint for a in func.regions[0].entry.args}
+    out = []
+    for op in func.walk():
+        t = op.results[0].type if op.name in ALLOCS and op.results else None
+        if not isinstance(t, MemRefType) or all(d is not None for d in t.shape):
+            continue
+        if _in_loop(op, func) or _size_slice(op, func) is None:
+            continue
+        base = op.results[0].name_hint or "buf"
+        name, k = base, 0
+        while name in taken:
+            k += 1
+            name = f"{base}_{k}"
+        taken.add(name)
+        out.append(HostBuffer(name, t, op))
+    return out
+
+
+def with_host_buffers(func: Operation) -> Operation:
+    """``func``, or a copy of it whose host-allocatable buffers (``host_buffers``) are trailing arguments."""
+    if not host_buffers(func):
+        return func
+    copy = clone_op(func, {})
+    entry = copy.regions[0].entry
+    bufs = host_buffers(copy)
+    for buf in bufs:
+        arg = entry.add_arg(buf.type, buf.name)
+        replace_all_uses(copy, buf.alloc.results[0], arg)
+        buf.alloc.parent.remove(buf.alloc)
+    ft = copy.attributes["function_type"].type
+    copy.attributes["function_type"] = TypeAttr(FunctionType(tuple(ft.inputs) + tuple(b.type for b in bufs),
+                                                             tuple(ft.results)))
+    names = copy.attributes.get("argNames")
+    if isinstance(names, ArrayAttr):
+        copy.attributes["argNames"] = ArrayAttr(tuple(names.elements) + tuple(StringAttr(b.name) for b in bufs))
+    attrs = copy.attributes.get("arg_attrs")
+    if isinstance(attrs, ArrayAttr):
+        copy.attributes["arg_attrs"] = ArrayAttr(tuple(attrs.elements) + tuple(DictAttr(()) for _ in bufs))
+    return copy
+
+
+def buffer_shapes(func: Operation, inputs: dict[str, Any]) -> dict[str, list[int]]:
+    """The shape of each host buffer of ``func`` for ``inputs`` (an inputs JSON object): its size slice run by
+    the interpreter, a negative size as 0 (a kernel that allocates after an early return never touches it)."""
+    from loom.interp import interpret
+    from loom.runtime import decode_inputs
+
+    bufs = host_buffers(func)
+    if not bufs:
+        return {}
+    entry = func.regions[0].entry
+    new_entry = Block.create([a.type for a in entry.args], [a.name_hint for a in entry.args])
+    mapping: dict[Value, Value] = dict(zip(entry.args, new_entry.args))
+    copied: set[int] = set()
+    sizes: list[Value] = []
+    for buf in bufs:
+        for op in _size_slice(buf.alloc, func) or []:
+            if id(op) not in copied:
+                copied.add(id(op))
+                new_entry.append(clone_op(op, mapping))
+        sizes += [mapping.get(v, v) for v in buf.alloc.operands]
+    new_entry.append(Operation.create("func.return", sizes, loc=func.loc))
+    ftype = FunctionType(tuple(a.type for a in entry.args), tuple(IndexType() for _ in sizes))
+    f = Operation.create("func.func", [], [], {"sym_name": StringAttr("host_sizes"), "function_type": TypeAttr(ftype)},
+                         [Region.of(new_entry)], loc=func.loc)
+    module = Module.empty("<host sizes>")
+    module.body.append(f)
+    decoded = decode_inputs([a.name_hint or "" for a in entry.args], [a.type for a in entry.args], inputs,
+                            "<inputs>", module)
+    res = interpret(module, "host_sizes", decoded)
+    # a size that faults (a division by zero) belongs to a path the kernel does not take on these inputs
+    got = iter(max(int(v), 0) for v in res.results) if res.status == "completed" else iter(lambda: 0, 1)
+    return {b.name: [next(got) if d is None else d for d in b.type.shape] for b in bufs}
