@@ -413,6 +413,9 @@ def cmd_compile(args) -> int:
                     shapes.append((texts[-1][0], _dfg_shape(dfg)))
                 continue
             dfg = lower_kernels(c, _lower_options(args), args.func)
+            # whole-function kernels: only what the host must do for them (allocate their scratch buffers)
+            reports.extend(r for r in c.report if "the host allocates" in r
+                           and (args.func is None or r.startswith(f"candidate @{args.func}:")))
         else:
             module = _read_module(path)
             _pick_function(module, args.func, ("func.func",), path)
