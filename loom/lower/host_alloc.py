@@ -1,13 +1,16 @@
-"""Dynamically sized scratch buffers a kernel allocates once, at its top level, as buffers its host passes in.
+"""Dynamically sized scratch buffers a kernel allocates as buffers its host passes in.
 
 A DFG has no allocator and a ``handshake.memory`` needs a static shape, so a ``memref.alloc(%n)`` or
-``memref.alloca(%n)`` outside every loop of the function (it runs at most once per call), whose sizes the arguments give through pure
-ops (``malloc(n * sizeof(float))`` at a C kernel's start), becomes a trailing memref argument of the lowered
-function, named after the allocation: the host allocates it (at least the size the kernel asks for) and the
-DFG reaches it through a ``handshake.extmemory`` like any array argument. Its contents on entry do not
-matter to a defined program: ``malloc``'s are indeterminate and ``calloc``'s zeros are a loop of the kernel.
-An allocation inside a loop (made again on each iteration), or one whose size needs a load, is left alone (the lowering rejects
-it as before). specs/lowering.md and specs/frontend-c.md state the rule.
+``memref.alloca(%n)`` whose sizes the arguments give through pure ops (``malloc(n * sizeof(float))`` at a C
+kernel's start) becomes a trailing memref argument of the lowered function, named after the allocation: the
+host allocates it (at least the size the kernel asks for) and the DFG reaches it through a
+``handshake.extmemory`` like any array argument. Its contents on entry do not matter to a defined program:
+``malloc``'s are indeterminate and ``calloc``'s zeros are a loop of the kernel. An allocation inside a loop
+(a helper's ``calloc`` ... ``free`` per vertex) is one buffer reused by every iteration when it never leaves
+its iteration (no loop carries it, nothing returns or passes it): each iteration's buffer is then dead
+before the next is made, and the size is the same every time. An allocation whose size needs a load or a
+loop's value, or that escapes its iteration, is left alone (the lowering rejects it). specs/frontend-c.md
+states the rule.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def _in_loop(op: Operation, func: Operation) -> bool:
 
 def _size_slice(op: Operation, func: Operation) -> list[Operation] | None:
     """The pure ops the sizes of ``op`` are computed by from ``func``'s arguments (in program order), or None
-    when a size needs anything else (a load, a loop's value)."""
+    when a size needs anything else (a load, a loop's value): pure ops of the arguments give the same size
+    wherever they stand."""
     entry = func.regions[0].entry
     need: set[int] = set()
     todo = list(op.operands)
@@ -54,12 +58,20 @@ def _size_slice(op: Operation, func: Operation) -> list[Operation] | None:
                 return None
             continue
         d = v.op if isinstance(v, OpResult) else None
-        if d is None or d.regions or not d.name.startswith(_PURE) or _in_loop(d, func):
+        if d is None or d.regions or not d.name.startswith(_PURE):
             return None
         if id(d) not in need:
             need.add(id(d))
             todo.extend(d.operands)
     return [o for o in func.walk() if id(o) in need]
+
+
+_CARRY = ("scf.yield", "scf.condition", "func.return", "func.call", "cf.br", "cf.cond_br")
+
+
+def _escapes(buf: Value, func: Operation) -> bool:
+    """Whether the buffer leaves the iteration that allocated it (carried by a loop, returned, passed on)."""
+    return any(buf in o.operands for o in func.walk() if o.name in _CARRY)
 
 
 def host_buffers(func: Operation) -> list[HostBuffer]:
@@ -72,7 +84,7 @@ def host_buffers(func: Operation) -> list[HostBuffer]:
         t = op.results[0].type if op.name in ALLOCS and op.results else None
         if not isinstance(t, MemRefType) or all(d is not None for d in t.shape):
             continue
-        if _in_loop(op, func) or _size_slice(op, func) is None:
+        if _size_slice(op, func) is None or (_in_loop(op, func) and _escapes(op.results[0], func)):
             continue
         base = op.results[0].name_hint or "buf"
         name, k = base, 0

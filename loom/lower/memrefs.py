@@ -112,8 +112,8 @@ class MemoryAnalysis:
                 if isinstance(t, MemRefType) and any(d is None for d in t.shape):
                     raise unsupported(
                         f"'{rop.name}' with a dynamic size is not supported here: a handshake.memory "
-                        f"needs a static shape, and only an allocation outside every loop whose "
-                        f"size the arguments give is passed in by the host",
+                        f"needs a static shape, and the host passes in only a buffer whose size the "
+                        f"arguments give (in a loop, one that never leaves its iteration)",
                         rop.loc,
                     )
         dom = self._by_key.get(key)
