@@ -347,7 +347,7 @@ def map_txt(m: Mapping, doc: dict[str, Any]) -> str:
     for n in doc["nodes"]:
         t = n["target"]
         if t["kind"] == "fu":
-            where = f"{t['pe']} / {t['fu']} (opcode {t['opcode']})"
+            where = f"{t['pe']} / {t['fu']} (opcode {t['opcode']}" + (f", slot {t['slot']})" if "slot" in t else ")")
             if "body_op" in t:
                 where += f", body op {t['body_op']}"
         elif t["kind"] == "memory":

@@ -4,7 +4,7 @@ The DFG is mapped exactly as ``loom map`` maps it (nothing is written); the conf
 then decoded and proved by the independent checker (``check.py``). Each of the checker's facts
 becomes one obligation so that the text, JSON, JUnit and SARIF reports carry them with everything
 else: ``map.iso`` (the decoded configuration is a port-preserving isomorphism of the DFG) and one
-``map.Cn`` per hard constraint. A DFG that does not fit gives one refuted ``map.fit``. This module
+``map.Cn`` per hard constraint (C5 and C9, the temporal PE rules, on a fabric with temporal PEs). A DFG that does not fit gives one refuted ``map.fit``. This module
 depends on verify's result type only; the verify core never imports the mapper.
 """
 
@@ -28,6 +28,13 @@ CONSTRAINTS: dict[str, str] = {
     "C8": "a PE activates at most one FU and hosts one node or exactly its compound FU's body",
     "C10": "no route passes through an FU",
     "C11": "fan-out only in switches",
+}
+# on a fabric with temporal PEs (loom/map/temporal/check.py), two more
+TEMPORAL_CONSTRAINTS: dict[str, str] = {
+    "C5": "each valid temporal PE slot hosts its placed op; slot tags differ within a PE and every operand arrives "
+          "on a PE input tagged with its slot's tag, so a token fires only its own slot and each op keeps its firing "
+          "order; no register-backed edge",
+    "C9": "each temporal PE function unit holds the one persistent config every op on it needs",
 }
 
 
@@ -69,7 +76,8 @@ def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
                f"({len(dfg.edges)} edges)" if report.ok else f"the decoded configuration is not @{dfg.name}: "
                f"{report.violations[0]}", seconds,
                {"fabric": adg_name, "seed": seed, "violations": report.violations[:20]})]
-    for code, text in CONSTRAINTS.items():
+    temporal = TEMPORAL_CONSTRAINTS if any(n.kind == "tpe" for n in adg.nodes) else {}
+    for code, text in {**CONSTRAINTS, **temporal}.items():
         msgs = by_code.get(code, [])
         out.append(_ob(f"map.{code}", f"checker {code}", not msgs, f"{code}: {text}" if not msgs else f"{code}: {msgs[0]}",
                        0.0, {"fabric": adg_name, "seed": seed, "violations": msgs[:20]}))

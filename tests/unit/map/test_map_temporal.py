@@ -55,6 +55,15 @@ def test_two_ops_share_one_temporal_pe_and_run() -> None:
     assert plain.status == decoded.status == "completed" and decoded.results == plain.results == [35]
 
 
+def test_verify_adg_reports_the_temporal_rules() -> None:
+    from loom.map.obligations import mapping_obligations
+
+    adg, dfg, m, doc, words = _small()
+    obs = {o.id: o for o in mapping_obligations(dfg, adg, FABRIC.name)}
+    assert obs["map.C5"].status == obs["map.C9"].status == obs["map.iso"].status == "proved"
+    assert "firing order" in obs["map.C5"].detail
+
+
 def test_slice_bits_follow_config_mem() -> None:
     """valid | tag | opcode | in mux x2 | out demux x1 | result tag x1 per slot (no registers: no operand/reg
     fields); PE with 4 inputs and 2 outputs, 2 FUs, tag i1: 1+1+1+2*(2+2)+1*(1+2)+1 = 15 bits a slot."""
