@@ -55,23 +55,27 @@ def dfg_ops(dfg: Path) -> int:
     return sum(1 for line in dfg.read_text().splitlines() if re.match(r"\s+%.*=", line))
 
 
-def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path, budget: float | None) -> str:
-    """Map the SCF stage (lowered with the mesh's join fan-in) onto growing square meshes, the first as many PEs
-    as the DFG has op lines; 'mapped RxR ...' or why not."""
+def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path, budget: float | None,
+            dfg_inputs: Path | None = None) -> str:
+    """Map the SCF stage (lowered with the mesh's join fan-in) onto growing square meshes fitted to the kernel
+    (``loom adg mesh --fit``: FUs for its ops the palette lacks, memory lanes, rank and on-chip memories), the
+    first as many PEs as the DFG has op lines; 'mapped RxR ...' (the checker's verdict and, given inputs,
+    whether the configuration decoded from config.bin computes what the DFG computes) or why not."""
     side = max(3, math.isqrt(max(dfg_ops(dfg), 1) * 5 // 4) + 1)
     last = ""
     for _ in range(3):
         fabric = work / f"mesh{side}.fabric.mlir"
         code, _, err = run_cli(["adg", "mesh", "--rows", str(side), "--cols", str(side),
-                                "--extmem", str(max(memrefs, 1)), "-o", str(fabric)])
+                                "--extmem", str(max(memrefs, 1)), "--fit", str(dfg), "-o", str(fabric)])
         if code != 0:
             return f"adg mesh failed: {err.strip()}"
-        code, out, err = run_cli(["map", str(scf), "--func", func, "--adg", str(fabric), "-o",
-                                  str(work / f"map{side}"), "-q",
+        outdir = work / f"map{side}"
+        code, out, err = run_cli(["map", str(scf), "--func", func, "--adg", str(fabric), "-o", str(outdir), "-q",
                                   *(["--budget", str(budget)] if budget else [])])
         if code == 0:
-            first = out.strip().splitlines()[0]
-            return f"mapped {side}x{side}: " + first.split(": ", 1)[-1]
+            first = out.strip().splitlines()[0] if out.strip() else ""
+            runs = execute_mapping(scf, func, fabric, outdir, dfg_inputs) if dfg_inputs else ""
+            return f"mapped {side}x{side}: " + first.split(": ", 1)[-1] + (f"; {runs}" if runs else "")
         last = " | ".join(line.strip() for line in err.strip().splitlines()[:3])
         if "places are taken" not in err and "not routed" not in err and "could not route" not in err:
             return "not mapped: " + last
@@ -79,6 +83,32 @@ def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path, budget: f
         grow = math.isqrt(int(need.group(1))) + 1 if need else side
         side = max(side + 2, grow + 1)
     return "not mapped: " + last
+
+
+def execute_mapping(scf: Path, func: str, fabric: Path, outdir: Path, inputs_file: Path) -> str:
+    """'executes right' when the handshake.func rebuilt from config.bin's decoded routes (loom.map.execute)
+    computes on the inputs what the DFG computes, else how it differs."""
+    from loom.lower import LowerOptions, lower_module
+    from loom.map.adg.read import read_adg
+    from loom.map.config import from_bytes
+    from loom.map.execute import run_decoded
+    from loom.mlir import parse_file
+
+    adg = read_adg(parse_file(fabric), str(fabric))
+
+    def lowered():
+        module = lower_module(parse_file(scf), func, LowerOptions(max_join_fanin=adg.max_join_fanin()))
+        return next(f for f in module.functions() if f.name == "handshake.func")
+
+    try:
+        doc = json.loads(next(outdir.glob("*.map.json")).read_text())
+        words = from_bytes(next(outdir.glob("*.config.bin")).read_bytes())
+        plain, got = run_decoded(lowered(), lowered(), adg, words, doc, json.loads(inputs_file.read_text()))
+    except Exception as e:  # noqa: BLE001 -- a measurement: say what failed
+        return f"execution failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    same = (got.status == plain.status == "completed" and got.results == plain.results
+            and got.memrefs == plain.memrefs)
+    return "executes right" if same else f"executes wrong ({got.status}: {got.error or got.deadlock_report})"[:200]
 
 
 class Record(dict):
@@ -90,10 +120,26 @@ class Record(dict):
         print(json.dumps(self), flush=True)
 
 
-def verify_summary(path: Path, func: str, inc: list[str]) -> str:
-    """``loom verify FILE --func F`` (no assumptions): its count line, and which refuted obligations are not
-    safety ones whose witness replayed (those would be wrong code, not inputs the kernel does not expect)."""
-    code, out, err = run_cli(["verify", str(path), "--func", func, *inc, "-q"])
+def profile_assumptions(params, size: int, length: int, values: str) -> list[str]:
+    """What the chosen input profile says legal inputs are, as ``loom verify --assume`` expressions: every integer
+    scalar in ``[0, size]``, every dynamic dimension at least ``length``, and (an index profile) every integer
+    array element in ``[0, size)`` -- the inputs the kernel ran right on natively, in general form."""
+    out = []
+    for p in params:
+        if p.array:
+            out += [f"dim({p.name}, {k}) >= {length}" for k, d in enumerate(p.shape) if d is None]
+            if values == "index" and p.elem[0] == "i" and p.elem != "i1":
+                out.append(f"0 <= {p.name}[*] && {p.name}[*] <= {max(size - 1, 0)}")
+        elif p.elem[0] == "i" and p.elem != "i1":
+            out.append(f"0 <= {p.name} && {p.name} <= {size}")
+    return out
+
+
+def verify_summary(path: Path, func: str, inc: list[str], assume: list[str] = ()) -> str:
+    """``loom verify FILE --func F`` (under ``assume``, each an ``--assume``): its count line, and which refuted
+    obligations are not safety ones whose witness replayed (those would be wrong code, not inputs the kernel does
+    not expect)."""
+    code, out, err = run_cli(["verify", str(path), "--func", func, *inc, "-q", *[a for x in assume for a in ("--assume", x)]])
     lines = out.splitlines()
     count = next((line.strip() for line in lines if re.match(r"\s*\d+ obligations:", line)), None)
     if count is None:
@@ -105,7 +151,8 @@ def verify_summary(path: Path, func: str, inc: list[str]) -> str:
 
 
 def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int,
-        map_budget: float | None = None, do_verify: bool = False) -> dict:
+        map_budget: float | None = None, do_verify: bool = False, assume: list[str] = (),
+        assume_profile: bool = False) -> dict:
     """Everything for one kernel, as a JSON-able dict."""
     rec: dict = Record(file=str(path), func=func)
     inc = [a for d in includes for a in ("-I", d)]
@@ -167,9 +214,13 @@ def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, see
             rec["rtl"] = (f"failed: {why}" if got_rtl is None else
                           "agrees" if not differs(got_dfg, got_rtl) else f"differs: {differs(got_dfg, got_rtl)}")
         if do_verify:
-            rec["verify"] = verify_summary(path, func, inc)
+            rec["verify"] = verify_summary(path, func, inc, assume)
+            if assume_profile:  # again, under what the chosen profile says legal inputs are
+                stated = list(assume) + profile_assumptions(params, *chosen)
+                rec["verify-assumed"] = verify_summary(path, func, inc, stated)
         if do_map:
-            rec["map"] = try_map(dfg, scf, func, sum(p.array for p in params), work, map_budget)
+            extmem = dfg.read_text().count("handshake.extmemory")  # array parameters and host buffers
+            rec["map"] = try_map(dfg, scf, func, extmem, work, map_budget, dfg_inputs)
     return rec
 
 
@@ -193,6 +244,8 @@ def run_one(args, path: Path, func: str) -> dict:
     cmd += ["--rtl"] if args.rtl else []
     cmd += ["--map"] if args.map else []
     cmd += ["--verify"] if args.verify else []
+    cmd += [a for x in args.assume for a in ("--assume", x)]
+    cmd += ["--assume-profile"] if args.assume_profile else []
     cmd += ["--map-budget", str(args.map_budget)] if args.map_budget else []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     timeout = False
@@ -229,6 +282,10 @@ def verdicts(rec: dict) -> list[str]:
             out.append("rtl-agree")
         if str(rec.get("map", "")).startswith("mapped"):
             out.append("maps")
+            if "checker: proved" in rec["map"]:
+                out.append("map-proved")
+            if "executes right" in rec["map"]:
+                out.append("map-runs")
     return out
 
 
@@ -263,6 +320,11 @@ def main() -> None:
         s.add_argument("--rtl", action="store_true")
         s.add_argument("--map", action="store_true")
         s.add_argument("--verify", action="store_true", help="loom verify each kernel (no assumptions)")
+        s.add_argument("--assume", action="append", default=[], metavar="EXPR",
+                       help="loom verify --assume EXPR for every kernel (repeatable)")
+        s.add_argument("--assume-profile", action="store_true",
+                       help="with --verify: verify again under the chosen input profile's assumptions (integer "
+                            "scalars in [0, S], dynamic dimensions >= L, index arrays' elements in [0, S))")
         s.add_argument("--seed", type=int, default=1)
         s.add_argument("--map-budget", type=float, default=None,
                        help="loom map --budget: wall-clock seconds of placement retries per mesh")
@@ -270,7 +332,8 @@ def main() -> None:
     if args.what == "all" and not args.suffix:
         args.suffix = [".c"]
     if args.what == "one":
-        one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget, args.verify)
+        one(args.file, args.func, args.include, args.rtl, args.map, args.seed, args.map_budget, args.verify,
+            args.assume, args.assume_profile)
         return
     previous: list[dict] = json.loads(args.retry.read_text()) if args.retry else []
     files = sorted({p for q in args.paths for p in ([Path(q)] if Path(q).is_file() else
@@ -297,7 +360,16 @@ def main() -> None:
             detail = "; ".join(f"{k}: {v}" for k, v in rec.items() if k not in ("file", "func"))
             print(f"{rec['file']} @{rec['func']}: {detail}", flush=True)
     print(f"\n{len(records)} kernels: " + ", ".join(f"{counts[k]} {k}" for k in
-                                                    ("scf", "native-equal-scf", "compile", "native-equal", "rtl-agree", "maps")))
+                                                    ("scf", "native-equal-scf", "compile", "native-equal", "rtl-agree",
+                                                     "maps", "map-proved", "map-runs")))
+    for key in ("verify", "verify-assumed"):  # obligations summed over the kernels verified
+        done = [re.match(r"(\d+) obligations: (\d+) proved, (\d+) refuted, (\d+) unknown", str(r.get(key, "")))
+                for r in records]
+        done = [m for m in done if m]
+        if done:
+            tot = [sum(int(m[k]) for m in done) for k in range(1, 5)]
+            print(f"{key}: {len(done)} kernels, {tot[0]} obligations: {tot[1]} proved, {tot[2]} refuted, "
+                  f"{tot[3]} unknown")
     if args.json:
         records.sort(key=lambda r: (r["file"], r["func"]))
         args.json.write_text(json.dumps(records, indent=1) + "\n")

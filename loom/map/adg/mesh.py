@@ -100,6 +100,9 @@ class MeshParams:
     mem_st: int = 2
     mem_rank: int = 2
     onchip: int = 1
+    onchip_ld: int = 1  # each on-chip fabric.memory's load and store lanes and its shape (static, i64 elements)
+    onchip_st: int = 1
+    onchip_shape: tuple[int, ...] = (256,)
     mem_regions: int = 1  # numRegion of each extmemory: how many software memories may share it (by tag range)
     extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
     temporal: int = 0  # > 0: every PE is a fabric.temporal_pe with this many instruction slots (loom/map/temporal)
@@ -149,8 +152,10 @@ def mesh(p: MeshParams) -> str:
     for k in range(p.extmem):
         mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", p.mem_ld, p.mem_st,
                      (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st, 2 * p.mem_ld + p.mem_st))
+    rank = len(p.onchip_shape)
     for k in range(p.onchip):
-        mems.append((f"mem{k}", "memref<256xi64>", 1, 1, (1 + 1) * 1 + 1, 2 * 1 + 1))
+        mems.append((f"mem{k}", "memref<" + "".join(f"{d}x" for d in p.onchip_shape) + "i64>", p.onchip_ld,
+                     p.onchip_st, (p.onchip_ld + p.onchip_st) * rank + p.onchip_st, 2 * p.onchip_ld + p.onchip_st))
     for name, _, _, _, n_in, _ in mems:
         for slot in range(n_in):
             extra_out[next_tile()].append((name, slot))
@@ -242,8 +247,9 @@ def fus_for(ops) -> list[FUSpec]:
 def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
     """``p`` extended so every DFG of ``dfgs`` (``loom.map.dfg.DFG``) finds its ops and memory ports: one FU (in
     generic form) per op no palette FU implements (a math.sqrt, an i16 truncation), and the memory interfaces'
-    load/store lanes and rank raised to the most any memory of them uses. Rows, columns and interface counts are
-    the caller's: whether the kernel then fits the mesh is the mapper's answer."""
+    load/store lanes and rank raised to the most any memory of them uses, and on-chip memories for its static
+    local arrays, tables and allocations (``_onchip_fit``). Rows, columns and external interface counts are the
+    caller's: whether the kernel then fits the mesh is the mapper's answer."""
     from dataclasses import replace
 
     from loom.map.adg.read import read_adg
@@ -254,8 +260,26 @@ def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
     fus = [fu for pe in base.pes()[:1] for fu in pe.defn.fus]  # every mesh PE has the one palette
     ops = [n for d in dfgs for n in d.nodes if n.kind == "op" and n.op is not None and n.name != "fabric.compound"]
     missing = [n.op for n in ops if all(fu_mismatch(n, fu) is not None for fu in fus)]
-    mems = [n for d in dfgs for n in d.nodes if n.kind == "mem"]
+    mems = [n for d in dfgs for n in d.nodes if n.kind == "mem" and n.name == "handshake.extmemory"]
+    onchip = [n for d in dfgs for n in d.nodes if n.kind == "mem" and n.name == "handshake.memory"]
     return replace(
         p, extra_fus=tuple(p.extra_fus) + tuple(fus_for(missing)),
         mem_ld=max([p.mem_ld] + [n.ld for n in mems]), mem_st=max([p.mem_st] + [n.st for n in mems]),
-        mem_rank=max([p.mem_rank] + [n.memref.rank for n in mems if n.memref is not None]))
+        mem_rank=max([p.mem_rank] + [n.memref.rank for n in mems if n.memref is not None]),
+        **(_onchip_fit(p, onchip, max(sum(n.kind == "mem" and n.name == "handshake.memory" for n in d.nodes)
+                                      for d in dfgs)) if onchip else {}))
+
+
+def _onchip_fit(p: MeshParams, onchip: list, count: int) -> dict:
+    """The on-chip memories' parameters that hold every static local array, table or allocation of a kernel
+    (``handshake.memory``): as many as it has, the most lanes any uses, and a shape of the highest rank whose
+    every dimension (counted from the last, as accesses address the last ports) is the largest there."""
+    rank = max(n.memref.rank for n in onchip)
+    dims = [1] * rank
+    for n in onchip:
+        for k, d in enumerate(reversed(n.memref.shape)):
+            dims[rank - 1 - k] = max(dims[rank - 1 - k], d or 1)
+    if rank == len(p.onchip_shape):
+        dims = [max(a, b) for a, b in zip(dims, p.onchip_shape)]
+    return {"onchip": max(p.onchip, count), "onchip_ld": max([p.onchip_ld] + [n.ld for n in onchip]),
+            "onchip_st": max([p.onchip_st] + [n.st for n in onchip]), "onchip_shape": tuple(dims)}
