@@ -52,7 +52,7 @@ def _steps(m: Mapping, e_idx: int) -> list[dict[str, str]]:
 
 
 _PORT_KIND = {"sw": "sw", "pe": "pe", "tpe": "temporal_pe", "memory": "memory", "extmemory": "memory"}
-_PASS = {"fifo": "fifo", "add_tag": "add_tag", "del_tag": "del_tag"}  # pass-through nodes' route step kinds
+_PASS = {"fifo": "fifo", "add_tag": "add_tag", "del_tag": "del_tag", "map_tag": "map_tag"}  # pass-through nodes' route step kinds
 
 
 def _host(t: tuple) -> str:
@@ -204,6 +204,14 @@ def _timing(m: Mapping) -> dict[str, Any]:
     return timing_section(m.timing or Bufferization(), depth, ids)
 
 
+def _tag_sections(m: Mapping) -> dict[str, Any]:
+    """``tag_configs`` (spec-mapper-output): each add_tag's tag and map_tag's table; absent without tag ops."""
+    from loom.map.tags import tag_configs
+
+    cfgs = tag_configs(m.adg, m.config.tags, m.config.map_tags)
+    return {"tag_configs": cfgs} if cfgs else {}
+
+
 def search_section(m: Mapping) -> dict[str, Any]:
     """spec-mapper-output's ``search`` counters for loom's search: one serial lane of seeded attempts, no local
     repair, no route-aware annealing, and the FIFO buffering toggles the bufferization pass accepted."""
@@ -293,6 +301,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
         "host_inputs": host,
         **_fifo_sections(m),
+        **_tag_sections(m),
         **temporal_sections(m),
         "search": search_section(m),
         **upstream_sections(m),

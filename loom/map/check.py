@@ -81,6 +81,10 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
     walk = walk_routes(adg, cfg, fus)
     for code, msg in walk.findings:
         rep.add(code, msg)
+    from loom.map.tags import route_tags
+
+    for code, msg in route_tags(adg, cfg.switches, cfg.tags, cfg.map_tags):  # tags dropped or colliding
+        rep.add(code, msg)
     return Decoded(cfg, place, bodies, work, work_place, edge_map, fus, walk)
 
 
@@ -437,7 +441,7 @@ def _step_problem(adg: ADG, cfg: Config, kinds: dict[str, str], a: tuple, b: tup
         return None if f is not None and not f.disconnect and f.sel == a[2] else "the mux does not select it"
     if a[1] == "o" and b[1] == "i":
         return None if adg.drivers.get(b) == a else "no wire joins them"
-    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) in ("fifo", "add_tag", "del_tag"):
+    if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) in ("fifo", "add_tag", "del_tag", "map_tag"):
         return None  # a FIFO passes its value on (buffered or bypassed), a tag adapter tags or untags it
     if a[0] == b[0] and a[1] == "i" and b[1] == "o" and kinds.get(a[0]) == "sw":
         table = adg.node(a[0]).defn.table  # type: ignore[attr-defined]

@@ -75,6 +75,10 @@ def layout(adg: ADG) -> list[Slice]:
         elif n.kind == "add_tag":  # one word, its runtime tag in the low bits
             out.append(Slice(n.name, "add_tag", off, 1, n.defn.tag_width))  # type: ignore[attr-defined]
             off += 1
+        elif n.kind == "map_tag":  # table_size entries of valid|src_tag|dst_tag (loom/map/tags.py)
+            bits = n.defn.bits  # type: ignore[attr-defined]
+            out.append(Slice(n.name, "map_tag", off, (bits + 31) // 32, bits))
+            off += (bits + 31) // 32
     for n in adg.nodes:  # PE containers in module order
         if n.kind not in ("pe", "tpe"):
             continue
@@ -114,6 +118,7 @@ class Config:
     bypassed: dict[str, bool] = field(default_factory=dict)  # bypassable FIFO name -> its runtime bit
     temporal: dict[str, TPEConfig] = field(default_factory=dict)  # temporal PE name -> slots and FU configs
     tags: dict[str, int] = field(default_factory=dict)  # add_tag name -> its runtime tag
+    map_tags: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)  # map_tag name -> its table
 
 
 class DecodeError(Exception):
@@ -166,6 +171,10 @@ def encode(adg: ADG, cfg: Config) -> list[int]:
             words.append(int(cfg.bypassed.get(s.name, node.defn.bypassed)))  # type: ignore[attr-defined]
         elif s.kind == "add_tag":  # the fabric's tag unless the mapping sets one
             words.append(cfg.tags.get(s.name, node.defn.tag))  # type: ignore[attr-defined]
+        elif s.kind == "map_tag":  # the fabric's table unless the mapping sets one
+            from loom.map.tags import pack_map_tag
+
+            words += _split(pack_map_tag(node.defn, cfg.map_tags.get(s.name, node.defn.table)), s.word_count)  # type: ignore[arg-type, attr-defined]
         elif s.kind == "temporal_pe":
             words += _split(pack_tpe(node.defn, cfg.temporal.get(s.name, TPEConfig())), s.word_count)  # type: ignore[arg-type]
         else:
@@ -225,6 +234,10 @@ def decode(adg: ADG, words: list[int]) -> Config:
             cfg.bypassed[s.name] = bool(value)
         elif s.kind == "add_tag":
             cfg.tags[s.name] = value
+        elif s.kind == "map_tag":
+            from loom.map.tags import unpack_map_tag
+
+            cfg.map_tags[s.name] = unpack_map_tag(node.defn, value)  # type: ignore[arg-type]
         elif s.kind == "temporal_pe":
             cfg.temporal[s.name] = unpack_tpe(node.defn, value, s.name)  # type: ignore[arg-type]
         else:

@@ -124,7 +124,7 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     buffered = not cfg.bypassed.get(node, False) if fifo.bypassable else True  # type: ignore[attr-defined]
                     stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt},
                                   slots + (fifo.depth if buffered else 0)))  # type: ignore[attr-defined]
-                elif kind in ("add_tag", "del_tag"):  # passes the value on, tagging or untagging it
+                elif kind in ("add_tag", "del_tag", "map_tag"):  # passes the value on, (re)tagging or untagging it
                     consumers += 1
                     nxt = (node, "o", 0)
                     stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt}, slots))
@@ -139,7 +139,7 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     consumers += 1
                     reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and src_kind in ("sw", "fifo", "add_tag", "del_tag"):
+            if consumers == 0 and src_kind in ("sw", "fifo", "add_tag", "del_tag", "map_tag"):
                 note(("C3", f"a route of {end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes"))
             if consumers > 1 and src_kind != "sw":
                 note(("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers"))

@@ -35,7 +35,7 @@ def hop_distances(adg: ADG) -> dict[str, dict[str, int]]:
     succ: dict[str, set[str]] = {}
     for (dn, _, dk), (sn, _, sk) in adg.drivers.items():
         succ.setdefault(_vertex(sn, sk), set()).add(_vertex(dn, dk))
-    switches = {n.name for n in adg.nodes if n.kind in ("sw", "fifo", "add_tag", "del_tag")}  # what a route passes through
+    switches = {n.name for n in adg.nodes if n.kind in ("sw", "fifo", "add_tag", "del_tag", "map_tag")}  # what a route passes through
     dist: dict[str, dict[str, int]] = {}
     for start in sorted(succ):
         d = {start: 0}

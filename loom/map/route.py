@@ -37,7 +37,7 @@ def port_graph(adg: ADG) -> nx.DiGraph:
         if n.kind == "sw":
             for o, i in d.connected():  # type: ignore[attr-defined]
                 g.add_edge((n.name, "i", i), (n.name, "o", o))
-        elif n.kind in ("fifo", "add_tag", "del_tag"):  # passes its one value on (buffered or bypassed; tagged)
+        elif n.kind in ("fifo", "add_tag", "del_tag", "map_tag"):  # passes its one value on (buffered or bypassed; tagged)
             g.add_edge((n.name, "i", 0), (n.name, "o", 0))
     for k in range(len(adg.in_types)):
         if adg.width((MODULE_IN, "o", k)) is not None:

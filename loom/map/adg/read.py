@@ -264,10 +264,12 @@ def read_adg(module: Module, filename: str = "") -> ADG:
             kind_op, sig = target, _sig(target)
             name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
         elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo",
-                         "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag"):
+                         "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag"):
             kind_op = op
             sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
             name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
+            if not _sym(op) and op.name in ("fabric.add_tag", "fabric.map_tag", "fabric.del_tag"):  # upstream's names:
+                name = f"{op.name.split('.')[1]}_{sum(n.kind == op.name.split('.')[1] for n in nodes)}"  # per-kind index
         else:
             raise _err(f"'{op.name}' cannot appear in a fabric.module", op, UNSUPPORTED)
         if name in names:
@@ -294,8 +296,12 @@ def read_adg(module: Module, filename: str = "") -> ADG:
             if key not in pe_cache:
                 pe_cache[key] = read_tpe(kind_op, sig, fu_defs, read_fu, _sym(kind_op))
             node = Node(name, "tpe", pe_cache[key], op.loc)
-        elif kind_op.name in ("fabric.add_tag", "fabric.del_tag"):  # adapters of temporal PE ports
+        elif kind_op.name in ("fabric.add_tag", "fabric.del_tag"):  # routed through (temporal PE ports, loom/map/tags.py)
             node = Node(name, kind_op.name.split(".")[1], read_tag(kind_op, name), op.loc)
+        elif kind_op.name == "fabric.map_tag":
+            from loom.map.tags import read_map_tag
+
+            node = Node(name, "map_tag", read_map_tag(kind_op, name), op.loc)
         else:
             raise _err(f"fabric.instance of '{kind_op.name}' is not allowed in a fabric.module", op, UNSUPPORTED)
         nodes.append(node)

@@ -134,8 +134,10 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
                 pts.append(v)
         routes.append({"edge": len(routes), "name": f"{entry['from']} -> {entry['to']}[{entry['operand']}]",
                        "type": entry["type"], "via": pts})
-    data = json.dumps({"components": comps, "routes": routes, "title": f"{doc['dfg']['function']} on {doc['adg']['module']}"},
-                      sort_keys=True)
+    mapping = {k: doc[k] for k in ("node_mappings", "edge_routings", "port_table", "tag_configs", "fifo_configs")
+               if k in doc}  # upstream's sections, for tools that read the page's data
+    data = json.dumps({"components": comps, "routes": routes, "mapping": mapping,
+                       "title": f"{doc['dfg']['function']} on {doc['adg']['module']}"}, sort_keys=True)
     w = max(x for x, _ in pos.values()) + 160
     h = max(y for _, y in pos.values()) + 120
     title = html.escape(f"loom map: {doc['dfg']['file']} on {doc['adg']['file']}")

@@ -85,7 +85,7 @@ VALID = {
 """,
 }
 # (case, line and column of the refusal, what the message names)
-REFUSED_AT = {"tags": ("3:5", "fabric.add_tag"), "temporal": ("3:5", "fabric.add_tag")}
+REFUSED_AT = {"temporal": ("5:5", "fabric.temporal_sw")}  # the tag ops are routed through (test_map_tags.py)
 
 
 @pytest.mark.parametrize("case", sorted(VALID))
@@ -139,16 +139,23 @@ def test_valid_but_unmappable_fabric_is_refused_by_the_mapper_with_one_located_l
     assert "\n" not in msg
 
 
+def test_tag_ops_are_routed_through() -> None:
+    adg = read_adg(parse_text(VALID["tags"], "f.fabric.mlir"))
+    assert [(n.name, n.kind) for n in adg.nodes] == [("add_tag_0", "add_tag"), ("map_tag_0", "map_tag"),
+                                                     ("del_tag_0", "del_tag")]  # upstream's per-kind names
+    assert adg.node("map_tag_0").defn.table == [(1, 3, 5), (0, 0, 0)]
+
+
 def test_adg_verify_accepts_and_map_refuses(tmp_path: Path, capsys) -> None:
-    fab = tmp_path / "tags.fabric.mlir"
-    fab.write_text(VALID["tags"])
+    fab = tmp_path / "temporal.fabric.mlir"
+    fab.write_text(VALID["temporal"])
     assert main(["adg", "verify", str(fab)]) == 0
-    assert "ok: valid fabric; not mappable by loom map yet: fabric.add_tag (tagged routing) at line 3" in capsys.readouterr().out
+    assert "ok: valid fabric; not mappable by loom map yet: fabric.temporal_sw at line 5" in capsys.readouterr().out
     out = tmp_path / "out"
     dfg = corpus_file("dataflow-flowops.dfg.mlir")
     assert main(["map", str(dfg), "--adg", str(fab), "-o", str(out), "-q"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"{fab}:3:5: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
+    assert len(err) == 1 and err[0].startswith(f"{fab}:5:5: error: [CPL_FABRIC_NOT_MAPPABLE]"), err
     assert not out.exists() or not any(out.iterdir())
 
 
