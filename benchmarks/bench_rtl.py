@@ -27,6 +27,11 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-
   (``loom sim --rtl`` builds with ``-O0`` and ``--assert``). Ratio = RTL / token
   simulator.
 
+* ``--verify-time``: instead, ``loom verify -q --rtl`` per example (``examples/*.scf.mlir`` and ``examples/c/*.c``,
+  or the files named) at its default depth, one at a time: wall seconds and the CPU seconds of its child processes
+  (SymbiYosys, Yosys, the solvers: steadier than wall time on a loaded machine), its exit code and the summary line;
+  ``--rtl-timeout S`` is passed on (a task stopped by it is unknown). Issue 26's target is 2 minutes each on 2 cores.
+
 * ``--qor``: instead, the QoR table of ``tools/rtl_qor.py`` (issue 26): per example, cycles at a fixed size and
   per loop the measured II under ``--buffers uniform`` and ``opt`` beside the DFG's throughput bound
   (``loom.hdl.throughput``), with cells and flip-flops (Yosys); exit 1 when a loop misses 1.5x its bound.
@@ -45,6 +50,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -312,6 +318,27 @@ def qor(size: int) -> int:
     return 0 if mod.within_target(got) else 1
 
 
+def verify_times(files: list[Path], timeout: Optional[float]) -> None:
+    """``loom verify -q --rtl FILE`` per file: wall and child-process CPU seconds, exit code, the RTL summary."""
+    import os
+    import resource
+    import subprocess
+
+    loom = str(Path(sys.executable).parent / "loom")
+    print(f"{'file':<34} {'wall s':>7} {'CPU s':>7} {'exit':>4}  summary", flush=True)
+    for f in files:
+        cmd = [loom, "verify", "-q", "--rtl", str(f)] + (["--rtl-timeout", str(timeout)] if timeout else [])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
+        wall = time.monotonic() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        summary = next((ln.strip() for ln in p.stdout.splitlines() if "RTL verdicts" in ln),
+                       (p.stderr.strip().splitlines() or ["?"])[-1][:100])
+        print(f"{str(f.relative_to(ROOT)):<34} {wall:>7.0f} {cpu:>7.0f} {p.returncode:>4}  {summary}", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="*", help="example stems (default: every examples/*.scf.mlir)")
@@ -323,10 +350,18 @@ def main() -> int:
     ap.add_argument("--ref-bound", type=int, default=3, help="argument bound of the whole runs (default 3)")
     ap.add_argument("--ref-timeout", type=float, default=600.0, help="seconds for the dfg_ref run (default 600)")
     ap.add_argument("--qor", action="store_true", help="the QoR table (tools/rtl_qor.py --stats) instead")
+    ap.add_argument("--verify-time", nargs="*", metavar="FILE", default=None,
+                    help="instead: loom verify -q --rtl's wall and CPU seconds per file (default: every example)")
+    ap.add_argument("--rtl-timeout", type=float, default=None, help="with --verify-time: passed on to loom verify")
     ap.add_argument("--size", type=int, default=16, help="with --qor: the fixed size (default 16)")
     args = ap.parse_args()
     if args.qor:
         return qor(args.size)
+    if args.verify_time is not None:
+        files = [Path(x).resolve() for x in args.verify_time] or (
+            sorted((ROOT / "examples").glob("*.scf.mlir")) + sorted((ROOT / "examples" / "c").glob("*.c")))
+        verify_times(files, args.rtl_timeout)
+        return 0
     paths = sorted((ROOT / "examples").glob("*.scf.mlir"))
     if args.examples:
         paths = [p for p in paths if p.name[: -len(".scf.mlir")] in args.examples]

@@ -118,6 +118,22 @@ def test_fifo_proved(tmp_path, depth):
     assert v.status == "pass", sby_says(v)
 
 
+def test_z3_tasks_stop_at_a_deterministic_resource_limit(tmp_path):
+    """Every z3 task carries z3's rlimit (sby.RLIMIT, the default limit: no wall clock); a limit too small to
+    answer gives 'unknown' on every machine, never a pass and never a tool error."""
+    need("yowasp-sby")
+    from loom.hdl.formal.sby import RLIMIT, Z3_ENGINE, limit_out
+
+    func, _ = dfg_func(ROOT / "examples" / "collatz.scf.mlir")
+    e = emit(func, "collatz")
+    text = e.files["collatz.sby"]
+    assert f"fifo: {Z3_ENGINE}\n" in text and f"components: {Z3_ENGINE}\n" in text and f"rlimit={RLIMIT}" in text
+    assert not re.search(r": smtbmc z3$", text, re.M)  # no z3 task without the limit
+    _write(tmp_path, {**e.files, "collatz.sby": text.replace(f"rlimit={RLIMIT}", "rlimit=1000")})
+    v = run_task(tmp_path, "collatz.sby", "fifo")
+    assert v.status == "unknown" and limit_out(v) and v.attempts == 1, sby_says(v)
+
+
 def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     """loom verify --rtl on a design whose carry fires without ready: refuted per component, with a trace."""
     need("yowasp-sby")

@@ -48,6 +48,14 @@ if n <= crashes:
         print(f"SBY 1:00:00 [{{name}}] engine_0: finished (returncode=-9)")
         (d / "status").write_text("UNKNOWN 4 0\n")
         sys.exit(4)
+    if mode == "rlimit":  # z3 out of its resource limit: smtbmc stops on the answer "unknown", sby says ERROR
+        print(f"SBY 1:00:00 [{{name}}] engine_0: ##   0:00:00  Unexpected response from solver: unknown")
+        print(f"SBY 1:00:00 [{{name}}] engine_0: finished (returncode=1)")
+        print(f"SBY 1:00:00 [{{name}}] DONE (ERROR, rc=16)")
+        (d / "status").write_text("ERROR 16 0\n")
+        sys.exit(16)
+    if mode == "slow":  # a task that runs past the user's wall-clock limit
+        import time; time.sleep(30)
     raise SystemExit("unknown FAKE_MODE " + mode)
 print(f"SBY 1:00:00 [{{name}}] engine_0: ##   0:00:00  Checking assertions in step 3..", flush=True)
 (d / "engine_0").mkdir()
@@ -74,11 +82,11 @@ def fake(tmp_path, monkeypatch):
     wd.mkdir()
     (wd / "x.sby").write_text("[tasks]\nt\n")
 
-    def run(mode: str, crashes: int, verdict: str = "FAIL", progress=None) -> SbyVerdict:
+    def run(mode: str, crashes: int, verdict: str = "FAIL", progress=None, timeout=60) -> SbyVerdict:
         monkeypatch.setenv("FAKE_MODE", mode)
         monkeypatch.setenv("FAKE_CRASHES", str(crashes))
         monkeypatch.setenv("FAKE_VERDICT", verdict)
-        return run_task(wd, "x.sby", "t", timeout=60, progress=progress, depth=5)
+        return run_task(wd, "x.sby", "t", timeout=timeout, progress=progress, depth=5)
 
     run.wd = wd  # type: ignore[attr-defined]
     return run
@@ -271,3 +279,28 @@ def test_verify_rtl_exits_4_when_the_tools_keep_crashing(fake, tmp_path, capsys,
     (rtl,) = json.loads(capsys.readouterr().out)["rtl"]
     assert rtl["counts"]["error (tool)"] == len(rtl["verdicts"]) > 0
     assert "rtl.fifo" in rtl["tool_errors"] and rtl["fifo"] == TOOL
+
+
+def test_a_solver_out_of_its_resource_limit_is_unknown_not_a_tool_error(fake):
+    """z3's rlimit (sby.RLIMIT) ran out: smtbmc stops on the answer 'unknown' and sby says ERROR. That is the
+    deterministic limit, not a crash: unknown at once (no retry), and the report names the limit."""
+    v = fake("rlimit", 1, "PASS")
+    assert v.status == "unknown" and v.attempts == 1 and sby.limit_out(v) and not tool_error(v), sby_says(v)
+    mons = [type("M", (), {"obligation": "len.L0.n", "label": "ob_len", "instance": None})()]
+    out = monitor_verdicts(v, mons, {"len.L0.n": "proved"}, 9)
+    assert out[0].status == "unknown" and f"resource limit of {sby.RLIMIT} rlimit units" in out[0].detail
+    assert exit_code([RtlReport("f", verdicts=out)]) == 3
+
+
+def test_no_wall_clock_unless_asked(fake):
+    """Without a timeout a task runs to its verdict (the default of run_task, check_function and run_live);
+    a wall-clock limit the user gives stops it as unknown ('timeout after S s')."""
+    import inspect
+
+    from loom.hdl.formal import liveness, verify
+
+    for f in (run_task, verify.check_function, liveness.run_live, sby.prove_components):
+        assert inspect.signature(f).parameters["timeout"].default is None, f.__name__
+    v = fake("slow", 1, "PASS", timeout=1)
+    assert v.status == "error" and sby.timed_out(v) and v.log == "timeout after 1 s"
+    assert fake("slow", 0, "PASS", timeout=None).status == "pass"

@@ -246,7 +246,7 @@ class LiveVerdict:
 
 
 def run_live(workdir: Path, stem: str, k: int, tasks: tuple[str, ...] = ("deadlock", "residual"),
-             timeout: float = 900.0, progress=None, depth: Optional[int] = None) -> dict[str, LiveVerdict]:
+             timeout: Optional[float] = None, progress=None, depth: Optional[int] = None) -> dict[str, LiveVerdict]:
     """Run the bounded tasks of a written ``<stem>_live.sby`` and name the obligations of what failed."""
     from loom.hdl.formal.sby import run_task_retry
 

@@ -31,6 +31,16 @@ DEPTH = 2  # every property is 2-inductive (with the state and FIFO helper asser
 DFG_DEPTH = 40  # task dfg (bounded): cycles from reset; loom verify --rtl passes the design's own depth
 TAG = "monitors"  # the tag of the bounded monitor tasks (dfg, dfg_ref): their shared script lines
 REFUTE_DEPTH = 5  # per-component tasks: a bug needs a few cycles after reset to show in the basecase
+# The deterministic limit of every z3 task (k-induction: components, fifo, top, c_<module>): z3's resource limit
+# per query (smtbmc --smt2-option :rlimit=N sends (set-option :rlimit N), which z3 applies to each check-sat). A
+# query that exhausts it answers "unknown": the task's verdict is unknown (``limit_out``), never a pass, and the
+# same on every machine. 1e9 units is 5x loom verify's own Z3 default (200M a query); dot's components, fifo and
+# top pass under 200M. The yices tasks (dfg, dfg_ref, live, dfg_prove) have no such limit: yices-smt2 offers only
+# a wall-clock --timeout, so their deterministic limit is the depth of the unrolling (a finite query, always
+# answered); a wall clock applies only when the user gives one (loom verify --rtl-timeout).
+RLIMIT = 1_000_000_000
+Z3_ENGINE = f"smtbmc z3 -- --smt2-option :rlimit={RLIMIT}"
+LIMIT_OUT = "resource limit"  # how the log of a task stopped by the solver's resource limit starts its last line
 
 
 def task_name(module: str) -> str:
@@ -135,7 +145,7 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     # preprocesses the whole query as one (matmul trip counts 0-2: 84 s -> 67 s); task dfg checks every step, where
     # restarting the solver per step would replay the unrolling each time
     engine = "smtbmc --nopresat --unroll yices"
-    lines += ["", "[engines]", *(f"{t}: smtbmc z3" for t in proofs), f"dfg: {engine}",
+    lines += ["", "[engines]", *(f"{t}: {Z3_ENGINE}" for t in proofs), f"dfg: {engine}",
               *([f"dfg_ref: {engine} -- --noincr"] if ref else []), "", "[script]"]
     lines.append(f"{TAG}: verilog_defines -D{MONITORS}")
     if ref:  # every run over at the last step: a clocked check at step s reads step s - 1, where ref_cycle is
@@ -191,7 +201,7 @@ def components_project(sv_files: dict[str, str], modules: Sequence[str], name: s
     files[f"{name}_formal.sv"] = bundle_of(modules)
     sv = [n for n in files if n.endswith(".sv")]
     lines = ["[tasks]", "components", "", "[options]", "mode prove", f"depth {depth}", "", "[engines]",
-             "smtbmc z3", "", "[script]"]
+             Z3_ENGINE, "", "[script]"]
     lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
     lines += [f"hierarchy -top {BUNDLE}", "proc", "flatten", "setundef -undriven -anyseq", f"prep -top {BUNDLE}",
               "", "[files]", "loom_props.svh", *sv, ""]
@@ -332,6 +342,14 @@ def timed_out(v: "SbyVerdict") -> bool:
     return v.status == "error" and v.log.startswith(TIMEOUT)
 
 
+def limit_out(v: "SbyVerdict") -> bool:
+    """Did the solver's deterministic resource limit (``RLIMIT``) stop the task (no verdict: unknown)?"""
+    return v.status == "unknown" and LIMIT_OUT in v.log.rsplit("\nloom: ", 1)[-1]
+
+
+_RLIMIT_ANSWER = "Unexpected response from solver: unknown"  # smtbmc's words when z3 answers unknown (rlimit)
+
+
 def tool_error(v: "SbyVerdict") -> bool:
     """Did the tools fail on every attempt (no verdict: ``error (tool)``, never agree or disagree)?"""
     return v.status == TOOL_ERROR
@@ -404,7 +422,7 @@ def _progress_line(task: str, line: str, depth: Optional[int], t0: float) -> Opt
 
 
 def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str, task: str, name: str,
-              timeout: float, progress: Optional[Callable[[str], None]] = None,
+              timeout: Optional[float], progress: Optional[Callable[[str], None]] = None,
               depth: Optional[int] = None) -> SbyVerdict:
     """One SymbiYosys run of ``task`` in directory ``workdir/name`` (``-d``: its status database is its own);
     ``progress`` receives a line per step of the unrolling as SymbiYosys reports it."""
@@ -436,7 +454,7 @@ def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str,
             p.kill()
             p.wait()
         reader.join(timeout=30)
-        return SbyVerdict(task, "error", timeout, [], None, f"{TIMEOUT} after {timeout:g} s")
+        return SbyVerdict(task, "error", timeout or 0.0, [], None, f"{TIMEOUT} after {timeout:g} s")
     reader.join(timeout=60)  # a process sby left behind may hold the pipe open: its status file decides anyway
     log = "".join(lines)
     secs = time.monotonic() - t0
@@ -444,6 +462,10 @@ def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str,
         word: Optional[str] = (taskdir / "status").read_text().split()[0]
     except (OSError, IndexError):
         word = None
+    if word in (None, "ERROR", "UNKNOWN") and _RLIMIT_ANSWER in log and _SIGNAL.search(log) is None:
+        # z3 ran out of its resource limit (RLIMIT) and smtbmc stopped: no verdict, the same on every machine
+        return SbyVerdict(task, "unknown", secs, [], None,
+                          f"{log}\nloom: {LIMIT_OUT}: z3's resource limit of {RLIMIT} rlimit units per query ran out")
     reason = tool_error_reason(word, log, p.returncode)
     if reason is not None:
         return SbyVerdict(task, TOOL_ERROR, secs, [], None, f"{log}\nloom: tool error: {reason}")
@@ -460,11 +482,12 @@ def _run_once(cmd: list[str], env: dict[str, str], workdir: Path, sby_file: str,
                       log)
 
 
-def run_task(workdir: Path, sby_file: str, task: str, timeout: float = 300.0,
+def run_task(workdir: Path, sby_file: str, task: str, timeout: Optional[float] = None,
              attempts: int = ATTEMPTS, progress: Optional[Callable[[str], None]] = None,
              depth: Optional[int] = None) -> SbyVerdict:
     """Run one task of the project in ``workdir`` and read its verdict from SymbiYosys's ``status`` file and JUnit
-    XML. The run's directory is ``<stem>_<task>`` (``sby -d``), so concurrent tasks of one ``.sby`` share no status
+    XML. ``timeout``: wall-clock seconds, only when the caller (the user) asks; by default none, and the task's
+    deterministic limits decide (its depth; z3's ``RLIMIT``). The run's directory is ``<stem>_<task>`` (``sby -d``), so concurrent tasks of one ``.sby`` share no status
     database. A tool error (``tool_error_reason``) is retried in a fresh directory, ``attempts`` runs in all (the
     failed runs' directories are kept as ``<stem>_<task>.tool-error<N>``); one that persists has status
     ``tool`` and a log ending with what failed on each attempt. ``progress`` receives the task, its step (of
@@ -506,14 +529,15 @@ run_task_retry = run_task  # every run is retried on a tool error (the name call
 
 
 def prove_components(outdir: Path, sby_file: str, modules: Sequence[str], jobs: int = 2,
-                     progress: Optional[Callable[[str], None]] = None) -> dict[str, SbyVerdict]:
+                     progress: Optional[Callable[[str], None]] = None,
+                     timeout: Optional[float] = None) -> dict[str, SbyVerdict]:
     """Run the ``c_<module>`` tasks (and ``fifo``) of a written project, ``jobs`` at a time (each in its own
     directory: ``run_task``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     tasks = ["fifo"] + [task_name(m) for m in modules]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        results = list(ex.map(lambda t: run_task_retry(outdir, sby_file, t, progress=progress), tasks))
+        results = list(ex.map(lambda t: run_task_retry(outdir, sby_file, t, timeout, progress=progress), tasks))
     return {v.task: v for v in results}
 
 

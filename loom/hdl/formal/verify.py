@@ -20,12 +20,12 @@ from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.sby import (DFG_DEPTH, TIMEOUT, SbyVerdict, prove_components, run_task as sby_run_task,
-                                  sby_available,
-                                  sby_command, task_name, timed_out, tool_error)
+from loom.hdl.formal.sby import (DFG_DEPTH, SbyVerdict, limit_out, prove_components,
+                                  run_task as sby_run_task, sby_available, sby_command, task_name, timed_out,
+                                  tool_error)
 from loom.ir.core import Operation
 
-PROVE_TIMEOUT = 600.0  # task dfg_prove: past this, the bounded task dfg decides the monitors' verdicts
+JOBS = 2  # SymbiYosys tasks at once: the bounded task dfg beside the k-induction proofs (components, fifo, top)
 TOOL = "error (tool)"  # the tools failed on every attempt (sby.run_task): no verdict, never agree or disagree
 STATUS = {"pass": "proved", "fail": "refuted", "unknown": "unknown", "error": "unknown", "tool": TOOL}
 DECIDED = ("proved", "refuted", "bounded")  # RTL statuses that are verdicts
@@ -79,7 +79,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                    source: Optional[Operation] = None, prove_monitors: bool = False,
                    z3_args: Optional[dict[str, dict]] = None,
                    progress: Optional[Callable[[str], None]] = None,
-                   buffers: str = DEFAULT_POLICY) -> RtlReport:
+                   buffers: str = DEFAULT_POLICY, timeout: Optional[float] = None, jobs: int = JOBS) -> RtlReport:
     """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
     ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
     ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
@@ -87,7 +87,10 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     ``z3_args``: the arguments of Z3's counterexample per refuted obligation; a bounded RTL check that held where
     Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``).
     ``progress`` receives SymbiYosys's progress: task, step against the depth, elapsed time (``sby.run_task``).
-    ``buffers``: the policy placing the channel FIFOs (loom.hdl.buffers); the depth is measured on that RTL."""
+    ``buffers``: the policy placing the channel FIFOs (loom.hdl.buffers); the depth is measured on that RTL.
+    ``timeout``: wall-clock seconds per SymbiYosys task, only when the user asks (``--rtl-timeout``); by default the
+    tasks' deterministic limits decide (depth, z3's rlimit: ``sby.RLIMIT``). ``jobs``: tasks run at once (the
+    monitors' chain beside the component proofs; the report's order does not depend on it)."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -101,18 +104,41 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     write_all(wd, e.files)
     sby = f"{stem}.sby"
     mods = sorted(e.design.components)
-    def run_task(wd: Path, sby: str, task: str, timeout: float = 300.0, depth: Optional[int] = None) -> SbyVerdict:
+    def run_task(wd: Path, sby: str, task: str, depth: Optional[int] = None) -> SbyVerdict:
         return sby_run_task(wd, sby, task, timeout, progress=progress, depth=depth)
 
-    whole = run_task(wd, sby, "components")
-    per: dict[str, SbyVerdict] = {}
-    if whole.status == "pass":
-        rep.fifo = run_task(wd, sby, "fifo")
-        per = {m: whole for m in mods}
-    else:
-        got = prove_components(wd, sby, mods, progress=progress)
-        rep.fifo = got.get("fifo")
-        per = {m: got[task_name(m)] for m in mods}
+    mons = e.design.monitors.props if e.design.monitors is not None else []
+
+    def proofs() -> tuple[dict[str, SbyVerdict], Optional[SbyVerdict], Optional[SbyVerdict]]:
+        """The k-induction chain: every component at once (each apart when that fails), the FIFO, the top."""
+        whole = run_task(wd, sby, "components")
+        if whole.status == "pass":
+            fifo, per = run_task(wd, sby, "fifo"), {m: whole for m in mods}
+        else:
+            got = prove_components(wd, sby, mods, progress=progress, timeout=timeout)
+            fifo, per = got.get("fifo"), {m: got[task_name(m)] for m in mods}
+        return per, fifo, (run_task(wd, sby, "top") if top else None)  # top: arguments free (or bounded)
+
+    def bounded() -> None:
+        """The monitors' chain: dfg_prove (with --rtl-prove), the bounded task dfg, then dfg_ref's whole runs."""
+        if prove_monitors and monitors and mons and e.invariants is not None and e.invariants.props:
+            rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
+                                         timeout=timeout)
+        if monitors and mons:
+            proved = set(rep.prove.proved) if rep.prove is not None else set()
+            if any(m.label not in proved for m in mons):  # the bounded task dfg decides the others
+                rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", depth=depth), depth
+            # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
+            if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
+                rep.whole = run_task(wd, sby, "dfg_ref", depth=depth)  # loom.hdl.formal.refenv: whole runs
+                rep.dfg_depth = depth
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:  # the bounded chain dominates: start it first
+        chain = ex.submit(bounded)
+        per, rep.fifo, rep.top = ex.submit(proofs).result()
+        chain.result()
     by_oid: dict[str, list[str]] = {}
     for m in mods:
         oid = obligation_id(e.design.components[m].machine)
@@ -130,26 +156,15 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
             detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
-    mons = e.design.monitors.props if e.design.monitors is not None else []
-    if prove_monitors and monitors and mons and e.invariants is not None and e.invariants.props:
-        rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
-                                     timeout=PROVE_TIMEOUT)
     if monitors and mons:
         proved = set(rep.prove.proved) if rep.prove is not None else set()
         rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
         rest = [m for m in mons if m.label not in proved]
-        if rest:  # the bounded task dfg decides the others
-            rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", timeout=1800, depth=depth), depth
+        if rest and rep.dfg is not None:
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
-        # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
-        if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
-            rep.whole = run_task(wd, sby, "dfg_ref", timeout=1800, depth=depth)  # loom.hdl.formal.refenv: whole runs, same depth
-            rep.dfg_depth = depth
-    if top:  # every property of the composed netlist at once, arguments free (or bounded)
-        rep.top = run_task(wd, sby, "top", timeout=900)
     if live_depth is not None:
         rep.depth = live_depth
-        _live(rep, wd, stem, bmc_k, z3_status, progress)
+        _live(rep, wd, stem, bmc_k, z3_status, progress, timeout)
     not_reached(rep, func, z3_args or {}, depth if monitors else None, live_depth)
     covered = {v.id for v in rep.verdicts} | ({m.obligation for m in mons} if monitors else set())
     rep.uncovered = sorted(k for k in z3_status if k not in covered)
@@ -225,10 +240,20 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
         else:
             status = "unknown"
             detail = ("checked only up to the cycle where another property failed" if v.status == "fail"
-                      else f"SymbiYosys gave no verdict ({v.log if timed_out(v) else v.status})")
+                      else f"SymbiYosys gave no verdict ({no_verdict(v)})")
         out.append(RtlVerdict(m.obligation, status, z3_status.get(m.obligation), [m.instance or "top"],
                               v.trace if status == "refuted" else None, detail))
     return out
+
+
+def no_verdict(v: SbyVerdict) -> str:
+    """Why a task gave no verdict: its wall-clock limit (only the user's), the solver's resource limit, or its
+    status."""
+    if timed_out(v):
+        return v.log
+    if limit_out(v):
+        return v.log.rsplit("\nloom: ", 1)[-1]
+    return v.status
 
 
 def _tool_text(log: str) -> str:
@@ -253,9 +278,9 @@ def run_depth(func: Operation, bound: Optional[int], buffers: str = DEFAULT_POLI
 
 
 def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str],
-          progress: Optional[Callable[[str], None]] = None) -> None:
+          progress: Optional[Callable[[str], None]] = None, timeout: Optional[float] = None) -> None:
     """Bounded SBY on the whole-run monitor: one verdict per bmc.K<k>.* obligation, a capacity stall apart."""
-    got = liveness.run_live(wd, stem, k, progress=progress, depth=rep.depth)
+    got = liveness.run_live(wd, stem, k, progress=progress, depth=rep.depth, timeout=timeout)
     for task in ("deadlock", "residual"):
         v = got[task]
         oid = f"bmc.K{k}.{task}"
@@ -267,8 +292,8 @@ def _live(rep: RtlReport, wd: Path, stem: str, k: int, z3_status: dict[str, str]
             status = "bounded" if v.status == "pass" else STATUS[v.status]
         detail = (f"bounded: {rep.depth} cycles from reset" + (f", integer arguments in [0, {rep.bound}]"
                   if rep.bound is not None else ", arguments free") + (f"; failed: {', '.join(v.failed)}"
-                  if v.failed else "") + (f"; no verdict: {v.log}" if v.status == "error" and
-                                          v.log.startswith(TIMEOUT) else "") + (
+                  if v.failed else "") + (f"; no verdict: {no_verdict(v)}" if timed_out(v) or limit_out(v)
+                                          else "") + (
                   f"; {_tool_text(v.log)}" if v.status == "tool" else ""))
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), [rep.function + "_dfg"],
                                        v.trace if v.status == "fail" else None, detail))
