@@ -93,8 +93,8 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
     (an 8x8 mesh has thousands of ports; the ids of the others are skipped, not renumbered). An ``edge_routings`` ``path`` is the list of port
     ids the value passes, from the producing FU output (or memory / module port) to the consuming FU input;
     ``kind`` is ``routed``, or ``intra_fu`` for an edge inside a compound FU (no path). loom writes no partial
-    mappings, so ``unrouted`` never occurs, and it binds no temporal registers (a value between two slots of one
-    temporal PE is routed through the switches), so no edge is a temporal-register one.
+    mappings, so ``unrouted`` never occurs; ``temporal_reg`` is an edge between two slots of one temporal PE
+    carried by a register (no path).
     ``hw_node`` is the component's position in the fabric module (null for a module port)."""
     adg, src = m.adg, m.source
     table, ids = _fabric_port_table(m)
@@ -131,6 +131,9 @@ def upstream_sections(m: Mapping) -> dict[str, Any]:
         entry = {"sw_edge": k, "from": f"%{e.src[0]}#{e.src[1]}", "to": f"%{e.dst[0]}", "operand": e.dst[1]}
         if ck is None:
             edge_routings.append(dict(entry, kind="intra_fu", path=[]))
+            continue
+        if ck in m.registers:
+            edge_routings.append(dict(entry, kind="temporal_reg", path=[]))
             continue
         ce = m.dfg.edges[ck]
         path = [ids[p] for p in m.paths[ck]]
@@ -248,6 +251,10 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         entry = {"index": k, "from": value, "to": f"%{e.dst[0]}", "operand": e.dst[1], "type": str(e.type)}
         if ck is None:  # both ends inside one compound FU: an FU-internal edge, not routed
             edges.append(dict(entry, hops=0, intra_fu=True, route=[]))
+            continue
+        if ck in m.registers:  # between two slots of one temporal PE, through a register: not routed
+            pe, reg = m.registers[ck]
+            edges.append(dict(entry, hops=0, temporal_reg={"pe": pe, "register": reg}, route=[]))
             continue
         for p in m.paths[ck]:
             port_table[port_name(p)] = value

@@ -21,7 +21,7 @@ from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
 from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
-from loom.map.temporal.check import check_tpes, slot_view, split_slot
+from loom.map.temporal.check import check_tpes, register_links, slot_view, split_slot
 from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch,
                              region_starts, region_words, wanted_fields)
 
@@ -79,6 +79,7 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
     fus.update(check_tpes(work, adg, cfg, work_place, rep))  # valid temporal PE slots, as "pe@slot"
     _check_memories(work, adg, cfg, work_place, rep)
     walk = walk_routes(adg, cfg, fus)
+    walk.connections += register_links(adg, cfg, fus, rep)  # temporal register edges (no route)
     for code, msg in walk.findings:
         rep.add(code, msg)
     from loom.map.tags import route_tags
@@ -362,6 +363,14 @@ def _check_steps(dfg: DFG, work: DFG, edge_map: list, adg: ADG, cfg: Config, pla
             rep.add("C3", f"edge {k} claims to be FU-internal but joins two function units")
             continue
         e = work.edges[edge_map[k]]
+        if entry.get("temporal_reg") is not None:  # claimed through a temporal register: the reader must read it
+            end, claim = dst(*e.dst), entry["temporal_reg"]
+            hit = split_slot(adg, str(end[1])) if end[0] == "fu_in" else None
+            ops = cfg.temporal[hit[0]].slots[hit[1]].operands if hit and hit[0] in cfg.temporal else []
+            if entry.get("route") != [] or not isinstance(claim, dict) or end[2] >= len(ops) or \
+                    ops[end[2]] != (claim.get("register"), True):
+                rep.add("C5", f"edge {k} claims temporal register {claim} but its reader does not read it")
+            continue
         steps = entry.get("route")
         if not isinstance(steps, list) or not steps:
             rep.add("C3", f"edge {k} has no route steps")

@@ -18,6 +18,7 @@ from loom.map.place import PlacementFull, hop_distances, place
 from loom.map.route import Router, Routes, end_ports, endpoint_ports
 from loom.map.rules import contract, fu_fields, region_words, wanted_fields
 from loom.map.techmap import NoFit, Target, candidates, find_units
+from loom.map.temporal.registers import bind_registers
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Mapping:
     original: Optional[DFG] = None  # the DFG before compound units were contracted (None: no units)
     edge_map: Optional[list] = None  # original edge index -> edge index of ``dfg`` (None: inside a unit)
     units: list = field(default_factory=list)  # (unit id, FU, body op -> original node id)
+    registers: dict = field(default_factory=dict)  # edge index -> (temporal PE, register): not routed, no path
     timing: Optional[Any] = None  # loom.map.bufferize.Bufferization: FIFO buffering chosen, timing surrogate
 
     @property
@@ -116,7 +118,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
                               f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
                              partial=_partial(dfg, e.placed, None), attempts=attempt) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
-        routes = router.route(endpoint_ports(dfg, adg, where), rng)
+        regs = bind_registers(dfg, adg, where)  # temporal register edges: not routed (loom/map/temporal)
+        routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), rng)
         hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
         if hopeless:
             raise MapFailure(_why_hopeless(dfg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
@@ -124,8 +127,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if best is None or score < best[0]:
             best = (score, routes, where)
         if score == (0, 0):
-            done = Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths), seed, attempt,
-                           routes.iterations, original if units else None, edge_map if units else None, units)
+            done = Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths, regs), seed, attempt,
+                           routes.iterations, original if units else None, edge_map if units else None, units, regs)
             if adg.fifos():
                 from loom.map.bufferize import bufferize
 
@@ -197,8 +200,9 @@ def _partial(dfg: DFG, where: dict[str, Target], routes: Optional[Routes]) -> di
     }
 
 
-def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, list[Port]]) -> Config:
-    """The configuration that realises ``where`` and ``paths``."""
+def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, list[Port]],
+              regs: Optional[dict[int, tuple[str, int]]] = None) -> Config:
+    """The configuration that realises ``where`` and ``paths`` (and ``regs``: temporal register edges)."""
     cfg = Config()
     for path in paths.values():
         for a, b in zip(path, path[1:]):
@@ -209,7 +213,7 @@ def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, lis
         if t[0] == "fu" and len(t) == 4:  # an instruction slot of a temporal PE
             from loom.map.temporal.configure import configure_slot
 
-            configure_slot(cfg, dfg, adg, n, t, paths)
+            configure_slot(cfg, dfg, adg, n, t, paths, regs or {})
         elif t[0] == "fu":
             pe = adg.node(t[1]).defn
             fu = pe.fus[t[2]]  # type: ignore[attr-defined]

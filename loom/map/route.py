@@ -86,12 +86,13 @@ def end_ports(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool, wid
     return [(MODULE_IN, "o", t[1])] if is_src else [(MODULE_OUT, "i", t[1])]
 
 
-def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target]) -> list[Net]:
-    """The nets to route under ``place``."""
+def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset = frozenset()) -> list[Net]:
+    """The nets to route under ``place`` (without the edges in ``skip``: temporal register edges)."""
     nets: list[Net] = []
     by_src: dict[tuple[str, int], list[int]] = {}
     for e_idx, e in enumerate(dfg.edges):
-        by_src.setdefault(e.src, []).append(e_idx)
+        if e_idx not in skip:
+            by_src.setdefault(e.src, []).append(e_idx)
     for key, e_idxs in by_src.items():
         nid, k = key
         width = value_width(dfg.by_id[nid].out_types[k]) or 0

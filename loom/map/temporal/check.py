@@ -4,8 +4,9 @@ Each valid slot must host exactly the op map.json places there, on the FU its op
 distinct within a PE, and every PE input a slot's mux selects is fed by an add_tag whose decoded tag is the slot's
 tag: a token can then fire only its own slot, so each op consumes its operands in arrival order and two ops of
 one PE never take each other's tokens (the firing order of every op is preserved). An FU's persistent config must
-be what every op on it needs (C9). Register-backed operands are refused: loom's executor does not model
-temporal registers, so a configuration using them is not proved.
+be what every op on it needs (C9). A register written by one slot's result (its demux discarding) and read by
+other slots' operands (their muxes disconnected) joins that writer to each reader (``register_links``); a
+register read but never written, written twice or written but never read is refused (C5).
 """
 
 from __future__ import annotations
@@ -103,13 +104,20 @@ def check_tpes(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: An
 
 def _check_slot_fields(adg: ADG, cfg: Config, pe: str, name: str, s: int, sc: Any, fu: Any, rep: Any) -> None:
     """Mux, demux, register and tag fields of one valid slot."""
+    n_reg = adg.node(pe).defn.num_register  # type: ignore[attr-defined]
     for k, (reg, is_reg) in enumerate(sc.operands):
-        if is_reg:
-            rep.add("C5", f"{name} operand {k} reads temporal register {reg}; loom proves no register-backed edge")
+        if is_reg and (k >= len(fu.inputs) or reg >= n_reg):
+            rep.add("C6", f"{name} operand {k} reads register {reg}, which it or {pe} does not have")
+        elif is_reg and sc.inputs[k] != MuxField():
+            rep.add("C6", f"{name} operand {k} reads register {reg} but its input mux is not disconnected")
     for k, (tag, reg, is_reg) in enumerate(sc.results):
-        if is_reg:
-            rep.add("C5", f"{name} result {k} writes temporal register {reg}; loom proves no register-backed edge")
+        if is_reg and (k >= len(fu.outputs) or reg >= n_reg):
+            rep.add("C6", f"{name} result {k} writes register {reg}, which it or {pe} does not have")
+        elif is_reg and sc.outputs[k] != MuxField(0, True, False):
+            rep.add("C5", f"{name} result {k} writes register {reg} but its output demux does not discard")
     for k, f in enumerate(sc.inputs):
+        if k < len(sc.operands) and sc.operands[k][1]:
+            continue  # read from a register (checked above)
         if k >= len(fu.inputs) or f.disconnect:
             if f != MuxField():
                 rep.add("C6", f"{name} input mux {k} is unused but not in the disconnected state")
@@ -130,3 +138,36 @@ def _check_slot_fields(adg: ADG, cfg: Config, pe: str, name: str, s: int, sc: An
             rep.add("C6", f"{name} output {k} of {fu.name} is neither routed nor discarded")
         elif f.discard and f.sel:
             rep.add("C6", f"{name} output demux {k} discards but selects PE output {f.sel}")
+
+
+def register_links(adg: ADG, cfg: Config, fus: dict[str, Any], rep: Any) -> list[Any]:
+    """The connections the valid slots' registers make: each written register to every operand reading it (no
+    switch hop); a register read but never written, written by two results, or written but never read is C5."""
+    from loom.map.decode_routes import Connection
+
+    out = []
+    for node in adg.nodes:
+        if node.kind != "tpe" or node.defn.num_register == 0:  # type: ignore[attr-defined]
+            continue
+        writers: dict[int, list[tuple[str, int]]] = {}
+        readers: dict[int, list[tuple[str, int]]] = {}
+        for name, (fu, view) in fus.items():
+            if getattr(view, "pe", None) != node.name:
+                continue
+            sc = cfg.temporal[node.name].slots[view.slot]
+            for k, (_, reg, is_reg) in enumerate(sc.results[: len(fu.outputs)]):
+                if is_reg:
+                    writers.setdefault(reg, []).append((name, k))
+            for j, (reg, is_reg) in enumerate(sc.operands[: len(fu.inputs)]):
+                if is_reg:
+                    readers.setdefault(reg, []).append((name, j))
+        width = max(node.defn.in_widths, default=0)  # type: ignore[attr-defined]
+        for reg in sorted(writers.keys() | readers.keys()):
+            w, r = writers.get(reg, []), readers.get(reg, [])
+            if len(w) != 1 or not r:
+                rep.add("C5", f"{node.name} register {reg} has {len(w)} writers and {len(r)} readers "
+                              "(a register-backed edge needs exactly one writer and a reader)")
+                continue
+            for name, j in r:
+                out.append(Connection(("fu_out", w[0][0], w[0][1]), ("fu_in", name, j), width, 0))
+    return out

@@ -128,7 +128,7 @@ def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
         if ck is None:
             continue
         pts: list[str] = []
-        for p in m.paths[ck]:
+        for p in m.paths.get(ck, []):  # a temporal register edge has no path
             v = _vertex(p[0], p[2])
             if not pts or pts[-1] != v:
                 pts.append(v)

@@ -83,8 +83,9 @@ def test_slice_bits_follow_config_mem() -> None:
         assert _bits(words, off + 11, 1) == s and _bits(words, off + 12, 2) == 0  # slot s drives PE output s
         assert _bits(words, off + 14, 1) == s  # result tag
     assert _bits(words, base + 30, 32 * sl["tpe0"]["word_count"] - 30) == 0  # no FU holds config fields
-    for k in range(4):  # the add_tags keep the fabric's tags: inputs 0-1 tag 0, inputs 2-3 tag 1
-        assert words[sl[f"add_tag_{k + 1}"]["word_offset"]] == k // 2
+    tags = [n.name for n in adg.nodes if n.kind == "add_tag"]
+    for k, name in enumerate(tags):  # the add_tags keep the fabric's tags: inputs 0-1 tag 0, inputs 2-3 tag 1
+        assert words[sl[name]["word_offset"]] == k // 2
 
 
 def _flip(words: list[int], bit: int) -> list[int]:
@@ -97,7 +98,8 @@ def test_checker_refuses_a_wrong_tag_or_slot() -> None:
     adg, dfg, m, doc, words = _small()
     cj = config_json(m)
     sl = {s["name"]: s for s in cj["slices"]}
-    rep = check(dfg, adg, _flip(words, 32 * sl["add_tag_1"]["word_offset"]), doc)
+    first_tag = next(n.name for n in adg.nodes if n.kind == "add_tag")
+    rep = check(dfg, adg, _flip(words, 32 * sl[first_tag]["word_offset"]), doc)
     assert any(v.startswith("C5:") and "carries tag" in v for v in rep.violations), rep.violations
     base = 32 * sl["tpe0"]["word_offset"]
     rep = check(dfg, adg, _flip(words, base + 1), doc)  # slot 0 now matches tag 1, as slot 1 does
@@ -186,3 +188,28 @@ def test_example_on_the_8x8_temporal_mesh(name) -> None:
     assert decoded.results == plain.results and decoded.memrefs == plain.memrefs
     if name == "matmul":
         assert config_bin(map_dfg(dfg, adg, seed=0)) == config_bin(m)
+
+
+def test_a_value_between_two_slots_goes_through_a_register() -> None:
+    """With registers, the sum feeding the product on the same temporal PE is a temporal_reg edge: the writer's
+    result sets is_reg (demux discarding), the reader's operand reads it (mux disconnected); no switch carries it."""
+    from loom.map.config import decode, encode
+
+    fabric = DATA / "map" / "temporal2_regs.fabric.mlir"
+    adg = load_adg(str(fabric))
+    dfg = read_dfg(_dfg_func(DFG))
+    m = map_dfg(dfg, adg, seed=0)
+    doc = json.loads(json.dumps(map_json(m, DFG.name, fabric.name)))
+    regs = doc["temporal_registers"]
+    assert [(r["writer_sw_node"], r["reader_sw_node"], r["register_index"], r["writer_output_index"],
+             r["reader_input_index"]) for r in regs] == [("s", "p", 0, 0, 0)]
+    assert [e["kind"] for e in doc["edge_routings"]].count("temporal_reg") == 1
+    words = from_bytes(config_bin(m))
+    assert check(dfg, adg, words, doc).ok
+    plain, decoded = run_decoded(_dfg_func(DFG), _dfg_func(DFG), adg, words, doc, {"a": 3, "b": 4, "c": 5})
+    assert decoded.status == "completed" and decoded.results == plain.results == [35]
+    cfg = decode(adg, words)
+    writer = cfg.temporal["tpe0"].slots[regs[0]["writer_slot"]]
+    writer.results[0] = (writer.results[0][0], 0, False)  # the sum no longer goes to the register
+    rep = check(dfg, adg, encode(adg, cfg), doc)
+    assert any(v.startswith("C5:") and "0 writers and 1 readers" in v for v in rep.violations), rep.violations
