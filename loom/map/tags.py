@@ -88,6 +88,38 @@ def route_tags(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[s
     """Violations of the decoded tag configuration: each add_tag's value is followed along the configured routes
     (switch transitions, FIFOs, map_tags) to its del_tag or consumer; a map_tag without a valid entry for the
     arriving tag drops it (C3), and two tagged values with one tag on one port collide (C4)."""
+    out, seen = _walk(adg, switches, tags, tables)
+    for port, vals in sorted(seen.items()):
+        by_tag: dict[int, set[str]] = {}
+        for src, tag in vals:
+            by_tag.setdefault(tag, set()).add(src)
+        for tag, srcs in sorted(by_tag.items()):
+            if len(srcs) > 1:
+                out.append(("C4", f"{port_name(port)} carries tag {tag} from {', '.join(sorted(srcs))}: a tag collision"))
+    return out
+
+
+def tags_at(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
+            tables: dict[str, list[Entry]]) -> dict[Port, set[tuple[str, int]]]:
+    """(add_tag, tag) pairs that reach each port (output ports and the input ports they feed) under a decoded
+    configuration: what a temporal PE input or a tagged memory port receives, for checks beyond this module."""
+    _, seen = _walk(adg, switches, tags, tables)
+    full = dict(seen)
+    for port, vals in seen.items():
+        for reader in adg.readers.get(port, []):
+            full.setdefault(reader, set()).update(vals)
+    return full
+
+
+def static_tags(adg: ADG) -> dict[Port, set[tuple[str, int]]]:
+    """``tags_at`` with every switch transition the fabric allows enabled: the tags a port could ever see (for
+    placement, before routing chooses the transitions)."""
+    every = {n.name: set(n.defn.connected()) for n in adg.nodes if n.kind == "sw"}  # type: ignore[attr-defined]
+    return tags_at(adg, every, {}, {})
+
+
+def _walk(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
+          tables: dict[str, list[Entry]]) -> tuple[list[tuple[str, str]], dict[Port, set[tuple[str, int]]]]:
     out: list[tuple[str, str]] = []
     seen: dict[Port, set[tuple[str, int]]] = {}
     for n in adg.nodes:
@@ -114,14 +146,7 @@ def route_tags(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[s
                         out.append(("C3", f"{node} drops the value {n.name} tags {tag}: no valid table entry maps it"))
                     else:
                         stack.append(((node, "o", 0), t))
-    for port, vals in sorted(seen.items()):
-        by_tag: dict[int, set[str]] = {}
-        for src, tag in vals:
-            by_tag.setdefault(tag, set()).add(src)
-        for tag, srcs in sorted(by_tag.items()):
-            if len(srcs) > 1:
-                out.append(("C4", f"{port_name(port)} carries tag {tag} from {', '.join(sorted(srcs))}: a tag collision"))
-    return out
+    return out, seen
 
 
 def tag_configs(adg: ADG, tags: dict[str, int], tables: dict[str, list[Entry]]) -> list[dict]:

@@ -155,7 +155,12 @@ def read_pe(op: Operation, fu_defs: dict[str, Operation]) -> PEDef:
 
 
 def read_switch(op: Operation, ft: FunctionType) -> SwitchDef:
-    ins, outs = _bits_list(op, ft.inputs, "input"), _bits_list(op, ft.results, "output")
+    from loom.map.adg.verify import tagged
+
+    if all(tagged(t) for t in (*ft.inputs, *ft.results)):  # a tagged switch: each port carries one tagged value
+        ins, outs = [tagged(t)[0] for t in ft.inputs], [tagged(t)[0] for t in ft.results]  # type: ignore[index]
+    else:
+        ins, outs = _bits_list(op, ft.inputs, "input"), _bits_list(op, ft.results, "output")
     for what, n in (("inputs", len(ins)), ("outputs", len(outs))):
         if not 1 <= n <= 32:
             raise _err(f"spatial_sw @{_sym(op)} has {n} {what}; 1..32 are allowed", op, SW_PORTS)

@@ -13,7 +13,7 @@ from loom.map.config import decode, encode
 from loom.map.dfg import read_dfg
 from loom.map.execute import decoded_connections, rebuild
 from loom.map.mapper import map_dfg
-from loom.map.tags import lookup, pack_map_tag, unpack_map_tag
+from loom.map.tags import lookup, pack_map_tag, route_tags, tags_at, unpack_map_tag
 from loom.mlir import parse_file
 from loom.sim import simulate
 
@@ -82,3 +82,21 @@ def test_table_lookup_and_packing() -> None:
     assert (lookup(d.table, 1), lookup(d.table, 0), lookup(d.table, 3)) == (5, 2, None)
     assert lookup([(0, 1, 7), (1, 1, 4)], 1) == 4  # the first valid entry wins
     assert unpack_map_tag(d, pack_map_tag(d, [(1, 3, 7), (0, 2, 1)])) == [(1, 3, 7), (0, 2, 1)]
+
+
+def test_a_tagged_switch_routes_one_tagged_value_per_port_and_the_tags_arrive() -> None:
+    adg = load_adg(str(DATA / "tagged_sw.fabric.mlir"))
+    assert adg.node("sw_0").defn.in_widths == [64, 64]  # a tagged port is as wide as its payload
+    dfg = read_dfg(_func())
+    m = map_dfg(dfg, adg, seed=0)
+    doc = json.loads(json.dumps(map_json(m, "add64.dfg.mlir", "tagged_sw.fabric.mlir")))
+    words = encode(adg, m.config)
+    assert check(dfg, adg, words, doc).ok
+    cfg = decode(adg, words)
+    arrived = tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags)
+    outs = [arrived[("sw_0", "o", k)] for k in range(2)]
+    assert sorted(map(sorted, outs)) == [[("add_tag_0", 3)], [("add_tag_1", 6)]]  # one value per switch output
+    # both inputs switched onto output 0 with one tag: a collision; with distinct tags: none
+    merged = {"sw_0": {(0, 0), (0, 1)}}
+    assert any(c == "C4" and "tag 3" in msg for c, msg in route_tags(adg, merged, dict(cfg.tags, add_tag_1=3), {}))
+    assert not [v for v in route_tags(adg, merged, cfg.tags, {}) if v[0] == "C4"]
