@@ -128,14 +128,97 @@ def _state_bits(m: Machine) -> int:
     return max(1, (len(m.states) - 1).bit_length())
 
 
-def build_component(m: Machine) -> Component:
-    """Generate the SV module of table ``m`` (raises ``HdlUnsupported`` for what has no RTL model)."""
-    name = module_name(m)
-    sb = _state_bits(m)
-    ins = [p for p in m.inputs if p.kind == "token"]
-    in_t = {p.name: p.type for p in ins}
-    reg_t = {r.name: r.type for r in m.registers}
-    mem = MemPorts()
+@dataclass
+class _Memory:
+    """The component's memory binding as SV: an internal array (``fresh``: row-major, out-of-bounds checked) or
+    request/response ports to the top (an ``operand`` memref); ``read``/``dim`` are the expression builder's
+    hooks, called while a rule (``rule``) is translated."""
+
+    mem_t: Optional[Type]
+    internal: bool
+    shape: list[int]
+    ports: list[str]  # the module's port list (``dim`` adds the memref's sizes)
+    body: list[str]  # request payload assignments
+    mem: MemPorts = field(default_factory=MemPorts)
+    rule: int = 0
+    bld: Optional[SvExprBuilder] = None
+
+    @property
+    def elem_t(self) -> Optional[Type]:
+        return self.mem_t.element if isinstance(self.mem_t, MemRefType) else None
+
+    @property
+    def size(self) -> int:
+        size = 1
+        for s in self.shape:
+            size *= s
+        return size
+
+    @property
+    def aw(self) -> int:
+        """The index width of the internal array."""
+        return max(1, (self.size - 1).bit_length())
+
+    def lin(self, addrs: list[str]) -> tuple[str, str]:
+        """Row-major linear address of an internal memory and its in-bounds condition."""
+        terms, ok = [], []
+        stride = 1
+        for a, s in reversed(list(zip(addrs, self.shape))):
+            terms.append(f"({a} * 64'd{stride})" if stride != 1 else a)
+            ok.append(f"({a} < 64'd{s})")
+            stride *= s
+        return (" + ".join(reversed(terms)) or "64'd0"), (" && ".join(ok) or "1'b1")
+
+    def read(self, addrs: list[str]) -> tuple[str, Type]:
+        """A load of the current rule: the array's element (internal) or a new read port's response."""
+        elem_t, bld = self.elem_t, self.bld
+        assert elem_t is not None and bld is not None
+        if self.internal:
+            la, ok = self.lin(addrs)
+            a = bld.wire(IntegerType(self.aw), f"{self.aw}'({la})")  # exactly the array's index width
+            okw = bld.wire(IntegerType(1), ok)
+            bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
+            return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
+        k = len(self.mem.loads)
+        self.mem.ports.append(MemPort(f"rd{k}", "load", len(addrs), elem_t, self.rule))
+        for i, a in enumerate(addrs):
+            self.body.append(f"  assign rd{k}_req_addr{i} = {a};")
+        return f"rd{k}_resp_data", elem_t
+
+    def dim(self, x: str) -> str:
+        """The size of dimension ``x`` of an operand memref (its ``dim<i>`` inputs join the port list)."""
+        assert isinstance(self.mem_t, MemRefType)
+        self.mem.dims = self.mem_t.rank
+        for i in range(self.mem_t.rank):
+            if f"input  logic [63:0] dim{i}" not in self.ports:
+                self.ports.append(f"input  logic [63:0] dim{i}")
+        sel = "64'h0"
+        for i in reversed(range(self.mem_t.rank)):
+            sel = f"({x} == 64'd{i}) ? dim{i} : {sel}"
+        return sel
+
+
+@dataclass
+class _Rules:
+    """The table's rules translated to SV: per rule its guard, emitted data, register updates, enable (``en``),
+    priority select (``sel``) and fire (``go``) conditions; the runtime errors it may raise (``errors``, raised
+    when a ``fail_terms`` condition holds), an internal memory's writes and the return values (``results``)."""
+
+    guards: list[str] = field(default_factory=list)
+    emits: list[dict[str, str]] = field(default_factory=list)
+    updates: list[list[tuple[str, str]]] = field(default_factory=list)
+    base: list[str] = field(default_factory=list)
+    en: list[str] = field(default_factory=list)
+    sel: list[str] = field(default_factory=list)
+    go: list[str] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    fail_terms: list[tuple[str, int]] = field(default_factory=list)
+    writes: list[tuple[int, list[str], str]] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+
+
+def _token_ports(m: Machine, ins) -> list[str]:
+    """clk, rst and the handshake ports of every token input and output."""
     ports: list[str] = ["input  logic clk", "input  logic rst"]
     for p in ins:
         n = sv_name(p.name)
@@ -144,7 +227,11 @@ def build_component(m: Machine) -> Component:
         n = sv_name(p.name)
         ports += [f"output logic {n}_valid", f"input  logic {n}_ready",
                   f"output logic [{bits(p.type) - 1}:0] {n}_data"]
-    body: list[str] = []
+    return ports
+
+
+def _memory_of(m: Machine, ports: list[str], body: list[str]) -> _Memory:
+    """The SV form of ``m``'s memory binding (none: no memory)."""
     binding = m.memory
     mem_t = binding.type if binding is not None else None
     internal = binding is not None and binding.source == "fresh"
@@ -152,133 +239,75 @@ def build_component(m: Machine) -> Component:
     if internal:
         assert isinstance(mem_t, MemRefType)
         shape = [int(s) for s in mem_t.shape]
-    elem_t = mem_t.element if isinstance(mem_t, MemRefType) else None
-    size = 1
-    for s in shape:
-        size *= s
-    aw = max(1, (size - 1).bit_length())  # index width of the internal array
+    return _Memory(mem_t, internal, shape, ports, body)
 
-    def lin(addrs: list[str]) -> tuple[str, str]:
-        """Row-major linear address of an internal memory and its in-bounds condition."""
-        terms, ok = [], []
-        stride = 1
-        for a, s in reversed(list(zip(addrs, shape))):
-            terms.append(f"({a} * 64'd{stride})" if stride != 1 else a)
-            ok.append(f"({a} < 64'd{s})")
-            stride *= s
-        return (" + ".join(reversed(terms)) or "64'd0"), (" && ".join(ok) or "1'b1")
 
-    def mem_read(addrs: list[str]) -> tuple[str, Type]:
-        assert elem_t is not None
-        if internal:
-            la, ok = lin(addrs)
-            a = bld.wire(IntegerType(aw), f"{aw}'({la})")  # exactly the array's index width
-            okw = bld.wire(IntegerType(1), ok)
-            bld.hazards.append((f"!{okw}", MEM_OOB, "memory access out of bounds"))
-            return bld.wire(elem_t, f"{okw} ? mem[{a}] : '0"), elem_t
-        k = len(mem.loads)
-        mp = MemPort(f"rd{k}", "load", len(addrs), elem_t, cur_rule[0])
-        mem.ports.append(mp)
-        for i, a in enumerate(addrs):
-            body.append(f"  assign rd{k}_req_addr{i} = {a};")
-        return f"rd{k}_resp_data", elem_t
-
-    def mem_dim(x: str) -> str:
-        assert isinstance(mem_t, MemRefType)
-        mem.dims = mem_t.rank
-        for i in range(mem_t.rank):
-            if f"input  logic [63:0] dim{i}" not in ports:
-                ports.append(f"input  logic [63:0] dim{i}")
-        sel = "64'h0"
-        for i in reversed(range(mem_t.rank)):
-            sel = f"({x} == 64'd{i}) ? dim{i} : {sel}"
-        return sel
-
-    cur_rule = [0]  # the rule whose expressions are being translated (a load port belongs to it)
-    bld = SvExprBuilder(in_t, reg_t, lambda p: f"{sv_name(p)}_data", lambda r: f"r_{sv_name(r)}",
-                        mem_read if binding is not None else None, mem_dim if binding is not None else None)
-    errors: list[tuple[str, str]] = []
-    fail_terms: list[tuple[str, int]] = []
-    results: list[str] = []
-    en, sel, go, base = [], [], [], []
-    rule_emit_sv: list[dict[str, str]] = []
-    writes: list[tuple[int, list[str], str]] = []
-    upd_sv: list[list[tuple[str, str]]] = []
-    guard_sv: list[str] = []
+def _translate(m: Machine, bld: SvExprBuilder, memory: _Memory, reg_t: dict[str, Type]) -> _Rules:
+    """Every rule's expressions as SV wires of ``bld``, and its enable/select/fire conditions, in rule order."""
+    out = _Rules()
+    mem, elem_t = memory.mem, memory.elem_t
     for i, r in enumerate(m.rules):
         bld.hazards = []
-        cur_rule[0] = i
+        memory.rule = i
         g = bld.emit(r.guard)[0] if r.guard is not None else "1'b1"
-        guard_sv.append(g)
+        out.guards.append(g)
         emits = {}
         for port, e in r.emits:
             emits[port] = bld.emit(e, m.output(port).type)[0]
-        rule_emit_sv.append(emits)
-        upd_sv.append([(n, bld.emit(e, reg_t[n])[0]) for n, e in r.updates])
+        out.emits.append(emits)
+        out.updates.append([(n, bld.emit(e, reg_t[n])[0]) for n, e in r.updates])
         eff = r.effect
         if isinstance(eff, Write):
             addr = [bld.emit(a, index)[0] for a in eff.address]
             data = bld.emit(eff.data, elem_t)[0]
-            if internal:
-                writes.append((i, addr, data))
+            if memory.internal:
+                out.writes.append((i, addr, data))
             else:
                 assert elem_t is not None
                 k = len(mem.stores)
                 mem.ports.append(MemPort(f"wr{k}", "store", len(addr), elem_t, i))
-                body += [f"  assign wr{k}_req_addr{j} = {a};" for j, a in enumerate(addr)]
-                body.append(f"  assign wr{k}_req_data = {data};")
+                memory.body += [f"  assign wr{k}_req_addr{j} = {a};" for j, a in enumerate(addr)]
+                memory.body.append(f"  assign wr{k}_req_data = {data};")
         elif isinstance(eff, Complete):
-            results = [bld.emit(v, m.inputs[k].type)[0] for k, v in enumerate(eff.values)]
+            out.results = [bld.emit(v, m.inputs[k].type)[0] for k, v in enumerate(eff.values)]
         elif isinstance(eff, Fail):
-            errors.append((eff.code, eff.message))
-            fail_terms.append((f"go{i}", len(errors) - 1))
+            out.errors.append((eff.code, eff.message))
+            out.fail_terms.append((f"go{i}", len(out.errors) - 1))
         for cond, code, msg in bld.hazards:
-            errors.append((code, msg))
-            fail_terms.append((f"(go{i} && {cond})", len(errors) - 1))
+            out.errors.append((code, msg))
+            out.fail_terms.append((f"(go{i} && {cond})", len(out.errors) - 1))
         valid = [f"{sv_name(p)}_valid" for p in r.reads]
-        base.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))
+        out.base.append(" && ".join([f"(state == S_{sv_name(r.state)})"] + valid + [g]))
         mp = next((x for x in mem.ports if x.rule == i), None)
         # a rule served by a memory port is enabled once its response is there
-        en.append(base[i] if mp is None else f"{mp.name}_pend && {mp.name}_resp_valid")
-        sel.append(" && ".join([f"en{i}"] + [f"!en{j}" for j in range(i)]))
-        go.append(" && ".join([f"sel{i}"] + [f"{sv_name(p)}_ready" for p, _ in r.emits]))
+        out.en.append(out.base[i] if mp is None else f"{mp.name}_pend && {mp.name}_resp_valid")
+        out.sel.append(" && ".join([f"en{i}"] + [f"!en{j}" for j in range(i)]))
+        out.go.append(" && ".join([f"sel{i}"] + [f"{sv_name(p)}_ready" for p, _ in r.emits]))
+    return out
 
-    lines: list[str] = [f"// {m.op_name}: {m.summary}".rstrip(": "), "// generated by loom.hdl.components from the operator table:"]
-    lines += ["//   " + x for x in describe(m).splitlines()]
-    lines += ['`include "loom_props.svh"', f"module {name} ("]
-    if results:
-        for k, v in enumerate(results):
-            ports.append(f"output logic [{bits(m.inputs[k].type) - 1}:0] result{k}")
-        ports.append("output logic complete")
-    ports.append("output logic residual")
-    if fail_terms:  # only a component that can raise a runtime error has the fail port pair
-        ports += ["output logic fail", "output logic [7:0] fail_code"]
-    for mp in mem.ports:
-        ports += [f"{d:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mp.name}_{x}" for d, x, w in mp.signals()]
-    port_line = len(lines)
-    lines.append("")  # the port list, filled in once the body shows which inputs it reads
-    lines.append(");")
-    for k, s in enumerate(m.states):
-        lines.append(f"  localparam logic [{sb - 1}:0] S_{sv_name(s)} = {sb}'d{k};")
+
+def _declarations(m: Machine, memory: _Memory, rules: _Rules) -> list[str]:
+    """State encoding, state and register declarations, the internal array and the memory ports' pending bits."""
+    sb = _state_bits(m)
+    lines = [f"  localparam logic [{sb - 1}:0] S_{sv_name(s)} = {sb}'d{k};" for k, s in enumerate(m.states)]
     lines.append(f"  logic [{sb - 1}:0] state;")
     for r in m.registers:
         lines.append(f"  logic [{bits(r.type) - 1}:0] r_{sv_name(r.name)};")
-    if internal:
-        assert elem_t is not None
-        decl = f"  logic [{bits(elem_t) - 1}:0] mem [0:{size - 1}];"
-        if not writes:  # a ROM: its contents come from outside (the testbench's $readmemh), see specs/hdl.md
+    if memory.internal:
+        assert memory.elem_t is not None
+        decl = f"  logic [{bits(memory.elem_t) - 1}:0] mem [0:{memory.size - 1}];"
+        if not rules.writes:  # a ROM: its contents come from outside (the testbench's $readmemh), see specs/hdl.md
             decl = f"  /* verilator lint_off UNDRIVEN */{decl[1:]}  /* verilator lint_on UNDRIVEN */"
         lines.append(decl)
-    for mp in mem.ports:
+    for mp in memory.mem.ports:
         lines.append(f"  logic {mp.name}_pend;  // a request of port {mp.name} awaits its response")
-    lines += list(bld.functions.values())
-    lines += bld.lines
-    lines += body  # memory request payloads: after the wires they read
-    for i in range(len(m.rules)):
-        lines.append(f"  wire en{i} = {en[i]};")
-    for i in range(len(m.rules)):
-        lines.append(f"  wire sel{i} = {sel[i]};")
-        lines.append(f"  wire go{i} = {go[i]};")
+    return lines
+
+
+def _outputs(m: Machine, ins, rules: _Rules, mem: MemPorts) -> list[str]:
+    """The combinational assignments: input readies, output valid/data by rule priority, residual, fail,
+    complete/results and the memory ports' request/response handshakes."""
+    lines = []
     for p in ins:
         readers = [f"go{i}" for i, r in enumerate(m.rules) if p.name in r.reads]
         lines.append(f"  assign {sv_name(p.name)}_ready = {' || '.join(readers) or chr(49) + chr(39) + 'b0'};")
@@ -293,59 +322,110 @@ def build_component(m: Machine) -> Component:
         lines.append(f"  assign {n}_valid = {' || '.join(f'go{i}' for i in emitters) or chr(49) + chr(39) + 'b0'};")
         data = "'0"
         for i in reversed(emitters):
-            data = f"sel{i} ? {rule_emit_sv[i][p.name]} : {data}"
+            data = f"sel{i} ? {rules.emits[i][p.name]} : {data}"
         lines.append(f"  assign {n}_data = {data};")
     res = " || ".join(f"(state == S_{sv_name(s)})" for s in sorted(m.residual_states)) or "1'b0"
     lines.append(f"  assign residual = {res};")
-    if fail_terms:
-        lines.append(f"  assign fail = {' || '.join(t for t, _ in fail_terms)};")
+    if rules.fail_terms:
+        lines.append(f"  assign fail = {' || '.join(t for t, _ in rules.fail_terms)};")
         code = "8'd0"
-        for t, k in reversed(fail_terms):
+        for t, k in reversed(rules.fail_terms):
             code = f"{t} ? 8'd{k} : {code}"
         lines.append(f"  assign fail_code = {code};")
-    if results:
+    if rules.results:
         ret_rule = next(i for i, r in enumerate(m.rules) if isinstance(r.effect, Complete))
         lines.append(f"  assign complete = go{ret_rule};")
-        for k, v in enumerate(results):
+        for k, v in enumerate(rules.results):
             lines.append(f"  assign result{k} = {v};")
     for mp in mem.ports:
         # the request goes out while the rule's tokens wait (not yet taken); the response fires the rule
-        lines.append(f"  assign {mp.name}_req_valid = !{mp.name}_pend && {base[mp.rule]};")
+        lines.append(f"  assign {mp.name}_req_valid = !{mp.name}_pend && {rules.base[mp.rule]};")
         lines.append(f"  assign {mp.name}_resp_ready = go{mp.rule};")
-    # state, registers and the internal RAM
-    lines.append("  always @(posedge clk) begin")
-    lines.append("    if (rst) begin")
-    lines.append(f"      state <= S_{sv_name(m.initial)};")
+    return lines
+
+
+def _registers(m: Machine, rules: _Rules, memory: _Memory) -> list[str]:
+    """The one clocked block: reset, each rule's next state and register updates, pending bits, array writes."""
+    mem = memory.mem
+    lines = ["  always @(posedge clk) begin", "    if (rst) begin", f"      state <= S_{sv_name(m.initial)};"]
     lines += [f"      {mp.name}_pend <= 1'b0;" for mp in mem.ports]
     for r in m.registers:
         lines.append(f"      r_{sv_name(r.name)} <= {literal(r.init, r.type)};")
     lines.append("    end else begin")
     for i, r in enumerate(m.rules):
-        stmts = [f"state <= S_{sv_name(r.next)};"] + [f"r_{sv_name(n)} <= {v};" for n, v in upd_sv[i]]
+        stmts = [f"state <= S_{sv_name(r.next)};"] + [f"r_{sv_name(n)} <= {v};" for n, v in rules.updates[i]]
         lines.append(f"      if (go{i}) begin {' '.join(stmts)} end")
     for mp in mem.ports:
         lines.append(f"      if ({mp.name}_req_valid && {mp.name}_req_ready) {mp.name}_pend <= 1'b1;"
                      f" else if (go{mp.rule}) {mp.name}_pend <= 1'b0;")
-    if internal:
-        for i, addr, data in writes:
-            la, ok = lin(addr)
-            lines.append(f"      if (go{i} && {ok}) mem[{aw}'({la})] <= {data};")
-    lines.append("    end")
-    lines.append("  end")
-    unread = _unread_inputs("\n".join(lines[port_line + 1:]), ins)
-    lines[port_line] = ",\n".join("  " + _waive_unused(p, unread) for p in ports)
-    props = _properties(m, ins, rule_emit_sv, guard_sv, mem.ports, base)
-    lines += props
-    lines.append("endmodule")
-    text = "\n".join(lines) + "\n"
+    if memory.internal:
+        for i, addr, data in rules.writes:
+            la, ok = memory.lin(addr)
+            lines.append(f"      if (go{i} && {ok}) mem[{memory.aw}'({la})] <= {data};")
+    return lines + ["    end", "  end"]
+
+
+def _property_list(m: Machine, text: str) -> list[tuple[str, Optional[str], int]]:
+    """(label, obligation ID of ``p_fsm``, line) of every assertion of the module text."""
     plist = []
     for k, line in enumerate(text.splitlines(), 1):
         mm = re.search(r"`LOOM_ASSERT_\w+\((\w+),", line)
         if mm:
             label = mm.group(1)
             plist.append((label, obligation_id(m) if label == "p_fsm" else None, k))
-    return Component(name, text, m, errors, plist, mem, bld.floats, len(results), bool(fail_terms),
-                     tuple(sorted(bld.c_files)))
+    return plist
+
+
+def build_component(m: Machine) -> Component:
+    """Generate the SV module of table ``m`` (raises ``HdlUnsupported`` for what has no RTL model): translate
+    its rules (``_translate``), then write header, declarations, wires, assignments and the clocked block."""
+    name = module_name(m)
+    ins = [p for p in m.inputs if p.kind == "token"]
+    in_t = {p.name: p.type for p in ins}
+    reg_t = {r.name: r.type for r in m.registers}
+    ports = _token_ports(m, ins)
+    body: list[str] = []
+    memory = _memory_of(m, ports, body)
+    bound = m.memory is not None
+    bld = SvExprBuilder(in_t, reg_t, lambda p: f"{sv_name(p)}_data", lambda r: f"r_{sv_name(r)}",
+                        memory.read if bound else None, memory.dim if bound else None)
+    memory.bld = bld
+    rules = _translate(m, bld, memory, reg_t)
+    mem = memory.mem
+
+    lines: list[str] = [f"// {m.op_name}: {m.summary}".rstrip(": "), "// generated by loom.hdl.components from the operator table:"]
+    lines += ["//   " + x for x in describe(m).splitlines()]
+    lines += ['`include "loom_props.svh"', f"module {name} ("]
+    if rules.results:
+        for k, v in enumerate(rules.results):
+            ports.append(f"output logic [{bits(m.inputs[k].type) - 1}:0] result{k}")
+        ports.append("output logic complete")
+    ports.append("output logic residual")
+    if rules.fail_terms:  # only a component that can raise a runtime error has the fail port pair
+        ports += ["output logic fail", "output logic [7:0] fail_code"]
+    for mp in mem.ports:
+        ports += [f"{d:6} logic {f'[{w - 1}:0] ' if w > 1 else ''}{mp.name}_{x}" for d, x, w in mp.signals()]
+    port_line = len(lines)
+    lines.append("")  # the port list, filled in once the body shows which inputs it reads
+    lines.append(");")
+    lines += _declarations(m, memory, rules)
+    lines += list(bld.functions.values())
+    lines += bld.lines
+    lines += body  # memory request payloads: after the wires they read
+    for i in range(len(m.rules)):
+        lines.append(f"  wire en{i} = {rules.en[i]};")
+    for i in range(len(m.rules)):
+        lines.append(f"  wire sel{i} = {rules.sel[i]};")
+        lines.append(f"  wire go{i} = {rules.go[i]};")
+    lines += _outputs(m, ins, rules, mem)
+    lines += _registers(m, rules, memory)
+    unread = _unread_inputs("\n".join(lines[port_line + 1:]), ins)
+    lines[port_line] = ",\n".join("  " + _waive_unused(p, unread) for p in ports)
+    lines += _properties(m, ins, rules.emits, rules.guards, mem.ports, base=rules.base)
+    lines.append("endmodule")
+    text = "\n".join(lines) + "\n"
+    return Component(name, text, m, rules.errors, _property_list(m, text), mem, bld.floats, len(rules.results),
+                     bool(rules.fail_terms), tuple(sorted(bld.c_files)))
 
 
 def _unread_inputs(body: str, ins) -> set[str]:

@@ -18,9 +18,9 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from loom.diagnostics import LoomError, SimulationError
 from loom.hdl.datapath import libm_c
@@ -35,6 +35,9 @@ from loom.runtime import MemRefView, global_view
 from loom.semantics.expr import TOKEN
 from loom.sim.engine import stuck_line
 from loom.sim.result import SafetyViolation, SimResult
+
+if TYPE_CHECKING:
+    from loom.hdl.netlist import Design
 
 NO_SIMULATOR = "HDL_NO_SIMULATOR"
 MAX_CYCLES = 2_000_000
@@ -113,64 +116,82 @@ def _array_names(args: list[str]) -> dict[str, str]:
     return out
 
 
-def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stall: Optional[int],
-              max_cycles: int = MAX_CYCLES) -> Bench:
-    """The SV testbench driving design ``e`` with decoded ``inputs`` (runtime values keyed by argument name)."""
-    d = e.design
-    L: list[str] = ["`timescale 1ns/1ps", "module tb;", "  logic clk = 1'b0, rst = 1'b1;", "  always #5 clk = ~clk;",
-                    "  integer cycle = 0, idle = 0, done_cycle = -1;", "  logic done_seen = 1'b0;",
-                    # loom sim --rtl --vcd: every signal of the bench and the design, from time 0
-                    "`ifdef LOOM_VCD", "  initial begin $dumpfile(`LOOM_VCD); $dumpvars(0, tb); end", "`endif"]
-    conns = [".clk(clk)", ".rst(rst)"]
-    hex_files: dict[str, str] = {}
-    views: dict[str, MemRefView] = {}
-    for k, (name, t, p) in enumerate(d.args):
+@dataclass
+class _BenchText:
+    """A testbench being written: its lines, the DUT's port connections and what later phases read back."""
+
+    d: "Design"
+    lines: list[str] = field(default_factory=list)
+    conns: list[str] = field(default_factory=lambda: [".clk(clk)", ".rst(rst)"])
+    hex_files: dict[str, str] = field(default_factory=dict)
+    views: dict[str, MemRefView] = field(default_factory=dict)
+    arrays: dict[str, str] = field(default_factory=dict)  # memref argument -> the bench's array
+    oob_terms: list[tuple[str, Any, str, list[str]]] = field(default_factory=list)
+    mem_ports: list[str] = field(default_factory=list)
+    mem_act: list[str] = field(default_factory=list)  # memory traffic, and a response still on its way
+    watched: list[tuple[str, Any]] = field(default_factory=list)  # loop streams whose pushes are timed
+
+    @property
+    def fifos(self) -> list:
+        return [ch for ch in self.d.channels if ch.fifo is not None]
+
+    @property
+    def sources(self) -> list:
+        return [ch for ch in self.d.channels if ch.fifo is None]
+
+
+def _bench_args(b: _BenchText, inputs: dict[str, Any], stall: Optional[int]) -> None:
+    """Each token argument: offered once from its (stall-seeded) start cycle until taken."""
+    for k, (name, t, p) in enumerate(b.d.args):
         w = bits(t)
         v = inputs.get(name, TOKEN)
         val = encode(v, t)
         delay = 0 if stall is None else (stall * 7 + k * 13) % 5
-        L += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_data = {w}'h{val:x};",
-              f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
-              f"  always @(posedge clk) if (rst) {p}_sent <= 1'b0; else if ({p}_valid && {p}_ready) {p}_sent <= 1'b1;"]
-        conns += [f".{p}_valid({p}_valid)", f".{p}_ready({p}_ready)", f".{p}_data({p}_data)"]
+        b.lines += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_data = {w}'h{val:x};",
+                    f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
+                    f"  always @(posedge clk) if (rst) {p}_sent <= 1'b0; else if ({p}_valid && {p}_ready) {p}_sent <= 1'b1;"]
+        b.conns += [f".{p}_valid({p}_valid)", f".{p}_ready({p}_ready)", f".{p}_data({p}_data)"]
+
+
+def _bench_memories(b: _BenchText, inputs: dict[str, Any], module: Optional[Module], stall: Optional[int]) -> None:
+    """Each memref argument's array and its ports' responders; each fresh memory's initial contents."""
+    d = b.d
+    L = b.lines
     # each memref argument's array in the bench: an SV identifier even when the MLIR name is not one (%g.row)
-    arrays = _array_names([name for name, _ in d.memrefs])
+    b.arrays = arrays = _array_names([name for name, _ in d.memrefs])
     for name, mt in d.memrefs:
         view = inputs.get(name)
         if not isinstance(view, MemRefView):
             raise LoomError(f"no input value for memref argument '{name}'")
-        views[name] = view
+        b.views[name] = view
         data = list(view.buffer.data)
         ew = bits(mt.element)
         n = max(1, len(data))
         L.append(f"  logic [{ew - 1}:0] {arrays[name]} [0:{n - 1}];")
-        hex_files[f"{arrays[name]}.hex"] = _hex(data, mt.element) if data else "0\n"
+        b.hex_files[f"{arrays[name]}.hex"] = _hex(data, mt.element) if data else "0\n"
         L.append(f'  initial $readmemh("{arrays[name]}.hex", {arrays[name]});')
-    oob_terms: list[tuple[str, Any, str, list[str]]] = []
-    mem_ports: list[str] = []
-    mem_act: list[str] = []  # memory traffic, and a response still on its way, count as activity
     for mb in d.mems:
-        view = views[mb.arg]
+        view = b.views[mb.arg]
         sizes, strides, off = list(view.sizes), list(view.strides), view.offset
         n = max(1, len(view.buffer.data))
 
-        def linear(addrs: list[str]) -> tuple[str, str]:
+        def linear(addrs: list[str], strides=strides, sizes=sizes, off=off) -> tuple[str, str]:
             lin = " + ".join([f"64'd{off}"] + [f"{a} * 64'd{s}" for a, s in zip(addrs, strides)])
             ok = " && ".join([f"({a} < 64'd{z})" for a, z in zip(addrs, sizes)] or ["1'b1"])
             return lin, ok
 
         for mp in mb.ports:
             px = f"{mb.inst}_{mp.name}"
-            mem_ports.append(px)
+            b.mem_ports.append(px)
             L += responder(px, mp, arrays[mb.arg], n, linear, stall)
-            conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
+            b.conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
             addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
-            oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
-            mem_act.append(f"{px}_req_fire || {px}_resp_fire || ({px}_n != 0 && !{px}_resp_valid)")
+            b.oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
+            b.mem_act.append(f"{px}_req_fire || {px}_resp_fire || ({px}_n != 0 && !{px}_resp_valid)")
         if mb.sized:
             for k, z in enumerate(sizes):
                 L.append(f"  logic [63:0] {mb.inst}_dim{k} = 64'd{z};")
-                conns.append(f".{mb.inst}_dim{k}({mb.inst}_dim{k})")
+                b.conns.append(f".{mb.inst}_dim{k}({mb.inst}_dim{k})")
     for inst in d.instances:
         m = inst.component.machine
         if m.memory is not None and m.memory.source == "fresh":
@@ -182,42 +203,46 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
                 size *= int(s)
             vals = view.to_flat() if view is not None else []
             vals = (vals + [0.0 if isinstance(mt.element, FloatType) else 0] * size)[:size]
-            hex_files[f"mem_{inst.name}.hex"] = _hex(vals, mt.element)
+            b.hex_files[f"mem_{inst.name}.hex"] = _hex(vals, mt.element)
             L.append(f'  initial $readmemh("mem_{inst.name}.hex", dut.{inst.name}.mem);')
+
+
+def _bench_dut(b: _BenchText) -> str:
+    """The results and status signals, the DUT instance, the always-ready sources' counters and the loop streams'
+    timers; returns the activity condition (any transfer, memory traffic or ``done`` in this cycle)."""
+    d = b.d
+    L = b.lines
     for k, t in enumerate(d.result_types):
         L += [f"  logic [{bits(t) - 1}:0] result{k}, res{k};"]
-        conns.append(f".result{k}(result{k})")
+        b.conns.append(f".result{k}(result{k})")
     L += ["  logic done, latched, fail;", "  logic [15:0] fail_inst;", "  logic [7:0] fail_code;"]
-    conns += [".done(done)", ".residual(latched)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
-    L.append(f"  {d.top} dut ({', '.join(conns)});")
-    fifos = [ch for ch in d.channels if ch.fifo is not None]
-    sources = [ch for ch in d.channels if ch.fifo is None]
+    b.conns += [".done(done)", ".residual(latched)", ".fail(fail)", ".fail_inst(fail_inst)", ".fail_code(fail_code)"]
+    L.append(f"  {d.top} dut ({', '.join(b.conns)});")
+    fifos, sources = b.fifos, b.sources
     for i, ch in enumerate(sources):
         port = re.sub(r"[^A-Za-z0-9_]", "_", ch.port)
         L.append(f"  integer src{i} = 0;")
         L.append(f"  always @(posedge clk) if (!rst && dut.{ch.consumer}.{port}_ready) src{i} <= src{i} + 1;")
     act = " || ".join([f"dut.{c.fifo}.push || dut.{c.fifo}.pop" for c in fifos] +
                       [f"dut.{c.consumer}.{re.sub(r'[^A-Za-z0-9_]', '_', c.port)}_ready" for c in sources] +
-                      [f"{p}_valid" for _, _, p in d.args] + mem_act + ["done"])
+                      [f"{p}_valid" for _, _, p in d.args] + b.mem_act + ["done"])
     loops = loop_streams(d)
     # each loop's index stream and carries: tokens pushed, first and last cycle (its II)
-    watched = [(f"{k}_{j}", ch) for k, (_, chs) in enumerate(loops) for j, ch in enumerate(chs)]
-    for k, ch in watched:
+    b.watched = [(f"{k}_{j}", ch) for k, (_, chs) in enumerate(loops) for j, ch in enumerate(chs)]
+    for k, ch in b.watched:
         L += [f"  integer ii_n{k} = 0, ii_first{k} = -1, ii_last{k} = -1;",
               f"  always @(posedge clk) if (!rst && dut.{ch.fifo}.push) begin",
               f"    if (ii_first{k} < 0) ii_first{k} <= cycle;",
               f"    ii_last{k} <= cycle; ii_n{k} <= ii_n{k} + 1;",
               "  end"]
-    resid = " + ".join(["32'd0"] + [_left_over(c) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
-    # what the report shows: a transparent FIFO's token offered in the last cycle counts as arrived (when a
-    # component fails, its inputs may be passing through in that very cycle; the token simulator shows them held)
-    shown = " + ".join(["32'd0"] + [_left_over(c, True, d) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances])
-    oob = " || ".join(t for t, *_ in oob_terms) or "1'b0"
-    idle_limit = 200 if stall is None else 2000
-    # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
-    # sent): no rule can fire again (only latched states fire without reading), so the run is over
-    empty = " && ".join([f"({resid}) == 0"] + [f"{px}_n == 3'd0" for px in mem_ports] +
-                        [f"{p}_sent" for _, _, p in d.args])
+    return act
+
+
+def _bench_report(b: _BenchText, shown: str) -> None:
+    """The reset sequence and the ``report`` task: the ``LOOM ...`` lines ``run_rtl`` parses, then $finish."""
+    d = b.d
+    L = b.lines
+    oob = " || ".join(t for t, *_ in b.oob_terms) or "1'b0"
     L += [
         "  logic oob;",
         f"  assign oob = !rst && ({oob});",
@@ -232,13 +257,14 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         '      $display("LOOM done %0d", done_seen);',
         '      $display("LOOM done_cycle %0d", done_cycle);',  # the cycle the return fired (-1: never)
         *[f'      $display("LOOM loop {k.replace(chr(95), chr(32))} %0d %0d %0d", ii_n{k}, ii_first{k}, ii_last{k});'
-          for k, _ in watched],
+          for k, _ in b.watched],
     ]
     for k in range(len(d.result_types)):
         L.append(f'      $display("LOOM result {k} %h", res{k});')
     for k, (name, _) in enumerate(d.memrefs):  # by position: an MLIR name may hold characters a bench line splits on
-        n = max(1, len(views[name].buffer.data))
-        L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {k} %0d %h", i, {arrays[name]}[i]);')
+        n = max(1, len(b.views[name].buffer.data))
+        L.append(f'      for (int i = 0; i < {n}; i++) $display("LOOM mem {k} %0d %h", i, {b.arrays[name]}[i]);')
+    sources = b.sources
     for i, c in enumerate(d.channels):
         if c.fifo is not None:
             L.append(f'      $display("LOOM chan {i} %0d %0d", {_pushed(c, "pushes", d)}, {_pushed(c, "count", d)});')
@@ -248,13 +274,41 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         L.append(f'      $display("LOOM state {inst.index} %0d", dut.{inst.name}.state);')
     L += [f'      $display("LOOM residual %0d", {shown});',
           '      $display("LOOM fail %0d %0d %0d", fail, fail_inst, fail_code);']
-    for j, (_, mb, kind, addrs) in enumerate(oob_terms):
+    for j, (_, mb, kind, addrs) in enumerate(b.oob_terms):
         fmt = " ".join(["%0d"] * len(addrs))
-        L.append(f'      if ({oob_terms[j][0]}) $display("LOOM oob {mb.inst} {kind} {fmt}", {", ".join(addrs)});')
+        L.append(f'      if ({b.oob_terms[j][0]}) $display("LOOM oob {mb.inst} {kind} {fmt}", {", ".join(addrs)});')
     L += [
         "      $finish;",
         "    end",
         "  endtask",
+    ]
+
+
+def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stall: Optional[int],
+              max_cycles: int = MAX_CYCLES) -> Bench:
+    """The SV testbench driving design ``e`` with decoded ``inputs`` (runtime values keyed by argument name):
+    arguments, memories, the DUT, the report task, then the clocked block that ends the run."""
+    d = e.design
+    b = _BenchText(d, ["`timescale 1ns/1ps", "module tb;", "  logic clk = 1'b0, rst = 1'b1;", "  always #5 clk = ~clk;",
+                       "  integer cycle = 0, idle = 0, done_cycle = -1;", "  logic done_seen = 1'b0;",
+                       # loom sim --rtl --vcd: every signal of the bench and the design, from time 0
+                       "`ifdef LOOM_VCD", "  initial begin $dumpfile(`LOOM_VCD); $dumpvars(0, tb); end", "`endif"])
+    _bench_args(b, inputs, stall)
+    _bench_memories(b, inputs, module, stall)
+    act = _bench_dut(b)
+    fifos = b.fifos
+    resid = " + ".join(["32'd0"] + [_left_over(c) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances]) or "0"
+    # what the report shows: a transparent FIFO's token offered in the last cycle counts as arrived (when a
+    # component fails, its inputs may be passing through in that very cycle; the token simulator shows them held)
+    shown = " + ".join(["32'd0"] + [_left_over(c, True, d) for c in fifos] + [f"dut.{i.name}.residual" for i in d.instances])
+    idle_limit = 200 if stall is None else 2000
+    # nothing held anywhere (no FIFO token, no latched component, no memory request out, every argument
+    # sent): no rule can fire again (only latched states fire without reading), so the run is over
+    empty = " && ".join([f"({resid}) == 0"] + [f"{px}_n == 3'd0" for px in b.mem_ports] +
+                        [f"{p}_sent" for _, _, p in d.args])
+    _bench_report(b, shown)
+    L = b.lines
+    L += [
         "  always @(posedge clk) if (!rst) begin",
         "    cycle <= cycle + 1;",
     ]
@@ -277,7 +331,7 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         "  end",
         "endmodule",
     ]
-    return Bench("\n".join(L) + "\n", hex_files, views, max_cycles)
+    return Bench("\n".join(L) + "\n", b.hex_files, b.views, max_cycles)
 
 
 MEM_SLOTS = 4  # requests the testbench memory accepts before it back-pressures

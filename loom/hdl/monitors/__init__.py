@@ -53,18 +53,17 @@ __all__ = ["DEFINE", "NO_RTL_FORM", "WIDTH", "Monitor", "Monitors", "_Builder", 
 
 
 def design_facts(d: "Design") -> "DfgFacts":
-    """The verifier's facts of ``d.func`` (``loom.verify.facts``): a ``LoomError`` of the analyses (bad input)
-    propagates; any other failure is a bug of the verifier, reported as ``HDL_FACTS`` at the function -- either
-    way ``loom hdl`` stops and writes nothing."""
+    """The verifier's facts of ``d.func`` (``loom.verify.facts``): a ``LoomError`` of the analyses (bad
+    input) propagates; any other failure is a bug of the verifier, reported as ``HDL_FACTS`` at the
+    function -- either way ``loom hdl`` stops and writes nothing."""
     try:
         return _facts.dfg_facts(d.func, d.source)
-    except LoomError:
-        raise
-    except RecursionError:
-        raise
-    except Exception as e:  # noqa: BLE001 - re-raised as a located error, never swallowed
-        raise LoomError(f"the verifier's facts of this function, which the DFG-level monitors state, could not be "
-                        f"computed ({type(e).__name__}: {e}); no RTL written", d.func.loc, code="HDL_FACTS") from e
+    except (LoomError, RecursionError):
+        raise  # bad input, or a graph nested too deeply: the CLI reports both
+    except Exception as e:  # re-raised as a located error, never swallowed
+        raise LoomError(f"the verifier's facts of this function, which the DFG-level monitors state, could "
+                        f"not be computed ({type(e).__name__}: {e}); no RTL written", d.func.loc,
+                        code="HDL_FACTS") from e
 
 
 def build_monitors(d: "Design") -> Monitors:
