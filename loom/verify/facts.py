@@ -1,12 +1,14 @@
-"""The verifier's facts about one DFG function, published as one frozen value for ``loom verify`` and ``loom hdl``.
+"""The verifier's facts about one DFG function, published as one frozen value for what reads the verifier's results.
 
-The RTL monitors (``loom.hdl.monitors``) state the verifier's obligations as SVA; what they need to know is what
-the verifier's analyses found: the clock calculus (each value's clock class, the loops with their openers and
-gates, the ops with a balance obligation), the memory layout (domains and their accesses), the instance
-correspondence and order of every ordered access pair (``loom.verify.memory.shape``), and the obligation IDs the
-checkers report. ``dfg_facts`` computes all of it from the function (and its SCF source) with the same calls the
-checkers make, so the two always agree. It raises on failure: a graph whose facts cannot be computed gets no RTL
-at all (``loom hdl`` stops), never RTL with its monitors silently dropped.
+The RTL monitors (``loom.hdl.monitors``, so ``loom hdl``, ``loom sim --rtl`` and ``loom verify --rtl``) state the
+verifier's obligations as SVA; what they need to know is what the verifier's analyses found: the clock calculus
+(each value's clock class, the loops with their openers and gates, the ops with a balance obligation), the memory
+layout (domains and their accesses), the instance correspondence and order of every ordered access pair
+(``loom.verify.memory.shape``), and the obligation IDs the checkers report. ``dfg_facts`` computes all of it from
+the function (and its SCF source) with the same calls the checkers of ``loom verify`` make (``analyze`` and
+``obligations``, ``memory_layout``, ``check_structure``, ``check_memory_order``), so the two always agree. It
+raises on failure: a graph whose facts cannot be computed gets no RTL at all, never RTL with its monitors
+silently dropped.
 """
 
 from __future__ import annotations

@@ -717,6 +717,108 @@ def domain_pairs(
     return DomainPairs(root, ps, node_keys, pairs, data_dependences(layout, domain))
 
 
+@dataclass
+class _DomainRun:
+    """What every batch of one domain's order obligations shares: the domain's name, recovered pairs, the
+    solver session, the ordering mode in words and how a counterexample names loops and values."""
+
+    D: str
+    dp: DomainPairs
+    ctx: VerifyContext
+    session: QuerySession
+    mode: str
+    what: str
+    keys: Optional[dict[int, tuple]]
+    names: dict[Value, str]
+    loop_name: dict[int, str]
+
+
+def _batches(pairs: list[tuple[Access, Access]]) -> list[list[tuple[Access, Access]]]:
+    """One obligation per pair, or batches of 50 pairs when the domain has more than ``PAIR_LIMIT``."""
+    if len(pairs) <= PAIR_LIMIT:
+        return [pairs[k : k + 1] for k in range(len(pairs))]
+    return [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
+
+
+def _decide_batch(run: _DomainRun, batch: list[tuple[Access, Access]]) -> Obligation:
+    """The obligation of one batch of pairs: proved by the queries' shape, by Z3, unknown, or refuted."""
+    t_batch = time.perf_counter()
+    D, dp, ctx, mode, what = run.D, run.dp, run.ctx, run.mode, run.what
+    x, y = batch[0]
+    oid = (
+        obligation_id("mem.order.pair", D, None, x.name, y.name)
+        if len(batch) == 1
+        else obligation_id("mem.order.batch", D, None, x.name, y.name, batch[-1][0].name, batch[-1][1].name)
+    )
+    if ctx.progress is not None:
+        ctx.progress(oid)
+    loc = y.op.loc
+    no_time = (lim := ctx.limit()) is not None and lim < 0.001  # "no time at all": unknown, as for a query
+    if not ctx.want_smt2 and not no_time and all(dp.violation_possible(a, b) is False for a, b in batch):
+        # the query is unsatisfiable by its shape (see pair_violation_possible); with --emit-smt2
+        # the query is built, printed and solved instead
+        return Obligation(
+            oid,
+            "memory",
+            "proved",
+            time.perf_counter() - t_batch,
+            f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts "
+            "(decided on the query's structure)",
+            None,
+            loc,
+            method="typing rule",
+            rule=_SHAPE_RULE,
+        )
+    queries = [dp.query(a, b, f"q{j}") for j, (a, b) in enumerate(batch)]
+    res = run.session.check([z3.Or(*[q.violation for q in queries])])
+    if res.status == "unsat":
+        return Obligation(
+            oid,
+            "memory",
+            "proved",
+            res.seconds,
+            f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts",
+            None,
+            loc,
+            res.smt2 or None,
+            method=res.method,
+            rule=_SHAPE_RULE if res.trivial else "",
+        )
+    if res.status == "unknown":
+        return Obligation(oid, "memory", "unknown", res.seconds, f"{res.reason}", None, loc, res.smt2 or None)
+    return _refuted(run, oid, queries, res)
+
+
+def _refuted(run: _DomainRun, oid: str, queries: list[PairQuery], res) -> Obligation:
+    """A refuted batch: the pair the model violates, its instances, schedule and reason."""
+    mdl = res.model
+    q = next(q for q in queries if z3.is_true(mdl.eval(q.violation, model_completion=True)))
+    cex = _explain(mdl, q, lambda n: run.loop_name.get(id(n), "loop"))
+    cex.update(
+        {
+            "domain": run.D,
+            "op": q.second.op.name,
+            "channel": run.names.get(q.second.ctrl, "%?"),
+            "trip_counts": _trip_counts(cex),
+        }
+    )
+    why, schedule = _why(q, run.dp.paths, run.keys, cex, run.names)
+    cex["schedule"] = schedule
+    cex["reason"] = why
+    return Obligation(
+        oid,
+        "memory",
+        "refuted",
+        res.seconds,
+        f"{q.first.name}{_fmt_iters(cex['first']['iterations'])} and "
+        f"{q.second.name}{_fmt_iters(cex['second']['iterations'])} in {run.D}: {why}",
+        cex,
+        q.second.op.loc,
+        res.smt2 or None,
+        nature="behaviour",
+    )
+
+
 def domain_order(
     layout: Layout,
     domain: Domain,
@@ -746,109 +848,20 @@ def domain_order(
                 method="none",
             )
         ]
-    root, ps, pairs = dp.root, dp.paths, dp.pairs
     mode = (
         "program order (source)"
         if keys is not None
         else "race freedom (no source order available" + (f": {keys_note}" if keys_note else "") + ")"
     )
-    loop_name = {id(n): n.label for n in _all_nodes(root) if n.kind == "loop"}
-    out: list[Obligation] = []
-    batches = (
-        [pairs[k : k + 1] for k in range(len(pairs))]
-        if len(pairs) <= PAIR_LIMIT
-        else [pairs[k : k + 50] for k in range(0, len(pairs), 50)]
-    )
+    loop_name = {id(n): n.label for n in _all_nodes(dp.root) if n.kind == "loop"}
     session = QuerySession(ctx.limit, ctx.want_smt2, rlimit=ctx.rlimit)
     what = (
         "every instance pair is ordered as the source orders it"
         if keys is not None
         else "no two instances can run concurrently"
     )
-    for batch in batches:
-        t_batch = time.perf_counter()
-        x, y = batch[0]
-        oid = (
-            obligation_id("mem.order.pair", D, None, x.name, y.name)
-            if len(batch) == 1
-            else obligation_id("mem.order.batch", D, None, x.name, y.name, batch[-1][0].name, batch[-1][1].name)
-        )
-        if ctx.progress is not None:
-            ctx.progress(oid)
-        loc = y.op.loc
-        no_time = (lim := ctx.limit()) is not None and lim < 0.001  # "no time at all": unknown, as for a query
-        if not ctx.want_smt2 and not no_time and all(dp.violation_possible(a, b) is False for a, b in batch):
-            # the query is unsatisfiable by its shape (see pair_violation_possible); with --emit-smt2
-            # the query is built, printed and solved instead
-            out.append(
-                Obligation(
-                    oid,
-                    "memory",
-                    "proved",
-                    time.perf_counter() - t_batch,
-                    f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts "
-                    "(decided on the query's structure)",
-                    None,
-                    loc,
-                    method="typing rule",
-                    rule=_SHAPE_RULE,
-                )
-            )
-            continue
-        queries = [dp.query(a, b, f"q{j}") for j, (a, b) in enumerate(batch)]
-        res = session.check([z3.Or(*[q.violation for q in queries])])
-        if res.status == "unsat":
-            out.append(
-                Obligation(
-                    oid,
-                    "memory",
-                    "proved",
-                    res.seconds,
-                    f"{x.name} and {y.name} in {D} ({mode}): {what}, for all trip counts",
-                    None,
-                    loc,
-                    res.smt2 or None,
-                    method=res.method,
-                    rule=_SHAPE_RULE if res.trivial else "",
-                )
-            )
-            continue
-        if res.status == "unknown":
-            out.append(
-                Obligation(
-                    oid, "memory", "unknown", res.seconds, f"{res.reason}", None, loc, res.smt2 or None
-                )
-            )
-            continue
-        mdl = res.model
-        q = next(q for q in queries if z3.is_true(mdl.eval(q.violation, model_completion=True)))
-        cex = _explain(mdl, q, lambda n: loop_name.get(id(n), "loop"))
-        cex.update(
-            {
-                "domain": D,
-                "op": q.second.op.name,
-                "channel": names.get(q.second.ctrl, "%?"),
-                "trip_counts": _trip_counts(cex),
-            }
-        )
-        why, schedule = _why(q, ps, keys, cex, names)
-        cex["schedule"] = schedule
-        cex["reason"] = why
-        out.append(
-            Obligation(
-                oid,
-                "memory",
-                "refuted",
-                res.seconds,
-                f"{q.first.name}{_fmt_iters(cex['first']['iterations'])} and "
-                f"{q.second.name}{_fmt_iters(cex['second']['iterations'])} in {D}: {why}",
-                cex,
-                q.second.op.loc,
-                res.smt2 or None,
-                nature="behaviour",
-            )
-        )
-    return out
+    run = _DomainRun(D, dp, ctx, session, mode, what, keys, names, loop_name)
+    return [_decide_batch(run, batch) for batch in _batches(dp.pairs)]
 
 
 _SHAPE_RULE = "iteration-vector order (the violation is false by the shape of the two instances' positions)"

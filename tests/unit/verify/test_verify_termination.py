@@ -247,7 +247,7 @@ def test_a_replay_that_ends_makes_the_verdict_unknown(monkeypatch):
             rec.args = {"x": 6}  # an even start: the loop ends
         return rec, n
 
-    monkeypatch.setattr("loom.verify.lengths.inference.find_recurrence", wrong_args)
+    monkeypatch.setattr("loom.verify.lengths.typer_while.find_recurrence", wrong_args)
     obs = check.check_lengths(_dfg("down_by_two"), VerifyContext())
     (ob,) = [o for o in obs if o.id == "len.L0.terminates"]
     assert ob.status == "unknown" and "ends with status completed" in ob.detail, ob.detail
