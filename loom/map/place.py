@@ -112,6 +112,8 @@ class Placer:
         ta, tb = self.place.get(a), self.place.get(b)
         if ta is None or tb is None:
             return 0
+        if len(ta) == len(tb) == 4 and ta[1] == tb[1] and ta[0] == "fu" and self.adg.node(ta[1]).defn.num_register:  # type: ignore[attr-defined]
+            return 0  # two slots of one temporal PE: a register may carry it (temporal/registers.py)
         return self.dist.get(_where(ta), {}).get(_where(tb), FAR)
 
     def node_cost(self, nid: str) -> float:

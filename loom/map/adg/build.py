@@ -78,13 +78,15 @@ class ADGBuilder:
         self.def_ports[name] = (ins, outs)
         return name
 
-    def tpe(self, name: str, n_in: int, n_out: int, width: int, tag_width: int, slots: int, fus: list[FUSpec]) -> str:
-        """A fabric.temporal_pe definition: ``slots`` instruction slots, no registers, tagged ports."""
+    def tpe(self, name: str, n_in: int, n_out: int, width: int, tag_width: int, slots: int, fus: list[FUSpec],
+            registers: int = 0) -> str:
+        """A fabric.temporal_pe definition: ``slots`` instruction slots, ``registers`` registers, tagged ports."""
         t = f"!fabric.tagged<!fabric.bits<{width}>, i{tag_width}>"
         ins, outs = [t] * n_in, [t] * n_out
         args = ", ".join(f"%p{k}: {t}" for k in range(n_in))
         body = "".join(f.text("    ") for f in fus)
-        params = f"[num_register = 0 : i64, num_instruction = {slots} : i64, reg_fifo_depth = 0 : i64]"
+        depth = 2 if registers else 0
+        params = f"[num_register = {registers} : i64, num_instruction = {slots} : i64, reg_fifo_depth = {depth} : i64]"
         self.defs.append(f"  fabric.temporal_pe @{name}({args}) -> ({', '.join(outs)}) {params} {{\n{body}    fabric.yield\n  }}\n")
         self.def_ports[name] = (ins, outs)
         return name

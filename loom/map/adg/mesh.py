@@ -132,7 +132,7 @@ def mesh(p: MeshParams) -> str:
     slots = max(p.temporal, 1)
     tag_width = max(1, (slots - 1).bit_length())
     if p.temporal:  # slot s reads PE inputs [s*pe_in, (s+1)*pe_in), each through an add_tag giving tag s
-        b.tpe("mesh_pe", pe_in * slots, pe_out * slots, WIDTH, tag_width, slots, fus)
+        b.tpe("mesh_pe", pe_in * slots, pe_out * slots, WIDTH, tag_width, slots, fus, registers=slots)
     else:
         b.pe("mesh_pe", pe_in, pe_out, WIDTH, fus)
     border = _border(p.rows, p.cols)

@@ -179,6 +179,7 @@ def test_example_on_the_8x8_temporal_mesh(name) -> None:
     m = map_dfg(dfg, adg, seed=0)
     ops = [t for t in m.place.values() if t[0] == "fu"]
     assert len({t[1] for t in ops}) < len(ops)  # some temporal PE runs two ops
+    assert m.registers  # and some value between two of its slots goes through a register
     doc = json.loads(json.dumps(map_json(m, path.name, "t.fabric.mlir")))
     words = from_bytes(config_bin(m))
     assert check(dfg, adg, words, doc).ok
