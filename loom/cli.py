@@ -97,7 +97,7 @@ _OPTION_NEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "sim": (("--stall", ("--rtl",)), ("--fifo-depth", ("--rtl",)), ("--vcd", ("--rtl",)), ("--buffers", ("--rtl",)),
             ("--max-join-fanin", ("--lower", "--rtl")), ("--no-rar", ("--lower", "--rtl"))),
     "verify": (("--rtl-bound", ("--rtl",)), ("--rtl-depth", ("--rtl",)), ("--rtl-prove", ("--rtl",)),
-               ("--buffers", ("--rtl",)),
+               ("--buffers", ("--rtl",)), ("--rtl-timeout", ("--rtl",)),
                ("--seed", ("--adg",))),
 }
 # per command: (option, an option with which it has no effect)
@@ -807,7 +807,8 @@ def _verify_rtl(paths, reports, args) -> list:
                                       monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
                                       live_depth=depth or None, source=sources.get(rep.function),
                                       prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness,
-                                      progress=progress, buffers=getattr(args, "buffers", "opt")))
+                                      progress=progress, buffers=getattr(args, "buffers", "opt"),
+                                      timeout=getattr(args, "rtl_timeout", None)))
     return out
 
 
@@ -963,6 +964,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--rtl-prove", action=_GivenFlag,
                    help="with --rtl: first try to prove the DFG-level monitors for every run (k-induction with "
                         "helper invariants, task dfg_prove; minutes); what it proves is reported proved")
+    v.add_argument("--rtl-timeout", type=_seconds, action=_Given, metavar="S",
+                   help="with --rtl: wall-clock seconds per SymbiYosys task (none by default: the depth and z3's "
+                        "resource limit decide); a task stopped by it is 'unknown'")
     v.add_argument("--adg", action=_Given, metavar="X.fabric.mlir",
                    help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
     v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
