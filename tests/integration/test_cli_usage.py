@@ -101,6 +101,7 @@ NEEDS = [
     (["verify", IN, "--rtl-bound", "3"], "verify", "--rtl-bound needs --rtl"),
     (["verify", IN, "--rtl-depth", "3"], "verify", "--rtl-depth needs --rtl"),
     (["verify", IN, "--rtl-prove"], "verify", "--rtl-prove needs --rtl"),
+    (["verify", IN, "--rtl-timeout", "60"], "verify", "--rtl-timeout needs --rtl"),
     (["verify", IN, "--seed", "3"], "verify", "--seed needs --adg"),
     (MAP + ["--check-only", "--seed", "3"], "map", "--seed has no effect with --check-only"),
     (MAP + ["--check-only", "--budget", "3"], "map", "--budget has no effect with --check-only"),
