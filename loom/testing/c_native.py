@@ -57,7 +57,8 @@ def _tname(t) -> str:
 
 
 def signature(scf: Path, func: str) -> tuple[list[Param], Optional[str]]:
-    """The kernel's parameters and result type (or None) from its SCF stage."""
+    """The kernel's parameters and result type (or None) from its SCF stage; a returned struct of equal scalars
+    (its members the function's results) is their types joined by commas (``i32,i32,i32``)."""
     from loom.ir.types import MemRefType
     from loom.mlir import parse_text
 
@@ -71,7 +72,7 @@ def signature(scf: Path, func: str) -> tuple[list[Param], Optional[str]]:
         else:
             params.append(Param(a.name_hint, False, _tname(a.type), ()))
     results = f.attributes["function_type"].type.results
-    return params, (_tname(results[0]) if results else None)
+    return params, (",".join(_tname(r) for r in results) if results else None)
 
 
 def record_types(kernel: Path, func: str, every: bool = False) -> dict[str, str]:
@@ -122,7 +123,12 @@ def harness(kernel: Path, func: str, params: list[Param], result: Optional[str])
         else:
             args.append(value)
     call = f"{func}({', '.join(args)})"
-    if result:
+    if result and "," in result:  # a struct of equal scalars: print its fields in order
+        t = CTYPE[result.split(",")[0]]
+        lines.append(f"  {'auto' if kernel.suffix != '.c' else f'__typeof__({call})'} r_ = {call};")
+        fmt = '"%a\\n", (double)' if result[0] == "f" else '"%lld\\n", (long long)'
+        lines.append(f"  for (int k = 0; k < {result.count(',') + 1}; k++) printf({fmt}(({t} *)&r_)[k]);")
+    elif result:
         lines.append(f"  {CTYPE[result]} r_ = {call};")
         lines.append('  printf("%a\\n", (double)r_);' if result[0] == "f" else '  printf("%lld\\n", (long long)r_);')
     else:
@@ -223,8 +229,9 @@ def run_native(binary: Path, params: list[Param], inputs: dict, result: Optional
     out: dict = {"results": [], "memrefs": {}}
     k = 0
     if result:
-        out["results"] = [conv(result, words[0])]
-        k = 1
+        types = result.split(",")
+        out["results"] = [conv(t, w) for t, w in zip(types, words)]
+        k = len(types)
     for p in params:
         if p.array:
             n = len(flatten(inputs[p.name]))

@@ -177,7 +177,7 @@ def _const(text: str, pos: int, t: LType):
                     data.append(ord(raw[i]))
                     i += 1
             return [b - 256 if b > 127 else b for b in data], end + 1
-        assert text[pos] == "[", text[pos:pos + 30]
+        close = {"[": "]", "{": "}"}[text[pos]]  # a struct of equal scalars is written `{ i32 0, i32 1 }`
         pos += 1
         out = []
         assert t.elem is not None
@@ -187,7 +187,7 @@ def _const(text: str, pos: int, t: LType):
             out.append(v)
             while text[pos] in " ,":
                 pos += 1
-        assert text[pos] == "]"
+        assert text[pos] == close
         return out, pos + 1
     m = re.compile(r"true|false|-?0x[0-9A-Fa-f]+|[-+0-9.eE]+|inf|nan").match(text, pos)
     if not m:

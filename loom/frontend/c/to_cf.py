@@ -21,7 +21,7 @@ from loom.frontend.c.heap import HeapRules, c_variable
 from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
 from loom.frontend.c.records import Record, RecordRules
-from loom.frontend.c.vectors import VectorRules, vector_type
+from loom.frontend.c.vectors import VectorRules, returned_struct, struct_fields, vector_type
 from loom.ir.location import Location
 
 UNSUPPORTED = "CPL_C_UNSUPPORTED"
@@ -208,9 +208,16 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
         ret_t = str(fn.global_value_type.get_function_return()).strip()
         if ret_t == "ptr":
             raise em.error("a function returning a pointer is not supported")
+        self.ret_fields = None  # a struct of n equal scalars returned (the ABI's `{ i64, i32 }`): n results
         if ret_t.startswith("{"):
-            raise em.error("a function returning a struct is not supported")
-        results = "" if ret_t == "void" else f" -> {mlir_type(ret_t, em)}"
+            self.ret_fields = returned_struct(self, ret_t)
+            if self.ret_fields is None:
+                raise em.error("a function returning a struct is not supported (only a struct of equal scalars, "
+                               "whose members become the function's results)")
+            n, t = self.ret_fields
+            results = " -> (" + ", ".join([lt.SCALARS[t]] * n) + ")"
+        else:
+            results = "" if ret_t == "void" else f" -> {mlir_type(ret_t, em)}"
         blocks = list(fn.blocks)
         for k, b in enumerate(blocks):
             self.block_names[b.name] = f"^bb{k}"
@@ -321,13 +328,15 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
         elif op in ("load", "store") and self.record_access(ins, op, ops):
             return
         elif op == "load":
-            ref = self.access(self.ptr(ops[0]), mlir_type(str(ins.type), em))
-            em.emit(f"{self.define(ins, mlir_type(str(ins.type), em))} = memref.load {ref}")
+            want, p = mlir_type(str(ins.type), em), self.ptr(ops[0])
+            if not self.coerced_load(ins, want, p):
+                em.emit(f"{self.define(ins, want)} = memref.load {self.access(p, want)}")
         elif op == "store":
             if str(ops[0].type) == "ptr":
                 raise em.error("storing a pointer is not supported")
-            v = self.value(ops[0])
-            em.emit(f"memref.store {v}, {self.access(self.ptr(ops[1]), mlir_type(str(ops[0].type), em))}")
+            v, t, p = self.value(ops[0]), mlir_type(str(ops[0].type), em), self.ptr(ops[1])
+            if not self.coerced_store(v, t, p):
+                em.emit(f"memref.store {v}, {self.access(p, t)}")
         elif op == "alloca":
             t = lt.alloca_type(text)
             dims, scalar = t.dims()
@@ -357,7 +366,10 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
         elif op == "br":
             self.branch(ins, ops)
         elif op == "ret":
-            if ops:
+            if ops and self.ret_fields is not None:
+                vals = struct_fields(self, ops[0], *self.ret_fields)
+                em.emit(f"func.return {', '.join(vals)} : {', '.join(em.types[v] for v in vals)}")
+            elif ops:
                 v = self.value(ops[0])
                 em.emit(f"func.return {v} : {em.types[v]}")
             else:
