@@ -139,7 +139,8 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     consumers += 1
                     reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and src_kind in ("sw", "fifo", "add_tag", "del_tag", "map_tag"):
+            if consumers == 0 and (src_kind in ("sw", "fifo") or src_kind in ("add_tag", "del_tag", "map_tag") and hops):
+                # (a tag op only wired to a source, before any switch, is a wire nothing selects: no route)
                 note(("C3", f"a route of {end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes"))
             if consumers > 1 and src_kind != "sw":
                 note(("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers"))

@@ -31,7 +31,7 @@ def _label_fu(fu: Any, payload: int) -> tuple:
     if is_compound(fu):
         return ("compound", body_signature(fu), tuple(vals))
     op = fu.op
-    ins = list(fu.inputs)
+    ins = list(fu.inputs[: len(op.operands)] if fu.live is not None else fu.inputs)  # dead ops' inputs unused
     if op.name == "handshake.join":
         ins = ins[: bin(vals[0]).count("1")] if vals else ins
     step = stream_step(op) if op.name == "dataflow.stream" else ""

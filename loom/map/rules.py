@@ -37,8 +37,9 @@ def fu_mismatch(node: DNode, fu: FU) -> Optional[str]:
             return (f"{fu.name} joins ({', '.join(map(str, fu.inputs))}); the join's inputs "
                     f"({', '.join(map(str, node.in_types))}) are not its first ones")
         return None
-    if node.in_types != fu.inputs or node.out_types != fu.outputs:
-        return f"{fu.name} has types {list(map(str, fu.inputs))} -> {list(map(str, fu.outputs))}"
+    ins = fu.inputs[: len(op.operands)] if fu.live is not None else fu.inputs  # a dead op's inputs stay unused
+    if node.in_types != ins or node.out_types != fu.outputs:
+        return f"{fu.name} has types {list(map(str, ins))} -> {list(map(str, fu.outputs))}"
     if node.name == "dataflow.stream":
         assert node.op is not None
         if _str_attr(node.op, "step_op", "+=") != _str_attr(op, "step_op", "+="):
@@ -265,7 +266,8 @@ def region_words(node: DNode, start: int = 0) -> list[int]:
 
 def is_compound(fu: FU) -> bool:
     """A fixed multi-op body that one group of DFG ops may share (never with dataflow ops or fabric.mux)."""
-    return len(fu.body) > 1 and not any(op.name.startswith("dataflow.") or op.name == "fabric.mux" for op in fu.body)
+    return len(fu.body) > 1 and fu.live is None and not any(
+        op.name.startswith("dataflow.") or op.name == "fabric.mux" for op in fu.body)
 
 
 def body_sources(fu: FU) -> list[list[tuple]]:

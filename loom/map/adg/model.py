@@ -75,11 +75,13 @@ class FU:
     interval: int
     body: tuple[Operation, ...]
     loc: Location = UNKNOWN
+    live: Optional[Operation] = None  # the one op a body with dead ops computes (``read.single_live_op``)
 
     @property
     def op(self) -> Optional[Operation]:
-        """The body's single op (None for compound bodies, which loom does not map onto)."""
-        return self.body[0] if len(self.body) == 1 else None
+        """The body's single op, or the one live op of a body whose other ops are dead (their results reach no
+        yield; the inputs only they read stay disconnected); None for compound bodies."""
+        return self.body[0] if len(self.body) == 1 else self.live
 
 
 @dataclass

@@ -128,7 +128,27 @@ def read_fu(op: Operation, opcode: int, allow_mux: bool = False) -> FU:
         raise _err(f"function_unit @{name} needs latency >= 0 and interval >= 1 (found {lat}, {ii})", op, FU_TIMING)
     if ":" in name or not name:
         raise _err(f"function_unit name '@{name}' must be non-empty and contain no ':'", op, FU_BODY)
-    return FU(name, opcode, tuple(ft.inputs), tuple(ft.results), lat, ii, body, op.loc)
+    return FU(name, opcode, tuple(ft.inputs), tuple(ft.results), lat, ii, body, op.loc, single_live_op(body, yld, block))
+
+
+def single_live_op(body: tuple[Operation, ...], yld: Operation, block) -> Optional[Operation]:
+    """The one op of a multi-op FU body whose results reach the yield, when it reads the FU's first inputs in order,
+    yields its results in order and every other op is dead and holds no runtime config field (upstream's
+    effective graph: ``fu_add(%x, %y, %z) {addi %x, %y; xori %z, %z unused}`` computes ``addi`` on its first two
+    inputs, the third disconnected); None otherwise."""
+    if len(body) < 2:
+        return None
+    live = [b for b in body if any(r in yld.operands for r in b.results)]
+    if len(live) != 1 or any(b.name in ("fabric.mux", "handshake.constant", "handshake.join", "arith.cmpi",
+                                        "arith.cmpf", "dataflow.stream") for b in body):
+        return None
+    op = live[0]
+    if list(op.operands) != list(block.args[: len(op.operands)]) or list(yld.operands) != list(op.results):
+        return None
+    used = {id(v) for b in body if b is not op for v in b.results}
+    if any(id(v) in used for b in body for v in b.operands):
+        return None  # a dead op feeding another op: keep the body as it is
+    return op
 
 
 # ----------------------------------------------------------------------------- definitions

@@ -214,3 +214,21 @@ def test_a_value_between_two_slots_goes_through_a_register() -> None:
     writer.results[0] = (writer.results[0][0], 0, False)  # the sum no longer goes to the register
     rep = check(dfg, adg, encode(adg, cfg), doc)
     assert any(v.startswith("C5:") and "0 writers and 1 readers" in v for v in rep.violations), rep.violations
+
+
+def test_an_fu_with_a_dead_op_computes_its_live_op() -> None:
+    """An FU whose second op's result reaches no yield computes its first op on its first inputs (upstream's
+    effective graph): subi maps onto it, the third input's mux stays disconnected, and the run is right."""
+    fabric, dfg_path = DATA / "map" / "dead_op_tpe.fabric.mlir", DATA / "map" / "sub.dfg.mlir"
+    adg = load_adg(str(fabric))
+    fu = next(n for n in adg.nodes if n.kind == "tpe").defn.fus[0]
+    assert fu.op is not None and fu.op.name == "arith.subi" and len(fu.body) == 2
+    dfg = read_dfg(_dfg_func(dfg_path))
+    m = map_dfg(dfg, adg, seed=0)
+    slot = m.config.temporal["t0"].slots[0]
+    assert slot.valid and [f.disconnect for f in slot.inputs] == [False, False, True]
+    doc = json.loads(json.dumps(map_json(m, dfg_path.name, fabric.name)))
+    words = from_bytes(config_bin(m))
+    assert check(dfg, adg, words, doc).ok
+    plain, decoded = run_decoded(_dfg_func(dfg_path), _dfg_func(dfg_path), adg, words, doc, {"a": 9, "b": 4, "c": 1})
+    assert decoded.status == "completed" and decoded.results == plain.results == [5]
