@@ -124,12 +124,15 @@ def _check_slot_fields(adg: ADG, cfg: Config, pe: str, name: str, s: int, sc: An
             continue
         if f.discard:
             rep.add("C6", f"{name} input mux {k} sets the reserved discard bit")
-        src = adg.drivers.get((pe, "i", f.sel))
-        if src is None or src[0] not in adg._by_name or adg.node(src[0]).kind != "add_tag":
+        from loom.map.tags import tags_at  # the decoded tags, through tagged switches and map_tags too
+
+        arriving = sorted(tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags).get((pe, "i", f.sel), set()))
+        if not arriving:
             rep.add("C5", f"{name} input {k} reads PE input {f.sel}, whose tag no add_tag sets")
-        elif cfg.tags.get(src[0]) != sc.tag:
-            rep.add("C5", f"{name} matches tag {sc.tag}, but PE input {f.sel} carries tag {cfg.tags.get(src[0])} "
-                          f"(from {src[0]}): its operand {k} would never fire it")
+        for src_tag, tag in arriving:
+            if tag != sc.tag:
+                rep.add("C5", f"{name} matches tag {sc.tag}, but PE input {f.sel} carries tag {tag} "
+                              f"(from {src_tag}): its operand {k} would never fire it")
     for k, f in enumerate(sc.outputs):
         if k >= len(fu.outputs):
             if f != MuxField():

@@ -14,11 +14,16 @@ from loom.map.temporal.model import TagDef, TemporalPEDef
 
 
 def adapter_tag(adg: ADG, pe: str, q: int) -> int | None:
-    """The tag the add_tag feeding input ``q`` of temporal PE ``pe`` gives; None when no add_tag feeds it."""
+    """The tag values reaching input ``q`` of temporal PE ``pe`` carry: the add_tag feeding it, or the one tag every
+    add_tag that can reach it through tagged switches, FIFOs and map_tags gives (``loom.map.tags.static_tags``);
+    None when no add_tag, or add_tags of different tags, can reach it."""
     src = adg.drivers.get((pe, "i", q))
-    if src is None or src[0] not in adg._by_name or adg.node(src[0]).kind != "add_tag":
-        return None
-    return adg.node(src[0]).defn.tag  # type: ignore[attr-defined]
+    if src is not None and src[0] in adg._by_name and adg.node(src[0]).kind == "add_tag":
+        return adg.node(src[0]).defn.tag  # type: ignore[attr-defined]
+    from loom.map.tags import static_tags
+
+    tags = {t for _, t in static_tags(adg).get((pe, "i", q), set())}
+    return tags.pop() if len(tags) == 1 else None
 
 
 def slot_inputs(adg: ADG, pe: str, slot: int) -> list[int]:

@@ -100,3 +100,21 @@ def test_a_tagged_switch_routes_one_tagged_value_per_port_and_the_tags_arrive() 
     merged = {"sw_0": {(0, 0), (0, 1)}}
     assert any(c == "C4" and "tag 3" in msg for c, msg in route_tags(adg, merged, dict(cfg.tags, add_tag_1=3), {}))
     assert not [v for v in route_tags(adg, merged, cfg.tags, {}) if v[0] == "C4"]
+
+
+def test_a_temporal_pe_behind_a_tagged_switch_learns_its_inputs_tags() -> None:
+    adg = load_adg(str(DATA / "tpe_behind_sw.fabric.mlir"))
+    dfg = read_dfg(_func())
+    m = map_dfg(dfg, adg, seed=0)
+    add = next(n.id for n in dfg.nodes if n.name == "arith.addi")
+    assert m.place[add][0] == "fu" and m.place[add][3] == 1  # slot 1: the only slot whose tag the inputs carry
+    doc = json.loads(json.dumps(map_json(m, "add64.dfg.mlir", "tpe_behind_sw.fabric.mlir")))
+    words = encode(adg, m.config)
+    assert check(dfg, adg, words, doc).ok
+    off = {s["name"]: s for s in config_json(m)["slices"]}["add_tag_1"]["word_offset"]
+    bad = list(words)
+    bad[off] = 0  # operand b now arrives tagged 0: slot 1 would never fire on it
+    assert any(v.startswith("C5") and "carries tag 0" in v for v in check(dfg, adg, bad, doc).violations)
+    fresh = _func()
+    rebuilt = rebuild(fresh, read_dfg(fresh), *decoded_connections(read_dfg(fresh), adg, words, doc))
+    assert simulate(rebuilt, {"a": 5, "b": 6}).results == [11]
