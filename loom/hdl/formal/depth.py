@@ -128,15 +128,17 @@ def rtl_cycles(func: Operation, inputs: dict[str, Any], simulator: Optional[str]
 
 
 def measured_depth(func: Operation, bound: Optional[int] = None, buffers: str = DEFAULT_POLICY) -> Optional[int]:
-    """Task ``dfg``'s depth from RTL simulations at the largest arguments (every fill of ``FILLS``): the last
-    cycle with a transfer, plus reset, plus 50 % margin; None without iverilog."""
+    """Task ``dfg``'s depth from RTL simulations at the largest arguments (every fill of ``FILLS``): the steps that
+    contain a whole run, the last cycle with a transfer plus ``RUN_SLACK`` (the figure task ``dfg_ref`` checks
+    covers every run in the bound); None without iverilog. It was that cycle plus reset plus 50 %: on ``dot`` 22
+    steps instead of 17, and the solver's time per step doubles from step 13 on (specs/hdl.md, "Limits and
+    time")."""
     n = DEFAULT_N if bound is None else bound
     got = [rtl_cycles(func, inputs_at(func, n, kind), buffers=buffers) for kind in FILLS]
     seen = [c for c in got if c is not None]
     if not seen:
         return None
-    most = max(seen) + 2
-    return most + most // 2
+    return max(seen) + RUN_SLACK
 
 
 def trip_cycles(func: Operation, n: int, buffers: str = DEFAULT_POLICY) -> Optional[int]:
