@@ -232,3 +232,14 @@ def test_an_fu_with_a_dead_op_computes_its_live_op() -> None:
     assert check(dfg, adg, words, doc).ok
     plain, decoded = run_decoded(_dfg_func(dfg_path), _dfg_func(dfg_path), adg, words, doc, {"a": 9, "b": 4, "c": 1})
     assert decoded.status == "completed" and decoded.results == plain.results == [5]
+
+
+def test_cli_maps_and_reproves_a_temporal_fabric(tmp_path) -> None:
+    base = [sys.executable, "-m", "loom", "map", str(DFG), "--adg", str(DATA / "map" / "temporal2_regs.fabric.mlir"),
+            "-o", str(tmp_path), "-q"]
+    r = subprocess.run(base, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "add_mul.temporal2_regs.map.json").read_text())
+    assert len(doc["temporal_registers"]) == 1
+    r = subprocess.run(base + ["--check-only"], capture_output=True, text=True)
+    assert r.returncode == 0 and "proved" in r.stdout and "C1-C6, C8-C11" in r.stdout, r.stdout + r.stderr
