@@ -100,10 +100,14 @@ _OPTION_NEEDS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
                ("--buffers", ("--rtl",)), ("--rtl-timeout", ("--rtl",)),
                ("--seed", ("--adg",))),
 }
+_MAPPER_FLAGS = ("--mapper-base-config", "--mapper-seed", "--mapper-budget", "--mapper-routing-heuristic-weight",
+                 "--mapper-snapshot-interval-seconds", "--mapper-snapshot-interval-rounds",
+                 "--mapper-enable-route-aware-sa")  # loom.map.options.add_mapper_flags's
 # per command: (option, an option with which it has no effect)
 _OPTION_CLASHES: dict[str, tuple[tuple[str, str], ...]] = {
     "sim": (("--max-steps", "--rtl"),),
-    "map": (("--seed", "--check-only"), ("--budget", "--check-only")),
+    "map": (("--seed", "--check-only"), ("--budget", "--check-only"),
+            *((f, "--check-only") for f in _MAPPER_FLAGS)),
 }
 
 
@@ -1042,7 +1046,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--max-join-fanin", type=_int_in(2), metavar="K", help="default: the ADG's join fan-in")
     from loom.map.options import add_mapper_flags
 
-    add_mapper_flags(m)  # upstream's --mapper-* flags and base YAML (spec-mapper-config)
+    add_mapper_flags(m, _Given)  # upstream's --mapper-* flags and base YAML (spec-mapper-config)
     _add_verbosity(m, "no progress display", "also print the placement table (the .map.txt)")
     m.add_argument("--check-only", action=_GivenFlag,
                    help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")

@@ -106,21 +106,26 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, found {text!r}")
 
 
-def add_mapper_flags(p: argparse.ArgumentParser) -> None:
-    """Upstream's promoted mapper flags that loom map accepts (spec-cli 'Mapper Controls')."""
-    p.add_argument("--mapper-base-config", metavar="PATH",
-                   help="upstream's mapper base YAML (version: 1, mapper: ...); CLI flags override it with a warning")
-    p.add_argument("--mapper-seed", type=int, metavar="N", help="the same as --seed")
-    p.add_argument("--mapper-budget", type=float, metavar="SECONDS", help="the same as --budget")
-    p.add_argument("--mapper-routing-heuristic-weight", type=float, metavar="X",
-                   help="A*'s heuristic multiplier in routing (default 1: exact distances; above 1 searches less)")
-    p.add_argument("--mapper-snapshot-interval-seconds", type=float, metavar="X",
-                   help="write a mapper snapshot (OUTDIR/mapper-snapshots) at the first checkpoint after every X "
-                        "wall-clock seconds; -1: off")
-    p.add_argument("--mapper-snapshot-interval-rounds", type=int, metavar="N",
-                   help="write a mapper snapshot every N placement rounds; -1: off (not with the seconds mode)")
-    p.add_argument("--mapper-enable-route-aware-sa", type=_bool, metavar="BOOL",
-                   help="false only: loom's annealer is not route-aware")
+def add_mapper_flags(p: argparse.ArgumentParser, action: Optional[type] = None) -> None:
+    """Upstream's promoted mapper flags that loom map accepts (spec-cli 'Mapper Controls'); ``action`` (the CLI's
+    given-noting store) lets the CLI refuse them where they would be ignored (``--check-only``)."""
+
+    def add(*a: Any, **k: Any) -> None:
+        p.add_argument(*a, **k, **({"action": action} if action is not None else {}))
+
+    add("--mapper-base-config", metavar="PATH",
+        help="upstream's mapper base YAML (version: 1, mapper: ...); CLI flags override it with a warning")
+    add("--mapper-seed", type=int, metavar="N", help="the same as --seed")
+    add("--mapper-budget", type=float, metavar="SECONDS", help="the same as --budget")
+    add("--mapper-routing-heuristic-weight", type=float, metavar="X",
+        help="A*'s heuristic multiplier in routing (default 1: exact distances; above 1 searches less)")
+    add("--mapper-snapshot-interval-seconds", type=float, metavar="X",
+        help="write a mapper snapshot (OUTDIR/mapper-snapshots) at the first checkpoint after every X "
+             "wall-clock seconds; -1: off")
+    add("--mapper-snapshot-interval-rounds", type=int, metavar="N",
+        help="write a mapper snapshot every N placement rounds; -1: off (not with the seconds mode)")
+    add("--mapper-enable-route-aware-sa", type=_bool, metavar="BOOL",
+        help="false only: loom's annealer is not route-aware")
 
 
 def _where(flag: str, argv: list[str]) -> Location:

@@ -136,3 +136,11 @@ def test_round_snapshots_are_written_beside_the_artifacts(tmp_path: Path) -> Non
     assert doc["snapshot"]["complete"] and doc["edge_routings"] == _doc(tmp_path)["edge_routings"]
     assert _map(tmp_path / "b") == 0
     assert not (tmp_path / "b" / "out" / "mapper-snapshots").exists()
+
+
+def test_mapper_flags_that_would_be_ignored_or_loom_lacks_are_refused(tmp_path: Path, capsys) -> None:
+    assert _map(tmp_path, "--check-only", "--mapper-seed", "3") == 2
+    assert "[CLI_USAGE] --mapper-seed has no effect with --check-only" in _one_error(capsys)
+    assert _map(tmp_path, "--mapper-enable-route-aware-sa=true") == 2
+    assert "[CPL_MAP_OPTIONS] loom's annealer is not route-aware" in _one_error(capsys)
+    assert _map(tmp_path, "--mapper-enable-route-aware-sa=false") == 0
