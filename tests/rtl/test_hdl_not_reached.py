@@ -66,3 +66,18 @@ def test_without_the_witness_the_bound_decides(depths):
     got = {v.id: v.status for v in rep.verdicts}
     assert got == {"balance.%x": NOT_REACHED, "bmc.K4.residual": "bounded", "len.L0.raw": "bounded",
                    "fsm.carry[f32].shape": "proved"}
+
+
+def test_the_default_depth_is_a_whole_run_at_the_bound():
+    """Task dfg's default depth is the steps of a whole run at the bound (the last transfer's cycle over the fills
+    plus RUN_SLACK, as task dfg_ref counts them), not 50 % more: the solver's time per step doubles, and a
+    witness run at a smaller n needs no more steps than that."""
+    from support.hdl import ROOT, dfg_func, need
+
+    need("iverilog")
+    from loom.hdl.formal.depth import DEFAULT_N, RUN_SLACK, trip_cycles
+
+    func, _ = dfg_func(ROOT / "examples" / "dot.scf.mlir")
+    whole = trip_cycles(func, DEFAULT_N)
+    assert whole is not None and verify.run_depth(func, None) == whole + RUN_SLACK
+    assert verify.run_depth(func, 1) == trip_cycles(func, 1) + RUN_SLACK <= verify.run_depth(func, None)
