@@ -44,6 +44,11 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
         raise ExecuteError("; ".join(rep.violations) or "map.json has no certificate")
     if d.walk.loops:
         raise ExecuteError(f"routing loop at {port_name(d.walk.loops[0])}")
+    from loom.map.tags import route_tags
+
+    dropped = [msg for code, msg in route_tags(adg, d.cfg.switches, d.cfg.tags, d.cfg.map_tags) if code == "C3"]
+    if dropped:  # a map_tag with no entry for the arriving tag: that value never reaches its consumer
+        raise ExecuteError(dropped[0])
     place0, bodies, work, place = d.place, d.bodies, d.work, d.work_place
     intra = {e.dst for e in dfg.edges if e.src[0] in bodies and e.dst[0] in bodies and place0[e.src[0]] == place0[e.dst[0]]}
     src_end, dst_end = dfg_ends(work, adg, place)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from loom.map.adg.read import load_adg
 from loom.map.artifacts import config_json, map_json
 from loom.map.check import check
 from loom.map.config import decode, encode
 from loom.map.dfg import read_dfg
-from loom.map.execute import decoded_connections, rebuild
+from loom.map.execute import ExecuteError, decoded_connections, rebuild
 from loom.map.mapper import map_dfg
 from loom.map.tags import lookup, pack_map_tag, route_tags, tags_at, unpack_map_tag
 from loom.mlir import parse_file
@@ -62,6 +64,8 @@ def test_a_map_tag_that_drops_the_arriving_tag_is_refuted() -> None:
     bad[off] &= ~1  # entry 0 (src_tag 1) invalid: the value tagged 1 matches nothing
     assert decode(adg, bad).map_tags["map_tag_0"][0] == (0, 1, 5)
     assert any(v.startswith("C3") and "drops" in v for v in check(dfg, adg, bad, doc).violations)
+    with pytest.raises(ExecuteError, match="drops the value add_tag_0 tags 1"):  # the executor never delivers it
+        decoded_connections(dfg, adg, bad, doc)
     retag = list(words)
     retag[0] = 0  # add_tag gives tag 0 instead: entry 1 maps it (0 -> 2), still a proof
     assert check(dfg, adg, retag, doc).ok
