@@ -113,8 +113,10 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         except PlacementFull as e:
             node = dfg.by_id[e.nid]
             n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
+            tpes = sum(1 for n in adg.nodes if n.kind == "tpe")
+            pes = f"{len(adg.pes())} PEs" + (f" and {tpes} temporal PEs (a configurable FU of one holds one op)" if tpes else "")
             raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
-                              f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {len(adg.pes())} PEs, "
+                              f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {pes}, "
                               f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
                              partial=_partial(dfg, e.placed, None), attempts=attempt) from None
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")

@@ -243,3 +243,59 @@ def test_cli_maps_and_reproves_a_temporal_fabric(tmp_path) -> None:
     assert len(doc["temporal_registers"]) == 1
     r = subprocess.run(base + ["--check-only"], capture_output=True, text=True)
     assert r.returncode == 0 and "proved" in r.stdout and "C1-C6, C8-C11" in r.stdout, r.stdout + r.stderr
+
+
+CONST_TPE = """module {
+  fabric.temporal_pe @tc(%p0: !fabric.tagged<!fabric.bits<32>, i1>, %p1: !fabric.tagged<!fabric.bits<32>, i1>) -> (!fabric.tagged<!fabric.bits<32>, i1>, !fabric.tagged<!fabric.bits<32>, i1>) [num_register = 0 : i64, num_instruction = 2 : i64, reg_fifo_depth = 0 : i64] {
+    fabric.function_unit @k(%t: none) -> (i32) [latency = 0, interval = 1] {
+      %v = handshake.constant %t {value = 0 : i32} : i32
+      fabric.yield %v : i32
+    }
+    fabric.yield
+  }
+  fabric.module @m(%a: none, %b: none) -> (i32, i32) {
+    %ta = fabric.add_tag %a {tag = 0 : i64} : none -> !fabric.tagged<!fabric.bits<32>, i1>
+    %tb = fabric.add_tag %b {tag = 1 : i64} : none -> !fabric.tagged<!fabric.bits<32>, i1>
+    %r:2 = fabric.instance @tc(%ta, %tb) {sym_name = "t0"} : (!fabric.tagged<!fabric.bits<32>, i1>, !fabric.tagged<!fabric.bits<32>, i1>) -> (!fabric.tagged<!fabric.bits<32>, i1>, !fabric.tagged<!fabric.bits<32>, i1>)
+    %o0 = fabric.del_tag %r#0 : !fabric.tagged<!fabric.bits<32>, i1> -> i32
+    %o1 = fabric.del_tag %r#1 : !fabric.tagged<!fabric.bits<32>, i1> -> i32
+    fabric.yield %o0, %o1 : i32, i32
+  }
+}
+"""
+
+TWO_CONSTS = """module {
+  handshake.func @two(%a: none, %b: none, ...) -> (i32, i32) attributes {argNames = ["a", "b"], resNames = ["x", "y"]} {
+    %x = handshake.constant %a {value = 7 : i32} : i32
+    %y = handshake.constant %b {value = 9 : i32} : i32
+    return %x, %y : i32, i32
+  }
+}
+"""
+
+
+def test_one_temporal_fu_cannot_hold_two_constants() -> None:
+    """Two constants need two values of the one constant FU's persistent config: the mapper finds no placement,
+    and a configuration that puts both there anyway is refused with C9."""
+    from loom.map.check import CheckReport
+    from loom.map.config import Config, MuxField
+    from loom.map.mapper import MapFailure
+    from loom.map.temporal.check import check_tpes
+    from loom.map.temporal.config import SlotConfig, TPEConfig
+
+    adg = read_adg(parse_text(CONST_TPE, "c.fabric.mlir"))
+    dfg = read_dfg([f for f in parse_text(TWO_CONSTS, "two.mlir").functions() if f.name == "handshake.func"][0])
+    with pytest.raises(MapFailure) as failed:
+        map_dfg(dfg, adg, seed=0)
+    assert "compatible places are taken" in str(failed.value) and "1 temporal PEs" in str(failed.value)
+    x, y = (n.id for n in dfg.nodes if n.name == "handshake.constant")
+    cfg = Config(tags={n.name: n.defn.tag for n in adg.nodes if n.kind == "add_tag"})
+    cfg.temporal["t0"] = TPEConfig([SlotConfig(True, s, 0, [(0, False)], [MuxField(s, False, False)],
+                                               [MuxField(s, False, False)], [(s, 0, False)]) for s in (0, 1)], [7])
+    rep = CheckReport()
+    check_tpes(dfg, adg, cfg, {x: ("fu", "t0", 0, 0), y: ("fu", "t0", 0, 1)}, rep)
+    assert any(v.startswith("C9:") and "needs [9]" in v for v in rep.violations), rep.violations
+    cfg.temporal["t0"].payloads = [9]
+    rep = CheckReport()
+    check_tpes(dfg, adg, cfg, {x: ("fu", "t0", 0, 0), y: ("fu", "t0", 0, 1)}, rep)
+    assert any(v.startswith("C9:") and "needs [7]" in v for v in rep.violations), rep.violations
