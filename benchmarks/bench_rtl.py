@@ -318,13 +318,39 @@ def qor(size: int) -> int:
     return 0 if mod.within_target(got) else 1
 
 
-def verify_times(files: list[Path], timeout: Optional[float]) -> None:
-    """``loom verify -q --rtl FILE`` per file: wall and child-process CPU seconds, exit code, the RTL summary."""
+def _subreaper() -> None:
+    """Become the subreaper of what loom starts: smtbmc never waits for its solver (it closes the pipe and exits),
+    so without this yices' and z3's CPU seconds go to init and RUSAGE_CHILDREN misses most of the time."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER (Linux)
+    except (OSError, AttributeError):
+        pass
+
+
+def _reap() -> None:
+    """Wait for every orphaned descendant (a solver still exiting), so its CPU seconds are counted."""
+    import os
+
+    while True:
+        try:
+            os.wait()
+        except ChildProcessError:
+            return
+
+
+def verify_times(files: list[Path], timeout: Optional[float],
+                 loom: Optional[str] = None) -> list[tuple[str, float, float, int, str]]:
+    """``loom verify -q --rtl FILE`` per file: wall and child-process CPU seconds (the solvers' included), exit
+    code, the RTL summary; printed as a table and returned."""
     import os
     import resource
     import subprocess
 
-    loom = str(Path(sys.executable).parent / "loom")
+    loom = loom or str(Path(sys.executable).parent / "loom")
+    rows = []
+    _subreaper()
     print(f"{'file':<34} {'wall s':>7} {'CPU s':>7} {'exit':>4}  summary", flush=True)
     for f in files:
         cmd = [loom, "verify", "-q", "--rtl", str(f)] + (["--rtl-timeout", str(timeout)] if timeout else [])
@@ -332,11 +358,15 @@ def verify_times(files: list[Path], timeout: Optional[float]) -> None:
         t0 = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
         wall = time.monotonic() - t0
+        _reap()
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         summary = next((ln.strip() for ln in p.stdout.splitlines() if "RTL verdicts" in ln),
                        (p.stderr.strip().splitlines() or ["?"])[-1][:100])
-        print(f"{str(f.relative_to(ROOT)):<34} {wall:>7.0f} {cpu:>7.0f} {p.returncode:>4}  {summary}", flush=True)
+        name = str(f.relative_to(ROOT)) if f.is_relative_to(ROOT) else str(f)
+        rows.append((name, wall, cpu, p.returncode, summary))
+        print(f"{name:<34} {wall:>7.0f} {cpu:>7.0f} {p.returncode:>4}  {summary}", flush=True)
+    return rows
 
 
 def main() -> int:

@@ -55,3 +55,23 @@ def test_an_unfinished_proof_is_a_lower_bound():
     assert done.cell() == "4.0" and open_.cell() == ">60"
     assert br._ratio(done, 0.5) == ("8x", 8.0)
     assert br._ratio(open_, 0.5) == (">120x", 120.0)
+
+
+def test_verify_time_counts_the_orphaned_solvers_cpu(tmp_path):
+    """--verify-time: smtbmc never waits for its solver, so the solver's CPU seconds reach the bench only as the
+    subreaper of loom's process tree; a fake loom leaving a busy grandchild behind shows they are counted."""
+    fake = tmp_path / "loom"
+    fake.write_text(f"""#!{sys.executable}
+import os, time
+if os.fork() == 0:  # the 'solver': orphaned at once, busy for 0.6 s of CPU
+    t = time.process_time()
+    while time.process_time() - t < 0.6:
+        pass
+    os._exit(0)
+print("  3 RTL verdicts, all agree with Z3")
+""")
+    fake.chmod(0o755)
+    (row,) = br.verify_times([tmp_path / "k.mlir"], None, loom=str(fake))
+    name, wall, cpu, code, summary = row
+    assert code == 0 and summary == "3 RTL verdicts, all agree with Z3"
+    assert cpu >= 0.5, row
