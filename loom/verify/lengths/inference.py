@@ -46,20 +46,13 @@ from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.verify.lengths.clock import (
     ANY,
-    EMPTY,
     ONE,
     TermMap,
-    Clock,
     Loop,
 )
 from loom.verify.lengths.idioms import (
     CmergeLoop,
     PrimedSelect,
-    carry_operands,
-    find_cmerge_loops,
-    find_primed_selects,
-    find_token_rings,
-    prove_carry,
     TokenRing,
 )
 from loom.verify.lengths.logic import Logic
@@ -67,15 +60,18 @@ from loom.verify.lengths.ranking import (Ranking, Recurrence)
 from loom.verify.lengths.values import Values, symbol
 
 from loom.verify.lengths.typed import Check, Group, Hypothesis, Typed, Typing, py_value
+from loom.verify.lengths.typer_idioms import TyperIdioms
 from loom.verify.lengths.typer_loops import TyperLoops
 from loom.verify.lengths.typer_rules import TyperRules
+from loom.verify.lengths.typer_silent import TyperSilent
 from loom.verify.lengths.typer_while import TyperWhile
 
 
-class Typer(TyperRules, TyperLoops, TyperWhile):
-    """Runs the clock inference of one handshake.func (see the module docstring): the driver, the firing of op
-    groups and the silent parts here; the common queries in ``TyperBase``, the op rules in ``TyperRules``, loop
-    structure in ``TyperLoops``, while loops in ``TyperWhile``."""
+class Typer(TyperRules, TyperLoops, TyperWhile, TyperIdioms, TyperSilent):
+    """Runs the clock inference of one handshake.func (see the module docstring): the driver and the firing of
+    op groups here; the common queries in ``TyperBase``, the op rules in ``TyperRules``, loop
+    structure in ``TyperLoops``, while loops in ``TyperWhile``, CIRCT idioms in ``TyperIdioms``, the silent parts
+    in ``TyperSilent``."""
 
     def __init__(self, func: Operation, logic: Logic, names: dict[Value, str],
                  progress: Optional[Callable[[str], None]] = None) -> None:
@@ -157,78 +153,6 @@ class Typer(TyperRules, TyperLoops, TyperWhile):
                       self.cond_names, self.gates, self.memo, self.forever, self.stuck, self.idioms,
                       list(self.cmerge_loops.values()), list(self.rings.values()), ranked=self.ranked,
                       recurrent=self.recurrent, tried=self.tried)
-
-    def _find_idioms(self) -> None:
-        """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
-        cache: dict = {}
-        for ps in find_primed_selects(list(self.body.ops)):
-            prove_carry(ps, self.logic.limit(), cache, self.logic.rlimit)
-            self.idioms.append(ps)
-            if not ps.proved:
-                self.unknown_op(ps.buffer, ps.why)
-                continue
-            self.primed[ps.buffer] = ps
-            for mux in ps.muxes:
-                self.carry_of[mux] = carry_operands(ps, mux)
-        lemma: Optional[str] = None
-        checked = any(ps.proved for ps in self.idioms)
-        for cl in find_cmerge_loops(list(self.body.ops)):
-            if not cl.why and cl.muxes and not checked:
-                # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
-                lemma, checked = self._primed_select_lemma(cache), True
-            if not cl.why and cl.muxes and lemma is not None:
-                cl.why = lemma
-            if cl.why:
-                self.unknown_op(cl.cmerge, cl.why)
-                continue
-            self.cmerge_loops[cl.cmerge] = cl
-            op = cl.cmerge
-            one = cl.backs[0] if len(cl.backs) == 1 else None
-            self.carry_of[op] = (cl.condition, op.operands[cl.entry], op.operands[one] if one is not None else None)
-            for mux in cl.muxes:
-                self.carry_of[mux] = (cl.condition, mux.operands[1 + cl.entry],
-                                      mux.operands[1 + one] if one is not None else None)
-                if one is None:
-                    self.header_of[mux] = cl
-        selects = {id(ps.buffer) for ps in self.idioms if not ps.why or ps.muxes}
-        primed_i1 = {id(ps.buffer) for ps in self.idioms}
-        for ring in find_token_rings(list(self.body.ops), selects):
-            if not ring.why:
-                self.rings[ring.buffer] = ring
-            elif id(ring.buffer) in primed_i1:
-                self.unknown_op(ring.buffer, ring.why)
-            else:
-                self.delays[ring.buffer] = ring.why
-        for op in self.body.ops:  # any other primed buffer (k initial tokens) is typed as a delay line
-            if (op.name == "handshake.buffer" and len(op.results) == 1 and id(op) not in primed_i1
-                    and op not in self.rings and op not in self.delays
-                    and getattr(op.attributes.get("initValues"), "elements", None)):
-                self.delays[op] = "its initial tokens circulate through it"
-
-    def _primed_select_lemma(self, cache: dict) -> Optional[str]:
-        """Why the primed-select carry lemma (buffer [1] {0} -> i1 mux) does not hold (None: proved)."""
-        from loom.ir.types import IntegerType
-        from loom.semantics.handshake_ops import buffer, mux
-        from loom.verify.lengths.idioms import composite
-        from loom.verify.lemmas.contracts import carry_contract
-        from loom.verify.lemmas.induction import prove
-
-        i1 = IntegerType(1)
-        m = composite(buffer(i1, 1, (0,)), mux(i1, i1, 2))
-        r = prove(m, carry_contract(m), "Pcmerge_index", timeout=self.logic.limit(), use_spacer=False,
-                  rlimit=self.logic.rlimit)
-        return None if r.status == "proved" else f"the primed-select carry lemma is {r.status}: {r.detail}"
-
-    def carry_view(self, op: Operation) -> tuple[Value, Value, Optional[Value]]:
-        """(d, a, b) of a carry, an invariant (b None) or a primed-select mux standing for a carry (b None
-        for a loop header with several back edges and its index muxes: see ``_several_backs``)."""
-        got = self.carry_of.get(op)
-        if got is not None:
-            return got
-        return op.operands[0], op.operands[1], op.operands[2] if op.name == "dataflow.carry" else None
-
-    def is_carry(self, op: Operation) -> bool:
-        return op.name == "dataflow.carry" or (op in self.carry_of and self.carry_of[op][2] is not None)
 
     def _make_groups(self, op: Operation) -> None:
         m = machine_for(op)
@@ -357,82 +281,6 @@ class Typer(TyperRules, TyperLoops, TyperWhile):
                 self.assign(r, Typed(c, self.values.apply(fn, [self.t(v).term for v in toks], r.type)))
             return
         self.unknown_op(op, f"'{name}' has no rule in the length calculus")
-
-    def _silence(self) -> bool:
-        """Give the empty clock to every untyped value that no firing can ever produce (Kahn's least
-        fixpoint: a cycle without an initial token stays empty). Returns whether anything changed."""
-        stuck = [g for g in self.groups if id(g) not in self.done_groups]
-        if not stuck:
-            return False
-        ops = list(dict.fromkeys(g.op for g in stuck))
-        produced: set[Value] = {v for v, t in self.types.items() if not t.clock.is_empty}
-        # an op that fired but could not type its results (unknown to the calculus) may still produce them
-        stuck_ops = set(ops)
-        produced |= {r for g in self.groups if g.op not in stuck_ops
-                     for r in g.op.results if r not in self.types}
-        changed = True
-        while changed:
-            changed = False
-            for op in ops:
-                m = self.machines[op]
-                index = {p.name: i for i, p in enumerate(m.inputs)}
-                outs = {p.name: i for i, p in enumerate(m.outputs)}
-                reach = {m.initial}
-                grew = True
-                while grew:
-                    grew = False
-                    for rule in m.rules:
-                        if rule.state in reach and all(op.operands[index[p]] in produced for p in rule.reads):
-                            if rule.next not in reach:
-                                reach.add(rule.next)
-                                grew = True
-                            for p, _ in rule.emits:
-                                r = op.results[outs[p]]
-                                if r not in produced:
-                                    produced.add(r)
-                                    changed = True
-                for p, _ in m.sources:
-                    r = op.results[outs[p]]
-                    if r not in produced:
-                        produced.add(r)
-                        changed = True
-        silent = [r for op in ops for r in op.results if r not in produced and r not in self.types]
-        if not silent:
-            return False
-        for r in silent:
-            self.assign(r, Typed(EMPTY, self.fresh(r, EMPTY)))
-        return True
-
-    def _check_feedback(self) -> None:
-        """Checks on inputs a rule does not wait for (carry feedback, a never-seeded loop's condition)."""
-        for op, why in self.delays.items():
-            if op.results[0] not in self.types:
-                self.unknown_op(op, f"primed buffer: {why}, and its input could not be typed without its own "
-                                    "output (loop state kept in the buffer is not typed)")
-        for op, what, expected, v, ref in self.deferred:
-            if v not in self.types or (expected is None and ref not in self.types):
-                self.unknown_op(op, f"{self.name(v if v not in self.types else ref)} could not be typed")
-                continue
-            self.check(op, what, self.t(ref).clock if expected is None else expected, self.t(v).clock, v, ref)
-        for op, what, expected, vals in self.deferred_union:
-            if any(v not in self.types for v in vals):
-                self.unknown_op(op, f"{', '.join(self.name(v) for v in vals if v not in self.types)} could not "
-                                    "be typed")
-                continue
-            clocks = [self.t(v).clock for v in vals]
-            if any(not isinstance(c, Clock) for c in clocks) or len({c.levels for c in clocks}) != 1:
-                self.unknown_op(op, "the back edges are not on one loop nest")
-                continue
-            for i in range(len(clocks)):
-                for k in range(i + 1, len(clocks)):
-                    if not self._valid(clocks[i], z3.Not(clocks[k].formula())):
-                        self.unknown_op(op, f"cannot show that the back edges {self.name(vals[i])} and "
-                                            f"{self.name(vals[k])} never both carry a token for one iteration")
-                        break
-            union = Clock(clocks[0].levels, [z3.Or(*[c.formula() for c in clocks])])
-            self.check(op, what, expected, union, vals[0], None)
-
-
 
 _RULES: dict[str, Callable[[Typer, Operation], None]] = {
     "handshake.fork": Typer._identity,
