@@ -31,6 +31,7 @@ def test_no_test_file_imports_another():
 
 
 def test_paths_are_defined_once():
+    needle = "Path(" + "__file__)"  # spelled in two parts, so this file does not match itself
     own = [p.relative_to(TESTS) for p in [*_test_files(), *(TESTS / "support").glob("*.py")]
-           if "Path(__file__)" in p.read_text() and p.name != "paths.py"]
+           if needle in p.read_text() and p.name != "paths.py"]
     assert own == []
