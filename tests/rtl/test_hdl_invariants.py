@@ -88,6 +88,36 @@ def test_false_tokens_of_a_loop_entered_once_are_bounded():
     assert "lm_ones_f_willContinue" in gate and gate.endswith("<= 4'd1")
 
 
+def test_a_stream_of_constants_is_run_from_its_table():
+    """_stream_run evaluates the stream table on constant operands: 0..3 step 1 passes next = 0, 1, 2, 3 and emits
+    cont 1, 1, 1, 0; a zero step (the table's error rule) or a run past the limit gives None."""
+    from loom.hdl.formal.invariants import _stream_run
+    from loom.semantics.dataflow_ops import stream
+
+    seen, conts = _stream_run(stream(), {"start": 0, "step": 1, "bound": 3})
+    assert [s["next"] for s in seen] == [0, 1, 2, 3] and conts == [1, 1, 1, 0]
+    assert all(s["bound"] == 3 and s["step"] == 1 for s in seen)
+    assert _stream_run(stream(), {"start": 0, "step": 0, "bound": 3}) is None
+    assert _stream_run(stream(), {"start": 0, "step": 1, "bound": 100}, limit=64) is None
+    assert _stream_run(stream(), {"start": 5, "step": 1, "bound": 3})[1] == [0]  # no trip: its first cont is 0
+
+
+def test_inner_loop_of_constants_never_takes_a_false_head():
+    """tile_scale (a two-level nest of fixed trip counts 2 and 3, no guard): each stream of constants gets the
+    register values of one activation, the FIFO-order facts of its cont channel into the gate, and the gate's
+    head_false rule is asserted never to fire -- so its count relations tie its false after_cond tokens to the
+    false cont tokens it took (C(before_cond) - C1(before_cond) = Z(after_cond)). dot's stream (a bound
+    argument) gets none of them."""
+    top = _inv("tile_scale").files["tile_scale.sv"]
+    regs = re.search(r"`LOOM_ASSERT_ALWAYS\(inv_cs_regs_u_index_0, (.*)\)$", top, re.M).group(1)
+    assert "lm_q_u_index_0_next == 64'h3" in regs and "lm_q_u_index_0_next == 64'h4" not in regs
+    assert "lm_q_u_index_0_bound == 64'h3" in regs
+    assert "`LOOM_ASSERT_ALWAYS(inv_cs_never_u_afterValue_0_head_false, !lm_never_u_afterValue_0_head_false)" in top
+    assert re.search(r"u_afterValue_0 \(dataflow.gate\) count relation: 1\*C:before_value \+ -1\*C1:before_cond "
+                     r"\+ -1\*P:after_cond \+ 1\*P1:after_cond == 0", top)
+    assert "inv_cs_" not in _inv("dot").files["dot.sv"]
+
+
 SLOW = pytest.mark.sby_slow  # SymbiYosys minutes on 2 cores: .ci/run's `pytest -m sby_slow` step
 
 

@@ -16,12 +16,15 @@ itself asserted (label ``inv_*``), so the proof proves it too; none is assumed.
 * FIFO order and history, which counts cannot hold: the newest token of a channel while its producer is in a
   state entered only by emitting a constant, the consumer's state once that token is taken, sticky
   "sent"/"taken" flags and the states entered only by taking from a port;
+* inner loops of constant trip count: a stream fed only constants is run from its table; its registers, its
+  trues per activation, and the FIFO-order facts by which its gate never takes a false head (a rule that never
+  fires then drops out of the gate's count relations);
 * the monitors' own counters: ``lm_n_<v>`` = P(v), ``lm_held_<fifo>`` = the FIFO's count (a primed channel's
   occupancy), ``lm_out_<X>`` = P(request) - P(done), per-activation
   gate counters against the gate's state, ``lm_done_seen`` = the return's ``done`` state.
 
-Counters are 16 bits and every relation is an equality modulo 2^16, a once bound (values 0 or 1, no wrap) or
-a sticky flag: a proof holds for runs of any length. ``prove`` drops what fails its induction step and
+Counters are ``helper_width`` bits and every relation is an equality modulo 2^w, a once bound (values 0 or 1, no
+wrap) or a sticky flag: a proof holds for runs of any length. ``prove`` drops what fails its induction step and
 retries (Houdini); what passes is proved.
 """
 
@@ -105,6 +108,7 @@ class _Builder:
         self.sources = {ch.producer for ch in d.channels if ch.fifo is None}
         self.labels: set[str] = set()
         self.w = helper_width(d)
+        self.never: set[tuple[str, str]] = set()  # (instance, rule) proved never to fire (``_const_streams``)
 
     def _reg(self, name: str, width: int, hier: str) -> str:
         if name not in self.declared:
@@ -184,6 +188,15 @@ class _Builder:
             terms.append(f"{self.w}'({inside}{dist} < {cnt} && {slots[s]})")
         return self._wire(f"lm_ones_{ch.fifo}", self.w, " + ".join(terms))
 
+    def at(self, ch: "Channel", j: int) -> str:
+        """Bit 0 of the j-th oldest token of channel ch's FIFO (slot (rptr + j) mod depth; meaningful for j < count)."""
+        depth = self.depth(ch)
+        aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
+        rp = self._reg(f"lm_q_{ch.fifo}_rptr", aw, f"{ch.fifo}.rptr")
+        slots = [self._reg(f"lm_q_{ch.fifo}_s{k}", 1, f"{ch.fifo}.slots[{k}]") for k in range(depth)]
+        picks = [f"{rp} == {aw}'d{r} ? {slots[(r + j) % depth]}" for r in range(depth)]
+        return self._wire(f"lm_at{j}_{ch.fifo}", 1, " : ".join(picks) + " : 1'b0")
+
     def newest(self, ch: "Channel") -> str:
         """Bit 0 of the token most recently pushed into channel ch (the slot before the write pointer)."""
         depth = self.depth(ch)
@@ -220,6 +233,7 @@ def build_invariants(d: "Design") -> Invariants:
     if d.monitors is None or not d.monitors.props:
         return b.inv
     once = _at_most_once(b, _once_values(b))
+    _const_streams(b)
     for inst in d.instances:
         _component_relations(b, inst, once)
         _last_token(b, inst)
@@ -364,7 +378,7 @@ def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> Non
             obs["S:" + s] = b.state(inst, k)
     # one column per rule: what one firing adds to each observable (None: not determined by the table)
     cols: list[dict[str, Optional[int]]] = []
-    for r in m.rules:
+    for r in (r for r in m.rules if (inst.name, r.name) not in b.never):  # a rule never firing adds nothing
         col: dict[str, Optional[int]] = {key: 0 for key in obs}
         vals: dict[str, Optional[int]] = {}
         for p in r.reads:
@@ -402,6 +416,131 @@ def _component_relations(b: _Builder, inst: "Instance", once: set[Value]) -> Non
         text = " + ".join(f"{coef}*{k}" for coef, k in terms) + f" == {const}"
         b.add(f"inv_{inst.name}_{n}", f"{b.w}'({b.w}'d0{lhs}) == {b.w}'({const % (1 << b.w)})",
               f"{inst.name} ({m.op_name}) count relation: {text}")
+
+
+def _stream_run(m, ops: dict[str, object], limit: int = 64) -> Optional[tuple[list[dict[str, object]], list[int]]]:
+    """One activation of a stream table whose operands are the constants ``ops``, evaluated from the table itself
+    (loom.semantics): the registers before each firing in the active state and the i1 values emitted on ``cont``;
+    None when it fails, runs past ``limit`` firings or does not return to its initial state."""
+    from loom.semantics.functions import evaluate
+
+    regs = {r.name: r.init for r in m.registers}
+    state = m.initial
+
+    def fire(rules):
+        nonlocal regs, state
+        r = next((r for r in rules if evaluate(r.guard, ops, regs)), None) if rules else None
+        if r is None or isinstance(r.effect, Fail):
+            return None
+        new = dict(regs)
+        for name, e in r.updates:
+            new[name] = evaluate(e, ops, regs)
+        emitted = {p: evaluate(e, ops, regs) for p, e in r.emits}
+        regs, state = new, r.next
+        return emitted
+
+    if fire([r for r in m.rules if r.state == state and set(r.reads) == set(ops)]) is None or state == m.initial:
+        return None
+    seen: list[dict[str, object]] = []
+    conts: list[int] = []
+    while state != m.initial:
+        if len(seen) >= limit:
+            return None
+        seen.append(dict(regs))
+        out = fire([r for r in m.rules if r.state == state and not r.reads])
+        if out is None or "cont" not in out:
+            return None
+        conts.append(int(out["cont"]) & 1)
+    return seen, conts
+
+
+def _const_streams(b: _Builder) -> None:
+    """Per-activation facts of an inner loop whose stream takes only constants (a nest's inner loop of fixed trip
+    count, entered once per outer iteration, so none of the once bounds applies): its registers while active
+    take only the values one activation passes through (evaluated from its table), every activation's first
+    ``cont`` is 1, so the gate that aligns it never takes a false head (``head_false`` never fires). In its
+    ``before_cond`` FIFO a token after a 0 (the next activation's first) is 1; the newest token is 0, or the gate
+    waits for a head with the FIFO empty, only while the stream is idle or has not emitted in this activation.
+    With ``head_false`` ruled out, the gate's count relations tie its false tokens to the stream's activations
+    (its table without that rule), which the wrapping counters could not."""
+    from loom.hdl.datapath.expr import bits
+    from loom.hdl.netlist import constant_output
+
+    d = b.d
+    producer = {id(r): i for i in d.instances for r in i.op.results}
+    for inst in d.instances:
+        m = inst.component.machine
+        if m.op_name != "dataflow.stream" or len(inst.op.results) < 2:
+            continue
+        chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name}
+        ops: dict[str, object] = {}
+        for port in m.inputs:
+            ch = chans.get(port.name)
+            src = producer.get(id(ch.value)) if ch is not None and ch.value is not None else None
+            if src is None or ch.const is None:
+                break
+            k = next(j for j, r in enumerate(src.op.results) if r is ch.value)
+            value = constant_output(src.component.machine, src.component.machine.outputs[k].name)
+            if value is None:
+                break
+            ops[port.name] = value
+        if len(ops) != len(m.inputs):
+            continue
+        run = _stream_run(m, ops)
+        if run is None or not run[1] or run[1][0] != 1 or run[1][-1] != 0:
+            continue
+        seen, conts = run
+        nexts = [repr(st.get("next")) for st in seen]
+        if len(m.states) != 2 or "next" not in seen[0] or len(set(nexts)) != len(nexts):
+            continue  # `next` must tell how far the activation got: distinct at every firing
+        active = m.states.index(next(s for s in m.states if s != m.initial))
+        on = f"{b.state(inst, active)} != '0"
+        regs = []
+        for reg in m.registers:
+            width = bits(reg.type)
+            q = b._reg(f"lm_q_{inst.name}_{reg.name}", width, f"{inst.name}.r_{reg.name}")
+            vals = sorted({int(s[reg.name]) % (1 << width) for s in seen})
+            regs.append(f"({' || '.join(f'{q} == {width}{chr(39)}h{v:x}' for v in vals)})")
+            if reg.name == "next":
+                first = f"{q} == {width}'h{int(seen[0][reg.name]) % (1 << width):x}"
+        b.add(f"inv_cs_regs_{inst.name}", f"!({on}) || " + " && ".join(regs),
+              f"{inst.name} takes constants: while active its registers hold only values one activation passes through")
+        cont_v = inst.op.results[1]
+        if b.counted(cont_v):  # each activation emits the same ones: P1(cont) = T * Z(cont) + those of this one
+            nq = f"lm_q_{inst.name}_next"
+            width = bits(next(r.type for r in m.registers if r.name == "next"))
+            done = [f"{nq} == {width}'h{int(st['next']) % (1 << width):x} ? {b.w}'d{k}" for k, st in enumerate(seen)]
+            e = b._wire(f"lm_emitted_{inst.name}", b.w, f"!({on}) ? {b.w}'d0 : " + " : ".join(done) + f" : {b.w}'d0")
+            t = sum(conts)
+            b.add(f"inv_cs_ones_{inst.name}", f"{b.p(cont_v, True)} == {b.w}'({b.w}'d{t} * {b.w}'({b.p(cont_v)} - "
+                  f"{b.p(cont_v, True)}) + {e})",
+                  f"{inst.name}: {t} true cont per activation: P1(cont) = {t} * Z(cont) + the trues of this activation")
+        for ch in (c for c in d.channels if c.value is cont_v and c.fifo is not None and c.port == "before_cond"):
+            g = next((i for i in d.instances if i.name == ch.consumer), None)
+            if g is None or g.component.machine.op_name != "dataflow.gate":
+                continue
+            gm = g.component.machine
+            head = b.state(g, gm.states.index(gm.initial))
+            fresh = f"!({on}) || {first}"  # the stream has not emitted in this activation: its next cont is 1
+            cnt = b.count(ch)
+            b.add(f"inv_cs_head_{ch.fifo}", f"{head} == '0 || {cnt} == '0 || {b.at(ch, 0)}",
+                  f"{g.name} waits for a head: the oldest token of {ch.name} is an activation's first, a 1")
+            for j in range(b.depth(ch) - 1):
+                b.add(f"inv_cs_after0_{ch.fifo}_{j}", f"{cnt} <= {b.w}'d{j + 1} || {b.at(ch, j)} || {b.at(ch, j + 1)}",
+                      f"in {ch.name} a token after a 0 starts an activation: a 1")
+            b.add(f"inv_cs_new0_{ch.fifo}", f"{cnt} == '0 || {b.newest(ch)} || {fresh}",
+                  f"{ch.name}'s newest token is a 0: {inst.name} is idle or has not emitted since activating")
+            b.add(f"inv_cs_empty_{ch.fifo}", f"{head} == '0 || {cnt} != '0 || {fresh}",
+                  f"{g.name} waits for a head with {ch.name} empty: {inst.name} is idle or has not emitted")
+            hf = [r for r in gm.rules if r.state == gm.initial and r.next == gm.initial and "before_cond" in r.reads]
+            for r in hf:
+                flag = f"lm_never_{g.name}_{r.name}"
+                fire = (f"{b.state(g, gm.states.index(gm.initial))} != '0 && {ch.fifo}_out_valid && "
+                        f"{ch.fifo}_out_ready && !{ch.fifo}_out_data[0]")
+                if b._sticky(flag, fire):
+                    b.add(f"inv_cs_never_{g.name}_{r.name}", f"!{flag}",
+                          f"{g.name} never fires {r.name}: every activation of {inst.name} starts with a 1")
+                    b.never.add((g.name, r.name))
 
 
 def _last_token(b: _Builder, inst: "Instance") -> None:
