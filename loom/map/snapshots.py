@@ -30,7 +30,10 @@ class Snapshots:
     every_rounds: int = -1
     every_seconds: float = -1
     files: list[tuple[Path, str]] = field(default_factory=list)
-    _last: float = field(default_factory=time.monotonic)
+    _last: float = 0.0  # when the last seconds-mode snapshot fired (the run's start at first)
+
+    def __post_init__(self) -> None:
+        self._last = time.monotonic()
 
     def due(self, round_no: int) -> bool:
         """Whether the checkpoint of round ``round_no`` (from 1) is a snapshot."""

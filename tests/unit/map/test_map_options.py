@@ -144,3 +144,29 @@ def test_mapper_flags_that_would_be_ignored_or_loom_lacks_are_refused(tmp_path: 
     assert _map(tmp_path, "--mapper-enable-route-aware-sa=true") == 2
     assert "[CPL_MAP_OPTIONS] loom's annealer is not route-aware" in _one_error(capsys)
     assert _map(tmp_path, "--mapper-enable-route-aware-sa=false") == 0
+
+
+def test_seconds_snapshots_fire_at_the_first_round_end_after_each_interval(monkeypatch, tmp_path: Path) -> None:
+    import loom.map.snapshots as snapshots
+
+    now = [100.0]
+    monkeypatch.setattr(snapshots.time, "monotonic", lambda: now[0])
+    s = snapshots.Snapshots(tmp_path, "d.f", "d.mlir", "f.mlir", every_seconds=2.0)
+    fired = []
+    for round_no, t in enumerate([100.5, 101.9, 102.1, 102.2, 104.0, 104.1], 1):
+        now[0] = t
+        fired.append(s.due(round_no))
+    assert fired == [False, False, True, False, False, True]  # each interval counts from the last snapshot
+    r = snapshots.Snapshots(tmp_path, "d.f", "d.mlir", "f.mlir", every_rounds=3)
+    assert [r.due(k) for k in range(1, 8)] == [False, False, True, False, False, True, False]
+
+
+def test_the_yaml_subset_reads_comments_quotes_and_scalars() -> None:
+    from loom.map.yaml_subset import parse_yaml
+
+    tree = parse_yaml("# head\nversion: 1\nmapper:\n  name: 'a # not a comment'  # a comment\n  on: true\n"
+                      "  off: False\n  none: ~\n  x: -1.5e2\n  n: -3\n\n  deep:\n    k: v\n", "c.yaml")
+    m = tree["mapper"].value
+    assert {k: e.value for k, e in m.items() if k != "deep"} == {
+        "name": "a # not a comment", "on": True, "off": False, "none": None, "x": -150.0, "n": -3}
+    assert m["deep"].value["k"].value == "v" and (m["deep"].loc.line, m["deep"].loc.col) == (11, 3)
