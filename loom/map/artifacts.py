@@ -76,7 +76,7 @@ def _fabric_port_table(m: Mapping) -> tuple[list[dict[str, Any]], dict[tuple, in
     for k in range(len(adg.out_widths)):
         add((MODULE_OUT, "i", k), {"kind": "module", "name": "module", "index": k, "dir": "out"})
     for node in adg.nodes:
-        kind = _PORT_KIND.get(node.kind, node.kind)
+        kind = "temporal_sw" if hasattr(node.defn, "slots") else _PORT_KIND.get(node.kind, node.kind)  # loom/map/tsw.py
         extra = {"memory_kind": node.kind} if kind == "memory" else {}
         for d, widths, word in (("i", node.defn.in_widths, "in"), ("o", node.defn.out_widths, "out")):  # type: ignore[attr-defined]
             for k in range(len(widths)):

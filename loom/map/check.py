@@ -86,6 +86,10 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
 
     for code, msg in route_tags(adg, cfg.switches, cfg.tags, cfg.map_tags):  # tags dropped or colliding
         rep.add(code, msg)
+    from loom.map.tsw import violations
+
+    for code, msg in violations(adg, cfg):  # temporal_sw slots: each arriving tag sent where the routes go
+        rep.add(code, msg)
     return Decoded(cfg, place, bodies, work, work_place, edge_map, fus, walk)
 
 

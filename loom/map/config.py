@@ -27,7 +27,7 @@ def choice_width(n: int) -> int:
 @dataclass(frozen=True)
 class Slice:
     name: str  # the node name
-    kind: str  # spatial_sw | fifo | add_tag | extmemory | memory | spatial_pe | temporal_pe
+    kind: str  # spatial_sw | temporal_sw | fifo | add_tag | extmemory | memory | spatial_pe | temporal_pe
     word_offset: int
     word_count: int
     bits: int  # meaningful bits (memory slices: all 32 of every word)
@@ -59,7 +59,11 @@ def layout(adg: ADG) -> list[Slice]:
     out: list[Slice] = []
     off = 0
     for n in adg.nodes:
-        if n.kind == "sw":
+        if n.kind == "sw" and hasattr(n.defn, "slots"):  # temporal_sw: route-table slots (loom/map/tsw.py)
+            bits = n.defn.bits  # type: ignore[attr-defined]
+            out.append(Slice(n.name, "temporal_sw", off, (bits + 31) // 32, bits))
+            off += (bits + 31) // 32
+        elif n.kind == "sw":
             bits = len(n.defn.connected())  # type: ignore[attr-defined]
             if bits:
                 words = (bits + 31) // 32
@@ -119,6 +123,7 @@ class Config:
     temporal: dict[str, TPEConfig] = field(default_factory=dict)  # temporal PE name -> slots and FU configs
     tags: dict[str, int] = field(default_factory=dict)  # add_tag name -> its runtime tag
     map_tags: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)  # map_tag name -> its table
+    tsw: dict[str, list[tuple[int, int, frozenset]]] = field(default_factory=dict)  # temporal_sw -> its slots
 
 
 class DecodeError(Exception):
@@ -165,6 +170,10 @@ def encode(adg: ADG, cfg: Config) -> list[int]:
                 if pos in active:
                     value |= 1 << bit
             words += _split(value, s.word_count)
+        elif s.kind == "temporal_sw":
+            from loom.map.tsw import pack
+
+            words += _split(pack(node.defn, cfg.tsw.get(s.name, [])), s.word_count)  # type: ignore[arg-type]
         elif s.kind == "spatial_pe":
             words += _split(_pack_pe(node.defn, cfg.pes.get(s.name, PEConfig())), s.word_count)  # type: ignore[arg-type]
         elif s.kind == "fifo":
@@ -228,6 +237,11 @@ def decode(adg: ADG, words: list[int]) -> Config:
         if s.kind == "spatial_sw":
             conn = node.defn.connected()  # type: ignore[attr-defined]
             cfg.switches[s.name] = {pos for bit, pos in enumerate(conn) if value >> bit & 1}
+        elif s.kind == "temporal_sw":  # the switch's routes are the union of its valid slots' transitions
+            from loom.map.tsw import union, unpack
+
+            cfg.tsw[s.name] = unpack(node.defn, value)  # type: ignore[arg-type]
+            cfg.switches[s.name] = union(cfg.tsw[s.name])
         elif s.kind == "spatial_pe":
             cfg.pes[s.name] = _unpack_pe(node.defn, value, s.name)  # type: ignore[arg-type]
         elif s.kind == "fifo":

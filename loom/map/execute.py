@@ -49,6 +49,11 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
     dropped = [msg for code, msg in route_tags(adg, d.cfg.switches, d.cfg.tags, d.cfg.map_tags) if code == "C3"]
     if dropped:  # a map_tag with no entry for the arriving tag: that value never reaches its consumer
         raise ExecuteError(dropped[0])
+    from loom.map.tsw import violations
+
+    misrouted = violations(adg, d.cfg)  # a temporal_sw slot that sends a tag elsewhere than the routes walked
+    if misrouted:
+        raise ExecuteError(misrouted[0][1])
     place0, bodies, work, place = d.place, d.bodies, d.work, d.work_place
     intra = {e.dst for e in dfg.edges if e.src[0] in bodies and e.dst[0] in bodies and place0[e.src[0]] == place0[e.dst[0]]}
     src_end, dst_end = dfg_ends(work, adg, place)

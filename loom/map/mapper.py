@@ -129,7 +129,13 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if best is None or score < best[0]:
             best = (score, routes, where)
         if score == (0, 0):
-            done = Mapping(dfg, adg, where, routes.paths, configure(dfg, adg, where, routes.paths, regs), seed, attempt,
+            cfg = configure(dfg, adg, where, routes.paths, regs)
+            from loom.map.tsw import fill_slots
+
+            why = fill_slots(adg, cfg)  # temporal_sw route tables: one slot per tag through each switch
+            if why:
+                raise MapFailure(why, partial=_partial(dfg, where, routes), attempts=attempt)
+            done = Mapping(dfg, adg, where, routes.paths, cfg, seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units, regs)
             if adg.fifos():
                 from loom.map.bufferize import bufferize

@@ -288,7 +288,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
                 raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
             kind_op, sig = target, _sig(target)
             name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
-        elif op.name in ("fabric.spatial_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo",
+        elif op.name in ("fabric.spatial_sw", "fabric.temporal_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo",
                          "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag"):
             kind_op = op
             sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
@@ -311,6 +311,10 @@ def read_adg(module: Module, filename: str = "") -> ADG:
             node = Node(name, "pe", pe_cache[key], op.loc)
         elif kind_op.name == "fabric.spatial_sw":
             node = Node(name, "sw", read_switch(kind_op, sig), op.loc)
+        elif kind_op.name == "fabric.temporal_sw":  # a switch routing by tag (loom/map/tsw.py)
+            from loom.map.tsw import read_temporal_sw
+
+            node = Node(name, "sw", read_temporal_sw(kind_op, sig), op.loc)
         elif kind_op.name in ("fabric.extmemory", "fabric.memory"):
             kind = kind_op.name.split(".")[1]
             node = Node(name, kind, read_memory(kind_op, sig, kind), op.loc)

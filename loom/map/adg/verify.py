@@ -68,7 +68,7 @@ DEFINITION_OPS = ("fabric.module", "fabric.spatial_pe", "fabric.temporal_pe", "f
 INLINE_OPS = ("fabric.spatial_pe", "fabric.spatial_sw", "fabric.temporal_sw", "fabric.temporal_pe", "fabric.fifo", "fabric.memory",
               "fabric.extmemory", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
 # ops loom's mapper cannot place, route or configure yet
-NOT_MAPPABLE_OPS = ("fabric.temporal_sw",)  # the tag ops are routed through (loom/map/tags.py)
+NOT_MAPPABLE_OPS: tuple[str, ...] = ()  # tag ops are routed through (loom/map/tags.py), temporal_sw too (loom/map/tsw.py)
 
 _TAGGED = re.compile(r"^!fabric\.tagged<\s*(.+?)\s*,\s*i([0-9]+)\s*>$")
 _NATIVE = re.compile(r"^(?:i|f|bf)([0-9]+)$")
