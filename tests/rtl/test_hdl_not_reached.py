@@ -81,3 +81,32 @@ def test_the_default_depth_is_a_whole_run_at_the_bound():
     whole = trip_cycles(func, DEFAULT_N)
     assert whole is not None and verify.run_depth(func, None) == whole + RUN_SLACK
     assert verify.run_depth(func, 1) == trip_cycles(func, 1) + RUN_SLACK <= verify.run_depth(func, None)
+
+
+@pytest.mark.sby_slow
+def test_the_readme_fault_is_found_at_the_default_depth(tmp_path):
+    """README's faulty dot DFG (the memory-control carry on the raw stream) with --rtl-bound 1: task dfg at the
+    whole-run depth of n = 1 refutes balance.%x_loop_ctrl as Z3 does (about a minute of CPU)."""
+    from support.hdl import ROOT, dfg_func, need
+
+    need("iverilog")
+    need("yowasp-sby")
+    need("yices-smt2")
+    from loom.cli import main
+    from loom.verify import VerifyContext, verify_file
+
+    assert main(["compile", "-q", str(ROOT / "examples" / "dot.scf.mlir"), "-o", str(tmp_path)]) == 0
+    path = tmp_path / "dot.dfg.mlir"
+    text = path.read_text()
+    assert text.count("%afterCond, %x_ctrl_t") == 1
+    path.write_text(text.replace("%afterCond, %x_ctrl_t", "%willContinue, %x_ctrl_t"))
+    (report,) = verify_file(path, VerifyContext())
+    z3 = {o.id: o.status for o in report.obligations}
+    assert z3["balance.%x_loop_ctrl"] == "refuted"
+    func, _ = dfg_func(path)
+    rep = verify.check_function(func, "dot", z3, bound=1, keep=tmp_path / "rtl")
+    assert rep.dfg_depth == verify.run_depth(func, 1)
+    got = {v.id: v for v in rep.verdicts}
+    v = got["balance.%x_loop_ctrl"]
+    assert v.status == "refuted" and not v.disagrees and v.trace, (v.status, v.detail)
+    assert exit_code([rep]) == 1
