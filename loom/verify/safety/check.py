@@ -34,9 +34,10 @@ from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
 from loom.verify.inputs import describe, flatten, nested, shape_of
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.refine.model import TermValues, Unsupported, dim_term, source_position
+from loom.verify.refine.model import _DIV_REM, TermValues, Unsupported, dim_term, source_position
 from loom.verify.safety.loops import LoopFacts, nonneg_dims
 from loom.verify.safety.sites import SafetyModel, Site, memref_args
+from loom.verify.safety.slicing import Slicer
 from loom.verify.solve import run_query
 
 KIND = "safety"
@@ -63,8 +64,17 @@ class SafetyValues(TermValues):
 
     FACTS = ("arith.divui", "arith.remui", "arith.divsi", "arith.remsi")
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.slicer = Slicer()  # which lemma owns which result: a query carries only those it reaches
+
     def scalar(self, op, args):
+        before = len(self.lemmas)
         out = super().scalar(op, args)
+        if len(self.lemmas) > before and op.name in _DIV_REM:  # the exact lemma of a division by a constant
+            simple = [z3.simplify(a) for a in args]  # the arguments TermValues gave the quotient and remainder
+            used = simple if all(z3.is_bv_value(a) for a in simple) else args
+            self.slicer.add(self.lemmas[-1], [self._apply_like(op, name, used) for name in _DIV_REM[op.name]], True)
         if op.name in self.FACTS and len(args) == 2 and all(z3.is_bv(a) for a in args) and len(out) == 1:
             x, d, r = args[0], args[1], out[0]
             if z3.is_bv(r) and r.size() == x.size() == d.size() and not z3.is_bv_value(z3.simplify(d)):
@@ -79,6 +89,7 @@ class SafetyValues(TermValues):
                 else:
                     fact = z3.Implies(z3.And(x >= 0, d > 0), z3.And(r >= 0, r <= x))
                 self.lemmas.append(z3.Implies(d != zero, fact))
+                self.slicer.add(self.lemmas[-1], [r], False)
         return out
 
 
@@ -127,17 +138,32 @@ class SafetyCheck:
                 if root == f"arg:{mem}"]
 
     def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
-        return self._query([*facts, z3.Not(goal)], smt2=False).status == "unsat"
+        return self._query([*facts, z3.Not(goal)], smt2=False, model="none").status == "unsat"
 
-    def _query(self, assertions: list[z3.BoolRef], smt2: bool):
+    def _query(self, assertions: list[z3.BoolRef], smt2: bool, model: str = "whole"):
         """One query through the preprocessing pipeline (a plain incremental solver was 3x slower here), under
-        the run's deterministic resource limit (and its timeout, when the user gave one)."""
-        return run_query(assertions, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=True,
+        the run's deterministic resource limit (and its timeout, when the user gave one).
+
+        Without a script to archive, the query first carries only the division lemmas its terms reach
+        (``loom.verify.safety.slicing``: equisatisfiable, and a query's size then follows its sites, not the
+        function's) when that drops at least half of it. Its ``unsat`` is the answer; so is its ``sat`` when
+        the caller reads no model (``model="none"``) or only the values of terms of the query (``"terms"``:
+        the slice's model extends to the whole query's with those values); a caller who reads the whole
+        model (``"whole"``: a witness to replay) gets the whole query's, as before."""
+        if not smt2:
+            sliced = self.values.slicer.keep(assertions)
+            if 2 * len(sliced) <= len(assertions):
+                res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit,
+                                want_model=model != "none", want_smt2=False)
+                if res.status == "unsat" or (res.status == "sat" and model != "whole"):
+                    return res
+        return run_query(assertions, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model != "none",
                          want_smt2=smt2)
 
     def _refute(self, facts: list[z3.BoolRef], goals: list[z3.BoolRef]) -> Optional[list[bool]]:
         """None when every goal follows from the facts, else which goals a counter-model keeps."""
-        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False)
+        # the goals' values only: any model gives the same invariants (Houdini's greatest fixed point)
+        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False, model="terms")
         if res.status == "unsat":
             return None
         if res.status != "sat" or res.model is None:
@@ -185,7 +211,7 @@ class SafetyCheck:
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
             for inv in self._tries(sites[0].ctx):
                 facts = [*self.base, *self.loops.at_site(sites[0].ctx, inv)]
-                if self._query([*facts, any_bad], smt2=False).status == "unsat":
+                if self._query([*facts, any_bad], smt2=False, model="none").status == "unsat":
                     secs = time.perf_counter() - t0
                     proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
                     break

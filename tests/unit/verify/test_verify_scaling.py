@@ -46,3 +46,61 @@ def test_the_backward_pass_finds_every_done_the_search_would_refute(name):
                 refuted += 1
                 assert d in leaks
     assert refuted > 0  # the mutants do break the network somewhere
+
+
+# ---------------------------------------------------------------------------- safety of a DFG alone
+# Every safety query carried every division lemma of the function (a DFG of n ops: O(n) queries of O(n) lemmas,
+# 10 s of Z3 at 2,122 ops, unfinished after minutes at 5,022); a query now carries the lemmas its terms reach
+# (loom.verify.safety.slicing). Counted in assertions handed to the solver, not seconds.
+
+def _generated(target: int):
+    """A lowered generated kernel (``loom.testing.scf_gen``) with about ``target`` DFG ops, and its op count."""
+    import random
+
+    from loom.testing.scf_gen import GenConfig, generate_program
+
+    p = generate_program(random.Random(1), GenConfig(max_ops=target))
+    m = lower_module(p.module, p.func_name, LowerOptions())
+    f = next(g for g in m.functions() if g.name == "handshake.func")
+    return f, len(f.regions[0].entry.ops)
+
+
+def _safety_queries(func, monkeypatch, whole: bool = False):
+    """The obligations of ``DfgSafetyCheck`` on ``func`` and the size of every query it asked (``whole``: with
+    the slicing off, as before)."""
+    from loom.verify.obligation import VerifyContext
+    from loom.verify.safety import check as safety_check
+    from loom.verify.safety.dfg import DfgSafetyCheck
+
+    sizes: list[int] = []
+    real = safety_check.run_query
+
+    def counting(assertions, **kw):
+        sizes.append(len(assertions))
+        return real(assertions, **kw)
+
+    monkeypatch.setattr(safety_check, "run_query", counting)
+    if whole:
+        monkeypatch.setattr(safety_check.Slicer, "keep", lambda self, a: list(a))
+    obs = DfgSafetyCheck(func, VerifyContext()).obligations()
+    monkeypatch.undo()
+    return obs, sizes
+
+
+def test_dfg_safety_queries_grow_with_their_sites_not_with_the_function(monkeypatch):
+    (small, n1), (large, n2) = _generated(300), _generated(1500)
+    assert n2 >= 3 * n1
+    _, q1 = _safety_queries(small, monkeypatch)
+    _, q2 = _safety_queries(large, monkeypatch)
+    # linear: the assertions of all queries together grow like the ops (x2 margin); all lemmas in every
+    # query grew like ops^2
+    assert sum(q2) / sum(q1) < 2 * n2 / n1, (n1, sum(q1), n2, sum(q2))
+
+
+def test_sliced_safety_queries_give_the_same_obligations(monkeypatch):
+    func, _ = _generated(800)
+    sliced, q = _safety_queries(func, monkeypatch)
+    whole, w = _safety_queries(func, monkeypatch, whole=True)
+    key = lambda o: (o.id, o.status, o.detail, o.rule, o.method, repr(o.counterexample))  # noqa: E731
+    assert [key(o) for o in sliced] == [key(o) for o in whole]
+    assert sum(q) < sum(w) / 2  # and the slicing did cut the queries
