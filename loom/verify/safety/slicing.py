@@ -19,7 +19,7 @@ the model asks the whole query again).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 import z3
 
@@ -93,7 +93,7 @@ class Slicer:
         return [a for a in assertions if a.get_id() not in self.ids or a.get_id() in keep_ids]
 
 
-def _apps(t: z3.ExprRef, seen: "set[int] | None") -> dict[int, int]:
+def _apps(t: z3.ExprRef, seen: set[int] | None) -> dict[int, int]:
     """The uninterpreted applications (with arguments) in ``t``, id -> their function's id (sub-terms in ``seen``
     skipped)."""
     seen = set() if seen is None else seen

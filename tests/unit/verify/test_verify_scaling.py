@@ -101,6 +101,6 @@ def test_sliced_safety_queries_give_the_same_obligations(monkeypatch):
     func, _ = _generated(800)
     sliced, q = _safety_queries(func, monkeypatch)
     whole, w = _safety_queries(func, monkeypatch, whole=True)
-    key = lambda o: (o.id, o.status, o.detail, o.rule, o.method, repr(o.counterexample))  # noqa: E731
+    key = lambda o: (o.id, o.status, o.detail, o.rule, o.method, repr(o.counterexample))
     assert [key(o) for o in sliced] == [key(o) for o in whole]
     assert sum(q) < sum(w) / 2  # and the slicing did cut the queries
