@@ -18,8 +18,8 @@ the model asks the whole query again).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import z3
 
