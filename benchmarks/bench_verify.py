@@ -60,6 +60,31 @@ ops        lemmas  lengths  structure  memory  bmc    safety (no SCF source: the
   size above a few hundred ops: py-spy puts all its time in Z3 checks -- the one query over all sites of a
   loop context, the Houdini invariant queries and the witness searches of the replays; not changed here.
   So the target (50,000 ops in under 60 s with 2 jobs) is not met.
+
+2026-11-28 (CPU seconds of one process, load 2-8 on the 2 cores; the same generated DFGs, seed 1):
+
+=========  ======  =====  ================================================================================
+ops        lemmas  bmc    safety (DFG alone)
+=========  ======  =====  ================================================================================
+2,122      0.50    0.52   10.04 -> 1.08 (588 proved either way)
+5,022      1.0-1.3 0.6-0.8  not done in 20 min wall, before or after (see below)
+9,333      2.57    4.91
+=========  ======  =====  ================================================================================
+
+* ``safety``: every query carried every division lemma of the function (542 at 5,022 ops), so O(n) queries
+  of O(n) terms; a query now carries the lemmas its terms reach (``loom/verify/safety/slicing.py``,
+  equisatisfiable; specs/verification-safety.md): at 5,022 ops most queries drop from ~545 assertions to
+  2-9. What still stops 5,022 ops: the sites whose query is satisfiable need a witness, which comes from the
+  whole query (the same witness, so the same replay and verdict) -- those and a few grouped queries whose
+  slice keeps almost everything (a division result with facts only pulls every lemma of its function) run
+  to the rlimit, ~12 s CPU each. ``tests/unit/verify/test_verify_scaling.py`` counts the assertions handed
+  to the solver at 432 and 1,705 ops: x5.5 with the slice, x16.2 before (the test allows 2x the op ratio).
+* ``bmc`` grows about n^2-n^3 (0.6 s -> 4.9 s for 1.9x the ops): the explorer copies the whole network
+  state (every actor, every channel) at each decision and keys every waiting state by all of it
+  (``_coarse_key``, ``_merge_waiting``), and the decisions grow with the loops; not changed.
+* ``lemmas`` about n^1.5 (the wide extmemory tables, above); not changed.
+* ``--jobs 1 2 --sizes 2000`` (every checker, 7 units, wall under load): 17.65 s and 12.87 s, x1.37, the same
+  report; the safety unit is most of it, so two jobs cannot halve it.
 """
 
 from __future__ import annotations
