@@ -99,6 +99,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
     settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
     attempt = 0
     n_nodes = len(dfg.nodes)
+    slot_why: list[str] = []  # why the last fully routed placement's temporal switches lacked route-table slots
     while True:
         attempt += 1
         moves = min(200 * n_nodes * attempt, 400_000)
@@ -128,13 +129,16 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         score = (len(routes.failed), len(routes.overused))
         if best is None or score < best[0]:
             best = (score, routes, where)
+        why: list[tuple[str, str]] = []
         if score == (0, 0):
             cfg = configure(dfg, adg, where, routes.paths, regs)
             from loom.map.tsw import fill_slots
 
-            why = fill_slots(adg, cfg)  # temporal_sw route tables: one slot per tag through each switch
-            if why:
-                raise MapFailure(why, partial=_partial(dfg, where, routes), attempts=attempt)
+            why = fill_slots(adg, cfg)  # temporal_sw route tables: one slot per tag; too many -> route around it
+            for sw, _ in why:
+                router.penalize(sw)
+            slot_why = [msg for _, msg in why] or slot_why
+        if score == (0, 0) and not why:
             done = Mapping(dfg, adg, where, routes.paths, cfg, seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units, regs)
             if adg.fifos():
@@ -153,7 +157,9 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if attempt >= (CPSAT_ATTEMPTS if placer == "cpsat" else MAX_ATTEMPTS) or (
                 deadline is not None and time.monotonic() >= deadline):
             break
-    _, routes, where = best
+    score, routes, where = best
+    if score == (0, 0) and slot_why:  # every placement routed, but brought more tags to a temporal_sw than it has slots
+        raise MapFailure(slot_why, partial=_partial(dfg, where, routes), attempts=attempt)
     raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
 
 

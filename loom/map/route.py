@@ -117,7 +117,15 @@ class Router:
         self.pred = [[self.index[w] for w in sorted(g.predecessors(p))] for p in self.nodes]
         self.width = [g.nodes[p]["width"] for p in self.nodes]
         self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
+        self.penalty = [0.0] * len(self.nodes)  # history cost every later route starts from (``penalize``)
         self._h: dict[tuple[int, ...], list[int]] = {}
+
+    def penalize(self, node: str, amount: float = 1.0) -> None:
+        """Make routes through ``node``'s output ports dearer from now on (a temporal_sw short of route-table
+        slots for the tags the last routes brought it)."""
+        for v, p in enumerate(self.nodes):
+            if p[0] == node and p[1] == "o":
+                self.penalty[v] += amount
 
     def reachable(self, sources: list[Port], targets: list[Port], width: int) -> bool:
         """Whether some legal path at least ``width`` bits wide joins a source to a target on an empty fabric."""
@@ -154,7 +162,7 @@ class Router:
         """Negotiate until no port is shared, or give up after ``max_iters`` rounds (best effort kept)."""
         n = len(self.nodes)
         occ = [0] * n
-        hist = [0.0] * n
+        hist = list(self.penalty)
         pres = 0.5
         trees: dict[int, list[int]] = {}
         paths: dict[int, list[Port]] = {}

@@ -5,7 +5,8 @@ decoder treat it as a switch, and ``Config.switches[name]`` holds the union of t
 Its runtime state is ``num_route_table`` slots, each ``(valid, tag, transitions)``: a value with tag ``t`` on
 input ``i`` goes to every output ``o`` whose ``(o, i)`` the one valid slot with tag ``t`` enables (tag matching,
 not indexing). ``fill_slots`` groups the mapping's transitions by the tag the decoded configuration brings to
-each input (``loom.map.tags.tags_at``); ``violations`` is the checker's side: no tag in two valid slots, and for
+each input (``loom.map.tags.tags_at``) and names the switches short of slots (the mapper makes them dearer to
+the router and tries again); ``violations`` is the checker's side: no tag in two valid slots, and for
 every tag arriving at an input, its slot enables exactly the transitions the union has at that input -- so the
 union walk every other check does is the per-tag walk the hardware does. The slice is bit-exact to
 spec-fabric-config_mem: slots low to high, each ``valid | tag | route bits`` (connected positions, output-major).
@@ -64,13 +65,13 @@ def is_tsw(adg: ADG, name: str) -> bool:
     return name in adg._by_name and isinstance(adg.node(name).defn, TSwitchDef)
 
 
-def fill_slots(adg: ADG, cfg: "Config") -> list[str]:
-    """Set ``cfg.tsw`` from ``cfg.switches``: one slot per tag arriving at a used input; why not, when a switch
-    needs more slots than it has or an input's tag is unknown (empty list: done)."""
+def fill_slots(adg: ADG, cfg: "Config") -> list[tuple[str, str]]:
+    """Set ``cfg.tsw`` from ``cfg.switches``: one slot per tag arriving at a used input; (switch, why) pairs when a
+    switch needs more slots than it has or an input's tag is unknown (empty list: done)."""
     from loom.map.tags import tags_at
 
     arriving = tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags)
-    why: list[str] = []
+    why: list[tuple[str, str]] = []
     for n in adg.nodes:
         if not isinstance(n.defn, TSwitchDef):
             continue
@@ -78,12 +79,12 @@ def fill_slots(adg: ADG, cfg: "Config") -> list[str]:
         for o, i in sorted(cfg.switches.get(n.name, set())):
             tags = {t for _, t in arriving.get((n.name, "i", i), set())}
             if not tags:
-                why.append(f"{port_name((n.name, 'i', i))}: no add_tag's tag is known to reach this temporal_sw input")
+                why.append((n.name, f"{port_name((n.name, 'i', i))}: no add_tag's tag is known to reach this temporal_sw input"))
             for t in tags:
                 by_tag.setdefault(t, set()).add((o, i))
         if len(by_tag) > n.defn.slots:
-            why.append(f"temporal_sw {n.name} needs {len(by_tag)} route-table slots (tags {sorted(by_tag)}); "
-                       f"num_route_table = {n.defn.slots}")
+            why.append((n.name, f"temporal_sw {n.name} needs {len(by_tag)} route-table slots (tags {sorted(by_tag)}); "
+                                f"num_route_table = {n.defn.slots}"))
             continue
         slots = [(1, t, frozenset(tr)) for t, tr in sorted(by_tag.items())]
         cfg.tsw[n.name] = slots + [(0, 0, frozenset())] * (n.defn.slots - len(slots))

@@ -92,3 +92,13 @@ def test_too_few_slots_for_the_tags_is_refused() -> None:
     adg = read_adg(parse_text(text, "one_slot.fabric.mlir"))
     with pytest.raises(MapFailure, match="needs 2 route-table slots"):
         map_dfg(read_dfg(_func()), adg, seed=0)
+
+
+def test_routes_go_around_a_temporal_sw_short_of_slots() -> None:
+    adg = load_adg(str(DATA / "tsw_or_sw.fabric.mlir"))
+    dfg = read_dfg(_func())
+    m = map_dfg(dfg, adg, seed=0)
+    assert m.attempts >= 2  # the first routes brought both tags to the one-slot switch; it was made dearer
+    assert sum(v for v, _, _ in m.config.tsw["narrow"]) <= 1
+    doc = json.loads(json.dumps(map_json(m, "add64.dfg.mlir", "tsw_or_sw.fabric.mlir")))
+    assert check(dfg, adg, encode(adg, m.config), doc).ok
