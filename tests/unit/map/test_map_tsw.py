@@ -102,3 +102,11 @@ def test_routes_go_around_a_temporal_sw_short_of_slots() -> None:
     assert sum(v for v, _, _ in m.config.tsw["narrow"]) <= 1
     doc = json.loads(json.dumps(map_json(m, "add64.dfg.mlir", "tsw_or_sw.fabric.mlir")))
     assert check(dfg, adg, encode(adg, m.config), doc).ok
+
+
+def test_the_viz_page_names_the_switch_temporal_sw() -> None:
+    from loom.map.viz import viz_html
+
+    adg, dfg, m, doc = _mapped()
+    page = viz_html(m, doc)
+    assert '"id": "cross", "kind": "temporal_sw"' in page and '"kind": "sw"' not in page
