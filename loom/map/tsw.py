@@ -138,6 +138,9 @@ def violations(adg: ADG, cfg: "Config") -> list[tuple[str, str]]:
         used = cfg.switches.get(name, set())
         for i in sorted({i for _, i in used}):
             want = {o for o, j in used if j == i}
+            if not arriving.get((name, "i", i)):  # e.g. a temporal PE's result: which slot matches is not known
+                out.append(("C4", f"temporal_sw {name}: no add_tag's tag is known to reach input {i}, so which "
+                                  f"route-table slot its values match cannot be shown"))
             for src, t in sorted(arriving.get((name, "i", i), set())):
                 got = {o for o, j in table.get(t, frozenset()) if j == i}
                 if got != want:

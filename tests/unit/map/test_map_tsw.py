@@ -110,3 +110,30 @@ def test_the_viz_page_names_the_switch_temporal_sw() -> None:
     adg, dfg, m, doc = _mapped()
     page = viz_html(m, doc)
     assert '"id": "cross", "kind": "temporal_sw"' in page and '"kind": "sw"' not in page
+
+
+def test_a_route_into_a_temporal_sw_whose_tag_is_unknown_is_not_proved() -> None:
+    from loom.map.config import Config
+    from loom.map.tsw import violations
+
+    t = "!fabric.tagged<i32, i1>"
+    text = f"""module {{
+  fabric.module @m(%a: i32) -> (i32) {{
+    %ta = fabric.add_tag %a {{tag = 0 : i64}} : i32 -> {t}
+    %p = fabric.temporal_pe @tp [num_register = 0 : i64, num_instruction = 1 : i64, reg_fifo_depth = 0 : i64] inputs(%ta) : ({t}) -> ({t}) {{
+      fabric.function_unit @neg(%x: i32) -> (i32) [latency = 1, interval = 1] {{
+        %z = arith.subi %x, %x : i32
+        fabric.yield %z : i32
+      }}
+      fabric.yield
+    }}
+    %s:1 = fabric.temporal_sw @ts [num_route_table = 1] (%p) : ({t}) -> ({t})
+    %o = fabric.del_tag %s#0 : {t} -> i32
+    fabric.yield %o : i32
+  }}
+}}
+"""
+    adg = read_adg(parse_text(text, "t.fabric.mlir"))
+    cfg = Config(switches={"ts": {(0, 0)}}, tsw={"ts": [(1, 0, frozenset({(0, 0)}))]})
+    assert [c for c, _ in violations(adg, cfg)] == ["C4"]  # the PE's result tag is not followed: not proved
+    assert violations(adg, Config()) == []  # no route through the switch: nothing to show
