@@ -23,7 +23,7 @@ takes, with the token trace of both. See specs/verification-lengths.md.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import z3
@@ -128,6 +128,7 @@ def _cond_text(c: z3.BoolRef, cond_names: TermMap) -> str:
 def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
     typing = a.typing
     out: list[Obligation] = []
+    anchors: list[tuple[Obligation, Operation, Optional[Value]]] = []  # what each len/balance/class one is about
     by_loop: dict[tuple[int, str], list[Check]] = {}
     by_op: dict[Operation, list[Check]] = {}
     for c in typing.checks:
@@ -143,6 +144,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"N_{lp.name}+1 tokens per activation, N_{lp.name} trues then one false")
         out.append(_obligation(a, ctx, obligation_id("len.raw", lp.name), "length", lp.op, what, raw,
                                typing.unknown.get(lp.op)))
+        anchors.append((out[-1], lp.op, None))
         gates = by_loop.get((lp.index, "len.after_cond"))
         if gates:
             gop = gates[0].op
@@ -150,6 +152,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
                     "per activation (nothing when the loop runs 0 times)")
             out.append(_obligation(a, ctx, obligation_id("len.after_cond", lp.name), "length", gop, what, gates,
                                    typing.unknown.get(gop)))
+            anchors.append((out[-1], gop, None))
     seen_unknown: set[Operation] = set()
     for oid, op in balance_targets(a):
         checks = by_op.get(op, [])
@@ -157,13 +160,21 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         seen_unknown.add(op)
         what = f"{op.name}: every input channel carries exactly the tokens its firings consume"
         out.append(_obligation(a, ctx, oid, "balance", op, what, checks, reason))
+        anchors.append((out[-1], op, None))
     rest = [op for op in typing.untyped if op not in seen_unknown and op not in typing.unknown]
     if rest:
         names = ", ".join(f"{op.name} at {op.loc}" for op in rest[:5]) + (" ..." if len(rest) > 5 else "")
         out.append(Obligation(obligation_id("balance", "untyped"), "balance", "unknown", 0.0,
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc, method="none"))
-    out.extend(_classes(a, ctx))
+    classes = _classes(a, ctx)
+    by_name = {name: v for v, name in a.names.items()}
+    for ob in classes:
+        v = by_name.get(ob.id[len("class."):])
+        if v is not None and hasattr(v, "op"):
+            anchors.append((ob, v.op, v))
+    out.extend(classes)
+    out = _premises_refuted(typing.func, out, anchors)
     for loop, (opener, args, k, back) in typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
         given = ", ".join(f"{x}={v}" for x, v in args.items()) or "any arguments"
@@ -522,6 +533,44 @@ def _violation(a: LengthAnalysis, checks: list[Check]) -> Optional[z3.BoolRef]:
         q = a.logic.equality_query(e, x)
         violations.append(z3.And(*q))
     return z3.Or(*violations) if violations else z3.BoolVal(False)
+
+
+def _premises_refuted(func: Operation, out: list[Obligation],
+                      anchors: list[tuple[Obligation, Operation, Optional[Value]]]) -> list[Obligation]:
+    """A clock derived downstream of a refuted ``len``/``balance`` obligation is not established: unknown.
+
+    The calculus types each op's results from its operands' clocks, assuming the op's inputs are balanced; where
+    a run breaks that (the op's own obligation is refuted), every clock computed from its results -- and every
+    balance or class read off them -- may be wrong in that run, so "proved" would claim more than was checked
+    (the RTL monitors of such a DFG fail them). Correct DFGs, where nothing is refuted, are unchanged.
+    """
+    refuted = [(ob, op) for ob, op, _ in anchors if ob.status == "refuted"]
+    if not refuted:
+        return out
+    users: dict[Value, list[Operation]] = {}
+    for op in func.regions[0].entry.ops:
+        for x in op.operands:
+            users.setdefault(x, []).append(op)
+    cause: dict[Value, str] = {}  # value -> the refuted obligation whose op it is computed from
+    for ob, op in refuted:
+        stack = list(op.results)
+        while stack:
+            v = stack.pop()
+            if v in cause:
+                continue
+            cause[v] = ob.id
+            stack.extend(r for u in users.get(v, []) for r in u.results)
+    changed: dict[int, Obligation] = {}
+    for ob, op, v in anchors:
+        if ob.status != "proved":
+            continue
+        premise = cause.get(v) if v is not None else next((cause[x] for x in op.operands if x in cause), None)
+        if premise is None:
+            continue
+        changed[id(ob)] = replace(ob, status="unknown", detail=(
+            f"{ob.detail} -- not established: it is derived from clocks computed past {premise}, which is refuted "
+            "(a run breaking that can break this too)"), rule=f"{ob.rule}; premise {premise} refuted", smt2=None)
+    return [changed.get(id(ob), ob) for ob in out]
 
 
 def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:

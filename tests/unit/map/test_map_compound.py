@@ -1,4 +1,4 @@
-"""Compound function units: a group of COMPOUND_DFG ops that is exactly an FU's multi-op body maps onto one PE;
+"""Compound function units: a group of DFG ops that is exactly an FU's multi-op body maps onto one PE;
 the edge between them is FU-internal; the checker proves it and rejects broken groups."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Mutation testing of ``loom verify``: every operator on every example, judged by simulation.
 
-Each mutant of each example_lowered example is simulated on generated inputs (trip
+Each mutant of each lowered example is simulated on generated inputs (trip
 counts 0, 1 and several) against the SCF interpreter, and verified with all
 obligations (``loom.verify.driver.verify_function``). A mutant that simulation
 shows wrong must be refuted; every refutation must be explained by a real fault:
@@ -256,7 +256,7 @@ def _judge(name: str, mu, cache: LemmaCache) -> dict:
     """Simulate and verify one mutant; explain every refutation simulation did not show."""
     _, src = example_source(name)
     fault = sim_fault(name, mu.func)
-    rep = verify_function(mu.func, MUTATION_CTX, example_source=src, cache=cache)
+    rep = verify_function(mu.func, MUTATION_CTX, source=src, cache=cache)
     refuted = [o for o in rep.obligations if o.status == "refuted"]
     unexplained: list[str] = []
     explanations: list[str] = []
@@ -297,7 +297,7 @@ def test_kill_rate(judged, capsys):
         for r in refuted_only:
             print(f"  refuted, same on the inputs: {r['example']} {r['operator']}: {r['explained'][:1]}")
     # every mutant simulation shows wrong is refuted: token-level faults by the length/balance/memory/BMC
-    # obligations, functional ones (trip counts, data conditions) by refinement against the example_source
+    # obligations, functional ones (trip counts, data conditions) by refinement against the source
     assert not survived, [(r["example"], r["operator"], r["site"]) for r in survived]
 
 
