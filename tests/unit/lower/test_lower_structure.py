@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import HealthCheck, given, settings
 
 from loom.ir.core import Operation, Value
 from loom.ir.types import NoneType
 from loom.lower import LowerOptions, lower_function
-from loom.testing.scf_gen import GenConfig, GeneratedProgram, scf_programs
+from loom.testing.scf_gen import GenConfig, GeneratedProgram, generate_program, scf_programs
 
 
 def consumers(ops: list[Operation]) -> dict[Value, list[tuple[Operation, int]]]:
@@ -63,6 +65,9 @@ def test_raw_and_after_cond_are_never_conflated(prog: GeneratedProgram) -> None:
                     assert isinstance(user.results[0].type, NoneType), "only memory-control carries"
                 elif user.name == "handshake.cond_br":
                     assert isinstance(user.operands[1].type, NoneType), "only body-done splits"
+                elif user.name == "handshake.sink":
+                    # a loop that needs no after_cond (no memory control, no invariant) discards it
+                    assert len(uses[after]) == 1, "after_cond sunk and also read"
                 else:
                     assert user.name == "dataflow.invariant", f"after_cond read by {user.name}"
 
@@ -94,3 +99,10 @@ def test_every_value_is_consumed_and_accesses_are_wired(prog: GeneratedProgram) 
         assert op.name != "loom.placeholder"
         for v in op.operands:
             assert getattr(v, "op", None) is None or v.op.name != "loom.placeholder"
+
+
+def test_an_unused_after_cond_is_sunk_not_conflated():
+    """Seed 2187 of the generator: an inner loop with no memory access and no invariant sinks its gate's
+    after_cond; the structure test once took that sink for a conflation (found by a CI run)."""
+    prog = generate_program(random.Random(2187), GenConfig(max_ops=100, max_depth=4), seed=2187)
+    test_raw_and_after_cond_are_never_conflated.hypothesis.inner_test(prog)
