@@ -28,11 +28,12 @@ from typing import Optional
 
 import z3
 
-from loom.ir.core import Operation, Value
+from loom.ir.core import Operation, Value, defining_op
 from loom.sim.names import value_name_map
 from loom.verify.ids import oid as obligation_id
 from loom.verify.lengths.clock import AnyClock, Clock, FreeVars, Loop, TermMap, mentions, split
 from loom.verify.lengths.logic import Logic
+from loom.verify.memory.structure import use_map
 from loom.verify.lengths.inference import Check, Typing, infer
 from loom.verify.lengths.replay import replay_check, replay_forever
 from loom.verify.lengths.ranking import Recurrence
@@ -128,7 +129,7 @@ def _cond_text(c: z3.BoolRef, cond_names: TermMap) -> str:
 def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
     typing = a.typing
     out: list[Obligation] = []
-    anchors: list[tuple[Obligation, Operation, Optional[Value]]] = []  # what each len/balance/class one is about
+    anchors: list[tuple[Obligation, Optional[Operation], Optional[Value]]] = []  # the op or value each is about
     by_loop: dict[tuple[int, str], list[Check]] = {}
     by_op: dict[Operation, list[Check]] = {}
     for c in typing.checks:
@@ -167,13 +168,9 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         out.append(Obligation(obligation_id("balance", "untyped"), "balance", "unknown", 0.0,
                               f"{len(rest)} op(s) could not be analysed (they depend on channels the calculus "
                               f"cannot type): {names}", loc=rest[0].loc, method="none"))
-    classes = _classes(a, ctx)
-    by_name = {name: v for v, name in a.names.items()}
-    for ob in classes:
-        v = by_name.get(ob.id[len("class."):])
-        if v is not None and hasattr(v, "op"):
-            anchors.append((ob, v.op, v))
-    out.extend(classes)
+    for v, ob in _classes(a, ctx):
+        out.append(ob)
+        anchors.append((ob, defining_op(v), v))
     out = _premises_refuted(typing.func, out, anchors)
     for loop, (opener, args, k, back) in typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
@@ -536,7 +533,7 @@ def _violation(a: LengthAnalysis, checks: list[Check]) -> Optional[z3.BoolRef]:
 
 
 def _premises_refuted(func: Operation, out: list[Obligation],
-                      anchors: list[tuple[Obligation, Operation, Optional[Value]]]) -> list[Obligation]:
+                      anchors: list[tuple[Obligation, Optional[Operation], Optional[Value]]]) -> list[Obligation]:
     """A clock derived downstream of a refuted ``len``/``balance`` obligation is not established: unknown.
 
     The calculus types each op's results from its operands' clocks, assuming the op's inputs are balanced; where
@@ -544,13 +541,10 @@ def _premises_refuted(func: Operation, out: list[Obligation],
     balance or class read off them -- may be wrong in that run, so "proved" would claim more than was checked
     (the RTL monitors of such a DFG fail them). Correct DFGs, where nothing is refuted, are unchanged.
     """
-    refuted = [(ob, op) for ob, op, _ in anchors if ob.status == "refuted"]
+    refuted = [(ob, op) for ob, op, _ in anchors if ob.status == "refuted" and op is not None]
     if not refuted:
         return out
-    users: dict[Value, list[Operation]] = {}
-    for op in func.regions[0].entry.ops:
-        for x in op.operands:
-            users.setdefault(x, []).append(op)
+    uses = use_map(func.regions[0].entry.ops)
     cause: dict[Value, str] = {}  # value -> the refuted obligation whose op it is computed from
     for ob, op in refuted:
         stack = list(op.results)
@@ -559,12 +553,16 @@ def _premises_refuted(func: Operation, out: list[Obligation],
             if v in cause:
                 continue
             cause[v] = ob.id
-            stack.extend(r for u in users.get(v, []) for r in u.results)
+            stack.extend(r for u, _ in uses.get(v, []) for r in u.results)
     changed: dict[int, Obligation] = {}
     for ob, op, v in anchors:
         if ob.status != "proved":
             continue
-        premise = cause.get(v) if v is not None else next((cause[x] for x in op.operands if x in cause), None)
+        if v is not None:
+            premise = cause.get(v)
+        else:
+            assert op is not None
+            premise = next((cause[x] for x in op.operands if x in cause), None)
         if premise is None:
             continue
         changed[id(ob)] = replace(ob, status="unknown", detail=(
@@ -573,8 +571,9 @@ def _premises_refuted(func: Operation, out: list[Obligation],
     return [changed.get(id(ob), ob) for ob in out]
 
 
-def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
-    out: list[Obligation] = []
+def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[tuple[Value, Obligation]]:
+    """The ``class.*`` obligations, each with the value it is about."""
+    out: list[tuple[Value, Obligation]] = []
     typing = a.typing
     consumers: dict[Value, list[Check]] = {}
     for c in typing.checks:
@@ -597,34 +596,34 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             done.add(r)
             if r in consumers and t is not None:
                 cls, text = describe(t.clock, typing.cond_names, a.logic.free)
-                out.append(_obligation(a, ctx, obligation_id("class", name), "length", op, f"{name}: {cls}: {text}; "
-                                       "consumed only by loop structures", consumers[r], None))
+                out.append((r, _obligation(a, ctx, obligation_id("class", name), "length", op, f"{name}: {cls}: {text}; "
+                                       "consumed only by loop structures", consumers[r], None)))
                 continue
             if op in typing.forever:
                 run = replay_forever(typing.func)
                 if not run.pop("shown"):
-                    out.append(Obligation(obligation_id("class", name), "length", "unknown", 0.0,
+                    out.append((r, Obligation(obligation_id("class", name), "length", "unknown", 0.0,
                                           f"{name}: the stream never stops: {typing.forever[op]} -- but the token "
                                           f"simulator does not show it: {run['why']}", loc=op.loc,
-                                          method="typing rule", rule="stream that never stops, not shown by a run"))
+                                          method="typing rule", rule="stream that never stops, not shown by a run")))
                     continue
-                out.append(Obligation(obligation_id("class", name), "length", "refuted", 0.0,
+                out.append((r, Obligation(obligation_id("class", name), "length", "refuted", 0.0,
                                       f"{name}: the stream never stops: {typing.forever[op]}",
                                       {"op": op.name, "loc": str(op.loc), "channel": name, "arguments": {},
                                        "reason": typing.forever[op], "replay": run}, op.loc,
                                       method="typing rule", rule="stream that never stops, replayed",
-                                      nature="behaviour"))
+                                      nature="behaviour")))
                 continue
             if t is None or op in typing.unknown:
                 why = typing.unknown.get(op, "depends on an untyped channel")
-                out.append(Obligation(obligation_id("class", name), "length", "unknown", 0.0,
-                                      f"{name}: length not derived ({why})", loc=op.loc, method="none"))
+                out.append((r, Obligation(obligation_id("class", name), "length", "unknown", 0.0,
+                                      f"{name}: length not derived ({why})", loc=op.loc, method="none")))
                 continue
             cls, text = describe(t.clock, typing.cond_names, a.logic.free)
             # derived by the clock calculus's rules (no query: the old script compared the clock with
             # itself, which the simplifier reduces to false)
-            out.append(Obligation(obligation_id("class", name), "length", "proved", 0.0, f"{name}: {cls}: {text}",
-                                  loc=op.loc, method="typing rule", rule=f"clock of {op.name}"))
+            out.append((r, Obligation(obligation_id("class", name), "length", "proved", 0.0, f"{name}: {cls}: {text}",
+                                  loc=op.loc, method="typing rule", rule=f"clock of {op.name}")))
     for v, checks in consumers.items():
         if v in done:
             continue
@@ -632,7 +631,7 @@ def _classes(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         t = typing.types[v]
         cls, text = describe(t.clock, typing.cond_names, a.logic.free)
         owner = v.op if hasattr(v, "op") else checks[0].op
-        out.append(_obligation(a, ctx, obligation_id("class", name), "length", owner,
+        out.append((v, _obligation(a, ctx, obligation_id("class", name), "length", owner,
                                f"{name}: {cls}: {text}; consumed only by "
-                               "loop structures", checks, None))
+                               "loop structures", checks, None)))
     return out
