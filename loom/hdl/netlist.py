@@ -28,6 +28,7 @@ from loom.runtime import function_arg_names
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
+from loom.verify.facts import DfgFacts
 from loom.semantics.rest import rearm_allowance
 from loom.sim.names import use_channel_names, value_name_map
 
@@ -98,6 +99,9 @@ class Design:
     safety: list[SafetyMonitor] = field(default_factory=list)  # safety monitors (loom.hdl.monitors.safety)
     source: Optional[Operation] = None  # the SCF func.func lowered to func: program order of the order monitors
     buffers: str = "uniform"  # the buffer policy that chose every channel's FIFO (loom.hdl.buffers)
+    # the verifier's facts of func (loom.verify.facts): computed on first read, shared by the monitors and the
+    # helper invariants (one clock calculus, one memory layout per design)
+    facts: Optional["DfgFacts"] = None
 
     @property
     def values(self) -> dict[Value, str]:
@@ -242,6 +246,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
         top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
         func=func, instances=instances, channels=channels, components=components, args=args,
         memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source, buffers=buffers,
+        facts=DfgFacts(func, source),
     )
     plan = bufs.place(instances, channels, buffers, fifo_depth)
     for ch in channels:

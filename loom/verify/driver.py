@@ -26,7 +26,6 @@ from loom.verify.assume import check_names, range_assumptions
 from loom.verify.checkers.base import Checker, Facts
 from loom.verify.ids import ObligationId
 from loom.verify.lemmas.check import LemmaCache
-from loom.verify.memory.structure import memory_layout
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
 
@@ -83,14 +82,16 @@ def _guarded(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts
 
 def prepare(func: Operation, ctx: VerifyContext, source: Optional[Operation] = None,
             cache: Optional[LemmaCache] = None, t0: Optional[float] = None) -> tuple[VerifyContext, Facts]:
-    """The context (with this function's assumptions and budget) and the ``Facts`` its checkers share."""
+    """The context (with this function's assumptions and budget) and the facts its checkers share
+    (``loom.verify.facts``: each part computed by its first reader; the memory layout now, so a graph it
+    rejects fails here, before any checker runs)."""
     if func.name != "handshake.func":
         raise LoomError(f"expected a handshake.func, got '{func.name}'", func.loc)
     t0 = time.perf_counter() if t0 is None else t0
     ctx = _with_assumptions(ctx, func, source)
     if ctx.budget is not None:
         ctx = dataclasses.replace(ctx, deadline=t0 + ctx.budget)
-    return ctx, Facts(source, memory_layout(func), cache if cache is not None else LemmaCache())
+    return ctx, Facts(func, source, ctx, cache).require("layout")
 
 
 def finish(func: Operation, ctx: VerifyContext, obs: list[Obligation], seconds: float,

@@ -106,11 +106,12 @@ def _run_unit(unit: Unit) -> Outcome:
     pf: Planned = _RUN["plan"].functions[unit.function]
     checker = registry.load(unit.checker, dict(registry.ENTRIES)[unit.checker], pf.func.loc)
     t0 = time.perf_counter()
-    ctx = pf.ctx
+    ctx, facts = pf.ctx, pf.facts
     if ctx.budget is not None:  # --budget: the function's wall clock runs from when its first unit started
         ctx = dataclasses.replace(ctx, deadline=_first_start(unit.function, t0) + ctx.budget)
+        facts = facts.under(ctx)  # the parts this unit computes run under its deadline
     try:
-        obs = run_checker(checker, pf.func, ctx, pf.facts)
+        obs = run_checker(checker, pf.func, ctx, facts)
     except LoomError as e:
         return e
     return time.perf_counter() - t0, obs

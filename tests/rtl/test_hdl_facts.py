@@ -18,7 +18,7 @@ def _boom(*args, **kwargs):
 
 def test_fact_failure_stops_hdl(tmp_path, monkeypatch, capsys):
     """A crash of the fact computation is an HDL_FACTS error at the function, and no file is written."""
-    monkeypatch.setattr(facts, "dfg_facts", _boom)
+    monkeypatch.setattr(facts, "balance_targets", _boom)  # one part of the facts the monitors read
     out = tmp_path / "out"
     assert main(["hdl", str(EXAMPLES_DIR / "dot.scf.mlir"), "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -33,14 +33,15 @@ def test_bad_input_from_the_analyses_keeps_its_code(tmp_path, monkeypatch, capsy
     def bad(func, *args, **kwargs):
         raise LoomError("not analysable", func.loc, code="CPL_INPUT_INVALID")
 
-    monkeypatch.setattr(facts, "dfg_facts", bad)
+    monkeypatch.setattr(facts, "analyze", bad)
     assert main(["hdl", str(EXAMPLES_DIR / "saxpy.scf.mlir"), "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "[CPL_INPUT_INVALID] not analysable" in err and "HDL_FACTS" not in err
 
 
 def test_facts_are_frozen_and_name_every_monitor():
-    """The facts are one immutable value; every DFG-level monitor's obligation is one of their IDs."""
+    """The facts are read-only; the design's monitors read the design's facts (one object), and every
+    DFG-level monitor's obligation is one of their IDs."""
     from loom.hdl.emit import emit
     from support.examples import example_lowered, example_source
 
@@ -50,7 +51,9 @@ def test_facts_are_frozen_and_name_every_monitor():
     f = facts.dfg_facts(func, src)
     with pytest.raises(dataclasses.FrozenInstanceError):
         f.layout = None  # type: ignore[misc]
+    assert e.design.facts.computed and set(e.design.facts.computed.values()) == {1}
     ids = set(f.length_ids) | set(f.memory_ids)
+    assert ids == set(e.design.facts.length_ids) | set(e.design.facts.memory_ids)
     props = e.design.monitors.props
     assert props and {p.obligation for p in props if not p.obligation.startswith("fsm.")} <= ids
     assert [lf.loop.name for lf in f.loops] == [lp.name for lp in f.lengths.typing.loops]

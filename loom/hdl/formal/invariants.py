@@ -679,11 +679,10 @@ def _left_null_space(rows: list[list[int]]) -> list[list[int]]:
 
 def _once_values(b: _Builder) -> set[Value]:
     """The observable values of length class ``once`` (the verifier's clock calculus): one token per run."""
-    from loom.verify.lengths.check import analyze, describe
+    from loom.verify.lengths.check import describe
     from loom.verify.lengths.clock import AnyClock
-    from loom.verify.obligation import VerifyContext
 
-    a = analyze(b.d.func, VerifyContext())
+    a = b.d.facts.lengths  # the monitors' clock calculus (loom.verify.facts), not a second run of it
     out: set[Value] = set()
     for v in b.d.signals:
         clock = a.clock(v) if b.counted(v) else None
@@ -734,9 +733,7 @@ def _monitor_links(b: _Builder) -> None:
         if ch.fifo is not None and f"lm_held_{ch.fifo};" in text:
             b.add(f"inv_held_{ch.fifo}", f"{b.w}'(lm_held_{ch.fifo}) == {b.count(ch)}",
                   f"monitor count of the tokens in {ch.fifo} = the FIFO's count")
-    from loom.verify.memory.structure import memory_layout
-
-    for x in memory_layout(d.func).accesses:
+    for x in d.facts.layout.accesses:  # the monitors' layout (loom.verify.facts)
         c = f"lm_out_{x.name}"
         if (f"{c};" in text and x.op.results and b.counted(x.op.results[-1]) and x.done is not None
                 and b.counted(x.done)):

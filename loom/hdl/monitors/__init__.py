@@ -1,6 +1,7 @@
 """DFG-level RTL monitors: one SVA property per ``loom verify`` obligation, labelled with the obligation's ID.
 
-The verifier's facts (``loom.verify.facts.dfg_facts``, one frozen value) say what
+The verifier's facts (``loom.verify.facts.DfgFacts``, the object ``loom verify``'s checkers read; the design's
+``facts``, shared with the helper invariants of ``loom.hdl.formal``) say what
 each obligation is about: the clock calculus gives the loops, their gates, the
 ops with a balance obligation and each value's length class; the memory layout
 and the order check give the domains, the accesses, the ordered pairs and their
@@ -53,11 +54,11 @@ __all__ = ["DEFINE", "NO_RTL_FORM", "WIDTH", "Monitor", "Monitors", "_Builder", 
 
 
 def design_facts(d: "Design") -> "DfgFacts":
-    """The verifier's facts of ``d.func`` (``loom.verify.facts``): a ``LoomError`` of the analyses (bad
-    input) propagates; any other failure is a bug of the verifier, reported as ``HDL_FACTS`` at the
-    function -- either way ``loom hdl`` stops and writes nothing."""
+    """The verifier's facts of ``d.func`` (``d.facts``, ``loom.verify.facts``) with every part the monitors read
+    computed: a ``LoomError`` of the analyses (bad input) propagates; any other failure is a bug of the
+    verifier, reported as ``HDL_FACTS`` at the function -- either way ``loom hdl`` stops and writes nothing."""
     try:
-        return _facts.dfg_facts(d.func, d.source)
+        return d.facts.require(*_facts.MONITOR_PARTS)
     except (LoomError, RecursionError):
         raise  # bad input, or a graph nested too deeply: the CLI reports both
     except Exception as e:  # re-raised as a located error, never swallowed

@@ -16,7 +16,7 @@ class LengthsChecker:
     name, kind = "lengths", "length"
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
-        out = lengths.check_lengths(func, ctx)
+        out = list(facts.length_obligations)
         if facts.source is None:
             return out
         return [_refute_by_repeat(_replay_divergence(o, facts.source), func, facts.source, ctx) for o in out]

@@ -18,7 +18,7 @@ class RefineChecker:
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         if facts.source is None:
             return [not_checked_refinement(func, ctx)]
-        return refine.check_refinement(func, ctx, facts.source, facts.layout)
+        return refine.check_refinement(func, ctx, facts.source, facts.layout, facts.structured_source)
 
     def expected(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[str]:
         return []

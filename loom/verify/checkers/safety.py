@@ -5,7 +5,6 @@ from __future__ import annotations
 from loom.ir.core import Operation
 from loom.verify.checkers.base import Facts
 from loom.verify.obligation import Obligation, VerifyContext
-from loom.verify.refine.check import _structured
 from loom.verify.safety import check as safety
 from loom.verify.safety import dfg
 
@@ -17,8 +16,8 @@ class SafetyChecker:
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         if facts.source is not None:
-            return safety.check_safety(_structured(facts.source), ctx, facts.source)
-        return dfg.check_dfg_safety(func, ctx)  # no source: the DFG's own addresses and arith ops
+            return safety.check_safety(facts.structured_source, ctx, facts.source)
+        return dfg.check_dfg_safety(func, ctx, facts.layout)  # no source: the DFG's own addresses and arith ops
 
     def expected(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[str]:
         return []

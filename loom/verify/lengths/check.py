@@ -76,12 +76,20 @@ def analyze(func: Operation, ctx: Optional[VerifyContext] = None) -> LengthAnaly
 
 def check_lengths(func: Operation, ctx: VerifyContext) -> list[Obligation]:
     """Obligations ``len.*``, ``balance.*`` and ``class.*`` of one handshake.func."""
-    if not func.regions or len(func.regions[0].blocks) != 1:
-        return [Obligation(obligation_id("balance", "body"), "balance", "unknown", 0.0,
-                           "the function has no single-block body to "
-                           "analyse (a declaration?)", loc=func.loc)]
+    missing = no_body(func)
+    if missing is not None:
+        return [missing]
     a = analyze(func, ctx)
     return obligations(a, ctx)
+
+
+def no_body(func: Operation) -> Optional[Obligation]:
+    """The one (unknown) obligation of a function without a single-block body to analyse; None when it has one."""
+    if not func.regions or len(func.regions[0].blocks) != 1:
+        return Obligation(obligation_id("balance", "body"), "balance", "unknown", 0.0,
+                          "the function has no single-block body to "
+                          "analyse (a declaration?)", loc=func.loc)
+    return None
 
 
 # ---------------------------------------------------------------------------- classification

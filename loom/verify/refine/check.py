@@ -294,12 +294,13 @@ class Refinement(RefinementRelations, RefinementEvidence):
 
 
 def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Operation] = None,
-                     layout: Optional[Layout] = None) -> list[Obligation]:
-    """The refinement obligations of ``func`` against its SCF ``source`` (none without a source)."""
+                     layout: Optional[Layout] = None, structured: Optional[Operation] = None) -> list[Obligation]:
+    """The refinement obligations of ``func`` against its SCF ``source`` (none without a source); ``layout``
+    and ``structured`` (``_structured(source)``) when the caller has them."""
     if source is None:
         return []
     t0 = time.perf_counter()
-    model_source = _structured(source)
+    model_source = structured if structured is not None else _structured(source)
     files = {source_position(op.loc).file for op in source.walk()}
     if not any(source_position(op.loc).file in files for op in func.regions[0].entry.ops):
         return [Obligation("refine.model", KIND, "unknown", 0.0,

@@ -22,7 +22,7 @@ from loom.dialects.dataflow import stream_params
 from loom.ir.core import Operation
 from loom.mlir.names import value_names
 from loom.semantics.undefined import ub_rules
-from loom.verify.memory.structure import memory_layout
+from loom.verify.memory.structure import Layout, memory_layout
 from loom.verify.refine.dfg import DfgModel
 from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
 from loom.verify.safety.check import REPLAY_STEPS, SafetyCheck
@@ -32,9 +32,10 @@ from loom.verify.safety.sites import OOB, ForLoop, Site, any_of
 class DfgSafetyModel:
     """The sites, loop facts and loads of a ``DfgModel`` (the shape ``SafetyCheck`` reads)."""
 
-    def __init__(self, func: Operation, values) -> None:
+    def __init__(self, func: Operation, values, layout: Optional[Layout] = None) -> None:
         self.func = func
-        self.dfg = DfgModel(func, values, memory_layout(func), value_names(func))
+        layout = layout if layout is not None else memory_layout(func)  # the run's facts give it (one walk)
+        self.dfg = DfgModel(func, values, layout, value_names(func))
         self.frames = self.dfg.frames
         self.sites: list[Site] = []
         self.for_loops: dict = {}
@@ -116,8 +117,12 @@ class DfgSafetyCheck(SafetyCheck):
 
     replayed_by = "token simulator"
 
+    def __init__(self, func: Operation, ctx, layout: Optional[Layout] = None) -> None:
+        self.layout = layout  # read by build_model, which SafetyCheck's constructor calls
+        super().__init__(func, ctx)
+
     def build_model(self):
-        return DfgSafetyModel(self.source, self.values)
+        return DfgSafetyModel(self.source, self.values, self.layout)
 
     def _passed(self, site: Site) -> list[z3.BoolRef]:
         return []  # a graph has no program order to pass through
@@ -139,6 +144,7 @@ class DfgSafetyCheck(SafetyCheck):
         return f"{err.code} {err.message}"
 
 
-def check_dfg_safety(func: Operation, ctx) -> list:
-    """Every safety obligation of a handshake.func verified without its source."""
-    return DfgSafetyCheck(func, ctx).obligations()
+def check_dfg_safety(func: Operation, ctx, layout: Optional[Layout] = None) -> list:
+    """Every safety obligation of a handshake.func verified without its source (``layout``: its memory layout,
+    when the caller has it)."""
+    return DfgSafetyCheck(func, ctx, layout).obligations()
