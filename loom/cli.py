@@ -515,6 +515,7 @@ def cmd_sim(args) -> int:
         from loom.sim import simulate
 
         names, types = _func_arg_names_types(func)
+        raw_inputs = _host_allocated(func, raw_inputs)
         inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
         r = simulate(func, inputs, max_steps=args.max_steps)
         doc = run_result_json(r.status, r.results, r.memrefs, r.residual_tokens, r.channels, r.error, func=func)
@@ -526,6 +527,22 @@ def cmd_sim(args) -> int:
     return EXIT_REFUTED if failed else EXIT_OK
 
 
+def _host_allocated(func, raw_inputs):
+    """The inputs with the buffers the host allocates (``loom.host_size`` arguments the inputs omit) added, each
+    said on stderr: zeros of the size the kernel asks for on these inputs (loom/runtime/host_size.py)."""
+    from loom.runtime.host_size import allocate_missing
+
+    raw_inputs, added = allocate_missing(func, raw_inputs)
+    for name in added:
+        v, shape = raw_inputs[name], []
+        while isinstance(v, list):
+            shape.append(len(v))
+            v = v[0] if v else None
+        print(f"note: the host allocates %{name} ({'x'.join(map(str, shape))} elements, zero-filled: "
+              "loom.host_size)", file=sys.stderr)
+    return raw_inputs
+
+
 def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     """``loom sim --rtl``: co-simulate the emitted RTL; same report and JSON as the token simulator."""
     from loom.hdl.commands import simulate_rtl
@@ -534,6 +551,7 @@ def _sim_rtl(args, path: Path, raw_inputs, inputs_path: Path) -> int:
     module = _dfg_module(path, args.func, args)
     func = _dataflow_function(module, args.func, path)
     names, types = _func_arg_names_types(func)
+    raw_inputs = _host_allocated(func, raw_inputs)
     inputs = decode_inputs(names, types, raw_inputs, str(inputs_path), module=module)
     src = _scf_sources(path).get(func.attributes["sym_name"].value)  # names the safety monitors' source ops
     vcd = None

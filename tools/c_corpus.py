@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from loom.testing.c_native import (  # noqa: E402 -- the checkout first on the path
-    build, differs, loom_sim, make_inputs, run_cli, run_native, signature, with_host_buffers)
+    build, differs, loom_sim, make_inputs, run_cli, run_native, signature)
 
 PROFILES = [(4, 256, "mixed"), (4, 256, "index"), (4, 4096, "mixed"), (4, 4096, "index"),
             (2, 4096, "index"), (1, 4096, "index"), (1, 65536, "mixed")]
@@ -201,7 +201,7 @@ def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, see
         rec["native-scf"] = "equal" if not d else f"differs: {d}"
         if rec["compile"] != "ok":
             return rec
-        dfg_inputs = with_host_buffers(scf, func, inputs, inputs_file)
+        dfg_inputs = inputs_file  # the DFG allocates its host buffers itself (loom.host_size)
         got_dfg, why = loom_sim(dfg, func, dfg_inputs, [])
         if got_dfg is None:
             rec["native"] = f"dfg sim failed: {why}"

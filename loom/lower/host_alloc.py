@@ -114,9 +114,44 @@ def with_host_buffers(func: Operation) -> Operation:
     if isinstance(names, ArrayAttr):
         copy.attributes["argNames"] = ArrayAttr(tuple(names.elements) + tuple(StringAttr(b.name) for b in bufs))
     attrs = copy.attributes.get("arg_attrs")
-    if isinstance(attrs, ArrayAttr):
-        copy.attributes["arg_attrs"] = ArrayAttr(tuple(attrs.elements) + tuple(DictAttr(()) for _ in bufs))
+    before = attrs.elements if isinstance(attrs, ArrayAttr) else tuple(DictAttr(()) for _ in ft.inputs)
+    copy.attributes["arg_attrs"] = ArrayAttr(tuple(before) + tuple(
+        DictAttr(((SIZE_ATTR, StringAttr(size_text(func, b))),)) for b in host_buffers(func)))
     return copy
+
+
+SIZE_ATTR = "loom.host_size"  # on a host buffer's argument: the function of the arguments that gives its sizes
+
+
+def size_function(func: Operation, buf: HostBuffer) -> Operation:
+    """``func.func @<buffer>_size(<the arguments it reads>) -> index...``: the dynamic sizes of ``buf`` (one result
+    per ``?`` of its type, in order) computed from ``func``'s arguments by the kernel's own size ops."""
+    entry = func.regions[0].entry
+    ops = _size_slice(buf.alloc, func) or []
+    used = [a for a in entry.args if any(a in o.operands for o in ops) or a in buf.alloc.operands]
+    new_entry = Block.create([a.type for a in used], [a.name_hint for a in used])
+    mapping: dict[Value, Value] = dict(zip(used, new_entry.args))
+    for op in ops:
+        new_entry.append(clone_op(op, mapping))
+    sizes = [mapping.get(v, v) for v in buf.alloc.operands]
+    new_entry.append(Operation.create("func.return", sizes))
+    ftype = FunctionType(tuple(a.type for a in used), tuple(IndexType() for _ in sizes))
+    return Operation.create("func.func", [], [], {"sym_name": StringAttr(f"{buf.name}_size"),
+                                                  "function_type": TypeAttr(ftype)}, [Region.of(new_entry)])
+
+
+def size_text(func: Operation, buf: HostBuffer) -> str:
+    """``size_function`` as one line of MLIR without locations: what ``SIZE_ATTR`` holds, so that ``loom sim``
+    can allocate the buffer and ``loom verify`` can assume its length from the DFG alone."""
+    from loom.ir.location import UNKNOWN
+    from loom.mlir.printer import print_module
+
+    f = size_function(func, buf)
+    for op in f.walk():
+        op.loc = UNKNOWN
+    module = Module.empty("<host size>")
+    module.body.append(f)
+    return " ".join(line.strip() for line in print_module(module).splitlines() if line.strip())
 
 
 def buffer_shapes(func: Operation, inputs: dict[str, Any]) -> dict[str, list[int]]:

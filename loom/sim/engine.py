@@ -145,9 +145,14 @@ def simulate(func: Operation, inputs: dict[str, Any], *, max_steps: int = 10_000
     """Run ``func`` (a handshake.func) on ``inputs`` keyed by argument name; see ``SimResult``.
 
     ``inputs`` holds runtime values (``loom.runtime.decode_inputs``) or raw JSON
-    values; memref inputs are copied, never modified. Bad inputs and ops without
-    semantics raise ``LoomError``; runtime errors come back as status "error".
+    values; memref inputs are copied, never modified. A buffer the host allocates
+    (an argument with ``loom.host_size``) that ``inputs`` omit is allocated, zero-filled.
+    Bad inputs and ops without semantics raise ``LoomError``; runtime errors come
+    back as status "error".
     """
+    from loom.runtime.host_size import allocate_missing
+
+    inputs, _ = allocate_missing(func, inputs)  # the buffers the host allocates (loom.host_size), when omitted
     net = build_network(func, inputs)
     steps, returned, error, quiescent = run(net, max_steps)
     if error is None and not quiescent and returned is None:

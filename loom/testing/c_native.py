@@ -4,8 +4,8 @@ The kernel's parameters come from its SCF stage (``signature``); ``harness`` wri
 the kernel (its own ``main`` renamed away), reads every array's length and values and every scalar from stdin,
 calls the kernel and prints its result and every array; gcc -O0 -ffp-contract=off builds it (``build``), and
 ``run_native`` gives what it printed in the shape ``loom_sim`` gives ``loom sim --json``, so ``differs`` can
-compare them. ``make_inputs`` makes one input profile; ``with_host_buffers`` adds the scratch buffers a DFG
-takes from its host (loom/lower/host_alloc.py).
+compare them. ``make_inputs`` makes one input profile; the scratch buffers a DFG takes from its host
+(loom/lower/host_alloc.py) ``loom sim`` allocates itself (their ``loom.host_size``).
 """
 
 from __future__ import annotations
@@ -181,27 +181,6 @@ def host_buffer_shapes(scf: Path, func: str, inputs: dict) -> dict[str, list[int
     module = parse_text(scf.read_text())
     f = next(f for f in module.functions() if f.attributes["sym_name"].value == func)
     return buffer_shapes(f, inputs)
-
-
-def with_host_buffers(scf: Path, func: str, inputs: dict, inputs_file: Path) -> Path:
-    """The DFG's inputs file: ``inputs_file``, or beside it ``inputs`` plus a zero-filled array for each scratch
-    buffer the host allocates for the kernel (``host_buffer_shapes``)."""
-    from loom.lower.host_alloc import host_buffers
-    from loom.mlir import parse_text
-
-    shapes = host_buffer_shapes(scf, func, inputs)
-    if not shapes:
-        return inputs_file
-    module = parse_text(scf.read_text())
-    f = next(f for f in module.functions() if f.attributes["sym_name"].value == func)
-    floats = {b.name: _tname(b.type.element)[0] == "f" for b in host_buffers(f)}
-
-    def zeros(dims: list[int], zero):
-        return [zero] * dims[0] if len(dims) == 1 else [zeros(dims[1:], zero) for _ in range(dims[0])]
-
-    out = inputs_file.with_name("in_dfg.json")
-    out.write_text(json.dumps({**inputs, **{n: zeros(d, 0.0 if floats[n] else 0) for n, d in shapes.items()}}))
-    return out
 
 
 def flatten(vals) -> list:

@@ -10,6 +10,7 @@ parameters); ``loom sim`` of the SCF stage and of the DFG (given the host's buff
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -60,8 +61,7 @@ def test_native_equals_scf_and_dfg(kernel, seed, n):
     inputs_file.write_text(json.dumps(inputs))
     want = c_native.run_native(tmp / "native", params, inputs, result)
     scf = tmp / f"{src.stem}.scf.mlir"
-    dfg_inputs = c_native.with_host_buffers(scf, src.stem, inputs, inputs_file)
-    for path, given in ((scf, inputs_file), (tmp / f"{src.stem}.dfg.mlir", dfg_inputs)):
+    for path, given in ((scf, inputs_file), (tmp / f"{src.stem}.dfg.mlir", inputs_file)):  # the DFG allocates
         got, why = c_native.loom_sim(path, src.stem, given, [])
         assert got is not None, why
         assert not c_native.differs(want, got), f"{path.name} on {inputs}: {c_native.differs(want, got)}"
@@ -158,3 +158,44 @@ def test_fitted_mesh_holds_on_chip_and_host_buffers(tmp_path):
         plain, got = run_decoded(lowered(), lowered(), adg, words, doc, inputs)
         assert plain.status == got.status == "completed", got.error
         assert (got.results, got.memrefs) == (plain.results, plain.memrefs)
+
+
+def test_sim_allocates_host_buffers(kernel):
+    """Each host buffer's DFG argument records its size as a function of the parameters (``loom.host_size``), and
+    `loom sim` of the DFG allocates it, zero-filled, of the size the kernel asks for, when the inputs omit it."""
+    from loom.mlir import parse_file
+    from loom.runtime.host_size import host_sizes
+
+    src, tmp, params, _, _ = kernel
+    hosted = HOST_BUFFERS.get(src.stem, [])
+    dfg = tmp / f"{src.stem}.dfg.mlir"
+    func = next(f for f in parse_file(dfg).functions() if f.name == "handshake.func")
+    sizes = host_sizes(func)
+    assert [h.name for h in sizes] == hosted
+    inputs = c_native.make_inputs(params, 5, LENGTH, "mixed", 7)
+    want = c_native.host_buffer_shapes(tmp / f"{src.stem}.scf.mlir", src.stem, inputs)
+    assert {h.name: h.sizes(inputs) for h in sizes} == want
+    inputs_file = tmp / "in_alloc.json"
+    inputs_file.write_text(json.dumps(inputs))
+    code, out, err = c_native.run_cli(["sim", str(dfg), "--inputs", str(inputs_file), "--json"])
+    assert code == 0, err
+    got = json.loads(out)["memrefs"]
+    for name in hosted:
+        assert f"note: the host allocates %{name} (" in err, err
+        assert len(c_native.flatten(got[name])) == math.prod(want[name]), (name, want)
+
+
+def test_malformed_host_size_is_located(tmp_path):
+    """A ``loom.host_size`` that is no size function is one located CPL_IR_ATTRIBUTE line, exit 2."""
+    src = DATA / "c" / "heap" / "heap_prefix.c"
+    assert c_native.run_cli(["compile", str(src), "-o", str(tmp_path), "-q"])[0] == 0
+    dfg = tmp_path / "heap_prefix.dfg.mlir"
+    text = dfg.read_text()
+    bad = re.sub(r'loom\.host_size = "[^"]*"', 'loom.host_size = "func.func @s(%q: i32) -> index { func.return }"',
+                 text)
+    assert bad != text
+    dfg.write_text(bad)
+    (tmp_path / "in.json").write_text(json.dumps({"a": [1], "out": [0], "n": 1}))
+    code, out, err = c_native.run_cli(["sim", str(dfg), "--inputs", str(tmp_path / "in.json")])
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "[CPL_IR_ATTRIBUTE]" in err and "loom.host_size of %tmp" in err, err
