@@ -23,6 +23,9 @@ from loom.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr
 from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.runtime import function_arg_names
+from loom.runtime.host_size import host_sizes
+from loom.verify import host_length
+from loom.verify.host_length import HostLength
 from loom.semantics.layout import int_width
 
 CODE = "CPL_VERIFY_ASSUME"
@@ -62,7 +65,7 @@ class Sum:
         return " + ".join(items).replace("+ -", "- ")
 
 
-Side = Union[str, int, Sum]
+Side = Union[str, int, Sum, "HostLength"]
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ class Compare:
         for x in (self.left, self.right):
             if isinstance(x, str):
                 out.add(x)
-            elif isinstance(x, Sum):
+            elif isinstance(x, (Sum, HostLength)):
                 out |= x.names()
         return out
 
@@ -208,6 +211,7 @@ def range_assumptions(func: Operation) -> list[Assumption]:
                 out.append(parse_assumption(t.value, "loom.assume"))
             except ValueError as e:
                 raise LoomError(str(e).replace("--assume", "loom.assume", 1), func.loc, CODE) from None
+    out += host_length_assumptions(func)
     attrs = func.attributes.get("arg_attrs")
     if not isinstance(attrs, ArrayAttr):
         return out
@@ -223,6 +227,20 @@ def range_assumptions(func: Operation) -> list[Assumption]:
         x = name + ELEMENTS if isinstance(arg.type, MemRefType) else name  # a memref's range bounds its elements
         out.append(Assumption(f"{lo} <= {x} <= {hi}", f"loom.range of %{name}",
                               (Compare(lo, "<=", x), Compare(x, "<=", hi))))
+    return out
+
+
+def host_length_assumptions(func: Operation) -> list[Assumption]:
+    """``dim(buf, k) == <size>`` for every dynamic dimension of every buffer the host allocates (an argument with
+    ``loom.host_size``): the host allocates exactly what the kernel asks for (``loom.verify.host_length``)."""
+    out = []
+    for h in host_sizes(func):
+        dyn = [k for k, d in enumerate(h.type.shape) if d is None]
+        for j, k in enumerate(dyn):
+            length = HostLength(h, j)
+            out.append(Assumption(f"dim({h.name}, {k}) == {length}", f"loom.host_size of %{h.name}: the host allocates "
+                                  "exactly the size the kernel asks for, when below 2^48",
+                                  (Compare(f"dim({h.name},{k})", "==", length),)))
     return out
 
 
@@ -291,6 +309,9 @@ def to_z3(assumptions: Sequence[Assumption], arg: Callable[[str], Optional[z3.Bi
 
 def _compare(c: Compare, arg: Callable[[str], Optional[z3.BitVecRef]]) -> Optional[z3.BoolRef]:
     """One comparison in pure bit-vector logic (signed), so the checkers' queries stay QF_BV."""
+    if isinstance(c.right, HostLength) and isinstance(c.left, str):
+        dim = arg(c.left)
+        return None if dim is None else host_length.assumed(c.right, dim, arg)
     if isinstance(c.left, Sum) or isinstance(c.right, Sum):
         return _compare_linear(c, arg)
     vals: list[Union[int, z3.BitVecRef]] = []
@@ -355,6 +376,10 @@ def holds(assumptions: Sequence[Assumption], values: dict[str, int]) -> bool:
 
     for a in assumptions:
         for c in a.atoms:
+            if isinstance(c.right, HostLength) and isinstance(c.left, str):
+                if host_length.holds(c.right, values.get(c.left), values) is False:
+                    return False
+                continue
             lv, rv = value(c.left), value(c.right)
             if lv is None or rv is None:
                 continue

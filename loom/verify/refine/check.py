@@ -324,9 +324,12 @@ _UNSTRUCTURED = ("func.call", "memref.copy")
 
 
 def _structured(source: Operation) -> Operation:
-    """The function the lowering lowers (calls inlined, a CFG lifted to scf, copies expanded) when
-    ``source`` needs that; ``source`` itself otherwise. Refutations still replay the function as written."""
-    if not any(op.name in _UNSTRUCTURED or op.dialect == "cf" for op in source.walk()):
+    """The function the lowering lowers (calls inlined, a CFG lifted to scf, copies expanded, dynamically sized
+    scratch buffers made arguments the host allocates) when ``source`` needs that; ``source`` itself otherwise.
+    Refutations still replay the function as written."""
+    from loom.lower.host_alloc import host_buffers
+
+    if not any(op.name in _UNSTRUCTURED or op.dialect == "cf" for op in source.walk()) and not host_buffers(source):
         return source
     parent = source.parent_op
     if parent is None:
