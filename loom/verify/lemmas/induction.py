@@ -43,6 +43,7 @@ from loom.verify.solve import (
     substitute_all,
     unknown_reason,
 )
+from loom.verify.terms import term_ids
 from loom.verify.z3model import Firing, MachineModel, MState, bv_value, smt_symbol, sort_of
 
 VarKind = Union[str, z3.SortRef]  # "int" | "bool" | a Z3 sort
@@ -60,7 +61,8 @@ class Step:
     s: MState
     s2: MState
     memo: dict = field(default_factory=dict)  # shared by the steps of one query: monitor updates built once
-    frame: Optional[tuple] = None  # (update term, its definitions m2[x] = t) when a ``Counter`` built it
+    # (update term, its definitions m2[x] = t, whether each may move its variable) when a ``Counter`` built it
+    frame: Optional[tuple] = None
     # the caller substitutes a Counter's definitions for the update it returns (``framed_parts``): the
     # Counter then records only those, and its update term is a placeholder (``Counter.build``)
     framed: bool = False
@@ -302,25 +304,85 @@ def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedPart
     checked on its own, so the names need not differ). The invariant is built once and renamed for ``k1``:
     a contract's invariant is a function of the configuration it is given, so renaming gives the same term
     as building it again, for a fraction of the Python work.
+
+    A step whose monitor update is a ``Counter``'s negates only the invariant's conjuncts it can change
+    (``_Conjuncts``): those naming a counter the firing moves, a variable it leaves undefined, or the next
+    state or registers. Every other conjunct becomes, after the substitution, the current invariant's own
+    conjunct (``x + 0`` for ``x``), which the part's assumption ``inv`` makes true: its negation is false
+    there, so dropping it from the disjunction leaves the part's satisfiability under ``inv`` as it was.
+    A wide table (an ``extmemory`` with hundreds of ports) then asks rules x (conjuncts each rule touches),
+    not rules x ports.
     """
     s, m = model.new_state("k"), monitor_vars(contract, "k")
     s2, m2 = model.new_state("k1"), monitor_vars(contract, "k1")
     heads = model.new_heads("k")
     inv = contract.invariant(model, s, m)
     base = _framed_base(model, contract, s, m, inv)
-    not_inv2 = negation(_renamed(inv, s, m, s2, m2))
+    inv2 = _renamed(inv, s, m, s2, m2)
+    not_inv2 = negation(inv2)
+    conj = _Conjuncts(inv2, [s2.state, *s2.regs.values()], list(m2.values()))
     steps = []
     for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2, framed=True):
         pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
         keep = [f.enabled]
         if st.frame is not None and st.frame[0] is upd:
-            pairs += st.frame[1]
-        elif st.frame is not None:
+            defs, moved = st.frame[1], st.frame[2]
+            touched = conj.touched(defs, moved)
+            pairs += conj.definitions(defs, touched)
+            negated = negation(conjunction([conj.parts[j] for j in touched])) if touched else z3.BoolVal(False)
+            steps += substitute_all([conjunction(keep + [disjunction([bad, negated])])], pairs)
+            continue
+        if st.frame is not None:
             return None
-        else:
-            keep.append(upd)
+        keep.append(upd)
         steps += substitute_all([conjunction(keep + [disjunction([bad, not_inv2])])], pairs)
     return FramedParts(base, inv, steps)
+
+
+class _Conjuncts:
+    """The top-level conjuncts of a next-state invariant, indexed by the next-state variables each names."""
+
+    def __init__(self, inv2: z3.BoolRef, state: list[z3.ExprRef], monitor: list[z3.ExprRef]) -> None:
+        self.parts: list[z3.BoolRef] = list(inv2.children()) if z3.is_and(inv2) else [inv2]
+        # a step's definitions name the very objects of the monitor's variables: their Z3 ids by Python identity
+        # (asking Z3 for an id per definition per rule was most of a wide table's time)
+        self.zid = {id(v): v.get_id() for v in monitor}
+        monitor_ids = set(self.zid.values())
+        state_ids = {v.get_id() for v in state}
+        self.always: list[int] = []  # conjuncts naming the next state or registers: every step may change them
+        self.by_var: dict[int, list[int]] = {}
+        self.names: list[set[int]] = []
+        for j, c in enumerate(self.parts):
+            ids = term_ids(c)
+            mine = ids & monitor_ids
+            self.names.append(mine)
+            if not ids.isdisjoint(state_ids):
+                self.always.append(j)
+            for v in mine:
+                self.by_var.setdefault(v, []).append(j)
+
+    def touched(self, defs: list, moved: list[bool]) -> list[int]:
+        """The conjuncts a step can change, in invariant order: those of the variables it moves (``moved``,
+        parallel to ``defs``) or leaves undefined, and ``always``."""
+        out = set(self.always)
+        zid, by_var = self.zid, self.by_var
+        for (v, _), mv in zip(defs, moved):
+            if mv:
+                out.update(by_var.get(zid.get(id(v)) or v.get_id(), ()))
+        defined = {id(v) for v, _ in defs}
+        if len(defined) < len(zid):
+            for k, i in zid.items():
+                if k not in defined:
+                    out.update(by_var.get(i, ()))
+        return sorted(out)
+
+    def definitions(self, defs: list, touched: list[int]) -> list:
+        """The definitions of the monitor variables the conjuncts ``touched`` name."""
+        need: set[int] = set()
+        for j in touched:
+            need |= self.names[j]
+        zid = self.zid
+        return [d for d in defs if (zid.get(id(d[0])) or d[0].get_id()) in need]
 
 
 def split_unsat_framed(
@@ -639,6 +701,7 @@ class Counter:
     st: Step
     parts: list = field(default_factory=list)
     defs: list = field(default_factory=list)  # (m2[name], its new value), one per part
+    moved: list = field(default_factory=list)  # per definition: may it change the variable (its condition not false)
 
     def inc(self, name: str, by: Union[bool, z3.BoolRef] = True) -> "Counter":
         m, m2, memo = self.st.m, self.st.m2, self.st.memo
@@ -650,9 +713,11 @@ class Counter:
             one, zero = self._literals()
             value = plus(m[name], (one if by else zero) if isinstance(by, bool) else ite(by, one, zero))
             eq = None if self.st.framed else equal(m2[name], value)
-            hit = memo[key] = (eq, (m2[name], value), by)
+            moved = bool(by) if isinstance(by, bool) else not z3.is_false(by)
+            hit = memo[key] = (eq, (m2[name], value), by, moved)
         self.parts.append(hit[0])
         self.defs.append(hit[1])
+        self.moved.append(hit[3])
         return self
 
     def _literals(self) -> tuple[z3.ArithRef, z3.ArithRef]:
@@ -667,6 +732,6 @@ class Counter:
             term = z3.BoolVal(True)
         else:
             term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
-        self.st.frame = (term, list(self.defs))
+        self.st.frame = (term, list(self.defs), list(self.moved))
         return term
 

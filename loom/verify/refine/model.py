@@ -23,6 +23,7 @@ from loom.ir.core import Operation
 from loom.ir.location import Location
 from loom.ir.types import IndexType, MemRefType
 from loom.verify.lengths.values import Values, symbol
+from loom.verify.terms import constants as term_constants
 
 INDEX = IndexType()
 TRUE = z3.BoolVal(True)
@@ -233,18 +234,7 @@ def linear(offset: z3.ExprRef, strides: list[z3.ExprRef], indices: list[z3.ExprR
 
 def constants(term: z3.ExprRef) -> dict[str, z3.ExprRef]:
     """The uninterpreted constants of ``term`` by name, in the order a depth-first walk meets them."""
-    out: dict[str, z3.ExprRef] = {}
-    seen: set[int] = set()
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.setdefault(t.decl().name(), t)
-        todo.extend(t.children())
-    return out
+    return term_constants(term)
 
 
 def mentions(term: z3.ExprRef, names: set[str]) -> Optional[str]:
