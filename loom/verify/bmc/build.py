@@ -13,7 +13,7 @@ from loom.semantics.expr import TOKEN, Const
 from loom.semantics.rest import rearm_allowance
 from loom.verify.bmc.network import Actor, CRule
 from loom.verify.bmc.slicing import relevant_registers
-from loom.verify.bmc.state import State
+from loom.verify.bmc.state import State, weight
 from loom.verify.bmc.values import OPAQUE
 from loom.verify.lengths.idioms import find_cmerge_loops, find_primed_selects
 from loom.verify.z3model import ExprEncoder, UnsupportedExpr, sort_of
@@ -79,6 +79,10 @@ class NetworkBuilder:
             a.crules = {state: tuple(CRule(r, a) for r in rules) for state, rules in a.rules.items()}
             a.arbitrary = a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge",
                                                                              "handshake.control_merge")
+            a.state_code = {s: i + 1 for i, s in enumerate(a.machine.states)}
+        self.w_chan = [weight(c, 1) for c in range(len(self.chan_consumer))]
+        self.w_state = [weight(k, 2) for k in range(len(self.actors))]
+        self.w_count = [weight(k, 3) for k in range(len(self.actors))]
 
     def _arg_value(self, v: BlockArgument) -> Any:
         if isinstance(v.type, NoneType):
@@ -106,8 +110,19 @@ class NetworkBuilder:
         return None
 
     def initial(self) -> State:
+        """The state before any firing: every actor in its initial state, the arguments' tokens queued."""
         n = len(self.actors)
         chans = [deque(t) for t in self.init_tokens]
-        return State([a.machine.initial for a in self.actors],
-                      [{r.name: r.init for r in a.machine.registers} for a in self.actors],
-                      chans, [0] * n, deque(range(n)), [True] * n)
+        st = State([a.machine.initial for a in self.actors],
+                   [{r.name: r.init for r in a.machine.registers} for a in self.actors],
+                   chans, [0] * n, deque(range(n)), [True] * n)
+        st.own_chans, st.own_regs = set(range(len(chans))), set(range(n))
+        st.fp = self.fingerprint(st)
+        return st
+
+    def fingerprint(self, st: State) -> int:
+        """The sum of the weights of ``st``'s actor states, loop counters and channel lengths (``State.fp``,
+        which the step rules keep current instead of calling this): equal coarse keys, equal fingerprints."""
+        fp = sum(w * len(q) for w, q in zip(self.w_chan, st.chans))
+        fp += sum(w * a.state_code[s] for w, a, s in zip(self.w_state, self.actors, st.states))
+        return fp + sum(w * c for w, c in zip(self.w_count, st.counters))

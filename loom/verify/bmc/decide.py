@@ -162,7 +162,8 @@ class Decisions:
                 hit = memo[x.get_id()] = (x, y.as_long() if z3.is_bv_value(y) else y)
             return hit[1]
 
-        st.regs = [{r: rw(v) for r, v in regs.items()} for regs in st.regs]
+        st.regs = [{r: rw(v) for r, v in regs.items()} if any(isinstance(v, z3.ExprRef) for v in regs.values())
+                   else regs for regs in st.regs]
         st.chans = [deque(rw(v) for v in q) if any(isinstance(v, z3.ExprRef) for v in q) else q
                     for q in st.chans]
 

@@ -96,9 +96,11 @@ class Firing:
                 # a concrete decision: the rule fires
                 if cr.loop:
                     st.counters[k] += 1
+                    st.fp += self.w_count[k]
                     if st.counters[k] > CONCRETE_CAP:
                         raise Pruned("loop")
                 elif cr.reset:
+                    st.fp -= self.w_count[k] * st.counters[k]
                     st.counters[k] = 0
                 if a.arbitrary:
                     self._fork_merge(st, a, cr, pending)
@@ -137,11 +139,13 @@ class Firing:
             return None
         if cr.loop:
             st.counters[k] += 1
+            st.fp += self.w_count[k]
             if st.counters[k] > CONCRETE_CAP:
                 raise Pruned("loop")
             if symbolic and st.counters[k] > st.maxc:
                 st.maxc = st.counters[k]
         elif cr.reset:
+            st.fp -= self.w_count[k] * st.counters[k]
             st.counters[k] = 0
         if a.arbitrary:
             self._fork_merge(st, a, cr, pending)
@@ -183,6 +187,7 @@ class Firing:
                     else fast(heads, regs, None) if fast is not None and concrete(heads, ports, regs, leaves[1])
                     else self._eval(a, e, leaves, fast, heads, regs, t))
                    for r, e, leaves, fast, t, ports in cr.updates]
+            regs = st.regs_of(k)
             for r, v in new:
                 regs[r] = v
         eff = cr.effect
@@ -191,18 +196,24 @@ class Firing:
                 st.returned = True
             elif isinstance(eff, Fail):
                 st.error = f"{eff.code} at {a.op.name} ({a.op.loc})"
-        chans = st.chans
+        w_chan = self.w_chan
+        fp = st.fp
         for _, cid in cr.pull:
-            chans[cid].popleft()
+            st.chan(cid).popleft()
+            fp -= w_chan[cid]
         queued, work, consumer = st.queued, st.work, self.chan_consumer
         for oi, v in values:
             for cid in a.outputs[oi]:
-                chans[cid].append(v)
+                st.chan(cid).append(v)
+                fp += w_chan[cid]
                 ck = consumer[cid][0]
                 if not queued[ck]:
                     queued[ck] = True
                     work.append(ck)
-        st.states[k] = cr.next
+        if cr.next != st.states[k]:
+            fp += self.w_state[k] * (a.state_code[cr.next] - a.state_code[st.states[k]])
+            st.states[k] = cr.next
+        st.fp = fp
         st.steps += 1
         self.fired += 1
         if st.steps > STEP_CAP:

@@ -54,6 +54,8 @@ class CRule:
 
 @dataclass(eq=False)
 class Actor:
+    """One operator of the network: its table, its channels, its prepared rules, what bounds its loop."""
+
     op: Operation
     machine: Machine
     index: int
@@ -71,6 +73,7 @@ class Actor:
     relevant_regs: set = field(default_factory=set)  # registers that reach a guard or a tracked output
     forever: dict = field(default_factory=dict)  # the explorer's always-ready channels (by channel id)
     compiled: dict = field(default_factory=dict)  # the explorer's compiled expressions, shared by its actors
+    state_code: dict = field(default_factory=dict)  # state name -> its number in the state fingerprint
 
     def compile(self, e: Expr, index: dict[str, int]):
         """``compile_expr(e, index)``, once per distinct (expression, port positions) of the explorer."""
