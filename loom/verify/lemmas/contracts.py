@@ -532,7 +532,35 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
                 parts.append(st.out(p) == const_term(src[1], st.model.out_types[p]))
         return conjunction(parts) if parts else z3.BoolVal(True)
 
+    by_consumes: dict[frozenset, list[Shape]] = {}
+    for s in shapes:
+        by_consumes.setdefault(s.consumes, []).append(s)
+    in_set, out_set = set(in_ports), set(out_ports)
+
+    def framed_step(st: Step):
+        """``step`` for a framed part: only the shapes that consume what the firing consumes can match, and the
+        counters it does not move are left to the Counter's frame (unchanged) -- the same step, at the cost of
+        what it moves, not of every shape and port of a wide table."""
+        f = st.firing
+        ms = [(s, match(st, s)) for s in by_consumes.get(frozenset(f.consumes), ())]
+        c = Counter(st, complete=True)
+        for s, mt in ms:
+            c.inc(f"n.{s.name}", mt)
+        for p in dict.fromkeys(f.consumes):
+            if p in in_set:
+                c.inc(f"in.{p}")
+        for p in f.emits:
+            if p in out_set:
+                c.inc(f"out.{p}")
+        c.inc("done", f.completes)
+        bad = negation(disjunction([mt for _, mt in ms])) if ms else z3.BoolVal(True)
+        if once and f.completes:
+            bad = disjunction([bad, st.m["done"] >= 1])
+        return c.build(), bad
+
     def step(st: Step):
+        if st.framed:
+            return framed_step(st)
         ms = [match(st, s) for s in shapes]
         c = Counter(st)
         for s, mt in zip(shapes, ms):

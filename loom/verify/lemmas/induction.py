@@ -320,15 +320,15 @@ def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedPart
     base = _framed_base(model, contract, s, m, inv)
     inv2 = _renamed(inv, s, m, s2, m2)
     not_inv2 = negation(inv2)
-    conj = _Conjuncts(inv2, [s2.state, *s2.regs.values()], list(m2.values()))
+    conj = _Conjuncts(inv2, [s2.state, *s2.regs.values()], m2, m)
     steps = []
     for f, st, upd, bad in _step_parts(model, contract, s, m, heads, s2, m2, framed=True):
         pairs = [(s2.state, f.next_state)] + [(s2.regs[r], f.next_regs[r]) for r in s2.regs]
         keep = [f.enabled]
         if st.frame is not None and st.frame[0] is upd:
-            defs, moved = st.frame[1], st.frame[2]
-            touched = conj.touched(defs, moved)
-            pairs += conj.definitions(defs, touched)
+            defs, moved, complete = st.frame[1], st.frame[2], st.frame[3]
+            touched = conj.touched(defs, moved, complete)
+            pairs += conj.definitions(defs, touched, complete)
             negated = negation(conjunction([conj.parts[j] for j in touched])) if touched else z3.BoolVal(False)
             steps += substitute_all([conjunction(keep + [disjunction([bad, negated])])], pairs)
             continue
@@ -342,47 +342,62 @@ def framed_parts(model: MachineModel, contract: Contract) -> Optional[FramedPart
 class _Conjuncts:
     """The top-level conjuncts of a next-state invariant, indexed by the next-state variables each names."""
 
-    def __init__(self, inv2: z3.BoolRef, state: list[z3.ExprRef], monitor: list[z3.ExprRef]) -> None:
+    def __init__(self, inv2: z3.BoolRef, state: list[z3.ExprRef], m2: dict, m: dict) -> None:
         self.parts: list[z3.BoolRef] = list(inv2.children()) if z3.is_and(inv2) else [inv2]
         # a step's definitions name the very objects of the monitor's variables: their Z3 ids by Python identity
         # (asking Z3 for an id per definition per rule was most of a wide table's time)
-        self.zid = {id(v): v.get_id() for v in monitor}
-        monitor_ids = set(self.zid.values())
+        self.zid = {id(v): v.get_id() for v in m2.values()}
+        self.name_of = {v.get_id(): n for n, v in m2.items()}
+        self.m, self.m2 = m, m2
+        self.kept: dict[int, tuple] = {}  # variable id -> its "unchanged" definition (m2[x], m[x] + 0)
         state_ids = {v.get_id() for v in state}
         self.always: list[int] = []  # conjuncts naming the next state or registers: every step may change them
         self.by_var: dict[int, list[int]] = {}
         self.names: list[set[int]] = []
         for j, c in enumerate(self.parts):
             ids = term_ids(c)
-            mine = ids & monitor_ids
+            mine = {i for i in ids if i in self.name_of}
             self.names.append(mine)
             if not ids.isdisjoint(state_ids):
                 self.always.append(j)
             for v in mine:
                 self.by_var.setdefault(v, []).append(j)
 
-    def touched(self, defs: list, moved: list[bool]) -> list[int]:
+    def _id(self, v: z3.ExprRef) -> int:
+        return self.zid.get(id(v)) or v.get_id()
+
+    def touched(self, defs: list, moved: list[bool], complete: bool) -> list[int]:
         """The conjuncts a step can change, in invariant order: those of the variables it moves (``moved``,
-        parallel to ``defs``) or leaves undefined, and ``always``."""
+        parallel to ``defs``), those of the variables it leaves undefined unless ``complete`` (a ``Counter``
+        that leaves them unchanged), and ``always``."""
         out = set(self.always)
-        zid, by_var = self.zid, self.by_var
+        by_var = self.by_var
         for (v, _), mv in zip(defs, moved):
             if mv:
-                out.update(by_var.get(zid.get(id(v)) or v.get_id(), ()))
-        defined = {id(v) for v, _ in defs}
-        if len(defined) < len(zid):
-            for k, i in zid.items():
-                if k not in defined:
-                    out.update(by_var.get(i, ()))
+                out.update(by_var.get(self._id(v), ()))
+        if not complete:
+            defined = {id(v) for v, _ in defs}
+            if len(defined) < len(self.zid):
+                for k, i in self.zid.items():
+                    if k not in defined:
+                        out.update(by_var.get(i, ()))
         return sorted(out)
 
-    def definitions(self, defs: list, touched: list[int]) -> list:
-        """The definitions of the monitor variables the conjuncts ``touched`` name."""
+    def definitions(self, defs: list, touched: list[int], complete: bool) -> list:
+        """The definitions of the monitor variables the conjuncts ``touched`` name (with ``complete``, the ones
+        ``defs`` leaves out are unchanged)."""
         need: set[int] = set()
         for j in touched:
             need |= self.names[j]
-        zid = self.zid
-        return [d for d in defs if (zid.get(id(d[0])) or d[0].get_id()) in need]
+        out = [d for d in defs if self._id(d[0]) in need]
+        if complete:
+            for i in sorted(need - {self._id(d[0]) for d in out}):
+                got = self.kept.get(i)
+                if got is None:
+                    name = self.name_of[i]
+                    got = self.kept[i] = (self.m2[name], plus(self.m[name], z3.IntVal(0)))
+                out.append(got)
+        return out
 
 
 def split_unsat_framed(
@@ -702,8 +717,13 @@ class Counter:
     parts: list = field(default_factory=list)
     defs: list = field(default_factory=list)  # (m2[name], its new value), one per part
     moved: list = field(default_factory=list)  # per definition: may it change the variable (its condition not false)
+    # framed only: every monitor variable this Counter does not define is unchanged (``m[x] + 0``), so a
+    # contract increments only what its firing moves and a wide table's step costs what it moves
+    complete: bool = False
 
     def inc(self, name: str, by: Union[bool, z3.BoolRef] = True) -> "Counter":
+        if by is False and self.complete:
+            return self
         m, m2, memo = self.st.m, self.st.m2, self.st.memo
         # keyed by the condition object (the entry keeps it alive, so its id is not reused): the same
         # object, as a contract passes for every shape a firing cannot match, is one lookup
@@ -715,6 +735,8 @@ class Counter:
             eq = None if self.st.framed else equal(m2[name], value)
             moved = bool(by) if isinstance(by, bool) else not z3.is_false(by)
             hit = memo[key] = (eq, (m2[name], value), by, moved)
+        if self.complete and not hit[3]:
+            return self
         self.parts.append(hit[0])
         self.defs.append(hit[1])
         self.moved.append(hit[3])
@@ -732,6 +754,6 @@ class Counter:
             term = z3.BoolVal(True)
         else:
             term = conjunction(self.parts) if self.parts else z3.BoolVal(True)
-        self.st.frame = (term, list(self.defs), list(self.moved))
+        self.st.frame = (term, list(self.defs), list(self.moved), self.complete and self.st.framed)
         return term
 
