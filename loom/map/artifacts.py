@@ -10,7 +10,7 @@ from loom.map.config import encode, layout, to_bytes
 from loom.map.mapper import Mapping
 from loom.map.temporal.artifacts import temporal_sections
 from loom.map.temporal.model import slot_name
-from loom.map.rules import field_ops, fu_fields, mem_port_maps, region_words, wanted_fields
+from loom.map.rules import field_ops, fu_fields, mem_port_maps, region_offset, region_words, wanted_fields
 from loom.semantics.functions import CONT_CONDS
 
 FORMAT = "loom.map/1"
@@ -82,6 +82,20 @@ def _fabric_port_table(m: Mapping) -> tuple[list[dict[str, Any]], dict[tuple, in
             for k in range(len(widths)):
                 add((node.name, d, k), {"kind": kind, "name": node.name, "index": k, "dir": word, **extra})
     return table, ids
+
+
+def _memory_regions(m: Mapping, regions: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """``memory_regions`` as spec-mapper-output names it: per hardware memory some software memory uses, its
+    position and name, kind, ``num_region``, the occupied regions and the ``addr_offset_table`` config.bin holds."""
+    position = {n.name: k for k, n in enumerate(m.adg.nodes)}
+    out = []
+    for name in sorted(regions, key=lambda k: position[k]):
+        mem = m.adg.node(name).defn
+        out.append({"hw_node": position[name], "hw_name": name, "memory_kind": mem.kind,  # type: ignore[attr-defined]
+                    "num_region": mem.num_region, "tagged": mem.tagged,  # type: ignore[attr-defined]
+                    "regions": sorted(regions[name], key=lambda r: r["region"]),
+                    "addr_offset_table": list(m.config.regions.get(name, []))})
+    return out
 
 
 def upstream_sections(m: Mapping) -> dict[str, Any]:
@@ -287,10 +301,12 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
                 fu_configs[_host(t)] = {"pe_name": t[1], "fu": fu.name, "fields": [
                     _field_json(fu, f, i, v) for f, i, v in zip(fields, field_ops(fu), wanted_fields(n, fu))]}
         elif t[0] == "mem":
-            w = region_words(n, t[3])
-            ins, outs = mem_port_maps(n, adg.node(t[1]).defn, t[3])  # type: ignore[arg-type]
+            mem = adg.node(t[1]).defn
+            w = region_words(n, t[3], region_offset(mem, t[2]))  # type: ignore[arg-type]
+            ins, outs = mem_port_maps(n, mem, t[3])  # type: ignore[arg-type]
             regions.setdefault(t[1], []).append(
-                {"region": t[2], "dfg_node": n.id, "memref": str(n.memref), "ld": n.ld, "st": n.st,
+                {"region": t[2], "dfg_node": n.id, "sw_node": n.id, "memref": str(n.memref),
+                 "memref_arg_index": n.arg, "ld": n.ld, "st": n.st, "ld_count": n.ld, "st_count": n.st,
                  "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
                  "operand_ports": ins, "result_ports": outs})
     used_pes = len({t[1] for t in m.place.values() if t[0] == "fu"})
@@ -305,7 +321,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         "switch_routes": switch_routes,
         "pe_routes": dict(sorted(pe_routes.items())),
         "fu_configs": [fu_configs[k] for k in sorted(fu_configs)],
-        "memory_regions": {k: sorted(v, key=lambda r: r["region"]) for k, v in sorted(regions.items())},
+        "memory_regions": _memory_regions(m, regions),
         "host_inputs": host,
         **_fifo_sections(m),
         **_tag_sections(m),

@@ -71,7 +71,7 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
         for r in range(len(words) // 5):
             w = words[5 * r: 5 * r + 5]
             if w[0]:  # one node per valid region, labelled with its record, tags counted from its first
-                nodes[(m.name, r)] = ("mem", m.kind, (w[0], 0, w[2] - w[1], w[3], w[4]))
+                nodes[(m.name, r)] = ("mem", m.kind, (w[0], 0, w[2] - w[1], 0, w[4]))  # addr_offset: _check_memories
                 for tag in range(w[1], w[2]):
                     region_of.setdefault((m.name, tag), (r, w[1]))
     edges: dict[tuple[Any, Any], list[tuple]] = {}
@@ -81,6 +81,8 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
             return e[1], ("fu", e[2])
         if e[0] in ("mem_out", "mem_in"):  # the port's lane is its tag: the region whose tag range holds it
             role = mem_port_role(adg.node(e[1]).defn, "o" if is_src else "i", e[2])  # type: ignore[arg-type]
+            if role is not None and len(e) > 3:  # a tagged family port: the lane is the tag the value carries
+                role = (role[0], e[3]) + tuple(role[2:])
             if role is None or (e[1], role[1]) not in region_of:
                 return ("untagged", e[1], e[2]), ("mem", "?", e[2])
             r, first = region_of[(e[1], role[1])]

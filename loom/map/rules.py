@@ -212,16 +212,18 @@ def mem_role_port(mem: MemDef, role: tuple, start: int = 0) -> int:
 
 
 def mem_port_role(mem: MemDef, d: str, p: int) -> Optional[tuple]:
-    """The role of ``mem``'s input (``d`` = "i") or output port ``p``: the inverse of ``mem_role_port``."""
+    """The role of ``mem``'s input (``d`` = "i") or output port ``p``: the inverse of ``mem_role_port`` (on a
+    tagged memory the lane is 0: every lane shares the family's port, the tag tells them apart)."""
     rank = mem.rank
+    ld, st = (min(mem.ld, 1), min(mem.st, 1)) if mem.tagged else (mem.ld, mem.st)
     if d == "i":
         q = p - mem.first_port
-        for fam, n in (("ld_addr", mem.ld), ("st_addr", mem.st)):
+        for fam, n in (("ld_addr", ld), ("st_addr", st)):
             if 0 <= q < n * rank:
                 return (fam, q // rank, rank - 1 - q % rank)
             q -= n * rank
-        return ("st_data", q) if 0 <= q < mem.st else None
-    for fam, n in (("ld_data", mem.ld), ("ld_done", mem.ld), ("st_done", mem.st)):
+        return ("st_data", q) if 0 <= q < st else None
+    for fam, n in (("ld_data", ld), ("ld_done", ld), ("st_done", st)):
         if 0 <= p < n:
             return (fam, p)
         p -= n
@@ -235,6 +237,20 @@ def mem_port_maps(node: DNode, mem: MemDef, start: int = 0) -> tuple[list[int], 
     return [mem_role_port(mem, r, start) for r in ins], [mem_role_port(mem, r, start) for r in outs]
 
 
+def mem_port_tags(node: DNode, mem: MemDef, start: int = 0) -> tuple[list[Optional[int]], list[Optional[int]]]:
+    """The tag each software operand must arrive with at ``mem`` and each result leaves with (``mem_roles`` order):
+    on a tagged memory its lane (the region's first tag ``start`` plus the role's lane), None on an untagged one."""
+    ins, outs = mem_roles(node)
+    if not mem.tagged:
+        return [None] * len(ins), [None] * len(outs)
+    return [start + r[1] for r in ins], [start + r[1] for r in outs]
+
+
+def mem_lanes(mem: MemDef) -> int:
+    """How many lanes (tags) a memory serves: one per load or store lane of its widest family."""
+    return max(mem.ld, mem.st)
+
+
 def mem_tags(node: DNode) -> int:
     """How many tags (hardware lanes) a software memory's region spans: one per load or store lane."""
     return max(node.ld, node.st)
@@ -242,10 +258,13 @@ def mem_tags(node: DNode) -> int:
 
 def region_starts(node: DNode, mem: MemDef) -> list[int]:
     """The first tags a region of ``node`` may take on ``mem``: any, while its loads and stores stay within the
-    interface's lanes, on an interface with several regions (an external one: the host programs each base);
-    tag 0 on a one-region or on-chip interface."""
-    if mem.num_region <= 1 or mem.kind != "extmemory":
+    interface's lanes, on an interface with several regions (an external one: the host programs each base; a
+    tagged on-chip one: the mapper places each region's base); tag 0 on a one-region or untagged on-chip one."""
+    if mem.num_region <= 1 or (mem.kind != "extmemory" and not mem.tagged):
         return [0]
+    if mem.tagged:  # a family the software memory does not use constrains nothing
+        return [s for s in range(mem_lanes(mem)) if (not node.ld or s + node.ld <= mem.ld)
+                and (not node.st or s + node.st <= mem.st)]
     return [s for s in range(max(mem.ld, mem.st)) if s + node.ld <= mem.ld and s + node.st <= mem.st]
 
 
@@ -254,11 +273,28 @@ def elem_size_log2(m: MemRefType) -> int:
     return max(0, (max(w, 8) // 8 - 1).bit_length())
 
 
-def region_words(node: DNode, start: int = 0) -> list[int]:
+REGION_STRIDE = 4096  # bytes between the bases of an on-chip memory's regions (upstream's mapper uses the same)
+
+
+def region_offset(mem: MemDef, region: int) -> int:
+    """``addr_offset`` of ``region`` of ``mem``: 0 on an external memory (the host programs each base), on an
+    on-chip one ``region * REGION_STRIDE`` bytes (spec-fabric-memory-interface: the mapper computes those)."""
+    return 0 if mem.kind == "extmemory" else region * REGION_STRIDE
+
+
+def mem_bytes(node: DNode) -> Optional[int]:
+    """Bytes a static software memory occupies (None for a dynamic shape)."""
+    m: MemRefType = node.memref  # type: ignore[assignment]
+    if any(d is None for d in m.shape):
+        return None
+    return prod(m.shape) << elem_size_log2(m)  # type: ignore[arg-type]
+
+
+def region_words(node: DNode, start: int = 0, offset: int = 0) -> list[int]:
     """The five region words (valid, start_tag, end_tag, addr_offset, elem_size_log2) of the region a software
-    memory occupies from tag ``start`` (addr_offset 0: the host programs the base). The end is exclusive, as
+    memory occupies from tag ``start`` at base ``offset`` (``region_offset``). The end is exclusive, as
     upstream's mapper writes it (its multi-extmemory test expects [1, 0, 1, 0, 2] for a one-lane region)."""
-    return [1, start, start + mem_tags(node), 0, elem_size_log2(node.memref)]  # type: ignore[arg-type]
+    return [1, start, start + mem_tags(node), offset, elem_size_log2(node.memref)]  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- compound function units

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loom.ir.types import Type
-from loom.map.adg.model import ADG, port_width, value_width
+from loom.map.adg.model import ADG, MemDef, port_width, value_width
 from loom.map.dfg import DFG, DNode
-from loom.map.rules import fu_mismatch, mem_mismatch, region_starts
+from loom.map.rules import REGION_STRIDE, fu_mismatch, mem_bytes, mem_mismatch, region_starts
 
 Target = tuple  # ("fu", pe, opcode) | ("mem", name, region, first tag) | ("in", k) | ("out", k)
 
@@ -30,6 +30,18 @@ class NoFit(Exception):
 def _fits(t: Type, width: int | None) -> bool:
     w = value_width(t)
     return w is not None and width is not None and w <= width
+
+
+def _regions(node: DNode, mem: MemDef) -> int:
+    """How many of ``mem``'s regions a software memory may take: all on an external or a tagged on-chip interface
+    (a software memory larger than the on-chip region stride only the first, so no two regions' bytes overlap);
+    one on an untagged on-chip one."""
+    if mem.kind == "extmemory":
+        return mem.num_region
+    if not mem.tagged:
+        return 1
+    size = mem_bytes(node)
+    return mem.num_region if size is not None and size <= REGION_STRIDE else 1
 
 
 def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
@@ -64,7 +76,7 @@ def candidates(dfg: DFG, adg: ADG) -> dict[str, list[Target]]:
             for m in adg.memories():
                 problem = mem_mismatch(n, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
                 if problem is None:
-                    regions = m.defn.num_region if m.defn.kind == "extmemory" else 1  # type: ignore[attr-defined]
+                    regions = _regions(n, m.defn)  # type: ignore[arg-type]
                     c.extend(("mem", m.name, r, s) for r in range(regions)
                              for s in region_starts(n, m.defn))  # type: ignore[arg-type]
                 else:

@@ -127,33 +127,44 @@ class MemDef:
     in_widths: list[int]
     out_widths: list[int]
     loc: Location = UNKNOWN
+    tag_widths: Optional[tuple[list[int], list[int]]] = None  # tagged family ports (upstream's form): per input/output
 
     @property
     def rank(self) -> int:
         return self.memref.rank
 
     @property
+    def tagged(self) -> bool:
+        """One tagged port per family, shared by all lanes (the runtime tag is the lane), as upstream writes a
+        memory with ldCount or stCount above one; untagged memories have one port per lane (loom's own form)."""
+        return self.tag_widths is not None
+
+    @property
     def first_port(self) -> int:
         """Index of the first routed input (extmemory's input 0 is its memref)."""
         return 1 if self.kind == "extmemory" else 0
 
+    def _lanes(self, n: int) -> int:
+        """How many ports a family of ``n`` lanes has: one when tagged (or absent when ``n`` is 0)."""
+        return min(n, 1) if self.tagged else n
+
     def ld_addr(self, lane: int, a: int) -> int:
-        return self.first_port + lane * self.rank + a
+        return self.first_port + (0 if self.tagged else lane) * self.rank + a
 
     def st_addr(self, lane: int, a: int) -> int:
-        return self.first_port + self.ld * self.rank + lane * self.rank + a
+        return self.first_port + (self._lanes(self.ld) + (0 if self.tagged else lane)) * self.rank + a
 
     def st_data(self, lane: int) -> int:
-        return self.first_port + (self.ld + self.st) * self.rank + lane
+        return self.first_port + (self._lanes(self.ld) + self._lanes(self.st)) * self.rank + (0 if self.tagged else lane)
 
     def ld_data(self, lane: int) -> int:
-        return lane
+        return 0 if self.tagged else lane
 
     def ld_done(self, lane: int) -> int:
-        return self.ld + lane
+        return self._lanes(self.ld) + (0 if self.tagged else lane)
 
     def st_done(self, lane: int) -> int:
-        return 2 * self.ld + lane
+        return 2 * self._lanes(self.ld) + (0 if self.tagged else lane)
 
 
 @dataclass
@@ -190,6 +201,7 @@ class ADG:
     drivers: dict[Port, Port] = field(default_factory=dict)  # input port -> the output port wired to it
     loc: Location = UNKNOWN
     declared_join_fanin: Optional[int] = None  # fabric.module's loom.adg_max_join_fanin, when given
+    index_width: int = INDEX_WIDTH  # bits an index value needs on this fabric's ports (``net_width``)
 
     def node(self, name: str) -> Node:
         return self._by_name[name]
@@ -235,6 +247,12 @@ class ADG:
                 if fu.op is not None and fu.op.name == "handshake.join":
                     best = max(best, len(fu.inputs))
         return best
+
+
+def net_width(adg: ADG, t: Type) -> int:
+    """Bits a routed value of type ``t`` needs on ``adg``'s ports: its value width, an index the fabric's
+    ``index_width`` (upstream writes memory addresses as 57-bit tagged payloads, one of its index-width presets)."""
+    return adg.index_width if isinstance(t, IndexType) else (value_width(t) or 0)
 
 
 def fu_port_name(pe: str, fu: str, d: str, k: int) -> str:

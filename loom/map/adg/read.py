@@ -11,7 +11,7 @@ from loom.ir.core import BlockArgument, Module, Operation
 from loom.ir.types import FunctionType, MemRefType, Type
 from loom.map.adg.verify import DEFINITION_OPS, not_mappable_error, unmappable_op, verify_fabric
 from loom.map.temporal.read import read_tag, read_tpe
-from loom.map.adg.model import ADG, FU, MODULE_IN, MODULE_OUT, FifoDef, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
+from loom.map.adg.model import INDEX_WIDTH, ADG, FU, MODULE_IN, MODULE_OUT, FifoDef, MemDef, Node, PEDef, Port, SwitchDef, port_width, value_width
 
 NO_MODULE = "CPL_FABRIC_NO_MODULE"
 UNKNOWN_SYMBOL = "CPL_FABRIC_UNKNOWN_SYMBOL"
@@ -25,6 +25,7 @@ SW_PORTS = "CPL_FABRIC_SW_PORT_COUNT"
 MEM_PARAMS = "CPL_FABRIC_MEMORY_PARAMS"
 INSTANCE_PORTS = "CPL_FABRIC_INSTANCE_PORTS"
 MEMREF_PORT = "CPL_FABRIC_MEMREF_PORT"
+MEM_TAG = "CPL_FABRIC_MEMORY_TAG"
 DUPLICATE_NAME = "CPL_FABRIC_DUPLICATE_NAME"
 PE_EMPTY = "CPL_FABRIC_PE_EMPTY"
 UNSUPPORTED = "CPL_FABRIC_UNSUPPORTED"
@@ -203,6 +204,8 @@ def read_switch(op: Operation, ft: FunctionType) -> SwitchDef:
 
 
 def read_memory(op: Operation, ft: FunctionType, kind: str) -> MemDef:
+    from loom.map.adg.verify import tagged
+
     ld, st = _int_param(op, "ldCount", MEM_PARAMS), _int_param(op, "stCount", MEM_PARAMS)
     if ld < 0 or st < 0 or ld + st == 0:
         raise _err(f"fabric.{kind} needs ldCount + stCount >= 1", op, MEM_PARAMS)
@@ -215,19 +218,61 @@ def read_memory(op: Operation, ft: FunctionType, kind: str) -> MemDef:
     if kind == "memory" and any(d is None for d in m.shape):
         raise _err("fabric.memory needs a static memrefType shape", op, MEM_PARAMS)
     first = 1 if kind == "extmemory" else 0
-    want_in = first + (ld + st) * m.rank + st
-    want_out = 2 * ld + st
+    tags = _memory_tags(op, ft, kind, ld, st, first)
+    fam_ld, fam_st = (min(ld, 1), min(st, 1)) if tags is not None else (ld, st)
+    want_in = first + (fam_ld + fam_st) * m.rank + fam_st
+    want_out = 2 * fam_ld + fam_st
     if len(ft.inputs) != want_in or len(ft.results) != want_out:
+        form = "tagged family ports" if tags is not None else f"rank {m.rank}"
         raise _err(
-            f"fabric.{kind} with ldCount = {ld}, stCount = {st} and rank {m.rank} needs {want_in} inputs and {want_out} "
+            f"fabric.{kind} with ldCount = {ld}, stCount = {st} and {form} needs {want_in} inputs and {want_out} "
             f"outputs (found {len(ft.inputs)} and {len(ft.results)})", op, MEM_PARAMS)
     if kind == "extmemory" and not isinstance(ft.inputs[0], MemRefType):
         raise _err("fabric.extmemory input 0 must be the backing memref", op, MEMREF_PORT)
-    ins = [0] * first + _bits_list(op, ft.inputs[first:], "input")
     nreg = _int_param(op, "numRegion", MEM_PARAMS, default=1)
     if nreg < 1:
         raise _err("numRegion must be >= 1", op, MEM_PARAMS)
+    if tags is not None:
+        ins = [0] * first + [tagged(t)[0] for t in ft.inputs[first:]]  # type: ignore[index]
+        outs = [tagged(t)[0] for t in ft.results]  # type: ignore[index]
+        if any(w is None for w in (*ins, *outs)):
+            raise _err(f"fabric.{kind} @{_sym(op)} has a tagged port whose payload is not !fabric.bits<N> or a scalar", op, PORT_TYPE)
+        return MemDef(_sym(op), kind, ld, st, m, nreg, ins, outs, op.loc, tags)  # type: ignore[arg-type]
+    ins = [0] * first + _bits_list(op, ft.inputs[first:], "input")
     return MemDef(_sym(op), kind, ld, st, m, nreg, ins, _bits_list(op, ft.results, "output"), op.loc)
+
+
+def _index_width(nodes: list[Node]) -> int:
+    """The index width the fabric's memory address ports give: the narrowest tagged address payload when it is one
+    of upstream's index widths (32..64 bits, spec-fabric), else loom's 64 (untagged ports carry ``index`` whole)."""
+    widths = [m.defn.in_widths[m.defn.ld_addr(0, 0) if m.defn.ld else m.defn.st_addr(0, 0)]  # type: ignore[attr-defined]
+              for m in nodes if m.kind in ("memory", "extmemory") and m.defn.tagged]  # type: ignore[attr-defined]
+    w = min(widths, default=INDEX_WIDTH)
+    return w if 32 <= w <= INDEX_WIDTH else INDEX_WIDTH
+
+
+def _memory_tags(op: Operation, ft: FunctionType, kind: str, ld: int, st: int,
+                 first: int) -> Optional[tuple[list[int], list[int]]]:
+    """Tag widths of a memory's tagged family ports (spec-fabric-memory-interface), None when no port is tagged.
+
+    Every routed port is tagged or none is, and each tag is wide enough for the lanes: log2Ceil(max(ld, st)) bits,
+    so that every logical stream sharing a family port can carry its own lane as its tag."""
+    from loom.map.adg.verify import tagged
+
+    routed = [*ft.inputs[first:], *ft.results]
+    marks = [tagged(t) for t in routed]
+    if all(x is None for x in marks):
+        return None
+    if any(x is None for x in marks):
+        raise _err(f"fabric.{kind} @{_sym(op)} mixes tagged and untagged ports; with tags, every family port is tagged",
+                   op, MEM_TAG)
+    need = max(0, (max(ld, st) - 1).bit_length())
+    for t, (_, w) in zip(routed, marks):  # type: ignore[misc]
+        if w < need:
+            raise _err(f"fabric.{kind} @{_sym(op)} port type {t} has a {w}-bit tag; ldCount = {ld}, stCount = {st} need "
+                       f"at least {need} bits (log2Ceil(max(ldCount, stCount)))", op, MEM_TAG)
+    n_in = len(ft.inputs) - first
+    return [w for _, w in marks[:n_in]], [w for _, w in marks[n_in:]]  # type: ignore[misc]
 
 
 def read_fifo(defn: Operation, use: Operation, ft: FunctionType) -> FifoDef:
@@ -361,6 +406,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
         if isinstance(t, MemRefType) and k not in memref_readers:
             raise _err(f"module memref input {k} feeds no fabric.extmemory", fmod, MEMREF_PORT)
     adg = ADG(_sym(fmod), nodes, list(ft.inputs), out_widths, drivers, fmod.loc)
+    adg.index_width = _index_width(nodes)
     if "loom.adg_max_join_fanin" in fmod.attributes:
         k = _int_param(fmod, "loom.adg_max_join_fanin", JOIN_FANIN)
         if not 0 <= k <= max(adg.join_fu_fanin(), 1):

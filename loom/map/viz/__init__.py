@@ -91,7 +91,8 @@ def _where(node: Any) -> str:
 def viz_html(m: Mapping, doc: dict[str, Any]) -> str:
     """The page, with its data embedded as JSON."""
     pos = layout(m)
-    kinds = {n.name: "temporal_sw" if hasattr(n.defn, "slots") else n.kind for n in m.adg.nodes}  # loom/map/tsw.py
+    kinds = {n.name: "temporal_sw" if hasattr(n.defn, "slots") else "spatial_sw" if n.kind == "sw" else n.kind
+             for n in m.adg.nodes}  # loom/map/tsw.py; switches by upstream's component kinds (its pages and checks)
     hosted = {t[1]: nid for nid, t in m.place.items() if t[0] in ("fu", "mem")}
     configs = {c["pe_name"]: c for c in doc.get("fu_configs", [])}
     shared: dict[str, list[str]] = {}
@@ -151,7 +152,7 @@ _PAGE = """<!DOCTYPE html>
 body{font:13px sans-serif;margin:0;display:flex;height:100vh}
 #side{width:330px;overflow:auto;border-right:1px solid #ccc;padding:8px}
 #view{flex:1;overflow:auto}
-.sw,.temporal_sw{fill:#eef;stroke:#669}.pe{fill:#f7f7f7;stroke:#999}.pe.used{fill:#dfd;stroke:#393}
+.spatial_sw,.temporal_sw{fill:#eef;stroke:#669}.pe{fill:#f7f7f7;stroke:#999}.pe.used{fill:#dfd;stroke:#393}
 .extmemory,.memory{fill:#fde;stroke:#a47}.port{fill:#ffd;stroke:#aa6}
 .route{fill:none;stroke:#36c;stroke-width:1.5;opacity:.45}.route.hi{stroke:#e20;stroke-width:4;opacity:1}
 .off .route{display:none}
@@ -171,7 +172,7 @@ function el(tag, attrs, parent) { const e = document.createElementNS(NS, tag);
   for (const k in attrs) e.setAttribute(k, attrs[k]); (parent || svg).appendChild(e); return e; }
 const gRoutes = el("g", {}), gNodes = el("g", {});
 D.components.forEach(c => {
-  const s = c.kind === "sw" || c.kind === "temporal_sw" ? 34 : c.kind === "pe" ? 44 : 26;
+  const s = c.kind === "spatial_sw" || c.kind === "temporal_sw" ? 34 : c.kind === "pe" ? 44 : 26;
   const r = el("rect", {x: c.x - s / 2, y: c.y - s / 2, width: s, height: s, rx: 4,
     class: c.kind + (c.label ? " used" : "")}, gNodes);
   const t = el("title", {}, r); t.textContent = c.id + (c.label ? ": " + c.label : "");

@@ -31,7 +31,7 @@ def test_example_maps_on_default_mesh_and_is_proved(path) -> None:
     if path.name.startswith("matmul."):  # memref.dim becomes a host input port
         assert sorted((h["memref"], h["dim"]) for h in doc["host_inputs"]) == [("A", 0), ("A", 1), ("B", 1)]
         mems = {n["id"] for n in doc["nodes"] if n["kind"] == "mem"}
-        assert {r[0]["dfg_node"] for r in doc["memory_regions"].values()} == mems and len(mems) == 3
+        assert {e["regions"][0]["dfg_node"] for e in doc["memory_regions"]} == mems and len(mems) == 3
         assert sorted(n["target"]["memref_arg"] for n in doc["nodes"] if n["kind"] == "mem") == ["A", "B", "C"]
 
 
@@ -45,7 +45,9 @@ def test_corpus_adg_maps_its_paired_dfg(name: str) -> None:
         assert {n.name: m.place[n.id][1] for n in dfg.nodes if n.kind == "op"} == {
             "dataflow.stream": "pe_stream", "dataflow.gate": "pe_gate", "dataflow.carry": "pe_carry"}
     else:
-        assert doc["memory_regions"]["extmem0"][0]["valid"] == 1
+        regions = {e["hw_name"]: e for e in doc["memory_regions"]}
+        assert regions["extmem0"]["regions"][0]["valid"] == 1
+        assert regions["extmem0"]["addr_offset_table"][0] == 1  # the exported region table: its valid word
 
 
 def test_a_join_wider_than_the_fabric_is_reported_not_mapped() -> None:

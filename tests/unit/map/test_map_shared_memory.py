@@ -49,7 +49,12 @@ def _mapped(path, rows: int, cols: int, ifaces: int):
 
 
 def _regions(doc) -> dict[str, list[tuple]]:
-    return {k: [(r["region"], r["start_lane"], r["end_lane"]) for r in v] for k, v in doc["memory_regions"].items()}
+    return {k: [(r["region"], r["start_lane"], r["end_lane"]) for r in v] for k, v in _by_memory(doc).items()}
+
+
+def _by_memory(doc) -> dict[str, list[dict]]:
+    """map.json's memory_regions (one entry per hardware memory) as hardware memory name -> its regions."""
+    return {e["hw_name"]: e["regions"] for e in doc["memory_regions"]}
 
 
 def test_mesh_option_writes_shared_interfaces(tmp_path) -> None:
@@ -132,7 +137,7 @@ def test_store_lanes_outside_the_interface_are_refuted() -> None:
     """A storing memref's tags moved past the interface's two store lanes."""
     adg, dfg, _, doc, words = _mapped(VADD3, 6, 6, 1)
     base, valid = _two_regions(words, adg)
-    c_region = next(r["region"] for r in doc["memory_regions"]["extmem0"] if r["st"])
+    c_region = next(r["region"] for r in _by_memory(doc)["extmem0"] if r["st"])
     bad = list(words)
     bad[base + 5 * c_region + 1] = 4
     bad[base + 5 * c_region + 2] = 4
@@ -147,7 +152,7 @@ SHARED_TARGET = [p for p in EXAMPLES if p.name.startswith("triangular.")]
 def test_an_example_with_three_memrefs_on_two_interfaces(path) -> None:
     """triangular's three memrefs on the 8x8 mesh with two shared interfaces: proved, and runs right."""
     adg, dfg, m, doc, words = _mapped(path, 8, 8, 2)
-    assert sum(len(v) for k, v in doc["memory_regions"].items() if k.startswith("extmem")) == 3
+    assert sum(len(v) for k, v in _by_memory(doc).items() if k.startswith("extmem")) == 3
     assert check(dfg, adg, encode(adg, m.config), doc).ok
     inputs = json.loads(path.with_name(path.name.replace(".scf.mlir", ".inputs.json")).read_text())
     plain, decoded = run_decoded(_func(path, adg.max_join_fanin()), _func(path, adg.max_join_fanin()), adg, words, doc, inputs)
