@@ -146,7 +146,12 @@ UNSUPPORTED = [
     ("typedef struct { int n; float w; } pt;\npt f(const pt *p, int k) {\n  return p[k];\n}\n",
      "CPL_C_UNSUPPORTED", 2),  # a kernel returning a struct of mixed members, at the function
     ("void f(int *a, int *b, int n) {\n  for (int i = 0; i < n; i++) {\n    int *t = a; a = b; b = t;\n"
-     "    a[i] = b[i] + 1;\n  }\n}\n", "CPL_C_UNSUPPORTED", 2),  # two buffers swapped (upstream's bfs_*)
+     "    a[i] = b[i] + 1;\n  }\n}\n", "CPL_C_UNSUPPORTED", 2),  # two parameters swapped: the caller's arrays
+    ("#include <stdlib.h>\nvoid f(float *out, int n) {\n  float *s = malloc(n * sizeof(float));\n  float *d = out;\n"
+     "  for (int k = 0; k < 3; k++) {\n    for (int i = 0; i < n; i++) d[i] = s[i] + 1;\n"
+     "    float *t = s; s = d; d = t;\n  }\n}\n", "CPL_C_UNSUPPORTED", 5),  # a buffer swapped with a parameter
+    ("typedef struct { int n; int *a; } g_t;\nint kern(const g_t *g, int *out);\nint drive(const g_t *g, int *out) {\n"
+     "  int s = g->n;\n  return s + kern(g, out);\n}\n", "CPL_C_UNSUPPORTED", 5),  # a driver calling another file
 ]
 
 

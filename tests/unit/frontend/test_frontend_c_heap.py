@@ -24,7 +24,7 @@ from support.paths import DATA
 KERNELS = sorted((DATA / "c" / "heap").glob("*.c"))
 LENGTH = 10
 # the kernels whose scratch buffers' sizes come from the parameters: the DFG takes them from the host
-HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"], "heap_loop": ["seen"]}
+HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"], "heap_loop": ["seen"], "heap_swap": ["cur_nxt"]}
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)
@@ -199,3 +199,33 @@ def test_malformed_host_size_is_located(tmp_path):
     code, out, err = c_native.run_cli(["sim", str(dfg), "--inputs", str(tmp_path / "in.json")])
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert "[CPL_IR_ATTRIBUTE]" in err and "loom.host_size of %tmp" in err, err
+
+
+def _verify_json(path: Path, *assume: str) -> dict:
+    args = ["verify", str(path), "--json"] + [x for a in assume for x in ("--assume", a)]
+    code, out, err = c_native.run_cli(args)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+def test_verify_knows_host_buffer_lengths(tmp_path):
+    """`loom verify` assumes a host buffer is exactly as long as the kernel asks (``loom.host_size``, listed in the
+    report's assumptions): heap_prefix's accesses of %tmp are proved (they were unknown: a dynamic memref.alloc),
+    and an off-by-one store into a malloc'd buffer is refuted with a witness the interpreter replays."""
+    doc = _verify_json(DATA / "c" / "heap" / "heap_prefix.c", "n >= 0 && dim(a) >= n && dim(out) >= n")
+    status = {o["id"]: o["status"] for o in doc["obligations"]}
+    assert doc["summary"]["unknown"] == doc["summary"]["refuted"] == 0, doc["summary"]
+    for ob in ("safe.store@11:12.bounds", "safe.load@14:14.bounds", "refine.store@11:12", "refine.load@14:14"):
+        assert status[ob] == "proved", ob
+    (assumed,) = [a for a in doc["summary"]["functions"][0]["assumptions"] if "loom.host_size" in a]
+    assert assumed.startswith("dim(tmp, 0) == (extsi(n) * 4) /u 4 (loom.host_size of %tmp"), assumed
+    bad = tmp_path / "offby1.c"
+    bad.write_text("#include <stdlib.h>\nint offby1(const int *a, int n) {\n"
+                   "  int *t = (int *)malloc((size_t)n * sizeof(int));\n  int s = 0;\n"
+                   "  for (int i = 0; i <= n; i++)\n    t[i] = a[i];\n  for (int i = 0; i < n; i++)\n    s += t[i];\n"
+                   "  free(t);\n  return s;\n}\n")
+    doc = _verify_json(bad, "n >= 0 && dim(a) > n")
+    (ob,) = [o for o in doc["obligations"] if o["status"] == "refuted"]
+    assert ob["id"] == "safe.store@6:10.bounds", ob
+    assert "RT_MEMREF_OUT_OF_BOUNDS" in ob["detail"] and "of memref 't'" in ob["detail"], ob["detail"]
+    assert {o["id"]: o["status"] for o in doc["obligations"]}["safe.load@8:10.bounds"] == "proved"
