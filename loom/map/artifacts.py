@@ -72,9 +72,9 @@ def _fabric_port_table(m: Mapping) -> tuple[list[dict[str, Any]], dict[tuple, in
         table.append({"id": len(table), **entry})
 
     for k in range(len(adg.in_types)):
-        add((MODULE_IN, "o", k), {"kind": "module", "name": "module", "index": k, "dir": "in"})
+        add((MODULE_IN, "o", k), {"kind": "module_in", "name": "module", "index": k, "dir": "out"})  # as upstream:
     for k in range(len(adg.out_widths)):
-        add((MODULE_OUT, "i", k), {"kind": "module", "name": "module", "index": k, "dir": "out"})
+        add((MODULE_OUT, "i", k), {"kind": "module_out", "name": "module", "index": k, "dir": "in"})  # port sides
     for node in adg.nodes:
         kind = "temporal_sw" if hasattr(node.defn, "slots") else _PORT_KIND.get(node.kind, node.kind)  # loom/map/tsw.py
         extra = {"memory_kind": node.kind} if kind == "memory" else {}

@@ -149,8 +149,10 @@ class Placer:
         """Memories and ports first, then ops in breadth-first order from them, each at its cheapest free spot."""
         fixed = [n.id for n in self.dfg.nodes if n.kind != "op"]
         if any(t[0] == "mem" and (t[2] or t[3]) for nid in fixed for t in self.cands[nid]):
-            # shared interfaces: storing memories first, as only an interface's first tags have store lanes
-            fixed.sort(key=lambda nid: -self.dfg.by_id[nid].st if self.dfg.by_id[nid].kind == "mem" else 0)
+            # shared interfaces: the memories with the fewest places first (on loom's meshes the storing ones, as only
+            # an interface's first tags have store lanes; a load on an interface with one load lane has one tag)
+            fixed.sort(key=lambda nid: (0, len(self.cands[nid]), -self.dfg.by_id[nid].st)
+                       if self.dfg.by_id[nid].kind == "mem" else (1, 0, 0))
         order = fixed + self._bfs_ops()
         for i, nid in enumerate(order):
             free = [t for t in self.cands[nid] if self._free(nid, t)]

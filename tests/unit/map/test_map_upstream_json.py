@@ -29,6 +29,8 @@ def _name(port: dict) -> str:
     """A port-table entry as loom's route steps name it (``pe_0_0.in1``, ``pe_0_0:add.in0``, ``module.out2``)."""
     if port["kind"] == "fu":
         return f"{port['pe']}:{port['name']}.{port['dir']}{port['index']}"
+    if port["kind"] in ("module_in", "module_out"):  # a module input is the fabric's source (its port's side "out")
+        return f"module.{port['kind'][7:]}{port['index']}"
     return f"{port['name']}.{port['dir']}{port['index']}"
 
 
@@ -74,9 +76,10 @@ def test_fabric_port_ids_depend_on_the_fabric_alone() -> None:
     adg = read_adg(parse_text(corpus_file("dataflow-flowops.fabric.mlir").read_text()))
     _, _, doc, rep = map_and_check(dfg_of_file(corpus_file("dataflow-flowops.dfg.mlir")), adg)
     assert rep.ok
-    assert [p for p in doc["port_table"] if p["kind"] == "module"] == [
-        {"id": k, "kind": "module", "name": "module", "index": i, "dir": d}
-        for k, (i, d) in enumerate([(0, "in"), (1, "in"), (2, "in"), (3, "in"), (0, "out")])]
+    assert [p for p in doc["port_table"] if p["kind"] in ("module_in", "module_out")] == [
+        {"id": k, "kind": f"module_{w}", "name": "module", "index": i, "dir": d}
+        for k, (i, w, d) in enumerate([(0, "in", "out"), (1, "in", "out"), (2, "in", "out"), (3, "in", "out"),
+                                       (0, "out", "in")])]
     m, cdoc = compound()
     _, _, doc2, _ = map_and_check(read_dfg([f for f in parse_text(DFG).functions() if f.name == "handshake.func"][0]),
                                   m.adg, seed=1)
