@@ -124,8 +124,9 @@ def verify_function(
     plugins = registry.checkers(checkers, func.loc)
     ctx, facts = prepare(func, ctx, source, cache, t0)
     obs: list[Obligation] = []
-    for checker in plugins:
+    for k, checker in enumerate(plugins):
         obs += run_checker(checker, func, ctx, facts)
+        facts.release({p for later in plugins[k + 1:] for p in later.reads})  # kept while a reader is to come
     return finish(func, ctx, obs, time.perf_counter() - t0, file)
 
 

@@ -24,17 +24,22 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, Callable, Generic, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar
 
 from loom.ir.core import Operation
-from loom.verify.ids import ObligationId
 from loom.verify.lemmas.check import LemmaCache
-from loom.verify.lengths.check import LengthAnalysis, analyze, balance_targets, no_body, obligations
-from loom.verify.lengths.clock import Loop
-from loom.verify.memory.order import check_memory_order
-from loom.verify.memory.shape import OrderShape, order_shape
 from loom.verify.memory.structure import Layout, check_structure, memory_layout
 from loom.verify.obligation import Obligation, VerifyContext
+
+if TYPE_CHECKING:
+    from loom.verify.lengths.check import LengthAnalysis
+    from loom.verify.lengths.clock import Loop
+    from loom.verify.memory.shape import OrderShape
+
+# The analyses' modules are imported by the parts that run them, not here: importing the facts (every checker
+# does, through the Checker protocol) must not import them ahead of the checkers that use them -- some make solver
+# terms when imported, and the order those are made in is part of the Z3 state every forked --jobs unit inherits
+# (a satisfiable query's witness can change with it).
 
 T = TypeVar("T")
 
@@ -53,6 +58,11 @@ class _Failed:
     """A part whose computation raised: the exception, re-raised on every read."""
 
     error: Exception
+
+
+@dataclass(frozen=True)
+class _Released:
+    """A part dropped once no later reader declared it (``DfgFacts.release``): reading it is a bug."""
 
 
 class _Part(Generic[T]):
@@ -80,6 +90,8 @@ class _Part(Generic[T]):
         got = parts[self.name]
         if isinstance(got, _Failed):
             raise got.error
+        if isinstance(got, _Released):
+            raise RuntimeError(f"the fact '{self.name}' was released: no reader after it declared it")
         return got
 
 
@@ -121,6 +133,15 @@ class DfgFacts:
         other._parts.update({n: v for n, v in self._parts.items() if n in keep})
         return other
 
+    def release(self, keep: frozenset[str] | set[str]) -> None:
+        """Drop every computed part not in ``keep`` (what the readers still to come declared), so what a part
+        holds -- the clock calculus's solver terms -- lives as long as it did when its one reader computed it:
+        the terms alive when a later checker builds its queries decide Z3's term ids, hence a witness's
+        values, in a run of several checkers in one process. A released part is never computed again."""
+        for name in list(self._parts):
+            if name not in keep:
+                self._parts[name] = _Released()
+
     def require(self, *names: str) -> "DfgFacts":
         """Compute the parts ``names`` now (raising the first failure): for a reader that must not start
         without them."""
@@ -143,13 +164,17 @@ class DfgFacts:
 
     # ------------------------------------------------------------------ the clock calculus
     @part()
-    def lengths(self) -> LengthAnalysis:
+    def lengths(self) -> "LengthAnalysis":
         """The clock calculus of the function: each value's clock and length class, the loops, the checks."""
+        from loom.verify.lengths.check import analyze
+
         return analyze(self.func, self.ctx)
 
     @part()
     def length_obligations(self) -> tuple[Obligation, ...]:
         """``len.*``, ``balance.*`` and ``class.*``, decided (the lengths checker's proofs)."""
+        from loom.verify.lengths.check import no_body, obligations
+
         missing = no_body(self.func)
         return (missing,) if missing is not None else tuple(obligations(self.lengths, self.ctx))
 
@@ -167,6 +192,8 @@ class DfgFacts:
     @part()
     def balance(self) -> tuple[tuple[str, Operation], ...]:
         """(``balance.<op>`` ID, op) of every op with a balance obligation, in op order."""
+        from loom.verify.lengths.check import balance_targets
+
         return tuple(balance_targets(self.lengths))
 
     # ------------------------------------------------------------------ memory
@@ -178,6 +205,8 @@ class DfgFacts:
     @part()
     def order_obligations(self) -> tuple[Obligation, ...]:
         """``mem.<D>.order.*`` of every domain with a store (the memory checker's proofs)."""
+        from loom.verify.memory.order import check_memory_order
+
         return tuple(check_memory_order(self.func, self.ctx, self.source, self.layout))
 
     @part()
@@ -186,12 +215,12 @@ class DfgFacts:
         return tuple(o.id for o in self.structure_obligations + self.order_obligations)
 
     @part()
-    def shapes(self) -> tuple[tuple[tuple[str, str], OrderShape], ...]:
+    def shapes(self) -> tuple[tuple[tuple[str, str], "OrderShape"], ...]:
         """(access pair, order shape) of every ``mem.<D>.order.<X><<Y>`` obligation whose accesses the layout
         has, by access names."""
         return _shapes(self.layout, self.memory_ids, self.source)
 
-    def shape(self, first: str, second: str) -> Optional[OrderShape]:
+    def shape(self, first: str, second: str) -> Optional["OrderShape"]:
         """The order shape of the ordered pair of accesses ``first`` and ``second`` (None: no such pair)."""
         return dict(self.shapes).get((first, second))
 
@@ -200,13 +229,16 @@ class DfgFacts:
 MONITOR_PARTS = ("lengths", "loops", "balance", "length_ids", "layout", "memory_ids", "shapes")
 
 
-def _gate(a: LengthAnalysis, lp: Loop) -> Optional[Operation]:
+def _gate(a: "LengthAnalysis", lp: "Loop") -> Optional[Operation]:
     """The gate of loop ``lp``: the op of its ``len.after_cond`` check."""
     return next((c.op for c in a.typing.checks if c.family == "len.after_cond" and c.loop is lp), None)
 
 
 def _shapes(layout: Layout, ids: tuple[str, ...], source: Optional[Operation]) -> tuple:
     """(access pair, order shape) of every ``mem.<D>.order.<X><<Y>`` obligation whose accesses the layout has."""
+    from loom.verify.ids import ObligationId
+    from loom.verify.memory.shape import order_shape
+
     acc = {x.name: x for x in layout.accesses}
     out: dict[tuple[str, str], OrderShape] = {}
     for oid in ids:

@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 import loom.verify.facts as facts
+import loom.verify.lengths.check as lengths_check
 from loom.cli import main
 from support.paths import EXAMPLES_DIR
 
@@ -18,7 +19,7 @@ def _boom(*args, **kwargs):
 
 def test_fact_failure_stops_hdl(tmp_path, monkeypatch, capsys):
     """A crash of the fact computation is an HDL_FACTS error at the function, and no file is written."""
-    monkeypatch.setattr(facts, "balance_targets", _boom)  # one part of the facts the monitors read
+    monkeypatch.setattr(lengths_check, "balance_targets", _boom)  # one part of the facts the monitors read
     out = tmp_path / "out"
     assert main(["hdl", str(EXAMPLES_DIR / "dot.scf.mlir"), "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -33,7 +34,7 @@ def test_bad_input_from_the_analyses_keeps_its_code(tmp_path, monkeypatch, capsy
     def bad(func, *args, **kwargs):
         raise LoomError("not analysable", func.loc, code="CPL_INPUT_INVALID")
 
-    monkeypatch.setattr(facts, "analyze", bad)
+    monkeypatch.setattr(lengths_check, "analyze", bad)
     assert main(["hdl", str(EXAMPLES_DIR / "saxpy.scf.mlir"), "-o", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "[CPL_INPUT_INVALID] not analysable" in err and "HDL_FACTS" not in err

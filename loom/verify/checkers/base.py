@@ -21,6 +21,7 @@ class Checker(Protocol):
 
     name: str  # as ``verify_function(checkers=...)`` names it
     kind: str  # the obligation kind of its ``internal.<name>`` entry
+    reads: tuple[str, ...]  # the parts of the facts ``check`` and ``expected`` read (and those they compute from)
 
     def check(self, func: Operation, ctx: VerifyContext, facts: DfgFacts) -> list[Obligation]: ...
 

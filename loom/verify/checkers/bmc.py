@@ -16,6 +16,7 @@ class BmcChecker:
     """Every run up to trip count K ends with no deadlock and no residual token."""
 
     name, kind = "bmc", "bmc"
+    reads: tuple[str, ...] = ()
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         out = explore.check_bmc(func, ctx)

@@ -13,6 +13,7 @@ class LemmasChecker:
     """Every operator table's lemmas and every stream's termination precondition."""
 
     name, kind = "lemmas", "fsm"
+    reads: tuple[str, ...] = ()
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         return lemmas.check_lemmas(func, ctx, facts.cache, facts.source)

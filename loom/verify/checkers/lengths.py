@@ -14,6 +14,7 @@ class LengthsChecker:
     """Lengths for all trip counts; with an SCF source, a refuted or assumed termination is replayed on it."""
 
     name, kind = "lengths", "length"
+    reads = ("lengths", "length_obligations")
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         out = list(facts.length_obligations)

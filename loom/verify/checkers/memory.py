@@ -12,6 +12,7 @@ class MemoryChecker:
     """Program order of conflicting accesses (against the SCF source's order when there is one)."""
 
     name, kind = "memory", "memory"
+    reads = ("layout", "order_obligations")
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         return list(facts.order_obligations)

@@ -14,6 +14,7 @@ class RefineChecker:
     ``require_source``) when the DFG came without its source."""
 
     name, kind = "refine", "refinement"
+    reads = ("layout", "structured_source")
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         if facts.source is None:

@@ -12,6 +12,7 @@ class StructureChecker:
     """The memory structure obligations of the function's layout."""
 
     name, kind = "structure", "structure"
+    reads = ("layout", "structure_obligations")
 
     def check(self, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
         return list(facts.structure_obligations)

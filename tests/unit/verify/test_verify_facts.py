@@ -4,12 +4,9 @@ reads its parts, each part is computed once, only when read, and a part that fai
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import sys
 
 import pytest
 
-import loom.verify.facts as facts_mod
 import loom.verify.lengths.check as lengths_check
 from loom.cli import main
 from loom.diagnostics import LoomError
@@ -17,7 +14,7 @@ from loom.verify import VerifyContext, driver, verify_function
 from loom.verify.driver import functions_to_verify
 from loom.verify.facts import DfgFacts
 
-from support.paths import DATA, EXAMPLES_DIR
+from support.paths import EXAMPLES_DIR
 
 
 def _watch_prepare(monkeypatch) -> list[DfgFacts]:
@@ -62,30 +59,9 @@ def test_every_part_is_computed_once_and_only_when_read(monkeypatch):
     assert set(f.computed) == {"layout", "structure_obligations", "order_obligations"}, f.computed
 
 
-def _everywhere(name: str) -> list[tuple[object, str]]:
-    """Every loaded loom module that binds the function ``name`` of ``loom.verify.memory.structure``."""
-    import loom.verify.memory.structure as structure
-
-    real = getattr(structure, name)
-    return [(m, name) for k, m in sorted(sys.modules.items())
-            if k.startswith("loom.") and getattr(m, name, None) is real]
-
-
-def test_a_dfg_verified_alone_walks_its_memory_layout_once(monkeypatch):
-    """The structure, memory and safety checkers of a DFG without its source share one layout."""
-    importlib.import_module("loom.verify.checkers.safety")  # its modules bind their imports before the count
-
-    n = _count(monkeypatch, _everywhere("memory_layout"))
-    func, src = functions_to_verify(DATA / "handwritten" / "ok_nested_memory.mlir")[0]
-    assert src is None
-    r = verify_function(func, VerifyContext(), checkers=("structure", "memory", "safety"))
-    assert any(o.id.startswith("mem.") for o in r.obligations)
-    assert n["calls"] == 1
-
-
 def test_hdl_runs_the_clock_calculus_once(tmp_path, monkeypatch):
     """``loom hdl``'s monitors and helper invariants read one analysis (they ran it once each before)."""
-    n = _count(monkeypatch, [(facts_mod, "analyze"), (lengths_check, "analyze")])
+    n = _count(monkeypatch, [(lengths_check, "analyze")])
     assert main(["hdl", str(EXAMPLES_DIR / "dot.scf.mlir"), "-o", str(tmp_path / "o"), "-q"]) == 0
     assert n["calls"] == 1
 
@@ -98,7 +74,7 @@ def test_a_failing_part_fails_every_reader_with_the_same_error(monkeypatch):
         n["calls"] += 1
         raise RuntimeError("injected analysis failure")
 
-    monkeypatch.setattr(facts_mod, "analyze", broken)
+    monkeypatch.setattr(lengths_check, "analyze", broken)
     func, src = functions_to_verify(EXAMPLES_DIR / "dot.scf.mlir")[0]
     f = DfgFacts(func, src)
     with pytest.raises(RuntimeError) as first:
@@ -119,7 +95,7 @@ def test_a_failing_part_is_unknown_in_verify_never_proved(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("injected analysis failure")
 
-    monkeypatch.setattr(facts_mod, "analyze", broken)
+    monkeypatch.setattr(lengths_check, "analyze", broken)
     r = verify_function(func, VerifyContext(), source=src, checkers=("lengths",))
     assert [(o.id, o.status) for o in r.obligations] == [("internal.lengths", "unknown")]
     assert "injected analysis failure" in r.obligations[0].detail
@@ -127,7 +103,7 @@ def test_a_failing_part_is_unknown_in_verify_never_proved(monkeypatch):
     def bad(func, *args, **kwargs):
         raise LoomError("not analysable", func.loc, code="CPL_INPUT_INVALID")
 
-    monkeypatch.setattr(facts_mod, "analyze", bad)
+    monkeypatch.setattr(lengths_check, "analyze", bad)
     with pytest.raises(LoomError) as e:
         verify_function(func, VerifyContext(), source=src, checkers=("lengths",))
     assert e.value.code == "CPL_INPUT_INVALID"
@@ -143,3 +119,16 @@ def test_facts_are_read_only_and_per_context():
     g = f.under(dataclasses.replace(f.ctx, rlimit=1000))
     assert g.layout is f.layout and g.ctx.rlimit == 1000 and g.cache is f.cache
     assert g.lengths is not f.lengths
+
+
+def test_a_part_lives_until_its_last_declared_reader(monkeypatch):
+    """In one process, a part no checker still to run declares is dropped after the last one that does (its solver
+    terms live as long as when that checker computed them itself); reading it afterwards is a bug, never a
+    second computation."""
+    seen = _watch_prepare(monkeypatch)
+    func, src = functions_to_verify(EXAMPLES_DIR / "dot.scf.mlir")[0]
+    verify_function(func, VerifyContext(), source=src, checkers=("lengths", "structure", "safety"))
+    f = seen[-1]
+    with pytest.raises(RuntimeError, match="'lengths' was released"):
+        f.lengths
+    assert f.computed["lengths"] == 1
