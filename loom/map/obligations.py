@@ -4,7 +4,8 @@ The DFG is mapped exactly as ``loom map`` maps it (nothing is written); the conf
 then decoded and proved by the independent checker (``check.py``). Each of the checker's facts
 becomes one obligation so that the text, JSON, JUnit and SARIF reports carry them with everything
 else: ``map.iso`` (the decoded configuration is a port-preserving isomorphism of the DFG) and one
-``map.Cn`` per hard constraint (C5 and C9, the temporal PE rules, on a fabric with temporal PEs). A DFG that does not fit gives one refuted ``map.fit``. This module
+``map.Cn`` per hard constraint (C5 and C9, the temporal PE rules, on a fabric with temporal PEs; ``map.regions``
+on a fabric with a tagged or several-region memory interface). A DFG that does not fit gives one refuted ``map.fit``. This module
 depends on verify's result type only; the verify core never imports the mapper.
 """
 
@@ -36,6 +37,12 @@ TEMPORAL_CONSTRAINTS: dict[str, str] = {
           "order; no register-backed edge",
     "C9": "each temporal PE function unit holds the one persistent config every op on it needs",
 }
+
+
+# on a fabric whose memory interfaces are tagged or hold several regions
+REGIONS = ("each software memory has its own region and tag range on its interface (tag ranges disjoint, on-chip "
+           "bytes disjoint), and every request arrives with a tag of its own region and every response returns to "
+           "its consumer, so no two memrefs collide")
 
 
 def _ob(oid: str, rule: str, ok: bool, detail: str, seconds: float, cex: dict | None) -> Obligation:
@@ -76,6 +83,13 @@ def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
                f"({len(dfg.edges)} edges)" if report.ok else f"the decoded configuration is not @{dfg.name}: "
                f"{report.violations[0]}", seconds,
                {"fabric": adg_name, "seed": seed, "violations": report.violations[:20]})]
+    shared = [m.name for m in adg.memories() if m.defn.tagged or m.defn.num_region > 1]  # type: ignore[attr-defined]
+    if shared:  # the right tag reaches the right region: the region table checks plus the graph match
+        msgs = [v for v in report.violations if any(name in v for name in shared)]
+        if not msgs and not report.ok:
+            msgs = [f"rests on the decoded-configuration isomorphism, which is refuted: {report.violations[0]}"]
+        out.append(_ob("map.regions", "memory regions", not msgs, f"regions: {REGIONS}" if not msgs else
+                       f"regions: {msgs[0]}", 0.0, {"fabric": adg_name, "seed": seed, "violations": msgs[:20]}))
     temporal = TEMPORAL_CONSTRAINTS if any(n.kind == "tpe" for n in adg.nodes) else {}
     for code, text in {**CONSTRAINTS, **temporal}.items():
         msgs = by_code.get(code, [])
