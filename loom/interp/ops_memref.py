@@ -21,6 +21,8 @@ from loom.runtime.memory import BAD_VIEW, MemRefView
 from loom.semantics.scalar import to_signed
 
 CAST_MISMATCH = "RT_MEMREF_CAST_MISMATCH"
+ALLOC_LIMIT = "RT_ALLOC_LIMIT"
+MAX_ALLOC = 1 << 28  # elements one allocation may hold: more is no run loom can hold (C's malloc returns NULL)
 
 
 def _memref_type(op: Operation, t: Any) -> MemRefType:
@@ -83,6 +85,12 @@ def compile_alloc(op: Operation, c: FunctionCompiler) -> Exec:
     def run(frame: list) -> None:
         given = iter(_sizes_checked([frame[s] for s in dyn[:n_dyn]], op.name, loc))
         sizes = [next(given) if s is None else s for s in shape]
+        count = 1
+        for s in sizes:
+            count *= s
+        if count > MAX_ALLOC:  # a replay's witness may ask for 2^32 elements: an error, never a MemoryError
+            raise SimulationError(f"{op.name}: {count} elements ({'x'.join(map(str, sizes))}) are more than the "
+                                  f"interpreter holds (2^28)", loc, ALLOC_LIMIT)
         frame[r] = MemRefView.allocate(elem, sizes, name)
     return run
 
