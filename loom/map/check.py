@@ -84,7 +84,7 @@ def decode_mapping(dfg: DFG, adg: ADG, words: list[int], doc: dict[str, Any], re
         rep.add(code, msg)
     from loom.map.tags import route_tags
 
-    for code, msg in route_tags(adg, cfg.switches, cfg.tags, cfg.map_tags):  # tags dropped or colliding
+    for code, msg in route_tags(adg, cfg.switches, cfg.tags, cfg.map_tags, cfg.tsw):  # tags dropped or colliding
         rep.add(code, msg)
     from loom.map.tsw import violations
 

@@ -6,13 +6,19 @@ PE input muxes to the ends each value reaches. Per reached end it records the na
 the switch hops. Structural problems met on the way (a switch output selecting several inputs, a PE input mux
 broadcasting, a routing loop, a route dead-ending in a switch, fan-out outside a switch, an FU input no route
 drives) are returned as (constraint, message) findings; the checker reports them, the executor refuses to run.
+
+Each value carries its tag (None when untagged): a temporal PE slot's result its result tag, add_tag sets it,
+map_tag rewrites it by its decoded table (no entry: dropped, C3), del_tag drops it. A temporal_sw sends a value
+only where its one valid slot for the value's tag says (no slot: dropped, C3); a temporal PE input reaches only
+the slot whose tag the value carries. Several tagged values share a port when their tags differ; two sources
+bringing one tag to one port collide (C4).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, port_name
 from loom.map.config import Config
@@ -47,40 +53,54 @@ class RouteWalk:
 def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     """Follow every configured source of ``cfg`` to its consumers; ``fus`` maps each enabled PE, and each valid
     temporal PE slot (``pe@slot``, its record a ``SlotView`` naming its PE), to (FU, PE config)."""
+    from loom.map.tags import lookup
+    from loom.map.tsw import TSwitchDef
+
     walk = RouteWalk()
     note = walk.findings.append
     active_in: dict[tuple[str, int], list[int]] = {}
     for sw, pairs in cfg.switches.items():
         for o, i in pairs:
             active_in.setdefault((sw, i), []).append(o)
-    for sw, pairs in cfg.switches.items():
-        for o, n in Counter(o for o, _ in pairs).items():
-            if n > 1:
-                note(("C4", f"{sw} output {o} selects {n} inputs at once"))
+    by_tag: dict[tuple[str, int, int], list[int]] = {}  # (temporal_sw, tag, input) -> outputs its slot enables
+    for sw, slot_list in cfg.tsw.items():
+        for valid, t, tr in slot_list:
+            for o, i in sorted(tr) if valid else ():
+                by_tag.setdefault((sw, t, i), []).append(o)
+    untagged_in: set[tuple[str, int]] = set()  # (switch, input) some untagged value reaches
+    walk_in: set[tuple[str, int]] = set()  # (switch, input) some value reaches
+
+    def slot_tag(c: Any) -> Optional[int]:  # a temporal PE slot's decoded tag; None for a spatial PE
+        return cfg.temporal[c.pe].slots[c.slot].tag if getattr(c, "pe", "") else None
+
     mux_of: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (pe, pe input) -> the (PE or slot, FU input)s it feeds
     for pe, (fu, c) in fus.items():
         for k, f in enumerate(c.inputs[: len(fu.inputs)]):
             if not f.disconnect:
                 mux_of.setdefault((_phys(pe, c), f.sel), []).append((pe, k))
     for (pe, q), ks in mux_of.items():
-        if len(ks) > 1:
-            note(("C11", f"{pe} input {q} feeds FU inputs {[f'{a}/{k}' for a, k in ks]}: a PE input mux cannot broadcast"))
-    sources: list[tuple[End, Port]] = []
-    seen_out: dict[tuple[str, int], str] = {}
+        for t in sorted({slot_tag(fus[a][1]) for a, _ in ks}, key=lambda x: -1 if x is None else x):
+            same = [(a, k) for a, k in ks if slot_tag(fus[a][1]) == t]
+            if len(same) > 1:
+                note(("C11", f"{pe} input {q} feeds FU inputs {[f'{a}/{k}' for a, k in same]}: a PE input mux cannot broadcast"))
+    sources: list[tuple[End, Port, Optional[int]]] = []
+    seen_out: dict[tuple[str, int, Optional[int]], str] = {}
     for pe, (fu, c) in fus.items():
         for k, f in enumerate(c.outputs[: len(fu.outputs)]):
             if not f.disconnect and not f.discard:
                 host = _phys(pe, c)
-                if (host, f.sel) in seen_out:
-                    note(("C4", f"{host} output {f.sel} is driven by FU outputs {seen_out[(host, f.sel)]} and {pe}/{k}"))
-                seen_out[(host, f.sel)] = f"{pe}/{k}"
-                sources.append((("fu_out", pe, k), (host, "o", f.sel)))
+                tag = cfg.temporal[c.pe].slots[c.slot].results[k][0] if getattr(c, "pe", "") else None
+                if (host, f.sel, tag) in seen_out:
+                    note(("C4", f"{host} output {f.sel} is driven by FU outputs {seen_out[(host, f.sel, tag)]} and {pe}/{k}"))
+                seen_out[(host, f.sel, tag)] = f"{pe}/{k}"
+                sources.append((("fu_out", pe, k), (host, "o", f.sel), tag))
     for m in adg.memories():
         for k in range(len(m.defn.out_widths)):  # type: ignore[attr-defined]
-            sources.append((("mem_out", m.name, k), (m.name, "o", k)))
+            sources.append((("mem_out", m.name, k), (m.name, "o", k), None))
     for k in range(len(adg.in_types)):
         if adg.width((MODULE_IN, "o", k)) is not None:
-            sources.append((("mod_in", k), (MODULE_IN, "o", k)))
+            sources.append((("mod_in", k), (MODULE_IN, "o", k), None))
+    carried: dict[tuple[Port, int], set[End]] = {}  # (port, tag) -> the sources whose values bring that tag there
     kinds = {n.name: n.kind for n in adg.nodes}
     fed_inputs: Counter = Counter()
 
@@ -89,11 +109,13 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     def reach(src: End, dst: End, width: int, hops: int) -> None:
         walk.connections.append(Connection(src, dst, width, hops, slots))
 
-    for src_end, port in sources:
-        stack = [(port, adg.width(port) or 0, 0, frozenset([port]), 0)]
+    for src_end, port, tag0 in sources:
+        stack = [(port, adg.width(port) or 0, 0, frozenset([port]), 0, tag0)]
         while stack:
-            out_port, w, hops, visited, slots = stack.pop()
-            consumers = 0
+            out_port, w, hops, visited, slots, tag = stack.pop()
+            if tag is not None:
+                carried.setdefault((out_port, tag), set()).add(src_end)
+            consumers, dropped = 0, False
             for in_port in adg.readers.get(out_port, []):
                 node, _, q = in_port
                 wi = min(w, adg.width(in_port) or 0)
@@ -102,7 +124,17 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     consumers += 1
                     reach(src_end, ("mod_out", q), wi, hops)
                 elif kind == "sw":
-                    outs = active_in.get((node, q), [])
+                    if tag is None:
+                        untagged_in.add((node, q))
+                    walk_in.add((node, q))
+                    if isinstance(adg.node(node).defn, TSwitchDef):  # the valid slot matching the value's tag
+                        outs = by_tag.get((node, tag, q), []) if tag is not None else []
+                        if not outs and (hops or active_in.get((node, q))):  # routed here, or a slot expects values here
+                            dropped = True  # reported here, not again as a dead end
+                            note(("C3", f"temporal_sw {node} has no valid route-table slot sending tag {tag} from "
+                                        f"input {q} anywhere: {end_name(src_end)}'s value is dropped"))
+                    else:
+                        outs = active_in.get((node, q), [])
                     if outs:
                         consumers += 1
                     for o in outs:
@@ -112,7 +144,7 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                             walk.loops.append(nxt)
                             note(("C3", f"{port_name(nxt)} is part of a routing loop"))
                             continue
-                        stack.append((nxt, min(wi, adg.width(nxt) or 0), hops + 1, visited | {nxt}, slots))
+                        stack.append((nxt, min(wi, adg.width(nxt) or 0), hops + 1, visited | {nxt}, slots, tag))
                 elif kind == "fifo":  # passes the value on; buffered unless its bit says bypassed
                     consumers += 1
                     fifo = adg.node(node).defn
@@ -123,13 +155,28 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                         continue
                     buffered = not cfg.bypassed.get(node, False) if fifo.bypassable else True  # type: ignore[attr-defined]
                     stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt},
-                                  slots + (fifo.depth if buffered else 0)))  # type: ignore[attr-defined]
+                                  slots + (fifo.depth if buffered else 0), tag))  # type: ignore[attr-defined]
                 elif kind in ("add_tag", "del_tag", "map_tag"):  # passes the value on, (re)tagging or untagging it
                     consumers += 1
                     nxt = (node, "o", 0)
-                    stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt}, slots))
+                    d = adg.node(node).defn
+                    if kind == "add_tag":
+                        t2: Optional[int] = cfg.tags.get(node, d.tag)  # type: ignore[attr-defined]
+                    elif kind == "del_tag":
+                        t2 = None
+                    else:
+                        t2 = None if tag is None else lookup(cfg.map_tags.get(node, d.table), tag)  # type: ignore[attr-defined]
+                        if t2 is None:
+                            note(("C3", f"{node} has no valid table entry for tag {tag}: {end_name(src_end)}'s value is dropped"))
+                            continue
+                    stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt}, slots, t2))
                 elif kind in ("pe", "tpe"):
-                    ks = mux_of.get((node, q), [])
+                    ks = [(h, k) for h, k in mux_of.get((node, q), [])  # a slot takes only values of its tag
+                          if tag is None or slot_tag(fus[h][1]) in (None, tag)]
+                    if not ks and tag is not None and kind == "tpe" and hops:  # (a wire nothing selects: no route)
+                        dropped = True  # reported here, not again as a dead end
+                        note(("C3", f"{end_name(src_end)}'s value reaches {node} input {q} with tag {tag}, which no "
+                                    f"valid slot reading that input matches: it is never consumed"))
                     if ks:
                         consumers += 1
                     for host, k in ks:
@@ -139,11 +186,21 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     consumers += 1
                     reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
-            if consumers == 0 and (src_kind in ("sw", "fifo") or src_kind in ("add_tag", "del_tag", "map_tag") and hops):
+            if consumers == 0 and not dropped and (src_kind in ("sw", "fifo") or src_kind in ("add_tag", "del_tag", "map_tag") and hops):
                 # (a tag op only wired to a source, before any switch, is a wire nothing selects: no route)
                 note(("C3", f"a route of {end_name(src_end)} dead-ends at {port_name(out_port)}, which nothing consumes"))
             if consumers > 1 and src_kind != "sw":
                 note(("C11", f"{port_name(out_port)} is not a switch output but feeds {consumers} consumers"))
+    for sw, pairs in cfg.switches.items():  # a merge is sound only for tagged values (their tags tell them apart)
+        if isinstance(adg.node(sw).defn, TSwitchDef):
+            continue  # selects by tag: the tag walk above follows each tag's slot
+        for o in sorted({o for o, _ in pairs}):
+            ins = sorted(i for oo, i in pairs if oo == o)
+            if len(ins) > 1 and any((sw, i) in untagged_in or (sw, i) not in walk_in for i in ins):
+                note(("C4", f"{sw} output {o} selects {len(ins)} inputs at once"))
+    for (p, t), srcs in sorted(carried.items(), key=lambda x: (x[0][0], x[0][1])):
+        if len(srcs) > 1:
+            note(("C4", f"{port_name(p)} carries tag {t} from {', '.join(sorted(end_name(e) for e in srcs))}: a tag collision"))
     for pe, (fu, c) in fus.items():
         for k, f in enumerate(c.inputs[: len(fu.inputs)]):
             if not f.disconnect and fed_inputs[(pe, k)] == 0:

@@ -46,7 +46,7 @@ def decoded_connections(dfg: DFG, adg: ADG, words: list[int],
         raise ExecuteError(f"routing loop at {port_name(d.walk.loops[0])}")
     from loom.map.tags import route_tags
 
-    dropped = [msg for code, msg in route_tags(adg, d.cfg.switches, d.cfg.tags, d.cfg.map_tags) if code == "C3"]
+    dropped = [msg for code, msg in route_tags(adg, d.cfg.switches, d.cfg.tags, d.cfg.map_tags, d.cfg.tsw) if code == "C3"]
     if dropped:  # a map_tag with no entry for the arriving tag: that value never reaches its consumer
         raise ExecuteError(dropped[0])
     from loom.map.tsw import violations

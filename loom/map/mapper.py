@@ -134,7 +134,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
             cfg = configure(dfg, adg, where, routes.paths, regs)
             from loom.map.tsw import fill_slots
 
-            why = fill_slots(adg, cfg)  # temporal_sw route tables: one slot per tag; too many -> route around it
+            why = fill_slots(adg, cfg, routes.paths, routes.tags)  # temporal_sw route tables: one slot per tag; too many -> route around it
             for sw, _ in why:
                 router.penalize(sw)
             slot_why = [msg for _, msg in why] or slot_why
@@ -196,8 +196,10 @@ def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
     if routes.overused:
         from loom.map.adg.model import port_name
 
-        ports = ", ".join(port_name(p) for p in routes.overused[:8])
-        out.append(f"{len(routes.overused)} ports stay shared by several values after negotiation: {ports}")
+        tags = routes.overused_tags or [None] * len(routes.overused)
+        ports = ", ".join(port_name(p) + ("" if t is None else f" (tag {t})") for p, t in zip(routes.overused[:8], tags))
+        collide = " (tagged: two values with one tag on one port, a tag collision)" if any(t is not None for t in tags) else ""
+        out.append(f"{len(routes.overused)} ports stay shared by several values after negotiation{collide}: {ports}")
     return out or ["routing did not converge"]
 
 

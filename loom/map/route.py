@@ -1,10 +1,11 @@
 """Routing: negotiated congestion (PathFinder) over the ADG's port graph (networkx), per DFG value.
 
-Routable resources are ports; each carries at most one value (C4). Edges are
-wires and the switch transitions the connectivity tables allow (C3); PEs have no
-internal edges, so no route can pass through an FU (C10). A value's route is a
-tree that may branch only at a switch input (C11). A* with exact hop distances
-keeps each search short.
+Routable resources are (port, tag) pairs: an untagged port (tag None) carries at most one value, a tagged port
+one value per tag (C4), so several tagged flows share one link or temporal_sw port when their tags differ. Edges
+are wires and the switch transitions the connectivity tables allow (C3); add_tag gives its tag, map_tag rewrites
+it by its table, del_tag drops it, and a temporal PE's output carries its slot's tag (``tag_graph``). PEs have no
+internal edges, so no route can pass through an FU (C10). A value's route is a tree that may branch only at a
+switch input (C11). A* with exact hop distances keeps each search short.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, value_width
 from loom.map.dfg import DFG
 from loom.map.rules import mem_port_maps
 from loom.map.techmap import Target
+
+ANY = -1  # an end that takes a value of whatever tag reaches it
+VNode = tuple[Port, Optional[int]]  # (port, tag): the router's resource
 
 
 def port_graph(adg: ADG) -> nx.DiGraph:
@@ -49,14 +53,73 @@ def port_graph(adg: ADG) -> nx.DiGraph:
     return g
 
 
+def _source_tags(adg: ADG, port: Port) -> list[Optional[int]]:
+    """The tags a value may carry where it enters the fabric at ``port``: a temporal PE output carries its slot's
+    tag (slot ``s`` has tag ``s``), anything else none."""
+    if port[0] in adg._by_name and adg.node(port[0]).kind == "tpe":
+        d = adg.node(port[0]).defn
+        return list(range(min(d.num_instruction, 1 << d.tag_width)))  # type: ignore[attr-defined]
+    return [None]
+
+
+def _next_tag(adg: ADG, a: Port, b: Port, tag: Optional[int]) -> Optional[int] | bool:
+    """The tag on ``b`` when a value with ``tag`` on ``a`` crosses edge a -> b; False when the edge drops it."""
+    if a[0] != b[0] or a[0] not in adg._by_name:
+        return tag
+    n = adg.node(a[0])
+    if n.kind == "add_tag":
+        return n.defn.tag  # type: ignore[attr-defined]
+    if n.kind == "del_tag":
+        return None
+    if n.kind == "map_tag":
+        from loom.map.tags import lookup
+
+        t = None if tag is None else lookup(n.defn.table, tag)  # type: ignore[attr-defined]
+        return False if t is None else t
+    return tag
+
+
+def tag_graph(adg: ADG, g: nx.DiGraph) -> tuple[list[VNode], list[tuple[VNode, VNode]]]:
+    """The (port, tag) pairs a value can occupy, starting at every port nothing drives (with ``_source_tags``),
+    and the edges between them: ``g``'s edges with each tag carried across (``_next_tag``)."""
+    seen: set[VNode] = set()
+    stack: list[VNode] = []
+    for p in sorted(g.nodes):
+        if g.in_degree(p) == 0:
+            for t in _source_tags(adg, p):
+                stack.append((p, t))
+    edges: set[tuple[VNode, VNode]] = set()
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for b in g.successors(v[0]):
+            t = _next_tag(adg, v[0], b, v[1])
+            if t is False:
+                continue
+            w = (b, t)
+            edges.add((v, w))
+            if w not in seen:
+                stack.append(w)
+    return sorted(seen, key=_vkey), sorted(edges, key=lambda e: (_vkey(e[0]), _vkey(e[1])))
+
+
+def _vkey(v: VNode) -> tuple:
+    return (v[0], -1 if v[1] is None else v[1])
+
+
 @dataclass
 class Net:
-    """One DFG value: where it may start and, per consuming edge, where it may end."""
+    """One DFG value: where it may start and, per consuming edge, where it may end (and with which tag: ANY, or
+    the one tag a temporal PE slot's operand must carry)."""
 
     key: tuple[str, int]
     width: int
     sources: list[Port]
     sinks: list[tuple[int, list[Port]]]  # (edge index, candidate end ports)
+    src_tag: Optional[int] = ANY
+    sink_tags: dict[int, Optional[int]] = field(default_factory=dict)  # edge index -> required tag (absent: ANY)
 
 
 @dataclass
@@ -64,8 +127,10 @@ class Routes:
     """Per DFG edge index, the port path from the value's source port to its sink port."""
 
     paths: dict[int, list[Port]] = field(default_factory=dict)
+    tags: dict[int, list[Optional[int]]] = field(default_factory=dict)  # edge index -> the tag at each port of its path
     failed: list[int] = field(default_factory=list)  # edges with no legal route in the last iteration
     overused: list[Port] = field(default_factory=list)
+    overused_tags: list[Optional[int]] = field(default_factory=list)  # the tag two values share on each (None: untagged)
     iterations: int = 0
 
 
@@ -86,6 +151,11 @@ def end_ports(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool, wid
     return [(MODULE_IN, "o", t[1])] if is_src else [(MODULE_OUT, "i", t[1])]
 
 
+def end_tag(t: Target) -> Optional[int]:
+    """The tag a node at ``t`` gives its results and needs on its operands: a temporal PE slot's own, else ANY."""
+    return t[3] if t[0] == "fu" and len(t) == 4 else ANY
+
+
 def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset = frozenset()) -> list[Net]:
     """The nets to route under ``place`` (without the edges in ``skip``: temporal register edges)."""
     nets: list[Net] = []
@@ -98,10 +168,13 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset
         width = value_width(dfg.by_id[nid].out_types[k]) or 0
         sources = end_ports(dfg, adg, nid, k, place[nid], True, width)
         sinks = []
+        sink_tags: dict[int, Optional[int]] = {}
         for e_idx in e_idxs:
             dn, dk = dfg.edges[e_idx].dst
             sinks.append((e_idx, end_ports(dfg, adg, dn, dk, place[dn], False, width)))
-        nets.append(Net(key, width, sources, sinks))
+            if end_tag(place[dn]) != ANY:
+                sink_tags[e_idx] = end_tag(place[dn])
+        nets.append(Net(key, width, sources, sinks, end_tag(place[nid]), sink_tags))
     return nets
 
 
@@ -111,10 +184,19 @@ class Router:
     def __init__(self, adg: ADG, heuristic_weight: float = 1.0) -> None:
         g = port_graph(adg)
         self.weight = heuristic_weight  # A*'s heuristic multiplier (upstream's routing_heuristic_weight)
-        self.nodes: list[Port] = sorted(g.nodes)
-        self.index = {p: i for i, p in enumerate(self.nodes)}
-        self.succ = [[self.index[w] for w in sorted(g.successors(p))] for p in self.nodes]
-        self.pred = [[self.index[w] for w in sorted(g.predecessors(p))] for p in self.nodes]
+        vnodes, vedges = tag_graph(adg, g)
+        self.vnodes: list[VNode] = vnodes
+        self.nodes: list[Port] = [p for p, _ in vnodes]  # the physical port of each router node
+        self.tag = [t for _, t in vnodes]
+        self.index = {v: i for i, v in enumerate(vnodes)}
+        self.of_port: dict[Port, list[int]] = {}
+        for i, p in enumerate(self.nodes):
+            self.of_port.setdefault(p, []).append(i)
+        self.succ: list[list[int]] = [[] for _ in vnodes]
+        self.pred: list[list[int]] = [[] for _ in vnodes]
+        for a, b in vedges:
+            self.succ[self.index[a]].append(self.index[b])
+            self.pred[self.index[b]].append(self.index[a])
         self.width = [g.nodes[p]["width"] for p in self.nodes]
         self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
         self.penalty = [0.0] * len(self.nodes)  # history cost every later route starts from (``penalize``)
@@ -127,10 +209,14 @@ class Router:
             if p[0] == node and p[1] == "o":
                 self.penalty[v] += amount
 
+    def at(self, ports: list[Port], tag: Optional[int] = ANY) -> list[int]:
+        """The router nodes of ``ports`` carrying ``tag`` (every tag when ANY)."""
+        return [v for p in ports for v in self.of_port.get(p, ()) if tag == ANY or self.tag[v] == tag]
+
     def reachable(self, sources: list[Port], targets: list[Port], width: int) -> bool:
         """Whether some legal path at least ``width`` bits wide joins a source to a target on an empty fabric."""
-        want = {self.index[p] for p in targets if p in self.index}
-        seen = {self.index[p] for p in sources if p in self.index and self.width[self.index[p]] >= width}
+        want = set(self.at(targets))
+        seen = {v for v in self.at(sources) if self.width[v] >= width}
         q = deque(seen)
         while q:
             v = q.popleft()
@@ -165,7 +251,7 @@ class Router:
         hist = list(self.penalty)
         pres = 0.5
         trees: dict[int, list[int]] = {}
-        paths: dict[int, list[Port]] = {}
+        paths: dict[int, list[int]] = {}
         order = list(range(len(nets)))
         best: Optional[Routes] = None
         for it in range(1, max_iters + 1):
@@ -180,7 +266,10 @@ class Router:
                 paths.update(npaths)
                 failed += bad
             over = [v for v in range(n) if occ[v] > 1]
-            cur = Routes(dict(paths), sorted(failed), [self.nodes[v] for v in over], it)
+            cur = Routes({e: [self.nodes[v] for v in p] for e, p in paths.items()}, {}, sorted(failed),
+                         [self.nodes[v] for v in over], it)
+            cur.tags = {e: [self.tag[v] for v in p] for e, p in paths.items()}
+            cur.overused_tags = [self.tag[v] for v in over]
             if best is None or (len(cur.failed), len(cur.overused)) < (len(best.failed), len(best.overused)):
                 best = cur
             if not over and not failed:
@@ -196,11 +285,11 @@ class Router:
         tree: list[int] = []
         in_tree: set[int] = set()
         parent: dict[int, int] = {}
-        paths: dict[int, list[Port]] = {}
+        paths: dict[int, list[int]] = {}
         failed: list[int] = []
-        sources = [self.index[p] for p in net.sources if p in self.index]
+        sources = self.at(net.sources, net.src_tag)
         for e_idx, cands in net.sinks:
-            targets = tuple(sorted(self.index[p] for p in cands if p in self.index and self.index[p] not in in_tree))
+            targets = tuple(sorted(v for v in self.at(cands, net.sink_tags.get(e_idx, ANY)) if v not in in_tree))
             if not targets:
                 failed.append(e_idx)
                 continue
@@ -227,7 +316,7 @@ class Router:
                     in_tree.add(v)
                     tree.append(v)
                 full = prefix + seg[1:]
-            paths[e_idx] = [self.nodes[v] for v in full]
+            paths[e_idx] = full
         return tree, paths, failed
 
     def _tree_path(self, v: int, tree: list[int], parent: dict[int, int]) -> list[int]:

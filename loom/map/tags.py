@@ -84,11 +84,12 @@ def unpack_map_tag(d: MapTagDef, value: int) -> list[Entry]:
 
 
 def route_tags(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
-               tables: dict[str, list[Entry]]) -> list[tuple[str, str]]:
+               tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None) -> list[tuple[str, str]]:
     """Violations of the decoded tag configuration: each add_tag's value is followed along the configured routes
     (switch transitions, FIFOs, map_tags) to its del_tag or consumer; a map_tag without a valid entry for the
-    arriving tag drops it (C3), and two tagged values with one tag on one port collide (C4)."""
-    out, seen = _walk(adg, switches, tags, tables)
+    arriving tag drops it (C3), and two tagged values with one tag on one port collide (C4). ``tsw`` (decoded
+    temporal_sw slots) sends each tag only where its slot says; without it a temporal_sw passes the union."""
+    out, seen = _walk(adg, switches, tags, tables, tsw)
     for port, vals in sorted(seen.items()):
         by_tag: dict[int, set[str]] = {}
         for src, tag in vals:
@@ -100,10 +101,10 @@ def route_tags(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[s
 
 
 def tags_at(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
-            tables: dict[str, list[Entry]]) -> dict[Port, set[tuple[str, int]]]:
+            tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None) -> dict[Port, set[tuple[str, int]]]:
     """(add_tag, tag) pairs that reach each port (output ports and the input ports they feed) under a decoded
     configuration: what a temporal PE input or a tagged memory port receives, for checks beyond this module."""
-    _, seen = _walk(adg, switches, tags, tables)
+    _, seen = _walk(adg, switches, tags, tables, tsw)
     full = dict(seen)
     for port, vals in seen.items():
         for reader in adg.readers.get(port, []):
@@ -119,7 +120,8 @@ def static_tags(adg: ADG) -> dict[Port, set[tuple[str, int]]]:
 
 
 def _walk(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
-          tables: dict[str, list[Entry]]) -> tuple[list[tuple[str, str]], dict[Port, set[tuple[str, int]]]]:
+          tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None
+          ) -> tuple[list[tuple[str, str]], dict[Port, set[tuple[str, int]]]]:
     out: list[tuple[str, str]] = []
     seen: dict[Port, set[tuple[str, int]]] = {}
     for n in adg.nodes:
@@ -136,7 +138,10 @@ def _walk(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, i
             for reader in adg.readers.get(port, []):
                 node, _, q = reader
                 kind = adg.node(node).kind if node in adg._by_name else "module"
-                if kind == "sw":
+                if kind == "sw" and tsw is not None and node in tsw:  # the valid slot matching the tag
+                    stack += [((node, "o", o), tag) for v, t, tr in tsw[node] if v and t == tag
+                              for o, i in sorted(tr) if i == q]
+                elif kind == "sw":
                     stack += [((node, "o", o), tag) for o, i in sorted(switches.get(node, set())) if i == q]
                 elif kind == "fifo":
                     stack.append(((node, "o", 0), tag))

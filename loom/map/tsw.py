@@ -4,11 +4,10 @@ A temporal switch is a Node of kind ``"sw"`` whose definition is a ``TSwitchDef`
 decoder treat it as a switch, and ``Config.switches[name]`` holds the union of the transitions its slots enable.
 Its runtime state is ``num_route_table`` slots, each ``(valid, tag, transitions)``: a value with tag ``t`` on
 input ``i`` goes to every output ``o`` whose ``(o, i)`` the one valid slot with tag ``t`` enables (tag matching,
-not indexing). ``fill_slots`` groups the mapping's transitions by the tag the decoded configuration brings to
-each input (``loom.map.tags.tags_at``) and names the switches short of slots (the mapper makes them dearer to
-the router and tries again); ``violations`` is the checker's side: no tag in two valid slots, and for
-every tag arriving at an input, its slot enables exactly the transitions the union has at that input -- so the
-union walk every other check does is the per-tag walk the hardware does. The slice is bit-exact to
+not indexing). Several flows with distinct tags may share one input or output (the router keeps one value per
+(port, tag)). ``fill_slots`` groups the routes' transitions by the tag each route carries there and names the
+switches short of slots (the mapper makes them dearer to the router and tries again); ``violations`` is the
+checker's side: no tag in two valid slots (the route walk follows each tag through its slot). The slice is bit-exact to
 spec-fabric-config_mem: slots low to high, each ``valid | tag | route bits`` (connected positions, output-major).
 """
 
@@ -58,30 +57,32 @@ def read_temporal_sw(op: Operation, ft: FunctionType) -> TSwitchDef:
     for e in rt.elements if isinstance(rt, ArrayAttr) else []:
         d = _dict_ints(e) or {}
         table.append((d["tag"], d["input"], d["output"]))
-    return TSwitchDef(sw.name, sw.in_widths, sw.out_widths, sw.table, sw.loc, slots, tag_width, table)
+    return TSwitchDef(sw.name, sw.in_widths, sw.out_widths, sw.table, sw.loc, slots=slots, tag_width=tag_width,
+                      route_table=table)
 
 
 def is_tsw(adg: ADG, name: str) -> bool:
     return name in adg._by_name and isinstance(adg.node(name).defn, TSwitchDef)
 
 
-def fill_slots(adg: ADG, cfg: "Config") -> list[tuple[str, str]]:
-    """Set ``cfg.tsw`` from ``cfg.switches``: one slot per tag arriving at a used input; (switch, why) pairs when a
-    switch needs more slots than it has or an input's tag is unknown (empty list: done)."""
-    from loom.map.tags import tags_at
-
-    arriving = tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags)
+def fill_slots(adg: ADG, cfg: "Config", paths: dict[int, list], tags: dict[int, list]) -> list[tuple[str, str]]:
+    """Set ``cfg.tsw`` from the routes: one slot per tag crossing a temporal switch, enabling the transitions the
+    routes of that tag take (``tags[e]`` is the router's tag at each port of ``paths[e]``); (switch, why) pairs
+    when a switch needs more slots than it has or a route crosses it untagged (empty list: done)."""
+    by_sw: dict[str, dict[int, set[tuple[int, int]]]] = {}
     why: list[tuple[str, str]] = []
+    for e, path in sorted(paths.items()):
+        for k, (a, b) in enumerate(zip(path, path[1:])):
+            if a[0] == b[0] and a[1] == "i" and b[1] == "o" and is_tsw(adg, a[0]):
+                t = tags.get(e, [None] * len(path))[k]
+                if t is None:
+                    why.append((a[0], f"{port_name(a)}: no tag is known for the value crossing this temporal_sw"))
+                    continue
+                by_sw.setdefault(a[0], {}).setdefault(t, set()).add((b[2], a[2]))
     for n in adg.nodes:
         if not isinstance(n.defn, TSwitchDef):
             continue
-        by_tag: dict[int, set[tuple[int, int]]] = {}
-        for o, i in sorted(cfg.switches.get(n.name, set())):
-            tags = {t for _, t in arriving.get((n.name, "i", i), set())}
-            if not tags:
-                why.append((n.name, f"{port_name((n.name, 'i', i))}: no add_tag's tag is known to reach this temporal_sw input"))
-            for t in tags:
-                by_tag.setdefault(t, set()).add((o, i))
+        by_tag = by_sw.get(n.name, {})
         if len(by_tag) > n.defn.slots:
             why.append((n.name, f"temporal_sw {n.name} needs {len(by_tag)} route-table slots (tags {sorted(by_tag)}); "
                                 f"num_route_table = {n.defn.slots}"))
@@ -122,28 +123,13 @@ def union(slots: list[Slot]) -> set[tuple[int, int]]:
 
 
 def violations(adg: ADG, cfg: "Config") -> list[tuple[str, str]]:
-    """C4 for temporal switches under the decoded configuration: a tag in two valid slots (ambiguous match), or
-    a tag arriving at an input whose slot does not enable exactly the transitions the routes use there (a value
-    dropped, or sent where the mapping does not say)."""
-    from loom.map.tags import tags_at
-
-    arriving = tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags)
+    """C4 for temporal switches under the decoded configuration: a tag in two valid slots (an ambiguous match).
+    Where each tag goes is the route walk's (``loom.map.decode_routes.walk_routes`` follows every value's tag
+    through the slot matching it), so a slot that sends a tag elsewhere than the mapping says shows there as a
+    wrong, dropped or colliding connection."""
     out: list[tuple[str, str]] = []
     for name, slots in sorted(cfg.tsw.items()):
-        valid = [(t, tr) for v, t, tr in slots if v]
-        tags = [t for t, _ in valid]
+        tags = [t for v, t, _ in slots if v]
         for t in sorted({t for t in tags if tags.count(t) > 1}):
             out.append(("C4", f"temporal_sw {name}: tag {t} matches two valid route-table slots"))
-        table = dict(valid)
-        used = cfg.switches.get(name, set())
-        for i in sorted({i for _, i in used}):
-            want = {o for o, j in used if j == i}
-            if not arriving.get((name, "i", i)):  # e.g. a temporal PE's result: which slot matches is not known
-                out.append(("C4", f"temporal_sw {name}: no add_tag's tag is known to reach input {i}, so which "
-                                  f"route-table slot its values match cannot be shown"))
-            for src, t in sorted(arriving.get((name, "i", i), set())):
-                got = {o for o, j in table.get(t, frozenset()) if j == i}
-                if got != want:
-                    out.append(("C4", f"temporal_sw {name}: the value {src} tags {t} on input {i} goes to outputs "
-                                      f"{sorted(got)}, but routes through it use {sorted(want)}"))
     return out

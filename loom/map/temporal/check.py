@@ -126,13 +126,13 @@ def _check_slot_fields(adg: ADG, cfg: Config, pe: str, name: str, s: int, sc: An
             rep.add("C6", f"{name} input mux {k} sets the reserved discard bit")
         from loom.map.tags import tags_at  # the decoded tags, through tagged switches and map_tags too
 
-        arriving = sorted(tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags).get((pe, "i", f.sel), set()))
+        arriving = sorted(tags_at(adg, cfg.switches, cfg.tags, cfg.map_tags, cfg.tsw).get((pe, "i", f.sel), set()))
         if not arriving:
             rep.add("C5", f"{name} input {k} reads PE input {f.sel}, whose tag no add_tag sets")
-        for src_tag, tag in arriving:
-            if tag != sc.tag:
-                rep.add("C5", f"{name} matches tag {sc.tag}, but PE input {f.sel} carries tag {tag} "
-                              f"(from {src_tag}): its operand {k} would never fire it")
+        elif sc.tag not in {tag for _, tag in arriving}:  # other tags on a shared input belong to other slots
+            rep.add("C5", f"{name} matches tag {sc.tag}, but PE input {f.sel} carries tag "
+                          f"{', '.join(str(t) for t in sorted({t for _, t in arriving}))} only (from {', '.join(sorted({s for s, _ in arriving}))}): "
+                          f"its operand {k} would never fire it")
     for k, f in enumerate(sc.outputs):
         if k >= len(fu.outputs):
             if f != MuxField():

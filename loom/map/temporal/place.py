@@ -1,8 +1,10 @@
 """Where a DFG op may sit on a temporal PE: a target ``("fu", pe, opcode, slot)`` per instruction slot.
 
-Slot ``s`` reads the PE inputs whose add_tag adapter gives tag ``s`` (the slot's tag is ``s``, so every value it
-reads carries its tag) and drives its share of the PE outputs (``TemporalPEDef.slot_outputs``) that a del_tag
-adapter reads; a PE port carries one software flow, so each slot is routed like one spatial PE.
+Slot ``s`` has tag ``s``. It reads the PE inputs a value of tag ``s`` can reach (through add_tags, tagged and
+temporal switches, FIFOs and map_tags: ``possible_tags``), so one input may serve several slots, its values told
+apart by tag; it drives its share of the PE outputs (``TemporalPEDef.slot_outputs``) that a del_tag adapter reads,
+and any output that feeds the tagged network (shared by every slot, its results carrying the slot's tag). The
+router keeps one value per (port, tag), so two slots' values never collide.
 """
 
 from __future__ import annotations
@@ -10,35 +12,43 @@ from __future__ import annotations
 from loom.map.adg.model import ADG, Port
 from loom.map.dfg import DNode
 from loom.map.rules import fu_mismatch
-from loom.map.temporal.model import TagDef, TemporalPEDef
+from loom.map.temporal.model import TemporalPEDef
 
 
-def adapter_tag(adg: ADG, pe: str, q: int) -> int | None:
-    """The tag values reaching input ``q`` of temporal PE ``pe`` carry: the add_tag feeding it, or the one tag every
-    add_tag that can reach it through tagged switches, FIFOs and map_tags gives (``loom.map.tags.static_tags``);
-    None when no add_tag, or add_tags of different tags, can reach it."""
-    src = adg.drivers.get((pe, "i", q))
-    if src is not None and src[0] in adg._by_name and adg.node(src[0]).kind == "add_tag":
-        return adg.node(src[0]).defn.tag  # type: ignore[attr-defined]
-    from loom.map.tags import static_tags
+_POSSIBLE: dict[int, tuple[ADG, dict[Port, set]]] = {}
 
-    tags = {t for _, t in static_tags(adg).get((pe, "i", q), set())}
-    return tags.pop() if len(tags) == 1 else None
+
+def possible_tags(adg: ADG) -> dict[Port, set]:
+    """The tags a value can carry at each port on an empty fabric (``loom.map.route.tag_graph``), computed once
+    per ADG."""
+    hit = _POSSIBLE.get(id(adg))
+    if hit is None or hit[0] is not adg:
+        from loom.map.route import port_graph, tag_graph
+
+        out: dict[Port, set] = {}
+        for p, t in tag_graph(adg, port_graph(adg))[0]:
+            out.setdefault(p, set()).add(t)
+        hit = _POSSIBLE[id(adg)] = (adg, out)
+    return hit[1]
 
 
 def slot_inputs(adg: ADG, pe: str, slot: int) -> list[int]:
-    """The PE inputs slot ``slot`` may read: those whose add_tag gives tag ``slot``."""
+    """The PE inputs slot ``slot`` may read: those a value of tag ``slot`` can reach."""
     d: TemporalPEDef = adg.node(pe).defn  # type: ignore[assignment]
-    return [q for q in range(len(d.in_widths)) if adapter_tag(adg, pe, q) == slot]
+    tags = possible_tags(adg)
+    return [q for q in range(len(d.in_widths)) if slot in tags.get((pe, "i", q), set())]
 
 
 def slot_outputs(adg: ADG, pe: str, slot: int) -> list[int]:
-    """The PE outputs slot ``slot`` may drive: its share, each read by a del_tag."""
+    """The PE outputs slot ``slot`` may drive: its share of those a del_tag reads, and every output that feeds
+    tagged hardware (a temporal or tagged switch, a FIFO, a map_tag), where the slot's tag tells its values apart."""
     d: TemporalPEDef = adg.node(pe).defn  # type: ignore[assignment]
+    share = set(d.slot_outputs(slot))
     out = []
-    for q in d.slot_outputs(slot):
+    for q in range(len(d.out_widths)):
         readers = adg.readers.get((pe, "o", q), [])
-        if len(readers) == 1 and readers[0][0] in adg._by_name and adg.node(readers[0][0]).kind == "del_tag":
+        kinds = [adg.node(r[0]).kind if r[0] in adg._by_name else "module" for r in readers]
+        if kinds == ["del_tag"] and q in share or kinds and "del_tag" not in kinds and "module" not in kinds:
             out.append(q)
     return out
 
@@ -71,7 +81,8 @@ def slot_targets(n: DNode, adg: ADG) -> list[tuple]:
                 break
             ins = [len(slot_ports(adg, node.name, s, False, value_width(t) or 0)) for t in n.in_types]
             outs = [len(slot_ports(adg, node.name, s, True, value_width(t) or 0)) for t in n.out_types]
-            if len(slot_inputs(adg, node.name, s)) >= len(n.in_types) and all(ins) and \
+            # (operands beyond the slot's inputs may come from temporal registers: the router finds out)
+            if len(slot_inputs(adg, node.name, s)) >= len(n.in_types) - d.num_register and all(ins) and \
                     len(slot_outputs(adg, node.name, s)) >= len(n.out_types) and all(outs):
                 out.append(("fu", node.name, fu, s))
     return out
