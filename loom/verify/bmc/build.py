@@ -23,6 +23,13 @@ class NetworkBuilder:
     """The explorer's construction: one actor per op, one channel per token operand, the initial state."""
 
     def _build(self, body) -> None:
+        """The actors, the channels between them, and each actor's rules prepared for the explorer."""
+        self._make_actors(body)
+        self._wire(body)
+        self._prepare()
+
+    def _make_actors(self, body) -> None:
+        """One actor per op, with the rules that bound its loop (if any)."""
         # CIRCT loop state (a primed i1 buffer selecting two-way muxes): a mux's back-edge pick is one more
         # iteration of its loop, its entry pick a new activation (the idiom's shape is enough for a bound)
         primed = {id(m) for ps in find_primed_selects(list(body.ops)) if not ps.why for m in ps.muxes}
@@ -47,6 +54,10 @@ class NetworkBuilder:
             elif id(op) in headers:
                 a.loop_rule, a.reset_rule = "to_true", "to_false"
             self.actors.append(a)
+
+    def _wire(self, body) -> None:
+        """One channel per token operand: its consumer, its producer (or an always-ready source), its initial
+        tokens (an argument's value) and the tokens it may keep at the end."""
         producer = {id(op): self.actors[k] for k, op in enumerate(body.ops)}
         self.init_tokens: list[list[Any]] = []
         for a in self.actors:
@@ -70,6 +81,9 @@ class NetworkBuilder:
                     else:
                         src.outputs[v.index].append(cid)
                 self.init_tokens.append(tokens)
+
+    def _prepare(self) -> None:
+        """Each actor's rules compiled (one evaluator per distinct expression), and the fingerprint weights."""
         compiled: dict = {}
         for a in self.actors:
             a.forever = self.forever
@@ -85,6 +99,7 @@ class NetworkBuilder:
         self.w_count = [weight(k, 3) for k in range(len(self.actors))]
 
     def _arg_value(self, v: BlockArgument) -> Any:
+        """The token an argument starts its channel with: a symbol when control reads it, else opaque."""
         if isinstance(v.type, NoneType):
             return TOKEN
         if isinstance(v.type, MemRefType):

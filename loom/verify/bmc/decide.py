@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import z3
 
-from loom.verify.bmc.limits import MODEL_RLIMIT
+from loom.verify.bmc import limits
 from loom.verify.bmc.outcome import OutOfLimit, Pruned
 from loom.verify.bmc.state import State
 from loom.verify.solve import milliseconds, rlimit_param, rlimit_reason, unknown_reason
@@ -45,6 +45,7 @@ class Decisions:
         return hit[1]
 
     def _time_out(self) -> "OutOfLimit":
+        """The limit that ends the exploration when the wall-clock budget ran out."""
         return OutOfLimit("time", f"the time budget of {self.budget:g}s ran out")
 
     def _limit(self) -> Optional[float]:
@@ -63,6 +64,7 @@ class Decisions:
         return self.solver.statistics().get_key_value("rlimit count")
 
     def _out_of_units(self) -> "OutOfLimit":
+        """The limit that ends the exploration when the branch queries' joint rlimit ran out."""
         return OutOfLimit("rlimit", f"the branch queries ran out of their joint resource limit of "
                                      f"{self.max_units} rlimit units")
 
@@ -102,6 +104,7 @@ class Decisions:
 
     @staticmethod
     def _assume(st: State, g: z3.BoolRef, value: bool) -> None:
+        """Add the decision ``g == value`` to ``st``'s path."""
         st.path.append(g if value else z3.Not(g))
         st.decided[g.get_id()] = (g, value)
 
@@ -172,7 +175,7 @@ class Decisions:
         self._sync(st)
         # the verdict is already known: a model is a bonus, not a wait (bounded by a resource limit of its own,
         # and by 2 s when wall-clock limits are in force)
-        self.solver.set("rlimit", rlimit_param(min(self.rlimit or MODEL_RLIMIT, MODEL_RLIMIT)))
+        self.solver.set("rlimit", rlimit_param(min(self.rlimit or limits.MODEL_RLIMIT, limits.MODEL_RLIMIT)))
         if self.deadline is not None:
             self.solver.set("timeout", 2000)
         syms = list(self.args.values()) + list(self.dims.values())

@@ -35,6 +35,8 @@ class Evaluation:
 
     def _symbolic(self, a: Actor, e: Expr, leaves: tuple, heads: list, regs: dict[str, Any],
                   t: Optional[Type], guard: bool) -> Any:
+        """``e`` as a Z3 term over the (possibly symbolic) leaves: a guard as a Boolean, a value as a
+        number when constant."""
         index = a.port_index
         zh = {p: self._z3(heads[index[p]], a.encoder.port_types[p]) for p in leaves[0]}
         zr = {r: self._z3(regs[r], a.encoder.reg_types[r]) for r in leaves[1]}
@@ -62,6 +64,7 @@ class Evaluation:
         return self._symbolic(a, e, leaves, heads, regs, t, False)
 
     def _z3(self, v: Any, t: Type) -> z3.ExprRef:
+        """``v`` as a Z3 term of type ``t`` (constants made once per value and type)."""
         if isinstance(v, z3.ExprRef):
             return v
         key = (repr(v), str(t))  # repr keeps -0.0 and 0.0 (and 1 and True) apart
@@ -71,6 +74,7 @@ class Evaluation:
         return c
 
     def _guard(self, a: Actor, cr: CRule, heads: list, regs: dict[str, Any]) -> Any:
+        """Rule ``cr``'s guard on these inputs: a bool when concrete, a Z3 term (cached per leaf terms) when not."""
         if cr.guard is None:
             return True
         if concrete(heads, cr.gports, regs, cr.gleaves[1]):

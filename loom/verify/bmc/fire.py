@@ -10,7 +10,7 @@ import z3
 from loom.ir.types import NoneType
 from loom.semantics.expr import TOKEN
 from loom.semantics.machine import Complete, Fail
-from loom.verify.bmc.limits import CONCRETE_CAP, LIVELOCK_AFTER, STEP_CAP
+from loom.verify.bmc import limits
 from loom.verify.bmc.network import Actor, CRule
 from loom.verify.bmc.outcome import OutOfLimit, Pruned
 from loom.verify.bmc.state import State
@@ -38,7 +38,7 @@ class Firing:
                     raise OutOfLimit("states", f"the limit of {self.max_states} explored states (firings) ran out")
                 if n & 255 == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
                     raise self._time_out()
-                if n > LIVELOCK_AFTER and n % every == 0:
+                if n > limits.LIVELOCK_AFTER and n % every == 0:
                     self._watch(st, seen, n)
                 k = work.popleft()
                 queued[k] = False
@@ -97,7 +97,7 @@ class Firing:
                 if cr.loop:
                     st.counters[k] += 1
                     st.fp += self.w_count[k]
-                    if st.counters[k] > CONCRETE_CAP:
+                    if st.counters[k] > limits.CONCRETE_CAP:
                         raise Pruned("loop")
                 elif cr.reset:
                     st.fp -= self.w_count[k] * st.counters[k]
@@ -140,7 +140,7 @@ class Firing:
         if cr.loop:
             st.counters[k] += 1
             st.fp += self.w_count[k]
-            if st.counters[k] > CONCRETE_CAP:
+            if st.counters[k] > limits.CONCRETE_CAP:
                 raise Pruned("loop")
             if symbolic and st.counters[k] > st.maxc:
                 st.maxc = st.counters[k]
@@ -172,6 +172,7 @@ class Firing:
                 self.merge_forks += 1
 
     def _fire(self, st: State, a: Actor, cr: CRule, heads: list) -> None:
+        """Fire rule ``cr`` of ``a``: emit, update registers, pop the read inputs, push, move to the next state."""
         k = a.index
         regs = st.regs[k]
         values = []
@@ -216,10 +217,11 @@ class Firing:
         st.fp = fp
         st.steps += 1
         self.fired += 1
-        if st.steps > STEP_CAP:
+        if st.steps > limits.STEP_CAP:
             raise Pruned("firing")
 
     def _verdict(self, st: State) -> Optional[tuple[str, str]]:
+        """A finished run's violation (deadlock, or tokens left or latched after the return), None when clean."""
         left = [(self.names.get(self.chan_value[c], "?"), len(q)) for c, q in enumerate(st.chans)
                 if len(q) > self.allowance[c] and c not in self.forever]
         latched = [a for a in self.actors if st.states[a.index] in a.machine.residual_states]

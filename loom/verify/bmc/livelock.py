@@ -6,7 +6,7 @@ from typing import Any
 
 import z3
 
-from loom.verify.bmc.limits import WATCH_TOKENS
+from loom.verify.bmc import limits
 from loom.verify.bmc.outcome import Livelock, Pruned
 from loom.verify.bmc.state import State
 
@@ -31,8 +31,8 @@ class LivelockWatch:
         length is too): no loop activation bounds it, and the path is feasible, so the cycle is a real
         infinite run of the network (the explorer's worklist is fair: every enabled actor is queued). A cycle
         in which a merge chose between ready inputs is not reported (it may rest on an unfair choice).
-        States with more than ``WATCH_TOKENS`` queued tokens are neither kept nor compared (memory)."""
-        if sum(map(len, st.chans)) > WATCH_TOKENS:
+        States with more than ``limits.WATCH_TOKENS`` queued tokens are neither kept nor compared (memory)."""
+        if sum(map(len, st.chans)) > limits.WATCH_TOKENS:
             return
         key = self._exact_key(st)
         h = hash(key)

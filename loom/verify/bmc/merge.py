@@ -11,7 +11,7 @@ from typing import Any
 import z3
 
 from loom.semantics.expr import TOKEN
-from loom.verify.bmc.limits import MERGE_PATIENCE
+from loom.verify.bmc import limits
 from loom.verify.bmc.state import State
 from loom.verify.bmc.values import OPAQUE, PLAIN
 from loom.verify.solve import conjunction, disjunction
@@ -88,6 +88,7 @@ class Merging:
         return key + (tuple(c.sort().sexpr() for c in syms),), syms
 
     def _fine_key_of(self, st: State) -> tuple:
+        """``_fine_key`` of ``st``, computed once per wait."""
         if st.keys is None:
             st.keys = self._fine_key(st)
         return st.keys
@@ -100,7 +101,7 @@ class Merging:
         the union of the runs of the states merged, so nothing is lost and nothing is added.
         """
         waiting[st.ckey].remove(st)
-        if self.compared >= MERGE_PATIENCE and not self.merged:
+        if self.compared >= limits.MERGE_PATIENCE and not self.merged:
             return st  # this network's runs do not meet: stop paying for the comparisons
         if not any(o for b in waiting.values() for o in b if not o.dead):
             return st  # nobody to meet: no key computed

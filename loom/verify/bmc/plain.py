@@ -234,6 +234,7 @@ _UID = itertools.count()
 
 
 def _width(t) -> int:
+    """The bit width of a port's values (1 when not a bit-vector)."""
     try:
         return sort_of(t).size()
     except UnsupportedExpr:
@@ -241,6 +242,7 @@ def _width(t) -> int:
 
 
 def _fit(v: z3.ExprRef, sort: z3.SortRef) -> z3.ExprRef:
+    """``v`` as a value of ``sort``: Booleans as one bit, widths extended or cut."""
     if z3.is_bool(v):
         v = z3.If(v, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1))
     w = sort.size()

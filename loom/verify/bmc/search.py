@@ -20,7 +20,7 @@ from loom.verify.bmc.build import NetworkBuilder
 from loom.verify.bmc.decide import Decisions
 from loom.verify.bmc.evaluate import Evaluation
 from loom.verify.bmc.fire import Firing
-from loom.verify.bmc.limits import PENDING_CAP
+from loom.verify.bmc import limits
 from loom.verify.bmc.livelock import LivelockWatch
 from loom.verify.bmc.merge import Merging
 from loom.verify.bmc.network import Actor
@@ -91,6 +91,7 @@ class Explorer(NetworkBuilder, Evaluation, Decisions, Firing, LivelockWatch, Mer
         return self._names
 
     def fresh(self, hint: str, sort: z3.SortRef) -> z3.ExprRef:
+        """A new constant ``hint!N`` of ``sort`` (per-run data, choices, merged symbols), remembered by name."""
         self.fresh_count += 1
         name = f"{hint}!{self.fresh_count}"
         c = self._fresh_by_name[name] = z3.Const(name, sort)
@@ -131,7 +132,7 @@ class Explorer(NetworkBuilder, Evaluation, Decisions, Firing, LivelockWatch, Mer
                                  seconds=time.perf_counter() - t0, capped=capped, why=why)
             for p in pending:
                 q.push(p)
-            if len(q.heap) > PENDING_CAP:
+            if len(q.heap) > limits.PENDING_CAP:
                 capped["memory"] = capped.get("memory", 0) + len(q.heap)
                 done = min([level, first_cap] + q.levels()) - 1
                 return BmcResult("capped", min(done, k), self.paths, self.pruned,

@@ -50,6 +50,7 @@ def relevant_registers(m: Machine, outputs: set[str]) -> set[str]:
 
 
 def _expr_ports(e: Expr, deps: dict[str, set[str]]) -> set[str]:
+    """The input ports ``e`` depends on, through the registers it reads."""
     out = set(ports_read(e))
     for r in registers_read(e):
         out |= deps[r]

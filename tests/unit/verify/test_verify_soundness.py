@@ -16,6 +16,7 @@ from loom.mlir import parse_file
 from loom.sim import simulate
 from loom.verify import VerifyContext, verify_file, verify_function
 from loom.verify.bmc import explore as bmc
+from loom.verify.bmc import limits as bmc_limits
 from loom.verify.lemmas.check import LemmaCache
 from loom.verify.obligation import METHODS, NATURES
 from loom.verify.report import human_of, json_of, junit_of, sarif_of
@@ -61,8 +62,8 @@ def test_a_run_cut_by_the_per_loop_cap_is_unknown_and_names_the_cap():
 
 
 def test_a_run_cut_by_the_firing_cap_is_unknown_and_names_the_cap(monkeypatch):
-    monkeypatch.setattr(bmc, "STEP_CAP", 2_000)
-    monkeypatch.setattr(bmc, "CONCRETE_CAP", 100_000)  # the loop header is bounded: let the firing cap cut first
+    monkeypatch.setattr(bmc_limits, "STEP_CAP", 2_000)
+    monkeypatch.setattr(bmc_limits, "CONCRETE_CAP", 100_000)  # the loop header is bounded: let the firing cap cut first
     obs = bmc.check_bmc(dfg("ok_cmerge_count_up.mlir"), VerifyContext(bmc_k=2, timeout=20))
     for o in obs:
         assert o.status == "unknown" and "firing cap" in o.detail, o.detail
@@ -70,7 +71,7 @@ def test_a_run_cut_by_the_firing_cap_is_unknown_and_names_the_cap(monkeypatch):
 
 def test_the_memory_cap_is_unknown_too(monkeypatch):
     """Runs waiting beyond the queue cap are not explored: never proved."""
-    monkeypatch.setattr(bmc, "PENDING_CAP", 0)
+    monkeypatch.setattr(bmc_limits, "PENDING_CAP", 0)
     obs = bmc.check_bmc(dfg("ok_cmerge_if.mlir"), VerifyContext(bmc_k=2, timeout=20))
     assert all(o.status == "unknown" and "memory cap" in o.detail for o in obs), [o.detail for o in obs]
 
