@@ -49,14 +49,16 @@ class Emitted:
 def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
          rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True,
          bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH,
-         source: Optional[Operation] = None, buffers: str = bufs.DEFAULT_POLICY) -> Emitted:
+         source: Optional[Operation] = None, buffers: str = bufs.DEFAULT_POLICY,
+         free_depth: Optional[int] = None) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
     co-simulation never compiles them); the whole-run deadlock/residual monitor (``loom.hdl.formal.liveness``, under
     ``LOOM_LIVENESS``) is always there, checked by ``<stem>_live.sby``. ``source``: the SCF func.func ``func``
     was lowered from (the order monitors then require its program order, as ``loom verify`` does). ``buffers``:
-    the policy placing the channel FIFOs (loom.hdl.buffers)."""
+    the policy placing the channel FIFOs (loom.hdl.buffers). ``free_depth``: the depth of task ``dfg`` (any memory
+    timing) when it is less than ``dfg_depth`` (``loom.hdl.formal.sby.project``)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
@@ -66,7 +68,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     inv = invariants.build_invariants(d)
     invariants.insert(d, inv)
     ref = rtl_bound is not None and d.monitors is not None  # a bound makes whole runs finite: task dfg_ref
-    if ref:
+    if d.monitors is not None:  # co-simulation's memory: task dfg_mem, and dfg_ref with a bound
         refenv.insert(d)
     files: dict[str, str] = {
         "loom_props.svh": (LIB / "loom_props.svh").read_text(),
@@ -81,7 +83,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth,
-                                    ref=ref)
+                                    ref=ref, free_depth=free_depth)
     files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
     if inv.props:
         files[f"{stem}_prove.sby"] = invariants.project(d, inv, ["loom_props.svh"] + sv)

@@ -16,14 +16,16 @@ DOT = ROOT / "examples" / "dot.scf.mlir"
 
 
 def test_the_task_exists_only_with_an_argument_bound():
-    """Without --rtl-bound a run has no length (the arguments are free), so there is no dfg_ref; with one, the
-    top gets one responder per memory port and the .sby checks completion at its last step."""
+    """Without --rtl-bound a run has no length (the arguments are free), so there is no dfg_ref (the top still has
+    the responders, for task dfg_mem, without the completion check); with one, the .sby checks completion at its
+    last step."""
     func, _ = dfg_func(DOT)
     free = emit(func, "dot")
-    assert "dfg_ref" not in free.files["dot.sby"] and DEFINE not in free.files["dot.sv"]
+    assert "dfg_ref" not in free.files["dot.sby"] and f"dfg_mem: verilog_defines -D{DEFINE} " in free.files["dot.sby"]
+    assert DONE_BY not in free.files["dot.sby"]
     e = emit(func, "dot", rtl_bound=2, dfg_depth=30)
     sby, top = e.files["dot.sby"], e.files["dot.sv"]
-    assert "\ndfg monitors\ndfg_ref monitors\n" in sby
+    assert "\ndfg monitors\ndfg_mem monitors\ndfg_ref monitors\n" in sby
     assert f"dfg_ref: verilog_defines -D{DEFINE} -D{DONE_BY}=27 -DLOOM_STICKY\n" in sby and "dfg_ref: skip 29" in sby
     assert "monitors: chformal -assert -remove t:$check t:$assert %u n:ob_* n:ref_* %u %d" in sby
     ports = {m for m in re.findall(r"ref_a_(\w+)_resp_valid,", top)}
@@ -46,7 +48,7 @@ def _task_script(sby: str, task: str, tags: set[str]) -> list[str]:
 
 
 def test_the_bounded_tasks_assert_the_monitors_and_nothing_else(tmp_path):
-    """Tasks dfg and dfg_ref keep only the monitors (ob_*) and the environment checks (ref_*) asserted: the
+    """Tasks dfg, dfg_mem and dfg_ref keep only the monitors (ob_*) and the environment checks (ref_*) asserted: the
     components' own assertions are proved unbounded by task components, and carrying them made matmul's 0-2 whole
     runs 8x slower. Yosys reads an immediate assertion as a $check cell, which the removal must select."""
     import subprocess
@@ -57,7 +59,8 @@ def test_the_bounded_tasks_assert_the_monitors_and_nothing_else(tmp_path):
     func, _ = dfg_func(DOT)
     e = emit(func, "dot", rtl_bound=1, dfg_depth=20)
     write_all(tmp_path, e.files)
-    for task, tags in (("dfg", {"dfg", "monitors"}), ("dfg_ref", {"dfg_ref", "monitors"})):
+    for task, tags in (("dfg", {"dfg", "monitors"}), ("dfg_mem", {"dfg_mem", "monitors"}),
+                       ("dfg_ref", {"dfg_ref", "monitors"})):
         cmds = _task_script(e.files["dot.sby"], task, tags)
         assert any(c.startswith("chformal -assert -remove") for c in cmds)
         # what is left asserted: every $check that is not an assumption (SymbiYosys's prep keeps those)

@@ -20,7 +20,7 @@ from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.sby import (DFG_DEPTH, SbyVerdict, limit_out, prove_components,
+from loom.hdl.formal.sby import (DFG_DEPTH, FREE_DEPTH, STALLS, SbyVerdict, limit_out, prove_components,
                                   run_task as sby_run_task, sby_available, sby_command, task_name, timed_out,
                                   tool_error)
 from loom.ir.core import Operation
@@ -63,7 +63,9 @@ class RtlReport:
     uncovered: list[str] = field(default_factory=list)
     workdir: Optional[str] = None
     note: str = ""
-    dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded
+    dfg: Optional[SbyVerdict] = None  # task dfg: the DFG-level monitors, bounded, any memory timing
+    mem: Optional[SbyVerdict] = None  # task dfg_mem (the default): the same under co-simulation's memory
+    free_depth: Optional[int] = None  # task dfg's depth when task dfg_mem ran beside it (else dfg_depth)
     prove: Optional[invariants.ProofResult] = None  # task dfg_prove (<stem>_prove.sby): monitors by k-induction
     dfg_depth: Optional[int] = None
     whole: Optional[SbyVerdict] = None  # task dfg_ref (with a bound): whole runs under co-simulation's memory
@@ -90,7 +92,13 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     ``buffers``: the policy placing the channel FIFOs (loom.hdl.buffers); the depth is measured on that RTL.
     ``timeout``: wall-clock seconds per SymbiYosys task, only when the user asks (``--rtl-timeout``); by default the
     tasks' deterministic limits decide (depth, z3's rlimit: ``sby.RLIMIT``). ``jobs``: tasks run at once (the
-    monitors' chain beside the component proofs; the report's order does not depend on it)."""
+    monitors' chain beside the component proofs; the report's order does not depend on it).
+
+    The monitors' bounded check: with ``dfg_depth`` (the user's ``--rtl-depth``) task ``dfg`` over that many cycles,
+    any memory timing, as asked. By default two tasks, whose cost stays in seconds where ``dfg`` over the whole-run
+    depth takes many minutes (specs/hdl.md, "Limits and time"): ``dfg_mem``, co-simulation's memory with at most
+    ``sby.STALLS`` stalls, over the whole-run depth plus those stalls (whole runs at trip counts up to the bound),
+    and ``dfg``, any memory timing, over at most ``sby.FREE_DEPTH`` cycles."""
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
     rep = RtlReport(name, bound=bound)
     if sby_available() is None:
@@ -98,8 +106,10 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         return rep
     rep.tool = sby_command()[1]  # type: ignore[index]
     depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
+    split = dfg_depth is None and monitors  # the default: dfg_mem over the whole run, dfg over a prefix
+    free = min(depth, FREE_DEPTH) if split else None
     e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
-             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers)
+             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers, free_depth=free)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -126,10 +136,14 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
                                          timeout=timeout)
         if monitors and mons:
             proved = set(rep.prove.proved) if rep.prove is not None else set()
-            if any(m.label not in proved for m in mons):  # the bounded task dfg decides the others
-                rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", depth=depth), depth
+            if any(m.label not in proved for m in mons):  # the bounded tasks decide the others
+                if split:
+                    rep.mem = run_task(wd, sby, "dfg_mem", depth=depth + STALLS)
+                    rep.free_depth = free
+                rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", depth=free or depth), depth
             # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
-            if bound is not None and dfg_depth is None and (rep.dfg is None or rep.dfg.status == "pass"):
+            if bound is not None and dfg_depth is None and all(x is None or x.status == "pass"
+                                                               for x in (rep.dfg, rep.mem)):
                 rep.whole = run_task(wd, sby, "dfg_ref", depth=depth)  # loom.hdl.formal.refenv: whole runs
                 rep.dfg_depth = depth
 
@@ -160,7 +174,11 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         proved = set(rep.prove.proved) if rep.prove is not None else set()
         rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
         rest = [m for m in mons if m.label not in proved]
-        if rest and rep.dfg is not None:
+        if rest and rep.mem is not None and rep.dfg is not None:
+            rep.verdicts += merge_verdicts(
+                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, MEM_SCOPE.format(s=STALLS)),
+                monitor_verdicts(rep.dfg, rest, z3_status, rep.free_depth or depth, FREE_SCOPE))
+        elif rest and rep.dfg is not None:
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
     if live_depth is not None:
         rep.depth = live_depth
@@ -224,17 +242,23 @@ def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: 
             for m in sorted(mons, key=lambda m: m.obligation) if m.label in p.proved]
 
 
-def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int) -> list[RtlVerdict]:
+MEM_SCOPE = "co-simulation's memory, at most {s} stall(s)"  # task dfg_mem's environment
+FREE_SCOPE = "any memory timing"  # task dfg's
+
+
+def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth: int,
+                     scope: str = "") -> list[RtlVerdict]:
     """``rtl.<ID>`` of every DFG-level monitor from one bounded run: ``bounded`` when it held for ``depth``
     cycles from reset, ``refuted`` when SymbiYosys named its label, else ``unknown`` (the run stopped at
-    another property's counterexample, or did not finish)."""
+    another property's counterexample, or did not finish). ``scope``: the run's environment, for the detail."""
     failed = {f.rsplit(".", 1)[-1] for f in v.failed}
+    env = f", {scope}" if scope else ""
     out = []
     for m in sorted(mons, key=lambda m: m.obligation):
         if v.status == "pass":
-            status, detail = "bounded", f"held for {depth} cycles from reset (bounded, not a proof for all N)"
+            status, detail = "bounded", f"held for {depth} cycles from reset{env} (bounded, not a proof for all N)"
         elif m.label in failed:
-            status, detail = "refuted", f"{m.label} fails within {depth} cycles"
+            status, detail = "refuted", f"{m.label} fails within {depth} cycles{env}"
         elif tool_error(v):
             status, detail = TOOL, tool_detail(v)
         else:
@@ -243,6 +267,23 @@ def monitor_verdicts(v: SbyVerdict, mons: list, z3_status: dict[str, str], depth
                       else f"SymbiYosys gave no verdict ({no_verdict(v)})")
         out.append(RtlVerdict(m.obligation, status, z3_status.get(m.obligation), [m.instance or "top"],
                               v.trace if status == "refuted" else None, detail))
+    return out
+
+
+_RANK = {"refuted": 0, TOOL: 1, "unknown": 2, "bounded": 3}  # which of two runs' verdicts a monitor keeps
+
+
+def merge_verdicts(first: list[RtlVerdict], second: list[RtlVerdict]) -> list[RtlVerdict]:
+    """One verdict per monitor from two bounded runs of the same monitors (tasks dfg_mem and dfg, same order):
+    refuted when either run names it (its trace), else a tool error or unknown when either gave no verdict, else
+    ``bounded`` with both runs' scopes: a pass of each is a claim about its own environment and depth."""
+    out = []
+    for a, b in zip(first, second):
+        keep = a if _RANK.get(a.status, 2) <= _RANK.get(b.status, 2) else b
+        if a.status == b.status == "bounded":
+            keep = RtlVerdict(a.id, "bounded", a.z3, a.modules, None,
+                              a.detail.split(" (bounded", 1)[0] + "; " + b.detail)
+        out.append(keep)
     return out
 
 
@@ -329,8 +370,15 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
                      f"{len(pr.proved)} proved for every run in {pr.seconds:.0f}s ({len(pr.runs)} run(s), "
                      f"last {pr.runs[-1].log if pr.runs and timed_out(pr.runs[-1]) else pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
                                              if len(pr.proved) < len(mons) else "") + ")")
+    if rep.mem is not None:
+        runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else "3")
+        lines.append(f"  (DFG-level monitors: task dfg_mem, bounded model check of {(rep.dfg_depth or 0) + STALLS} "
+                     f"cycles from reset under {MEM_SCOPE.format(s=STALLS)} ({runs}), "
+                     f"{'no violation' if rep.mem.status == 'pass' else STATUS[rep.mem.status]} in {rep.mem.seconds:.0f}s)")
     if rep.dfg is not None:
-        lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.dfg_depth} cycles from reset, "
+        scope = f" under {FREE_SCOPE}" if rep.mem is not None else ""
+        lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.free_depth or rep.dfg_depth} "
+                     f"cycles from reset{scope}, "
                      f"{'no violation' if rep.dfg.status == 'pass' else STATUS[rep.dfg.status]} in {rep.dfg.seconds:.0f}s; "
                      "bounded = no violation within the depth, not a proof for all trip counts)")
     if rep.whole is not None:
@@ -339,8 +387,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  STALL    rtl.capacity: a stall with a full channel FIFO (the token network may not be stuck: "
                      f"raise --fifo-depth)  trace: {rep.capacity}")
     lines.append(summary_line(rep))
-    tools = [f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("whole_runs", rep.whole))
-             if x is not None and tool_error(x)]
+    tools = [f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("dfg_mem", rep.mem),
+                                     ("whole_runs", rep.whole)) if x is not None and tool_error(x)]
     if tools:
         lines.append(f"  ERROR (tool): {', '.join(tools)}: the formal tools failed on every attempt, no verdict "
                      f"(not counted as agree or disagree)")
@@ -432,6 +480,8 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "top": STATUS[rep.top.status] if rep.top is not None else None,
         "bound": rep.bound,
         "dfg": STATUS[rep.dfg.status] if rep.dfg is not None else None,
+        "dfg_mem": STATUS[rep.mem.status] if rep.mem is not None else None,
+        "free_depth": rep.free_depth,
         "dfg_prove": ({"status": STATUS.get(rep.prove.status, "unknown"), "proved": len(rep.prove.proved),
                        "seconds": round(rep.prove.seconds, 1)} if rep.prove is not None else None),
         "dfg_depth": rep.dfg_depth,
@@ -442,17 +492,18 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
         "note": rep.note or None,
         "counts": counts(rep),
         "traces": {n: x.trace for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg),
-                                            ("whole_runs", rep.whole)) if x is not None and x.trace},
+                                            ("dfg_mem", rep.mem), ("whole_runs", rep.whole))
+                   if x is not None and x.trace},
         "tool": rep.tool or None,
         "tool_errors": sorted([f"rtl.{v.id}" for v in rep.verdicts if v.status == TOOL] + [
-            f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("whole_runs", rep.whole))
-            if x is not None and tool_error(x)]),
+            f"rtl.{n}" for n, x in (("fifo", rep.fifo), ("top", rep.top), ("dfg", rep.dfg), ("dfg_mem", rep.mem),
+                                    ("whole_runs", rep.whole)) if x is not None and tool_error(x)]),
     }
 
 
 def has_tool_error(rep: RtlReport) -> bool:
     return any(v.status == TOOL for v in rep.verdicts) or any(
-        x is not None and tool_error(x) for x in (rep.fifo, rep.top, rep.dfg, rep.whole))
+        x is not None and tool_error(x) for x in (rep.fifo, rep.top, rep.dfg, rep.mem, rep.whole))
 
 
 def exit_code(reps: list[RtlReport]) -> int:

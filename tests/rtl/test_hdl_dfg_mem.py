@@ -1,0 +1,91 @@
+"""issue 26: verify --rtl's default bounded check of the DFG-level monitors is two tasks -- dfg_mem (co-simulation's
+memory with at most sby.STALLS stalls, over the whole-run depth plus the stalls) and dfg (any memory timing, at
+most sby.FREE_DEPTH cycles) -- because task dfg over the whole-run depth took many minutes (specs/hdl.md, "Limits
+and time"). A depth the user gives keeps the single free task."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from support.hdl import ROOT, dfg_func, hand, need, sby_says
+
+from loom.hdl.emit import emit, write_all
+from loom.hdl.formal import verify
+from loom.hdl.formal.refenv import DONE_BY, STALLS as STALLS_DEFINE
+from loom.hdl.formal.sby import FREE_DEPTH, STALLS, SbyVerdict, run_task
+from loom.hdl.formal.verify import RtlVerdict, merge_verdicts
+
+DOT = ROOT / "examples" / "dot.scf.mlir"
+
+
+def test_the_project_has_both_tasks_at_their_depths():
+    func, _ = dfg_func(DOT)
+    sby = emit(func, "dot", dfg_depth=17, free_depth=12).files["dot.sby"]
+    assert "\ndfg: depth 12\n" in sby and f"\ndfg_mem: depth {17 + STALLS}\n" in sby
+    assert f"dfg_mem: verilog_defines -DLOOM_REF_ENV -D{STALLS_DEFINE}={STALLS}\n" in sby and DONE_BY not in sby
+    top = emit(func, "dot", dfg_depth=17).files["dot.sv"]
+    # the stall budget counts refused requests and held-back due responses of every memory port
+    assert f"`LOOM_ASSUME_ALWAYS(ref_a_stalls, ref_stalls + ref_stall_now <= 8'd`{STALLS_DEFINE})" in top
+    assert set(re.findall(r"4'\((\w+)_req_valid && !\w+_req_ready\)", top)) == {"u_x_data_rd0", "u_y_data_rd0"}
+    assert "\ndfg: depth 17\n" in emit(func, "dot", dfg_depth=17).files["dot.sby"]  # loom hdl: as before
+
+
+def test_merge_keeps_a_refutation_and_both_scopes():
+    def v(status, detail="", trace=None):
+        return RtlVerdict("balance.%x", status, "proved", ["top"], trace, detail)
+
+    (got,) = merge_verdicts([v("bounded", "held for 18 cycles from reset, mem (bounded, not a proof)")],
+                            [v("bounded", "held for 12 cycles from reset, free (bounded, not a proof)")])
+    assert got.status == "bounded" and got.detail.startswith("held for 18 cycles from reset, mem; held for 12")
+    (got,) = merge_verdicts([v("bounded")], [v("refuted", "fails", "t.vcd")])
+    assert (got.status, got.trace) == ("refuted", "t.vcd")
+    (got,) = merge_verdicts([v("unknown")], [v("bounded")])
+    assert got.status == "unknown"
+    (got,) = merge_verdicts([v("refuted", "", "m.vcd")], [v("unknown")])
+    assert (got.status, got.trace) == ("refuted", "m.vcd")
+
+
+def _tasks(monkeypatch, **kw):
+    """The (task, depth) pairs check_function runs on dot, every SymbiYosys task answered PASS."""
+    ran = []
+
+    def fake(wd, sby, task, timeout=None, progress=None, depth=None):
+        ran.append((task, depth))
+        return SbyVerdict(task, "pass", 0.0, [], None, "")
+
+    monkeypatch.setattr(verify, "sby_run_task", fake)
+    monkeypatch.setattr(verify, "run_depth", lambda func, bound, buffers=None: 17)
+    func, _ = dfg_func(DOT)
+    rep = verify.check_function(func, "dot", {}, **kw)
+    return rep, [(t, d) for t, d in ran if t.startswith("dfg")]
+
+
+def test_the_default_runs_dfg_mem_over_the_whole_run_and_dfg_over_a_prefix(monkeypatch):
+    rep, ran = _tasks(monkeypatch)
+    assert ran == [("dfg_mem", 17 + STALLS), ("dfg", min(17, FREE_DEPTH))]
+    mons = [v for v in rep.verdicts if v.id.split(".")[0] in ("len", "balance")]
+    assert mons and all(v.status == "bounded" and "co-simulation's memory" in v.detail
+                        and "any memory timing" in v.detail for v in mons)
+    text = verify.human(rep)
+    assert "task dfg_mem, bounded model check of 18 cycles" in text and "task dfg, bounded model check of 12" in text
+    assert verify.to_json(rep)["dfg_mem"] == "proved" and verify.to_json(rep)["free_depth"] == 12
+
+
+def test_a_depth_the_user_gives_is_the_free_task_alone(monkeypatch):
+    _, ran = _tasks(monkeypatch, dfg_depth=9)
+    assert ran == [("dfg", 9)]
+
+
+def test_dfg_mem_finds_the_war_race_with_z3s_id(tmp_path):
+    """bad_missing_edge_war (the store may overtake the load): task dfg_mem at the whole-run depth fails with the
+    label of Z3's refutation, and writes the counterexample's VCD."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    func = hand("bad_missing_edge_war")
+    e = emit(func, "war", dfg_depth=16, free_depth=12)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "war.sby", "dfg_mem", timeout=900)
+    label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
+    assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], sby_says(v)
+    assert v.trace and Path(v.trace).stat().st_size > 0
