@@ -266,10 +266,10 @@ class Router:
                 paths.update(npaths)
                 failed += bad
             over = [v for v in range(n) if occ[v] > 1]
-            cur = Routes({e: [self.nodes[v] for v in p] for e, p in paths.items()}, {}, sorted(failed),
-                         [self.nodes[v] for v in over], it)
-            cur.tags = {e: [self.tag[v] for v in p] for e, p in paths.items()}
-            cur.overused_tags = [self.tag[v] for v in over]
+            cur = Routes(paths={e: [self.nodes[v] for v in p] for e, p in paths.items()},
+                         tags={e: [self.tag[v] for v in p] for e, p in paths.items()}, failed=sorted(failed),
+                         overused=[self.nodes[v] for v in over], overused_tags=[self.tag[v] for v in over],
+                         iterations=it)
             if best is None or (len(cur.failed), len(cur.overused)) < (len(best.failed), len(best.overused)):
                 best = cur
             if not over and not failed:

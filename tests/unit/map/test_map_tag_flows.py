@@ -115,6 +115,7 @@ def _runs(adg, m, doc, dfg_text: str, inputs: dict) -> tuple:
 
 def test_two_tagged_flows_share_one_link_and_one_temporal_sw_port() -> None:
     adg, dfg, m, doc = _map(MERGE.replace("TAG_A", "1"), ADD64)
+    assert m.iterations >= 1  # PathFinder's rounds (map.json's routing_iterations)
     a_path, b_path = (m.paths[k] for k, e in enumerate(dfg.edges) if e.dst[0] == "y")
     shared = set(a_path) & set(b_path)
     assert ("sw_merge", "o", 0) in shared and ("tsw_split", "i", 0) in shared  # one link, one temporal_sw port
