@@ -16,14 +16,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, parse_port_name, port_name, value_width
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, parse_port_name, net_width, port_name
 from loom.map.config import Config, DecodeError, MuxField, decode, split_payload
 from loom.map.decode_routes import End, RouteWalk, dfg_ends, end_name, walk_routes
 from loom.map.dfg import DFG
 from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
 from loom.map.temporal.check import check_tpes, register_links, slot_view, split_slot
-from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_mismatch,
-                             region_starts, region_words, wanted_fields)
+from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_bytes, mem_mismatch,
+                             region_offset, region_starts, region_words, wanted_fields)
 
 
 @dataclass
@@ -274,12 +274,14 @@ def _check_pes(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: Ch
 
 
 def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], rep: CheckReport) -> None:
-    """Every region record is its hosted software memory's (valid, its tags, addr_offset 0, element size) or all
-    zero; the tag ranges of one interface's regions are disjoint, so a tagged request reaches exactly one region."""
+    """Every region record is its hosted software memory's (valid, its tags, addr_offset, element size) or all
+    zero; the tag ranges of one interface's regions are disjoint, so a tagged request reaches exactly one region,
+    and on an on-chip interface so are their bytes, so no two software memories overwrite each other."""
     hosted = {(t[1], t[2]): nid for nid, t in place.items() if t[0] == "mem"}
     for m in adg.memories():
         words = cfg.regions[m.name]
         taken: dict[int, int] = {}  # tag -> region
+        spans: dict[int, tuple[int, int]] = {}  # on-chip region -> its bytes [lo, hi)
         for r in range(len(words) // 5):
             w = words[5 * r: 5 * r + 5]
             nid = hosted.get((m.name, r))
@@ -294,7 +296,7 @@ def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], re
             if why is not None:
                 rep.add("C1", f"%{nid} cannot use {m.name} region {r}: {why}")
                 continue
-            want = region_words(node, w[1])
+            want = region_words(node, w[1], region_offset(m.defn, r))  # type: ignore[arg-type]
             if w != want:
                 rep.add("C6", f"{m.name} region {r} is {w}, but %{nid} needs {want}")
                 continue
@@ -303,6 +305,13 @@ def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], re
                     rep.add("C4", f"{m.name}: tag {tag} belongs to regions {taken[tag]} and {r} (a tagged request "
                                   "would reach two software memories)")
                 taken[tag] = r
+            size = mem_bytes(node) if m.kind == "memory" else None
+            for r2, (lo, hi) in sorted(spans.items()):
+                if size is not None and w[3] < hi and lo < w[3] + size:
+                    rep.add("C4", f"{m.name}: regions {r2} and {r} share bytes {max(lo, w[3])}..{min(hi, w[3] + size) - 1} "
+                                  "(two software memories would overwrite each other)")
+            if size is not None:
+                spans[r] = (w[3], w[3] + size)
 
 
 def _check_transitions(adg: ADG, cfg: Config, used: set[tuple[str, int, int]], rep: CheckReport) -> None:
@@ -340,7 +349,7 @@ def _isomorphism(dfg: DFG, adg: ADG, place: dict[str, tuple], walk: RouteWalk, r
     for key in want.keys() & got.keys():
         if want[key] != got[key]:
             rep.add("C3", f"{end_name(key[0])} -> {end_name(key[1])} is configured {got[key]} times; the DFG has {want[key]}")
-        vw = value_width(wtype[key]) or 0
+        vw = net_width(adg, wtype[key])
         if widths[key] < vw:
             rep.add("C2", f"{end_name(key[0])} -> {end_name(key[1])} carries {wtype[key]} through a {widths[key]}-bit port")
 
@@ -396,7 +405,7 @@ def _check_steps(dfg: DFG, work: DFG, edge_map: list, adg: ADG, cfg: Config, pla
                 rep.add("C3", f"edge {k} step {_pn(a)} -> {_pn(b)}: {problem}")  # type: ignore[arg-type]
                 break
         first, last = ports[0], ports[-1]
-        want_src, want_dst = src(*e.src), dst(*e.dst)
+        want_src, want_dst = src(*e.src)[:3], dst(*e.dst)[:3]  # the ports (a tagged memory end's lane is the walk's)
         if _as_end(first, True) != want_src or _as_end(last, False) != want_dst:  # type: ignore[arg-type]
             rep.add("C3", f"edge {k} route runs {_pn(first)} -> {_pn(last)}, not between its endpoints")  # type: ignore[arg-type]
 

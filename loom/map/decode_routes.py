@@ -11,7 +11,9 @@ Each value carries its tag (None when untagged): a temporal PE slot's result its
 map_tag rewrites it by its decoded table (no entry: dropped, C3), del_tag drops it. A temporal_sw sends a value
 only where its one valid slot for the value's tag says (no slot: dropped, C3); a temporal PE input reaches only
 the slot whose tag the value carries. Several tagged values share a port when their tags differ; two sources
-bringing one tag to one port collide (C4).
+bringing one tag to one port collide (C4). A tagged memory's port end carries the tag (its lane), and its results
+are sources only for the (family, tag) requests that reach it: a load address with tag t makes load data and load
+done leave with t, a store address store done.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, port_name
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, MemDef, Port, port_name
 from loom.map.config import Config
 from loom.map.dfg import DFG
-from loom.map.rules import mem_port_maps
+from loom.map.rules import mem_port_maps, mem_port_role, mem_port_tags
 
 End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("mod_in"|"mod_out", k)
 
@@ -95,8 +97,22 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                 seen_out[(host, f.sel, tag)] = f"{pe}/{k}"
                 sources.append((("fu_out", pe, k), (host, "o", f.sel), tag))
     for m in adg.memories():
+        if m.defn.tagged:  # type: ignore[attr-defined]
+            continue  # its results answer requests: added when a request's tag reaches it (``respond``)
         for k in range(len(m.defn.out_widths)):  # type: ignore[attr-defined]
             sources.append((("mem_out", m.name, k), (m.name, "o", k), None))
+    answered: set[tuple[str, int, Optional[int]]] = set()
+
+    def respond(mem: str, q: int, tag: Optional[int]) -> None:
+        """A request reaching tagged memory input ``q`` with ``tag``: the family's results leave with that tag."""
+        d = adg.node(mem).defn
+        role = mem_port_role(d, "i", q)  # type: ignore[arg-type]
+        fams = {"ld_addr": ("ld_data", "ld_done"), "st_addr": ("st_done",)}.get(role[0] if role else "", ())
+        for k in range(len(d.out_widths)):  # type: ignore[attr-defined]
+            r = mem_port_role(d, "o", k)  # type: ignore[arg-type]
+            if r is not None and r[0] in fams and tag is not None and (mem, k, tag) not in answered:
+                answered.add((mem, k, tag))
+                sources.append((("mem_out", mem, k, tag), (mem, "o", k), tag))
     for k in range(len(adg.in_types)):
         if adg.width((MODULE_IN, "o", k)) is not None:
             sources.append((("mod_in", k), (MODULE_IN, "o", k), None))
@@ -182,9 +198,13 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                     for host, k in ks:
                         fed_inputs[(host, k)] += 1
                         reach(src_end, ("fu_in", host, k), wi, hops)
-                else:  # a memory input
+                else:  # a memory input; on a tagged one the tag is the lane, and the request is answered
                     consumers += 1
-                    reach(src_end, ("mem_in", node, q), wi, hops)
+                    if adg.node(node).defn.tagged:  # type: ignore[attr-defined]
+                        reach(src_end, ("mem_in", node, q, tag), wi, hops)
+                        respond(node, q, tag)
+                    else:
+                        reach(src_end, ("mem_in", node, q), wi, hops)
             src_kind = kinds.get(out_port[0], out_port[0])
             if consumers == 0 and not dropped and (src_kind in ("sw", "fifo") or src_kind in ("add_tag", "del_tag", "map_tag") and hops):
                 # (a tag op only wired to a source, before any switch, is a wire nothing selects: no route)
@@ -221,7 +241,7 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
         if t[0] == "fu":
             return ("fu_out", t[1] if len(t) == 3 else f"{t[1]}@{t[3]}", k)
         if t[0] == "mem":
-            return ("mem_out", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[1][k])  # type: ignore[arg-type]
+            return _mem_end("mem_out", node, adg.node(t[1]).defn, t, k)  # type: ignore[arg-type]
         return ("mod_in", t[1])
 
     def dst(nid: str, k: int) -> End:
@@ -229,16 +249,26 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
         if t[0] == "fu":
             return ("fu_in", t[1] if len(t) == 3 else f"{t[1]}@{t[3]}", k)
         if t[0] == "mem":
-            return ("mem_in", t[1], mem_port_maps(node, adg.node(t[1]).defn, t[3])[0][k])  # type: ignore[arg-type]
+            return _mem_end("mem_in", node, adg.node(t[1]).defn, t, k)  # type: ignore[arg-type]
         return ("mod_out", t[1])
 
     return src, dst
 
 
+def _mem_end(kind: str, node: Any, mem: MemDef, t: tuple, k: int) -> End:
+    """A software memory's operand (``mem_in``) or result (``mem_out``) ``k`` at region target ``t``: the
+    hardware port, and on a tagged memory the lane (tag) the value carries there."""
+    side = 1 if kind == "mem_out" else 0
+    port = mem_port_maps(node, mem, t[3])[side][k]
+    if not mem.tagged:
+        return (kind, t[1], port)
+    return (kind, t[1], port, mem_port_tags(node, mem, t[3])[side][k])
+
+
 def end_name(e: End) -> str:
-    """``pe_1_2 FU output 0``, ``extmem0 input 3``, ``module output 1``."""
+    """``pe_1_2 FU output 0``, ``extmem0 input 3`` (``extmem0 input 1 tag 2`` on a tagged memory), ``module output 1``."""
     if e[0] in ("fu_out", "fu_in"):
         return f"{e[1]} FU {'output' if e[0] == 'fu_out' else 'input'} {e[2]}"
     if e[0] in ("mem_out", "mem_in"):
-        return f"{e[1]} {'output' if e[0] == 'mem_out' else 'input'} {e[2]}"
+        return f"{e[1]} {'output' if e[0] == 'mem_out' else 'input'} {e[2]}" + (f" tag {e[3]}" if len(e) > 3 else "")
     return f"module {'input' if e[0] == 'mod_in' else 'output'} {e[1]}"

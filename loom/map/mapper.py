@@ -11,12 +11,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from loom.map.adg.model import ADG, Port, value_width
+from loom.map.adg.model import ADG, Port, net_width
 from loom.map.config import Config, MuxField, PEConfig, join_payload
 from loom.map.dfg import DFG
 from loom.map.place import PlacementFull, hop_distances, place
 from loom.map.route import Router, Routes, end_ports, endpoint_ports
-from loom.map.rules import contract, fu_fields, region_words, wanted_fields
+from loom.map.rules import contract, fu_fields, region_offset, region_words, wanted_fields
 from loom.map.techmap import NoFit, Target, candidates, find_units
 from loom.map.temporal.registers import bind_registers
 
@@ -120,12 +120,16 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
                               f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {pes}, "
                               f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
                              partial=_partial(dfg, e.placed, None), attempts=attempt) from None
+        if any(m.defn.tagged for m in adg.memories()):  # type: ignore[attr-defined]
+            from loom.map.mem_lanes import assign_lanes
+
+            where = assign_lanes(dfg, adg, router, where)  # each region's first tag: one its traffic can carry
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         regs = bind_registers(dfg, adg, where)  # temporal register edges: not routed (loom/map/temporal)
         routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), rng)
         hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
         if hopeless:
-            raise MapFailure(_why_hopeless(dfg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
+            raise MapFailure(_why_hopeless(dfg, adg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
         score = (len(routes.failed), len(routes.overused))
         if best is None or score < best[0]:
             best = (score, routes, where)
@@ -160,7 +164,7 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
     score, routes, where = best
     if score == (0, 0) and slot_why:  # every placement routed, but brought more tags to a temporal_sw than it has slots
         raise MapFailure(slot_why, partial=_partial(dfg, where, routes), attempts=attempt)
-    raise MapFailure(_why_unrouted(dfg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
+    raise MapFailure(_why_unrouted(dfg, adg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
 
 
 def _routable_anywhere(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], router: Router, k: int,
@@ -169,29 +173,29 @@ def _routable_anywhere(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], route
     on an empty fabric; when none does, no placement and no negotiation can route the edge."""
     if k not in settled:
         e = dfg.edges[k]
-        width = value_width(e.type) or 0
+        width = net_width(adg, e.type)
         sources = [p for t in cands[e.src[0]] for p in end_ports(dfg, adg, e.src[0], e.src[1], t, True, width)]
         sinks = [p for t in cands[e.dst[0]] for p in end_ports(dfg, adg, e.dst[0], e.dst[1], t, False, width)]
         settled[k] = router.reachable(sources, sinks, width)
     return settled[k]
 
 
-def _why_hopeless(dfg: DFG, edges: list[int]) -> list[str]:
+def _why_hopeless(dfg: DFG, adg: ADG, edges: list[int]) -> list[str]:
     out = []
     for k in edges[:10]:
         e = dfg.edges[k]
         out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed on any placement: "
-                   f"no legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type} joins "
+                   f"no legal path of ports at least {net_width(adg, e.type)} bits wide for its {e.type} joins "
                    f"a place of %{e.src[0]} to a place of %{e.dst[0]}")
     return out
 
 
-def _why_unrouted(dfg: DFG, routes: Routes) -> list[str]:
+def _why_unrouted(dfg: DFG, adg: ADG, routes: Routes) -> list[str]:
     out = []
     for e_idx in routes.failed[:10]:
         e = dfg.edges[e_idx]
         out.append(f"edge %{e.src[0]}#{e.src[1]} -> %{e.dst[0]} operand {e.dst[1]} cannot be routed "
-                   f"(no free legal path of ports at least {value_width(e.type) or 0} bits wide for its {e.type}; "
+                   f"(no free legal path of ports at least {net_width(adg, e.type)} bits wide for its {e.type}; "
                    f"fan-out is only possible at a switch)")
     if routes.overused:
         from loom.map.adg.model import port_name
@@ -245,5 +249,5 @@ def configure(dfg: DFG, adg: ADG, where: dict[str, Target], paths: dict[int, lis
         elif t[0] == "mem":  # region t[2] of the interface, tags from t[3]
             mem = adg.node(t[1]).defn
             words = cfg.regions.setdefault(t[1], [0] * (5 * mem.num_region))  # type: ignore[attr-defined]
-            words[5 * t[2]: 5 * t[2] + 5] = region_words(n, t[3])
+            words[5 * t[2]: 5 * t[2] + 5] = region_words(n, t[3], region_offset(mem, t[2]))  # type: ignore[arg-type]
     return cfg

@@ -18,9 +18,9 @@ from typing import Optional
 
 import networkx as nx
 
-from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, value_width
+from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, net_width
 from loom.map.dfg import DFG
-from loom.map.rules import mem_port_maps
+from loom.map.rules import mem_lanes, mem_port_maps, mem_port_tags
 from loom.map.techmap import Target
 
 ANY = -1  # an end that takes a value of whatever tag reaches it
@@ -59,6 +59,9 @@ def _source_tags(adg: ADG, port: Port) -> list[Optional[int]]:
     if port[0] in adg._by_name and adg.node(port[0]).kind == "tpe":
         d = adg.node(port[0]).defn
         return list(range(min(d.num_instruction, 1 << d.tag_width)))  # type: ignore[attr-defined]
+    if port[0] in adg._by_name and adg.node(port[0]).kind in ("memory", "extmemory") and adg.node(port[0]).defn.tagged:
+        d = adg.node(port[0]).defn  # a tagged memory's result carries its lane (loom.map.rules.mem_port_tags)
+        return list(range(min(mem_lanes(d), 1 << d.tag_widths[1][port[2]])))  # type: ignore[attr-defined]
     return [None]
 
 
@@ -156,6 +159,14 @@ def end_tag(t: Target) -> Optional[int]:
     return t[3] if t[0] == "fu" and len(t) == 4 else ANY
 
 
+def node_tag(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool) -> Optional[int]:
+    """``end_tag`` for result (``is_src``) or operand ``k`` of ``nid`` at ``t``: on a tagged memory the lane the
+    value leaves with or must arrive with (``rules.mem_port_tags``), else ``end_tag``."""
+    if t[0] == "mem" and adg.node(t[1]).defn.tagged:  # type: ignore[attr-defined]
+        return mem_port_tags(dfg.by_id[nid], adg.node(t[1]).defn, t[3])[1 if is_src else 0][k]  # type: ignore[arg-type]
+    return end_tag(t)
+
+
 def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset = frozenset()) -> list[Net]:
     """The nets to route under ``place`` (without the edges in ``skip``: temporal register edges)."""
     nets: list[Net] = []
@@ -165,16 +176,16 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset
             by_src.setdefault(e.src, []).append(e_idx)
     for key, e_idxs in by_src.items():
         nid, k = key
-        width = value_width(dfg.by_id[nid].out_types[k]) or 0
+        width = net_width(adg, dfg.by_id[nid].out_types[k])
         sources = end_ports(dfg, adg, nid, k, place[nid], True, width)
         sinks = []
         sink_tags: dict[int, Optional[int]] = {}
         for e_idx in e_idxs:
             dn, dk = dfg.edges[e_idx].dst
             sinks.append((e_idx, end_ports(dfg, adg, dn, dk, place[dn], False, width)))
-            if end_tag(place[dn]) != ANY:
-                sink_tags[e_idx] = end_tag(place[dn])
-        nets.append(Net(key, width, sources, sinks, end_tag(place[nid]), sink_tags))
+            if node_tag(dfg, adg, dn, dk, place[dn], False) != ANY:
+                sink_tags[e_idx] = node_tag(dfg, adg, dn, dk, place[dn], False)
+        nets.append(Net(key, width, sources, sinks, node_tag(dfg, adg, nid, k, place[nid], True), sink_tags))
     return nets
 
 
