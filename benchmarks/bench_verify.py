@@ -1,6 +1,7 @@
 """Verification time against DFG size, and against the plain BMC baseline on the same networks.
 
 Run: ``python benchmarks/bench_verify.py [--sizes 100 1000 5000] [--plain-timeout S] [--bmc-k K] [--no-plain]``;
+``--checkers bmc lemmas`` instead times each named checker alone (CPU seconds of the process, with its verdicts);
 ``--jobs 1 2 4`` instead times ``loom verify --jobs N`` (``loom.verify.parallel``: one process per function x
 checker unit) on each size's DFG and prints the speed-up against N (and checks the reports are equal).
 
@@ -79,9 +80,13 @@ ops        lemmas  bmc    safety (DFG alone)
   slice keeps almost everything (a division result with facts only pulls every lemma of its function) run
   to the rlimit, ~12 s CPU each. ``tests/unit/verify/test_verify_scaling.py`` counts the assertions handed
   to the solver at 432 and 1,705 ops: x5.5 with the slice, x16.2 before (the test allows 2x the op ratio).
-* ``bmc`` grows about n^2-n^3 (0.6 s -> 4.9 s for 1.9x the ops): the explorer copies the whole network
-  state (every actor, every channel) at each decision and keys every waiting state by all of it
-  (``_coarse_key``, ``_merge_waiting``), and the decisions grow with the loops; not changed.
+* ``bmc`` grew about n^2-n^3 (0.6 s -> 4.9 s for 1.9x the ops): the explorer copied the whole network
+  state (every actor, every channel) at each decision and keyed every waiting state by all of it
+  (``_coarse_key``, ``_merge_waiting``). Since 2026-11-28 a fork shares registers and channels (copy on
+  write), a waiting run is filed by a running fingerprint, and the cycle collector is paused while exploring;
+  ``--checkers bmc``, one process per size, before -> after (CPU s): 2,122 ops 0.44 -> 0.28, 5,022 0.89 ->
+  0.56, 9,333 6.37 -> 2.88, 18,039 15.61 -> 6.63 (unknown both: the branch queries' joint rlimit), 46,463
+  15.74 -> 8.71; the same reports (specs/verification-lengths.md section 6).
 * ``lemmas`` about n^1.5 (the wide extmemory tables, above); not changed.
 * ``--jobs 1 2 --sizes 2000`` (every checker, 7 units, wall under load): 17.65 s and 12.87 s, x1.37, the same
   report; the safety unit is most of it, so two jobs cannot halve it.
@@ -191,6 +196,21 @@ def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
                       f"{ {k: (o[k], p.get(k)) for k in o if o[k] != p.get(k)} }")
 
 
+def checkers_table(sizes: list[int], names: list[str], bmc_k: int) -> None:
+    """CPU seconds of this process for each checker alone (``verify_function(checkers=(name,))``) on each size's
+    generated DFG, with its verdicts: where a checker's time grows worse than linearly. Kernel generation and
+    lowering are not timed. Sizes run in one process, so for before/after comparisons run one size per process
+    (what a run leaves behind changes the Z3 term ids the next one sees)."""
+    print(f"{'ops':>6} " + " ".join(f"{n:>16}" for n in names))
+    for target in sizes:
+        f, _, n = kernel(target)
+        cells = []
+        for name in names:
+            rep, _, cpu = timed_cpu(lambda: verify_function(f, VerifyContext(bmc_k=bmc_k), checkers=(name,)))
+            cells.append(f"{cpu:7.2f}s {summary(rep.obligations):>8}")
+        print(f"{n:6d} " + " ".join(cells), flush=True)
+
+
 def _module_text(func) -> str:
     """The text of the module ``func`` was lowered into (what ``loom compile`` writes)."""
     from loom.mlir import print_op
@@ -207,9 +227,15 @@ def main(argv=None) -> int:
     ap.add_argument("--no-examples", action="store_true")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain BMC baseline (slow)")
     ap.add_argument("--jobs", type=int, nargs="+", help="time `loom verify --jobs N` for each N instead")
+    ap.add_argument("--checkers", nargs="+", choices=registry_names(), metavar="NAME",
+                    help="time each named checker alone (CPU seconds, with its verdicts) instead: "
+                         + ", ".join(registry_names()))
     args = ap.parse_args(argv)
     if args.jobs:
         jobs_table(args.sizes, args.jobs, args.bmc_k)
+        return 0
+    if args.checkers:
+        checkers_table(args.sizes, args.checkers, args.bmc_k)
         return 0
 
     if not args.no_examples:
