@@ -20,7 +20,7 @@ class CRule:
                  "next", "loop", "reset", "pull", "heads0")
 
     def __init__(self, rule: Rule, a: "Actor") -> None:
-        index = {p.name: i for i, p in enumerate(a.machine.inputs)}
+        index = a.port_index  # built once per actor: a wide table has as many rules as ports
         self.rule = rule
         self.name = rule.name
         self.reads = tuple((p, index[p], a.inputs[index[p]]) for p in rule.reads)
@@ -74,10 +74,17 @@ class Actor:
     forever: dict = field(default_factory=dict)  # the explorer's always-ready channels (by channel id)
     compiled: dict = field(default_factory=dict)  # the explorer's compiled expressions, shared by its actors
     state_code: dict = field(default_factory=dict)  # state name -> its number in the state fingerprint
+    index_key: Optional[tuple] = None  # ``port_index``'s items, sorted (part of the compiled-expression key)
 
     def compile(self, e: Expr, index: dict[str, int]):
         """``compile_expr(e, index)``, once per distinct (expression, port positions) of the explorer."""
-        key = (repr(e), tuple(sorted(index.items())))  # repr: Const(0) and Const(0.0) are == in Python
+        if index is self.port_index:  # every rule's: its sorted items once per actor
+            if self.index_key is None:
+                self.index_key = tuple(sorted(index.items()))
+            positions = self.index_key
+        else:
+            positions = tuple(sorted(index.items()))
+        key = (repr(e), positions)  # repr: Const(0) and Const(0.0) are == in Python
         fn = self.compiled.get(key)
         if fn is None:
             fn = self.compiled[key] = compile_expr(e, index)
