@@ -103,8 +103,10 @@ def route_tags(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[s
 def tags_at(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
             tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None) -> dict[Port, set[tuple[str, int]]]:
     """(add_tag, tag) pairs that reach each port (output ports and the input ports they feed) under a decoded
-    configuration: what a temporal PE input or a tagged memory port receives, for checks beyond this module."""
-    _, seen = _walk(adg, switches, tags, tables, tsw)
+    configuration: what a temporal PE input or a tagged memory port receives, for checks beyond this module. A
+    tagged memory's response is a source too, ``(memory, lane)`` for each lane its tag can hold (a temporal PE may
+    read it directly: upstream's tagged direct-boundary fabrics)."""
+    _, seen = _walk(adg, switches, tags, tables, tsw, memories=True)
     full = dict(seen)
     for port, vals in seen.items():
         for reader in adg.readers.get(port, []):
@@ -120,38 +122,53 @@ def static_tags(adg: ADG) -> dict[Port, set[tuple[str, int]]]:
 
 
 def _walk(adg: ADG, switches: dict[str, set[tuple[int, int]]], tags: dict[str, int],
-          tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None
+          tables: dict[str, list[Entry]], tsw: Optional[dict[str, list]] = None, memories: bool = False
           ) -> tuple[list[tuple[str, str]], dict[Port, set[tuple[str, int]]]]:
+    from loom.map.rules import mem_lanes
+
     out: list[tuple[str, str]] = []
     seen: dict[Port, set[tuple[str, int]]] = {}
     for n in adg.nodes:
-        if n.kind != "add_tag":
+        if n.kind in ("memory", "extmemory") and memories and n.defn.tagged:  # type: ignore[attr-defined]
+            starts = [((n.name, "o", k), lane) for k, w in enumerate(n.defn.tag_widths[1])  # type: ignore[attr-defined]
+                      for lane in range(min(mem_lanes(n.defn), 1 << w))]  # type: ignore[arg-type]
+        elif n.kind == "add_tag":
+            starts = [((n.name, "o", 0), tags.get(n.name, n.defn.tag))]  # type: ignore[attr-defined]
+        else:
             continue
-        stack: list[tuple[Port, int]] = [((n.name, "o", 0), tags.get(n.name, n.defn.tag))]  # type: ignore[attr-defined]
-        visited: set[Port] = set()
-        while stack:
-            port, tag = stack.pop()
-            if port in visited:
-                continue
-            visited.add(port)
-            seen.setdefault(port, set()).add((n.name, tag))
-            for reader in adg.readers.get(port, []):
-                node, _, q = reader
-                kind = adg.node(node).kind if node in adg._by_name else "module"
-                if kind == "sw" and tsw is not None and node in tsw:  # the valid slot matching the tag
-                    stack += [((node, "o", o), tag) for v, t, tr in tsw[node] if v and t == tag
-                              for o, i in sorted(tr) if i == q]
-                elif kind == "sw":
-                    stack += [((node, "o", o), tag) for o, i in sorted(switches.get(node, set())) if i == q]
-                elif kind == "fifo":
-                    stack.append(((node, "o", 0), tag))
-                elif kind == "map_tag":
-                    t = lookup(tables.get(node, adg.node(node).defn.table), tag)  # type: ignore[attr-defined]
-                    if t is None:
-                        out.append(("C3", f"{node} drops the value {n.name} tags {tag}: no valid table entry maps it"))
-                    else:
-                        stack.append(((node, "o", 0), t))
+        for start in starts:
+            _follow(adg, switches, tables, tsw, n.name, start, out, seen)
     return out, seen
+
+
+def _follow(adg: ADG, switches: dict[str, set[tuple[int, int]]], tables: dict[str, list[Entry]],
+            tsw: Optional[dict[str, list]], source: str, start: tuple[Port, int], out: list[tuple[str, str]],
+            seen: dict[Port, set[tuple[str, int]]]) -> None:
+    """Follow the value ``source`` gives ``start``'s port with ``start``'s tag along the configured routes."""
+    stack: list[tuple[Port, int]] = [start]
+    visited: set[Port] = set()
+    while stack:
+        port, tag = stack.pop()
+        if port in visited:
+            continue
+        visited.add(port)
+        seen.setdefault(port, set()).add((source, tag))
+        for reader in adg.readers.get(port, []):
+            node, _, q = reader
+            kind = adg.node(node).kind if node in adg._by_name else "module"
+            if kind == "sw" and tsw is not None and node in tsw:  # the valid slot matching the tag
+                stack += [((node, "o", o), tag) for v, t, tr in tsw[node] if v and t == tag
+                          for o, i in sorted(tr) if i == q]
+            elif kind == "sw":
+                stack += [((node, "o", o), tag) for o, i in sorted(switches.get(node, set())) if i == q]
+            elif kind == "fifo":
+                stack.append(((node, "o", 0), tag))
+            elif kind == "map_tag":
+                t = lookup(tables.get(node, adg.node(node).defn.table), tag)  # type: ignore[attr-defined]
+                if t is None:
+                    out.append(("C3", f"{node} drops the value {source} tags {tag}: no valid table entry maps it"))
+                else:
+                    stack.append(((node, "o", 0), t))
 
 
 def tag_configs(adg: ADG, tags: dict[str, int], tables: dict[str, list[Entry]]) -> list[dict]:

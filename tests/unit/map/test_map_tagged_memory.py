@@ -151,3 +151,15 @@ def test_verify_adg_reports_the_regions_as_an_obligation(monkeypatch) -> None:
     monkeypatch.setattr(check_mod, "check", lambda *a: CheckReport([fault]))
     got = {o.id: o for o in mapping_obligations(read_dfg(_func()), adg, FABRIC.name)}
     assert got["map.regions"].status == "refuted" and "tag 0 belongs to regions 0 and 1" in got["map.regions"].detail
+
+
+def test_a_tagged_memory_response_is_a_tag_source() -> None:
+    """tags_at (the temporal PE slot-tag check and its placement read it) counts a tagged memory's responses,
+    one per lane, so a temporal PE may read them without an add_tag (upstream's tagged direct-boundary fabrics);
+    route_tags (tag collisions) still follows add_tags only."""
+    from loom.map.tags import route_tags, tags_at
+
+    adg = read_adg(parse_file(FABRIC))
+    assert tags_at(adg, {}, {}, {})[("data", "i", 0)] == {("dram", 0), ("dram", 1)}
+    assert ("dram", 0) not in tags_at(adg, {}, {}, {}).get(("merge", "i", 0), set())
+    assert route_tags(adg, {}, {}, {}) == []
