@@ -39,6 +39,7 @@ from loom.verify.safety.loops import LoopFacts, nonneg_dims
 from loom.verify.safety.sites import SafetyModel, Site, memref_args
 from loom.verify.safety.slicing import Slicer
 from loom.verify.solve import run_query
+from loom.verify.terms import term_ids
 
 KIND = "safety"
 DIM_CAP = 1 << 48  # every memref dimension is below 2^48 (a 48-bit address space): stated in every report
@@ -49,6 +50,9 @@ GROWN = 64  # a dimension the failing op does not read, grown to this in a secon
 INT_MIN_MARK = -(1 << 200)  # stands for the element type's INT_MIN
 EXTREMES = (INT_MIN_MARK, -1, 1 << 62, 1)  # fills tried for faults of accumulated values (clamped to the type)
 EXTREME_RUNS = 27  # at most this many such runs per obligation
+# from this many assertions on, a query is first asked of the unclosed slice and may take its witness from a slice
+# (``SafetyCheck._ask``); a smaller one is asked as before (cheap there, and its reports keep their witnesses)
+LARGE_QUERY = 128
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
 
@@ -103,6 +107,7 @@ class SafetyCheck:
         self.original = original if original is not None else source  # the function as written: replays run it
         self.ctx = ctx
         self.values = SafetyValues()
+        self.replays_cut = False  # a replay was skipped for a deterministic budget (``DfgSafetyCheck``)
         self.model = self.build_model()
         self.names = function_arg_names(source)
         self.types = [a.type for a in source.regions[0].entry.args]
@@ -114,6 +119,7 @@ class SafetyCheck:
         assumed = to_z3(ctx.assumptions, self._arg, self._elements)
         self.base = [x for x in (assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas)
                      if not z3.is_true(x)]
+        self.values.slicer.pin(self.base)  # every query repeats them: their applications are walked once
         self.loops = LoopFacts(self.model, self._refute, self.base)
 
     def build_model(self):
@@ -138,32 +144,60 @@ class SafetyCheck:
                 if root == f"arg:{mem}"]
 
     def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
-        return self._query([*facts, z3.Not(goal)], smt2=False, model="none").status == "unsat"
+        return self._query([*facts, z3.Not(goal)], smt2=False, model=False).status == "unsat"
 
-    def _query(self, assertions: list[z3.BoolRef], smt2: bool, model: str = "whole"):
+    def _query(self, assertions: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
+               witness: bool = False):
+        """The answer of ``_ask``."""
+        return self._ask(assertions, smt2, model, sat_checked, witness)[0]
+
+    def _ask(self, assertions: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
+             witness: bool = False) -> tuple[Any, bool]:
         """One query through the preprocessing pipeline (a plain incremental solver was 3x slower here), under
-        the run's deterministic resource limit (and its timeout, when the user gave one).
+        the run's deterministic resource limit (and its timeout, when the user gave one); ``model``: the caller
+        reads a model; ``witness``: it replays it.
 
-        Without a script to archive, the query first carries only the division lemmas its terms reach
-        (``loom.verify.safety.slicing``: equisatisfiable, and a query's size then follows its sites, not the
-        function's) when that drops at least half of it. Its ``unsat`` is the answer; so is its ``sat`` when
-        the caller reads no model (``model="none"``) or only the values of terms of the query (``"terms"``:
-        the slice's model extends to the whole query's with those values); a caller who reads the whole
-        model (``"whole"``: a witness to replay) gets the whole query's, as before."""
-        if not smt2:
+        Without a script to archive, the query is first asked of slices (``loom.verify.safety.slicing``), each
+        when it drops at least half of the assertions. First the division lemmas its terms reach: a subset of
+        the query, so its ``unsat`` is the answer; its ``sat`` is too when ``sat_checked`` -- the caller takes no
+        verdict from a ``sat`` but checks it: it replays the model (and when that fails asks again with
+        ``sat_checked=False``, ``_check``) or asks each site of a group alone (``_groups``). Then the
+        closed slice (that and every lemma of a function one of whose kept results no exact lemma fixes): it is
+        equisatisfiable with the whole query and each of its models extends to one of the whole query that
+        agrees on every term of the slice, so its ``unsat`` and its ``sat`` with its model are the answer (the
+        replay reads only terms of the query; specs/verification-safety.md). Only when neither decides is the
+        whole query asked.
+
+        A query under ``LARGE_QUERY`` assertions is asked as before the first slice: the closed slice, whose
+        ``sat`` is not taken for a witness (the whole query gives it). Z3's models depend on every term and
+        query the process made before, so asking the same queries in the same order is what keeps the witnesses
+        of small functions' reports; the slices only pay on large ones. The flag says whether the answer is the
+        whole query's (False: a ``sat`` of the first slice)."""
+        if not smt2 and len(assertions) < LARGE_QUERY:
             sliced = self.values.slicer.keep(assertions)
             if 2 * len(sliced) <= len(assertions):
-                res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit,
-                                want_model=model != "none", want_smt2=False)
-                if res.status == "unsat" or (res.status == "sat" and model != "whole"):
-                    return res
-        return run_query(assertions, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model != "none",
-                         want_smt2=smt2)
+                res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
+                                want_smt2=False)
+                if res.status == "unsat" or (res.status == "sat" and not witness):
+                    return res, True
+        elif not smt2:
+            for closed in (False, True):
+                sliced = self.values.slicer.keep(assertions, closed)
+                if 2 * len(sliced) > len(assertions):
+                    continue
+                res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
+                                want_smt2=False)
+                if res.status == "unsat" or (res.status == "sat" and closed):
+                    return res, True
+                if res.status == "sat" and sat_checked:
+                    return res, False
+        return run_query(assertions, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
+                         want_smt2=smt2), True
 
     def _refute(self, facts: list[z3.BoolRef], goals: list[z3.BoolRef]) -> Optional[list[bool]]:
         """None when every goal follows from the facts, else which goals a counter-model keeps."""
         # the goals' values only: any model gives the same invariants (Houdini's greatest fixed point)
-        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False, model="terms")
+        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False)
         if res.status == "unsat":
             return None
         if res.status != "sat" or res.model is None:
@@ -211,7 +245,7 @@ class SafetyCheck:
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
             for inv in self._tries(sites[0].ctx):
                 facts = [*self.base, *self.loops.at_site(sites[0].ctx, inv)]
-                if self._query([*facts, any_bad], smt2=False, model="none").status == "unsat":
+                if self._query([*facts, any_bad], smt2=False, model=False, sat_checked=True).status == "unsat":
                     secs = time.perf_counter() - t0
                     proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
                     break
@@ -224,11 +258,15 @@ class SafetyCheck:
             return Obligation(site.oid, KIND, "unknown", time.perf_counter() - t0,
                               f"{site.message}: not decided -- {site.why_not}", None, loc, method="none",
                               assumes=ASSUMES)
-        for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
-            facts = [*self.base, *self.loops.at_site(site.ctx, inv), site.pc, *self._passed(site)]
-            res = self._query([*facts, site.bad], smt2=self.ctx.want_smt2)
-            if res.status == "unsat":
-                break
+        # a satisfiable first slice is replayed before the whole query is asked (``_ask``): a large function's
+        # failing sites get their witness from a few lemmas; when that replay fails, the site is decided and
+        # replayed as the whole query decides it
+        res, facts, exact = self._decide(site, sat_checked=True)
+        shown = None
+        if res.status == "sat" and not exact:
+            shown = self._replay(site, facts, sat_checked=True)
+            if shown is None:
+                res, facts, exact = self._decide(site, sat_checked=False)
         secs = lambda: time.perf_counter() - t0  # noqa: E731
         if res.status == "unsat":
             return Obligation(site.oid, KIND, "proved", secs(), f"never: {site.message}", None, loc,
@@ -237,7 +275,8 @@ class SafetyCheck:
         if res.status != "sat":
             return Obligation(site.oid, KIND, "unknown", secs(), f"{site.message}: not decided ({res.reason})",
                               None, loc, res.smt2 or None, method="smt", assumes=ASSUMES)
-        shown = self._replay(site, facts)
+        if shown is None:
+            shown = self._replay(site, facts)
         if shown is not None:
             inputs, err, values = shown
             detail = (f"{site.message}: the {self.replayed_by.replace('scf', 'SCF')} stops with {err} on inputs "
@@ -248,10 +287,21 @@ class SafetyCheck:
             return Obligation(site.oid, KIND, "refuted", secs(), detail, cex, loc, res.smt2 or None,
                               method="smt", rule="safety condition, witness replayed", nature="behaviour",
                               assumes=ASSUMES)
+        cut = " (the function's replay budget ran out)" if self.replays_cut else ""
         return Obligation(site.oid, KIND, "unknown", secs(),
                           f"{site.message}: not proved -- the solver's witness (a generic iteration, which may be "
-                          f"unreachable) did not replay to this error in the {self.replayed_by}", None, loc,
+                          f"unreachable) did not replay to this error in the {self.replayed_by}{cut}", None, loc,
                           res.smt2 or None, method="smt", assumes=ASSUMES)
+
+    def _decide(self, site: Site, sat_checked: bool) -> tuple[Any, list[z3.BoolRef], bool]:
+        """The site's query (``_ask``), without the loops' invariants first and with them when needed; its answer,
+        the facts it was asked under and whether the answer is the whole query's."""
+        for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
+            facts = [*self.base, *self.loops.at_site(site.ctx, inv), site.pc, *self._passed(site)]
+            res, exact = self._ask([*facts, site.bad], self.ctx.want_smt2, sat_checked=sat_checked, witness=True)
+            if res.status == "unsat":
+                break
+        return res, facts, exact
 
     def _passed(self, site: Site) -> list[z3.BoolRef]:
         """The error conditions of the sites a run passes, in the same iteration, before it reaches ``site``:
@@ -292,8 +342,10 @@ class SafetyCheck:
         return got
 
     # ------------------------------------------------------------------ replay
-    def _replay(self, site: Site, facts: list[z3.BoolRef]) -> Optional[tuple[dict, str, dict]]:
-        """Inputs from a model of the error condition on which the interpreter stops at the site."""
+    def _replay(self, site: Site, facts: list[z3.BoolRef],
+                sat_checked: bool = False) -> Optional[tuple[dict, str, dict]]:
+        """Inputs from a model of the error condition on which the interpreter stops at the site (``sat_checked``:
+        models of the first slice will do, see ``_ask``)."""
         tried: list[dict] = []
         last = None
         for dim_cap, arg_cap in SMALL:
@@ -304,7 +356,7 @@ class SafetyCheck:
                     a = self._arg(n)
                     if a is not None and z3.is_bv(a) and a.size() > 1:
                         narrow.append(z3.And(a >= -arg_cap, a <= arg_cap) if a.size() > 13 else z3.BoolVal(True))
-            res = self._query([*facts, site.bad, *narrow], smt2=False)
+            res = self._query([*facts, site.bad, *narrow], smt2=False, sat_checked=sat_checked, witness=True)
             if res.status != "sat" or res.model is None:
                 continue
             for inputs in self._inputs(res.model, site):
@@ -409,7 +461,7 @@ class SafetyCheck:
                     fills[root[4:]] = 1 if z3.is_true(v) else 0
         out = []
         floats = (1.5, 1e30, float("nan")) if site.what == "cast" else (1.5,)
-        in_site = _term_ids(site.bad)
+        in_site = term_ids(site.bad)
         # a buffer the model reads nothing of: 0 (a valid index wherever there is an element), then 1 (a
         # valid divisor); then buffers the site does not index grown (another access must not fail first)
         for grow, fv, other in [(g, f, o) for g in (False, True) for o in (0, 1) for f in floats]:
@@ -507,18 +559,6 @@ def check_safety(source: Operation, ctx: VerifyContext, original: Optional[Opera
     """Every safety obligation of SCF function ``source`` (a func.func; ``original`` is the function as written
     when ``source`` is its structured kernel: replays run it)."""
     return SafetyCheck(source, ctx, original).obligations()
-
-
-def _term_ids(term: z3.ExprRef) -> set[int]:
-    """The ids of every subterm of ``term``."""
-    seen: set[int] = set()
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        if t.get_id() not in seen:
-            seen.add(t.get_id())
-            todo.extend(t.children())
-    return seen
 
 
 def _as_bv(t: z3.ExprRef) -> z3.ExprRef:

@@ -13,6 +13,7 @@ with the site's runtime error.
 
 from __future__ import annotations
 
+import json
 from typing import Optional
 
 import z3
@@ -112,6 +113,13 @@ class DfgSafetyModel:
             self.for_loops[f] = ForLoop(f, start, bound, step, unsigned=False, step_checked=False)
 
 
+# what the replays of one DFG may simulate, in ops x runs (each run builds the whole network, about 0.2 ms of CPU per
+# op): deterministic, far above what a hand-written DFG's replays use (a few hundred ops, tens of runs), and what
+# keeps a generated DFG of thousands of ops with many satisfiable generic-iteration sites from replaying for hours;
+# a site whose witness would need more is unknown, saying so
+REPLAY_OPS = 500_000
+
+
 class DfgSafetyCheck(SafetyCheck):
     """``SafetyCheck`` over a DFG's own model; refutations replay in the token simulator."""
 
@@ -119,6 +127,8 @@ class DfgSafetyCheck(SafetyCheck):
 
     def __init__(self, func: Operation, ctx, layout: Optional[Layout] = None) -> None:
         self.layout = layout  # read by build_model, which SafetyCheck's constructor calls
+        self.runs: dict[str, Optional[tuple]] = {}  # replay inputs (as JSON) -> the simulator's status and error
+        self.replay_left = REPLAY_OPS  # op-runs the replays of this function may still simulate
         super().__init__(func, ctx)
 
     def build_model(self):
@@ -132,12 +142,23 @@ class DfgSafetyCheck(SafetyCheck):
 
         if not self._admitted(inputs):
             return None
-        try:
-            got = simulate(self.source, inputs, max_steps=REPLAY_STEPS * 4)
-        except LoomError:
+        key = json.dumps(inputs, sort_keys=True, default=repr)
+        if key not in self.runs:  # the simulator is deterministic: sites often replay the same inputs
+            cost = len(self.source.regions[0].entry.ops)  # a run builds the whole network first: its ops
+            if cost > self.replay_left:
+                self.replays_cut = True
+                return None
+            self.replay_left -= cost
+            try:
+                got = simulate(self.source, inputs, max_steps=REPLAY_STEPS * 4)
+                self.runs[key] = (got.status, got.error)
+            except LoomError:
+                self.runs[key] = None
+        ran = self.runs[key]
+        if ran is None:
             return None
-        err = got.error
-        if got.status != "error" or err is None or err.code != site.code or err.loc is None:
+        status, err = ran
+        if status != "error" or err is None or err.code != site.code or err.loc is None:
             return None
         if all((err.loc.line, err.loc.col) != (at.line, at.col) for at in (site.op.loc, *site.also_at)):
             return None

@@ -32,6 +32,7 @@ import z3
 
 from loom.verify.refine.model import Ctx, Frame, mentions
 from loom.verify.safety.sites import ForLoop, SafetyModel
+from loom.verify.terms import term_ids
 
 # facts, goals -> None when the facts imply every goal, else for each goal whether a counter-model keeps it
 Refuter = Callable[[list[z3.BoolRef], list[z3.BoolRef]], Optional[list[bool]]]
@@ -207,15 +208,7 @@ def _invariant_sides(cond: z3.BoolRef, states: set[int]) -> list[z3.BitVecRef]:
 
 
 def _mentions(t: z3.ExprRef, ids: set[int]) -> bool:
-    todo, seen = [t], set()
-    while todo:
-        x = todo.pop()
-        if x.get_id() in ids:
-            return True
-        if x.get_id() not in seen:
-            seen.add(x.get_id())
-            todo.extend(x.children())
-    return False
+    return not term_ids(t).isdisjoint(ids)
 
 
 def nonneg_dims(dims: Sequence[z3.BitVecRef], cap: Optional[int]) -> list[z3.BoolRef]:

@@ -12,8 +12,12 @@ lemmas its terms reach (``Slicer.keep``), and the two are equisatisfiable:
   the same function whose value no exact lemma fixes (a bare application, or one with facts only): then every
   lemma of that function is kept.
 
-So an ``unsat`` or ``sat`` answer of the slice is the whole query's; only the model differs (a caller who reads
-the model asks the whole query again).
+So an ``unsat`` or ``sat`` answer of the slice is the whole query's, and a model of the slice extends to one of
+the whole query agreeing on every term of the slice (specs/verification-safety.md gives the argument).
+
+The second rule can keep most of a large function (one division by a variable reaches every lemma of its
+function): ``keep(..., closed=False)`` leaves it out, a plain subset of the query whose ``unsat`` is the query's
+and which is asked first.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import z3
+
+from loom.verify.terms import applications
 
 
 @dataclass
@@ -44,10 +50,19 @@ class Slicer:
     decl_of: dict[int, int] = field(default_factory=dict)  # owned application id -> its function id
     exact_apps: set[int] = field(default_factory=set)  # applications an exact lemma fixes
     ids: set[int] = field(default_factory=set)  # the lemma terms' ids
+    # the applications of the assertions every query repeats (``pin``), by their ids: the caller keeps those terms
+    # alive, so an id stays theirs (holding other terms here would change which ids Z3 reuses, and so its models)
+    pinned: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    def pin(self, assertions: Sequence[z3.BoolRef]) -> None:
+        """Walk ``assertions`` once for every later ``keep`` (the caller keeps them alive)."""
+        for a in assertions:
+            if a.get_id() not in self.ids:
+                self.pinned.setdefault(a.get_id(), applications(a))
 
     def add(self, term: z3.BoolRef, owned: Sequence[z3.ExprRef], exact: bool) -> None:
         """Register ``term``, a lemma about the applications ``owned`` (``exact``: it fixes their values)."""
-        apps = _apps(term, None)
+        apps = applications(term)
         if not owned or any(o.get_id() not in apps for o in owned):
             return  # not of the expected shape: never dropped (it stays out of the index)
         j = len(self.lemmas)
@@ -63,22 +78,25 @@ class Slicer:
             if exact:
                 self.exact_apps.add(o.get_id())
 
-    def keep(self, assertions: Sequence[z3.BoolRef]) -> list[z3.BoolRef]:
-        """``assertions`` without the registered lemmas its other terms do not reach (see the module docstring)."""
+    def keep(self, assertions: Sequence[z3.BoolRef], closed: bool = True) -> list[z3.BoolRef]:
+        """``assertions`` without the registered lemmas its other terms do not reach (see the module docstring);
+        ``closed=False`` leaves out the second rule (every lemma of a function with a kept result no exact lemma
+        fixes): a subset of the query, so its ``unsat`` is still the query's, but not its ``sat``."""
         if not self.lemmas:
             return list(assertions)
         rest = [a for a in assertions if a.get_id() not in self.ids]
         reached: dict[int, int] = {}
         seen: set[int] = set()
         for a in rest:
-            reached.update(_apps(a, seen))
+            got = self.pinned.get(a.get_id())
+            reached.update(got if got is not None else applications(a, seen))
         kept: set[int] = set()
         whole: set[int] = set()  # functions all of whose lemmas are kept
         todo = list(reached.items())
         while todo:
             i, d = todo.pop()
             owners = list(self.by_app.get(i, ()))
-            if d in self.by_decl and d not in whole and i not in self.exact_apps:
+            if closed and d in self.by_decl and d not in whole and i not in self.exact_apps:
                 whole.add(d)  # a kept value no exact lemma fixes: a dropped lemma of d could clash with it
                 owners += self.by_decl[d]
             for j in owners:
@@ -91,25 +109,3 @@ class Slicer:
                         todo.append((x, dx))
         keep_ids = {self.lemmas[j].term.get_id() for j in kept}
         return [a for a in assertions if a.get_id() not in self.ids or a.get_id() in keep_ids]
-
-
-def _apps(t: z3.ExprRef, seen: set[int] | None) -> dict[int, int]:
-    """The uninterpreted applications (with arguments) in ``t``, id -> their function's id (sub-terms in ``seen``
-    skipped)."""
-    seen = set() if seen is None else seen
-    out: dict[int, int] = {}
-    stack = [t]
-    while stack:
-        x = stack.pop()
-        i = x.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
-        if z3.is_app(x):
-            n = x.num_args()
-            if n:
-                f = x.decl()
-                if f.kind() == z3.Z3_OP_UNINTERPRETED:
-                    out[i] = f.get_id()
-            stack.extend(x.arg(k) for k in range(n))
-    return out
