@@ -83,10 +83,10 @@ ops        lemmas  bmc    safety (DFG alone)
 * ``bmc`` grew about n^2-n^3 (0.6 s -> 4.9 s for 1.9x the ops): the explorer copied the whole network
   state (every actor, every channel) at each decision and keyed every waiting state by all of it
   (``_coarse_key``, ``_merge_waiting``). Since 2026-11-28 a fork shares registers and channels (copy on
-  write), a waiting run is filed by a running fingerprint, and the cycle collector is paused while exploring;
-  ``--checkers bmc``, one process per size, before -> after (CPU s): 2,122 ops 0.44 -> 0.28, 5,022 0.89 ->
-  0.56, 9,333 6.37 -> 2.88, 18,039 15.61 -> 6.63 (unknown both: the branch queries' joint rlimit), 46,463
-  15.74 -> 8.71; the same reports (specs/verification-lengths.md section 6).
+  write), a waiting run is filed by a running fingerprint, the cycle collector is paused while exploring and a
+  rule's port index is built once per actor; ``--checkers bmc``, one process per size, before -> after (CPU s):
+  2,122 ops 0.44 -> 0.28, 5,022 0.89 -> 0.52, 9,333 6.37 -> 2.54, 18,039 15.61 -> 4.90 (unknown both: the
+  branch queries' joint rlimit), 46,463 15.74 -> 4.88; the same reports (specs/verification-lengths.md 6).
 * ``lemmas`` about n^1.5 (the wide extmemory tables, above); not changed.
 * ``--jobs 1 2 --sizes 2000`` (every checker, 7 units, wall under load): 17.65 s and 12.87 s, x1.37, the same
   report; the safety unit is most of it, so two jobs cannot halve it.
