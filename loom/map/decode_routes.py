@@ -122,6 +122,14 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
 
     slots = 0  # buffered FIFO slots on the path being walked (set per stack entry)
 
+    def unselected(port: Port, tag: int) -> bool:
+        """Whether a value with ``tag`` on ``port`` only meets temporal_sw inputs that no slot and no route use:
+        a copy the fabric's wiring makes (one PE output feeding an add_tag per lane) that goes nowhere."""
+        readers = adg.readers.get(port, [])
+        return bool(readers) and all(
+            kinds.get(n) == "sw" and isinstance(adg.node(n).defn, TSwitchDef) and not by_tag.get((n, tag, q))
+            and not active_in.get((n, q)) for n, _, q in readers)
+
     def reach(src: End, dst: End, width: int, hops: int) -> None:
         walk.connections.append(Connection(src, dst, width, hops, slots))
 
@@ -185,6 +193,9 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                         if t2 is None:
                             note(("C3", f"{node} has no valid table entry for tag {tag}: {end_name(src_end)}'s value is dropped"))
                             continue
+                    if not hops and t2 is not None and unselected(nxt, t2):
+                        consumers -= 1  # a wired copy no route takes: upstream's add_tag per lane on one PE output
+                        continue
                     stack.append((nxt, min(wi, adg.width(nxt) or 0), hops, visited | {nxt}, slots, t2))
                 elif kind in ("pe", "tpe"):
                     ks = [(h, k) for h, k in mux_of.get((node, q), [])  # a slot takes only values of its tag

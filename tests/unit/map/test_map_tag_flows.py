@@ -174,3 +174,38 @@ def test_each_result_tag_is_followed_through_the_output_switch() -> None:
     found = check(dfg, adg, encode(adg, m.config), doc).violations
     assert any(v.startswith("C3: temporal_sw tsw_out has no valid route-table slot sending tag 1 from input 0")
                and "tpe_0@1 FU output 0's value is dropped" in v for v in found)
+
+
+# one PE output wired to an add_tag per tag (upstream's store-data lanes): the route takes one copy, the other
+# meets a temporal_sw input no slot uses and goes nowhere -- not a fan-out outside a switch
+COPIES = f"""module {{
+  fabric.temporal_sw @pick [num_route_table = 1, connectivity_table = ["11"]] : ({T}, {T}) -> ({T})
+  fabric.spatial_pe @adder(%p0: i64, %p1: i64) -> (i64) {{
+    fabric.function_unit @add_fu(%x: i64, %y: i64) -> (i64) [latency = 1, interval = 1] {{
+      %s = arith.addi %x, %y : i64
+      fabric.yield %s : i64
+    }}
+    fabric.yield
+  }}
+  fabric.module @copies(%a: i64, %b: i64) -> (i64) {{
+    %s:1 = fabric.instance @adder(%a, %b) {{sym_name = "pe_0"}} : (i64, i64) -> (i64)
+    %t0 = fabric.add_tag %s#0 {{tag = 0 : i64}} : i64 -> {T}
+    %t1 = fabric.add_tag %s#0 {{tag = 1 : i64}} : i64 -> {T}
+    %x:1 = fabric.instance @pick(%t0, %t1) {{sym_name = "tsw_pick"}} : ({T}, {T}) -> ({T})
+    %o = fabric.del_tag %x#0 : {T} -> i64
+    fabric.yield %o : i64
+  }}
+}}
+"""
+
+
+def test_a_wired_copy_no_route_takes_is_no_fan_out() -> None:
+    adg, dfg, m, doc = _map(COPIES, ADD64)
+    assert [(v, len(tr)) for v, _, tr in m.config.tsw["tsw_pick"]] == [(1, 1)]  # one copy crosses the switch
+    assert check(dfg, adg, encode(adg, m.config), doc).ok
+    got, want = _runs(adg, m, doc, ADD64, {"a": 40, "b": 2})
+    assert got == want == [42]
+    used_tag = m.config.tsw["tsw_pick"][0][1]
+    m.config.tsw["tsw_pick"] = [(1, used_tag, frozenset({(0, 0), (0, 1)}))]  # the other input routed as well
+    found = check(dfg, adg, encode(adg, m.config), doc).violations
+    assert "C11: pe_0.out0 is not a switch output but feeds 2 consumers" in found
