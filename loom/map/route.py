@@ -65,8 +65,31 @@ def _source_tags(adg: ADG, port: Port) -> list[Optional[int]]:
     return [None]
 
 
+def _tag_width(adg: ADG, p: Port) -> Optional[int]:
+    """The tag width of port ``p`` when the fabric declares one (tagged switch and memory ports), else None."""
+    if p[0] not in adg._by_name:
+        return None
+    d = adg.node(p[0]).defn
+    widths = getattr(d, "tag_widths", None)
+    if widths is not None:
+        k = p[2] - (getattr(d, "first_port", 0) if p[1] == "i" else 0)
+        return widths[0 if p[1] == "i" else 1][k]
+    return getattr(d, "tag_width", None) if hasattr(d, "slots") else None  # a temporal switch
+
+
 def _next_tag(adg: ADG, a: Port, b: Port, tag: Optional[int]) -> Optional[int] | bool:
-    """The tag on ``b`` when a value with ``tag`` on ``a`` crosses edge a -> b; False when the edge drops it."""
+    """The tag on ``b`` when a value with ``tag`` on ``a`` crosses edge a -> b; False when the edge drops it,
+    or when ``b`` is a tagged port too narrow for the tag (width adaptation never rewrites a tag:
+    spec-fabric-memory-interface, an unrepresentable tag is illegal)."""
+    t = _crossed_tag(adg, a, b, tag)
+    if t is not False and t is not None:
+        w = _tag_width(adg, b)
+        if w is not None and t >= 1 << w:
+            return False
+    return t
+
+
+def _crossed_tag(adg: ADG, a: Port, b: Port, tag: Optional[int]) -> Optional[int] | bool:
     if a[0] != b[0] or a[0] not in adg._by_name:
         return tag
     n = adg.node(a[0])

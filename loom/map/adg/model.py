@@ -108,6 +108,7 @@ class SwitchDef:
     out_widths: list[int]
     table: list[list[bool]]  # table[o][i]: input i may drive output o
     loc: Location = UNKNOWN
+    tag_widths: Optional[tuple[list[int], list[int]]] = None  # a tagged switch: the tag width of each input/output
 
     def connected(self) -> list[tuple[int, int]]:
         """(output, input) positions that carry a route bit, in bit order (output-major)."""

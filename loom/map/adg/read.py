@@ -200,7 +200,9 @@ def read_switch(op: Operation, ft: FunctionType) -> SwitchDef:
             table.append([c == "1" for c in s])
     if "decomposable_bits" in op.attributes and _int_param(op, "decomposable_bits", SW_TABLE) > 0:
         raise _err("decomposable spatial_sw is not supported", op, UNSUPPORTED)
-    return SwitchDef(_sym(op), ins, outs, table, op.loc)
+    tags = ([tagged(t)[1] for t in ft.inputs], [tagged(t)[1] for t in ft.results]) if all(  # type: ignore[index]
+        tagged(t) for t in (*ft.inputs, *ft.results)) else None
+    return SwitchDef(_sym(op), ins, outs, table, op.loc, tags)
 
 
 def read_memory(op: Operation, ft: FunctionType, kind: str) -> MemDef:

@@ -163,3 +163,29 @@ def test_a_tagged_memory_response_is_a_tag_source() -> None:
     assert tags_at(adg, {}, {}, {})[("data", "i", 0)] == {("dram", 0), ("dram", 1)}
     assert ("dram", 0) not in tags_at(adg, {}, {}, {}).get(("merge", "i", 0), set())
     assert route_tags(adg, {}, {}, {}) == []
+
+
+_NARROW = """module {
+  fabric.spatial_sw @narrow [connectivity_table = ["1"]]
+      : (!fabric.tagged<!fabric.bits<57>, i2>) -> (!fabric.tagged<!fabric.bits<57>, i1>)
+  fabric.module @m(%a: index) -> (index) {
+    %t = fabric.add_tag %a {tag = TAG : i64} : index -> !fabric.tagged<!fabric.bits<57>, i2>
+    %n:1 = fabric.instance @narrow(%t) {sym_name = "sw_n"}
+        : (!fabric.tagged<!fabric.bits<57>, i2>) -> (!fabric.tagged<!fabric.bits<57>, i1>)
+    %d = fabric.del_tag %n#0 : !fabric.tagged<!fabric.bits<57>, i1> -> index
+    fabric.yield %d : index
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("tag,fits", [(1, True), (2, False)])
+def test_a_tag_too_wide_for_a_narrower_tagged_port_cannot_be_routed(tag: int, fits: bool) -> None:
+    """Width adaptation never rewrites a tag: tag 2 cannot cross onto a 1-bit tagged port (upstream's
+    *-tagged-egress-width-collide), so the router has no such (port, tag) node and the map is refused, not checked."""
+    from loom.map.route import port_graph, tag_graph
+
+    adg = read_adg(parse_text(_NARROW.replace("TAG", str(tag)), "n.fabric.mlir"))
+    assert adg.node("sw_n").defn.tag_widths == ([2], [1])
+    nodes, _ = tag_graph(adg, port_graph(adg))
+    assert ((("sw_n", "o", 0), tag) in nodes) == fits
