@@ -20,7 +20,7 @@ _POSSIBLE: dict[int, tuple[ADG, dict[Port, set]]] = {}
 
 def possible_tags(adg: ADG) -> dict[Port, set]:
     """The tags a value can carry at each port on an empty fabric (``loom.map.route.tag_graph``), computed once
-    per ADG."""
+    per ADG (the last one asked)."""
     hit = _POSSIBLE.get(id(adg))
     if hit is None or hit[0] is not adg:
         from loom.map.route import port_graph, tag_graph
@@ -28,6 +28,7 @@ def possible_tags(adg: ADG) -> dict[Port, set]:
         out: dict[Port, set] = {}
         for p, t in tag_graph(adg, port_graph(adg))[0]:
             out.setdefault(p, set()).add(t)
+        _POSSIBLE.clear()  # one ADG at a time: the cache holds no fabric a caller has dropped
         hit = _POSSIBLE[id(adg)] = (adg, out)
     return hit[1]
 
