@@ -13,7 +13,7 @@ from typing import Optional
 
 from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation
-from loom.ir.types import MemRefType, NoneType, Type
+from loom.ir.types import MemRefType, Type
 from loom.map.adg.model import FU, MemDef, value_width
 from loom.map.dfg import DNode
 from loom.semantics.functions import CONT_CONDS  # its order is the one-hot bit order of cont_cond in config words
