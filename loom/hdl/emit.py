@@ -19,6 +19,7 @@ from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.datapath import libm_c
 from loom.hdl.netlist import Design, build_design
 from loom.hdl.properties import LIB, manifest
+from loom.hdl.formal.depth import DEFAULT_N
 from loom.hdl.formal.sby import DFG_DEPTH, bundle, project
 from loom.ir.core import Operation
 from loom.outputs import write_into
@@ -83,7 +84,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth,
-                                    ref=ref, free_depth=free_depth)
+                                    ref=ref, free_depth=free_depth,
+                                    mem_bound=None if rtl_bound is not None else DEFAULT_N)
     files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
     if inv.props:
         files[f"{stem}_prove.sby"] = invariants.project(d, inv, ["loom_props.svh"] + sv)

@@ -12,7 +12,8 @@ from support.hdl import ROOT, dfg_func, hand, need, sby_says
 
 from loom.hdl.emit import emit, write_all
 from loom.hdl.formal import verify
-from loom.hdl.formal.refenv import DONE_BY, STALLS as STALLS_DEFINE
+from loom.hdl.formal.depth import DEFAULT_N
+from loom.hdl.formal.refenv import BOUND, DONE_BY, STALLS as STALLS_DEFINE
 from loom.hdl.formal.sby import FREE_DEPTH, STALLS, SbyVerdict, run_task
 from loom.hdl.formal.verify import RtlVerdict, merge_verdicts
 
@@ -23,8 +24,13 @@ def test_the_project_has_both_tasks_at_their_depths():
     func, _ = dfg_func(DOT)
     sby = emit(func, "dot", dfg_depth=17, free_depth=12).files["dot.sby"]
     assert "\ndfg: depth 12\n" in sby and f"\ndfg_mem: depth {17 + STALLS}\n" in sby
-    assert f"dfg_mem: verilog_defines -DLOOM_REF_ENV -D{STALLS_DEFINE}={STALLS}\n" in sby and DONE_BY not in sby
+    assert (f"dfg_mem: verilog_defines -DLOOM_REF_ENV -D{STALLS_DEFINE}={STALLS} -D{BOUND}={DEFAULT_N}\n" in sby
+            and DONE_BY not in sby)
     top = emit(func, "dot", dfg_depth=17).files["dot.sv"]
+    # dfg_mem claims the runs at trip counts up to the bound its depth was measured for: n in [0, DEFAULT_N] there
+    assert f"`LOOM_ASSUME_ALWAYS(ref_a_bound_in_n, in_n_data <= 64'd`{BOUND})" in top.split(f"`ifdef {BOUND}")[1]
+    # with --rtl-bound the top assumes that range for every task: dfg_mem needs no range of its own
+    assert f"-D{BOUND}=" not in emit(func, "dot", dfg_depth=17, rtl_bound=2).files["dot.sby"]
     # the stall budget counts refused requests and held-back due responses of every memory port
     assert f"`LOOM_ASSUME_ALWAYS(ref_a_stalls, ref_stalls + ref_stall_now <= 8'd`{STALLS_DEFINE})" in top
     assert set(re.findall(r"4'\((\w+)_req_valid && !\w+_req_ready\)", top)) == {"u_x_data_rd0", "u_y_data_rd0"}
@@ -89,3 +95,24 @@ def test_dfg_mem_finds_the_war_race_with_z3s_id(tmp_path):
     label = next(m.label for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0")
     assert v.status == "fail" and [f.rsplit(".", 1)[-1] for f in v.failed] == [label], sby_says(v)
     assert v.trace and Path(v.trace).stat().st_size > 0
+
+
+def test_a_witness_beyond_dfg_mems_arguments_is_not_reached(monkeypatch):
+    """Task dfg_mem assumes arguments in [0, DEFAULT_N]: a pass there says nothing of Z3's witness at n = 5 unless
+    task dfg's free prefix contains that whole run; then it is `not reached` (with the --rtl-bound to give), never
+    DISAGREE; a witness inside the range stays a disagreement."""
+    monkeypatch.setattr(verify, "run_depth", lambda func, bound, buffers=None: 10 + 3 * bound)
+    func, _ = dfg_func(DOT)
+    ok = SbyVerdict("dfg_mem", "pass", 0.0, [], None, "")
+
+    def report(n):
+        rep = verify.RtlReport("dot", mem=ok, free_depth=12)
+        rep.verdicts = [RtlVerdict("balance.%x", "bounded", "refuted", ["top"])]
+        verify.not_reached(rep, func, {"balance.%x": {"n": n}}, 10 + 3 * DEFAULT_N, None)
+        return rep.verdicts[0]
+
+    far = report(DEFAULT_N + 2)
+    assert far.status == verify.NOT_REACHED and f"[0, {DEFAULT_N}]" in far.detail
+    assert f"--rtl-bound {DEFAULT_N + 2}" in far.detail and not far.disagrees
+    near = report(DEFAULT_N)
+    assert near.status == "bounded" and near.disagrees

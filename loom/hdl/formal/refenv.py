@@ -14,8 +14,9 @@ run, not at a cut. A second assertion, ``ref_one_outstanding``, checks the model
 two requests outstanding, as ``loom.hdl.components.MemPort`` says).
 
 Task ``dfg_mem`` (``loom verify --rtl``'s default bounded check, issue 26) reads the same block without
-``LOOM_REF_DONE_BY`` (no completion check: the arguments may be free, so a run has no length) and with
-``LOOM_REF_STALLS`` = S: the memory may also leave the reference schedule -- refuse a request, or hold back a
+``LOOM_REF_DONE_BY`` (no completion check: a stall may push a run's end past the depth), with ``LOOM_REF_BOUND``
+= N (every integer argument and memref size in [0, N], the runs its depth was measured for; ``--rtl-bound``
+assumes that range in the top instead) and with ``LOOM_REF_STALLS`` = S: the memory may also leave the reference schedule -- refuse a request, or hold back a
 response that is due -- in at most S port-cycles of the run, so a run that a few memory stalls reorder is still
 checked whole. Without that freedom the check is one schedule per argument and memory content, which costs yices
 seconds where the free environment of task ``dfg`` costs minutes (specs/hdl.md, "Limits and time").
@@ -34,6 +35,7 @@ MEM_LATENCY = 2  # cycles from a request to its response in co-simulation withou
 STICKY = "LOOM_STICKY"  # loom_props.svh: an always-property keeps failing once it failed (dfg_ref's last-step check)
 PREFIX = "ref_"  # the harness assertions task dfg_ref keeps beside the monitors (ob_*)
 STALLS = "LOOM_REF_STALLS"  # port-cycles in which the memory may leave the reference schedule (task dfg_mem)
+BOUND = "LOOM_REF_BOUND"  # task dfg_mem without --rtl-bound: integer arguments and memref sizes in [0, N]
 
 
 def lines(d: "Design") -> list[str]:
@@ -72,10 +74,30 @@ def lines(d: "Design") -> list[str]:
             "  always @(posedge clk) if (rst) ref_stalls <= '0; else ref_stalls <= ref_stalls + ref_stall_now;",
             f"  `LOOM_ASSUME_ALWAYS(ref_a_stalls, ref_stalls + ref_stall_now <= 8'd`{STALLS})",
             "`endif",
+            *bound_lines(d),
             f"`ifdef {DONE_BY}",
             f"  `LOOM_ASSERT_ALWAYS(ref_run_complete, ref_cycle < 16'd`{DONE_BY} || lm_end)",
             "`endif", "`endif", "`endif"]
     return out
+
+
+def bound_lines(d: "Design") -> list[str]:
+    """Under ``LOOM_REF_BOUND`` = N: every integer/index argument and memref size in [0, N], the runs whose length
+    the depth was measured for (``loom.hdl.formal.depth``): task ``dfg_mem`` claims those whole runs and no more, so
+    the larger arguments are not needed, and bounding them spares the solver free 64-bit trip counts. (With
+    ``--rtl-bound`` the top already assumes the same range for every task.)"""
+    from loom.hdl.datapath.expr import bits
+    from loom.ir.types import IndexType, IntegerType
+
+    out = [f"`ifdef {BOUND}"]
+    for _name, t, p in d.args:
+        if isinstance(t, (IntegerType, IndexType)) and bits(t) > 1:
+            out.append(f"  `LOOM_ASSUME_ALWAYS(ref_a_bound_{p}, {p}_data <= {bits(t)}'d`{BOUND})")
+    for mb in d.mems:
+        if any(inst.name == mb.inst and inst.component.mem.dims for inst in d.instances):
+            out += [f"  `LOOM_ASSUME_ALWAYS(ref_a_bound_{mb.inst}_dim{k}, {mb.inst}_dim{k} <= 64'd`{BOUND})"
+                    for k in range(mb.dims)]
+    return out + ["`endif"]
 
 
 def insert(d: "Design") -> None:

@@ -127,13 +127,15 @@ RUN_COMMENT = ["# run one task: sby -f <this file> <task>  (a native SymbiYosys)
 
 
 def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int = DFG_DEPTH,
-            ref: bool = False, free_depth: Optional[int] = None, stalls: int = STALLS) -> str:
+            ref: bool = False, free_depth: Optional[int] = None, stalls: int = STALLS,
+            mem_bound: Optional[int] = None) -> str:
     """The ``.sby`` text: tasks ``components`` (all at once), ``top``, ``fifo``, ``c_<module>`` per component,
     ``dfg`` (the top with its DFG-level monitors, any memory timing, bounded to ``free_depth`` cycles, default
     ``dfg_depth``), ``dfg_mem`` (the same under co-simulation's memory with at most ``stalls`` port-cycles off its
     schedule, ``dfg_depth + stalls`` cycles) and, with ``ref`` (a design emitted with an argument bound),
     ``dfg_ref``: ``dfg`` under the exact reference environment of ``loom.hdl.formal.refenv``, where every run must
-    be complete by the last step."""
+    be complete by the last step. ``mem_bound`` (no ``--rtl-bound``): task ``dfg_mem`` assumes every integer
+    argument and memref size in [0, mem_bound], the runs its depth was measured for (``refenv.bound_lines``)."""
     mods = sorted(d.components)
     proofs = ["components", "fifo", "top"] + [task_name(m) for m in mods]
     bmc = ["dfg", "dfg_mem"] + (["dfg_ref"] if ref else [])
@@ -160,7 +162,8 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     lines += ["", "[engines]", *(f"{t}: {Z3_ENGINE}" for t in proofs), f"dfg: {engine}", f"dfg_mem: {engine}",
               *([f"dfg_ref: {engine} -- --noincr"] if ref else []), "", "[script]"]
     lines.append(f"{TAG}: verilog_defines -D{MONITORS}")
-    lines.append(f"dfg_mem: verilog_defines -D{refenv.DEFINE} -D{refenv.STALLS}={stalls}")
+    lines.append(f"dfg_mem: verilog_defines -D{refenv.DEFINE} -D{refenv.STALLS}={stalls}"
+                 + (f" -D{refenv.BOUND}={mem_bound}" if mem_bound is not None else ""))
     if ref:  # every run over at the last step: a clocked check at step s reads step s - 1, where ref_cycle is
         # s - 2 (step 0 is the reset), so the last step checks ref_cycle = depth - 3
         lines.append(f"dfg_ref: verilog_defines -D{refenv.DEFINE} -D{refenv.DONE_BY}={max(1, dfg_depth - 3)} "

@@ -20,6 +20,7 @@ from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
+from loom.hdl.formal.depth import DEFAULT_N
 from loom.hdl.formal.sby import (DFG_DEPTH, FREE_DEPTH, STALLS, SbyVerdict, limit_out, prove_components,
                                   run_task as sby_run_task, sby_available, sby_command, task_name, timed_out,
                                   tool_error)
@@ -176,7 +177,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         rest = [m for m in mons if m.label not in proved]
         if rest and rep.mem is not None and rep.dfg is not None:
             rep.verdicts += merge_verdicts(
-                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, MEM_SCOPE.format(s=STALLS)),
+                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, mem_scope(bound)),
                 monitor_verdicts(rep.dfg, rest, z3_status, rep.free_depth or depth, FREE_SCOPE))
         elif rest and rep.dfg is not None:
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
@@ -222,6 +223,15 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
             v.status, v.detail = NOT_REACHED, (f"not reached: Z3's witness ({shown}) is outside --rtl-bound "
                                                f"{rep.bound}")
             continue
+        if (rep.mem is not None and rep.bound is None and n is not None and n > DEFAULT_N
+                and not v.id.startswith("bmc.")):  # dfg_mem's arguments are in [0, DEFAULT_N]; dfg saw a prefix
+            if n not in need:
+                need[n] = run_depth(func, n)
+            if (rep.free_depth or 0) < need[n]:
+                v.status, v.detail = NOT_REACHED, (
+                    f"not reached: Z3's witness ({shown}) is outside task dfg_mem's arguments [0, {DEFAULT_N}] and "
+                    f"needs {need[n]} cycles, task dfg checked {rep.free_depth} (give --rtl-bound {n})")
+            continue
         if depth is None:
             continue
         key = n if n is not None else rep.bound
@@ -243,6 +253,13 @@ def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: 
 
 
 MEM_SCOPE = "co-simulation's memory, at most {s} stall(s)"  # task dfg_mem's environment
+
+
+def mem_scope(bound: Optional[int]) -> str:
+    """Task ``dfg_mem``'s environment in words: the memory, and the argument range it assumes (``--rtl-bound``, else
+    ``depth.DEFAULT_N``: the runs its depth was measured for, ``refenv.bound_lines``)."""
+    n = DEFAULT_N if bound is None else bound
+    return MEM_SCOPE.format(s=STALLS) + f", integer arguments and memref sizes in [0, {n}]"
 FREE_SCOPE = "any memory timing"  # task dfg's
 
 
@@ -371,9 +388,9 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
                      f"last {pr.runs[-1].log if pr.runs and timed_out(pr.runs[-1]) else pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
                                              if len(pr.proved) < len(mons) else "") + ")")
     if rep.mem is not None:
-        runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else "3")
+        runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else str(DEFAULT_N))
         lines.append(f"  (DFG-level monitors: task dfg_mem, bounded model check of {(rep.dfg_depth or 0) + STALLS} "
-                     f"cycles from reset under {MEM_SCOPE.format(s=STALLS)} ({runs}), "
+                     f"cycles from reset under {mem_scope(rep.bound)} ({runs}), "
                      f"{'no violation' if rep.mem.status == 'pass' else STATUS[rep.mem.status]} in {rep.mem.seconds:.0f}s)")
     if rep.dfg is not None:
         scope = f" under {FREE_SCOPE}" if rep.mem is not None else ""
