@@ -23,7 +23,8 @@ from loom.map.dfg import DFG
 from loom.map.iso import ISO_RLIMIT, decoded_graph, dfg_graph, isomorphic, z3_isomorphic
 from loom.map.temporal.check import check_tpes, register_links, slot_view, split_slot
 from loom.map.rules import (compound_mismatch, contract, fu_fields, fu_mismatch, is_compound, mem_bytes, mem_mismatch,
-                             region_offset, region_starts, region_words, wanted_fields)
+                             lane_bases, lanes_fit, region_offset, region_starts, region_words,
+                             tag_starts, wanted_fields)
 
 
 @dataclass
@@ -291,7 +292,13 @@ def _check_memories(dfg: DFG, adg: ADG, cfg: Config, place: dict[str, tuple], re
                 continue
             node = dfg.by_id[nid]
             why = mem_mismatch(node, m.defn, m.memref_arg is not None)  # type: ignore[arg-type]
-            if why is None and w[1] not in region_starts(node, m.defn):  # type: ignore[arg-type]
+            if why is None and m.defn.tagged:  # type: ignore[attr-defined]  # a tag window, served on packed lanes
+                base = lane_bases(words).get(r, 0)
+                if w[1] not in tag_starts(node, m.defn):  # type: ignore[arg-type]
+                    why = f"its tags from {w[1]} do not fit the request ports' tag width"
+                elif not lanes_fit(node, m.defn, base):  # type: ignore[arg-type]
+                    why = f"its lanes from {base} leave the interface's {m.defn.ld} load and {m.defn.st} store lanes"  # type: ignore[attr-defined]
+            elif why is None and w[1] not in region_starts(node, m.defn):  # type: ignore[arg-type]
                 why = f"its tags from {w[1]} leave the interface's {m.defn.ld} load and {m.defn.st} store lanes"  # type: ignore[attr-defined]
             if why is not None:
                 rep.add("C1", f"%{nid} cannot use {m.name} region {r}: {why}")

@@ -25,7 +25,7 @@ from typing import Any, Optional
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, MemDef, Port, port_name
 from loom.map.config import Config
 from loom.map.dfg import DFG
-from loom.map.rules import mem_port_maps, mem_port_role, mem_port_tags
+from loom.map.rules import mem_port_maps, mem_port_role, mem_port_tags, place_lane_base, tag_lane
 
 End = tuple  # ("fu_out"|"fu_in", pe, k) | ("mem_out"|"mem_in", mem, port) | ("mod_in"|"mod_out", k)
 
@@ -104,8 +104,10 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     answered: set[tuple[str, int, Optional[int]]] = set()
 
     def respond(mem: str, q: int, tag: Optional[int]) -> None:
-        """A request reaching tagged memory input ``q`` with ``tag``: the family's results leave with that tag."""
+        """A request reaching tagged memory input ``q`` with ``tag``: the family's results leave with the lane the
+        region words serve that tag on (``rules.tag_lane``); a tag no region holds is never answered."""
         d = adg.node(mem).defn
+        tag = tag_lane(cfg.regions.get(mem, []), tag) if tag is not None else None
         role = mem_port_role(d, "i", q)  # type: ignore[arg-type]
         fams = {"ld_addr": ("ld_data", "ld_done"), "st_addr": ("st_done",)}.get(role[0] if role else "", ())
         for k in range(len(d.out_widths)):  # type: ignore[attr-defined]
@@ -252,7 +254,7 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
         if t[0] == "fu":
             return ("fu_out", t[1] if len(t) == 3 else f"{t[1]}@{t[3]}", k)
         if t[0] == "mem":
-            return _mem_end("mem_out", node, adg.node(t[1]).defn, t, k)  # type: ignore[arg-type]
+            return _mem_end("mem_out", node, adg.node(t[1]).defn, t, k, place_lane_base(dfg, place, nid))  # type: ignore[arg-type]
         return ("mod_in", t[1])
 
     def dst(nid: str, k: int) -> End:
@@ -266,14 +268,14 @@ def dfg_ends(dfg: DFG, adg: ADG, place: dict[str, tuple]):
     return src, dst
 
 
-def _mem_end(kind: str, node: Any, mem: MemDef, t: tuple, k: int) -> End:
+def _mem_end(kind: str, node: Any, mem: MemDef, t: tuple, k: int, base: Optional[int] = None) -> End:
     """A software memory's operand (``mem_in``) or result (``mem_out``) ``k`` at region target ``t``: the
-    hardware port, and on a tagged memory the lane (tag) the value carries there."""
+    hardware port, and on a tagged memory the tag the value carries there (a result: its lane, from ``base``)."""
     side = 1 if kind == "mem_out" else 0
     port = mem_port_maps(node, mem, t[3])[side][k]
     if not mem.tagged:
         return (kind, t[1], port)
-    return (kind, t[1], port, mem_port_tags(node, mem, t[3])[side][k])
+    return (kind, t[1], port, mem_port_tags(node, mem, t[3], base)[side][k])
 
 
 def end_name(e: End) -> str:

@@ -21,8 +21,8 @@ from loom.map.adg.model import ADG
 from loom.map.config import Config, split_payload
 from loom.map.decode_routes import End, RouteWalk
 from loom.map.dfg import DFG, DNode
-from loom.map.rules import (body_signature, fu_fields, is_compound, mem_port_role, mem_roles, node_fields, region_words,
-                             stream_step)
+from loom.map.rules import (body_signature, fu_fields, is_compound, lane_bases, mem_port_role, mem_roles, node_fields,
+                             region_words, stream_step)
 
 
 def _label_fu(fu: Any, payload: int) -> tuple:
@@ -66,8 +66,12 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
     for pe, (fu, c) in fus.items():
         nodes[pe] = _label_fu(fu, c.payload)
     region_of: dict[tuple[str, int], tuple[int, int]] = {}  # (memory, tag) -> (region, its first tag)
+    lane_of: dict[tuple[str, int], tuple[int, int]] = {}  # (tagged memory, lane) -> (region, its first lane)
     for m in adg.memories():
         words = cfg.regions.get(m.name, [])
+        for r, base in lane_bases(words).items():  # a tagged response carries its lane (rules.tag_lane)
+            for lane in range(base, base + words[5 * r + 2] - words[5 * r + 1]):
+                lane_of.setdefault((m.name, lane), (r, base))
         for r in range(len(words) // 5):
             w = words[5 * r: 5 * r + 5]
             if w[0]:  # one node per valid region, labelled with its record, tags counted from its first
@@ -83,9 +87,10 @@ def decoded_graph(adg: ADG, cfg: Config, fus: dict[str, Any], walk: RouteWalk) -
             role = mem_port_role(adg.node(e[1]).defn, "o" if is_src else "i", e[2])  # type: ignore[arg-type]
             if role is not None and len(e) > 3:  # a tagged family port: the lane is the tag the value carries
                 role = (role[0], e[3]) + tuple(role[2:])
-            if role is None or (e[1], role[1]) not in region_of:
+            where = lane_of if is_src and len(e) > 3 else region_of
+            if role is None or (e[1], role[1]) not in where:
                 return ("untagged", e[1], e[2]), ("mem", "?", e[2])
-            r, first = region_of[(e[1], role[1])]
+            r, first = where[(e[1], role[1])]
             return (e[1], r), ("mem", role[0], role[1] - first) + tuple(role[2:])
         key = ("module", e[0], e[1])
         nodes.setdefault(key, ("in",) if is_src else ("out",))

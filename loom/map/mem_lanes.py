@@ -1,22 +1,25 @@
 """Lanes on tagged memories: which tag (lane) each software memory's region starts at, chosen so that its traffic
 can carry those tags.
 
-On a tagged memory (``MemDef.tagged``) every lane shares one port per family and the runtime tag is the lane
-(spec-fabric-memory-interface). The tags a request can arrive with are fixed by the fabric (an ``add_tag``'s
-constant, a ``map_tag``'s table), so a region's first tag must be one the routes from the PEs its requests leave
-can bring, and its responses' tags must reach their consumers. The placer picks regions without knowing that;
-``assign_lanes`` re-picks the first tags of the regions on each tagged memory from the tags the port graph can
-carry, disjoint per memory, and numbers the regions it uses in the order of their first tags, before routing.
+On a tagged memory (``MemDef.tagged``) every lane shares one port per family (spec-fabric-memory-interface). A
+region takes a window of request tags ``[start_tag, end_tag)``; a request is served on lane ``tag - start_tag`` of
+its region's lanes, the regions' lanes packed in region order, and its response carries that lane as its tag
+(``rules.tag_lane``). The tags a request can arrive with are fixed by the fabric (an ``add_tag``'s constant, a
+``map_tag``'s table), so a region's window must hold the tags the routes from the PEs its requests leave can
+bring, and its responses' lanes must reach their consumers. The placer picks regions without knowing that;
+``assign_lanes`` re-picks each region's window (disjoint per memory, in region order) and the order of the
+regions (their lanes), from the tags the port graph can carry, before routing.
 """
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Optional
 
 from loom.map.adg.model import ADG, net_width
 from loom.map.dfg import DFG
 from loom.map.route import ANY, Router, end_ports, node_tag
-from loom.map.rules import mem_port_maps, mem_port_tags, mem_tags, region_starts
+from loom.map.rules import lanes_fit, mem_port_maps, mem_port_tags, mem_tags, tag_starts
 from loom.map.techmap import Target
 
 
@@ -45,12 +48,13 @@ class _Reach:
         return tuple(sorted(i for p in ports for i in self.r.of_port.get(p, []) if tag == ANY or self.r.tag[i] == tag))
 
 
-def _feasible(dfg: DFG, adg: ADG, reach: _Reach, where: dict[str, Target], nid: str, t: Target) -> bool:
-    """Whether every request of software memory ``nid`` at ``t`` can arrive with its lane, and every response can
-    reach its consumer with its lane, on the empty fabric."""
+def _feasible(dfg: DFG, adg: ADG, reach: _Reach, where: dict[str, Target], nid: str, t: Target,
+              base: int) -> bool:
+    """Whether every request of software memory ``nid`` at ``t`` can arrive with a tag of its window, and every
+    response can reach its consumer with its lane (from ``base``), on the empty fabric."""
     node, mem = dfg.by_id[nid], adg.node(t[1]).defn
     ins, outs = mem_port_maps(node, mem, t[3])  # type: ignore[arg-type]
-    in_tags, out_tags = mem_port_tags(node, mem, t[3])  # type: ignore[arg-type]
+    in_tags, out_tags = mem_port_tags(node, mem, t[3], base)  # type: ignore[arg-type]
     for e in dfg.edges:
         if e.dst[0] == nid and e.src[0] in where:
             width = net_width(adg, e.type)
@@ -69,9 +73,13 @@ def _feasible(dfg: DFG, adg: ADG, reach: _Reach, where: dict[str, Target], nid: 
     return True
 
 
+MAX_ORDERS = 120  # region orders tried per tagged memory (5 software memories: all of them)
+
+
 def assign_lanes(dfg: DFG, adg: ADG, router: Router, where: dict[str, Target]) -> dict[str, Target]:
-    """``where`` with the first tag of each region on a tagged memory re-picked (regions kept) so that every
-    request and response can carry its lane; unchanged where no such choice exists (routing then fails)."""
+    """``where`` with the regions on each tagged memory re-ordered and their windows re-picked so that every
+    request can carry a tag of its window and every response its lane; unchanged where no such choice exists
+    (routing then fails). The placer's order and the lowest windows come first (deterministic)."""
     reach = _Reach(router)
     out = dict(where)
     groups: dict[str, list[str]] = {}
@@ -80,34 +88,42 @@ def assign_lanes(dfg: DFG, adg: ADG, router: Router, where: dict[str, Target]) -
             groups.setdefault(t[1], []).append(nid)
     for name, nids in sorted(groups.items()):
         mem = adg.node(name).defn
-        options = []
-        for nid in nids:
-            t = where[nid]
-            ok = [s for s in region_starts(dfg.by_id[nid], mem)  # type: ignore[arg-type]
-                  if _feasible(dfg, adg, reach, where, nid, (t[0], t[1], t[2], s))]
-            options.append(ok)
-        picked = _disjoint([mem_tags(dfg.by_id[n]) for n in nids], options)
-        if picked is not None:  # regions in the order of their first tags, as upstream's mapper numbers them
-            regions = sorted(where[nid][2] for nid in nids)
-            for r, (s, nid) in zip(regions, sorted(zip(picked, nids))):
-                out[nid] = (where[nid][0], name, r, s)
+        nids.sort(key=lambda n: (where[n][2], n))
+        regions = [where[n][2] for n in nids]
+        for k, order in enumerate(permutations(nids)):
+            if k == MAX_ORDERS:
+                break
+            bases, lane = [], 0
+            for nid in order:
+                bases.append(lane)
+                lane += mem_tags(dfg.by_id[nid])
+            if not all(lanes_fit(dfg.by_id[n], mem, b) for n, b in zip(order, bases)):  # type: ignore[arg-type]
+                continue
+            options = [[s for s in tag_starts(dfg.by_id[n], mem)  # type: ignore[arg-type]
+                        if _feasible(dfg, adg, reach, where, n, (where[n][0], name, r, s), b)]
+                       for n, r, b in zip(order, regions, bases)]
+            picked = _ascending([mem_tags(dfg.by_id[n]) for n in order], options)
+            if picked is not None:
+                for n, r, s in zip(order, regions, picked):
+                    out[n] = (where[n][0], name, r, s)
+                break
     return out
 
 
-def _disjoint(sizes: list[int], options: list[list[int]]) -> Optional[list[int]]:
-    """First tags, one from each option list, whose ranges ``[s, s + size)`` do not overlap (backtracking)."""
+def _ascending(sizes: list[int], options: list[list[int]]) -> Optional[list[int]]:
+    """First tags, one from each option list, whose windows ``[s, s + size)`` follow each other in list order
+    without overlapping (backtracking; lowest first)."""
     chosen: list[int] = []
 
-    def go(k: int, used: set[int]) -> bool:
+    def go(k: int, low: int) -> bool:
         if k == len(sizes):
             return True
         for s in options[k]:
-            span = set(range(s, s + sizes[k]))
-            if not span & used:
+            if s >= low:
                 chosen.append(s)
-                if go(k + 1, used | span):
+                if go(k + 1, s + sizes[k]):
                     return True
                 chosen.pop()
         return False
 
-    return chosen if go(0, set()) else None
+    return chosen if go(0, 0) else None

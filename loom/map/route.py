@@ -20,7 +20,7 @@ import networkx as nx
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, net_width
 from loom.map.dfg import DFG
-from loom.map.rules import mem_lanes, mem_port_maps, mem_port_tags
+from loom.map.rules import mem_lanes, mem_port_maps, mem_port_tags, place_lane_base
 from loom.map.techmap import Target
 
 ANY = -1  # an end that takes a value of whatever tag reaches it
@@ -182,11 +182,14 @@ def end_tag(t: Target) -> Optional[int]:
     return t[3] if t[0] == "fu" and len(t) == 4 else ANY
 
 
-def node_tag(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool) -> Optional[int]:
-    """``end_tag`` for result (``is_src``) or operand ``k`` of ``nid`` at ``t``: on a tagged memory the lane the
-    value leaves with or must arrive with (``rules.mem_port_tags``), else ``end_tag``."""
+def node_tag(dfg: DFG, adg: ADG, nid: str, k: int, t: Target, is_src: bool,
+             place: Optional[dict] = None) -> Optional[int]:
+    """``end_tag`` for result (``is_src``) or operand ``k`` of ``nid`` at ``t``: on a tagged memory the tag the
+    value must arrive with or the lane it leaves with (``rules.mem_port_tags``; the lanes of the other regions
+    in ``place`` come first), else ``end_tag``."""
     if t[0] == "mem" and adg.node(t[1]).defn.tagged:  # type: ignore[attr-defined]
-        return mem_port_tags(dfg.by_id[nid], adg.node(t[1]).defn, t[3])[1 if is_src else 0][k]  # type: ignore[arg-type]
+        base = place_lane_base(dfg, place, nid) if place is not None else None
+        return mem_port_tags(dfg.by_id[nid], adg.node(t[1]).defn, t[3], base)[1 if is_src else 0][k]  # type: ignore[arg-type]
     return end_tag(t)
 
 
@@ -206,9 +209,9 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset
         for e_idx in e_idxs:
             dn, dk = dfg.edges[e_idx].dst
             sinks.append((e_idx, end_ports(dfg, adg, dn, dk, place[dn], False, width)))
-            if node_tag(dfg, adg, dn, dk, place[dn], False) != ANY:
-                sink_tags[e_idx] = node_tag(dfg, adg, dn, dk, place[dn], False)
-        nets.append(Net(key, width, sources, sinks, node_tag(dfg, adg, nid, k, place[nid], True), sink_tags))
+            if node_tag(dfg, adg, dn, dk, place[dn], False, place) != ANY:
+                sink_tags[e_idx] = node_tag(dfg, adg, dn, dk, place[dn], False, place)
+        nets.append(Net(key, width, sources, sinks, node_tag(dfg, adg, nid, k, place[nid], True, place), sink_tags))
     return nets
 
 

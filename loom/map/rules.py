@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Optional
+from typing import Any, Optional
 
 from loom.ir.attributes import IntegerAttr, StringAttr
 from loom.ir.core import Operation
@@ -237,13 +237,60 @@ def mem_port_maps(node: DNode, mem: MemDef, start: int = 0) -> tuple[list[int], 
     return [mem_role_port(mem, r, start) for r in ins], [mem_role_port(mem, r, start) for r in outs]
 
 
-def mem_port_tags(node: DNode, mem: MemDef, start: int = 0) -> tuple[list[Optional[int]], list[Optional[int]]]:
-    """The tag each software operand must arrive with at ``mem`` and each result leaves with (``mem_roles`` order):
-    on a tagged memory its lane (the region's first tag ``start`` plus the role's lane), None on an untagged one."""
+def mem_port_tags(node: DNode, mem: MemDef, start: int = 0,
+                  base: Optional[int] = None) -> tuple[list[Optional[int]], list[Optional[int]]]:
+    """The tag each software operand must arrive with at ``mem`` and each result leaves with (``mem_roles`` order),
+    None on an untagged memory. On a tagged one a request carries a tag of its region's window (the first tag
+    ``start`` plus the role's lane) and its response the hardware lane it was served on (the region's first lane
+    ``base``, by default ``start``, plus the role's lane): see ``tag_lane``."""
     ins, outs = mem_roles(node)
     if not mem.tagged:
         return [None] * len(ins), [None] * len(outs)
-    return [start + r[1] for r in ins], [start + r[1] for r in outs]
+    first = start if base is None else base
+    return [start + r[1] for r in ins], [first + r[1] for r in outs]
+
+
+def lane_bases(words: list[int]) -> dict[int, int]:
+    """First hardware lane of each valid region of a tagged memory's region words: its regions' lanes are packed
+    in region order, each spanning ``end_tag - start_tag`` lanes (spec-fabric-memory-interface's regions; the
+    numbering is upstream's mapper's software lane, lib/loom/Mapper/ConfigGenHelpers.cpp)."""
+    bases, lane = {}, 0
+    for r in range(len(words) // 5):
+        if words[5 * r]:
+            bases[r] = lane
+            lane += max(0, words[5 * r + 2] - words[5 * r + 1])
+    return bases
+
+
+def tag_lane(words: list[int], tag: int) -> Optional[int]:
+    """The hardware lane a request with ``tag`` is served on: the region whose tag window ``[start_tag, end_tag)``
+    holds it, at lane ``tag - start_tag`` of that region's lanes (``lane_bases``); None when no region holds it
+    (the request is never answered). The response leaves with that lane as its tag."""
+    bases = lane_bases(words)
+    for r, b in bases.items():
+        if words[5 * r + 1] <= tag < words[5 * r + 2]:
+            return b + tag - words[5 * r + 1]
+    return None
+
+
+def place_lane_base(dfg: Any, place: dict, nid: str) -> int:
+    """``lane_bases`` of the region software memory ``nid`` holds under ``place`` (id -> ("mem", name, region,
+    first tag), ...): the lanes of the software memories in lower regions of the same interface come first."""
+    t = place[nid]
+    return sum(mem_tags(dfg.by_id[m]) for m, u in place.items() if u[0] == "mem" and u[1] == t[1] and u[2] < t[2])
+
+
+def tag_starts(node: DNode, mem: MemDef) -> list[int]:
+    """The first tags a region of ``node`` may take on a tagged memory: any window of its span that the request
+    ports' tag width can carry (the lanes it is served on are ``lane_bases``', checked by ``lanes_fit``)."""
+    widths = [w for w in (mem.tag_widths[0] if mem.tag_widths else []) if w > 0]
+    top = 1 << min(widths) if widths else mem_lanes(mem)
+    return list(range(max(0, top - mem_tags(node) + 1)))
+
+
+def lanes_fit(node: DNode, mem: MemDef, base: int) -> bool:
+    """Whether ``node``'s loads and stores, served from lane ``base`` on, stay within ``mem``'s lanes."""
+    return (not node.ld or base + node.ld <= mem.ld) and (not node.st or base + node.st <= mem.st)
 
 
 def mem_lanes(mem: MemDef) -> int:
