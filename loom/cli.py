@@ -1027,6 +1027,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="K shared external memory interfaces: --extmem K, each with --mem-regions regions (default 4)")
     am.add_argument("--mem-regions", type=_int_in(1, 16), metavar="R",
                     help="software memories one external interface may host, by tag range (numRegion; default 1)")
+    am.add_argument("--mem-tags", type=_int_in(1, 16), metavar="L",
+                    help="tagged external interfaces: L load and store lanes share one tagged port per family, "
+                         "reached through add_tag/del_tag per lane (numRegion L unless --mem-regions)")
     am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F",
                     help="inputs of the widest join a PE offers (default 4)")
     am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",

@@ -27,9 +27,11 @@ def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
 
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     shared = getattr(args, "mem_ifaces", None)
-    regions = getattr(args, "mem_regions", None) or (4 if shared else 1)
+    tags = getattr(args, "mem_tags", None) or 0
+    regions = getattr(args, "mem_regions", None) or (tags or (4 if shared else 1))
     params = MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
-                        tracks=args.tracks, mem_regions=regions, temporal=getattr(args, "temporal", None) or 0)
+                        tracks=args.tracks, mem_regions=regions, temporal=getattr(args, "temporal", None) or 0,
+                        mem_tags=tags)
     fit = getattr(args, "fit", None) or []
     if fit:  # --fit: every kernel's ops and memory ports (the DFGs are read before anything is written)
         assert dfg_module is not None

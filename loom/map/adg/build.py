@@ -109,6 +109,26 @@ class ADGBuilder:
         self.def_ports[name] = (ins, outs)
         return name
 
+    def tagged_switch(self, name: str, n_in: int, n_out: int, width: int, tag_width: int) -> str:
+        """A fully connected fabric.spatial_sw over tagged values: it merges them tag-agnostically (their tags
+        keep them apart, spec-fabric-memory-interface)."""
+        t = f"!fabric.tagged<!fabric.bits<{width}>, i{tag_width}>"
+        ins, outs = [t] * n_in, [t] * n_out
+        rows = ", ".join('"' + "1" * n_in + '"' for _ in range(n_out))
+        self.defs.append(f"  fabric.spatial_sw @{name} [connectivity_table = [{rows}]] : ({', '.join(ins)}) -> ({', '.join(outs)})\n")
+        self.def_ports[name] = (ins, outs)
+        return name
+
+    def temporal_switch(self, name: str, n_in: int, n_out: int, width: int, tag_width: int, slots: int) -> str:
+        """A fully connected fabric.temporal_sw with ``slots`` route-table slots: it routes each value by its tag."""
+        t = f"!fabric.tagged<!fabric.bits<{width}>, i{tag_width}>"
+        ins, outs = [t] * n_in, [t] * n_out
+        rows = ", ".join('"' + "1" * n_in + '"' for _ in range(n_out))
+        self.defs.append(f"  fabric.temporal_sw @{name} [num_route_table = {slots}, connectivity_table = [{rows}]] : "
+                         f"({', '.join(ins)}) -> ({', '.join(outs)})\n")
+        self.def_ports[name] = (ins, outs)
+        return name
+
     # --------------------------------------------------------------- module
     def add_input(self, name: str, type_text: str) -> Wire:
         self.inputs.append((name, type_text))
@@ -125,12 +145,16 @@ class ADGBuilder:
         return [(name, k) for k in range(len(outs))]
 
     def extmemory(self, name: str, ld: int, st: int, memref: str, memref_input: Wire, inputs: list[Wire], width: int,
-                  regions: int = 1) -> list[Wire]:
+                  regions: int = 1, tag_width: int = 0) -> list[Wire]:
         """An inline fabric.extmemory; ``inputs`` are its routed inputs (after the memref); ``regions`` software
-        memories may share it (``numRegion``)."""
+        memories may share it (``numRegion``). With ``tag_width`` its lanes share one tagged port per family
+        (upstream's form: address ports per rank, store data; load data, load done, store done)."""
         rank = _rank(memref)
         t = f"!fabric.bits<{width}>"
         n_in, n_out = (ld + st) * rank + st, 2 * ld + st
+        if tag_width:
+            t = f"!fabric.tagged<{t}, i{tag_width}>"
+            n_in, n_out = (min(ld, 1) + min(st, 1)) * rank + min(st, 1), 2 * min(ld, 1) + min(st, 1)
         if len(inputs) != n_in:
             raise ValueError(f"{name}: needs {n_in} routed inputs, got {len(inputs)}")
         shared = f", numRegion = {regions}" if regions > 1 else ""

@@ -106,6 +106,7 @@ class MeshParams:
     mem_regions: int = 1  # numRegion of each extmemory: how many software memories may share it (by tag range)
     extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
     temporal: int = 0  # > 0: every PE is a fabric.temporal_pe with this many instruction slots (loom/map/temporal)
+    mem_tags: int = 0  # > 0: each extmemory has this many load and store lanes sharing one tagged port per family
 
 
 def _border(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -148,8 +149,13 @@ def mesh(p: MeshParams) -> str:
     # module inputs and memory outputs feed border switches; memory inputs and module outputs read them
     for k in range(p.inputs):
         extra_in[next_tile()].append(b.add_input(f"in{k}", f"!fabric.bits<{WIDTH}>"))
-    mems: list[tuple[str, str, int, int, int, int]] = []  # (name, memref, ld, st, routed inputs, outputs)
+    mems: list[tuple[str, str, int, int, int, int]] = []  # (name, memref, ld, st, border inputs, border outputs)
+    lanes = p.mem_tags  # tagged external interfaces: this many load and store lanes each (0: untagged)
     for k in range(p.extmem):
+        if lanes:  # tagged: every lane of a family port has its own border wires (add_tag / del_tag per lane)
+            mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", lanes, lanes,
+                         (2 * p.mem_rank + 1) * lanes, 3 * lanes))
+            continue
         mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", p.mem_ld, p.mem_st,
                      (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st, 2 * p.mem_ld + p.mem_st))
     rank = len(p.onchip_shape)
@@ -163,7 +169,7 @@ def mesh(p: MeshParams) -> str:
         extra_out[next_tile()].append(("$out", k))
     for name, _, _, _, _, n_out in mems:
         for k in range(n_out):
-            extra_in[next_tile()].append((name, k))
+            extra_in[next_tile()].append(_lane_wire(name, k, lanes) if lanes and name.startswith("extmem") else (name, k))
 
     def sw_name(r: int, c: int) -> str:
         return f"sw_{r}_{c}"
@@ -185,7 +191,12 @@ def mesh(p: MeshParams) -> str:
             out_index[(key, slot)] = (sw_name(*t), outs.index(("x", k)))
     for name, memref, ld, st, n_in, _ in mems:
         reads = [out_index[(name, s)] for s in range(n_in)]
-        if name.startswith("extmem"):
+        if name.startswith("extmem") and lanes:
+            ref = b.add_input(f"{name}_ref", memref)
+            tagged_ports(b, name, reads, lanes, len(reads) // lanes, 3)
+            b.extmemory(name, ld, st, memref, ref, [(f"{name}_in{q}", 0) for q in range(len(reads) // lanes)], WIDTH,
+                         p.mem_regions, lane_tag_width(lanes))
+        elif name.startswith("extmem"):
             ref = b.add_input(f"{name}_ref", memref)
             b.extmemory(name, ld, st, memref, ref, reads, WIDTH, p.mem_regions)
         else:
@@ -244,6 +255,32 @@ def fus_for(ops) -> list[FUSpec]:
     return list(seen.values())
 
 
+def lane_tag_width(lanes: int) -> int:
+    """Tag bits a tagged memory port of ``lanes`` lanes needs (spec-fabric-memory-interface: log2Ceil, >= 1)."""
+    return max(1, (lanes - 1).bit_length())
+
+
+def _lane_wire(mem: str, k: int, lanes: int) -> Wire:
+    """The border wire of lane ``k % lanes`` of tagged memory output port ``k // lanes``: its del_tag."""
+    return (f"{mem}_out{k // lanes}_l{k % lanes}", 0)
+
+
+def tagged_ports(b: ADGBuilder, mem: str, reads: list[Wire], lanes: int, n_in: int, n_out: int) -> None:
+    """The adapters of a tagged memory: per input port, ``lanes`` border wires each tagged with its lane
+    (add_tag) merged by a tagged switch (``{mem}_in{q}``); per output port, a temporal switch
+    (``{mem}_demux{q}``) that splits the responses by tag into ``lanes`` del_tags (``_lane_wire``)."""
+    tw = lane_tag_width(lanes)
+    merge = b.tagged_switch(f"{mem}_merge", lanes, 1, WIDTH, tw)
+    split = b.temporal_switch(f"{mem}_split", 1, lanes, WIDTH, tw, lanes)
+    for q in range(n_in):
+        tagged = [b.tag(f"{mem}_in{q}_l{l}", reads[q * lanes + l], WIDTH, tw, l) for l in range(lanes)]
+        b.instance(merge, f"{mem}_in{q}", tagged)
+    for q in range(n_out):
+        b.instance(split, f"{mem}_demux{q}", [(mem, q)])
+        for l in range(lanes):
+            b.tag(f"{mem}_out{q}_l{l}", (f"{mem}_demux{q}", l), WIDTH, tw, None)
+
+
 def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
     """``p`` extended so every DFG of ``dfgs`` (``loom.map.dfg.DFG``) finds its ops and memory ports: one FU (in
     generic form) per op no palette FU implements (a math.sqrt, an i16 truncation), and the memory interfaces'
@@ -265,6 +302,7 @@ def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
     return replace(
         p, extra_fus=tuple(p.extra_fus) + tuple(fus_for(missing)),
         mem_ld=max([p.mem_ld] + [n.ld for n in mems]), mem_st=max([p.mem_st] + [n.st for n in mems]),
+        mem_tags=max([p.mem_tags] + [max(n.ld, n.st) for n in mems]) if p.mem_tags else 0,
         mem_rank=max([p.mem_rank] + [n.memref.rank for n in mems if n.memref is not None]),
         **(_onchip_fit(p, onchip, max(sum(n.kind == "mem" and n.name == "handshake.memory" for n in d.nodes)
                                       for d in dfgs)) if onchip else {}))
