@@ -13,13 +13,14 @@ cannot fire, so an empty list means quiescence.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from loom.diagnostics import LoomError, SimulationError
 from loom.ir.core import Operation
 from loom.ir.location import UNKNOWN
 from loom.ir.types import NoneType
-from loom.sim.network import Actor, Forever, Network, build_network
+from loom.sim.network import Actor, Forever, Network, Wired, bind_inputs, wire_network
 from loom.sim.result import SimResult
 
 STEP_LIMIT = "RT_SIM_STEP_LIMIT"
@@ -141,6 +142,35 @@ def stuck_report(net: Network) -> str:
     return "\n".join(lines)
 
 
+@dataclass(eq=False)
+class Prepared:
+    """A function's network built once (ops, channels, compiled rules); each ``run`` resets it and simulates.
+
+    For callers that simulate one function on many inputs (safety's witness replays): building the network
+    is most of a short run. ``run(inputs)`` gives what ``simulate(func, inputs)`` gives. Not thread-safe:
+    one run at a time.
+    """
+
+    func: Operation
+    wired: Wired
+
+    def run(self, inputs: dict[str, Any], *, max_steps: int = 10_000_000) -> SimResult:
+        """Simulate on ``inputs`` from the initial state; see ``simulate``."""
+        from loom.runtime.host_size import allocate_missing
+
+        inputs, _ = allocate_missing(self.func, inputs)  # the buffers the host allocates (loom.host_size), when omitted
+        return self._run(inputs, max_steps)
+
+    def _run(self, inputs: dict[str, Any], max_steps: int) -> SimResult:
+        return _simulated(self.func, bind_inputs(self.wired, inputs), max_steps)
+
+
+def prepare(func: Operation) -> Prepared:
+    """Build ``func``'s (a handshake.func) network once for many runs; errors inside its body raise at each run, after
+    input errors, as ``simulate`` raises them."""
+    return Prepared(func, wire_network(func))
+
+
 def simulate(func: Operation, inputs: dict[str, Any], *, max_steps: int = 10_000_000) -> SimResult:
     """Run ``func`` (a handshake.func) on ``inputs`` keyed by argument name; see ``SimResult``.
 
@@ -148,12 +178,16 @@ def simulate(func: Operation, inputs: dict[str, Any], *, max_steps: int = 10_000
     values; memref inputs are copied, never modified. A buffer the host allocates
     (an argument with ``loom.host_size``) that ``inputs`` omit is allocated, zero-filled.
     Bad inputs and ops without semantics raise ``LoomError``; runtime errors come
-    back as status "error".
+    back as status "error". Many runs of one function: ``prepare``.
     """
     from loom.runtime.host_size import allocate_missing
 
     inputs, _ = allocate_missing(func, inputs)  # the buffers the host allocates (loom.host_size), when omitted
-    net = build_network(func, inputs)
+    return prepare(func)._run(inputs, max_steps)
+
+
+def _simulated(func: Operation, net: Network, max_steps: int) -> SimResult:
+    """Run a bound network and read its result."""
     steps, returned, error, quiescent = run(net, max_steps)
     if error is None and not quiescent and returned is None:
         error = SimulationError(

@@ -272,14 +272,64 @@ def _compile_rule(rule: Rule, machine: Machine, actor: Actor, port_index: dict[s
     return cr
 
 
-def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
-    """Instantiate every op of ``func``'s body, wire one channel per use, bind memories."""
+@dataclass
+class Wired:
+    """A function's network without inputs: actors, channels and compiled rules, built once and bound per run.
+
+    Errors found while wiring are kept, not raised, so that binding raises them in the order one build of the
+    whole network always did: input errors first, then ``error`` (an op without semantics, a bad use), then,
+    actor by actor, a memory's error before ``broken`` (a memref that is no argument, an unconnected port).
+    """
+
+    func: Operation
+    net: Network
+    module: Optional[Module]
+    arg_channels: list[tuple[Channel, int]]  # channels fed by an argument, with the argument's index
+    error: Optional[LoomError] = None
+    broken: Optional[tuple[int, LoomError, bool]] = None  # (actor index, error, raised before its memory binds)
+
+
+def check_function(func: Operation) -> None:
+    """Raise unless ``func`` is a handshake.func with a body."""
     if func.name != "handshake.func" or not func.regions or not func.regions[0].blocks:
         raise SimulationError(f"'{func.name}' is not a handshake.func with a body", func.loc, DFG_STRUCTURE)
+
+
+def wire_network(func: Operation) -> Wired:
+    """Instantiate every op of ``func``'s body, wire one channel per use and compile the rules; no inputs."""
+    check_function(func)
     body = func.regions[0].entry
-    module = _module_of(func)
-    arg_values, memrefs = _arg_values(func, inputs)
+    wired = Wired(func, Network(func, [], []), _module_of(func), [])
+    try:
+        _wire(wired, body)
+    except LoomError as err:
+        wired.error = err
+        return wired
+    net = wired.net
+    for actor in net.actors:
+        m = actor.machine
+        if m.memory is not None and m.memory.source == "operand":
+            mv = actor.op.operands[0]
+            if not (isinstance(mv, BlockArgument) and mv.block is body):
+                err = SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc,
+                                      DFG_STRUCTURE)
+                wired.broken = (actor.index, err, True)
+                return wired
+        try:
+            compile_rules(actor)
+        except LoomError as err:
+            wired.broken = (actor.index, err, False)
+            return wired
+        if actor.op.name == "handshake.return" and net.ret is None:
+            net.ret = actor
+    return wired
+
+
+def _wire(wired: Wired, body) -> None:
+    """Actors and channels of ``body`` (raises the first structural error)."""
+    net = wired.net
     actors = [Actor(op, machine_for(op), i) for i, op in enumerate(body.ops)]
+    net.actors = actors
 
     # Channels: one per (consumer op, operand) in walk order, except memref ports.
     uses: list[tuple[Value, int]] = []
@@ -293,9 +343,8 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
             seen[v] = u + 1
             uses.append((v, u))
             slots.append((actor, i))
-    names = use_channel_names(func, uses)
+    names = use_channel_names(wired.func, uses)
     producer = {id(op): a for a, op in zip(actors, body.ops)}
-    channels: list[Channel] = []
     for (v, _), (actor, i), name in zip(uses, slots, names):
         q: Any = deque()
         src = producer.get(id(v.op)) if not isinstance(v, BlockArgument) else None
@@ -306,33 +355,63 @@ def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
                 q = Forever(compile_expr(forever, {})((), {}, None))
         ch = Channel(name, q, actor, i, allowance=rearm_allowance(v))
         actor.inputs[i] = ch
-        channels.append(ch)
+        net.channels.append(ch)
         if isinstance(v, BlockArgument):
             if v.block is not body:
                 raise SimulationError(f"{actor.label()} uses an argument of another block", actor.op.loc, DFG_STRUCTURE)
             if isinstance(v.type, MemRefType):
                 raise SimulationError(f"{actor.label()} takes memref argument {name} as a token", actor.op.loc, DFG_STRUCTURE)
-            ch.q.append(arg_values[v.index])
-            ch.count += 1
+            wired.arg_channels.append((ch, v.index))
         elif src is None:
             raise SimulationError(f"{actor.label()} uses a value defined outside the function body", actor.op.loc, DFG_STRUCTURE)
         elif not isinstance(q, Forever):
             src.outputs[v.index].append(ch)
 
-    ret = None
-    for actor in actors:
+
+def bind_inputs(wired: Wired, inputs: dict[str, Any]) -> Network:
+    """Reset ``wired``'s network to its initial state and load ``inputs``: argument tokens and memories."""
+    func = wired.func
+    arg_values, memrefs = _arg_values(func, inputs)
+    if wired.error is not None:
+        raise wired.error
+    net = wired.net
+    for ch in net.channels:
+        if isinstance(ch.q, Forever):
+            ch.q.pops = 0
+        else:
+            ch.q.clear()
+        ch.count = 0
+    for actor in net.actors:
+        m = actor.machine
+        actor.state = m.initial
+        actor.regs = {r.name: r.init for r in m.registers}
+        actor.heads = [None] * len(m.inputs)
+        actor.memory = None
+        actor.queued = False
+        for rules in actor.rules.values():
+            for rule in rules:
+                rule.fired = 0
+    for ch, k in wired.arg_channels:
+        ch.q.append(arg_values[k])
+        ch.count += 1
+    broken = wired.broken
+    for actor in net.actors:
+        if broken is not None and actor.index == broken[0] and broken[2]:
+            raise broken[1]
         m = actor.machine
         if m.memory is not None:
             if m.memory.source == "operand":
-                mv = actor.op.operands[0]
-                if not (isinstance(mv, BlockArgument) and mv.block is body):
-                    raise SimulationError(f"{actor.label()}: its memref must be a function argument", actor.op.loc, DFG_STRUCTURE)
-                view = arg_values[mv.index]
+                view = arg_values[actor.op.operands[0].index]  # type: ignore[attr-defined]
                 assert isinstance(view, MemRefView)
             else:
-                view = _fresh_memory(actor.op, m, inputs, module)
+                view = _fresh_memory(actor.op, m, inputs, wired.module)
             actor.memory = BoundMemory(view, actor.op.name, actor.op.loc)
-        compile_rules(actor)
-        if actor.op.name == "handshake.return" and ret is None:
-            ret = actor
-    return Network(func, actors, channels, memrefs, ret)
+        if broken is not None and actor.index == broken[0]:
+            raise broken[1]
+    net.memrefs = memrefs
+    return net
+
+
+def build_network(func: Operation, inputs: dict[str, Any]) -> Network:
+    """Instantiate every op of ``func``'s body, wire one channel per use, bind memories."""
+    return bind_inputs(wire_network(func), inputs)
