@@ -108,6 +108,7 @@ class SafetyCheck:
         self.ctx = ctx
         self.values = SafetyValues()
         self.replays_cut = False  # a replay was skipped for a deterministic budget (``DfgSafetyCheck``)
+        self.zero_globals: Optional[list[tuple[str, tuple, Any]]] = None  # ``_globals``' walk, done once
         self.model = self.build_model()
         self.names = function_arg_names(source)
         self.types = [a.type for a in source.regions[0].entry.args]
@@ -500,17 +501,23 @@ class SafetyCheck:
 
     def _globals(self) -> dict[str, Any]:
         """Contents for the module's memref.globals without an initializer (zeros): a run needs them."""
+        if self.zero_globals is None:  # one walk of the module per function, not one per set of inputs
+            self.zero_globals = self._uninitialized_globals()
+        return {name: nested(list(shape), zero) for name, shape, zero in self.zero_globals}
+
+    def _uninitialized_globals(self) -> list[tuple[str, tuple, Any]]:
+        """The module's memref.globals without an initializer, in walk order: name, shape, zero element."""
         from loom.ir.attributes import DenseElementsAttr, StringAttr, TypeAttr
 
         parent = self.original.parent_op
-        out: dict[str, Any] = {}
+        out: list[tuple[str, tuple, Any]] = []
         for op in parent.walk() if parent is not None else ():
             if op.name != "memref.global" or isinstance(op.attributes.get("initial_value"), DenseElementsAttr):
                 continue
             sym, ty = op.attributes.get("sym_name"), op.attributes.get("type")
             t = ty.type if isinstance(ty, TypeAttr) else None
             if isinstance(sym, StringAttr) and isinstance(t, MemRefType) and all(d is not None for d in t.shape):
-                out["@" + sym.value] = nested(list(t.shape), 0.0 if isinstance(t.element, FloatType) else 0)
+                out.append(("@" + sym.value, tuple(t.shape), 0.0 if isinstance(t.element, FloatType) else 0))
         return out
 
     def _sort_of(self, sym: str) -> z3.SortRef:

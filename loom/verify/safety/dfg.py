@@ -14,7 +14,7 @@ with the site's runtime error.
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import z3
 
@@ -28,6 +28,9 @@ from loom.verify.refine.dfg import DfgModel
 from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
 from loom.verify.safety.check import REPLAY_STEPS, SafetyCheck
 from loom.verify.safety.sites import OOB, ForLoop, Site, any_of
+
+if TYPE_CHECKING:
+    from loom.sim.engine import Prepared
 
 
 class DfgSafetyModel:
@@ -113,8 +116,8 @@ class DfgSafetyModel:
             self.for_loops[f] = ForLoop(f, start, bound, step, unsigned=False, step_checked=False)
 
 
-# what the replays of one DFG may simulate, in ops x runs (each run builds the whole network, about 0.2 ms of CPU per
-# op): deterministic, far above what a hand-written DFG's replays use (a few hundred ops, tens of runs), and what
+# what the replays of one DFG may simulate, in ops x runs (the network is built once per function, each run resets
+# every op: a run still costs about its ops; kept as it was so that verdicts do not move): deterministic, far above what a hand-written DFG's replays use (a few hundred ops, tens of runs), and what
 # keeps a generated DFG of thousands of ops with many satisfiable generic-iteration sites from replaying for hours;
 # a site whose witness would need more is unknown, saying so
 REPLAY_OPS = 500_000
@@ -129,6 +132,7 @@ class DfgSafetyCheck(SafetyCheck):
         self.layout = layout  # read by build_model, which SafetyCheck's constructor calls
         self.runs: dict[str, Optional[tuple]] = {}  # replay inputs (as JSON) -> the simulator's status and error
         self.replay_left = REPLAY_OPS  # op-runs the replays of this function may still simulate
+        self.network: Optional["Prepared"] = None  # the simulator's network of this function, built once for its replays
         super().__init__(func, ctx)
 
     def build_model(self):
@@ -138,7 +142,7 @@ class DfgSafetyCheck(SafetyCheck):
         return []  # a graph has no program order to pass through
 
     def _run(self, inputs: dict, site: Site) -> Optional[str]:
-        from loom.sim import simulate
+        from loom.sim import prepare
 
         if not self._admitted(inputs):
             return None
@@ -150,7 +154,9 @@ class DfgSafetyCheck(SafetyCheck):
                 return None
             self.replay_left -= cost
             try:
-                got = simulate(self.source, inputs, max_steps=REPLAY_STEPS * 4)
+                if self.network is None:  # built on the first replay, reset by each run
+                    self.network = prepare(self.source)
+                got = self.network.run(inputs, max_steps=REPLAY_STEPS * 4)
                 self.runs[key] = (got.status, got.error)
             except LoomError:
                 self.runs[key] = None

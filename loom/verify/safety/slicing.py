@@ -84,7 +84,8 @@ class Slicer:
         fixes): a subset of the query, so its ``unsat`` is still the query's, but not its ``sat``."""
         if not self.lemmas:
             return list(assertions)
-        rest = [a for a in assertions if a.get_id() not in self.ids]
+        ids = [a.get_id() for a in assertions]  # once: a query repeats the whole lemma set
+        rest = [a for a, i in zip(assertions, ids) if i not in self.ids]
         reached: dict[int, int] = {}
         seen: set[int] = set()
         for a in rest:
@@ -108,4 +109,4 @@ class Slicer:
                         reached[x] = dx
                         todo.append((x, dx))
         keep_ids = {self.lemmas[j].term.get_id() for j in kept}
-        return [a for a in assertions if a.get_id() not in self.ids or a.get_id() in keep_ids]
+        return [a for a, i in zip(assertions, ids) if i not in self.ids or i in keep_ids]
