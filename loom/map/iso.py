@@ -131,11 +131,42 @@ def dfg_graph(dfg: DFG) -> nx.DiGraph:
     return _with_edges(nodes, edges)
 
 
+def refine(a: nx.DiGraph, b: nx.DiGraph) -> Optional[tuple[nx.DiGraph, nx.DiGraph]]:
+    """Both graphs relabelled by joint colour refinement (1-WL: a node's colour is its label with the multisets
+    of its predecessors' and successors' colours, repeated until no class splits), or None when the colour counts
+    differ. Any isomorphism maps each node to one of its own colour, so this keeps the answer; it only leaves
+    VF2++ (and Z3) a few candidates per node, where a large DFG's many equal labels made them search for minutes."""
+    table: dict[Any, int] = {}
+    cols = [{v: table.setdefault(("l", d["label"]), len(table)) for v, d in g.nodes(data=True)} for g in (a, b)]
+    classes = len(table)
+    for _ in range(a.number_of_nodes() + 1):
+        table = {}
+        new = [{v: table.setdefault((c[v], tuple(sorted(c[u] for u in g.predecessors(v))),
+                                     tuple(sorted(c[w] for w in g.successors(v)))), len(table)) for v in g}
+               for g, c in zip((a, b), cols)]
+        if sorted(new[0].values()) != sorted(new[1].values()):
+            return None
+        cols = new
+        if len(table) == classes:
+            break
+        classes = len(table)
+    if sorted(cols[0].values()) != sorted(cols[1].values()):
+        return None
+    out = []
+    for g, c in zip((a, b), cols):
+        h = nx.DiGraph()
+        h.add_nodes_from((v, {"label": c[v]}) for v in g)
+        h.add_edges_from(g.edges)
+        out.append(h)
+    return out[0], out[1]
+
+
 def isomorphic(a: nx.DiGraph, b: nx.DiGraph) -> bool:
-    """Whether a label- and port-preserving bijection between ``a`` and ``b`` exists (VF2++)."""
+    """Whether a label- and port-preserving bijection between ``a`` and ``b`` exists (VF2++ on refined colours)."""
     if a.number_of_nodes() != b.number_of_nodes() or a.number_of_edges() != b.number_of_edges():
         return False
-    return bool(nx.vf2pp_is_isomorphic(a, b, node_label="label"))
+    both = refine(a, b)
+    return both is not None and bool(nx.vf2pp_is_isomorphic(both[0], both[1], node_label="label"))
 
 
 ISO_RLIMIT = 200_000_000  # Z3 resource units for the isomorphism query (deterministic, unlike a time limit)
@@ -145,12 +176,16 @@ def z3_isomorphic(a: nx.DiGraph, b: nx.DiGraph, rlimit: int = ISO_RLIMIT) -> Opt
     """The same question asked of Z3, independently of VF2++: True, False, or None when Z3 gives up (runs out of
     ``rlimit`` resource units, a count of its work: the same answer on every machine and under any load).
 
-    One Boolean per (node of ``a``, node of ``b`` with the same label); each node of ``a`` takes exactly one
+    One Boolean per (node of ``a``, node of ``b`` with the same refined colour); each node of ``a`` takes exactly one
     partner and each node of ``b`` is taken at most once (a bijection, as the label counts agree); every arc
     of ``a`` must land on an arc of ``b``. With equal arc counts such a bijection is an isomorphism.
     """
     if a.number_of_nodes() != b.number_of_nodes() or a.number_of_edges() != b.number_of_edges():
         return False
+    both = refine(a, b)  # candidates by refined colour: sound (``refine``), and far fewer Booleans than by label
+    if both is None:
+        return False
+    a, b = both
     by_label: dict[Any, list[Any]] = {}
     for v, data in b.nodes(data=True):
         by_label.setdefault(data["label"], []).append(v)

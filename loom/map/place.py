@@ -106,6 +106,7 @@ class Placer:
                 self.incident[b].append(k)
         self.place: dict[str, Target] = {}
         self.owner: dict[str, str] = {}  # resource -> node id
+        self._at: dict[str, dict[str, Target]] = {}  # node -> resource -> its first candidate there (_swap_target)
 
     def edge_cost(self, k: int) -> int:
         a, b = self.edges[k]
@@ -287,11 +288,12 @@ class Placer:
 
     def _swap_target(self, other: str, t_old: Target) -> Target | None:
         """The target of ``other`` at ``t_old``'s resource, if ``other`` may sit there."""
-        res = _resource(t_old)
-        for t in self.cands[other]:
-            if _resource(t) == res:
-                return t
-        return None
+        at = self._at.get(other)
+        if at is None:  # built once per node: a scan of its candidates per annealing move was half the anneal
+            at = self._at[other] = {}
+            for t in self.cands[other]:
+                at.setdefault(_resource(t), t)  # the first candidate on a resource, as the scan found it
+        return at.get(_resource(t_old))
 
 
 class PlacementFull(Exception):
