@@ -200,11 +200,12 @@ def test_mutual_exclusion_cannot_see_the_swapped_order(tmp_path, monkeypatch):
     same bound: a wrong order without overlap is invisible to it."""
     need("yowasp-sby")
     need("yices-smt2")
-    import loom.verify.facts as facts
+    import loom.verify.memory.shape as shape
     from loom.verify.memory.shape import OrderShape
 
     func, src = _with_source("war_swapped", monkeypatch)
-    monkeypatch.setattr(facts, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))
+    # DfgFacts imports order_shape where it computes the order shapes, so the module's own name is the one to patch
+    monkeypatch.setattr(shape, "order_shape", lambda *a: OrderShape("exclusive", why="forced for the test"))
     e = emit(func, "sw", rtl_bound=1, dfg_depth=12, source=src)
     assert next(m for m in e.design.monitors.props if m.obligation == "mem.a.order.ld0<st0").statement.startswith(
         "mutual exclusion")
