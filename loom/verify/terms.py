@@ -75,3 +75,15 @@ def constants(term: z3.ExprRef) -> dict[str, z3.ExprRef]:
             if name not in out:
                 out[name] = z3.z3._to_expr_ref(_c.Z3_app_to_ast(ref, app), ctx)
     return out
+
+
+def symbols(term: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants of ``term``, each distinct term once (by identity, not name), in the order a
+    depth-first walk meets them."""
+    ctx = term.ctx
+    ref = ctx.ref()
+    out: list[z3.ExprRef] = []
+    for _, app, n in _apps(term, set()):
+        if not n and _c.Z3_get_decl_kind(ref, _c.Z3_get_app_decl(ref, app)) == _UNINTERPRETED:
+            out.append(z3.z3._to_expr_ref(_c.Z3_app_to_ast(ref, app), ctx))
+    return out

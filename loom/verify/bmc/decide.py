@@ -12,6 +12,7 @@ from loom.verify.bmc import limits
 from loom.verify.bmc.outcome import OutOfLimit, Pruned
 from loom.verify.bmc.state import State
 from loom.verify.solve import milliseconds, rlimit_param, rlimit_reason, unknown_reason
+from loom.verify.terms import symbols as symbols_of
 from loom.verify.z3model import bv_value, division_facts
 
 DIVISION_NAMES = ("bvurem", "bvsrem", "bvsmod", "bvudiv")
@@ -195,21 +196,3 @@ class Decisions:
         out = {name: bv_value(m, c) for name, c in self.args.items()}
         out.update({f"{mem}.dim{k}": bv_value(m, c) for (mem, k), c in self.dims.items()})
         return out
-
-
-def symbols_of(t: z3.ExprRef) -> list[z3.ExprRef]:
-    """The uninterpreted constants of a term."""
-    out: dict[int, z3.ExprRef] = {}
-    seen: set[int] = set()
-    stack = [t]
-    while stack:
-        x = stack.pop()
-        i = x.get_id()
-        if i in seen:
-            continue
-        seen.add(i)
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[i] = x
-        else:
-            stack.extend(x.children())
-    return list(out.values())

@@ -94,17 +94,7 @@ class Firing:
                     if not cr.gfast(heads, regs, None):
                         continue
                 # a concrete decision: the rule fires
-                if cr.loop:
-                    st.counters[k] += 1
-                    st.fp += self.w_count[k]
-                    if st.counters[k] > limits.CONCRETE_CAP:
-                        raise Pruned("loop")
-                elif cr.reset:
-                    st.fp -= self.w_count[k] * st.counters[k]
-                    st.counters[k] = 0
-                if a.arbitrary:
-                    self._fork_merge(st, a, cr, pending)
-                self._fire(st, a, cr, heads)
+                self._advance(st, a, cr, heads, pending, symbolic=False)
                 return True
         return False
 
@@ -137,6 +127,13 @@ class Firing:
             g = self._decide(st, g, pending, k, cr.loop, gid)
         if not g:
             return None
+        self._advance(st, a, cr, heads, pending, symbolic=symbolic)
+        return True
+
+    def _advance(self, st: State, a: Actor, cr: CRule, heads: list, pending: list, *, symbolic: bool) -> None:
+        """Rule ``cr`` of ``a`` fires: count a loop's activations (a symbolic decision raises the deepest count,
+        ``maxc``) or reset them, fork the other branch of an arbitrary merge, then move the tokens."""
+        k = a.index
         if cr.loop:
             st.counters[k] += 1
             st.fp += self.w_count[k]
@@ -150,7 +147,6 @@ class Firing:
         if a.arbitrary:
             self._fork_merge(st, a, cr, pending)
         self._fire(st, a, cr, heads)
-        return True
 
     def _fork_merge(self, st: State, a: Actor, taken: CRule, pending: list) -> None:
         """A merge may take any ready input: queue the runs that take the later ready ones."""
