@@ -55,7 +55,7 @@ class RouteWalk:
 def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
     """Follow every configured source of ``cfg`` to its consumers; ``fus`` maps each enabled PE, and each valid
     temporal PE slot (``pe@slot``, its record a ``SlotView`` naming its PE), to (FU, PE config)."""
-    from loom.map.tags import lookup
+    from loom.map.tags import retag
     from loom.map.tsw import TSwitchDef
 
     walk = RouteWalk()
@@ -185,16 +185,10 @@ def walk_routes(adg: ADG, cfg: Config, fus: dict[str, Any]) -> RouteWalk:
                 elif kind in ("add_tag", "del_tag", "map_tag"):  # passes the value on, (re)tagging or untagging it
                     consumers += 1
                     nxt = (node, "o", 0)
-                    d = adg.node(node).defn
-                    if kind == "add_tag":
-                        t2: Optional[int] = cfg.tags.get(node, d.tag)  # type: ignore[attr-defined]
-                    elif kind == "del_tag":
-                        t2 = None
-                    else:
-                        t2 = None if tag is None else lookup(cfg.map_tags.get(node, d.table), tag)  # type: ignore[attr-defined]
-                        if t2 is None:
-                            note(("C3", f"{node} has no valid table entry for tag {tag}: {end_name(src_end)}'s value is dropped"))
-                            continue
+                    t2 = retag(kind, adg.node(node).defn, tag, cfg.tags.get(node), cfg.map_tags.get(node))
+                    if t2 is False:
+                        note(("C3", f"{node} has no valid table entry for tag {tag}: {end_name(src_end)}'s value is dropped"))
+                        continue
                     if not hops and t2 is not None and unselected(nxt, t2):
                         consumers -= 1  # a wired copy no route takes: upstream's add_tag per lane on one PE output
                         continue

@@ -92,17 +92,10 @@ def _next_tag(adg: ADG, a: Port, b: Port, tag: Optional[int]) -> Optional[int] |
 def _crossed_tag(adg: ADG, a: Port, b: Port, tag: Optional[int]) -> Optional[int] | bool:
     if a[0] != b[0] or a[0] not in adg._by_name:
         return tag
-    n = adg.node(a[0])
-    if n.kind == "add_tag":
-        return n.defn.tag  # type: ignore[attr-defined]
-    if n.kind == "del_tag":
-        return None
-    if n.kind == "map_tag":
-        from loom.map.tags import lookup
+    from loom.map.tags import retag
 
-        t = None if tag is None else lookup(n.defn.table, tag)  # type: ignore[attr-defined]
-        return False if t is None else t
-    return tag
+    n = adg.node(a[0])
+    return retag(n.kind, n.defn, tag)  # the fabric's own tags and tables: the mapper keeps them
 
 
 def tag_graph(adg: ADG, g: nx.DiGraph) -> tuple[list[VNode], list[tuple[VNode, VNode]]]:
@@ -209,8 +202,9 @@ def endpoint_ports(dfg: DFG, adg: ADG, place: dict[str, Target], skip: frozenset
         for e_idx in e_idxs:
             dn, dk = dfg.edges[e_idx].dst
             sinks.append((e_idx, end_ports(dfg, adg, dn, dk, place[dn], False, width)))
-            if node_tag(dfg, adg, dn, dk, place[dn], False, place) != ANY:
-                sink_tags[e_idx] = node_tag(dfg, adg, dn, dk, place[dn], False, place)
+            want = node_tag(dfg, adg, dn, dk, place[dn], False, place)
+            if want != ANY:
+                sink_tags[e_idx] = want
         nets.append(Net(key, width, sources, sinks, node_tag(dfg, adg, nid, k, place[nid], True, place), sink_tags))
     return nets
 

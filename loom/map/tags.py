@@ -67,6 +67,22 @@ def lookup(table: list[Entry], tag: int) -> Optional[int]:
     return None
 
 
+def retag(kind: str, defn: object, tag: Optional[int], set_tag: Optional[int] = None,
+          table: Optional[list[Entry]] = None) -> Optional[int] | bool:
+    """The tag a value carrying ``tag`` leaves a tag op of ``kind`` with: an add_tag's tag (``set_tag`` when
+    configured, else the fabric's), none after a del_tag, a map_tag's table entry (``table`` when configured;
+    False when it has no valid entry: the value is dropped); any other node passes the tag on. The one rule the
+    router and the decoded route walk both follow."""
+    if kind == "add_tag":
+        return defn.tag if set_tag is None else set_tag  # type: ignore[attr-defined]
+    if kind == "del_tag":
+        return None
+    if kind == "map_tag":
+        t = None if tag is None else lookup(defn.table if table is None else table, tag)  # type: ignore[attr-defined]
+        return False if t is None else t
+    return tag
+
+
 def pack_map_tag(d: MapTagDef, table: list[Entry]) -> int:
     """The slice value: entries in ascending index, each ``valid | src_tag | dst_tag`` low to high."""
     value = 0
