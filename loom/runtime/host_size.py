@@ -19,7 +19,6 @@ from loom.ir.core import Module, Operation
 from loom.ir.types import FloatType, MemRefType
 
 SIZE_ATTR = "loom.host_size"
-MAX_ELEMENTS = 1 << 28  # larger than any buffer a simulation can hold; beyond it the host's malloc fails
 ATTRIBUTE = "CPL_IR_ATTRIBUTE"
 
 
@@ -98,8 +97,11 @@ def allocate_missing(func: Operation, raw: Any) -> tuple[Any, list[str]]:
     ``loom.host_size`` gives on these inputs (a size that cannot be computed, or is negative, is 0 elements).
     Zeros for a ``malloc`` too: its contents are indeterminate, so a defined kernel never reads them before it
     writes (any contents are right), and ``calloc``'s zeros are stores of the kernel itself. A size beyond
-    ``MAX_ELEMENTS`` (``malloc((size_t)n * 4)`` with ``n < 0`` asks for about 2^62) is one no host allocates:
-    ``malloc`` returns NULL, so the buffer is empty and any access faults as C's would. Also the names added."""
+    ``loom.interp.ops_memref.MAX_ALLOC``, the most one allocation of a loom run holds (``malloc((size_t)n * 4)``
+    with ``n < 0`` asks for about 2^62), is one no host allocates: ``malloc`` returns NULL, so the buffer is
+    empty and any access faults as C's would. Also the names added."""
+    from loom.interp.ops_memref import MAX_ALLOC
+
     if not isinstance(raw, dict):
         return raw, []
     missing = [h for h in host_sizes(func) if h.name not in raw]
@@ -108,7 +110,7 @@ def allocate_missing(func: Operation, raw: Any) -> tuple[Any, list[str]]:
     out = dict(raw)
     for h in missing:
         shape = [max(s, 0) for s in (h.sizes(raw) or [0 if d is None else d for d in h.type.shape])]
-        if prod(shape) > MAX_ELEMENTS:
+        if prod(shape) > MAX_ALLOC:
             shape = [0 if d is None else d for d in h.type.shape]
         out[h.name] = _zeros(shape, 0.0 if isinstance(h.type.element, FloatType) else 0)
     return out, [h.name for h in missing]

@@ -22,8 +22,8 @@ from loom.runtime.host_size import HostSize
 from loom.semantics.expr import ScalarInfo
 from loom.semantics.layout import int_width
 from loom.semantics.ops import int_op
+from loom.verify.inputs import DIM_CAP
 
-CAP = 1 << 48  # the checkers' bound on every memref dimension (safety.check.DIM_CAP)
 _SYMBOLS = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divui": "/u", "arith.divsi": "/",
             "arith.remui": "%u", "arith.remsi": "%", "arith.shli": "<<", "arith.shrui": ">>u", "arith.shrsi": ">>",
             "arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}
@@ -90,12 +90,12 @@ def _op_term(op: Operation, args: list[z3.BitVecRef]) -> Optional[z3.BitVecRef]:
 
 
 def assumed(length: HostLength, dim: z3.BitVecRef, arg: Callable[[str], Optional[z3.ExprRef]]) -> Optional[z3.BoolRef]:
-    """``dim == size`` wherever the size is one a host allocates (below ``CAP``); None when it is not modelled."""
+    """``dim == size`` wherever the size is one a host allocates (below ``DIM_CAP``, the checkers' bound on every dimension); None when it is not modelled."""
     s = length.term(arg)
     if s is None:
         return None
     d = z3.SignExt(64 - dim.size(), dim) if dim.size() < 64 else dim
-    return z3.Implies(z3.ULT(s, z3.BitVecVal(CAP, 64)), d == s)
+    return z3.Implies(z3.ULT(s, z3.BitVecVal(DIM_CAP, 64)), d == s)
 
 
 def holds(length: HostLength, dim: Optional[int], values: dict[str, int]) -> Optional[bool]:
@@ -103,7 +103,7 @@ def holds(length: HostLength, dim: Optional[int], values: dict[str, int]) -> Opt
     s = length.value(values)
     if s is None or dim is None:
         return None
-    return not 0 <= s < CAP or dim == s
+    return not 0 <= s < DIM_CAP or dim == s
 
 
 def _render(f: Operation, k: int) -> str:

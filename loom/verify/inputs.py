@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+DIM_CAP = 1 << 48  # every memref dimension is below 2^48 (a 48-bit address space): stated in every report
+
 
 def nested(sizes: list[int], fill: Any) -> Any:
     """A memref value of shape ``sizes`` with every element ``fill``."""

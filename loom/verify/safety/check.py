@@ -32,7 +32,7 @@ from loom.semantics.layout import width_of
 from loom.verify.assume import admits, dim_of, to_z3
 from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
-from loom.verify.inputs import describe, flatten, nested, shape_of
+from loom.verify.inputs import DIM_CAP, describe, flatten, nested, shape_of
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import _DIV_REM, TermValues, Unsupported, dim_term, source_position
 from loom.verify.safety.loops import LoopFacts, nonneg_dims
@@ -42,7 +42,6 @@ from loom.verify.solve import run_query
 from loom.verify.terms import term_ids
 
 KIND = "safety"
-DIM_CAP = 1 << 48  # every memref dimension is below 2^48 (a 48-bit address space): stated in every report
 ASSUMES = ("memref dimensions < 2^48",)
 REPLAY_STEPS = 200_000
 REPLAY_ELEMENTS = 1 << 16  # the largest memref a replay allocates
