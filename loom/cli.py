@@ -788,7 +788,6 @@ def _verify_mapping(paths, reports, args) -> None:
     """``verify --adg``: map every verified function as ``loom map`` does (nothing written) and append the
     mapping checker's verdicts to its report."""
     from loom.map.adg.read import load_adg
-    from loom.map.commands import adg_stem
     from loom.map.dfg import read_dfg
     from loom.map.obligations import mapping_obligations
 
@@ -873,12 +872,8 @@ def _add_c_options(p: argparse.ArgumentParser) -> None:
                    help="C input: a macro definition for clang")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="loom", description="Compile SCF loop kernels to verified dataflow graphs.")
-    p.add_argument("--version", action=_VersionAction,
-                   help="print loom's version and those of the tools it found (z3, yosys, simulators, solvers)")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
+def _add_compile_parser(sub) -> None:
+    """``loom compile``: SCF or C to a DFG; -o a directory, one .dfg.mlir file or - (stdout)."""
     c = sub.add_parser("compile", help="lower SCF (func.func) to a dataflow graph (handshake.func)")
     c.add_argument("inputs", nargs="+", metavar="IN.scf.mlir", help="SCF or C kernels; - reads MLIR from stdin")
     c.add_argument("-o", "--output", default=".", metavar="OUTDIR",
@@ -905,6 +900,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "print each DFG's op counts by dialect (on stderr)")
     c.set_defaults(run=cmd_compile)
 
+
+def _add_sim_parser(sub) -> None:
+    """``loom sim``: the SCF interpreter or the token simulator (--rtl: RTL co-simulation)."""
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
     s.add_argument("input", metavar="IN.mlir", help="SCF, DFG or C; - reads MLIR from stdin")
     s.add_argument("--func", metavar="NAME", help="the function to run (default: the file's only candidate)")
@@ -929,6 +927,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "print every memref in full (not only its first 16 values)")
     s.set_defaults(run=cmd_sim)
 
+
+def _add_verify_parser(sub) -> None:
+    """``loom verify``: the proofs of a DFG (Z3), with --rtl and --adg extending them."""
     v = sub.add_parser("verify", help="prove a DFG right for every trip count (Z3), or show a counterexample")
     v.add_argument("inputs", nargs="+", metavar="IN.mlir", help="SCF, DFG or C files; - reads MLIR from stdin")
     v.add_argument("--func", metavar="NAME", help="the function to verify (default: every candidate)")
@@ -974,6 +975,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "and literals, read as signed; repeatable); every obligation is proved under them")
     _add_verbosity(v, "print only what is not proved, and the summary (no progress messages)",
                    "print the detail of every obligation")
+    _add_verify_rtl_options(v)
+    v.add_argument("--adg", action=_Given, metavar="X.fabric.mlir",
+                   help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
+    v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
+                   help="with --adg: the mapper's seed")
+    v.set_defaults(run=cmd_verify)
+
+
+def _add_verify_rtl_options(v: argparse.ArgumentParser) -> None:
+    """``loom verify --rtl`` and the options that only apply with it."""
     v.add_argument("--rtl", action=_GivenFlag, help="also prove the emitted RTL's properties with SymbiYosys")
     v.add_argument("--rtl-bound", type=_int_in(0), action=_Given, metavar="N",
                    help="with --rtl: cap trip-count arguments at N")
@@ -989,13 +1000,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--rtl-timeout", type=_seconds, action=_Given, metavar="S",
                    help="with --rtl: wall-clock seconds per SymbiYosys task (none by default: the depth and z3's "
                         "resource limit decide); a task stopped by it is 'unknown'")
-    v.add_argument("--adg", action=_Given, metavar="X.fabric.mlir",
-                   help="also map onto this fabric (as `loom map`, nothing written) and prove the decoded configuration")
-    v.add_argument("--seed", type=_int_in(0), default=0, action=_Given, metavar="N",
-                   help="with --adg: the mapper's seed")
-    v.set_defaults(run=cmd_verify)
-    _add_report_parser(sub)
 
+
+def _add_hdl_parser(sub) -> None:
+    """``loom hdl``: SystemVerilog, SVA and a SymbiYosys project into -o DIR."""
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
     h.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
     h.add_argument("-o", "--output", required=True, metavar="OUTDIR",
@@ -1015,8 +1023,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_verbosity(h, "print nothing on success", "list every file written")
     h.set_defaults(run=cmd_hdl)
 
+
+def _add_adg_parser(sub) -> None:
+    """``loom adg mesh|verify``: generate or check a fabric."""
     a = sub.add_parser("adg", help="generate or check an architecture description (fabric MLIR)")
     asub = a.add_subparsers(dest="adg_command", metavar="ACTION", parser_class=_Parser)
+    _add_adg_mesh_parser(asub)
+    av = asub.add_parser("verify", help="parse and verify fabric files")
+    av.add_argument("inputs", nargs="+", metavar="X.fabric.mlir", help="fabric files; - reads one from stdin")
+    _add_verbosity(av, "print nothing for a valid fabric (errors only)", "also list every PE definition's FUs")
+    av.set_defaults(run=cmd_adg_verify)
+
+
+def _add_adg_mesh_parser(asub) -> None:
+    """``loom adg mesh``: a mesh of switches and PEs (one file, default stdout)."""
     am = asub.add_parser("mesh", help="generate a mesh of switches and PEs")
     am.add_argument("--rows", type=_int_in(1, 64), default=10, metavar="R", help="PE rows (default 10)")
     am.add_argument("--cols", type=_int_in(1, 64), default=10, metavar="C", help="PE columns (default 10)")
@@ -1044,11 +1064,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_verbosity(am, "print nothing on success (no 'wrote' line)",
                    "print the fabric's PE, switch and memory counts (on stderr)")
     am.set_defaults(run=cmd_adg_mesh)
-    av = asub.add_parser("verify", help="parse and verify fabric files")
-    av.add_argument("inputs", nargs="+", metavar="X.fabric.mlir", help="fabric files; - reads one from stdin")
-    _add_verbosity(av, "print nothing for a valid fabric (errors only)", "also list every PE definition's FUs")
-    av.set_defaults(run=cmd_adg_verify)
 
+
+def _add_map_parser(sub) -> None:
+    """``loom map``: place and route a DFG onto a fabric, writing the artifact family into -o DIR."""
     m = sub.add_parser("map", help="place and route a DFG onto an ADG and write the configuration")
     m.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
     m.add_argument("--adg", required=True, metavar="X.fabric.mlir", help="the fabric to map onto")
@@ -1072,6 +1091,17 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--check-only", action=_GivenFlag,
                    help="do not map: prove the artifacts already in OUTDIR (exit 1 when refuted)")
     m.set_defaults(run=cmd_map)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """loom's command line: one subparser per command, each built by its own ``_add_<command>_parser``."""
+    p = _Parser(prog="loom", description="Compile SCF loop kernels to verified dataflow graphs.")
+    p.add_argument("--version", action=_VersionAction,
+                   help="print loom's version and those of the tools it found (z3, yosys, simulators, solvers)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_add_compile_parser, _add_sim_parser, _add_verify_parser, _add_report_parser,
+                _add_hdl_parser, _add_adg_parser, _add_map_parser):
+        add(sub)
     return p
 
 
