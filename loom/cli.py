@@ -729,7 +729,7 @@ def cmd_verify(args) -> int:
         print(json.dumps(shard_document(reports, *shard), indent=1))
         return exit_code_of(reports)
     if args.adg is not None:
-        _verify_mapping(paths, reports, args)
+        _verify_mapping(paths, reports, args, ctx)
     if args.emit_smt2 is not None:
         from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
 
@@ -784,9 +784,9 @@ def cmd_verify(args) -> int:
     return code
 
 
-def _verify_mapping(paths, reports, args) -> None:
+def _verify_mapping(paths, reports, args, ctx) -> None:
     """``verify --adg``: map every verified function as ``loom map`` does (nothing written) and append the
-    mapping checker's verdicts to its report."""
+    mapping checker's verdicts to its report, and ``map.fifo.*``: the run's bmc (``ctx``) on the configured routes."""
     from loom.map.adg.read import load_adg
     from loom.map.dfg import read_dfg
     from loom.map.obligations import mapping_obligations
@@ -799,10 +799,12 @@ def _verify_mapping(paths, reports, args) -> None:
     for path in paths:
         module = _dfg_module(path, args.func, args)
         funcs = _inlined_functions(module)
+        sources = _scf_sources(path, getattr(args, "source", None))
         for rep in reports:
             if rep.file not in (str(path), None) or rep.function not in funcs:
                 continue
-            rep.obligations += mapping_obligations(read_dfg(funcs[rep.function]), adg, adg_path.name, seed=args.seed)
+            rep.obligations += mapping_obligations(read_dfg(funcs[rep.function]), adg, adg_path.name, seed=args.seed,
+                                                   ctx=ctx, source=sources.get(rep.function))
 
 
 def _verify_rtl(paths, reports, args) -> list:

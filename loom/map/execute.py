@@ -8,8 +8,11 @@ the FU or memory input it reaches, counting switch hops), and maps both ends bac
 map.json's placement. The function is then rewired
 from those decoded connections only (every routed operand is cleared first), each through one
 ``handshake.buffer`` whose slot count is the route's switch hops (at least 1), so a misrouted or
-missing connection changes or breaks the run. Edges inside a compound FU stay as they are: the
-configuration does not route them.
+missing connection changes or breaks the run. Each buffer is marked ``loom.route``
+(``loom.semantics.routes``): it holds at most its slots, and its producer stalls while it is full, as on the
+fabric, so a route too shallow for the tokens a recurrence or a fan-out keeps in flight deadlocks the run (and
+``map.fifo``, which runs the verifier's bmc on this same function, refutes it). Edges inside a compound FU stay
+as they are: the configuration does not route them (unbounded).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from loom.ir.types import MemRefType, i32
 from loom.map.adg.model import ADG, port_name
 from loom.map.decode_routes import dfg_ends
 from loom.map.dfg import DFG
+from loom.semantics.routes import ROUTE_ATTR, route_marker
 
 Port = tuple[str, int]  # (DFG node id, result or operand index)
 
@@ -119,8 +123,9 @@ def rebuild(func: Operation, dfg: DFG, connections: list[tuple[Port, Port, int]]
         fed[dst] += 1
         op, k = slot[dst]
         v = value[src]
-        buf = Operation.create("handshake.buffer", [v], [v.type],
-                               {"slots": IntegerAttr(max(1, hops), i32), "bufferType": StringAttr("fifo")})  # hops: switches + FIFO slots
+        buf = Operation.create("handshake.buffer", [v], [v.type],  # hops: switches + buffered FIFO slots
+                               {"slots": IntegerAttr(max(1, hops), i32), "bufferType": StringAttr("fifo"),
+                                ROUTE_ATTR: route_marker()})  # a bounded route: its producer stalls when it is full
         block.insert(block.ops.index(op), buf)
         op.operands[k] = buf.results[0]
     twice = [p for p, c in fed.items() if c > 1]

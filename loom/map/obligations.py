@@ -5,8 +5,11 @@ then decoded and proved by the independent checker (``check.py``). Each of the c
 becomes one obligation so that the text, JSON, JUnit and SARIF reports carry them with everything
 else: ``map.iso`` (the decoded configuration is a port-preserving isomorphism of the DFG) and one
 ``map.Cn`` per hard constraint (C5 and C9, the temporal PE rules, on a fabric with temporal PEs; ``map.regions``
-on a fabric with a tagged or several-region memory interface). A DFG that does not fit gives one refuted ``map.fit``. This module
-depends on verify's result type only; the verify core never imports the mapper.
+on a fabric with a tagged or several-region memory interface), and ``map.fifo.<bmc id>`` (``fifo.py``: the verifier's
+bmc on the function the configuration rebuilds, every route bounded by its depth). A DFG that does not fit gives one
+refuted ``map.fit``. This module
+depends on verify's result type and context (``fifo.py`` also on its checker registry); the verify core never
+imports the mapper.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Optional
 
 from loom.map.adg.model import ADG
 from loom.map.dfg import DFG
-from loom.verify.obligation import Obligation
+from loom.ir.core import Operation
+from loom.verify.obligation import Obligation, VerifyContext
 
 # the hard constraints check.py proves, with the one-line statement each obligation carries when proved
 CONSTRAINTS: dict[str, str] = {
@@ -52,9 +56,12 @@ def _ob(oid: str, rule: str, ok: bool, detail: str, seconds: float, cex: dict | 
 
 
 def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
-                        budget: Optional[float] = None) -> list[Obligation]:
+                        budget: Optional[float] = None, ctx: Optional[VerifyContext] = None,
+                        source: Optional[Operation] = None) -> list[Obligation]:
     """Map ``dfg`` onto ``adg`` in memory and return the checker's verdicts as obligations (``budget``: seconds of
-    wall clock for the placement retries; None: only their deterministic count limits them)."""
+    wall clock for the placement retries; None: only their deterministic count limits them), then the
+    verifier's bmc on the configured routes as ``map.fifo.*`` (``ctx``: the verify run's bound, assumptions and
+    limits, default ``VerifyContext()``; ``source``: the SCF function, for its ``loom.range`` assumptions)."""
     from loom.map.artifacts import config_bin, map_json
     from loom.map.check import check
     from loom.map.config import from_bytes
@@ -72,7 +79,8 @@ def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
         return [_ob("map.fit", "fit", False, f"@{dfg.name} does not fit {adg_name}: {reason}",
                     time.perf_counter() - start, cex)]
     doc = json.loads(json.dumps(map_json(mapping, dfg.name, adg_name)))
-    report = check(dfg, adg, from_bytes(config_bin(mapping)), doc)
+    words = from_bytes(config_bin(mapping))
+    report = check(dfg, adg, words, doc)
     seconds = time.perf_counter() - start
     by_code: dict[str, list[str]] = {}
     for v in report.violations:
@@ -95,4 +103,20 @@ def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
         msgs = by_code.get(code, [])
         out.append(_ob(f"map.{code}", f"checker {code}", not msgs, f"{code}: {text}" if not msgs else f"{code}: {msgs[0]}",
                        0.0, {"fabric": adg_name, "seed": seed, "violations": msgs[:20]}))
+    func = function_of(dfg)
+    if func is not None:  # the routes' depths: the verifier's bmc on the function the configuration rebuilds
+        from loom.map.fifo import fifo_obligations
+
+        out += fifo_obligations(func, adg, words, doc, adg_name, ctx or VerifyContext(), source)
     return out
+
+
+def function_of(dfg: DFG) -> Optional[Operation]:
+    """The handshake.func ``dfg`` was read from (None for a DFG without ops)."""
+    for n in dfg.nodes:
+        p = n.op.parent_op if n.op is not None else None
+        while p is not None and p.name != "handshake.func":
+            p = p.parent_op
+        if p is not None:
+            return p
+    return None

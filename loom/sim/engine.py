@@ -5,9 +5,11 @@ body order. An actor taken from the list fires at most one rule -- the first
 enabled rule of its current state in table order (this resolves the
 nondeterministic choice of merge, control_merge and memory ports as "lowest
 index first") -- and, if it fired, goes back to the end of the list together
-with every consumer that received a token. Since a rule's enabledness depends
-only on the actor's state and input channels, an actor that is not on the list
-cannot fire, so an empty list means quiescence.
+with every consumer that received a token (and, when it popped a bounded route's
+exit, that route's producer: ``loom.semantics.routes``). Since a rule's
+enabledness depends only on the actor's state, input channels and the room in the
+bounded routes it emits into, an actor that is not on the list cannot fire, so an
+empty list means quiescence.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optio
             mem = actor.memory
             if rule.guard is not None and not rule.guard(heads, regs, mem):
                 continue
+            if rule.room and not has_room(rule.room):
+                break  # a bounded route it emits into is full: the actor waits (woken when its consumer pops)
             try:
                 values = [(f(heads, regs, mem), appends) for f, appends in rule.emits]
                 if rule.updates:
@@ -108,6 +112,14 @@ def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optio
                 append(actor)
             break
     return steps, returned, None, True
+
+
+def has_room(room: tuple) -> bool:
+    """Whether every bounded route (entry queue, exit queues, places) can take one more token."""
+    for entry, exits, cap in room:
+        if len(entry) + sum(len(q) for q in exits) >= cap:
+            return False
+    return True
 
 
 def residual_count(net: Network) -> int:

@@ -2,7 +2,8 @@
 
 Only wiring happens here; all behaviour comes from the op's table
 (``loom.semantics.machine_for``), compiled once into closures. Each use of an
-SSA value is its own unbounded FIFO (multi-use is an implicit fork); tokens
+SSA value is its own unbounded FIFO (multi-use is an implicit fork; a buffer
+marked ``loom.route`` bounds its channels, ``loom.semantics.routes``); tokens
 emitted on a result nobody uses are discarded. Memref arguments carry memory,
 not tokens: their buffers back the extmemory ops that name them.
 """
@@ -25,6 +26,7 @@ from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.rest import rearm_allowance
+from loom.semantics.routes import route_capacity
 from loom.sim.names import use_channel_names
 
 INPUT_MISSING = "IO_INPUT_MISSING"
@@ -97,7 +99,7 @@ class CompiledRule:
     """
 
     __slots__ = ("rule", "reads", "queues", "guard", "emits", "emit_channels", "updates", "next", "effect", "wake",
-                 "fired")
+                 "fired", "room")
 
     def __init__(self, rule: Rule) -> None:
         self.rule = rule
@@ -111,6 +113,7 @@ class CompiledRule:
         self.effect: Optional[tuple] = None
         self.wake: tuple = ()
         self.fired = 0
+        self.room: tuple = ()  # (entry queue, exit queues, places) of each bounded route it emits into
 
 
 class Actor:
@@ -322,7 +325,29 @@ def wire_network(func: Operation) -> Wired:
             return wired
         if actor.op.name == "handshake.return" and net.ret is None:
             net.ret = actor
+    _bound_routes(net)
     return wired
+
+
+def _bound_routes(net: Network) -> None:
+    """Bounded routes (``loom.semantics.routes``): a rule emitting into a route's entry fires only with room in
+    it, and a rule popping one of its exits wakes the entry's producer."""
+    producer = {id(ch): a for a in net.actors for chans in a.outputs for ch in chans}
+    for a in net.actors:
+        cap = route_capacity(a.op)
+        entry = a.inputs[0] if cap is not None and a.inputs else None
+        if entry is None or id(entry) not in producer:
+            continue
+        src, exits = producer[id(entry)], tuple(a.outputs[0])
+        for rules in src.rules.values():
+            for rule in rules:
+                if any(ch is entry for ch in rule.emit_channels):
+                    rule.room += ((entry.q, tuple(ch.q for ch in exits), cap),)
+        for ch in exits:
+            for rules in ch.consumer.rules.values():
+                for rule in rules:
+                    if any(q is ch.q for q in rule.queues) and src not in rule.wake:
+                        rule.wake += (src,)
 
 
 def _wire(wired: Wired, body) -> None:

@@ -83,6 +83,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("refine.loop", "refine.loop@{location}.{p0}", ("word",)),          # a loop's condition / activation
     Shape("refine.at", "refine.{subject}@{location}", ()),                    # loop / load / store at a source op
     Shape("safe", "safe.{subject}@{location}.{p0}", ("any",)),                # a source op's runtime-error check
+    Shape("map.fifo", "map.fifo.{subject}"),                                  # a verify ID, on the fabric's routes
     Shape("map", "map.{subject}"),                                            # a mapping checker's verdict
 )
 _BY_FAMILY = {s.family: s for s in SHAPES}

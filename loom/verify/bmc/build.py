@@ -11,6 +11,7 @@ from loom.ir.core import BlockArgument
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics.expr import TOKEN, Const
 from loom.semantics.rest import rearm_allowance
+from loom.semantics.routes import route_capacity
 from loom.verify.bmc.network import Actor, CRule
 from loom.verify.bmc.slicing import relevant_registers
 from loom.verify.bmc.state import State, weight
@@ -94,9 +95,30 @@ class NetworkBuilder:
             a.arbitrary = a.machine.choice == "arbitrary" and a.op.name in ("handshake.merge",
                                                                              "handshake.control_merge")
             a.state_code = {s: i + 1 for i, s in enumerate(a.machine.states)}
+        self._bound_routes()
         self.w_chan = [weight(c, 1) for c in range(len(self.chan_consumer))]
         self.w_state = [weight(k, 2) for k in range(len(self.actors))]
         self.w_count = [weight(k, 3) for k in range(len(self.actors))]
+
+    def _bound_routes(self) -> None:
+        """Bounded routes (``loom.semantics.routes``): a rule emitting into a route's entry fires only with room
+        in it (``CRule.room``), and popping one of its exits wakes the entry's producer (``freed``)."""
+        self.freed: dict[int, int] = {}  # exit channel -> the actor its route's room lets fire again
+        self.routes: list[tuple[int, tuple, int]] = []  # (entry, exits, places) of every bounded route
+        producer = {cid: a for a in self.actors for chans in a.outputs for cid in chans}
+        for a in self.actors:
+            cap = route_capacity(a.op)
+            entry = a.inputs[0] if cap is not None and a.inputs else None
+            if entry is None or entry not in producer:
+                continue
+            src, exits = producer[entry], tuple(a.outputs[0])
+            for crules in src.crules.values():
+                for cr in crules:
+                    if any(entry in src.outputs[e[0]] for e in cr.emits):
+                        cr.room += ((entry, exits, cap),)
+            for cid in exits:
+                self.freed[cid] = src.index
+            self.routes.append((entry, exits, cap))
 
     def _arg_value(self, v: BlockArgument) -> Any:
         """The token an argument starts its channel with: a symbol when control reads it, else opaque."""

@@ -17,6 +17,14 @@ from loom.verify.bmc.state import State
 from loom.verify.bmc.values import OPAQUE, SKIP, concrete
 
 
+def has_room(chans: list, room: tuple) -> bool:
+    """Whether every bounded route (entry channel, exit channels, places) can take one more token."""
+    for entry, exits, cap in room:
+        if len(chans[entry]) + sum(len(chans[c]) for c in exits) >= cap:
+            return False
+    return True
+
+
 class Firing:
     """The explorer's step rules (``loom.semantics`` tables on the state) and a finished run's verdict."""
 
@@ -93,6 +101,8 @@ class Firing:
                         return got
                     if not cr.gfast(heads, regs, None):
                         continue
+                if cr.room and not has_room(st.chans, cr.room):
+                    return False  # a bounded route it emits into is full: wait for its consumer
                 # a concrete decision: the rule fires
                 self._advance(st, a, cr, heads, pending, symbolic=False)
                 return True
@@ -127,6 +137,8 @@ class Firing:
             g = self._decide(st, g, pending, k, cr.loop, gid)
         if not g:
             return None
+        if cr.room and not has_room(st.chans, cr.room):
+            return False  # decided, but a bounded route it emits into is full: wait for its consumer
         self._advance(st, a, cr, heads, pending, symbolic=symbolic)
         return True
 
@@ -195,10 +207,13 @@ class Firing:
                 st.error = f"{eff.code} at {a.op.name} ({a.op.loc})"
         w_chan = self.w_chan
         fp = st.fp
+        queued, work, consumer, freed = st.queued, st.work, self.chan_consumer, self.freed
         for _, cid in cr.pull:
             st.chan(cid).popleft()
             fp -= w_chan[cid]
-        queued, work, consumer = st.queued, st.work, self.chan_consumer
+            if freed and cid in freed and not queued[freed[cid]]:  # a bounded route's room: its producer may fire
+                queued[freed[cid]] = True
+                work.append(freed[cid])
         for oi, v in values:
             for cid in a.outputs[oi]:
                 st.chan(cid).append(v)
@@ -223,7 +238,10 @@ class Firing:
         latched = [a for a in self.actors if st.states[a.index] in a.machine.residual_states]
         if not st.returned:
             where = ", ".join(f"{n} x{c}" for n, c in left[:6]) or "no channel"
-            return "deadlock", f"the return never fires (tokens waiting: {where})"
+            full = [f"{self.names.get(self.chan_value[e], '?')} ({cap}/{cap})" for e, exits, cap in self.routes
+                    if not has_room(st.chans, ((e, exits, cap),))]
+            held = f"; full bounded routes: {', '.join(full[:6])}" if full else ""
+            return "deadlock", f"the return never fires (tokens waiting: {where}{held})"
         if left or latched:
             parts = [f"{n} x{c}" for n, c in left[:6]]
             parts += [f"{a.op.name} {self.names.get(a.op.results[0], '') if a.op.results else ''} latched in "

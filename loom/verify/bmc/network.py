@@ -17,7 +17,7 @@ class CRule:
     """A table rule prepared for the explorer: channels resolved, leaves listed, concrete code compiled."""
 
     __slots__ = ("rule", "name", "reads", "guard", "gleaves", "gfast", "gports", "emits", "updates", "effect",
-                 "next", "loop", "reset", "pull", "heads0")
+                 "next", "loop", "reset", "pull", "heads0", "room")
 
     def __init__(self, rule: Rule, a: "Actor") -> None:
         index = a.port_index  # built once per actor: a wide table has as many rules as ports
@@ -49,6 +49,7 @@ class CRule:
         self.next = rule.next
         self.loop = rule.name == a.loop_rule
         self.reset = rule.name == a.reset_rule
+        self.room: tuple = ()  # (entry, exits, places) of each bounded route it emits into (loom.semantics.routes)
 
 
 

@@ -21,7 +21,7 @@ from support.paths import ROOT
 # families the examples do not produce, in the form their checkers print them
 MORE = ["bmc.K4.livelock", "bmc.K12.residual", "mem.A.order", "mem.A.order[st1<ld2..st3<ld4]", "mem.alias.A",
         "mem.indep.A|*", "internal.lengths", "refine", "map.C1", "refine.loop@3:5", "len.L3.terminates",
-        "fsm.stream[+=,<].terminates", "safe.divsi@4:9.divzero", "done.postdom", "refine.result0"]
+        "fsm.stream[+=,<].terminates", "safe.divsi@4:9.divzero", "done.postdom", "refine.result0", "map.fifo.bmc.K4.deadlock"]
 
 
 def _example_ids() -> list[str]:
@@ -47,6 +47,7 @@ def test_the_fields_are_what_the_id_names():
     assert ObligationId.parse("bmc.K4.deadlock").params == ("4",)
     assert ObligationId.parse("refine.loop@10:5.cond") == ObligationId("refine.loop", "", (10, 5), ("cond",))
     assert family_of("done.postdom") == "done.postdom"
+    assert ObligationId.parse("map.fifo.bmc.K4.deadlock") == ObligationId("map.fifo", "bmc.K4.deadlock")
 
 
 @pytest.mark.parametrize("text", ["", "len", "bogus.x", "bmc.Kx.deadlock", "safe.load.bounds", "mem.indep.A"])

@@ -1,0 +1,36 @@
+"""Bounded routes: a ``handshake.buffer`` marked ``loom.route`` is a configured fabric route of ``slots`` places.
+
+A DFG's channels are unbounded (its verdicts hold for any buffering). A route on the fabric is not: its
+switch hops and buffered FIFOs hold ``slots`` values between the producer and the consumer, and when they
+are all taken the producer stalls (a PE fires only when every output can take its value). The decoded
+configuration's rebuilt function (``loom.map.execute``) marks each route buffer so; the token simulator and
+the bounded model checker read this one rule and stall a producer whose emit would overfill a route, so the
+same checkers that decide a DFG's deadlock also decide whether the routes' depths can deadlock it.
+
+A route is the channel into the marked buffer (its *entry*) plus the channels of the buffer's result (its
+*exits*): together they hold at most ``slots`` tokens. Moving a token from the entry through the buffer
+keeps the count, so only the entry's producer is held back, and only a consumer popping an exit frees room.
+Copying ops (fork, br, buffer) emit to every output at once, as a fabric switch's fan-out does.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from loom.ir.attributes import IntegerAttr, UnitAttr
+from loom.ir.core import Operation
+
+ROUTE_ATTR = "loom.route"
+
+
+def route_capacity(op: Operation) -> Optional[int]:
+    """The places of the route ``op`` stands for (a ``loom.route`` buffer without initial tokens), else None."""
+    if op.name != "handshake.buffer" or ROUTE_ATTR not in op.attributes or "initValues" in op.attributes:
+        return None
+    slots = op.attributes.get("slots")
+    return max(1, slots.value) if isinstance(slots, IntegerAttr) else 1
+
+
+def route_marker() -> UnitAttr:
+    """The attribute value that marks a buffer as a route (``op.attributes[ROUTE_ATTR]``)."""
+    return UnitAttr()
