@@ -9,8 +9,9 @@ host allocates it (at least the size the kernel asks for) and the DFG reaches it
 (a helper's ``calloc`` ... ``free`` per vertex) is one buffer reused by every iteration when it never leaves
 its iteration (no loop carries it, nothing returns or passes it): each iteration's buffer is then dead
 before the next is made, and the size is the same every time. An allocation whose size needs a load or a
-loop's value, or that escapes its iteration, is left alone (the lowering rejects it). specs/frontend-c.md
-states the rule.
+loop's value, or that escapes its iteration, is left alone (the lowering rejects it). A size may read a memref
+argument's length (``memref.dim``: a scratch buffer with room for a parameter it is swapped with,
+loom/frontend/c/mirrors.py). specs/frontend-c.md states the rule.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def _size_slice(op: Operation, func: Operation) -> list[Operation] | None:
                 return None
             continue
         d = v.op if isinstance(v, OpResult) else None
-        if d is None or d.regions or not d.name.startswith(_PURE):
-            return None
+        if d is None or d.regions or not (d.name.startswith(_PURE) or d.name == "memref.dim"):
+            return None  # memref.dim: of an argument (its operand must be one), a mirrored parameter's length
         if id(d) not in need:
             need.add(id(d))
             todo.extend(d.operands)

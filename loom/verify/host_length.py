@@ -17,7 +17,8 @@ from typing import Callable, Optional
 import z3
 
 from loom.ir.attributes import IntegerAttr
-from loom.ir.core import Operation, Value
+from loom.ir.core import Operation, OpResult, Value
+from loom.ir.types import MemRefType
 from loom.runtime.host_size import HostSize
 from loom.semantics.expr import ScalarInfo
 from loom.semantics.layout import int_width
@@ -37,7 +38,15 @@ class HostLength:
     k: int
 
     def names(self) -> set[str]:
-        return set(self.size.params)
+        """The operands the size reads: integer arguments by name, a memref argument's length as ``dim(a,k)``."""
+        f = self.size.func
+        mems = {a: p for p, a in zip(self.size.params, f.regions[0].entry.args) if isinstance(a.type, MemRefType)}
+        out = {p for p, a in zip(self.size.params, f.regions[0].entry.args) if a not in mems}
+        for op in f.regions[0].entry.ops:
+            k = _dim_index(op)
+            if op.name == "memref.dim" and op.operands[0] in mems and k is not None:
+                out.add(f"dim({mems[op.operands[0]]},{k})")
+        return out
 
     def __str__(self) -> str:
         return _render(self.size.func, self.k)
@@ -47,7 +56,11 @@ class HostLength:
         model -- the assumption is then left out, which only widens the inputs considered)."""
         f = self.size.func
         env: dict[Value, z3.BitVecRef] = {}
+        mems: dict[Value, str] = {}
         for p, a in zip(self.size.params, f.regions[0].entry.args):
+            if isinstance(a.type, MemRefType):  # read only through memref.dim (a mirrored parameter's length)
+                mems[a] = p
+                continue
             t = arg(p)
             if t is None:
                 return None
@@ -55,6 +68,15 @@ class HostLength:
         for op in f.regions[0].entry.ops:
             if op.name == "func.return":
                 return env.get(op.operands[self.k])
+            if op.name == "memref.dim":
+                k = _dim_index(op)
+                d = arg(f"dim({mems[op.operands[0]]},{k})") if op.operands[0] in mems and k is not None else None
+                if d is None:
+                    return None
+                env[op.results[0]] = z3.SignExt(64 - d.size(), d) if d.size() < 64 else d
+                continue
+            if any(v not in env for v in op.operands):
+                return None
             got = _op_term(op, [env[v] for v in op.operands])
             if got is None:
                 return None
@@ -62,12 +84,29 @@ class HostLength:
         return None
 
     def value(self, values: dict[str, int]) -> Optional[int]:
-        """The size on concrete (signed) argument values, or None (a missing argument, a faulting size op)."""
-        got = self.size.sizes(values)
+        """The size on concrete (signed) argument values, or None (a missing argument, a faulting size op); a
+        1-D memref argument the size reads the length of is given as that many zeros (``dim(a,0)``)."""
+        given: dict = dict(values)
+        for p, a in zip(self.size.params, self.size.func.regions[0].entry.args):
+            if isinstance(a.type, MemRefType) and p not in given:
+                n = values.get(f"dim({p},0)")
+                if a.type.rank != 1 or n is None or not 0 <= n < DIM_CAP:
+                    return None
+                given[p] = [0] * n
+        got = self.size.sizes(given)
         if got is None:
             return None
         dyn = [s for s, d in zip(got, self.size.type.shape) if d is None]
         return dyn[self.k]
+
+
+def _dim_index(op: Operation) -> Optional[int]:
+    """The constant dimension a ``memref.dim`` reads (None: not a constant)."""
+    if op.name != "memref.dim" or len(op.operands) != 2 or not isinstance(op.operands[1], OpResult):
+        return None
+    c = op.operands[1].op
+    v = c.attributes.get("value") if c.name == "arith.constant" else None
+    return v.value if isinstance(v, IntegerAttr) else None
 
 
 def _op_term(op: Operation, args: list[z3.BitVecRef]) -> Optional[z3.BitVecRef]:

@@ -42,6 +42,7 @@ class HeapRules:
             em.ptrs[ins.name] = Ptr(first.base, first.shape, first.elem, [self.half[first.key]], key=first.key)
             return True
         second = pairs.get(ins.name)
+        mirror = self.mirrors().get(ins.name)  # a buffer swapped with a parameter or an earlier one (mirrors.py)
         var = c_variable(self, ins.name) or ins.name or name
         if second is not None:
             var = f"{var}_{c_variable(self, second) or second}"
@@ -52,15 +53,14 @@ class HeapRules:
         for d in inner:
             row *= d  # type: ignore[operator]
         sizes = ops[:-1]
+        count: int | str
         if all(o.value_kind.name == "constant_int" for o in sizes):
             nbytes = 1
             for o in sizes:
                 nbytes *= int(lt.scalar_value(str(o).split()[-1], "i64"))
             if nbytes % row:
                 raise em.error(f"{name} of {nbytes} bytes is not a whole number of {shape_p.elem} rows")
-            count: int | str = nbytes // row
-            p = Ptr(memref, [count * (2 if second else 1), *inner], shape_p.elem, [0], key=memref)
-            em.emit(f"{memref} = memref.alloc() : {p.memref()}")
+            count = nbytes // row
         else:
             idx = []
             for o in sizes:
@@ -76,21 +76,32 @@ class HeapRules:
                 em.types[prod] = "index"
                 nb = prod
             count = self.index_op("divui", nb, row)
-            p = Ptr(memref, [None, *inner], shape_p.elem, [0], key=memref)
-            em.emit(f"{memref} = memref.alloc({self.index_op('muli', count, 2) if second else count}) : "
-                    f"{p.memref()}")
+        total: int | str = count
         if second is not None:
+            total = count * 2 if isinstance(count, int) else self.index_op("muli", count, 2)
+        elif mirror is not None:
+            total = self.add_index(count, self.mirror_length(mirror, shape_p))
+        if isinstance(total, int):
+            p = Ptr(memref, [total, *inner], shape_p.elem, [0], key=memref)
+            em.emit(f"{memref} = memref.alloc() : {p.memref()}")
+        else:
+            p = Ptr(memref, [None, *inner], shape_p.elem, [0], key=memref)
+            em.emit(f"{memref} = memref.alloc({total}) : {p.memref()}")
+        self.alloc_counts[ins.name] = count
+        if second is not None or mirror is not None:
             self.half[memref] = count
-            count = count * 2 if isinstance(count, int) else self.index_op("muli", count, 2)  # calloc: both halves
         em.types[memref] = p.memref()
         em.ptrs[ins.name] = p
         if name == "calloc":
-            elems = count
+            fill = total if second is not None else count  # a mirrored buffer's other part is a copy (below)
+            elems = fill
             if inner:
-                elems = (count * (row // WIDTH[p.elem]) if isinstance(count, int) else
-                         self.index_op("muli", count, row // WIDTH[p.elem]))
+                elems = (fill * (row // WIDTH[p.elem]) if isinstance(fill, int) else
+                         self.index_op("muli", fill, row // WIDTH[p.elem]))
             zero = em.const(0.0 if p.elem[0] == "f" else 0, p.elem)
             self.element_loop(name, p, None, zero, elems)
+        if mirror is not None:
+            self.mirror_in(ins.name, p, count)
         return True
 
     def swapped_pairs(self) -> dict[str, str]:
@@ -100,6 +111,7 @@ class HeapRules:
         if cached is not None:
             return cached
         self.half: dict[str, int | str] = {}
+        self.alloc_counts: dict[str, int | str] = {}  # each allocation's element count, by its LLVM name
         parent: dict[str, str] = {}
 
         def find(x: str) -> str:
@@ -123,14 +135,24 @@ class HeapRules:
         groups: dict[str, list[str]] = {}
         for a in allocs:
             groups.setdefault(find(a), []).append(a)
+        self.ptr_groups: dict[str, set[str]] = {}  # every pointer a phi or select mixes, by its group's root
+        for x in set(parent) | set(parent.values()):
+            self.ptr_groups.setdefault(find(x), set()).add(x)
+        self.allocs = allocs
         self._pairs = {}
         for members in groups.values():
             if len(members) == 2 and len({allocs[m] for m in members}) == 1:
                 self._pairs[members[0]] = members[1]
-        # the phis that only ever hold one of a pair's two starts: every incoming value a start or such a phi
-        starts = {a for pair in self._pairs.items() for a in pair}
+        self.swap_phis = self.start_phis({a for pair in self._pairs.items() for a in pair})
+        return self._pairs
+
+    def start_phis(self, starts: set[str]) -> set[str]:
+        """The pointer phis that only ever hold one of ``starts`` (a swapped pair's two starts): every incoming
+        value a start or such a phi."""
+        roots = {r for r, members in self.ptr_groups.items() if members & starts}
         phis = {ins.name: [o.name for o in ins.operands] for b in self.fn.blocks for ins in b.instructions
-                if ins.opcode == "phi" and str(ins.type) == "ptr" and find(ins.name) in {find(a) for a in starts}}
+                if ins.opcode == "phi" and str(ins.type) == "ptr" and
+                any(ins.name in self.ptr_groups[r] for r in roots)}
         changed = True
         while changed:
             changed = False
@@ -138,14 +160,13 @@ class HeapRules:
                 if any(o not in starts and o not in phis for o in ins_ops):
                     del phis[name]
                     changed = True
-        self.swap_phis = set(phis)
-        return self._pairs
+        return set(phis)
 
     def swap_phi(self, phi) -> None:
         """A phi that only holds one of a swapped pair's starts (``swapped_pairs``) is at 0 or ``count``: its
         position is ``select(ix == 0, 0, count)`` -- ``ix`` itself on every run, and a bound ``loom verify`` sees
         without a loop invariant (the carried index alone could be anything to it)."""
-        self.swapped_pairs()
+        self.mirrors()  # the pairs, and the buffers swapped with a parameter (mirrors.py)
         mine = self.em.ptrs.get(phi.name)
         if phi.name not in self.swap_phis or mine is None or mine.key not in self.half:
             return

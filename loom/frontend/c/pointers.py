@@ -62,7 +62,8 @@ class PointerRules:
     def ptr(self, v) -> Ptr:
         kind = v.value_kind.name
         if kind in ("argument", "instruction") and v.name in self.em.ptrs:
-            return self.em.ptrs[v.name]
+            mirror = self.mirrored(v.name)  # a buffer swapped with a scratch buffer, past its copy-in (mirrors.py)
+            return self.em.ptrs[v.name] if mirror is None else mirror
         if kind == "global_variable":
             g = self.globals.get(v.name)
             if g is None:
@@ -171,15 +172,21 @@ class PointerRules:
         def key(v) -> tuple[str, str]:
             return (v.value_kind.name, v.name)
 
-        changed = True
-        while changed:
-            changed = False
-            for b in self.fn.blocks:
-                for ins in b.instructions:
-                    if ins.opcode in ("phi", "select") and str(ins.type) == "ptr" and \
-                            ("instruction", ins.name) not in same and any(key(o) in same for o in ins.operands):
-                        same.add(("instruction", ins.name))
-                        changed = True
+        def flows(ptrs: set) -> set:
+            """``ptrs`` and the pointer phis and selects they flow into unchanged."""
+            ptrs = set(ptrs)
+            changed = True
+            while changed:
+                changed = False
+                for b in self.fn.blocks:
+                    for ins in b.instructions:
+                        if ins.opcode in ("phi", "select") and str(ins.type) == "ptr" and \
+                                ("instruction", ins.name) not in ptrs and any(key(o) in ptrs for o in ins.operands):
+                            ptrs.add(("instruction", ins.name))
+                            changed = True
+            return ptrs
+
+        same = flows(same)
         def uses_of(ptrs: set) -> None:
             """The GEP source types and the scalar types loaded or stored through any pointer of ``ptrs``."""
             for b in self.fn.blocks:
@@ -202,7 +209,7 @@ class PointerRules:
                         ends = [key(ops[0]), key(ops[1])]
                         if ends[0] in same or ends[1] in same:
                             partners.update(e for e in ends if e not in same)
-            uses_of(partners)
+            uses_of(flows(partners))  # a scratch buffer copied into and then swapped (`src` of pagerank_spmv)
         if len(geps) > 1 and "i8" in geps:
             geps.discard("i8")  # byte offsets (a field of a struct) say nothing about the array's shape
         if len(geps) > 1:

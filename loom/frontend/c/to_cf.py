@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from loom.diagnostics import LoomError
 from loom.frontend.c import llvm_text as lt
 from loom.frontend.c.heap import HeapRules, c_variable
+from loom.frontend.c.mirrors import MirrorRules
 from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
 from loom.frontend.c.records import Record, RecordRules
@@ -137,7 +138,7 @@ def mlir_type(ltype: str, em: Emitter) -> str:
     raise em.error(f"values of type '{t}' are not supported (integers, float, double and pointers are)")
 
 
-class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, VectorRules):
+class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, BlockCopies, VectorRules):
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
@@ -369,6 +370,7 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, BlockCopies, Vect
         elif op == "br":
             self.branch(ins, ops)
         elif op == "ret":
+            self.mirror_out()  # a parameter swapped with a scratch buffer gets its mirror back (mirrors.py)
             if ops and self.ret_fields is not None:
                 vals = struct_fields(self, ops[0], *self.ret_fields)
                 em.emit(f"func.return {', '.join(vals)} : {', '.join(em.types[v] for v in vals)}")

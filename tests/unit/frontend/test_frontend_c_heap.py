@@ -24,7 +24,8 @@ from support.paths import DATA
 KERNELS = sorted((DATA / "c" / "heap").glob("*.c"))
 LENGTH = 10
 # the kernels whose scratch buffers' sizes come from the parameters: the DFG takes them from the host
-HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"], "heap_loop": ["seen"], "heap_swap": ["cur_nxt"]}
+HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"], "heap_loop": ["seen"], "heap_swap": ["cur_nxt"],
+                "heap_swap_param": ["src"]}
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)
@@ -229,3 +230,27 @@ def test_verify_knows_host_buffer_lengths(tmp_path):
     assert ob["id"] == "safe.store@6:10.bounds", ob
     assert "RT_MEMREF_OUT_OF_BOUNDS" in ob["detail"] and "of memref 't'" in ob["detail"], ob["detail"]
     assert {o["id"]: o["status"] for o in doc["obligations"]}["safe.load@8:10.bounds"] == "proved"
+
+
+def test_verify_proves_a_buffer_swapped_with_a_parameter():
+    """heap_swap_param ping-pongs a malloc'd buffer with its parameter `out` (as upstream's pagerank_spmv): the
+    host buffer holds the scratch part and `out`'s mirror, its length is assumed from ``loom.host_size`` (the
+    kernel's size plus ``dim(out, 0)``), and every obligation is proved, the copy in and out included."""
+    doc = _verify_json(DATA / "c" / "heap" / "heap_swap_param.c",
+                       "n >= 0 && dim(a) >= n && dim(out) >= n && dim(out) <= 4096")
+    assert doc["summary"]["unknown"] == doc["summary"]["refuted"] == 0, doc["summary"]
+    (assumed,) = [a for a in doc["summary"]["functions"][0]["assumptions"] if "loom.host_size" in a]
+    assert assumed.startswith("dim(src, 0) == ((extsi(n) * 4) /u 4) + dim(out, 0) (loom.host_size of %src"), assumed
+
+
+def test_buffer_swapped_with_a_parameter_copies_in_and_out(tmp_path):
+    """The parameter is copied in behind the scratch buffer right after the malloc and back before the return; its
+    length is the parameter's memref.dim, which the DFG's loom.host_size reads too (loom sim of the DFG then
+    allocates the host buffer from the inputs alone)."""
+    code, out, err = c_native.run_cli(["compile", str(DATA / "c" / "heap" / "heap_swap_param.c"), "-o", str(tmp_path)])
+    assert code == 0, err
+    scf = (tmp_path / "heap_swap_param.scf.mlir").read_text()
+    assert re.search(r"%out_len = memref\.dim %out, %\w+ : memref<\?xi32>", scf), scf
+    assert re.search(r"%src = memref\.alloc\(%\w+\) : memref<\?xi32>", scf)
+    dfg = (tmp_path / "heap_swap_param.dfg.mlir").read_text()
+    assert "func.func @src_size(%out: memref<?xi32>, %n: i32) -> index" in dfg
