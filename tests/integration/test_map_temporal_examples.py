@@ -1,6 +1,6 @@
 """Every example on the 8x8 temporal mesh with two shared memory interfaces (`loom adg mesh --rows 8 --cols 8
---mem-ifaces 2 --temporal 2`): it maps, the checker proves config.bin, and config.bin runs to the DFG's results.
-(matmul and triangular are in tests/unit/map/test_map_temporal.py.)"""
+--mem-ifaces 2 --temporal 2`): it maps, the checker proves config.bin, map.fifo proves its routes' depths cannot
+deadlock it, and config.bin runs to the DFG's results. (matmul and triangular are in tests/unit/map/test_map_temporal.py.)"""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from loom.map.check import check
 from loom.map.config import from_bytes
 from loom.map.dfg import read_dfg
 from loom.map.execute import run_decoded
+from loom.map.fifo import fifo_obligations
 from loom.map.mapper import map_dfg
 from loom.mlir import parse_file, parse_text
+from loom.verify.obligation import VerifyContext
 
 from support.paths import EXAMPLES_DIR
 
@@ -45,6 +47,8 @@ def test_example_maps_proves_and_runs_on_the_temporal_mesh(name: str) -> None:
     words = from_bytes(config_bin(m))
     rep = check(dfg, adg, words, doc)
     assert rep.ok, rep.violations[:3]
+    fifo = fifo_obligations(_kernel(name, fanin), adg, words, doc, "t.fabric.mlir", VerifyContext())
+    assert {o.id: o.status for o in fifo} == {"map.fifo.bmc.K4.deadlock": "proved", "map.fifo.bmc.K4.residual": "proved"}
     inputs = json.loads((EXAMPLES_DIR / f"{name}.inputs.json").read_text())
     plain, decoded = run_decoded(_kernel(name, fanin), _kernel(name, fanin), adg, words, doc, inputs)
     assert plain.status == decoded.status == "completed"

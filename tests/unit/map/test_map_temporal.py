@@ -18,8 +18,10 @@ from loom.map.check import check
 from loom.map.config import from_bytes
 from loom.map.dfg import read_dfg
 from loom.map.execute import run_decoded
+from loom.map.fifo import fifo_obligations
 from loom.map.mapper import map_dfg
 from loom.mlir import parse_file, parse_text
+from loom.verify.obligation import VerifyContext
 
 from support.paths import DATA, EXAMPLES_DIR
 
@@ -183,6 +185,8 @@ def test_example_on_the_8x8_temporal_mesh(name) -> None:
     doc = json.loads(json.dumps(map_json(m, path.name, "t.fabric.mlir")))
     words = from_bytes(config_bin(m))
     assert check(dfg, adg, words, doc).ok
+    fifo = fifo_obligations(_kernel(path, adg.max_join_fanin()), adg, words, doc, "t.fabric.mlir", VerifyContext())
+    assert fifo and all(o.status == "proved" for o in fifo)  # the routes' depths cannot deadlock it
     inputs = json.loads(path.with_name(f"{name}.inputs.json").read_text())
     plain, decoded = run_decoded(_kernel(path, 4), _kernel(path, 4), adg, words, doc, inputs)
     assert plain.status == decoded.status == "completed"
