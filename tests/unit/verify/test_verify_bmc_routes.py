@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loom.mlir import parse_text
+from loom.semantics.routes import route_capacity
 from loom.sim import simulate
 from loom.verify.assume import parse_assumption
 from loom.verify.bmc.explore import check_bmc
@@ -39,10 +40,13 @@ def test_a_route_of_c_places_deadlocks_exactly_the_runs_that_need_more(places: i
 
 
 def test_unmarked_and_primed_buffers_stay_unbounded() -> None:
-    """A DFG's own buffers keep unbounded channels (its verdicts hold for any buffering); so does a marked buffer
-    with initial tokens (a primed buffer is loop state, not a route)."""
-    for route in ("%late = handshake.buffer [1] fifo %iv : index",
-                  "%late = handshake.buffer [1] fifo %iv {loom.route, initValues = []} : index"):
-        func = _func(route)
-        assert simulate(func, {"n": 5}).results == [60]  # s = 0+1+2+3+4 = 10; r = sum of (i + 10) = 60
-        assert _bmc(func, 5) == "proved"
+    """A DFG's own buffers keep unbounded channels (its verdicts hold for any buffering); a marked buffer with
+    initial tokens is loop state (a primed buffer), not a route."""
+    func = _func("%late = handshake.buffer [1] fifo %iv : index")
+    assert simulate(func, {"n": 5}).results == [60]  # s = 0+1+2+3+4 = 10; r = sum of (i + 10) = 60
+    assert _bmc(func, 5) == "proved"
+    primed = _func("%late = handshake.buffer [1] seq %iv {loom.route, initValues = [0]} : index")
+    bufs = [op for op in primed.regions[0].entry.ops if op.name == "handshake.buffer"]
+    assert [route_capacity(op) for op in bufs] == [None]
+    assert [route_capacity(op) for op in _func("%late = handshake.buffer [3] fifo %iv {loom.route} : index")
+            .regions[0].entry.ops if op.name == "handshake.buffer"] == [3]
