@@ -289,61 +289,79 @@ def read_fifo(defn: Operation, use: Operation, ft: FunctionType) -> FifoDef:
 # ----------------------------------------------------------------------------- module
 
 
+INLINE_COMPONENTS = ("fabric.spatial_sw", "fabric.temporal_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe",
+                     "fabric.fifo", "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag")
+
+
 def read_adg(module: Module, filename: str = "") -> ADG:
     """The single fabric.module of ``module`` as a verified ADG."""
-    top = module.body.ops
-    mods = [op for op in module.walk() if op.name == "fabric.module"]
-    if len(mods) != 1:
-        from loom.ir.location import Location
-
-        raise VerifyError(f"expected exactly one fabric.module, found {len(mods)}", Location(filename or module.filename, 1, 1), NO_MODULE)
-    fmod = mods[0]
+    fmod = _the_module(module, filename)
     verify_fabric(module)  # the specs' rules for every op, before the mapper's narrower ones
-    defs: dict[str, Operation] = {}
-    for op in [*top, *fmod.regions[0].blocks[0].ops]:
-        if op.name in DEFINITION_OPS and op.name != "fabric.module" and not op.operands and not op.results:
-            defs[_sym(op)] = op
+    defs = _definitions(module, fmod)
     bad = unmappable_op(fmod, defs)
     if bad is not None:
         raise not_mappable_error(*bad)
-    fu_defs = {k: v for k, v in defs.items() if v.name == "fabric.function_unit"}
-    pe_cache: dict[str, PEDef] = {}
     ft = _sig(fmod)
-    block = fmod.regions[0].blocks[0]
     for k, t in enumerate(ft.inputs):
         if port_width(t) is None and not isinstance(t, MemRefType):
             raise _err(f"fabric.module input {k} must be !fabric.bits<N>, a native scalar or a memref, found {t}",
                        fmod, PORT_TYPE)
     out_widths = _bits_list(fmod, ft.results, "output")
+    nodes, where, pending = _read_nodes(fmod, defs, len(out_widths))
+    drivers = _wire(fmod, ft, where, pending)
+    adg = ADG(_sym(fmod), nodes, list(ft.inputs), out_widths, drivers, fmod.loc)
+    adg.index_width = _index_width(nodes)
+    if "loom.adg_max_join_fanin" in fmod.attributes:
+        k = _int_param(fmod, "loom.adg_max_join_fanin", JOIN_FANIN)
+        if not 0 <= k <= max(adg.join_fu_fanin(), 1):
+            raise _err(f"fabric.module declares join fan-in {k}, but its widest join function unit takes "
+                       f"{adg.join_fu_fanin()}", fmod, JOIN_FANIN)
+        adg.declared_join_fanin = k
+    return adg
+
+
+def _the_module(module: Module, filename: str) -> Operation:
+    """The file's one fabric.module (none or several: CPL_FABRIC_NO_MODULE at line 1)."""
+    mods = [op for op in module.walk() if op.name == "fabric.module"]
+    if len(mods) != 1:
+        from loom.ir.location import Location
+
+        raise VerifyError(f"expected exactly one fabric.module, found {len(mods)}", Location(filename or module.filename, 1, 1), NO_MODULE)
+    return mods[0]
+
+
+def _definitions(module: Module, fmod: Operation) -> dict[str, Operation]:
+    """Every named component definition, at the top level or local to the module, by symbol."""
+    defs: dict[str, Operation] = {}
+    for op in [*module.body.ops, *fmod.regions[0].blocks[0].ops]:
+        if op.name in DEFINITION_OPS and op.name != "fabric.module" and not op.operands and not op.results:
+            defs[_sym(op)] = op
+    return defs
+
+
+Pending = list[tuple[Node, Operation, int]]  # (node, its op, operand k): the reads resolved once every node exists
+
+
+def _read_nodes(fmod: Operation, defs: dict[str, Operation], n_outputs: int) -> tuple[list[Node], dict[int, Port], Pending]:
+    """One node per instance or inline component of the module's body, in order; where each value is driven
+    (id(value) -> output port) and the operand reads still to resolve."""
+    fu_defs = {k: v for k, v in defs.items() if v.name == "fabric.function_unit"}
+    pe_cache: dict[str, PEDef] = {}
+    block = fmod.regions[0].blocks[0]
     nodes: list[Node] = []
-    drivers: dict[Port, Port] = {}
     where: dict[int, Port] = {}  # id(value) -> output port
     for k, a in enumerate(block.args):
         where[id(a)] = (MODULE_IN, "o", k)
-    pending: list[tuple[Node, Operation, int]] = []  # operand reads resolved after all nodes exist
+    pending: Pending = []
     names: set[str] = set()
     for op in block.ops:
         if op.name == "fabric.yield":
-            if len(op.operands) != len(out_widths):
-                raise _err(f"fabric.module yields {len(op.operands)} values but declares {len(out_widths)} outputs", op, INSTANCE_PORTS)
+            if len(op.operands) != n_outputs:
+                raise _err(f"fabric.module yields {len(op.operands)} values but declares {n_outputs} outputs", op, INSTANCE_PORTS)
             continue
         if not op.operands and not op.results:
             continue  # a definition local to the module
-        if op.name == "fabric.instance":
-            target = defs.get(symbol_target(op) or "")
-            if target is None:
-                raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
-            kind_op, sig = target, _sig(target)
-            name = _sym(op) or f"{_sym(target)}_{len(nodes)}"
-        elif op.name in ("fabric.spatial_sw", "fabric.temporal_sw", "fabric.extmemory", "fabric.memory", "fabric.spatial_pe", "fabric.fifo",
-                         "fabric.temporal_pe", "fabric.add_tag", "fabric.del_tag", "fabric.map_tag"):
-            kind_op = op
-            sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
-            name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
-            if not _sym(op) and op.name in ("fabric.add_tag", "fabric.map_tag", "fabric.del_tag"):  # upstream's names:
-                name = f"{op.name.split('.')[1]}_{sum(n.kind == op.name.split('.')[1] for n in nodes)}"  # per-kind index
-        else:
-            raise _err(f"'{op.name}' cannot appear in a fabric.module", op, UNSUPPORTED)
+        kind_op, sig, name = _component(op, defs, nodes)
         if name in names:
             raise _err(f"two components are named '{name}'", op, DUPLICATE_NAME)
         if ":" in name or name == "module" or not name:
@@ -351,40 +369,70 @@ def read_adg(module: Module, filename: str = "") -> ADG:
         names.add(name)
         if [v.type for v in op.operands] != list(sig.inputs) or [r.type for r in op.results] != list(sig.results):
             raise _err(f"'{name}' port types do not match its definition @{_sym(kind_op)} {sig}", op, INSTANCE_PORTS)
-        if kind_op.name == "fabric.spatial_pe":
-            key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"  # an inline PE is its own definition
-            if key not in pe_cache:
-                pe_cache[key] = read_pe(kind_op, fu_defs)
-            node = Node(name, "pe", pe_cache[key], op.loc)
-        elif kind_op.name == "fabric.spatial_sw":
-            node = Node(name, "sw", read_switch(kind_op, sig), op.loc)
-        elif kind_op.name == "fabric.temporal_sw":  # a switch routing by tag (loom/map/tsw.py)
-            from loom.map.tsw import read_temporal_sw
-
-            node = Node(name, "sw", read_temporal_sw(kind_op, sig), op.loc)
-        elif kind_op.name in ("fabric.extmemory", "fabric.memory"):
-            kind = kind_op.name.split(".")[1]
-            node = Node(name, kind, read_memory(kind_op, sig, kind), op.loc)
-        elif kind_op.name == "fabric.fifo":
-            node = Node(name, "fifo", read_fifo(kind_op, op, sig), op.loc)
-        elif kind_op.name == "fabric.temporal_pe":  # loom/map/temporal
-            key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"
-            if key not in pe_cache:
-                pe_cache[key] = read_tpe(kind_op, sig, fu_defs, read_fu, _sym(kind_op))
-            node = Node(name, "tpe", pe_cache[key], op.loc)
-        elif kind_op.name in ("fabric.add_tag", "fabric.del_tag"):  # routed through (temporal PE ports, loom/map/tags.py)
-            node = Node(name, kind_op.name.split(".")[1], read_tag(kind_op, name), op.loc)
-        elif kind_op.name == "fabric.map_tag":
-            from loom.map.tags import read_map_tag
-
-            node = Node(name, "map_tag", read_map_tag(kind_op, name), op.loc)
-        else:
-            raise _err(f"fabric.instance of '{kind_op.name}' is not allowed in a fabric.module", op, UNSUPPORTED)
+        node = _read_node(op, kind_op, sig, name, fu_defs, pe_cache)
         nodes.append(node)
         for k, r in enumerate(op.results):
             where[id(r)] = (name, "o", k)
         for k in range(len(op.operands)):
             pending.append((node, op, k))
+    return nodes, where, pending
+
+
+def _component(op: Operation, defs: dict[str, Operation], nodes: list[Node]) -> tuple[Operation, FunctionType, str]:
+    """(the op defining it, its signature, its name) of an instance or an inline component."""
+    if op.name == "fabric.instance":
+        target = defs.get(symbol_target(op) or "")
+        if target is None:
+            raise _err(f"fabric.instance names unknown component @{symbol_target(op)}", op, UNKNOWN_SYMBOL)
+        return target, _sig(target), _sym(op) or f"{_sym(target)}_{len(nodes)}"
+    if op.name in INLINE_COMPONENTS:
+        sig = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+        name = _sym(op) or f"{op.name.split('.')[1]}_{len(nodes)}"
+        if not _sym(op) and op.name in ("fabric.add_tag", "fabric.map_tag", "fabric.del_tag"):  # upstream's names:
+            name = f"{op.name.split('.')[1]}_{sum(n.kind == op.name.split('.')[1] for n in nodes)}"  # per-kind index
+        return op, sig, name
+    raise _err(f"'{op.name}' cannot appear in a fabric.module", op, UNSUPPORTED)
+
+
+def _read_node(op: Operation, kind_op: Operation, sig: FunctionType, name: str, fu_defs: dict[str, Operation],
+               pe_cache: dict[str, PEDef]) -> Node:
+    """The node of component ``op`` named ``name``, read from its definition ``kind_op`` (a PE definition is
+    read once and shared by its instances)."""
+    if kind_op.name == "fabric.spatial_pe":
+        key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"  # an inline PE is its own definition
+        if key not in pe_cache:
+            pe_cache[key] = read_pe(kind_op, fu_defs)
+        return Node(name, "pe", pe_cache[key], op.loc)
+    if kind_op.name == "fabric.spatial_sw":
+        return Node(name, "sw", read_switch(kind_op, sig), op.loc)
+    if kind_op.name == "fabric.temporal_sw":  # a switch routing by tag (loom/map/tsw.py)
+        from loom.map.tsw import read_temporal_sw
+
+        return Node(name, "sw", read_temporal_sw(kind_op, sig), op.loc)
+    if kind_op.name in ("fabric.extmemory", "fabric.memory"):
+        kind = kind_op.name.split(".")[1]
+        return Node(name, kind, read_memory(kind_op, sig, kind), op.loc)
+    if kind_op.name == "fabric.fifo":
+        return Node(name, "fifo", read_fifo(kind_op, op, sig), op.loc)
+    if kind_op.name == "fabric.temporal_pe":  # loom/map/temporal
+        key = _sym(kind_op) if kind_op is not op else f"inline {id(op)}"
+        if key not in pe_cache:
+            pe_cache[key] = read_tpe(kind_op, sig, fu_defs, read_fu, _sym(kind_op))
+        return Node(name, "tpe", pe_cache[key], op.loc)
+    if kind_op.name in ("fabric.add_tag", "fabric.del_tag"):  # routed through (temporal PE ports, loom/map/tags.py)
+        return Node(name, kind_op.name.split(".")[1], read_tag(kind_op, name), op.loc)
+    if kind_op.name == "fabric.map_tag":
+        from loom.map.tags import read_map_tag
+
+        return Node(name, "map_tag", read_map_tag(kind_op, name), op.loc)
+    raise _err(f"fabric.instance of '{kind_op.name}' is not allowed in a fabric.module", op, UNSUPPORTED)
+
+
+def _wire(fmod: Operation, ft: FunctionType, where: dict[int, Port], pending: Pending) -> dict[Port, Port]:
+    """Each input port's driver (an output port), from the operand reads and the yield; a memref may only
+    feed input 0 of one extmemory, straight from a module input (CPL_FABRIC_MEMREF_PORT)."""
+    block = fmod.regions[0].blocks[0]
+    drivers: dict[Port, Port] = {}
     memref_readers: dict[int, str] = {}
     for node, op, k in pending:
         v = op.operands[k]
@@ -407,16 +455,7 @@ def read_adg(module: Module, filename: str = "") -> ADG:
     for k, t in enumerate(ft.inputs):
         if isinstance(t, MemRefType) and k not in memref_readers:
             raise _err(f"module memref input {k} feeds no fabric.extmemory", fmod, MEMREF_PORT)
-    adg = ADG(_sym(fmod), nodes, list(ft.inputs), out_widths, drivers, fmod.loc)
-    adg.index_width = _index_width(nodes)
-    if "loom.adg_max_join_fanin" in fmod.attributes:
-        k = _int_param(fmod, "loom.adg_max_join_fanin", JOIN_FANIN)
-        if not 0 <= k <= max(adg.join_fu_fanin(), 1):
-            raise _err(f"fabric.module declares join fan-in {k}, but its widest join function unit takes "
-                       f"{adg.join_fu_fanin()}", fmod, JOIN_FANIN)
-        adg.declared_join_fanin = k
-    return adg
-
+    return drivers
 
 def load_adg(path: str) -> ADG:
     """Parse and verify the fabric file at ``path``."""
