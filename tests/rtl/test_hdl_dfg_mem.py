@@ -80,6 +80,33 @@ def test_the_default_runs_dfg_mem_over_the_whole_run_and_dfg_over_a_prefix(monke
     assert verify.to_json(rep)["dfg_mem"] == "proved" and verify.to_json(rep)["free_depth"] == 12
 
 
+def test_a_run_too_long_for_dfg_mem_lowers_its_argument_range(monkeypatch):
+    """matmul's whole run at n = 3 is 99 steps (one yices query had no answer), at n = 2 37: without --rtl-bound task
+    dfg_mem takes the largest n <= DEFAULT_N whose run fits MEM_STEPS, its depth, and every report names [0, n]."""
+    from loom.hdl.formal.depth import MEM_STEPS
+
+    depths = {3: MEM_STEPS + 30, 2: MEM_STEPS - 20, 1: 13}
+    ran = []
+
+    def fake(wd, sby, task, timeout=None, progress=None, depth=None):
+        ran.append((task, depth))
+        return SbyVerdict(task, "pass", 0.0, [], None, "")
+
+    monkeypatch.setattr(verify, "sby_run_task", fake)
+    monkeypatch.setattr(verify, "run_depth", lambda func, bound, buffers=None: depths[bound])
+    func, _ = dfg_func(DOT)
+    assert verify.default_depth(func) == (2, MEM_STEPS - 20)
+    rep = verify.check_function(func, "dot", {})
+    assert rep.mem_n == 2 and ("dfg_mem", MEM_STEPS - 20 + STALLS) in ran
+    mons = [v for v in rep.verdicts if v.id.startswith("balance.")]
+    assert mons and all("memref sizes in [0, 2]" in v.detail for v in mons)
+    assert "a whole run at trip counts up to 2)" in verify.human(rep)
+    depths[2] = MEM_STEPS + 1  # nothing fits: n = 1, whatever its depth
+    assert verify.default_depth(func) == (1, 13)
+    depths[3] = MEM_STEPS - STALLS  # fits: the default range
+    assert verify.default_depth(func) == (DEFAULT_N, MEM_STEPS - STALLS)
+
+
 def test_a_depth_the_user_gives_is_the_free_task_alone(monkeypatch):
     _, ran = _tasks(monkeypatch, dfg_depth=9)
     assert ran == [("dfg", 9)]

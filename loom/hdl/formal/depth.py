@@ -21,6 +21,12 @@ from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType, TupleTy
 from loom.runtime import function_arg_names
 
 DEFAULT_N = 3
+# Without --rtl-bound, task dfg_mem covers whole runs with arguments and memref sizes in [0, n] for the largest
+# n <= DEFAULT_N whose whole run fits in MEM_STEPS steps (``mem_bound``): one yices query over matmul's 100 steps
+# (n = 3: 27 inner iterations) had no answer after 35 s of yices CPU; at n = 2 (8 iterations) it is 37 steps
+# (specs/hdl.md, "Limits and time"). The report names the range, and a Z3 witness beyond it is "not reached (give
+# --rtl-bound n)", never a pass.
+MEM_STEPS = 70
 FILLS = ("zeros", "ones", "ramp", "down")
 
 

