@@ -121,6 +121,26 @@ def _border(rows: int, cols: int) -> list[tuple[int, int]]:
     return out
 
 
+Mem = tuple[str, str, int, int, int, int]  # (name, memref type, load lanes, store lanes, border inputs, border outputs)
+Layout = tuple[list, list]  # a switch's inputs and outputs: ("nb", dir, track) | ("pe", k) | ("x", k) (border extras)
+
+
+@dataclass
+class _Plan:
+    """What the phases of ``mesh`` share: the PE's port counts, and where the border extras hang."""
+
+    p: MeshParams
+    pe_in: int
+    pe_out: int
+    slots: int  # instruction slots of a temporal PE (1: spatial)
+    tag_width: int
+    border: list[tuple[int, int]]
+    extra_in: dict[tuple[int, int], list[Wire]]  # wires entering border switches
+    extra_out: dict[tuple[int, int], list[tuple[str, int]]]  # (consumer key, slot) read from border switches
+    mems: list[Mem]
+    layouts: dict[tuple[int, int], Layout]
+
+
 def mesh(p: MeshParams) -> str:
     """The fabric MLIR text of the mesh described by ``p``."""
     if p.rows < 1 or p.cols < 1:
@@ -137,19 +157,21 @@ def mesh(p: MeshParams) -> str:
     else:
         b.pe("mesh_pe", pe_in, pe_out, WIDTH, fus)
     border = _border(p.rows, p.cols)
-    extra_in: dict[tuple[int, int], list[Wire]] = {t: [] for t in border}  # wires entering border switches
-    extra_out: dict[tuple[int, int], list[tuple[str, int]]] = {t: [] for t in border}  # (consumer key, slot)
-    rr = [0]
+    plan = _Plan(p, pe_in, pe_out, slots, tag_width, border, {t: [] for t in border}, {t: [] for t in border}, [], {})
+    _hang_border_extras(b, plan)
+    plan.layouts = _layouts(plan)
+    out_index = _border_reads(plan)
+    _memories(b, plan, out_index)
+    _switches(b, plan)
+    _pes(b, plan)
+    for k in range(p.outputs):
+        b.add_output(out_index[("$out", k)])
+    return b.text()
 
-    def next_tile() -> tuple[int, int]:
-        t = border[rr[0] % len(border)]
-        rr[0] += 1
-        return t
 
-    # module inputs and memory outputs feed border switches; memory inputs and module outputs read them
-    for k in range(p.inputs):
-        extra_in[next_tile()].append(b.add_input(f"in{k}", f"!fabric.bits<{WIDTH}>"))
-    mems: list[tuple[str, str, int, int, int, int]] = []  # (name, memref, ld, st, border inputs, border outputs)
+def _mems(p: MeshParams) -> list[Mem]:
+    """The external interfaces, then the on-chip memories, with their lanes and border port counts."""
+    mems: list[Mem] = []
     lanes = p.mem_tags  # tagged external interfaces: this many load and store lanes each (0: untagged)
     for k in range(p.extmem):
         if lanes:  # tagged: every lane of a family port has its own border wires (add_tag / del_tag per lane)
@@ -162,34 +184,66 @@ def mesh(p: MeshParams) -> str:
     for k in range(p.onchip):
         mems.append((f"mem{k}", "memref<" + "".join(f"{d}x" for d in p.onchip_shape) + "i64>", p.onchip_ld,
                      p.onchip_st, (p.onchip_ld + p.onchip_st) * rank + p.onchip_st, 2 * p.onchip_ld + p.onchip_st))
-    for name, _, _, _, n_in, _ in mems:
+    return mems
+
+
+def _hang_border_extras(b: ADGBuilder, plan: _Plan) -> None:
+    """Module inputs and memory outputs feed border switches; memory inputs and module outputs read them,
+    spread round-robin over the border tiles."""
+    p, border, lanes = plan.p, plan.border, plan.p.mem_tags
+    rr = [0]
+
+    def next_tile() -> tuple[int, int]:
+        t = border[rr[0] % len(border)]
+        rr[0] += 1
+        return t
+
+    for k in range(p.inputs):
+        plan.extra_in[next_tile()].append(b.add_input(f"in{k}", f"!fabric.bits<{WIDTH}>"))
+    plan.mems = _mems(p)
+    for name, _, _, _, n_in, _ in plan.mems:
         for slot in range(n_in):
-            extra_out[next_tile()].append((name, slot))
+            plan.extra_out[next_tile()].append((name, slot))
     for k in range(p.outputs):
-        extra_out[next_tile()].append(("$out", k))
-    for name, _, _, _, _, n_out in mems:
+        plan.extra_out[next_tile()].append(("$out", k))
+    for name, _, _, _, _, n_out in plan.mems:
         for k in range(n_out):
-            extra_in[next_tile()].append(_lane_wire(name, k, lanes) if lanes and name.startswith("extmem") else (name, k))
+            plan.extra_in[next_tile()].append(_lane_wire(name, k, lanes) if lanes and name.startswith("extmem") else (name, k))
 
-    def sw_name(r: int, c: int) -> str:
-        return f"sw_{r}_{c}"
 
-    # switch port layout per tile: neighbour tracks, PE ports, border extras
-    layouts: dict[tuple[int, int], tuple[list, list]] = {}
+def _sw_name(r: int, c: int) -> str:
+    return f"sw_{r}_{c}"
+
+
+def _layouts(plan: _Plan) -> dict[tuple[int, int], Layout]:
+    """Each tile's switch port layout: neighbour tracks, PE ports, border extras."""
+    p = plan.p
+    layouts: dict[tuple[int, int], Layout] = {}
     for r in range(p.rows):
         for c in range(p.cols):
             dirs = [d for d in DIRS if 0 <= r + _STEP[d][0] < p.rows and 0 <= c + _STEP[d][1] < p.cols]
-            ins: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_out * slots)]
-            ins += [("x", k) for k in range(len(extra_in.get((r, c), [])))]
-            outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(pe_in * slots)]
-            outs += [("x", k) for k in range(len(extra_out.get((r, c), [])))]
+            ins: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(plan.pe_out * plan.slots)]
+            ins += [("x", k) for k in range(len(plan.extra_in.get((r, c), [])))]
+            outs: list = [("nb", d, t) for d in dirs for t in range(p.tracks)] + [("pe", k) for k in range(plan.pe_in * plan.slots)]
+            outs += [("x", k) for k in range(len(plan.extra_out.get((r, c), [])))]
             layouts[(r, c)] = (ins, outs)
+    return layouts
+
+
+def _border_reads(plan: _Plan) -> dict[tuple[str, int], Wire]:
+    """The border switch output each (consumer key, slot) reads."""
     out_index: dict[tuple[str, int], Wire] = {}
-    for t in border:
-        ins, outs = layouts[t]
-        for k, (key, slot) in enumerate(extra_out[t]):
-            out_index[(key, slot)] = (sw_name(*t), outs.index(("x", k)))
-    for name, memref, ld, st, n_in, _ in mems:
+    for t in plan.border:
+        ins, outs = plan.layouts[t]
+        for k, (key, slot) in enumerate(plan.extra_out[t]):
+            out_index[(key, slot)] = (_sw_name(*t), outs.index(("x", k)))
+    return out_index
+
+
+def _memories(b: ADGBuilder, plan: _Plan, out_index: dict[tuple[str, int], Wire]) -> None:
+    """Every memory, reading its inputs from border switches (a tagged interface through its lane adapters)."""
+    p, lanes = plan.p, plan.p.mem_tags
+    for name, memref, ld, st, n_in, _ in plan.mems:
         reads = [out_index[(name, s)] for s in range(n_in)]
         if name.startswith("extmem") and lanes:
             ref = b.add_input(f"{name}_ref", memref)
@@ -201,39 +255,45 @@ def mesh(p: MeshParams) -> str:
             b.extmemory(name, ld, st, memref, ref, reads, WIDTH, p.mem_regions)
         else:
             b.memory(name, ld, st, memref, reads, WIDTH)
+
+
+def _switches(b: ADGBuilder, plan: _Plan) -> None:
+    """One switch definition per distinct (ports, table) -- every input reaches every output but a U-turn --
+    and each tile's instance, wired to its neighbours, its PE (a temporal PE's results untagged) and extras."""
     shapes: dict[tuple, str] = {}
     sw_def: dict[tuple[int, int], str] = {}
-    for (r, c), (ins, outs) in layouts.items():
+    for (r, c), (ins, outs) in plan.layouts.items():
         table = [[not (i[0] == "nb" and o[0] == "nb" and i[1] == o[1]) for i in ins] for o in outs]
         key = (len(ins), len(outs), tuple(tuple(row) for row in table))
         if key not in shapes:
             shapes[key] = b.switch(f"mesh_sw{len(shapes)}", len(ins), len(outs), WIDTH, table)
         sw_def[(r, c)] = shapes[key]
-    for (r, c), (ins, _) in layouts.items():
+    for (r, c), (ins, _) in plan.layouts.items():
         wires: list[Wire] = []
         for i in ins:
             if i[0] == "nb":
                 d, t = i[1], i[2]
                 nr, nc = r + _STEP[d][0], c + _STEP[d][1]
-                nouts = layouts[(nr, nc)][1]
-                wires.append((sw_name(nr, nc), nouts.index(("nb", _OPP[d], t))))
+                nouts = plan.layouts[(nr, nc)][1]
+                wires.append((_sw_name(nr, nc), nouts.index(("nb", _OPP[d], t))))
             elif i[0] == "pe":
-                wires.append((f"pe_{r}_{c}", i[1]) if not p.temporal else
-                             b.tag(f"untag_{r}_{c}_{i[1]}", (f"pe_{r}_{c}", i[1]), WIDTH, tag_width, None))
+                wires.append((f"pe_{r}_{c}", i[1]) if not plan.p.temporal else
+                             b.tag(f"untag_{r}_{c}_{i[1]}", (f"pe_{r}_{c}", i[1]), WIDTH, plan.tag_width, None))
             else:
-                wires.append(extra_in[(r, c)][i[1]])
-        b.instance(sw_def[(r, c)], sw_name(r, c), wires)
+                wires.append(plan.extra_in[(r, c)][i[1]])
+        b.instance(sw_def[(r, c)], _sw_name(r, c), wires)
+
+
+def _pes(b: ADGBuilder, plan: _Plan) -> None:
+    """Each tile's PE, reading its switch (a temporal PE's slot s through add_tags giving tag s)."""
+    p = plan.p
     for r in range(p.rows):
         for c in range(p.cols):
-            outs = layouts[(r, c)][1]
-            reads = [(sw_name(r, c), outs.index(("pe", k))) for k in range(pe_in * slots)]
+            outs = plan.layouts[(r, c)][1]
+            reads = [(_sw_name(r, c), outs.index(("pe", k))) for k in range(plan.pe_in * plan.slots)]
             if p.temporal:
-                reads = [b.tag(f"tag_{r}_{c}_{k}", w, WIDTH, tag_width, k // pe_in) for k, w in enumerate(reads)]
+                reads = [b.tag(f"tag_{r}_{c}_{k}", w, WIDTH, plan.tag_width, k // plan.pe_in) for k, w in enumerate(reads)]
             b.instance("mesh_pe", f"pe_{r}_{c}", reads)
-    for k in range(p.outputs):
-        b.add_output(out_index[("$out", k)])
-    return b.text()
-
 
 def fus_for(ops) -> list[FUSpec]:
     """One FU per distinct (op, types, attributes) among ``ops``, written in generic form.
