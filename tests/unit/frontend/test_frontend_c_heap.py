@@ -25,7 +25,7 @@ KERNELS = sorted((DATA / "c" / "heap").glob("*.c"))
 LENGTH = 10
 # the kernels whose scratch buffers' sizes come from the parameters: the DFG takes them from the host
 HOST_BUFFERS = {"heap_prefix": ["tmp"], "heap_rows": ["acc", "order"], "heap_loop": ["seen"], "heap_swap": ["cur_nxt"],
-                "heap_swap_param": ["src"]}
+                "heap_swap_param": ["src"], "heap_swap_inlined": ["tmp", "src"]}
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=lambda p: p.name)
