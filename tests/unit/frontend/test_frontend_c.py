@@ -150,6 +150,9 @@ UNSUPPORTED = [
     ("#include <stdlib.h>\nvoid f(float *out, int n, int c) {\n  float *s = out;\n"
      "  if (c) s = malloc(n * sizeof(float));\n  for (int i = 0; i < n; i++) s[i] = 1;\n}\n",
      "CPL_C_UNSUPPORTED", 4),  # a buffer swapped with a parameter on some paths only: no copy-in point covers it
+    ("#include <stdlib.h>\nvoid f(float *out, int n) {\n  float *d = out;\n  for (int k = 0; k < 3; k++) {\n"
+     "    float *s = malloc(n * sizeof(float));\n    for (int i = 0; i < n; i++) s[i] = d[i] + 1;\n    d = s;\n"
+     "  }\n}\n", "CPL_C_UNSUPPORTED", 4),  # the buffer mixed with a parameter is allocated anew in the loop
     ("typedef struct { int n; int *a; } g_t;\nint kern(const g_t *g, int *out);\nint drive(const g_t *g, int *out) {\n"
      "  int s = g->n;\n  return s + kern(g, out);\n}\n", "CPL_C_UNSUPPORTED", 5),  # a driver calling another file
 ]
