@@ -118,3 +118,34 @@ def test_every_route_of_the_rebuilt_function_is_bounded_by_its_decoded_depth() -
     assert len(routes) == len(conns) and all(ROUTE_ATTR in op.attributes for op in routes)
     assert sorted(op.attributes["slots"].value for op in routes) == sorted(max(1, h) for _, _, h in conns)
     assert IntegerAttr(1, i32) in {op.attributes["slots"] for op in routes}  # a one-place route is at least 1
+
+
+def test_a_configuration_that_rebuilds_no_function_leaves_map_fifo_unknown(monkeypatch) -> None:
+    """When the decoded routes do not rebuild the DFG (the checker refutes map.iso then), nothing was explored:
+    map.fifo is unknown, never proved."""
+    import loom.map.execute as execute
+    from loom.map.fifo import fifo_obligations
+
+    def broken(*args):
+        raise execute.ExecuteError("an operand no route feeds")
+
+    monkeypatch.setattr(execute, "decoded_connections", broken)
+    adg, doc, words = _mapped()
+    obs = fifo_obligations(_func(), adg, words, doc, "mesh.fabric.mlir", VerifyContext())
+    assert [(o.id, o.status) for o in obs] == [(DEADLOCK, "unknown")]
+    assert "an operand no route feeds" in obs[0].detail
+
+
+def test_verify_adg_reports_the_refutation_and_exits_1(tmp_path, capsys) -> None:
+    """From the command line: the DFG's own bmc is proved, map.fifo is refuted (exit 1) with bmc's witness."""
+    from loom.cli import main
+
+    mesh_file = tmp_path / "mesh.fabric.mlir"
+    assert main(["adg", "mesh", "-o", str(mesh_file)]) == 0
+    capsys.readouterr()
+    rc = main(["verify", str(LATE_SUM), "--adg", str(mesh_file), "--json"])
+    got = {o["id"]: o for o in json.loads(capsys.readouterr().out)["obligations"]}
+    assert rc == 1
+    assert got["bmc.K4.deadlock"]["status"] == "proved"
+    assert got[DEADLOCK]["status"] == "refuted" and got[DEADLOCK]["kind"] == "mapping"
+    assert got[DEADLOCK]["method"] == "simulation" and got[DEADLOCK]["counterexample"]["arguments"]["n"] >= 3
