@@ -21,7 +21,10 @@ from loom.map.adg.model import ADG
 from loom.verify.ids import ObligationId
 from loom.verify.obligation import Obligation, VerifyContext
 
-CHECKERS = ("bmc",)  # the verifier's deadlock / completion checkers: the ones whose verdict a route's depth can change
+# the verifier's deadlock / completion checker: whether every run reaches the return is bmc's deadlock obligation.
+# Not ``structure`` (done.postdom): it finds memory ports by the DFG's direct wiring, which the route buffers hide
+# (on the rebuilt dot it sees 0 done tokens: a vacuous proof), and no route depth changes a graph's postdominance.
+CHECKERS = ("bmc",)
 ASSUMED = ("routes as the decoded configuration sets them: each holds max(1, switch hops + buffered FIFO slots) "
            "values and stalls its producer when full; bypassed FIFOs add no place; edges inside a compound FU "
            "and a PE's own registers are not bounded")
