@@ -115,11 +115,13 @@ def _loop(net: Network, max_steps: int) -> tuple[int, Optional[list[Any]], Optio
 
 
 def has_room(room: tuple) -> bool:
-    """Whether every bounded route (entry queue, exit queues, places) can take one more token."""
-    for entry, exits, cap in room:
-        if len(entry) + sum(len(q) for q in exits) >= cap:
-            return False
-    return True
+    """Whether every bounded route (entry queue, exit queues, places, name) can take one more token."""
+    return not full_routes(room)
+
+
+def full_routes(room: tuple) -> list[str]:
+    """The names of the bounded routes in ``room`` that hold as many tokens as they have places."""
+    return [name for entry, exits, cap, name in room if len(entry) + sum(len(q) for q in exits) >= cap]
 
 
 def residual_count(net: Network) -> int:
@@ -150,6 +152,9 @@ def stuck_report(net: Network) -> str:
                 if not q
             }
         )
+        full = sorted({n for rule in a.rules[a.state] if all(rule.queues) for n in full_routes(rule.room)})
+        if full:  # a rule has its tokens, but a bounded route it emits into is full (loom.semantics.routes)
+            waits = waits + [f"room in the full route of {', '.join(full)}"]
         lines.append(stuck_line(a.label(), a.state, latched, held, waits))
     return "\n".join(lines)
 

@@ -113,7 +113,7 @@ class CompiledRule:
         self.effect: Optional[tuple] = None
         self.wake: tuple = ()
         self.fired = 0
-        self.room: tuple = ()  # (entry queue, exit queues, places) of each bounded route it emits into
+        self.room: tuple = ()  # (entry queue, exit queues, places, entry name) of each bounded route it emits into
 
 
 class Actor:
@@ -342,7 +342,7 @@ def _bound_routes(net: Network) -> None:
         for rules in src.rules.values():
             for rule in rules:
                 if any(ch is entry for ch in rule.emit_channels):
-                    rule.room += ((entry.q, tuple(ch.q for ch in exits), cap),)
+                    rule.room += ((entry.q, tuple(ch.q for ch in exits), cap, entry.name),)
         for ch in exits:
             for rules in ch.consumer.rules.values():
                 for rule in rules:

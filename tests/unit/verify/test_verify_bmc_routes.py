@@ -34,8 +34,10 @@ def test_a_route_of_c_places_deadlocks_exactly_the_runs_that_need_more(places: i
     """The late loop's index route must hold n values while the sum runs: n > C stalls it, in both engines."""
     func = _func(f"%late = handshake.buffer [{places}] fifo %iv {{loom.route}} : index")
     for n in range(6):
-        run = simulate(func, {"n": n}).status
+        res = simulate(func, {"n": n})
+        run = res.status
         assert run == ("deadlock" if n > places else "completed"), n
+        assert ("room in the full route of %iv" in res.deadlock_report) == (n > places)  # who waits, and why
         assert _bmc(func, n) == ("refuted" if n > places else "proved"), n
 
 
