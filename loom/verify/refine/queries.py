@@ -27,6 +27,9 @@ class RefinementQueries:
                 continue
             cands = [d for d in cands if (d.parent is None) == (s.parent is None)
                      and (parent is None or d.parent is parent.d)]
+            if len(cands) > 1:  # copies of one inlined C loop share a source position; the op's own location
+                exact = [d for d in cands if str(d.op.loc) == str(s.op.loc)]  # (the SCF line) tells them apart
+                cands = exact if len(exact) == 1 else cands
             if len(cands) != 1:
                 why = "no DFG loop" if not cands else f"{len(cands)} DFG loops"
                 self.unpaired.append((s, f"{why} carries its source location"))

@@ -210,6 +210,17 @@ def test_verify_reads_c():
     assert out.splitlines()[0].startswith(f"loom verify: {src} @")  # the C file, not the temporary SCF stage
 
 
+def test_verify_pairs_the_copies_of_an_inlined_loop():
+    """A helper's loop inlined twice has one C position for both copies; verify pairs each SCF copy with its DFG
+    copy by the op's own location, so the refinement is proved instead of 'cannot be related: 2 DFG loops'."""
+    rc, out, err = run_cli(["verify", str(DATA / "inline_twice.c"), "--assume", "dim(a) >= 4", "--json"])
+    assert rc == 0, err + out
+    obs = json.loads(out)["obligations"]
+    loops = [o for o in obs if o["id"].startswith("refine.loop")]
+    assert len(loops) == 4 and all(o["status"] == "proved" for o in loops), loops
+    assert all(o["status"] == "proved" for o in obs if o["kind"] == "refinement"), obs
+
+
 def test_hdl_and_map_read_c(tmp_path):
     """`loom hdl` and `loom map` take the C file itself: the RTL and the mapping of its DFG are written."""
     src = str(ROOT / "examples" / "c" / "dot.c")
