@@ -125,7 +125,8 @@ def rebuild(func: Operation, dfg: DFG, connections: list[tuple[Port, Port, int]]
         v = value[src]
         buf = Operation.create("handshake.buffer", [v], [v.type],  # hops: switches + buffered FIFO slots
                                {"slots": IntegerAttr(max(1, hops), i32), "bufferType": StringAttr("fifo"),
-                                ROUTE_ATTR: route_marker()})  # a bounded route: its producer stalls when it is full
+                                ROUTE_ATTR: route_marker()},  # a bounded route: its producer stalls when it is full
+                               result_names=[f"{v.name_hint}_route" if v.name_hint else None])
         block.insert(block.ops.index(op), buf)
         op.operands[k] = buf.results[0]
     twice = [p for p, c in fed.items() if c > 1]

@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from loom.ir.core import Operation
 from loom.map.adg.model import ADG
+from loom.semantics.routes import route_capacity
 from loom.verify.ids import ObligationId
 from loom.verify.obligation import Obligation, VerifyContext
 
@@ -79,14 +80,15 @@ def checked(rebuilt: Operation, ctx: VerifyContext, adg_name: str,
 
     run_ctx = dataclasses.replace(ctx, progress=None, want_smt2=False)
     run_ctx, facts = prepare(rebuilt, run_ctx, source)
-    routes = sum(1 for op in rebuilt.regions[0].entry.ops if op.name == "handshake.buffer"
-                 and "loom.route" in op.attributes)
+    routes = sum(1 for op in rebuilt.regions[0].entry.ops if route_capacity(op) is not None)
+    inputs = "; ".join(f"{a.text} ({a.origin})" for a in run_ctx.assumptions) or "none"
     out = []
     for checker in registry.checkers(CHECKERS, rebuilt.loc):
         for o in run_checker(checker, rebuilt, run_ctx, facts):
             cex = dict(o.counterexample or {}, fabric=adg_name) if o.status == "refuted" else o.counterexample
             out.append(dataclasses.replace(
                 o, id=fifo_id(o.id), kind="mapping", counterexample=cex,
-                detail=f"fifo depths on {adg_name} ({routes} bounded routes; {ASSUMED}): {o.detail}",
+                detail=f"fifo depths on {adg_name} ({routes} bounded routes; {ASSUMED}; input assumptions as the "
+                       f"DFG's own verify: {inputs}): {o.detail}",
                 rule=f"fifo depths: {o.rule or o.method}"))
     return out
