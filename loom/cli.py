@@ -686,20 +686,9 @@ def _shard_of(args) -> Optional[tuple[int, int]]:
 
 
 def cmd_verify(args) -> int:
-    from loom.verify import (VerifyContext, emit_smt2, exit_code_of, human_of, json_of, junit_of,
-                             progress_printer, sarif_of)
-    from loom.verify.assume import parse_assumption
     from loom.verify.parallel import verify_parallel
 
-    try:
-        assumptions = tuple(parse_assumption(a) for a in args.assume)
-    except ValueError as e:
-        raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
-    shard = _shard_of(args)
-    ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None or args.recheck,
-                        progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
-                        require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
-                        max_states=args.max_states, bmc_rlimit=args.bmc_rlimit)
+    ctx, shard = _verify_context(args)
     paths = [_c_as_scf_file(Path(name)) for name in args.inputs]
     for path in paths:
         _check_readable(path)
@@ -724,6 +713,7 @@ def cmd_verify(args) -> int:
         if r.file in given:
             r.file = given[r.file]
     if shard is not None:
+        from loom.verify import exit_code_of
         from loom.verify.shard import shard_document
 
         print(json.dumps(shard_document(reports, *shard), indent=1))
@@ -731,14 +721,51 @@ def cmd_verify(args) -> int:
     if args.adg is not None:
         _verify_mapping(paths, reports, args, ctx)
     if args.emit_smt2 is not None:
-        from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
-
-        try:
-            emit_smt2(reports, ensure_directory(Path(args.emit_smt2), "--emit-smt2 directory"))
-        except OSError as e:
-            raise output_error(Path(args.emit_smt2), f"cannot write the SMT-LIB2 files: {e.strerror or e}",
-                               OUTPUT_DIR) from None
+        _emit_smt2(reports, Path(args.emit_smt2))
     rtl = _verify_rtl(paths, reports, args) if args.rtl else None  # before the reports: JUnit/SARIF carry it
+    _write_documents(args, reports, rtl)
+    rechecked = None
+    if args.recheck:
+        from loom.verify.recheck import recheck
+
+        rechecked = recheck(reports)
+    _print_verify_report(args, reports, rtl, rechecked)
+    return _verify_exit_code(reports, rtl, rechecked)
+
+
+def _verify_context(args):
+    """The run's ``VerifyContext`` from the command line (its --assume parsed), and its --shard (or None)."""
+    from loom.verify import VerifyContext, progress_printer
+    from loom.verify.assume import parse_assumption
+
+    try:
+        assumptions = tuple(parse_assumption(a) for a in args.assume)
+    except ValueError as e:
+        raise _UsageError(f"loom verify: error: [{USAGE}] {e}") from None
+    shard = _shard_of(args)
+    ctx = VerifyContext(timeout=args.timeout, bmc_k=args.bmc_k, want_smt2=args.emit_smt2 is not None or args.recheck,
+                        progress=None if args.json or args.quiet else progress_printer(), budget=args.budget,
+                        require_source=args.require_source, assumptions=assumptions, rlimit=args.rlimit,
+                        max_states=args.max_states, bmc_rlimit=args.bmc_rlimit)
+    return ctx, shard
+
+
+def _emit_smt2(reports, out: Path) -> None:
+    """``--emit-smt2 DIR``: every single-query obligation's SMT-LIB2 file (a directory that cannot be written:
+    a located error)."""
+    from loom.outputs import OUTPUT_DIR, ensure_directory, output_error
+    from loom.verify import emit_smt2
+
+    try:
+        emit_smt2(reports, ensure_directory(out, "--emit-smt2 directory"))
+    except OSError as e:
+        raise output_error(out, f"cannot write the SMT-LIB2 files: {e.strerror or e}", OUTPUT_DIR) from None
+
+
+def _write_documents(args, reports, rtl) -> None:
+    """``--junit`` and ``--sarif``: each to its file, or to stdout for ``-``."""
+    from loom.verify import junit_of, sarif_of
+
     documents = []  # (--junit/--sarif value, text): a file, or stdout for -
     if args.junit:
         documents.append((args.junit, junit_of(reports, rtl)))
@@ -749,12 +776,14 @@ def cmd_verify(args) -> int:
             sys.stdout.write(text)
         else:
             _write_atomically(Path(target), text)
-    human_out = sys.stderr if _stdout_outputs(args) and not args.json else sys.stdout  # stdout: one document
-    rechecked = None
-    if args.recheck:
-        from loom.verify.recheck import recheck
 
-        rechecked = recheck(reports)
+
+def _print_verify_report(args, reports, rtl, rechecked) -> None:
+    """The report: JSON on stdout (--json), else the human text -- on stderr when stdout already holds a
+    document (--junit - / --sarif -)."""
+    from loom.verify import human_of, json_of
+
+    human_out = sys.stderr if _stdout_outputs(args) and not args.json else sys.stdout  # stdout: one document
     if args.json:
         doc = json_of(reports)
         if rechecked is not None:
@@ -773,6 +802,13 @@ def cmd_verify(args) -> int:
                 print(human(r, args.rtl_bound), file=human_out)
         for t in rechecked or ():
             print(t.human(), file=human_out)
+
+
+def _verify_exit_code(reports, rtl, rechecked) -> int:
+    """The reports' exit code; a second solver's contradiction makes a pass inconclusive, and the RTL's
+    verdicts join in (refuted wins)."""
+    from loom.verify import exit_code_of
+
     code = exit_code_of(reports)
     if rechecked and any(t.disagree for t in rechecked) and code == EXIT_OK:
         code = EXIT_UNKNOWN  # a second solver contradicts a verdict: not proved until that is understood
@@ -782,7 +818,6 @@ def cmd_verify(args) -> int:
         rc = exit_code(rtl)
         code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
     return code
-
 
 def _verify_mapping(paths, reports, args, ctx) -> None:
     """``verify --adg``: map every verified function as ``loom map`` does (nothing written) and append the
