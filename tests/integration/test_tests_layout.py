@@ -38,13 +38,15 @@ def test_paths_are_defined_once():
     assert own == []
 
 
-def test_docs_name_test_files_that_exist():
-    """A ``tests/...py`` path (or glob) in the README, tests/README.md, specs/ or docs/ matches a file: the re-layout
-    left ``tests/test_hdl_*.py`` pointers behind once."""
-    docs = [ROOT / "README.md", TESTS / "README.md", *(ROOT / "specs").glob("*.md"), *(ROOT / "docs").glob("*.md")]
+def test_docs_name_files_that_exist():
+    """A ``tests/...py`` or ``loom/...py`` path (or glob) in the README, tests/README.md, specs/, docs/ or
+    pyproject.toml matches a file: the re-layout left ``tests/test_hdl_*.py`` pointers behind once, and
+    pyproject.toml named ``loom/hdl/liveness.py`` after it moved to ``loom/hdl/formal``."""
+    docs = [ROOT / "README.md", TESTS / "README.md", ROOT / "pyproject.toml", *(ROOT / "specs").glob("*.md"),
+            *(ROOT / "docs").glob("*.md")]
     stale = []
     for doc in docs:
-        for path in sorted(set(re.findall(r"\btests/[\w./*-]+?\.py\b", doc.read_text()))):
+        for path in sorted(set(re.findall(r"\b(?:tests|loom)/[\w./*-]+?\.py\b", doc.read_text()))):
             if not list(ROOT.glob(path)):
                 stale.append(f"{doc.relative_to(ROOT)}: {path}")
     assert stale == []
