@@ -44,12 +44,13 @@ class MirrorRules:
         where = {ins.name: (b.name, k) for b in self.fn.blocks for k, ins in enumerate(b.instructions) if ins.name}
         mixers = {ins.name for b in self.fn.blocks for ins in b.instructions
                   if ins.opcode in ("phi", "select") and str(ins.type) == "ptr"}
-        dom = _dominators(self.fn)
+        dom: dict[str, set[str]] = {}
         for members in self.ptr_groups.values():
             leaves = members - mixers
             allocs = [m for m in leaves if m in self.allocs and m not in paired]
             if len(leaves) != 2 or not allocs:
                 continue
+            dom = dom or _dominators(self.fn)  # only for a function that has such a swap
             ordered = sorted(allocs, key=lambda m: (self.block_list.index(where[m][0]), where[m][1]))
             x = ordered[-1]  # the later allocation mirrors the earlier one or the parameter
             (y,) = leaves - {x}
