@@ -151,7 +151,12 @@ def _f32_int_range(w: int, signed: bool) -> tuple[float, float]:
     return (float(-(1 << (w - 1))) if signed else 0.0), float(hi)
 
 
-class _Gen:
+class _Pools:
+    """The generator's state and its value pools: the values each open region can use, by type (a
+    region's pool is pushed on entry and popped on exit), and the op budget."""
+
+    b: ScfBuilder  # set by ``_Gen.build`` once the arguments are chosen
+
     def __init__(self, rng: random.Random, cfg: GenConfig, name: str) -> None:
         self.rng = rng
         self.cfg = cfg
@@ -171,7 +176,6 @@ class _Gen:
         self.multi_result = _supported(MULTI_RESULT, x) if cfg.two_result_ops else ()
         self.fp_to_int = _supported(("arith.fptosi", "arith.fptoui"), x)
 
-    # ------------------------------------------------------------------ value pools
     def push(self) -> None:
         self.pools.append({})
         self.ivs.append([])
@@ -192,6 +196,11 @@ class _Gen:
 
     def spend(self, n: int = 1) -> None:
         self.budget -= n
+
+
+class _Exprs(_Pools):
+    """Values: an existing one of the wanted type or a new constant or op over existing values, conversions,
+    bounded data-dependent values and in-bounds addresses."""
 
     def data_types(self) -> list[Type]:
         ts: list[Type] = [i32, i32, i64, index, i1, i16, i8]
@@ -232,7 +241,6 @@ class _Gen:
             return self.expr(t, depth)
         return self.const(t)
 
-    # ------------------------------------------------------------------ expressions
     def expr(self, t: Type, depth: int = 0) -> Value:
         """A new op producing type ``t`` from existing values."""
         b, r = self.b, self.rng
@@ -350,7 +358,10 @@ class _Gen:
         self.spend(2)
         return b.arith("arith.remui", [v, b.const(size, index)])
 
-    # ------------------------------------------------------------------ statements
+
+class _Stmts(_Exprs):
+    """Statements: loads, stores, and nested scf.for / scf.while / scf.if regions within the budget."""
+
     def stmt(self, depth: int) -> None:
         r = self.rng
         k = r.random()
@@ -513,7 +524,10 @@ class _Gen:
         for v in results:
             self.add(v)
 
-    # ------------------------------------------------------------------ function and memories
+
+class _Gen(_Stmts):
+    """One random kernel: its arguments and inputs, memories (views, locals, globals), then a body."""
+
     def build(self) -> GeneratedProgram:
         r, cfg = self.rng, self.cfg
         arg_specs: list[tuple[str, Type, Any]] = []
