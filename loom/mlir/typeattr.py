@@ -265,8 +265,9 @@ class _Num:
     tok: Token
 
 
-class _Builder(Transformer):
-    """Turns a type/attribute parse tree into loom IR values."""
+class _BuilderBase(Transformer):
+    """What every part of the tree builder shares: the source text, its file name, the aliases and the type a
+    dense literal's elements take."""
 
     def __init__(self, text: str, filename: str, aliases: Aliases, dense_type: Type | None = None) -> None:
         super().__init__()
@@ -289,7 +290,10 @@ class _Builder(Transformer):
     def _values(children: list) -> list:
         return [c for c in children if not isinstance(c, Token)]
 
-    # ------------------------------------------------------------------ types
+
+class _Types(_BuilderBase):
+    """The tree builder's type rules: builtin, memref, tensor, vector, tuple, dialect and function types."""
+
     def named_type(self, children):
         tok = children[0]
         name = str(tok)
@@ -375,7 +379,11 @@ class _Builder(Transformer):
         vals = self._values(children)
         return vals[0] if vals else []
 
-    # ------------------------------------------------------------- attributes
+
+class _Attrs(_Types):
+    """The tree builder's attribute rules: numbers, strings, arrays, dictionaries, symbols, strides and
+    dense arrays."""
+
     def number(self, children):
         neg = len(children) == 2
         tok = children[-1]
@@ -515,6 +523,11 @@ class _Builder(Transformer):
         for e in elems:
             out.append(self._element(e, et, children[0]))
         return DenseArrayAttr(et, tuple(out))
+
+
+class _Builder(_Attrs):
+    """Turns a type/attribute parse tree into loom IR values (the dense elements and resources here; types
+    and the other attributes in its bases)."""
 
     def _element(self, e: Any, et: Type, anchor: Token) -> Any:
         """One dense element converted to the element type's Python value."""
