@@ -243,10 +243,42 @@ def search_section(m: Mapping) -> dict[str, Any]:
 def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
     """The map.json document (file names only, so it does not depend on the checkout path)."""
     d, adg, src = m.dfg, m.adg, m.source
+    nodes, host = _nodes_json(m)
+    edges, port_table = _edges_json(m)
+    pe_routes, fu_configs, regions = _placements_json(m)
+    used_pes = len({t[1] for t in m.place.values() if t[0] == "fu"})
+    return {
+        "format": FORMAT,
+        "dfg": {"file": dfg_file, "function": src.name},
+        "adg": {"file": adg_file, "module": adg.name},
+        "seed": m.seed,
+        "nodes": nodes,
+        "edges": edges,
+        "ports": dict(sorted(port_table.items())),
+        "switch_routes": _switch_routes_json(m, port_table),
+        "pe_routes": dict(sorted(pe_routes.items())),
+        "fu_configs": [fu_configs[k] for k in sorted(fu_configs)],
+        "memory_regions": _memory_regions(m, regions),
+        "host_inputs": host,
+        **_fifo_sections(m),
+        **_tag_sections(m),
+        **temporal_sections(m),
+        "search": search_section(m),
+        **upstream_sections(m),
+        "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
+                  "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
+                  "pes_used": used_pes, "pes_total": sum(1 for n in adg.nodes if n.kind in ("pe", "tpe")),
+                  "switch_hops": sum(e["hops"] for e in edges), "attempts": m.attempts, "route_iterations": m.iterations},
+    }
+
+
+def _nodes_json(m: Mapping) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each source DFG node with its target (a compound FU's member: the unit and its body op), and the host
+    inputs (a memref's size a node reads)."""
     unit_of = {nid: (uid, k) for uid, _, phi in m.units for k, nid in phi.items()}
     nodes = []
     host = []
-    for n in src.nodes:
+    for n in m.source.nodes:
         if n.id in unit_of:
             uid, k = unit_of[n.id]
             target = dict(_target_json(m, uid), body_op=k, unit=uid)
@@ -257,9 +289,16 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
             entry["host"] = {"memref": n.host[0], "dim": n.host[1]}
             host.append({"port": m.place[n.id][1], "memref": n.host[0], "dim": n.host[1]})
         nodes.append(entry)
+    return nodes, host
+
+
+def _edges_json(m: Mapping) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Each source edge with its route (none inside a compound FU or through a temporal PE's register), and
+    the value each routed port carries."""
+    adg = m.adg
     edges = []
     port_table: dict[str, str] = {}
-    for k, e in enumerate(src.edges):
+    for k, e in enumerate(m.source.edges):
         value = f"%{e.src[0]}#{e.src[1]}"
         ck = m.edge_map[k] if m.edge_map is not None else k
         entry = {"index": k, "from": value, "to": f"%{e.dst[0]}", "operand": e.dst[1], "type": str(e.type)}
@@ -275,14 +314,25 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
         edges.append(dict(entry, hops=sum(1 for p in m.paths[ck]
                                           if p[0] not in (MODULE_IN, MODULE_OUT) and p[1] == "o" and adg.node(p[0]).kind == "sw"),
                           route=_steps(m, ck)))
+    return edges, port_table
+
+
+def _switch_routes_json(m: Mapping, port_table: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Each switch's configured (input, output) pairs and the value each carries."""
     switch_routes: dict[str, list[dict[str, Any]]] = {}
     for name in sorted(m.config.switches):
         for o, i in sorted(m.config.switches[name]):
             switch_routes.setdefault(name, []).append({"in": i, "out": o, "value": port_table.get(port_name((name, "o", o)), "")})
+    return switch_routes
+
+
+def _placements_json(m: Mapping) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Per placed FU node its PE's muxes (and its FU's configuration fields); per placed memory node its region."""
+    adg = m.adg
     pe_routes: dict[str, Any] = {}
     fu_configs: dict[str, Any] = {}
     regions: dict[str, Any] = {}
-    for n in d.nodes:
+    for n in m.dfg.nodes:
         t = m.place[n.id]
         if t[0] == "fu":
             pe = adg.node(t[1]).defn
@@ -309,31 +359,7 @@ def map_json(m: Mapping, dfg_file: str, adg_file: str) -> dict[str, Any]:
                  "memref_arg_index": n.arg, "ld": n.ld, "st": n.st, "ld_count": n.ld, "st_count": n.st,
                  "valid": w[0], "start_lane": w[1], "end_lane": w[2], "addr_offset": w[3], "elem_size_log2": w[4],
                  "operand_ports": ins, "result_ports": outs})
-    used_pes = len({t[1] for t in m.place.values() if t[0] == "fu"})
-    return {
-        "format": FORMAT,
-        "dfg": {"file": dfg_file, "function": src.name},
-        "adg": {"file": adg_file, "module": adg.name},
-        "seed": m.seed,
-        "nodes": nodes,
-        "edges": edges,
-        "ports": dict(sorted(port_table.items())),
-        "switch_routes": switch_routes,
-        "pe_routes": dict(sorted(pe_routes.items())),
-        "fu_configs": [fu_configs[k] for k in sorted(fu_configs)],
-        "memory_regions": _memory_regions(m, regions),
-        "host_inputs": host,
-        **_fifo_sections(m),
-        **_tag_sections(m),
-        **temporal_sections(m),
-        "search": search_section(m),
-        **upstream_sections(m),
-        "stats": {"dfg_nodes": len(src.nodes), "dfg_edges": len(src.edges), "sinks_absorbed": d.sunk,
-                  "compound_units": len(m.units), "intra_fu_edges": sum(1 for e in edges if e.get("intra_fu")),
-                  "pes_used": used_pes, "pes_total": sum(1 for n in adg.nodes if n.kind in ("pe", "tpe")),
-                  "switch_hops": sum(e["hops"] for e in edges), "attempts": m.attempts, "route_iterations": m.iterations},
-    }
-
+    return pe_routes, fu_configs, regions
 
 def config_json(m: Mapping) -> dict[str, Any]:
     words = encode(m.adg, m.config)
