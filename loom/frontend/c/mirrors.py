@@ -10,8 +10,8 @@ From there on every pointer to ``Y`` is the position ``count`` in that buffer, s
 index (``heap.py``'s ping-pong), and before every return the mirror is copied back into the parameter (an
 allocation's contents die with the call).
 
-This is exact on every execution, not only on defined ones, when ``X`` runs at most once per call (no cycle
-through its block) and every block reachable from ``X`` is dominated by it: then each access of ``Y`` before
+This is exact on every run that stays in bounds (parameters never alias, as everywhere in loom) when ``X`` runs at
+most once per call (no cycle through its block) and every block reachable from ``X`` is dominated by it: then each access of ``Y`` before
 ``X`` reads the real ``Y`` and each after reads the mirror, which holds what ``Y`` would hold. What it gives up is
 the same as for two swapped allocations: an access past ``X``'s end that lands in the mirror is not caught. Other
 shapes (``X`` in a loop, a branch around ``X`` that reaches ``Y``'s uses, a multi-dimensional parameter, two
