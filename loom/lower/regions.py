@@ -53,72 +53,10 @@ def is_scalar_type(t: Type) -> bool:
     return isinstance(t, (IntegerType, IndexType, FloatType))
 
 
-class RegionLowering:
-    """Lowers the body of one func.func into the builder's block."""
+class _Accesses:
+    """RegionLowering's memory accesses: memref.load, memref.store and memref.dim (a mixin; the state is
+    RegionLowering's)."""
 
-    def __init__(
-        self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions, args: dict[Value, Value]
-    ) -> None:
-        self.b = b
-        self.args = args  # source function argument -> handshake.func argument
-        self.memory = memory
-        self.options = options
-        self.accesses: list[Access] = []
-
-    # ------------------------------------------------------------------ blocks
-    def lower_block(self, block: Block, s: Scope) -> Operation:
-        """Lower every op of ``block`` in ``s``; returns the block's terminator (not lowered)."""
-        for op in block.ops:
-            name = op.name
-            if name in ("scf.yield", "scf.condition", "func.return"):
-                return op
-            if name in ("arith.constant", "ub.poison"):
-                self._check_results(op)
-                continue  # rematerialized on use in every scope that needs it
-            if name == "scf.for":
-                self.lower_for(op, s)
-            elif name == "scf.while":
-                self.lower_while(op, s)
-            elif name == "scf.if":
-                self.lower_if(op, s)
-            elif name == "scf.index_switch":
-                self.lower_switch(op, s)
-            elif name == "scf.execute_region":
-                self.lower_execute_region(op, s)
-            elif name == "memref.load":
-                self.lower_load(op, s)
-            elif name == "memref.store":
-                self.lower_store(op, s)
-            elif name == "memref.dim":
-                self.lower_dim(op, s)
-            elif name in _IGNORED:
-                continue
-            elif is_scalar_op(name) and not op.regions:
-                self._check_results(op)
-                new = self.b.create(
-                    name,
-                    [s.lookup(v) for v in op.operands],
-                    [r.type for r in op.results],
-                    dict(op.attributes),
-                    op.loc,
-                    [_src_name(r) for r in op.results],
-                )
-                for r, nr in zip(op.results, new.results):
-                    s.bind(r, nr)
-            else:
-                raise unsupported(f"operation '{name}' is not supported by loom compile", op.loc)
-        raise unsupported("region without a terminator", block.parent_op.loc if block.parent_op else s.loc)
-
-    def _check_results(self, op: Operation) -> None:
-        for r in op.results:
-            if not is_scalar_type(r.type):
-                raise unsupported(
-                    f"'{op.name}' produces a value of type {r.type}; loom compile supports integer, "
-                    f"index and float values only",
-                    op.loc,
-                )
-
-    # ------------------------------------------------------------------ memory accesses
     def lower_load(self, op: Operation, s: Scope) -> None:
         mem, idx = op.operands[0], op.operands[1:]
         dom = self.memory.domain_of(mem, op.loc)
@@ -173,7 +111,11 @@ class RegionLowering:
 
         s.bind(op.results[0], dim_of(s, mem, k, op.loc, root_dim))
 
-    # ------------------------------------------------------------------ scf.if and two-way branches
+
+class _Branches:
+    """RegionLowering's branches: scf.if, scf.index_switch and scf.execute_region, through one two-way
+    ``branch`` (a mixin)."""
+
     def lower_if(self, op: Operation, s: Scope) -> None:
         self._check_results(op)
         cond = s.lookup(op.operands[0])
@@ -261,7 +203,10 @@ class RegionLowering:
             s.mem_set(d, self.b.mux(cond, e.mem_final(d), t.mem_final(d), loc, f"{d.name}_done"))
         return out
 
-    # ------------------------------------------------------------------ scf.for
+
+class _Loops:
+    """RegionLowering's loops: scf.for as a stream (``_for_loop``), scf.while as carries (a mixin)."""
+
     def lower_for(self, op: Operation, s: Scope) -> None:
         self._check_results(op)
         lb, ub = op.operands[0], op.operands[1]
@@ -350,7 +295,6 @@ class RegionLowering:
             g.mem_set(d, done)
         return exits
 
-    # ------------------------------------------------------------------ scf.while
     def lower_while(self, op: Operation, s: Scope) -> None:
         self._check_results(op)
         loc = op.loc
@@ -397,6 +341,71 @@ class RegionLowering:
         for r, v in zip(op.results, results):
             s.bind(r, v)
 
+
+class RegionLowering(_Accesses, _Branches, _Loops):
+    """Lowers the body of one func.func into the builder's block: each op of a block to its dataflow form, the
+    accesses, branches and loops by the mixins above."""
+
+    def __init__(
+        self, b: DfgBuilder, memory: MemoryAnalysis, options: LowerOptions, args: dict[Value, Value]
+    ) -> None:
+        self.b = b
+        self.args = args  # source function argument -> handshake.func argument
+        self.memory = memory
+        self.options = options
+        self.accesses: list[Access] = []
+
+    def lower_block(self, block: Block, s: Scope) -> Operation:
+        """Lower every op of ``block`` in ``s``; returns the block's terminator (not lowered)."""
+        for op in block.ops:
+            name = op.name
+            if name in ("scf.yield", "scf.condition", "func.return"):
+                return op
+            if name in ("arith.constant", "ub.poison"):
+                self._check_results(op)
+                continue  # rematerialized on use in every scope that needs it
+            if name == "scf.for":
+                self.lower_for(op, s)
+            elif name == "scf.while":
+                self.lower_while(op, s)
+            elif name == "scf.if":
+                self.lower_if(op, s)
+            elif name == "scf.index_switch":
+                self.lower_switch(op, s)
+            elif name == "scf.execute_region":
+                self.lower_execute_region(op, s)
+            elif name == "memref.load":
+                self.lower_load(op, s)
+            elif name == "memref.store":
+                self.lower_store(op, s)
+            elif name == "memref.dim":
+                self.lower_dim(op, s)
+            elif name in _IGNORED:
+                continue
+            elif is_scalar_op(name) and not op.regions:
+                self._check_results(op)
+                new = self.b.create(
+                    name,
+                    [s.lookup(v) for v in op.operands],
+                    [r.type for r in op.results],
+                    dict(op.attributes),
+                    op.loc,
+                    [_src_name(r) for r in op.results],
+                )
+                for r, nr in zip(op.results, new.results):
+                    s.bind(r, nr)
+            else:
+                raise unsupported(f"operation '{name}' is not supported by loom compile", op.loc)
+        raise unsupported("region without a terminator", block.parent_op.loc if block.parent_op else s.loc)
+
+    def _check_results(self, op: Operation) -> None:
+        for r in op.results:
+            if not is_scalar_type(r.type):
+                raise unsupported(
+                    f"'{op.name}' produces a value of type {r.type}; loom compile supports integer, "
+                    f"index and float values only",
+                    op.loc,
+                )
 
 def _src_name(v: Value) -> Optional[str]:
     """The source SSA name to keep on a lowered value (numbers are left to the printer)."""
