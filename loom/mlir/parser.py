@@ -46,70 +46,10 @@ _HINTS = {
 }
 
 
-class Parser(Cursor):
-    """Parses one text (one ``// -----`` split) into a Module."""
+class _OpParser:
+    """Parser's ops: result names, the custom form (the op's own syntax) or the generic form, successors
+    (a mixin; the state and the cursor are Parser's)."""
 
-    def __init__(self, text: str, filename: str) -> None:
-        super().__init__(text, filename)
-        self.names = SsaNames(self.loc)
-        self.block_scopes: list[_BlockScope] = []
-        self.dialects: list[str | None] = [None]
-        self.op_stack: list[tuple[str, OpDef | None]] = []
-        self.depth = 0
-
-    # ------------------------------------------------------------------ module
-    def parse_module(self) -> Module:
-        self._scan_loc_aliases()
-        self.names.push()
-        ops: list[Operation] = []
-        while self.peek().type != EOF_TYPE:
-            if self.peek().type in ("HASH_ID", "BANG_ID") and self.peek(1).type == "EQUAL":
-                self._parse_alias()
-                continue
-            ops.append(self.parse_op())
-        self.names.pop()
-        if len(ops) == 1 and ops[0].name == "builtin.module":
-            module = Module(ops[0], explicit=True, filename=self.filename)
-        else:
-            module = Module.empty(self.filename)
-            module.op.loc = Location(self.filename, 1, 1)  # an implicit module starts the file (even an empty one)
-            for op in ops:
-                module.body.append(op)
-        module.attribute_aliases = dict(self.aliases.attributes)
-        module.type_aliases = dict(self.aliases.types)
-        return module
-
-    def _scan_loc_aliases(self) -> None:
-        """Collect ``#name = loc(...)`` definitions first: files print them after their uses."""
-        toks = self.toks
-        for k in range(len(toks) - 3):
-            if toks[k].type == "HASH_ID" and toks[k + 1].type == "EQUAL" and toks[k + 2].value == "loc" and toks[k + 3].type == "LPAR":
-                save = self.pos
-                self.pos = k + 2
-                try:
-                    text = self.parse_optional_loc()
-                finally:
-                    self.pos = save
-                if text is not None:
-                    self.loc_aliases[toks[k].value[1:]] = text
-
-    def _parse_alias(self) -> None:
-        tok = self.next()
-        self.expect("=")
-        name = tok.value[1:]
-        if tok.type == "HASH_ID":
-            if self.at("loc") and self.peek(1).type == "LPAR":
-                self.parse_optional_loc()
-                return
-            if name in self.aliases.attributes:
-                raise self.error(f"redefinition of attribute alias '#{name}'", tok)
-            self.aliases.attributes[name] = self.parse_attribute()
-        else:
-            if name in self.aliases.types:
-                raise self.error(f"redefinition of type alias '!{name}'", tok)
-            self.aliases.types[name] = self.parse_type()
-
-    # ---------------------------------------------------------------------- ops
     def parse_op(self) -> Operation:
         start = self.peek()
         loc = self.loc(start)
@@ -270,7 +210,10 @@ class Parser(Cursor):
             bs.first_use[label] = tok
         return bs.blocks[label]
 
-    # ------------------------------------------------------------------ regions
+
+class _RegionParser:
+    """Parser's regions: a region's blocks, their headers and arguments, the implicit terminator (a mixin)."""
+
     def parse_region(
         self,
         entry_args: list[tuple[OperandRef, Type]] | None = None,
@@ -383,6 +326,69 @@ class Parser(Cursor):
                 return
         block.append(Operation.create(name))
 
+
+class Parser(_OpParser, _RegionParser, Cursor):
+    """Parses one text (one ``// -----`` split) into a Module: its aliases and top-level ops here, each op and
+    region by the mixins above, the tokens by ``Cursor``."""
+
+    def __init__(self, text: str, filename: str) -> None:
+        super().__init__(text, filename)
+        self.names = SsaNames(self.loc)
+        self.block_scopes: list[_BlockScope] = []
+        self.dialects: list[str | None] = [None]
+        self.op_stack: list[tuple[str, OpDef | None]] = []
+        self.depth = 0
+
+    def parse_module(self) -> Module:
+        self._scan_loc_aliases()
+        self.names.push()
+        ops: list[Operation] = []
+        while self.peek().type != EOF_TYPE:
+            if self.peek().type in ("HASH_ID", "BANG_ID") and self.peek(1).type == "EQUAL":
+                self._parse_alias()
+                continue
+            ops.append(self.parse_op())
+        self.names.pop()
+        if len(ops) == 1 and ops[0].name == "builtin.module":
+            module = Module(ops[0], explicit=True, filename=self.filename)
+        else:
+            module = Module.empty(self.filename)
+            module.op.loc = Location(self.filename, 1, 1)  # an implicit module starts the file (even an empty one)
+            for op in ops:
+                module.body.append(op)
+        module.attribute_aliases = dict(self.aliases.attributes)
+        module.type_aliases = dict(self.aliases.types)
+        return module
+
+    def _scan_loc_aliases(self) -> None:
+        """Collect ``#name = loc(...)`` definitions first: files print them after their uses."""
+        toks = self.toks
+        for k in range(len(toks) - 3):
+            if toks[k].type == "HASH_ID" and toks[k + 1].type == "EQUAL" and toks[k + 2].value == "loc" and toks[k + 3].type == "LPAR":
+                save = self.pos
+                self.pos = k + 2
+                try:
+                    text = self.parse_optional_loc()
+                finally:
+                    self.pos = save
+                if text is not None:
+                    self.loc_aliases[toks[k].value[1:]] = text
+
+    def _parse_alias(self) -> None:
+        tok = self.next()
+        self.expect("=")
+        name = tok.value[1:]
+        if tok.type == "HASH_ID":
+            if self.at("loc") and self.peek(1).type == "LPAR":
+                self.parse_optional_loc()
+                return
+            if name in self.aliases.attributes:
+                raise self.error(f"redefinition of attribute alias '#{name}'", tok)
+            self.aliases.attributes[name] = self.parse_attribute()
+        else:
+            if name in self.aliases.types:
+                raise self.error(f"redefinition of type alias '!{name}'", tok)
+            self.aliases.types[name] = self.parse_type()
 
 def parse_module_text(text: str, filename: str) -> Module:
     """Parse ``text`` (one split) without verifying it; only LoomError escapes."""
