@@ -162,13 +162,38 @@ def _read_module(path: Path):
 
 
 def _compile_c(path: Path):
-    """The C front end's artifacts for ``path`` (clang, the CF stage, the SCF stage)."""
+    """The C front end's artifacts for ``path`` (clang, the CF stage, the SCF stage), linked with the other C
+    files of the command line when there are several (one program, as `cc a.c b.c`)."""
     from loom.frontend.c import compile_c
     from loom.frontend.c.toolchain import ClangOptions
 
     opts = ClangOptions(tuple(_C_SETTINGS.get("include", ())), tuple(_C_SETTINGS.get("define", ())))
-    return compile_c(path, _C_SETTINGS.get("func") if not _C_SETTINGS.get("region") else None, opts,
+    group = list(_C_SETTINGS.get("sources") or ())
+    files = [Path(p) for p in group] if str(path) in group else [path]
+    return compile_c(files, _C_SETTINGS.get("func") if not _C_SETTINGS.get("region") else None, opts,
                      _C_SETTINGS.get("region"))
+
+
+def _c_sources(args) -> list[str]:
+    """The C files of the command line (compile/verify IN..., or sim/hdl/map IN MORE.c...): one program."""
+    from loom.frontend.c.driver import is_c_file
+
+    names = list(getattr(args, "inputs", None) or ())
+    if getattr(args, "input", None) is not None:
+        names = [args.input] + list(getattr(args, "more_c", None) or ())
+        if len(names) > 1 and not all(is_c_file(n) for n in names):
+            raise _UsageError(f"loom {args.command}: error: [{USAGE}] several inputs are one C program: "
+                              f"each must be a .c file (got {', '.join(names)})")
+    return [n for n in names if is_c_file(n)] if getattr(args, "command", None) in _C_COMMANDS else []
+
+
+_C_COMMANDS = ("compile", "sim", "verify", "hdl", "map")
+
+
+def _one_per_program(names: Sequence[str]) -> list[str]:
+    """``names`` with the C files after the first dropped: they are compiled with it, as one program."""
+    group = _C_SETTINGS.get("sources") or ()
+    return [n for n in names if n not in group or n == group[0]] if len(group) > 1 else list(names)
 
 
 def _c_as_scf_file(path: Path) -> Path:
@@ -377,18 +402,19 @@ def cmd_compile(args) -> int:
 
     to_stdout = args.output == "-"
     to_file = not to_stdout and args.output.endswith(".dfg.mlir") and not Path(args.output).is_dir()
-    if (to_stdout or to_file) and len(args.inputs) != 1:
-        raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one input, got {len(args.inputs)}")
+    inputs = _one_per_program(args.inputs)  # several C files are one program: one target, named below
+    if (to_stdout or to_file) and len(inputs) != 1:
+        raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one input, got {len(inputs)}")
     if to_file:
         from loom.outputs import check_output_file
 
-        targets = [(Path(args.inputs[0]), check_output_file(Path(args.output)))]
+        targets = [(Path(inputs[0]), check_output_file(Path(args.output)))]
     elif to_stdout:
-        targets = [(Path(args.inputs[0]), Path("-"))]
+        targets = [(Path(inputs[0]), Path("-"))]
     else:
         outdir = check_directory(_family_directory(args, "compile", "-o names a directory, one NAME.dfg.mlir "
                                                                        "file, or - (the DFG on stdout)"))
-        targets = _compile_targets(args.inputs, outdir)
+        targets = _compile_targets(inputs, outdir)
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts, reports, shapes = [], [], []
     for path, out in targets:
@@ -396,6 +422,8 @@ def cmd_compile(args) -> int:
             from loom.frontend.c.driver import lower_kernels
 
             c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
+            if not (to_stdout or to_file) and c.source is not None:  # several files: named after --func's
+                out = out.with_name(f"{_stem(c.source)}.dfg.mlir")
             if not (to_stdout or to_file):
                 base = str(out)[: -len(".dfg.mlir")]
                 texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
@@ -689,7 +717,8 @@ def cmd_verify(args) -> int:
     from loom.verify.parallel import verify_parallel
 
     ctx, shard = _verify_context(args)
-    paths = [_c_as_scf_file(Path(name)) for name in args.inputs]
+    names = _one_per_program(args.inputs)  # several C files: one program, verified once
+    paths = [_c_as_scf_file(Path(name)) for name in names]
     for path in paths:
         _check_readable(path)
     if args.adg is not None:
@@ -708,7 +737,7 @@ def cmd_verify(args) -> int:
     # report on every run, and the file the user gave)
     from loom.stdin import display_name
 
-    given = {str(p): display_name(name) for p, name in zip(paths, args.inputs)}
+    given = {str(p): display_name(name) for p, name in zip(paths, names)}
     for r in reports:
         if r.file in given:
             r.file = given[r.file]
@@ -901,6 +930,11 @@ def cmd_map(args) -> int:
 # ----------------------------------------------------------------------------- main
 
 
+def _add_more_c(p: argparse.ArgumentParser) -> None:
+    """MORE.c...: further C files compiled with a C input as one program (calls across them inlined)."""
+    p.add_argument("more_c", nargs="*", metavar="MORE.c", help="C input: further files of the same program")
+
+
 def _add_c_options(p: argparse.ArgumentParser) -> None:
     """-I/-D: what clang needs to compile a C input (every command that takes a .c file)."""
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
@@ -942,6 +976,7 @@ def _add_sim_parser(sub) -> None:
     """``loom sim``: the SCF interpreter or the token simulator (--rtl: RTL co-simulation)."""
     s = sub.add_parser("sim", help="run the SCF interpreter (func.func) or the token simulator (handshake.func)")
     s.add_argument("input", metavar="IN.mlir", help="SCF, DFG or C; - reads MLIR from stdin")
+    _add_more_c(s)
     s.add_argument("--func", metavar="NAME", help="the function to run (default: the file's only candidate)")
     _add_c_options(s)
     s.add_argument("--inputs", required=True, metavar="IN.json",
@@ -1043,6 +1078,7 @@ def _add_hdl_parser(sub) -> None:
     """``loom hdl``: SystemVerilog, SVA and a SymbiYosys project into -o DIR."""
     h = sub.add_parser("hdl", help="emit SystemVerilog (one instance per DFG op), its SVA and a SymbiYosys project")
     h.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
+    _add_more_c(h)
     h.add_argument("-o", "--output", required=True, metavar="OUTDIR",
                    help="the directory for the design's files (<stem>.sv, library, SymbiYosys project, ...)")
     h.add_argument("--func", metavar="NAME", help="the function to emit (default: the file's only candidate)")
@@ -1107,6 +1143,7 @@ def _add_map_parser(sub) -> None:
     """``loom map``: place and route a DFG onto a fabric, writing the artifact family into -o DIR."""
     m = sub.add_parser("map", help="place and route a DFG onto an ADG and write the configuration")
     m.add_argument("input", metavar="IN.mlir", help="a DFG, or SCF/C lowered first; - reads MLIR from stdin")
+    _add_more_c(m)
     m.add_argument("--adg", required=True, metavar="X.fabric.mlir", help="the fabric to map onto")
     m.add_argument("-o", "--output", default=".", metavar="OUTDIR",
                    help="the directory for <dfg>.<adg>.map.json, .map.txt, .config.* and .viz.html (default .)")
@@ -1163,7 +1200,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if getattr(args, "command", None):
             _read_stdin_once(args)
         _C_SETTINGS.update(func=getattr(args, "func", None), include=getattr(args, "include", None) or (),
-                           define=getattr(args, "define", None) or (), region=getattr(args, "region", None))
+                           define=getattr(args, "define", None) or (), region=getattr(args, "region", None),
+                           sources=_c_sources(args))
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_USAGE

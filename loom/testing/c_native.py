@@ -261,9 +261,10 @@ def differs(want: dict, got: dict) -> str:
 
 
 def build(kernel: Path, func: str, params: list[Param], result: Optional[str], work: Path,
-          includes: tuple[str, ...] = ()) -> tuple[Optional[Path], str]:
+          includes: tuple[str, ...] = (), others: tuple[Path, ...] = ()) -> tuple[Optional[Path], str]:
     """The native binary of ``harness`` for ``func`` (gcc, or g++ for C++, -O0 -ffp-contract=off) in ``work``,
-    or None and why not (no compiler, a harness that does not build)."""
+    linked with the program's ``others`` files, or None and why not (no compiler, a harness that does not
+    build)."""
     cxx = kernel.suffix != ".c"
     gcc = shutil.which("g++" if cxx else "gcc")
     if gcc is None:
@@ -273,7 +274,16 @@ def build(kernel: Path, func: str, params: list[Param], result: Optional[str], w
     flags = ["-fpermissive"] if cxx else ["-Wno-incompatible-pointer-types"]
     inc = [a for d in includes for a in ("-I", d)]
     out = work / "native"
-    proc = subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", *flags, *inc, "-o", str(out), str(main_file), "-lm"],
+    objects = []
+    for k, other in enumerate(others):  # each file's own test main renamed away, as loom drops it (link.py)
+        obj = work / f"other{k}.o"
+        proc = subprocess.run([gcc, "-c", "-O0", "-ffp-contract=off", "-w", *flags, *inc, f"-Dmain=loom_other_main_{k}",
+                               "-o", str(obj), str(Path(other).resolve())], capture_output=True, text=True)
+        if proc.returncode != 0:
+            return None, f"{other} does not build: " + (proc.stderr.strip().splitlines() or ["?"])[0]
+        objects.append(str(obj))
+    proc = subprocess.run([gcc, "-O0", "-ffp-contract=off", "-w", *flags, *inc, "-o", str(out), str(main_file),
+                           *objects, "-lm"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         return None, "harness does not build: " + (proc.stderr.strip().splitlines() or ["?"])[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 from loom.diagnostics import LoomError
 from loom.frontend.c.toolchain import ClangOptions, compile_to_llvm
@@ -23,6 +23,7 @@ class CArtifacts:
     kernels: list = None  # type: ignore[assignment]  # the DFG candidates' function names (regions.py)
     report: list = None  # type: ignore[assignment]  # what is a candidate and what stays on the host
     per_candidate: bool = False  # --region nest|innermost or pragmas: one DFG file per candidate
+    source: Optional[Path] = None  # the file the artifacts are named after: --func's file, else the first
 
 
 SOURCE_SUFFIXES = (".c", ".cpp", ".cc", ".cxx")
@@ -33,34 +34,43 @@ def is_c_file(path: Path | str) -> bool:
     return str(path).endswith(SOURCE_SUFFIXES)
 
 
-def compile_c(path: Path, func: Optional[str] = None, opts: ClangOptions = ClangOptions(),
+def compile_c(path: Path | Sequence[Path], func: Optional[str] = None, opts: ClangOptions = ClangOptions(),
               region: Optional[str] = None) -> CArtifacts:
-    """C file ``path`` through clang, loom's LLVM pipeline, the CF stage, the SCF raising and the
-    DFG-domain selection (``region``: function, nest or innermost; None: the pragmas, else function)."""
+    """C file ``path`` (or several files, one program: linked, calls across them inlined) through clang,
+    loom's LLVM pipeline, the CF stage, the SCF raising and the DFG-domain selection (``region``: function,
+    nest or innermost; None: the pragmas, else function)."""
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    paths = [Path(p) for p in paths]
     try:
-        return _compile_c(path, func, opts, region)
+        return _compile_c(paths, func, opts, region)
     except LoomError:
         raise
     except Exception as e:  # a bug of the front end: still one located line, never a traceback
         raise LoomError(f"loom's C front end failed on this file ({type(e).__name__}: {e}); please report it",
-                        loc=Location(str(path), 1, 1), code="CPL_C_INTERNAL") from None
+                        loc=Location(str(paths[0]), 1, 1), code="CPL_C_INTERNAL") from None
 
 
-def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Optional[str]) -> CArtifacts:
+def _compile_c(paths: list[Path], func: Optional[str], opts: ClangOptions, region: Optional[str]) -> CArtifacts:
     from loom.frontend.c import llvm_text as lt
     from loom.frontend.c.passes import run_pipeline
     from loom.frontend.c.raise_for import raise_module
     from loom.frontend.c.to_cf import Emitter, FunctionTranslator, global_text, translate_globals
     from loom.mlir import parse_text, print_module
 
-    if not path.is_file():
-        reason = "no such file" if not path.exists() else "not a file"
-        raise LoomError(f"cannot read input file: {reason}", loc=Location(str(path), 1, 1),
-                        code="IO_INPUT_UNREADABLE")
-    module = run_pipeline(compile_to_llvm(path, opts))
+    from loom.frontend.c.link import check_one_definition, local_mains
+
+    for p in paths:
+        if not p.is_file():
+            reason = "no such file" if not p.exists() else "not a file"
+            raise LoomError(f"cannot read input file: {reason}", loc=Location(str(p), 1, 1),
+                            code="IO_INPUT_UNREADABLE")
+    path, where = paths[0], "the file" if len(paths) == 1 else "the files"
+    texts = local_mains([compile_to_llvm(p, opts) for p in paths])  # each file's own test main: not the program's
+    check_one_definition(paths, texts)
+    module = run_pipeline(texts)
     ll = str(module)
     lt.register_structs(ll)
-    lines_of = lt.debug_lines(ll)
+    lines_of = lt.debug_lines(ll, tuple(str(p) for p in paths))
     locs = lt.function_locations(ll, lines_of)
     globals_ = translate_globals(module, str(path), lines_of)
     source_names = lt.source_names(ll)  # C++: mangled name -> the name in the source
@@ -69,18 +79,25 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Opti
         defined = [f for f in module.functions if not f.is_declaration
                    and func in (f.name, source_names.get(f.name))]
         if not defined:
-            raise LoomError(f"no function named '{func}' in the file", loc=Location(str(path), 1, 1),
+            raise LoomError(f"no function named '{func}' in {where}", loc=Location(str(path), 1, 1),
                             code="CPL_FUNC_NOT_FOUND")
     if not defined:
-        raise LoomError("no function defined in the file", loc=Location(str(path), 1, 1),
+        raise LoomError(f"no function defined in {where}", loc=Location(str(path), 1, 1),
                         code="CPL_FUNC_NOT_FOUND")
     from loom.frontend.c.param_dims import declared_bounds
 
-    with_arrays = [source_names.get(f.name, f.name) for f in defined if any(str(a.type) == "ptr" for a in f.arguments)]
-    bounds = declared_bounds(path, with_arrays, opts) if with_arrays else {}
+    def file_of(f) -> str:  # the file that defines f (its DISubprogram's), else the first file
+        own = (locs.get(f.name) or [None])[0]
+        return own[2] if own and len(own) > 2 and own[2] else str(path)
+
+    bounds: dict = {}
+    for p in paths:  # each file's array parameters' declared bounds, from that file's AST
+        with_arrays = [source_names.get(f.name, f.name) for f in defined
+                       if file_of(f) == str(p) and any(str(a.type) == "ptr" for a in f.arguments)]
+        bounds.update(declared_bounds(p, with_arrays, opts) if with_arrays else {})
     funcs, used = [], {}
     for f in defined:
-        em = Emitter(str(path), locs.get(f.name, []))
+        em = Emitter(file_of(f), locs.get(f.name, []))
         plain = source_names.get(f.name, f.name)
         unique = sum(1 for g in defined if source_names.get(g.name, g.name) == plain) == 1
         name = plain if unique else f.name  # C++ overloads keep their mangled names
@@ -94,13 +111,15 @@ def _compile_c(path: Path, func: Optional[str], opts: ClangOptions, region: Opti
         raise _in_c_source(e, cf, cf_name) from None
     from loom.frontend.c.regions import pragma_lines, select
 
-    pragmas = pragma_lines(path)
+    pragmas = {(str(p), line) for p in paths for line in pragma_lines(p)}
     selection = select(scf_module, region, pragmas)
     scf = print_module(scf_module, debuginfo=True)
+    source = next((Path(file_of(f)) for f in defined if func is not None and Path(file_of(f)) in paths), path)
     return CArtifacts(ll=ll, cf=cf, scf=scf, module=_at_c_lines(parse_text(scf, f"{path}.scf.mlir")),
                       kernels=selection.kernels,
                       report=selection.report,
-                      per_candidate=region in ("nest", "innermost") or (region is None and bool(pragmas)))
+                      per_candidate=region in ("nest", "innermost") or (region is None and bool(pragmas)),
+                      source=source)
 
 
 def lower_kernels(art: CArtifacts, options, func: Optional[str] = None, only: Optional[list] = None):

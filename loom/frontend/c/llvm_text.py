@@ -7,6 +7,7 @@ form; these helpers parse exactly those pieces (never a whole module).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -146,10 +147,48 @@ _DILOC = re.compile(r"^!(\d+) = !DILocation\(line: (\d+)(?:, column: (\d+))?", r
 _DISUB = re.compile(r"^!(\d+) = (?:distinct )?!DISubprogram\((?:[^\n]*?)\bline: (\d+)", re.M)
 
 
-def debug_lines(module_text: str) -> dict[int, tuple[int, int]]:
-    """``!N`` of every DILocation and DISubprogram in the module text -> (line, column)."""
-    out = {int(m[1]): (int(m[2]), int(m[3] or 1)) for m in _DILOC.finditer(module_text)}
-    out.update({int(m[1]): (int(m[2]), 1) for m in _DISUB.finditer(module_text)})
+def debug_lines(module_text: str, inputs: tuple[str, ...] = ()) -> dict[int, tuple[int, int, str | None]]:
+    """``!N`` of every DILocation and DISubprogram in the module text -> (line, column, file): the file is
+    that of the location's scope (a header's or another linked file's line names that file), ``inputs[k]``
+    (the name given on the command line) for the main file of the k-th compile unit."""
+    files = source_files(module_text, inputs)
+    out = {int(m[1]): (int(m[2]), int(m[3] or 1), files.get(int(m[1]))) for m in _DILOC.finditer(module_text)}
+    out.update({int(m[1]): (int(m[2]), 1, files.get(int(m[1]))) for m in _DISUB.finditer(module_text)})
+    return out
+
+
+_MDNODE = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\(([^\n]*)\)$", re.M)
+_FIELD_REF = re.compile(r"\b(file|scope): !(\d+)")
+_FILENAME = re.compile(r'filename: "([^"]*)"')
+
+
+def source_files(module_text: str, inputs: tuple[str, ...] = ()) -> dict[int, str]:
+    """``!N`` of every metadata node with a file (through its ``scope`` chain) -> that file's name."""
+    nodes = {int(m[1]): (m[2], m[3]) for m in _MDNODE.finditer(module_text)}
+    names: dict[int, str] = {}
+    for n, (kind, body) in nodes.items():
+        if kind == "DIFile":
+            f = _FILENAME.search(body)
+            names[n] = posixpath.normpath(f[1]) if f and f[1] else "?"
+    cus = re.search(r"^!llvm\.dbg\.cu = !\{([^}]*)\}", module_text, re.M)
+    order = [int(x) for x in re.findall(r"!(\d+)", cus[1])] if cus else []
+    for cu, given in zip(order, inputs):  # the main file keeps the name it was given by
+        ref = dict((k, int(v)) for k, v in _FIELD_REF.findall(nodes.get(cu, ("", ""))[1])).get("file")
+        if ref in names:
+            main = names[ref]
+            for k in [k for k, v in names.items() if v == main]:
+                names[k] = given
+    refs = {n: dict((k, int(v)) for k, v in _FIELD_REF.findall(body)) for n, (_, body) in nodes.items()}
+    out: dict[int, str] = {}
+    for n in nodes:
+        seen, k = set(), n
+        while k is not None and k not in seen:  # a location's scope, its scope's scope ... until one has a file
+            seen.add(k)
+            r = refs.get(k, {})
+            if "file" in r and r["file"] in names:
+                out[n] = names[r["file"]]
+                break
+            k = r.get("scope")
     return out
 
 
@@ -220,7 +259,7 @@ def scalar_value(token: str, ltype: str):
 _DEFINE_NAME = re.compile(r'^define [^@]*@("?[^"(]+"?)\(')
 
 
-def function_locations(module_text: str, lines_of: dict[int, tuple[int, int]]) -> dict[str, list]:
+def function_locations(module_text: str, lines_of: dict[int, tuple]) -> dict[str, list]:
     """Per function of the module text: its own location, then one (line, col) or None per instruction in
     order (read from the module's own printing, whose metadata numbers are the module's; an instruction
     printed alone numbers them differently)."""

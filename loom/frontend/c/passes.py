@@ -14,16 +14,26 @@ import re
 
 
 
-def run_pipeline(text: str):
-    """The llvmlite module of ``text`` after the fixed pipeline (inline, SROA, SimplifyCFG, LowerSwitch, GDCE)."""
+def run_pipeline(text: str | list[str]):
+    """The llvmlite module of ``text`` after the fixed pipeline (inline, SROA, SimplifyCFG, LowerSwitch, GDCE);
+    several texts (one per C file) are linked into one module first, so calls across the files inline too."""
     import llvmlite.binding as llvm
 
-    # `__attribute__((noinline))` would keep a call: a DFG is one graph, so every call is inlined
-    text = re.sub(r"^(attributes #\d+ = \{[^\n]*)$", lambda m: re.sub(r" (noinline|optnone)\b", "", m[1]),
-                  text, flags=re.M)
+    texts = [text] if isinstance(text, str) else list(text)
     # a context of its own: in the global one, struct type names get a suffix per module parsed before
-    module = llvm.parse_assembly(text, context=llvm.create_context())
-    module.verify()
+    context = llvm.create_context()
+    module = None
+    for t in texts:
+        # `__attribute__((noinline))` would keep a call: a DFG is one graph, so every call is inlined
+        t = re.sub(r"^(attributes #\d+ = \{[^\n]*)$", lambda m: re.sub(r" (noinline|optnone)\b", "", m[1]),
+                   t, flags=re.M)
+        one = llvm.parse_assembly(t, context=context)
+        one.verify()
+        if module is None:
+            module = one
+        else:  # LLVM's linker: internal (static) names that clash are renamed, external ones resolved
+            module.link_in(one)
+    assert module is not None
     for f in module.functions:
         if not f.is_declaration:
             f.add_function_attribute("alwaysinline")

@@ -64,7 +64,7 @@ def _sym(f: Operation) -> str:
     return f.attributes["sym_name"].value
 
 
-def _loops_in(func: Operation, mode: str, lines: set[int] | None) -> list[Operation]:
+def _loops_in(func: Operation, mode: str, lines: set[tuple[str, int]] | None) -> list[Operation]:
     """The loop ops of ``func`` that are candidates, outermost first, none inside another."""
     loops = [o for o in func.walk() if o.name in LOOPS]
 
@@ -72,14 +72,14 @@ def _loops_in(func: Operation, mode: str, lines: set[int] | None) -> list[Operat
         return any(a.name in LOOPS for a in o.ancestors() if a is not o)
 
     if lines is not None:
-        picked = [o for o in loops if c_loc(o)[1] in lines]
+        picked = [o for o in loops if c_loc(o)[:2] in lines]
         return [o for o in picked if not any(a in picked for a in o.ancestors() if a is not o)]
     if mode == "nest":
         return [o for o in loops if not enclosing(o)]
     return [o for o in loops if not any(x.name in LOOPS for x in o.walk() if x is not o)]  # innermost
 
 
-def select(module: Module, mode: str | None, pragmas: set[int], funcs: list[str] | None = None) -> Selection:
+def select(module: Module, mode: str | None, pragmas: set[tuple[str, int]], funcs: list[str] | None = None) -> Selection:
     """Outline the candidates of every public function of ``module`` (or of ``funcs``) in place."""
     sel = Selection()
     for func in [f for f in module.functions() if f.name == "func.func" and f.regions and f.regions[0].blocks]:
@@ -87,7 +87,7 @@ def select(module: Module, mode: str | None, pragmas: set[int], funcs: list[str]
         if funcs is not None and name not in funcs:
             continue
         use_pragmas = mode is None and bool(pragmas)
-        if (mode in (None, "function") and not use_pragmas) or (use_pragmas and c_loc(func)[1] in pragmas):
+        if (mode in (None, "function") and not use_pragmas) or (use_pragmas and c_loc(func)[:2] in pragmas):
             sel.kernels.append(name)
             sel.report.append(f"candidate @{name}: the whole function ({_where(func)}){_host_buffers(func)}")
             continue

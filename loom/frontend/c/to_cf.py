@@ -90,10 +90,10 @@ class Emitter:
         self.taken.add(name)
         return name
 
-    def loc_of(self, pos: tuple[int, int] | None) -> Location:
-        """The C location (line, column) from clang's debug info, else the last one seen."""
+    def loc_of(self, pos: tuple | None) -> Location:
+        """The C location (line, column, file) from clang's debug info, else the last one seen."""
         if pos is not None and pos[0] > 0:
-            return Location(self.file, pos[0], pos[1])
+            return Location(pos[2] if len(pos) > 2 and pos[2] else self.file, pos[0], pos[1])
         return self.loc or Location(self.file, 1, 1)
 
     def loc_text(self) -> str:
@@ -408,8 +408,8 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, Bloc
                 base = name[:-1] if name not in MATH and name.endswith(("f", "l")) and name[:-1] in MATH else name
                 if base not in MATH and base not in ("abs", "labs", "llabs"):
                     self.em.loc = self.em.loc_of(self.em.locs[at] if at < len(self.em.locs) else None)
-                    raise self.em.error(f"call of '{name}', which is not defined in this file and is not a math.h "
-                                        "function loom knows")
+                    raise self.em.error(f"call of '{name}', which is not defined in the files compiled and is not "
+                                        "a math.h function loom knows")
 
     def call(self, ins, text: str, ops) -> None:
         em = self.em
@@ -421,7 +421,13 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, Bloc
         name = callee.name
         if name.startswith(IGNORED_CALLS):
             return
-        if not self.fn.module.get_function(name).is_declaration:
+        target = self.fn.module.get_function(name)
+        if not target.is_declaration:
+            given, takes = [str(o.type) for o in ops[:-1]], [str(a.type) for a in target.arguments]
+            if given != takes:  # a prototype (another file's) that is not the definition's: LLVM does not inline it
+                raise em.error(f"call of '{name}' with arguments ({', '.join(given)}) that do not match its "
+                               f"definition's parameters ({', '.join(takes)}): the prototype the call sees differs "
+                               "from the definition (undefined in C)")
             raise em.error(f"call of '{name}' cannot be inlined (recursion is not supported)")
         if name in ("memset", "llvm.memset.p0.i64", "memcpy", "memmove", "llvm.memcpy.p0.p0.i64",
                     "llvm.memmove.p0.p0.i64"):
@@ -441,7 +447,7 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, Bloc
             em.emit(f"{self.define(ins, t)} = math.absi {self.value(ops[0])} : {t}")
             return
         if base not in MATH:
-            raise em.error(f"call of '{name}', which is not defined in this file and is not a math.h "
+            raise em.error(f"call of '{name}', which is not defined in the files compiled and is not a math.h "
                            "function loom knows")
         mop, n = MATH[base]
         if len(ops) - 1 != n:

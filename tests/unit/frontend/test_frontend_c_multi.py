@@ -1,0 +1,112 @@
+"""Several C files as one program (`loom compile a.c b.c`): calls across the files inlined, checked natively.
+
+tests/data/c/multi/: mix_sum.c calls mix() and smooth() of util.c, both files include common.h (a macro, a
+static inline helper, the prototypes), and each has a ``static int twice`` of its own that computes something
+else -- static names must not clash. The oracle is gcc of both files with the shared harness.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from loom.testing import c_native
+from loom.testing.c_native import run_cli
+
+from support.paths import DATA
+
+MULTI = DATA / "c" / "multi"
+KERNEL, UTIL = MULTI / "mix_sum.c", MULTI / "util.c"
+LENGTH = 8
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    """mix_sum.c + util.c compiled by `loom compile` (artifacts named after the kernel's file) and natively."""
+    tmp = tmp_path_factory.mktemp("multi")
+    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), "--func", "mix_sum", "-o", str(tmp)])
+    assert code == 0, err
+    assert sorted(p.name for p in tmp.iterdir()) == ["mix_sum.cf.mlir", "mix_sum.dfg.mlir", "mix_sum.ll",
+                                                     "mix_sum.scf.mlir"]
+    params, result = c_native.signature(tmp / "mix_sum.scf.mlir", "mix_sum")
+    binary, why = c_native.build(KERNEL, "mix_sum", params, result, tmp, others=(UTIL,))
+    assert binary is not None, why
+    return tmp, params, result
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_two_files_native_equals_scf_and_dfg(program, seed):
+    """gcc of both files == loom sim of the SCF stage, of the DFG, and of the two .c files themselves."""
+    tmp, params, result = program
+    rng = random.Random(seed)
+    inputs = {"a": [rng.randint(-300, 300) for _ in range(LENGTH)],
+              "b": [rng.randint(-300, 300) for _ in range(LENGTH)], "n": rng.randint(0, LENGTH)}
+    want = c_native.run_native(tmp / "native", params, inputs, result)
+    inp = tmp / "in.json"
+    inp.write_text(json.dumps(inputs))
+    for path, extra in ((tmp / "mix_sum.scf.mlir", []), (tmp / "mix_sum.dfg.mlir", []), (KERNEL, [str(UTIL)])):
+        code, out, err = run_cli(["sim", str(path), *extra, "--func", "mix_sum", "--inputs", str(inp), "--json"])
+        assert code == 0, err
+        doc = json.loads(out)
+        got = {"results": doc["results"], "memrefs": {k: c_native.flatten(v) for k, v in doc["memrefs"].items()}}
+        assert not c_native.differs(want, got), f"{path.name} on {inputs}: {c_native.differs(want, got)}"
+
+
+def test_locations_name_each_file(program):
+    """Each op is located in the file its C line is in: the kernel's, the other file's, the shared header's."""
+    scf = (program[0] / "mix_sum.scf.mlir").read_text()
+    for name in ("mix_sum.c", "util.c", "common.h"):
+        assert f'{name}":' in scf, name
+    assert 'mix_sum.c":11:' in scf and 'util.c":10:' in scf  # the kernel's call line, smooth's average
+
+
+def test_artifacts_named_after_the_file_defining_func(tmp_path):
+    """--func of a function of the second file: the artifacts are named after that file."""
+    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), "--func", "smooth", "-o", str(tmp_path)])
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["util.cf.mlir", "util.dfg.mlir", "util.ll",
+                                                          "util.scf.mlir"]
+
+
+def test_one_file_alone_keeps_the_refusal(tmp_path):
+    """The kernel's file alone: mix() is defined nowhere loom reads, refused at the call, naming it."""
+    code, out, err = run_cli(["compile", str(KERNEL), "--func", "mix_sum", "-o", str(tmp_path)])
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "[CPL_C_UNSUPPORTED]" in err and "'smooth'" in err and f"{KERNEL}:9:" in err, err
+    assert not list(tmp_path.iterdir())
+
+
+def test_function_defined_in_two_files(tmp_path):
+    """An external name two files define is one located error naming both definitions; nothing written."""
+    other = tmp_path / "again.c"
+    other.write_text("/* a second mix */\n\nint mix(int a, int b) { return a - b; }\n")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), str(other), "-o", str(out_dir)])
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"{other}:3:1: error: [CPL_C_DUPLICATE] 'mix' is defined in two files"), err
+    assert f"{UTIL}:6:1" in err, err
+    assert not list(out_dir.iterdir())
+
+
+def test_error_located_in_the_second_file(tmp_path):
+    """C loom cannot map in a helper of the second file is refused at that file's line, not the kernel's."""
+    helper = tmp_path / "helper.c"
+    helper.write_text("int mix(int a, int b) {\n  volatile int t = a;\n  return t + b;\n}\n"
+                      "void smooth(int *x, int n) { }\n")
+    code, out, err = run_cli(["compile", str(KERNEL), str(helper), "--func", "mix_sum", "-o", str(tmp_path)])
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"{helper}:2:") and "[CPL_C_UNSUPPORTED]" in err, err
+
+
+def test_sim_takes_c_files_only_as_more_inputs(tmp_path):
+    """`loom sim a.c b.mlir`: several inputs are one C program, so each must be a C file (a usage error)."""
+    inp = tmp_path / "in.json"
+    inp.write_text("{}")
+    code, out, err = run_cli(["sim", str(KERNEL), str(tmp_path / "x.scf.mlir"), "--inputs", str(inp)])
+    assert code == 2 and "[CLI_USAGE]" in err and "one C program" in err, err
