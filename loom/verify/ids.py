@@ -20,6 +20,7 @@ _FIELD = {
     "word": r"[A-Za-z_][A-Za-z0-9_]*",
     "int": r"[0-9]+",
     "name": r"[^.@|<>\[\]]+",
+    "domain": r"[^|]+",  # a memory domain's name (a memref's, which may hold dots: ``a.1``) or ``*``
     "any": r".+",
 }
 
@@ -67,9 +68,11 @@ SHAPES: tuple[Shape, ...] = (
     Shape("len.after_cond", "len.{subject}.after_cond"),                      # loop: gated stream lengths
     Shape("len.terminates", "len.{subject}.terminates"),                      # loop: a while loop ends
     Shape("class", "class.{subject}"),                                        # a value's clock class
+    Shape("idiom.carry", "idiom.{subject}.carry"),                            # a primed select / loop header is a carry
+    Shape("idiom.ring", "idiom.{subject}.ring"),                              # a function-level token ring
     Shape("balance", "balance.{subject}"),                                    # an op consumes what it is given
     Shape("mem.access", "mem.access.{subject}"),                              # an access's done answers a request
-    Shape("mem.indep", "mem.indep.{subject}|{p0}", ("name",)),                # two domains are independent
+    Shape("mem.indep", "mem.indep.{subject}|{p0}", ("domain",)),              # two domains are independent
     Shape("mem.alias", "mem.alias.{subject}"),                                # memref arguments do not alias
     Shape("mem.order.batch", "mem.{subject}.order[{p0}<{p1}..{p2}<{p3}]", ("word",) * 4),
     Shape("mem.order.pair", "mem.{subject}.order.{p0}<{p1}", ("word", "word")),  # program order of two accesses

@@ -200,17 +200,42 @@ def stream_precondition(
             op.loc,
             res.smt2 or None,
         )
+    return _precondition_violated(_Violation(op, machine, oid, s, (start, step, bound), res, t0, text, source))
+
+
+@dataclass
+class _Violation:
+    """A stream whose operand summaries admit operands that violate its termination precondition (``res``
+    is sat): the op, its summaries and their value terms, the query's answer, and what the obligation says."""
+
+    op: Operation
+    machine: Machine
+    oid: str
+    summaries: list
+    terms: tuple  # start, step, bound
+    res: object  # the sat answer of ``run_query``
+    t0: float  # when the obligation's work began (perf_counter)
+    text: str  # the precondition, in words
+    source: Optional[Operation]
+
+
+def _precondition_violated(q: _Violation) -> Obligation:
+    """Proved after all when the operands are constants the stream table runs to its end; refuted (with the
+    arguments) when the summaries are exact; else unknown, with the operands the over-approximation admits."""
+    op, oid, s, res, text = q.op, q.oid, q.summaries, q.res, q.text
+    step_op, cond = stream_variant(q.machine)
+    variant = variant_name(step_op, cond)
     mdl = res.model
-    vals = {k: bv_value(mdl, x) for k, x in zip(("start", "step", "bound"), (start, step, bound))}
-    consts = [z3.simplify(x) for x in (start, step, bound)]
+    vals = {k: bv_value(mdl, x) for k, x in zip(("start", "step", "bound"), q.terms)}
+    consts = [z3.simplify(x) for x in q.terms]
     if all(z3.is_bv_value(c) for c in consts) and all(x.exact or not x.private for x in s):
-        n = run_concrete(machine, *(c.as_signed_long() for c in consts), CONCRETE_CAP)
+        n = run_concrete(q.machine, *(c.as_signed_long() for c in consts), CONCRETE_CAP)
         if n is not None:
             return Obligation(
                 oid,
                 "fsm",
                 "proved",
-                time.perf_counter() - t0,
+                time.perf_counter() - q.t0,
                 f"stream[{variant}] with constant operands {vals} ends after {n} trips (table run)",
                 None,
                 op.loc,
@@ -226,7 +251,7 @@ def stream_precondition(
             oid,
             "fsm",
             "refuted",
-            time.perf_counter() - t0,
+            time.perf_counter() - q.t0,
             f"stream[{variant}] gets start={vals['start']}, step={vals['step']}, bound={vals['bound']} "
             f"(arguments {', '.join(f'{k}={v}' for k, v in sorted(args.items()))}), violating: {text} "
             "-- the index runs past the bound and only stops, if ever, after wrapping around",
@@ -235,12 +260,12 @@ def stream_precondition(
             res.smt2 or None,
             rule="operand summaries",
             nature="behaviour",
-        ), op, step_op, cond, source)
+        ), op, step_op, cond, q.source)
     return Obligation(
         oid,
         "fsm",
         "unknown",
-        time.perf_counter() - t0,
+        time.perf_counter() - q.t0,
         f"stream[{variant}]: cannot show the operands meet {text}; e.g. start={vals['start']}, "
         f"step={vals['step']}, bound={vals['bound']} is not excluded by the (over-approximate) "
         "operand analysis",
@@ -248,7 +273,6 @@ def stream_precondition(
         op.loc,
         res.smt2 or None,
     )
-
 
 def _merge(into: dict[str, Obligation], obs: list[Obligation], op: Operation) -> None:
     for o in obs:

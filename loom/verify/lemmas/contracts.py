@@ -22,6 +22,7 @@ control states for the induction proof (``loom.verify.lemmas.induction``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
@@ -279,88 +280,15 @@ def invariant_contract(machine: Machine) -> Contract:
     )
 
 
+_STREAM_OPERANDS = ("start", "step", "bound")
+
+
 def stream_contract(machine: Machine) -> Contract:
+    """Per activation (start, step, bound): N+1 (idx, cont) pairs, then back to the initial state; a zero step
+    is the one runtime error. Ghosts: ``act`` (inside an activation), ``e``/``t`` (pairs emitted / trues),
+    ``x`` (the next idx), ``stp`` and ``bnd`` (the latched operands)."""
     fam = family(machine)
     step_op, _ = stream_variant(machine)
-    ops = ("start", "step", "bound")
-
-    def step(st: Step):
-        m, m2 = st.m, st.m2
-        r = [st.reads(p) for p in ops]
-        f = st.firing
-        bad = []
-        keep_ghosts = st.keep("x", "stp", "bnd")
-        if any(r) and not all(r):
-            return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
-        if any(st.reads(p) for p in st.model.port_types if p not in ops):
-            return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
-        ei, ec = st.emits("idx"), st.emits("cont")
-        if ei != ec:
-            bad.append(z3.BoolVal(True))  # idx and cont come in pairs
-        if all(r):  # activation: one token of each operand
-            if ei or ec:
-                bad.append(z3.BoolVal(True))  # Phase A only latches
-            bad.append(m["act"])
-            zero = st.head("step") == 0
-            if f.fails is not None:
-                bad.append(negation(zero))  # the only error is the zero step
-                upd = conjunction([m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts])
-            else:
-                bad.append(zero)  # a zero step must be reported
-                upd = conjunction(
-                    [
-                        m2["act"],
-                        m2["e"] == 0,
-                        m2["t"] == 0,
-                        m2["x"] == st.head("start"),
-                        m2["stp"] == st.head("step"),
-                        m2["bnd"] == st.head("bound"),
-                    ]
-                )
-            return upd, disjunction(bad)
-        if not (ei and ec):
-            keep = conjunction([st.keep("act", "e", "t"), keep_ghosts])
-            return keep, disjunction(bad) if bad else z3.BoolVal(False)
-        bad.append(negation(m["act"]))  # emits only inside an activation
-        bad.append(st.out("idx") != m["x"])  # idx = start, start op step, ...
-        c = as_bool(st.out("cont"))
-        nxt = st.model.encoder.step_term(step_op, m["x"], m["stp"]) if step_op != "?" else m["x"]
-        initial = st.s2.state == st.model.state_of[st.model.machine.initial]
-        # the false is pair N+1 after N trues, and the activation is over
-        bad.append(conjunction([negation(c), negation(conjunction([m["e"] == m["t"], initial]))]))
-        upd = ite(
-            c,
-            conjunction(
-                [
-                    m2["act"] == m["act"],
-                    m2["e"] == m["e"] + 1,
-                    m2["t"] == m["t"] + 1,
-                    m2["x"] == nxt,
-                    st.keep("stp", "bnd"),
-                ]
-            ),
-            conjunction([negation(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts]),
-        )
-        return upd, disjunction(bad)
-
-    def invariant(model: MachineModel, s, m):
-        init = s.state == model.state_of[model.machine.initial]
-        regs = s.regs
-        latched = conjunction(
-            [
-                *([regs["next"] == m["x"]] if "next" in regs else []),
-                *([regs["step"] == m["stp"]] if "step" in regs else []),
-                *([regs["bound"] == m["bnd"]] if "bound" in regs else []),
-            ]
-        )
-        return conjunction(
-            [
-                init == negation(m["act"]),
-                m["e"] == m["t"],
-                z3.Implies(m["act"], conjunction([latched, m["stp"] != 0])),
-            ]
-        )
-
     return Contract(
         fam,
         "shape",
@@ -371,11 +299,103 @@ def stream_contract(machine: Machine) -> Contract:
         + int_vars("e", "t")
         + (bv_var("x", index), bv_var("stp", index), bv_var("bnd", index)),
         lambda m: conjunction([negation(m["act"]), m["e"] == 0, m["t"] == 0]),
-        step,
-        invariant,
+        functools.partial(_stream_step, step_op),
+        _stream_invariant,
         abstract_steps=True,
     )
 
+
+def _stream_step(step_op: str, st: Step):
+    """The ghosts' update and the violation of one firing of a stream table."""
+    r = [st.reads(p) for p in _STREAM_OPERANDS]
+    bad = []
+    keep_ghosts = st.keep("x", "stp", "bnd")
+    if any(r) and not all(r):
+        return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
+    if any(st.reads(p) for p in st.model.port_types if p not in _STREAM_OPERANDS):
+        return st.keep("act", "e", "t", "x", "stp", "bnd"), z3.BoolVal(True)
+    ei, ec = st.emits("idx"), st.emits("cont")
+    if ei != ec:
+        bad.append(z3.BoolVal(True))  # idx and cont come in pairs
+    if all(r):  # activation: one token of each operand
+        return _stream_activation(st, bad, ei or ec, keep_ghosts)
+    if not (ei and ec):
+        keep = conjunction([st.keep("act", "e", "t"), keep_ghosts])
+        return keep, disjunction(bad) if bad else z3.BoolVal(False)
+    return _stream_emission(step_op, st, bad, keep_ghosts)
+
+
+def _stream_activation(st: Step, bad: list, emits: bool, keep_ghosts: z3.BoolRef):
+    """A firing that takes one token of each operand: it only latches them (or reports a zero step)."""
+    m, m2 = st.m, st.m2
+    if emits:
+        bad.append(z3.BoolVal(True))  # Phase A only latches
+    bad.append(m["act"])
+    zero = st.head("step") == 0
+    if st.firing.fails is not None:
+        bad.append(negation(zero))  # the only error is the zero step
+        upd = conjunction([m2["act"] == m["act"], st.keep("e", "t"), keep_ghosts])
+    else:
+        bad.append(zero)  # a zero step must be reported
+        upd = conjunction(
+            [
+                m2["act"],
+                m2["e"] == 0,
+                m2["t"] == 0,
+                m2["x"] == st.head("start"),
+                m2["stp"] == st.head("step"),
+                m2["bnd"] == st.head("bound"),
+            ]
+        )
+    return upd, disjunction(bad)
+
+
+def _stream_emission(step_op: str, st: Step, bad: list, keep_ghosts: z3.BoolRef):
+    """A firing that emits an (idx, cont) pair: inside an activation, idx the next value, a false only after
+    as many pairs as trues and back in the initial state."""
+    m, m2 = st.m, st.m2
+    bad.append(negation(m["act"]))  # emits only inside an activation
+    bad.append(st.out("idx") != m["x"])  # idx = start, start op step, ...
+    c = as_bool(st.out("cont"))
+    nxt = st.model.encoder.step_term(step_op, m["x"], m["stp"]) if step_op != "?" else m["x"]
+    initial = st.s2.state == st.model.state_of[st.model.machine.initial]
+    # the false is pair N+1 after N trues, and the activation is over
+    bad.append(conjunction([negation(c), negation(conjunction([m["e"] == m["t"], initial]))]))
+    upd = ite(
+        c,
+        conjunction(
+            [
+                m2["act"] == m["act"],
+                m2["e"] == m["e"] + 1,
+                m2["t"] == m["t"] + 1,
+                m2["x"] == nxt,
+                st.keep("stp", "bnd"),
+            ]
+        ),
+        conjunction([negation(m2["act"]), m2["e"] == 0, m2["t"] == 0, keep_ghosts]),
+    )
+    return upd, disjunction(bad)
+
+
+def _stream_invariant(model: MachineModel, s, m):
+    """Outside an activation exactly in the initial state, as many pairs as trues so far, and inside one the
+    table's registers hold the latched operands (a nonzero step)."""
+    init = s.state == model.state_of[model.machine.initial]
+    regs = s.regs
+    latched = conjunction(
+        [
+            *([regs["next"] == m["x"]] if "next" in regs else []),
+            *([regs["step"] == m["stp"]] if "step" in regs else []),
+            *([regs["bound"] == m["bnd"]] if "bound" in regs else []),
+        ]
+    )
+    return conjunction(
+        [
+            init == negation(m["act"]),
+            m["e"] == m["t"],
+            z3.Implies(m["act"], conjunction([latched, m["stp"] != 0])),
+        ]
+    )
 
 # ----------------------------------------------------------------------------- single-state shapes
 
@@ -398,101 +418,137 @@ def _eq_const(port: str, k: int, width: int) -> Callable[[dict], z3.BoolRef]:
     return lambda h: h[port] == z3.BitVecVal(k, width)
 
 
-def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
+ShapeSet = tuple[list[Shape], str]  # the allowed firing shapes of an op and its balance statement
+F = frozenset
+
+
+def shapes_for(machine: Machine) -> Optional[ShapeSet]:
     """The allowed firing shapes of a single-state handshake/arith op, with the balance statement."""
     name = machine.op_name
     ins = [p.name for p in machine.inputs if p.kind == "token"]
     outs = [p.name for p in machine.outputs]
-    ptype = {p.name: p.type for p in machine.inputs}
-    F = frozenset
-    if name == "handshake.fork":
-        return [
-            Shape("copy", F(["in"]), tuple((o, "in") for o in outs))
-        ], "each input token is copied once to every output: #out_i = #in"
-    if name == "handshake.join":
-        return [Shape("sync", F(ins), (("out", None),))], "one output per token on every input: #out = #in_i"
-    if name == "handshake.cond_br":
-        return [
-            Shape("true", F(["cond", "data"]), (("true", "data"),), lambda h: as_bool(h["cond"])),
-            Shape("false", F(["cond", "data"]), (("false", "data"),), lambda h: negation(as_bool(h["cond"]))),
-        ], "#cond = #data = #true + #false, #true = #(cond = 1), data routed unchanged"
-    if name == "handshake.mux":
-        data = [p for p in ins if p.startswith("data")]
-        st = ptype["select"]
-        w = width_of(st)
-        shapes = [
-            Shape(f"pick{k}", F(["select", d]), (("out", d),), _eq_const("select", k, w))
-            for k, d in enumerate(data)
-        ]
-        if not (isinstance(st, IntegerType) and st.width == 1 and len(data) >= 2):
-            n = len(data)
-            shapes.append(
-                Shape(
-                    "range",
-                    F(["select"]),
-                    (),
-                    lambda h, n=n, w=w: (
-                        z3.UGE(h["select"], z3.BitVecVal(n, w)) if n < (1 << w) else z3.BoolVal(False)
-                    ),
-                    fails=True,
-                )
-            )
-        return (
-            shapes,
-            "#select = #out (+ range errors), #data_k = #(select = k), the selected token routed unchanged",
-        )
-    if name == "handshake.merge":
-        return [
-            Shape(f"take{k}", F([p]), (("out", p),)) for k, p in enumerate(ins)
-        ], "#out = sum of #in_k, tokens routed unchanged"
-    if name == "handshake.control_merge":
-        return [
-            Shape(f"take{k}", F([p]), (("out", p), ("index", ("const", k)))) for k, p in enumerate(ins)
-        ], "#out = #index = sum of #in_k, index names the input taken"
-    if name == "handshake.constant":
-        return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
-    if name == "handshake.sink":
-        return [Shape("drop", F(["in"]), ())], "consumes every token, emits nothing"
-    if name in ("handshake.buffer", "handshake.br") and len(machine.states) == 1:
-        return [Shape("pass", F(["in"]), (("out", "in"),))], "#out = #in, order and values preserved"
-    if name == "handshake.load":
-        addrs = [p for p in ins if p.startswith("addr")]
-        return [
-            Shape("issue", F(addrs + ["ctrl"]), tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs))),
-            Shape("deliver", F(["mem_data"]), (("data", "mem_data"),)),
-        ], "#ctrl = #addr_i = #mem_addr_i (one memory request per control token), #data = #mem_data"
-    if name == "handshake.store":
-        addrs = [p for p in ins if p.startswith("addr")]
-        return [
+    build = _SHAPES.get(name)
+    if build is not None and (name not in ("handshake.buffer", "handshake.br") or len(machine.states) == 1):
+        return build(machine, ins, outs)
+    return _pointwise_shapes(machine, ins, outs)
+
+
+def _fork(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [
+        Shape("copy", F(["in"]), tuple((o, "in") for o in outs))
+    ], "each input token is copied once to every output: #out_i = #in"
+
+
+def _join(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [Shape("sync", F(ins), (("out", None),))], "one output per token on every input: #out = #in_i"
+
+
+def _cond_br(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [
+        Shape("true", F(["cond", "data"]), (("true", "data"),), lambda h: as_bool(h["cond"])),
+        Shape("false", F(["cond", "data"]), (("false", "data"),), lambda h: negation(as_bool(h["cond"]))),
+    ], "#cond = #data = #true + #false, #true = #(cond = 1), data routed unchanged"
+
+
+def _mux(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    data = [p for p in ins if p.startswith("data")]
+    st = {p.name: p.type for p in machine.inputs}["select"]
+    w = width_of(st)
+    shapes = [
+        Shape(f"pick{k}", F(["select", d]), (("out", d),), _eq_const("select", k, w))
+        for k, d in enumerate(data)
+    ]
+    if not (isinstance(st, IntegerType) and st.width == 1 and len(data) >= 2):
+        n = len(data)
+        shapes.append(
             Shape(
-                "issue",
-                F(addrs + ["data", "ctrl"]),
-                (("mem_data", "data"),) + tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs)),
-            ),
-        ], "#ctrl = #data = #addr_i = #mem_data = #mem_addr_i"
-    if name in ("handshake.memory", "handshake.extmemory"):
-        shapes = []
-        st_ports = sorted({p.split(".")[0] for p in ins if p.startswith("st")})
-        ld_ports = sorted({p.split(".")[0] for p in ins if p.startswith("ld")})
-        for j in st_ports:
-            shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]), ((f"{j}.done", None),)))
-        for j in ld_ports:
-            shapes.append(
-                Shape(
-                    f"{j}",
-                    F([p for p in ins if p.startswith(j + ".")]),
-                    ((f"{j}.data", None), (f"{j}.done", None)),
-                )
+                "range",
+                F(["select"]),
+                (),
+                lambda h, n=n, w=w: (
+                    z3.UGE(h["select"], z3.BitVecVal(n, w)) if n < (1 << w) else z3.BoolVal(False)
+                ),
+                fails=True,
             )
-        return (
-            shapes,
-            "per port: one done token per executed access (#st_j.done = #st_j.data = #st_j.addr, "
-            "#ld_j.done = #ld_j.data = #ld_j.addr)",
         )
-    if name == "handshake.return":
-        return [
-            Shape("complete", F(ins), (), completes=True)
-        ], "completes once, reading one token of every operand"
+    return (
+        shapes,
+        "#select = #out (+ range errors), #data_k = #(select = k), the selected token routed unchanged",
+    )
+
+
+def _merge(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [
+        Shape(f"take{k}", F([p]), (("out", p),)) for k, p in enumerate(ins)
+    ], "#out = sum of #in_k, tokens routed unchanged"
+
+
+def _control_merge(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [
+        Shape(f"take{k}", F([p]), (("out", p), ("index", ("const", k)))) for k, p in enumerate(ins)
+    ], "#out = #index = sum of #in_k, index names the input taken"
+
+
+def _constant(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [Shape("fire", F(["ctrl"]), (("out", None),))], "one value per control token: #out = #ctrl"
+
+
+def _sink(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [Shape("drop", F(["in"]), ())], "consumes every token, emits nothing"
+
+
+def _pass(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [Shape("pass", F(["in"]), (("out", "in"),))], "#out = #in, order and values preserved"
+
+
+def _load(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    addrs = [p for p in ins if p.startswith("addr")]
+    return [
+        Shape("issue", F(addrs + ["ctrl"]), tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs))),
+        Shape("deliver", F(["mem_data"]), (("data", "mem_data"),)),
+    ], "#ctrl = #addr_i = #mem_addr_i (one memory request per control token), #data = #mem_data"
+
+
+def _store(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    addrs = [p for p in ins if p.startswith("addr")]
+    return [
+        Shape(
+            "issue",
+            F(addrs + ["data", "ctrl"]),
+            (("mem_data", "data"),) + tuple((f"mem_addr{i}", a) for i, a in enumerate(addrs)),
+        ),
+    ], "#ctrl = #data = #addr_i = #mem_data = #mem_addr_i"
+
+
+def _memory(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    shapes = []
+    st_ports = sorted({p.split(".")[0] for p in ins if p.startswith("st")})
+    ld_ports = sorted({p.split(".")[0] for p in ins if p.startswith("ld")})
+    for j in st_ports:
+        shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]), ((f"{j}.done", None),)))
+    for j in ld_ports:
+        shapes.append(
+            Shape(
+                f"{j}",
+                F([p for p in ins if p.startswith(j + ".")]),
+                ((f"{j}.data", None), (f"{j}.done", None)),
+            )
+        )
+    return (
+        shapes,
+        "per port: one done token per executed access (#st_j.done = #st_j.data = #st_j.addr, "
+        "#ld_j.done = #ld_j.data = #ld_j.addr)",
+    )
+
+
+def _return(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
+    return [
+        Shape("complete", F(ins), (), completes=True)
+    ], "completes once, reading one token of every operand"
+
+
+def _pointwise_shapes(machine: Machine, ins: list[str], outs: list[str]) -> Optional[ShapeSet]:
+    """Any other op of one rule reading every operand and emitting every result (arith, math): one shape."""
     if len(machine.rules) == 1 and len(machine.states) == 1 and not machine.registers:
         (r,) = machine.rules
         if set(r.reads) == set(ins) and {p for p, _ in r.emits} == set(outs) and r.effect is None:
@@ -502,28 +558,57 @@ def shapes_for(machine: Machine) -> Optional[tuple[list[Shape], str]]:
     return None
 
 
+_SHAPES: dict[str, Callable[[Machine, list[str], list[str]], ShapeSet]] = {
+    "handshake.fork": _fork,
+    "handshake.join": _join,
+    "handshake.cond_br": _cond_br,
+    "handshake.mux": _mux,
+    "handshake.merge": _merge,
+    "handshake.control_merge": _control_merge,
+    "handshake.constant": _constant,
+    "handshake.sink": _sink,
+    "handshake.buffer": _pass,  # single-state only (a multi-state buffer has no shapes)
+    "handshake.br": _pass,
+    "handshake.load": _load,
+    "handshake.store": _store,
+    "handshake.memory": _memory,
+    "handshake.extmemory": _memory,
+    "handshake.return": _return,
+}
+
 def shape_contract(machine: Machine) -> Optional[Contract]:
     """The balance contract of a single-state op from its allowed shapes (None when the op has none)."""
     got = shapes_for(machine)
     if got is None:
         return None
     shapes, statement = got
-    fam = family(machine)
-    in_ports = [p.name for p in machine.inputs if p.kind == "token"]
-    out_ports = [p.name for p in machine.outputs]
-    cvars = [f"n.{s.name}" for s in shapes]
-    ivars = [f"in.{p}" for p in in_ports]
-    ovars = [f"out.{p}" for p in out_ports]
-    names = cvars + ivars + ovars + ["done"]
-    once = any(s.completes for s in shapes)
-    false = z3.BoolVal(False)  # one object for every mismatch: the monitor's update memo then hits
+    b = _ShapeBalance(shapes, [p.name for p in machine.inputs if p.kind == "token"], [p.name for p in machine.outputs])
+    names = b.cvars + [f"in.{p}" for p in b.in_ports] + [f"out.{p}" for p in b.out_ports] + ["done"]
+    return Contract(family(machine), "balance", statement, int_vars(*names), zero_init(*names), b.step, b.invariant)
 
-    def match(st: Step, s: Shape) -> z3.BoolRef:
+
+class _ShapeBalance:
+    """The monitor of a shape contract: a counter per shape (``n.<shape>``), per input (``in.<p>``), per output
+    (``out.<p>``) and of completions (``done``); every firing must match one shape, and the invariant ties the
+    port counters to the shapes'."""
+
+    def __init__(self, shapes: list[Shape], in_ports: list[str], out_ports: list[str]) -> None:
+        self.shapes, self.in_ports, self.out_ports = shapes, in_ports, out_ports
+        self.cvars = [f"n.{s.name}" for s in shapes]
+        self.once = any(s.completes for s in shapes)
+        self.false = z3.BoolVal(False)  # one object for every mismatch: the monitor's update memo then hits
+        self.by_consumes: dict[frozenset, list[Shape]] = {}
+        for s in shapes:
+            self.by_consumes.setdefault(s.consumes, []).append(s)
+        self.in_set, self.out_set = set(in_ports), set(out_ports)
+
+    def match(self, st: Step, s: Shape) -> z3.BoolRef:
+        """When the step's firing is shape ``s``: its ports, failure and completion, then its condition and values."""
         f = st.firing
         if frozenset(f.consumes) != s.consumes or set(f.emits) != {p for p, _ in s.emits}:
-            return false
+            return self.false
         if (f.fails is not None) != s.fails or f.completes != s.completes:
-            return false
+            return self.false
         parts = [s.when(st.heads)] if s.when is not None else []
         for p, src in s.emits:
             if isinstance(src, str):
@@ -532,69 +617,65 @@ def shape_contract(machine: Machine) -> Optional[Contract]:
                 parts.append(st.out(p) == const_term(src[1], st.model.out_types[p]))
         return conjunction(parts) if parts else z3.BoolVal(True)
 
-    by_consumes: dict[frozenset, list[Shape]] = {}
-    for s in shapes:
-        by_consumes.setdefault(s.consumes, []).append(s)
-    in_set, out_set = set(in_ports), set(out_ports)
-
-    def framed_step(st: Step):
+    def framed_step(self, st: Step):
         """``step`` for a framed part: only the shapes that consume what the firing consumes can match, and the
         counters it does not move are left to the Counter's frame (unchanged) -- the same step, at the cost of
         what it moves, not of every shape and port of a wide table."""
         f = st.firing
-        ms = [(s, match(st, s)) for s in by_consumes.get(frozenset(f.consumes), ())]
+        ms = [(s, self.match(st, s)) for s in self.by_consumes.get(frozenset(f.consumes), ())]
         c = Counter(st, complete=True)
         for s, mt in ms:
             c.inc(f"n.{s.name}", mt)
         for p in dict.fromkeys(f.consumes):
-            if p in in_set:
+            if p in self.in_set:
                 c.inc(f"in.{p}")
         for p in f.emits:
-            if p in out_set:
+            if p in self.out_set:
                 c.inc(f"out.{p}")
         c.inc("done", f.completes)
         bad = negation(disjunction([mt for _, mt in ms])) if ms else z3.BoolVal(True)
-        if once and f.completes:
+        if self.once and f.completes:
             bad = disjunction([bad, st.m["done"] >= 1])
         return c.build(), bad
 
-    def step(st: Step):
+    def step(self, st: Step):
+        """The counters' update and the violation (no shape matches; a second completion) of one firing."""
         if st.framed:
-            return framed_step(st)
-        ms = [match(st, s) for s in shapes]
+            return self.framed_step(st)
+        ms = [self.match(st, s) for s in self.shapes]
         c = Counter(st)
-        for s, mt in zip(shapes, ms):
+        for s, mt in zip(self.shapes, ms):
             c.inc(f"n.{s.name}", mt)
-        for p in in_ports:
+        for p in self.in_ports:
             c.inc(f"in.{p}", st.reads(p))
-        for p in out_ports:
+        for p in self.out_ports:
             c.inc(f"out.{p}", st.emits(p))
         c.inc("done", st.firing.completes)
         bad = negation(disjunction(ms)) if ms else z3.BoolVal(True)
-        if once and st.firing.completes:
+        if self.once and st.firing.completes:
             bad = disjunction([bad, st.m["done"] >= 1])
         return c.build(), bad
 
-    def total(terms: list) -> z3.ArithRef:
-        if not terms:
-            return z3.IntVal(0)
-        return terms[0] if len(terms) == 1 else z3.Sum(*terms)
-
-    def invariant(model: MachineModel, s, m):
+    def invariant(self, model: MachineModel, s, m):
+        """Each port's counter is the sum of the counters of the shapes that use it; at most one completion."""
         parts = []
-        for p in in_ports:
-            parts.append(m[f"in.{p}"] == total([m[f"n.{x.name}"] for x in shapes if p in x.consumes]))
-        for p in out_ports:
-            parts.append(m[f"out.{p}"] == total([m[f"n.{x.name}"] for x in shapes if p in dict(x.emits)]))
-        parts += [m[v] >= 0 for v in cvars]
-        if once:
+        for p in self.in_ports:
+            parts.append(m[f"in.{p}"] == _total([m[f"n.{x.name}"] for x in self.shapes if p in x.consumes]))
+        for p in self.out_ports:
+            parts.append(m[f"out.{p}"] == _total([m[f"n.{x.name}"] for x in self.shapes if p in dict(x.emits)]))
+        parts += [m[v] >= 0 for v in self.cvars]
+        if self.once:
             init = s.state == model.state_of[model.machine.initial]
             parts.append(m["done"] <= 1)
             parts.append(init == (m["done"] == 0))
         return conjunction(parts)
 
-    return Contract(fam, "balance", statement, int_vars(*names), zero_init(*names), step, invariant)
 
+def _total(terms: list) -> z3.ArithRef:
+    """The sum of ``terms`` (0 when none; the term itself when one)."""
+    if not terms:
+        return z3.IntVal(0)
+    return terms[0] if len(terms) == 1 else z3.Sum(*terms)
 
 def contracts_for(machine: Machine) -> list[Contract]:
     """Every contract that applies to a table (empty for always-ready sources)."""

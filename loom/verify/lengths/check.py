@@ -135,9 +135,27 @@ def _cond_text(c: z3.BoolRef, cond_names: TermMap) -> str:
 
 # ---------------------------------------------------------------------------- obligations
 def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
+    """Every obligation of the calculus's result, in report order: stream lengths and balances (those whose
+    premise is refuted marked so), then each while loop's termination, then the proved idioms."""
+    out, anchors = _counts(a, ctx)
+    out = _premises_refuted(a.typing.func, out, anchors)
+    out += _stuck_loops(a)
+    out += _ranked_loops(a, ctx)
+    out += [_diverges(a, loop, opener_op, rec) for loop, (opener_op, rec) in a.typing.recurrent.items()]
+    out += _idioms(a, ctx)
+    out += _assumed_loops(a)
+    return out
+
+
+Anchor = tuple[Obligation, Optional[Operation], Optional[Value]]  # an obligation and the op or value it is about
+
+
+def _counts(a: LengthAnalysis, ctx: VerifyContext) -> tuple[list[Obligation], list[Anchor]]:
+    """``len.<L>.raw`` and ``len.<L>.after_cond`` per loop, ``balance.*`` per op (and one for the untyped
+    rest), ``class.*`` per structural channel, each with what it is about."""
     typing = a.typing
     out: list[Obligation] = []
-    anchors: list[tuple[Obligation, Optional[Operation], Optional[Value]]] = []  # the op or value each is about
+    anchors: list[Anchor] = []
     by_loop: dict[tuple[int, str], list[Check]] = {}
     by_op: dict[Operation, list[Check]] = {}
     for c in typing.checks:
@@ -179,8 +197,14 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
     for v, ob in _classes(a, ctx):
         out.append(ob)
         anchors.append((ob, defining_op(v), v))
-    out = _premises_refuted(typing.func, out, anchors)
-    for loop, (opener, args, k, back) in typing.stuck.items():
+    return out, anchors
+
+
+def _stuck_loops(a: LengthAnalysis) -> list[Obligation]:
+    """``len.<L>.terminates`` refuted for a while loop whose state repeats (a fixed point or a lasso), when the
+    token simulator, replaying the arguments, is still running at its step cap (else unknown)."""
+    out: list[Obligation] = []
+    for loop, (opener, args, k, back) in a.typing.stuck.items():
         name = a.names.get(opener.results[0], "?")
         given = ", ".join(f"{x}={v}" for x, v in args.items()) or "any arguments"
         which = "its first iteration" if k == 0 else f"iteration {k} (counting from 0)"
@@ -206,7 +230,13 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         out.append(Obligation(obligation_id("len.terminates", loop.name), "length", "refuted", 0.0, text, cex,
                               opener.loc,
                               method="typing rule", rule=rule, nature="behaviour"))
-    for loop, rank in typing.ranked.items():
+    return out
+
+
+def _ranked_loops(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
+    """``len.<L>.terminates`` proved for a while loop with a ranking function (under its invariant)."""
+    out: list[Obligation] = []
+    for loop, rank in a.typing.ranked.items():
         opener = a.names.get(loop.op.results[0], "?")
         inv = " and ".join(rank.invariant)
         under = f" and the inductive invariant {inv}" if inv else ""
@@ -216,8 +246,14 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             f"rank {rank.text} (computed without wrap-around) is non-negative and strictly decreases at every "
             "iteration (z3, one query)", None, loop.op.loc, to_smt2(rank.query) if ctx.want_smt2 else None,
             method="smt", rule=f"ranking function {rank.text}" + (f" under the invariant {inv}" if inv else "")))
-    for loop, (opener_op, rec) in typing.recurrent.items():
-        out.append(_diverges(a, loop, opener_op, rec))
+    return out
+
+
+def _idioms(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
+    """``idiom.<name>.carry`` (a primed select, a control_merge loop header) and ``idiom.<name>.ring`` (a
+    token ring), proved where the calculus typed them."""
+    typing = a.typing
+    out: list[Obligation] = []
     for ps in typing.idioms:
         if not ps.proved:
             continue  # not typed as a carry: its buffer's balance obligation is unknown with the lemma's verdict
@@ -225,7 +261,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         name = a.names.get(ps.buffer.results[0], "?")
         muxes = ", ".join(a.names.get(m.results[0], "?") for m in ps.muxes)
         out.append(Obligation(
-            f"idiom.{name}.carry", "fsm", "proved", ps.proof.seconds,
+            obligation_id("idiom.carry", name), "fsm", "proved", ps.proof.seconds,
             f"primed select {name} -> mux {muxes}: the composite of the buffer's and the mux's tables is a "
             f"dataflow.carry(d = {a.names.get(ps.buffer.operands[0], '?')}, a = data0, b = data1) "
             f"({ps.proof.detail})", None, ps.buffer.loc, ps.proof.smt2 if ctx.want_smt2 else None,
@@ -238,7 +274,7 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         cond = a.names.get(cl.condition, "?")
         muxes = ", ".join(a.names.get(m.results[0], "?") for m in cl.muxes) or "none"
         out.append(Obligation(
-            f"idiom.{name}.carry", "fsm", "proved", 0.0,
+            obligation_id("idiom.carry", name), "fsm", "proved", 0.0,
             f"loop header {name} = control_merge({entry}, back edge) is dataflow.carry(d = {cond}, a = {entry}, "
             f"b = back edge): its entry carries at most one token per run (function-level clock, checked) and "
             f"its back edge is the true output of cond_br({cond}, {name}), so it takes the entry, then one back "
@@ -252,11 +288,18 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
         back = a.names.get(ring.buffer.operands[0], "?")
         users = ", ".join(sorted({u.name for u in ring.consumers}))
         out.append(Obligation(
-            f"idiom.{name}.ring", "fsm", "proved", 0.0,
+            obligation_id("idiom.ring", name), "fsm", "proved", 0.0,
             f"token ring {name} (buffer primed with one token, read by {users}): its consumer fires at most once "
             f"per run (function-level clock, checked), so it takes the initial token, and the ring's input {back} "
             "must carry one token per firing (balance of the buffer), which re-arms it", None, ring.buffer.loc,
             None, method="typing rule", rule="function-level token ring"))
+    return out
+
+
+def _assumed_loops(a: LengthAnalysis) -> list[Obligation]:
+    """``len.<L>.terminates`` assumed for every other while loop: no rank, lasso or recurrence set was found."""
+    typing = a.typing
+    out: list[Obligation] = []
     for loop in typing.loops:
         if loop.kind != "while" or loop in typing.stuck or loop in typing.ranked or loop in typing.recurrent:
             continue
@@ -270,7 +313,6 @@ def obligations(a: LengthAnalysis, ctx: VerifyContext) -> list[Obligation]:
             "repeats within 8 iterations and no recurrence set was found", loc=loop.op.loc,
             method="none", rule="no ranking function, lasso or recurrence set found"))
     return out
-
 
 REPLAY_STEPS = 20_000  # firings of the token simulator when a diverging while loop is replayed
 
@@ -540,8 +582,7 @@ def _violation(a: LengthAnalysis, checks: list[Check]) -> Optional[z3.BoolRef]:
     return z3.Or(*violations) if violations else z3.BoolVal(False)
 
 
-def _premises_refuted(func: Operation, out: list[Obligation],
-                      anchors: list[tuple[Obligation, Optional[Operation], Optional[Value]]]) -> list[Obligation]:
+def _premises_refuted(func: Operation, out: list[Obligation], anchors: list[Anchor]) -> list[Obligation]:
     """A clock derived downstream of a refuted ``len``/``balance`` obligation is not established: unknown.
 
     The calculus types each op's results from its operands' clocks, assuming the op's inputs are balanced; where
