@@ -32,93 +32,10 @@ CMPF = {p: k for k, p in enumerate(CMPF_PREDICATES)}
 K_DYNAMIC = -9223372036854775808
 
 
-class ScfBuilder:
-    """Builds one ``func.func`` op by op; ``module()`` wraps it (and any globals) in a Module."""
+class _MemoryOps:
+    """ScfBuilder's memory ops: loads, stores, allocations, globals and views (a mixin; the function being
+    built is ScfBuilder's)."""
 
-    def __init__(
-        self,
-        name: str,
-        arg_types: Sequence[Type],
-        result_types: Sequence[Type],
-        arg_names: Optional[Sequence[str]] = None,
-        filename: str = "<generated>",
-    ) -> None:
-        names = list(arg_names) if arg_names is not None else [f"arg{i}" for i in range(len(arg_types))]
-        self.filename = filename
-        self._line = 1
-        self.entry = Block.create(list(arg_types), names)
-        self.func = Operation.create(
-            "func.func",
-            attributes={
-                "sym_name": StringAttr(name),
-                "function_type": TypeAttr(FunctionType(tuple(arg_types), tuple(result_types))),
-            },
-            regions=[Region.of(self.entry)],
-            loc=self._loc(),
-        )
-        self.globals: list[Operation] = []
-        self._blocks: list[Block] = [self.entry]
-
-    # ------------------------------------------------------------------ basics
-    def _loc(self) -> Location:
-        self._line += 1
-        return Location(self.filename, self._line, 5)
-
-    @property
-    def args(self) -> list[Value]:
-        return list(self.entry.args)
-
-    @property
-    def block(self) -> Block:
-        return self._blocks[-1]
-
-    def op(
-        self,
-        name: str,
-        operands: Sequence[Value] = (),
-        result_types: Sequence[Type] = (),
-        attributes: Optional[dict[str, Attribute]] = None,
-        regions: Sequence[Region] = (),
-        names: Optional[Sequence[Optional[str]]] = None,
-    ) -> Operation:
-        o = Operation.create(name, operands, result_types, attributes, regions, self._loc(), names)
-        self.block.append(o)
-        return o
-
-    def const(self, value, t: Type, name: Optional[str] = None, at_entry: bool = False) -> Value:
-        """``arith.constant``; ``at_entry`` puts it at the top of the function (visible everywhere)."""
-        attr: Attribute = (
-            FloatAttr(float(value), t) if isinstance(t, FloatType) else IntegerAttr(int(value), t)
-        )
-        if not at_entry:
-            return self.op("arith.constant", [], [t], {"value": attr}, names=[name]).result
-        o = Operation.create("arith.constant", [], [t], {"value": attr}, loc=self._loc(), result_names=[name])
-        self.entry.insert(0, o)
-        return o.result
-
-    def arith(
-        self,
-        name: str,
-        operands: Sequence[Value],
-        t: Optional[Type] = None,
-        attributes: Optional[dict[str, Attribute]] = None,
-    ) -> Value:
-        rt = t if t is not None else operands[0].type
-        return self.op(name, operands, [rt], attributes).result
-
-    def cmpi(self, pred: str, a: Value, b: Value) -> Value:
-        return self.arith("arith.cmpi", [a, b], i1, {"predicate": IntegerAttr(CMPI[pred], i64)})
-
-    def cmpf(self, pred: str, a: Value, b: Value) -> Value:
-        return self.arith("arith.cmpf", [a, b], i1, {"predicate": IntegerAttr(CMPF[pred], i64)})
-
-    def select(self, c: Value, a: Value, b: Value) -> Value:
-        return self.arith("arith.select", [c, a, b], a.type)
-
-    def cast(self, name: str, v: Value, t: Type) -> Value:
-        return self.arith(name, [v], t)
-
-    # ------------------------------------------------------------------ memory
     def load(self, mem: Value, idx: Sequence[Value]) -> Value:
         t = mem.type
         assert isinstance(t, MemRefType)
@@ -190,7 +107,11 @@ class ScfBuilder:
             {"reassociation": _groups_attr(groups), "static_output_shape": DenseArrayAttr(i64, shape)},
         ).result
 
-    # ------------------------------------------------------------------ structured control flow
+
+class _ControlOps:
+    """ScfBuilder's structured control flow: scf.for, scf.while and scf.if, each region filled by a callback
+    (a mixin)."""
+
     def _region(
         self,
         arg_types: Sequence[Type],
@@ -259,6 +180,93 @@ class ScfBuilder:
         regions.append(self._region([], fill(else_)) if else_ is not None else Region())
         return list(self.op("scf.if", [cond], list(result_types), None, regions).results)
 
+
+class ScfBuilder(_MemoryOps, _ControlOps):
+    """Builds one ``func.func`` op by op; ``module()`` wraps it (and any globals) in a Module. The basics
+    (constants, arith, casts) are here, memory and control flow in the mixins above."""
+
+    def __init__(
+        self,
+        name: str,
+        arg_types: Sequence[Type],
+        result_types: Sequence[Type],
+        arg_names: Optional[Sequence[str]] = None,
+        filename: str = "<generated>",
+    ) -> None:
+        names = list(arg_names) if arg_names is not None else [f"arg{i}" for i in range(len(arg_types))]
+        self.filename = filename
+        self._line = 1
+        self.entry = Block.create(list(arg_types), names)
+        self.func = Operation.create(
+            "func.func",
+            attributes={
+                "sym_name": StringAttr(name),
+                "function_type": TypeAttr(FunctionType(tuple(arg_types), tuple(result_types))),
+            },
+            regions=[Region.of(self.entry)],
+            loc=self._loc(),
+        )
+        self.globals: list[Operation] = []
+        self._blocks: list[Block] = [self.entry]
+
+    def _loc(self) -> Location:
+        self._line += 1
+        return Location(self.filename, self._line, 5)
+
+    @property
+    def args(self) -> list[Value]:
+        return list(self.entry.args)
+
+    @property
+    def block(self) -> Block:
+        return self._blocks[-1]
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attributes: Optional[dict[str, Attribute]] = None,
+        regions: Sequence[Region] = (),
+        names: Optional[Sequence[Optional[str]]] = None,
+    ) -> Operation:
+        o = Operation.create(name, operands, result_types, attributes, regions, self._loc(), names)
+        self.block.append(o)
+        return o
+
+    def const(self, value, t: Type, name: Optional[str] = None, at_entry: bool = False) -> Value:
+        """``arith.constant``; ``at_entry`` puts it at the top of the function (visible everywhere)."""
+        attr: Attribute = (
+            FloatAttr(float(value), t) if isinstance(t, FloatType) else IntegerAttr(int(value), t)
+        )
+        if not at_entry:
+            return self.op("arith.constant", [], [t], {"value": attr}, names=[name]).result
+        o = Operation.create("arith.constant", [], [t], {"value": attr}, loc=self._loc(), result_names=[name])
+        self.entry.insert(0, o)
+        return o.result
+
+    def arith(
+        self,
+        name: str,
+        operands: Sequence[Value],
+        t: Optional[Type] = None,
+        attributes: Optional[dict[str, Attribute]] = None,
+    ) -> Value:
+        rt = t if t is not None else operands[0].type
+        return self.op(name, operands, [rt], attributes).result
+
+    def cmpi(self, pred: str, a: Value, b: Value) -> Value:
+        return self.arith("arith.cmpi", [a, b], i1, {"predicate": IntegerAttr(CMPI[pred], i64)})
+
+    def cmpf(self, pred: str, a: Value, b: Value) -> Value:
+        return self.arith("arith.cmpf", [a, b], i1, {"predicate": IntegerAttr(CMPF[pred], i64)})
+
+    def select(self, c: Value, a: Value, b: Value) -> Value:
+        return self.arith("arith.select", [c, a, b], a.type)
+
+    def cast(self, name: str, v: Value, t: Type) -> Value:
+        return self.arith(name, [v], t)
+
     def ret(self, values: Sequence[Value] = ()) -> None:
         """``func.return``; the function type's results become the returned values' types."""
         self.op("func.return", list(values))
@@ -275,7 +283,6 @@ class ScfBuilder:
             m.body.append(g)
         m.body.append(self.func)
         return m
-
 
 def _groups_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:
     return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i) for i in g)) for g in groups))
