@@ -17,7 +17,7 @@ driver ``main`` in the same file; the harness renames it):
    safety one whose witness replayed in the interpreter.
 5. ``--rtl``: ``loom sim --rtl`` of the DFG (iverilog, ``LOOM_RTL_SIM=iverilog``) must print the DFG's values.
 6. ``--map``: ``loom map`` onto ``loom adg mesh`` meshes, the smallest square that holds the DFG's op nodes
-   first, growing while the only complaint is room.
+   first, growing while the only complaint is room (places taken, or routes congested: then by a fifth).
 
 Prints one line per kernel and the counts. Each kernel runs in its own process (``one`` subcommand) with a
 wall-clock limit (``--timeout``): a measurement tool, not a test; a limit hit is reported as such.
@@ -77,11 +77,12 @@ def try_map(dfg: Path, scf: Path, func: str, memrefs: int, work: Path, budget: f
             runs = execute_mapping(scf, func, fabric, outdir, dfg_inputs) if dfg_inputs else ""
             return f"mapped {side}x{side}: " + first.split(": ", 1)[-1] + (f"; {runs}" if runs else "")
         last = " | ".join(line.strip() for line in err.strip().splitlines()[:3])
-        if "places are taken" not in err and "not routed" not in err and "could not route" not in err:
+        congested = "congested:" in err or "ports stay shared" in err or "cannot be routed (no free" in err
+        if "places are taken" not in err and "not routed" not in err and not congested:
             return "not mapped: " + last
         need = re.search(r"the DFG has (\d+) nodes of kind 'op'", err)
         grow = math.isqrt(int(need.group(1))) + 1 if need else side
-        side = max(side + 2, grow + 1)
+        side = max(side + 2, grow + 1, side * 6 // 5 if congested else 0)  # routing short of wires: a fifth more
     return "not mapped: " + last
 
 

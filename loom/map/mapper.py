@@ -1,11 +1,12 @@
 """The mapping driver: tech-map, place, route (retrying placements up to ``MAX_ATTEMPTS`` times, or until the
-wall-clock budget ends when one is given), then configure.
+wall-clock budget ends when one is given, or sooner when the best routings stay congested), then configure.
 
 Without a budget nothing here depends on time: the attempts are seeded and counted, so the same DFG, fabric
 and seed give the same mapping, or the same failure, on every machine and under any load."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -65,6 +66,18 @@ class Progress:
 
 
 MAX_ATTEMPTS = 50  # placements tried (each routed) before the mapper gives up
+
+
+CONGESTED_AFTER = 3  # placements routed before a congested best says the fabric is too small
+
+
+def congested_limit(edges: int, attempts: int) -> float:
+    """Unrouted edges plus shared ports beyond which the best of ``attempts`` placements shows the fabric is too
+    small: after ``CONGESTED_AFTER`` of them more than max(8, edges/20); after one, more than edges/4 already (a
+    near fit leaves a handful, and retrying up to ``MAX_ATTEMPTS`` placements is worth it only then)."""
+    if attempts >= CONGESTED_AFTER:
+        return max(8, edges // 20)
+    return max(8, edges // 4) if attempts >= 1 else math.inf
 
 
 PLACERS = ("sa", "cpsat")
@@ -161,6 +174,13 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
         if attempt >= (CPSAT_ATTEMPTS if placer == "cpsat" else MAX_ATTEMPTS) or (
                 deadline is not None and time.monotonic() >= deadline):
             break
+        if sum(best[0]) > congested_limit(len(dfg.edges), attempt):
+            score, routes, where = best  # the best placements still leave ports shared by many values: too small
+            raise MapFailure([f"congested: after {attempt} placement(s) the best routing still leaves {score[0]} edges "
+                              f"unrouted and {score[1]} ports shared by several values (more than "
+                              f"{congested_limit(len(dfg.edges), attempt)} in all), so the fabric is too small for this DFG; "
+                              f"use a larger fabric"] + _why_unrouted(dfg, adg, routes),
+                             partial=_partial(dfg, where, routes), attempts=attempt)
     score, routes, where = best
     if score == (0, 0) and slot_why:  # every placement routed, but brought more tags to a temporal_sw than it has slots
         raise MapFailure(slot_why, partial=_partial(dfg, where, routes), attempts=attempt)

@@ -23,6 +23,7 @@ from loom.map.dfg import DFG
 from loom.map.rules import mem_lanes, mem_port_maps, mem_port_tags, place_lane_base
 from loom.map.techmap import Target
 
+STALL = 12  # PathFinder rounds without a better result before negotiation gives up (congestion does not clear)
 ANY = -1  # an end that takes a value of whatever tag reaches it
 VNode = tuple[Port, Optional[int]]  # (port, tag): the router's resource
 
@@ -232,6 +233,10 @@ class Router:
         self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
         self.penalty = [0.0] * len(self.nodes)  # history cost every later route starts from (``penalize``)
         self._h: dict[tuple[int, ...], list[int]] = {}
+        n = len(self.nodes)  # A*'s per-node state, valid where stamped with the current search's number
+        self._search = 0
+        self._seen, self._done, self._came = [0] * n, [0] * n, [-1] * n
+        self._g = [0.0] * n
 
     def penalize(self, node: str, amount: float = 1.0) -> None:
         """Make routes through ``node``'s output ports dearer from now on (a temporal_sw short of route-table
@@ -276,43 +281,58 @@ class Router:
         return h
 
     def route(self, nets: list[Net], rng: random.Random, max_iters: int = 40) -> Routes:
-        """Negotiate until no port is shared, or give up after ``max_iters`` rounds (best effort kept)."""
+        """Negotiate until no port is shared, or give up after ``max_iters`` rounds, or after ``STALL`` rounds that
+        did not improve on the best (best effort kept). After the first round only the nets that share a port or
+        failed are ripped up and routed again (the others are legal and keep their trees)."""
         n = len(self.nodes)
         occ = [0] * n
         hist = list(self.penalty)
         pres = 0.5
+        cost = [1.0 + h for h in hist]  # a node's cost now: (1 + history) * (1 + pres * occupancy), kept current
         trees: dict[int, list[int]] = {}
+        bad_of: dict[int, list[int]] = {}
         paths: dict[int, list[int]] = {}
         order = list(range(len(nets)))
         best: Optional[Routes] = None
+        best_it = 0
+        redo = set(order)
         for it in range(1, max_iters + 1):
-            failed: list[int] = []
             for ni in order:
+                if ni not in redo:
+                    continue
                 for v in trees.get(ni, ()):
                     occ[v] -= 1
-                tree, npaths, bad = self._route_net(nets[ni], occ, hist, pres)
+                    cost[v] = (1.0 + hist[v]) * (1.0 + pres * occ[v])
+                tree, npaths, bad = self._route_net(nets[ni], cost)
                 trees[ni] = tree
+                bad_of[ni] = bad
                 for v in tree:
                     occ[v] += 1
+                    cost[v] = (1.0 + hist[v]) * (1.0 + pres * occ[v])
                 paths.update(npaths)
-                failed += bad
+            failed = [e for ni in order for e in bad_of[ni]]
             over = [v for v in range(n) if occ[v] > 1]
             cur = Routes(paths={e: [self.nodes[v] for v in p] for e, p in paths.items()},
                          tags={e: [self.tag[v] for v in p] for e, p in paths.items()}, failed=sorted(failed),
                          overused=[self.nodes[v] for v in over], overused_tags=[self.tag[v] for v in over],
                          iterations=it)
             if best is None or (len(cur.failed), len(cur.overused)) < (len(best.failed), len(best.overused)):
-                best = cur
+                best, best_it = cur, it
             if not over and not failed:
                 return cur
+            if it - best_it >= STALL:
+                break
             for v in over:
                 hist[v] += 1.0
             pres *= 1.8
+            cost = [(1.0 + hist[v]) * (1.0 + pres * occ[v]) for v in range(n)]
+            overset = set(over)
+            redo = {ni for ni in order if bad_of[ni] or any(v in overset for v in trees[ni])}
             rng.shuffle(order)
         assert best is not None
         return best
 
-    def _route_net(self, net: Net, occ: list[int], hist: list[float], pres: float):
+    def _route_net(self, net: Net, cost: list[float]):
         tree: list[int] = []
         in_tree: set[int] = set()
         parent: dict[int, int] = {}
@@ -325,7 +345,7 @@ class Router:
                 failed.append(e_idx)
                 continue
             starts = [v for v in tree if self.branch[v]] if tree else sources
-            found = self._astar(starts, targets, in_tree, occ, hist, pres, net.width, parent)
+            found = self._astar(starts, targets, in_tree, cost, net.width, parent)
             if found is None:
                 failed.append(e_idx)
                 continue
@@ -358,42 +378,44 @@ class Router:
         out.reverse()
         return out
 
-    def _astar(self, starts, targets, in_tree, occ, hist, pres, width, parent):
+    def _astar(self, starts: list[int], targets: tuple[int, ...], in_tree: set[int], cost: list[float],
+               width: int, parent: dict[int, int]) -> Optional[int]:
+        """The cheapest path from ``starts`` to a target (A*, costs ``cost``, through nodes at least ``width`` bits
+        wide and outside ``in_tree``); records the new segment's parents and returns the target reached, or None.
+        Per-node search state lives in arrays stamped with a search number, not in fresh dicts per search."""
         h = self._heuristic(targets)
         tset = set(targets)
-        g: dict[int, float] = {}
+        self._search += 1
+        sid = self._search
+        seen, g, came, done = self._seen, self._g, self._came, self._done
+        succ, wid, weight = self.succ, self.width, self.weight
         heap: list[tuple[float, int, int]] = []
         tie = 0
         for s in starts:
-            c = 0.0 if s in in_tree else self._cost(s, occ, hist, pres)
-            g[s] = c
-            heapq.heappush(heap, (c + self.weight * h[s], tie, s))
-            tie += 1
-        came: dict[int, int] = {}
-        done: set[int] = set()
-        while heap:
-            f, _, v = heapq.heappop(heap)
-            if v in done:
+            c = 0.0 if s in in_tree else cost[s]
+            if seen[s] == sid and g[s] <= c:
                 continue
-            done.add(v)
+            seen[s], g[s], came[s] = sid, c, -1
+            heapq.heappush(heap, (c + weight * h[s], tie, s))
+            tie += 1
+        while heap:
+            _, _, v = heapq.heappop(heap)
+            if done[v] == sid:
+                continue
+            done[v] = sid
             if v in tset:
-                # record parents of the new segment only
-                u = v
-                while u in came:
+                u = v  # record parents of the new segment only
+                while came[u] >= 0:
                     parent[u] = came[u]
                     u = came[u]
                 return v
-            for w in self.succ[v]:
-                if w in in_tree or w in done or self.width[w] < width:
+            gv = g[v]
+            for w in succ[v]:
+                if done[w] == sid or wid[w] < width or w in in_tree:
                     continue
-                c = g[v] + self._cost(w, occ, hist, pres)
-                if c < g.get(w, 1e18):
-                    g[w] = c
-                    came[w] = v
-                    heapq.heappush(heap, (c + self.weight * h[w], tie, w))
+                c = gv + cost[w]
+                if seen[w] != sid or c < g[w]:
+                    seen[w], g[w], came[w] = sid, c, v
+                    heapq.heappush(heap, (c + weight * h[w], tie, w))
                     tie += 1
         return None
-
-    @staticmethod
-    def _cost(v: int, occ: list[int], hist: list[float], pres: float) -> float:
-        return (1.0 + hist[v]) * (1.0 + pres * occ[v])
