@@ -221,8 +221,18 @@ def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, see
                 rec["verify-assumed"] = verify_summary(path, func, inc, stated)
         if do_map:
             extmem = dfg.read_text().count("handshake.extmemory")  # array parameters and host buffers
+            cpu = _cpu_seconds()
             rec["map"] = try_map(dfg, scf, func, extmem, work, map_budget, dfg_inputs)
+            rec["map_cpu"] = round(_cpu_seconds() - cpu, 1)  # adg mesh, map (each mesh tried), config.bin run
     return rec
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and of its finished children (the ``loom`` runs it waited for)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def public_functions(path: Path, includes: list[str]) -> list[str]:
