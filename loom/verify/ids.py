@@ -158,6 +158,13 @@ def family_of(text: str) -> Optional[str]:
     return got.family if got is not None else None
 
 
+def with_copy(text: str, copy: int) -> str:
+    """The ID ``text`` of the ``copy``-th op (1, 2, ... in program order) of several that share a source position
+    (an inlined call, a macro): ``#2``, ``#3`` ... from the second on, as the safety checker and its RTL monitors
+    both print them."""
+    return text if copy <= 1 else f"{text}#{copy}"
+
+
 def oid(family: str, subject: str = "", location: Optional[tuple[int, int]] = None, *params: object) -> str:
     """The printed ID of ``ObligationId(family, subject, location, params)`` (what checkers put in reports)."""
     return str(ObligationId(family, subject, location, tuple(str(p) for p in params)))

@@ -327,3 +327,21 @@ def test_substitution_leaves_literals_alone():
     assert substitute("b != 1'b0", "x", "y") == "(y) != 1'b0"
     assert substitute("a == 8'h80 && b == 8'hff", "p", "q") == "(p) == 8'h80 && (q) == 8'hff"
     assert UbSig("arith.divsi", {}, (IntegerType(8), IntegerType(8)), (IntegerType(8),)).width == 8
+
+
+def test_inlined_copies_each_name_their_own_id(tmp_path, capsys):
+    """A helper inlined twice gives two ops at one C position: verify numbers the second copy's IDs ``#2``, and the
+    RTL monitors carry the same numbering (program order), so a division by zero in the second call only trips
+    the monitor of ``safe.divsi@3:59.divzero#2``, the obligation verify refutes for that copy."""
+    need("iverilog")
+    src = DATA / "c" / "inline_div.c"
+    func, module = dfg_func(src)
+    e = emit(func, "inline_div", monitors=False)
+    rtl = sorted(p["obligation"] for p in _props(e))
+    verify = _verify_ids(capsys, src)
+    assert rtl == sorted(verify) and len(rtl) == 6
+    assert {i for i in rtl if i.endswith("#2")} == {"safe.load@3:54.bounds#2", "safe.divsi@3:59.divzero#2",
+                                                   "safe.divsi@3:59.overflow#2"}
+    raw = {"a": [7, 9, 4], "i": 0, "d": 2, "e": 0}
+    _, run_rtl, _, _ = _cosim((func, module, e), raw, simulator="iverilog")
+    assert [s.obligation for s in run_rtl.safety] == ["safe.divsi@3:59.divzero#2"]

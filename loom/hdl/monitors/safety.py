@@ -42,7 +42,7 @@ from loom.ir.core import Operation
 from loom.ir.types import MemRefType
 from loom.semantics.scalar import DIV_BY_ZERO
 from loom.semantics.undefined import ub_rules
-from loom.verify.ids import ObligationId
+from loom.verify.ids import ObligationId, with_copy
 from loom.hdl.components import MEM_OOB as OOB
 
 if TYPE_CHECKING:
@@ -84,6 +84,18 @@ def obligation_id(op: Operation, what: str) -> str:
 
 
 SOURCE_NAME = {"handshake.load": "memref.load", "handshake.store": "memref.store"}
+
+
+def _copy_number(op: Operation, seen: dict[tuple[str, int, int], int]) -> int:
+    """Which copy of its source op ``op`` is (1, 2, ... in program order): ops that share a source position (an
+    inlined call, a macro) are told apart the way ``loom verify``'s safety checker numbers their IDs, so each
+    monitor names the obligation of its own copy."""
+    from loom.verify.refine.model import source_position
+
+    loc = source_position(op.loc)
+    key = (SOURCE_NAME.get(op.name, op.name), loc.line, loc.col)
+    seen[key] = seen.get(key, 0) + 1
+    return seen[key]
 
 
 def _source_ops(source: Optional[Operation]) -> Optional[set[tuple[str, int, int]]]:
@@ -140,15 +152,17 @@ def build_safety(d: "Design", machines: "list[Machine]") -> list[SafetyMonitor]:
         return f"{s}_valid && {s}_ready"
 
     def add(inst, what: str, cond: str, code: str, message: str, statement: str) -> None:
-        oid = obligation_id(inst.op, what)
+        oid = with_copy(obligation_id(inst.op, what), copy)
         label = label_of(oid, taken)
         out.append(SafetyMonitor(oid, label, f"lm_{label}", cond, code, message, inst.name, inst.op, statement))
 
     known = _source_ops(d.source)
+    copies: dict[tuple[str, int, int], int] = {}
     for inst in d.instances:
         op = inst.op
         if not _from_source(op, known):
             continue
+        copy = _copy_number(op, copies)
         if op.name in MEMORY_OPS:
             sizes = _sizes(d, op, inst_of, mem_of, machines)
             if sizes is None:
