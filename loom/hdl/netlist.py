@@ -412,6 +412,56 @@ def _bound_assumptions(d: Design, rtl_bound: int) -> list[str]:
     return lines + ["`endif"]
 
 
+AG_OUT = "LOOM_AG_OUT"  # task top: the cut components' output guarantees, restated as assumptions on the top's wires
+AG_IN = "LOOM_AG_IN"  # task top_in: the cut components' input assumptions, restated as assertions
+
+
+def ag_cut(d: Design) -> list[str]:
+    """The instances tasks ``top``/``top_in`` cut out (``cutpoint``), their handshake properties restated on the
+    top's wires (``_ag_lines``): every component but the always-valid sources, whose constant data a consumer's
+    ``data_stable`` assumption reads."""
+    return [i.name for i in d.instances if not i.component.machine.sources]
+
+
+def _ag_lines(d: Design, machines: list[Machine], vsig: dict[Value, str], past_valid: bool) -> list[str]:
+    """The assume-guarantee restatement (loom.hdl.formal.sby.top_lines): for every cut instance, its output
+    handshake guarantees (``p_<port>_valid_stays``/``_data_stable``, proved by task components) as assumptions
+    ``g_<inst>_<port>_*`` under ``AG_OUT``, and its input assumptions (``a_<port>_*``) as assertions
+    ``i_<inst>_<port>_*`` under ``AG_IN``: the same formulas as the component's (loom.hdl.components), on the
+    wires its ports are bound to."""
+    cut = set(ag_cut(d))
+    in_ch: dict[tuple[str, str], Channel] = {(ch.consumer, ch.port): ch for ch in d.channels}
+    outs, ins = [], []
+    for inst, m in zip(d.instances, machines):
+        if inst.name not in cut:
+            continue
+        for k, p in enumerate(m.outputs):
+            s = vsig[inst.op.results[k]]
+            g = f"g_{inst.name}_{sv_name(p.name)}"
+            outs += [f"  `LOOM_ASSUME_NEXT({g}_valid_stays, {s}_valid && !{s}_ready, {s}_valid)",
+                     f"  `LOOM_ASSUME_NEXT({g}_data_stable, {s}_valid && !{s}_ready, $stable({s}_data))"]
+        for p in m.inputs:
+            if p.kind != "token":
+                continue
+            ch = in_ch[(inst.name, p.name)]
+            if ch.fifo is None:
+                continue  # an always-valid source's constant: valid and stable by its own (uncut) module
+            f, a = ch.fifo, f"i_{inst.name}_{sv_name(p.name)}"
+            ins += [f"  `LOOM_ASSERT_NEXT({a}_valid_stays, {f}_out_valid && !{f}_out_ready, {f}_out_valid)",
+                    f"  `LOOM_ASSERT_NEXT({a}_data_stable, {f}_out_valid && !{f}_out_ready, $stable({f}_out_data))"]
+    # the environment: an argument offered stays valid and stable until the top takes it (the contract every
+    # FIFO it pushes into assumes of its input, here on the top's port: a fork's FIFOs are then internal)
+    env = []
+    for _, ty, a in d.args:
+        if not isinstance(ty, MemRefType):
+            env += [f"  `LOOM_ASSUME_NEXT(e_{a}_valid_stays, {a}_valid && !{a}_ready, {a}_valid)",
+                    f"  `LOOM_ASSUME_NEXT(e_{a}_data_stable, {a}_valid && !{a}_ready, $stable({a}_data))"]
+    past = ["  `LOOM_PAST_VALID"] if past_valid else []  # with --rtl-bound the top declares it already
+    return ["`ifdef LOOM_ASSERTIONS", "  // the composition's premises, tasks top and top_in (loom.hdl.formal.sby."
+            "top_lines): the cut components' handshake properties on the top's wires", f"`ifdef {AG_OUT}", *past,
+            *env, *outs, f"`elsif {AG_IN}", *past, *ins, "`endif", "`endif"]
+
+
 def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_prefix: dict,
               rtl_bound: Optional[int] = None, monitors: bool = True) -> str:
     """The top module's SV text: ports, value signals, channel FIFOs, instances, status, then the assumptions,
@@ -438,6 +488,7 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
     if rtl_bound is not None:
         lines += _bound_assumptions(d, rtl_bound)
     lines += safety.lines(d.safety)
+    lines += _ag_lines(d, machines, vsig, past_valid=rtl_bound is None)
     if monitors:
         d.monitors = build_monitors(d)
         lines += d.monitors.lines()
