@@ -165,6 +165,17 @@ def with_copy(text: str, copy: int) -> str:
     return text if copy <= 1 else f"{text}#{copy}"
 
 
+def numbered(ids: list[str]) -> list[str]:
+    """``ids`` with each repeated ID numbered by ``with_copy`` in list order (the first keeps its text), so that
+    obligations of ops that share a source position stay apart in reports, shards and merges."""
+    seen: dict[str, int] = {}
+    out = []
+    for text in ids:
+        seen[text] = seen.get(text, 0) + 1
+        out.append(with_copy(text, seen[text]))
+    return out
+
+
 def oid(family: str, subject: str = "", location: Optional[tuple[int, int]] = None, *params: object) -> str:
     """The printed ID of ``ObligationId(family, subject, location, params)`` (what checkers put in reports)."""
     return str(ObligationId(family, subject, location, tuple(str(p) for p in params)))

@@ -38,7 +38,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.mlir import value_names
 from loom.ir.types import IndexType, IntegerType
-from loom.verify.ids import oid as obligation_id
+from loom.verify.ids import numbered, oid as obligation_id
 from loom.verify.lengths.values import symbol
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.dfg import DfgModel
@@ -317,6 +317,8 @@ def check_refinement(func: Operation, ctx: VerifyContext, source: Optional[Opera
     r.check_events()
     r.check_loops()
     confirm(r.obligations, source, func)  # replayed against the function as written
+    for o, text in zip(r.obligations, numbered([o.id for o in r.obligations])):
+        o.id = text  # the copies of an inlined loop share its C position: refine.loop@5:3.cond, ...cond#2
     return r.obligations
 
 

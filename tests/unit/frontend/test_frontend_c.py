@@ -219,6 +219,10 @@ def test_verify_pairs_the_copies_of_an_inlined_loop():
     loops = [o for o in obs if o["id"].startswith("refine.loop")]
     assert len(loops) == 4 and all(o["status"] == "proved" for o in loops), loops
     assert all(o["status"] == "proved" for o in obs if o["kind"] == "refinement"), obs
+    # each copy has its own ID (the second numbered #2), so reports, shards and merges keep both
+    assert sorted(o["id"] for o in loops) == ["refine.loop@5:3.activation", "refine.loop@5:3.activation#2",
+                                              "refine.loop@5:3.cond", "refine.loop@5:3.cond#2"]
+    assert len({o["id"] for o in obs}) == len(obs)
 
 
 def test_hdl_and_map_read_c(tmp_path):
