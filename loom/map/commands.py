@@ -118,13 +118,7 @@ def _progress(quiet: bool):
 
 def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
     """Map one DFG (or lowered SCF) onto an ADG and write the artifacts; 1 when it does not fit."""
-    from loom.map.adg.read import load_adg
-    from loom.map.artifacts import config_bin, config_h, config_json, dumps, map_json, map_txt
-    from loom.map.check import check
-    from loom.map.config import from_bytes
-    from loom.map.dfg import read_dfg
     from loom.map.mapper import MapFailure, map_dfg
-
     from loom.map.options import resolve
     from loom.map.snapshots import Snapshots
 
@@ -132,23 +126,7 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         raise LoomError("--budget must be positive", Location("<command line>", 1, 1))
     options = resolve(args)  # upstream's --mapper-* flags and base YAML, refused before anything is read
     adg_path, in_path = Path(args.adg), Path(args.input)
-    from loom.stdin import display_name, is_input_file
-
-    for p in (adg_path, in_path):
-        if not is_input_file(p):
-            raise LoomError("cannot read input file: no such file", Location(display_name(p), 1, 1))
-    adg = load_adg(str(adg_path))
-    if getattr(args, "max_join_fanin", None) is None and adg.max_join_fanin() >= 2:
-        args.max_join_fanin = adg.max_join_fanin()  # the ADG's join capacity drives join legalization
-    module = dfg_module(in_path, args.func, args)
-    funcs = [f for f in module.functions() if f.name == "handshake.func"]
-    if args.func is not None:
-        funcs = [f for f in funcs if f.attributes["sym_name"].value == args.func]  # type: ignore[union-attr]
-    if len(funcs) != 1:
-        raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
-    from loom.lower.instances import inline_instances
-
-    dfg = read_dfg(inline_instances(funcs[0], module))
+    adg, dfg = _read_inputs(args, adg_path, in_path, dfg_module)
     base = f"{stem(in_path)}.{adg_stem(adg_path)}"
     if getattr(args, "check_only", False):
         return _check_existing(dfg, adg, Path(args.output) / base)
@@ -164,17 +142,54 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
         _clear(args.quiet)
         if snaps is not None and snaps.files:
             write_all(snaps.files)  # the checkpoints the user asked for, also when nothing fits
-        print(f"loom map: {in_path} does not fit {adg_path.name}:", file=sys.stderr)
-        for r in e.reasons:
-            print(f"  {r}", file=sys.stderr)
-        if e.partial:
-            p = e.partial
-            routed = ("not routed (placement stopped first)" if p["routed_edges"] is None else
-                      f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared")
-            print(f"  best partial result (after {e.attempts} attempt(s)): {len(p['placed'])}/{p['nodes']} nodes placed, "
-                  f"{routed}", file=sys.stderr)
+        _print_no_fit(e, in_path, adg_path)
         return 1
     _clear(args.quiet)
+    return _write_mapping(args, mapping, dfg, adg, base, in_path, adg_path, snaps)
+
+
+def _read_inputs(args, adg_path: Path, in_path: Path, dfg_module: Callable):
+    """The fabric and the one DFG to map (an SCF or C input lowered with the fabric's join fan-in)."""
+    from loom.lower.instances import inline_instances
+    from loom.map.adg.read import load_adg
+    from loom.map.dfg import read_dfg
+    from loom.stdin import display_name, is_input_file
+
+    for p in (adg_path, in_path):
+        if not is_input_file(p):
+            raise LoomError("cannot read input file: no such file", Location(display_name(p), 1, 1))
+    adg = load_adg(str(adg_path))
+    if getattr(args, "max_join_fanin", None) is None and adg.max_join_fanin() >= 2:
+        args.max_join_fanin = adg.max_join_fanin()  # the ADG's join capacity drives join legalization
+    module = dfg_module(in_path, args.func, args)
+    funcs = [f for f in module.functions() if f.name == "handshake.func"]
+    if args.func is not None:
+        funcs = [f for f in funcs if f.attributes["sym_name"].value == args.func]  # type: ignore[union-attr]
+    if len(funcs) != 1:
+        raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
+    return adg, read_dfg(inline_instances(funcs[0], module))
+
+
+def _print_no_fit(e, in_path: Path, adg_path: Path) -> None:
+    """Why the DFG does not fit, and the best partial result, on stderr."""
+    print(f"loom map: {in_path} does not fit {adg_path.name}:", file=sys.stderr)
+    for r in e.reasons:
+        print(f"  {r}", file=sys.stderr)
+    if e.partial:
+        p = e.partial
+        routed = ("not routed (placement stopped first)" if p["routed_edges"] is None else
+                  f"{p['routed_edges']}/{p['edges']} edges routed, {p['shared_ports']} ports still shared")
+        print(f"  best partial result (after {e.attempts} attempt(s)): {len(p['placed'])}/{p['nodes']} nodes placed, "
+              f"{routed}", file=sys.stderr)
+
+
+def _write_mapping(args, mapping, dfg, adg, base: str, in_path: Path, adg_path: Path, snaps) -> int:
+    """Prove the mapping's config.bin (a rejection is an internal error: nothing written), then write the
+    artifact family into -o DIR and say what was written."""
+    from loom.map.artifacts import config_bin, config_h, config_json, dumps, map_json, map_txt
+    from loom.map.check import check
+    from loom.map.config import from_bytes
+
     doc = map_json(mapping, in_path.name, adg_path.name)
     binary = config_bin(mapping)
     report = check(dfg, adg, from_bytes(binary), json.loads(json.dumps(doc)))
@@ -204,7 +219,6 @@ def run_map(args, dfg_module: Callable, stem: Callable[[Path], str]) -> int:
          + [f"wrote {path}" for path, _ in files]
          + (files[1][1].splitlines() if getattr(args, "verbose", False) else []))  # -v: the .map.txt
     return 0
-
 
 def _say(lines: list[str]) -> None:
     """Print to stdout; a reader that went away (``| head``) is not an error."""
