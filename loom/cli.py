@@ -175,19 +175,20 @@ def _compile_c(path: Path):
 
 
 def _c_sources(args) -> list[str]:
-    """The C files of the command line (compile/verify IN..., or sim/hdl/map IN MORE.c...): one program."""
+    """The C files of the command line that are one program (compile/verify --link IN..., sim/hdl/map IN
+    MORE.c...)."""
     from loom.frontend.c.driver import is_c_file
 
-    names = list(getattr(args, "inputs", None) or ())
-    if getattr(args, "input", None) is not None:
-        names = [args.input] + list(getattr(args, "more_c", None) or ())
-        if len(names) > 1 and not all(is_c_file(n) for n in names):
-            raise _UsageError(f"loom {args.command}: error: [{USAGE}] several inputs are one C program: "
-                              f"each must be a .c file (got {', '.join(names)})")
-    return [n for n in names if is_c_file(n)] if getattr(args, "command", None) in _C_COMMANDS else []
-
-
-_C_COMMANDS = ("compile", "sim", "verify", "hdl", "map")
+    command = getattr(args, "command", None)
+    if command in ("compile", "verify"):  # IN...: each C file a kernel file of its own unless --link
+        return [n for n in args.inputs if is_c_file(n)] if args.link else []
+    if command not in ("sim", "hdl", "map"):
+        return []
+    names = [args.input] + list(getattr(args, "more_c", None) or ())
+    if len(names) > 1 and not all(is_c_file(n) for n in names):
+        raise _UsageError(f"loom {command}: error: [{USAGE}] several inputs are one C program: "
+                          f"each must be a .c file (got {', '.join(names)})")
+    return [n for n in names if is_c_file(n)]
 
 
 def _one_per_program(names: Sequence[str]) -> list[str]:
@@ -935,6 +936,13 @@ def _add_more_c(p: argparse.ArgumentParser) -> None:
     p.add_argument("more_c", nargs="*", metavar="MORE.c", help="C input: further files of the same program")
 
 
+def _add_link(p: argparse.ArgumentParser) -> None:
+    """--link: the C inputs of compile/verify are one program (each is a kernel file of its own without it)."""
+    p.add_argument("--link", action="store_true",
+                   help="C inputs: one program -- link them, so calls across the files are inlined (without it "
+                        "each C file is compiled on its own)")
+
+
 def _add_c_options(p: argparse.ArgumentParser) -> None:
     """-I/-D: what clang needs to compile a C input (every command that takes a .c file)."""
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
@@ -952,6 +960,7 @@ def _add_compile_parser(sub) -> None:
                         "file, or - for the DFG on stdout")
     c.add_argument("--func", metavar="NAME", help="the function to lower (default: the file's only candidate)")
     _add_c_options(c)
+    _add_link(c)
     c.add_argument("--region", choices=("function", "nest", "innermost"),
                    help="C input: the DFG candidates (default: `#pragma loom candidate`, else each function)")
     c.add_argument("--max-join-fanin", type=_int_in(2), metavar="K",
@@ -1006,6 +1015,7 @@ def _add_verify_parser(sub) -> None:
     v.add_argument("inputs", nargs="+", metavar="IN.mlir", help="SCF, DFG or C files; - reads MLIR from stdin")
     v.add_argument("--func", metavar="NAME", help="the function to verify (default: every candidate)")
     _add_c_options(v)
+    _add_link(v)
     v.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     v.add_argument("--junit", metavar="FILE",
                    help="write a JUnit XML report (one testcase per obligation); - prints it on stdout")

@@ -1,4 +1,4 @@
-"""Several C files as one program (`loom compile a.c b.c`): calls across the files inlined, checked natively.
+"""Several C files as one program (`loom compile --link a.c b.c`): calls across the files inlined, checked natively.
 
 tests/data/c/multi/: mix_sum.c calls mix() and smooth() of util.c, both files include common.h (a macro, a
 static inline helper, the prototypes), and each has a ``static int twice`` of its own that computes something
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from loom.testing import c_native
 from loom.testing.c_native import run_cli
 
-from support.paths import DATA
+from support.paths import DATA, ROOT
 
 MULTI = DATA / "c" / "multi"
 KERNEL, UTIL = MULTI / "mix_sum.c", MULTI / "util.c"
@@ -28,7 +28,7 @@ LENGTH = 8
 def program(tmp_path_factory):
     """mix_sum.c + util.c compiled by `loom compile` (artifacts named after the kernel's file) and natively."""
     tmp = tmp_path_factory.mktemp("multi")
-    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), "--func", "mix_sum", "-o", str(tmp)])
+    code, out, err = run_cli(["compile", "--link", str(KERNEL), str(UTIL), "--func", "mix_sum", "-o", str(tmp)])
     assert code == 0, err
     assert sorted(p.name for p in tmp.iterdir()) == ["mix_sum.cf.mlir", "mix_sum.dfg.mlir", "mix_sum.ll",
                                                      "mix_sum.scf.mlir"]
@@ -67,7 +67,7 @@ def test_locations_name_each_file(program):
 
 def test_artifacts_named_after_the_file_defining_func(tmp_path):
     """--func of a function of the second file: the artifacts are named after that file."""
-    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), "--func", "smooth", "-o", str(tmp_path)])
+    code, out, err = run_cli(["compile", "--link", str(KERNEL), str(UTIL), "--func", "smooth", "-o", str(tmp_path)])
     assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["util.cf.mlir", "util.dfg.mlir", "util.ll",
                                                           "util.scf.mlir"]
@@ -87,7 +87,7 @@ def test_function_defined_in_two_files(tmp_path):
     other.write_text("/* a second mix */\n\nint mix(int a, int b) { return a - b; }\n")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
-    code, out, err = run_cli(["compile", str(KERNEL), str(UTIL), str(other), "-o", str(out_dir)])
+    code, out, err = run_cli(["compile", "--link", str(KERNEL), str(UTIL), str(other), "-o", str(out_dir)])
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"{other}:3:1: error: [CPL_C_DUPLICATE] 'mix' is defined in two files"), err
     assert f"{UTIL}:6:1" in err, err
@@ -99,7 +99,8 @@ def test_error_located_in_the_second_file(tmp_path):
     helper = tmp_path / "helper.c"
     helper.write_text("int mix(int a, int b) {\n  volatile int t = a;\n  return t + b;\n}\n"
                       "void smooth(int *x, int n) { }\n")
-    code, out, err = run_cli(["compile", str(KERNEL), str(helper), "--func", "mix_sum", "-o", str(tmp_path)])
+    code, out, err = run_cli(["compile", "--link", str(KERNEL), str(helper), "--func", "mix_sum",
+                              "-o", str(tmp_path)])
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"{helper}:2:") and "[CPL_C_UNSUPPORTED]" in err, err
 
@@ -110,3 +111,43 @@ def test_sim_takes_c_files_only_as_more_inputs(tmp_path):
     inp.write_text("{}")
     code, out, err = run_cli(["sim", str(KERNEL), str(tmp_path / "x.scf.mlir"), "--inputs", str(inp)])
     assert code == 2 and "[CLI_USAGE]" in err and "one C program" in err, err
+
+
+def test_each_files_own_main_is_dropped(tmp_path):
+    """Two files with a test main each (as upstream's kernel files): each main is its file's own, not a clash."""
+    k, h = tmp_path / "k.c", tmp_path / "h.c"
+    k.write_text("int twice(int x);\nint k(int x) { return twice(x) + 1; }\nint main(void) { return k(1); }\n")
+    h.write_text("int twice(int x) { return 2 * x; }\nint main(void) { return twice(3); }\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, err = run_cli(["compile", "--link", str(k), str(h), "-o", str(out)])
+    assert code == 0, err
+    scf = (out / "k.scf.mlir").read_text()
+    assert "@main" not in scf and "func.func @k(" in scf and "func.func @twice(" in scf
+
+
+def test_prototype_that_does_not_match_the_definition(tmp_path):
+    """A call through another file's prototype with other parameters (UB in C) is refused at the call, saying so."""
+    k, h = tmp_path / "k.c", tmp_path / "h.c"
+    k.write_text("void fill(int *a, int n);\nvoid k(int *a, int n) {\n  fill(a, n);\n}\n")
+    h.write_text("void fill(int *a, int n, int v) { for (int i = 0; i < n; i++) a[i] = v; }\n")
+    code, _, err = run_cli(["compile", "--link", str(k), str(h), "--func", "k", "-o", str(tmp_path)])
+    assert code == 2 and err.startswith(f"{k}:3:3: error: [CPL_C_UNSUPPORTED] call of 'fill' with arguments "
+                                        "(ptr, i32) that do not match its definition's parameters (ptr, i32, i32)"), err
+
+
+def test_without_link_each_c_file_is_its_own(tmp_path):
+    """`loom compile a.c b.c` without --link (the README's `examples/c/*.c`): one set of artifacts per file."""
+    examples = [ROOT / "examples" / "c" / "dot.c", ROOT / "examples" / "c" / "vecadd.c"]
+    code, _, err = run_cli(["compile", *map(str, examples), "-o", str(tmp_path)])
+    assert code == 0, err
+    assert {p.name for p in tmp_path.glob("*.dfg.mlir")} == {"dot.dfg.mlir", "vecadd.dfg.mlir"}
+
+
+def test_verify_link_proves_the_program():
+    """`loom verify --link` verifies the linked program once (without --link each file alone is refused)."""
+    assume = "n >= 0 && dim(a,0) >= n && dim(b,0) >= n"
+    code, out, err = run_cli(["verify", "--link", str(KERNEL), str(UTIL), "--func", "mix_sum", "--assume", assume])
+    assert code == 0 and "0 refuted, 0 unknown" in out + err, out + err
+    code, out, err = run_cli(["verify", str(KERNEL), str(UTIL), "--func", "mix_sum"])
+    assert code == 2 and "call of 'smooth'" in err, err
