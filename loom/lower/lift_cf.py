@@ -107,8 +107,119 @@ class _Loop:
     blocks: set[int]
 
 
-class _Lifter:
-    """Emits structured ops for a CFG, mapping CFG values to the new ones in ``env``."""
+class _LoopLifting:
+    """_Lifter's loops: a natural loop as an scf.while, carrying the values live across its back edge and out
+    of it (a mixin; the CFG, ``env`` and the sequence emission are _Lifter's)."""
+
+    def emit_loop(self, h: Block, out: Block) -> Block:
+        """``scf.while`` for the loop headed by ``h``; returns the block the loop exits to (its args bound)."""
+        loop = self.loop_of(h)
+        exiting = [b for b in self.g.blocks if id(b) in loop.blocks
+                   and any(id(s) not in loop.blocks for s in self.g.succ[id(b)])]
+        loc = h.terminator.loc if h.terminator is not None else self.func.loc
+        if len(exiting) != 1:
+            raise unsupported(f"a loop with {len(exiting)} exiting blocks is not supported (one exit condition "
+                              "is)", loc)
+        x = exiting[0]
+        xt = x.terminator
+        assert xt is not None
+        if xt.name != "cf.cond_br":
+            raise unsupported("a loop must leave through a cf.cond_br", xt.loc)
+        inside = [k for k in (0, 1) if id(xt.successors[k]) in loop.blocks]
+        if len(inside) != 1:
+            raise unsupported("a loop's exit branch must stay in the loop on exactly one side", xt.loc)
+        k_in = inside[0]
+        s_in, s_out = xt.successors[k_in], xt.successors[1 - k_in]
+        after_part = self._reach(s_in, loop) if s_in is not h else set()
+        before_part = loop.blocks - after_part
+        if id(x) not in before_part:
+            raise unsupported("a loop's exit condition must be evaluated before its body", xt.loc)
+        live = self._live_out(before_part, after_part | (set(map(id, self.g.blocks)) - loop.blocks))
+
+        inits = [self.env.get(a, a) for a in h.args]
+        before = Block.create([a.type for a in h.args], [a.name_hint for a in h.args])
+        for a, na in zip(h.args, before.args):
+            self.env[a] = na
+        if h is x:
+            term = self._copy_body(h, before)
+        else:
+            got = self.emit_seq(h, x, loop, before)
+            assert got is not None
+            for a, v in zip(x.args, got):
+                self.env[a] = v
+            term = self._copy_body(x, before)
+        cond = self.env.get(term.operands[0], term.operands[0])
+        if k_in == 1:  # stays in the loop on the false side: continue while the condition is false
+            true = Operation.create("arith.constant", [], [i1], {"value": BoolAttr(True)}, loc=term.loc)
+            before.append(true)
+            neg = Operation.create("arith.xori", [cond, true.results[0]], [i1], None, loc=term.loc)
+            before.append(neg)
+            cond = neg.results[0]
+        in_vals = [self.env.get(v, v) for v in successor_operands(term, k_in)]
+        out_vals = [self.env.get(v, v) for v in successor_operands(term, 1 - k_in)]
+        live_vals = [self.env.get(v, v) for v in live]
+        forwarded = in_vals + out_vals + live_vals
+        before.append(Operation.create("scf.condition", [cond, *forwarded], [], None, loc=term.loc))
+        types: list[Type] = [v.type for v in forwarded]
+
+        after = Block.create(types)
+        n_in, n_out = len(in_vals), len(out_vals)
+        for v, na in zip(live, after.args[n_in + n_out :]):
+            self.env[v] = na
+        if s_in is h:
+            nxt = list(after.args[:n_in])
+        else:
+            for a, na in zip(s_in.args, after.args[:n_in]):
+                self.env[a] = na
+            got = self.emit_seq(s_in, h, loop, after)
+            assert got is not None
+            nxt = got
+        after.append(Operation.create("scf.yield", nxt, [], None, loc=term.loc))
+
+        op = Operation.create("scf.while", inits, types, None, [Region.of(before), Region.of(after)], loc=loc)
+        if any(a.type != v.type for a, v in zip(h.args, inits)):  # pragma: no cover - verified branch types
+            raise unsupported("loop entry passes the wrong types", loc)
+        out.append(op)
+        res = list(op.results)
+        for a, v in zip(s_out.args, res[n_in : n_in + n_out]):
+            self.env[a] = v
+        for v, r in zip(live, res[n_in + n_out :]):
+            self.env[v] = r
+        return s_out
+
+    def _reach(self, start: Block, loop: _Loop) -> set[int]:
+        """Loop blocks reachable from ``start`` without passing the header."""
+        seen: set[int] = set()
+        work = [start]
+        while work:
+            b = work.pop()
+            if id(b) in seen or b is loop.header or id(b) not in loop.blocks:
+                continue
+            seen.add(id(b))
+            work.extend(self.g.succ[id(b)])
+        return seen
+
+    def _live_out(self, defs: set[int], users: set[int]) -> list[Value]:
+        """Values defined in blocks ``defs`` and used (also in nested regions) by ops of blocks ``users``."""
+        defined: list[Value] = []
+        for b in self.g.blocks:
+            if id(b) in defs:
+                defined.extend(b.args)
+                for op in b.ops:
+                    defined.extend(op.results)
+        wanted = {id(v) for v in defined}
+        used: set[int] = set()
+        for b in self.g.blocks:
+            if id(b) in users:
+                for top in b.ops:
+                    for op in top.walk():
+                        used.update(id(v) for v in op.operands if id(v) in wanted)
+        return [v for v in defined if id(v) in used]
+
+
+class _Lifter(_LoopLifting):
+    """Emits structured ops for a CFG, mapping CFG values to the new ones in ``env``: sequences and branches
+    here, loops by ``_LoopLifting``."""
 
     def __init__(self, func: Operation) -> None:
         self.func = func
@@ -247,112 +358,6 @@ class _Lifter:
                               loc=term.loc)
         out.append(op)
         return list(op.results)
-
-    def emit_loop(self, h: Block, out: Block) -> Block:
-        """``scf.while`` for the loop headed by ``h``; returns the block the loop exits to (its args bound)."""
-        loop = self.loop_of(h)
-        exiting = [b for b in self.g.blocks if id(b) in loop.blocks
-                   and any(id(s) not in loop.blocks for s in self.g.succ[id(b)])]
-        loc = h.terminator.loc if h.terminator is not None else self.func.loc
-        if len(exiting) != 1:
-            raise unsupported(f"a loop with {len(exiting)} exiting blocks is not supported (one exit condition "
-                              "is)", loc)
-        x = exiting[0]
-        xt = x.terminator
-        assert xt is not None
-        if xt.name != "cf.cond_br":
-            raise unsupported("a loop must leave through a cf.cond_br", xt.loc)
-        inside = [k for k in (0, 1) if id(xt.successors[k]) in loop.blocks]
-        if len(inside) != 1:
-            raise unsupported("a loop's exit branch must stay in the loop on exactly one side", xt.loc)
-        k_in = inside[0]
-        s_in, s_out = xt.successors[k_in], xt.successors[1 - k_in]
-        after_part = self._reach(s_in, loop) if s_in is not h else set()
-        before_part = loop.blocks - after_part
-        if id(x) not in before_part:
-            raise unsupported("a loop's exit condition must be evaluated before its body", xt.loc)
-        live = self._live_out(before_part, after_part | (set(map(id, self.g.blocks)) - loop.blocks))
-
-        inits = [self.env.get(a, a) for a in h.args]
-        before = Block.create([a.type for a in h.args], [a.name_hint for a in h.args])
-        for a, na in zip(h.args, before.args):
-            self.env[a] = na
-        if h is x:
-            term = self._copy_body(h, before)
-        else:
-            got = self.emit_seq(h, x, loop, before)
-            assert got is not None
-            for a, v in zip(x.args, got):
-                self.env[a] = v
-            term = self._copy_body(x, before)
-        cond = self.env.get(term.operands[0], term.operands[0])
-        if k_in == 1:  # stays in the loop on the false side: continue while the condition is false
-            true = Operation.create("arith.constant", [], [i1], {"value": BoolAttr(True)}, loc=term.loc)
-            before.append(true)
-            neg = Operation.create("arith.xori", [cond, true.results[0]], [i1], None, loc=term.loc)
-            before.append(neg)
-            cond = neg.results[0]
-        in_vals = [self.env.get(v, v) for v in successor_operands(term, k_in)]
-        out_vals = [self.env.get(v, v) for v in successor_operands(term, 1 - k_in)]
-        live_vals = [self.env.get(v, v) for v in live]
-        forwarded = in_vals + out_vals + live_vals
-        before.append(Operation.create("scf.condition", [cond, *forwarded], [], None, loc=term.loc))
-        types: list[Type] = [v.type for v in forwarded]
-
-        after = Block.create(types)
-        n_in, n_out = len(in_vals), len(out_vals)
-        for v, na in zip(live, after.args[n_in + n_out :]):
-            self.env[v] = na
-        if s_in is h:
-            nxt = list(after.args[:n_in])
-        else:
-            for a, na in zip(s_in.args, after.args[:n_in]):
-                self.env[a] = na
-            got = self.emit_seq(s_in, h, loop, after)
-            assert got is not None
-            nxt = got
-        after.append(Operation.create("scf.yield", nxt, [], None, loc=term.loc))
-
-        op = Operation.create("scf.while", inits, types, None, [Region.of(before), Region.of(after)], loc=loc)
-        if any(a.type != v.type for a, v in zip(h.args, inits)):  # pragma: no cover - verified branch types
-            raise unsupported("loop entry passes the wrong types", loc)
-        out.append(op)
-        res = list(op.results)
-        for a, v in zip(s_out.args, res[n_in : n_in + n_out]):
-            self.env[a] = v
-        for v, r in zip(live, res[n_in + n_out :]):
-            self.env[v] = r
-        return s_out
-
-    def _reach(self, start: Block, loop: _Loop) -> set[int]:
-        """Loop blocks reachable from ``start`` without passing the header."""
-        seen: set[int] = set()
-        work = [start]
-        while work:
-            b = work.pop()
-            if id(b) in seen or b is loop.header or id(b) not in loop.blocks:
-                continue
-            seen.add(id(b))
-            work.extend(self.g.succ[id(b)])
-        return seen
-
-    def _live_out(self, defs: set[int], users: set[int]) -> list[Value]:
-        """Values defined in blocks ``defs`` and used (also in nested regions) by ops of blocks ``users``."""
-        defined: list[Value] = []
-        for b in self.g.blocks:
-            if id(b) in defs:
-                defined.extend(b.args)
-                for op in b.ops:
-                    defined.extend(op.results)
-        wanted = {id(v) for v in defined}
-        used: set[int] = set()
-        for b in self.g.blocks:
-            if id(b) in users:
-                for top in b.ops:
-                    for op in top.walk():
-                        used.update(id(v) for v in op.operands if id(v) in wanted)
-        return [v for v in defined if id(v) in used]
-
 
 def lift_cfg(func: Operation) -> Operation:
     """A single-block copy of multi-block ``func`` in scf form (``func`` itself if it has one block)."""
