@@ -80,17 +80,7 @@ def read_dfg(func: Operation) -> DFG:
     nodes: list[DNode] = []
     ids: dict[int, str] = {}  # id(op) -> node id
     src_of: dict[int, tuple[str, int]] = {}  # id(value) -> (node, result)
-    used: set[str] = set()
-
-    def fresh(base: str) -> str:
-        base = base.replace(" ", "_")
-        s, k = base, 0
-        while s in used:
-            k += 1
-            s = f"{base}.{k}"
-        used.add(s)
-        return s
-
+    fresh = _FreshIds()
     for k, a in enumerate(block.args):
         if isinstance(a.type, MemRefType):
             continue
@@ -109,31 +99,65 @@ def read_dfg(func: Operation) -> DFG:
         hint = next((r.name_hint for r in op.results if r.name_hint), None) or op.name.split(".")[-1]
         nid = fresh(hint)
         ids[id(op)] = nid
-        if op.name in ("handshake.extmemory", "handshake.memory"):
-            ld, st = _mem_counts(op)
-            if op.name == "handshake.extmemory":
-                m = op.operands[0]
-                if not isinstance(m, BlockArgument):
-                    raise LoomError("extmemory's memref must be a function argument", op.loc, UNMAPPABLE)
-                mt, arg, ins = m.type, m.index, tuple(v.type for v in op.operands[1:])
-            else:
-                a = op.attributes.get("memRefType")
-                mt, arg, ins = (a.type if isinstance(a, TypeAttr) else None), None, tuple(v.type for v in op.operands)
-            node = DNode(nid, "mem", op.name, ins, tuple(r.type for r in op.results), op, arg, mt, ld, st)  # type: ignore[arg-type]
-        elif op.name == "memref.dim":
-            m, idx = op.operands[0], op.operands[1]
-            c = idx.op if isinstance(idx, OpResult) else None
-            val = c.attributes.get("value") if c is not None and c.name in ("handshake.constant", "arith.constant") else None
-            if not isinstance(m, BlockArgument) or not isinstance(val, IntegerAttr):
-                raise LoomError("memref.dim needs a memref argument and a constant dimension to become a host input", op.loc, UNMAPPABLE)
-            node = DNode(nid, "host", "memref.dim", (), (op.results[0].type,), op, host=(names[m.index], val.value))
-        else:
-            if any(isinstance(v.type, MemRefType) for v in [*op.operands, *op.results]) or op.regions:
-                raise LoomError(f"'{op.name}' cannot be mapped onto a function unit", op.loc, UNMAPPABLE)
-            node = DNode(nid, "op", op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results), op)
+        node = _op_node(op, nid, names)
         nodes.append(node)
         for k, r in enumerate(op.results):
             src_of[id(r)] = (nid, k)
+    edges = _edges(block, ret, ids, nodes, src_of)
+    if ret is not None:
+        for k, v in enumerate(ret.operands):
+            nid = fresh(f"ret.{k}")
+            nodes.append(DNode(nid, "ret", "ret", (v.type,), (), arg=k))
+            edges.append(DEdge(src_of[id(v)], (nid, 0), v.type))
+    name = func.attributes["sym_name"].value  # type: ignore[union-attr]
+    return DFG(name, nodes, edges, names, sunk=len(sinks))
+
+
+class _FreshIds:
+    """Node ids unique within one DFG: ``base``, else ``base.1``, ``base.2``, ... (spaces become ``_``)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def __call__(self, base: str) -> str:
+        base = base.replace(" ", "_")
+        s, k = base, 0
+        while s in self.used:
+            k += 1
+            s = f"{base}.{k}"
+        self.used.add(s)
+        return s
+
+
+def _op_node(op: Operation, nid: str, names: list[str]) -> DNode:
+    """The node of one op: a memory (its load/store lanes and memref), a host input (``memref.dim`` of an
+    argument by a constant) or an op for a function unit; anything else is unmappable."""
+    if op.name in ("handshake.extmemory", "handshake.memory"):
+        ld, st = _mem_counts(op)
+        if op.name == "handshake.extmemory":
+            m = op.operands[0]
+            if not isinstance(m, BlockArgument):
+                raise LoomError("extmemory's memref must be a function argument", op.loc, UNMAPPABLE)
+            mt, arg, ins = m.type, m.index, tuple(v.type for v in op.operands[1:])
+        else:
+            a = op.attributes.get("memRefType")
+            mt, arg, ins = (a.type if isinstance(a, TypeAttr) else None), None, tuple(v.type for v in op.operands)
+        return DNode(nid, "mem", op.name, ins, tuple(r.type for r in op.results), op, arg, mt, ld, st)  # type: ignore[arg-type]
+    if op.name == "memref.dim":
+        m, idx = op.operands[0], op.operands[1]
+        c = idx.op if isinstance(idx, OpResult) else None
+        val = c.attributes.get("value") if c is not None and c.name in ("handshake.constant", "arith.constant") else None
+        if not isinstance(m, BlockArgument) or not isinstance(val, IntegerAttr):
+            raise LoomError("memref.dim needs a memref argument and a constant dimension to become a host input", op.loc, UNMAPPABLE)
+        return DNode(nid, "host", "memref.dim", (), (op.results[0].type,), op, host=(names[m.index], val.value))
+    if any(isinstance(v.type, MemRefType) for v in [*op.operands, *op.results]) or op.regions:
+        raise LoomError(f"'{op.name}' cannot be mapped onto a function unit", op.loc, UNMAPPABLE)
+    return DNode(nid, "op", op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results), op)
+
+
+def _edges(block, ret: Optional[Operation], ids: dict[int, str], nodes: list[DNode],
+           src_of: dict[int, tuple[str, int]]) -> list[DEdge]:
+    """One edge per token operand of every mapped op (not of host inputs; a memref operand is no edge)."""
     edges: list[DEdge] = []
     for op in block.ops:
         if op is ret or op.name == "handshake.sink":
@@ -147,14 +171,7 @@ def read_dfg(func: Operation) -> DFG:
             if isinstance(v.type, MemRefType):
                 continue
             edges.append(DEdge(src_of[id(v)], (node_id, k), v.type))
-    if ret is not None:
-        for k, v in enumerate(ret.operands):
-            nid = fresh(f"ret.{k}")
-            nodes.append(DNode(nid, "ret", "ret", (v.type,), (), arg=k))
-            edges.append(DEdge(src_of[id(v)], (nid, 0), v.type))
-    name = func.attributes["sym_name"].value  # type: ignore[union-attr]
-    return DFG(name, nodes, edges, names, sunk=len(sinks))
-
+    return edges
 
 def global_of(node: DNode) -> Optional[str]:
     """The memref global a handshake.memory is initialised from, if any."""
