@@ -151,3 +151,16 @@ def test_verify_link_proves_the_program():
     assert code == 0 and "0 refuted, 0 unknown" in out + err, out + err
     code, out, err = run_cli(["verify", str(KERNEL), str(UTIL), "--func", "mix_sum"])
     assert code == 2 and "call of 'smooth'" in err, err
+
+
+def test_linked_artifacts_are_deterministic(tmp_path):
+    """Two --link compiles write byte-identical artifacts, naming no directory of this machine."""
+    files = [str(KERNEL.relative_to(ROOT)), str(UTIL.relative_to(ROOT))]
+    for out in (tmp_path / "a", tmp_path / "b"):
+        out.mkdir()
+        code, _, err = run_cli(["compile", "--link", *files, "--func", "mix_sum", "-o", str(out)])
+        assert code == 0, err
+    for name in ("mix_sum.ll", "mix_sum.cf.mlir", "mix_sum.scf.mlir", "mix_sum.dfg.mlir"):
+        text = (tmp_path / "a" / name).read_text()
+        assert text == (tmp_path / "b" / name).read_text(), name
+        assert str(ROOT) not in text, f"{name} names the checkout's directory"
