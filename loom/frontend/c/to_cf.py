@@ -408,8 +408,17 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, Bloc
                 base = name[:-1] if name not in MATH and name.endswith(("f", "l")) and name[:-1] in MATH else name
                 if base not in MATH and base not in ("abs", "labs", "llabs"):
                     self.em.loc = self.em.loc_of(self.em.locs[at] if at < len(self.em.locs) else None)
-                    raise self.em.error(f"call of '{name}', which is not defined in the files compiled and is not "
-                                        "a math.h function loom knows")
+                    raise self.em.error(f"call of '{name}', which is not defined in the files compiled"
+                                        f"{self.near(name)} and is not a math.h function loom knows")
+
+    def near(self, name: str) -> str:
+        """`` (did you mean 'x'?)`` for a function of the module whose name is close to ``name`` (a pipeline
+        driver calling `viterbi` where the kernel's file defines `viterbi_decode`), else ''."""
+        import difflib
+
+        defined = sorted(g.name for g in self.fn.module.functions if not g.is_declaration)
+        close = difflib.get_close_matches(name, defined, n=3, cutoff=0.6)
+        return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
 
     def call(self, ins, text: str, ops) -> None:
         em = self.em
@@ -447,8 +456,8 @@ class FunctionTranslator(PointerRules, RecordRules, HeapRules, MirrorRules, Bloc
             em.emit(f"{self.define(ins, t)} = math.absi {self.value(ops[0])} : {t}")
             return
         if base not in MATH:
-            raise em.error(f"call of '{name}', which is not defined in the files compiled and is not a math.h "
-                           "function loom knows")
+            raise em.error(f"call of '{name}', which is not defined in the files compiled{self.near(name)} and is "
+                           "not a math.h function loom knows")
         mop, n = MATH[base]
         if len(ops) - 1 != n:
             raise em.error(f"call of '{name}' with {len(ops) - 1} arguments")

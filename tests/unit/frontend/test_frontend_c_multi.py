@@ -164,3 +164,14 @@ def test_linked_artifacts_are_deterministic(tmp_path):
         text = (tmp_path / "a" / name).read_text()
         assert text == (tmp_path / "b" / name).read_text(), name
         assert str(ROOT) not in text, f"{name} names the checkout's directory"
+
+
+def test_undefined_callee_names_the_close_definitions(tmp_path):
+    """A driver calling `smooth` where the other file defines `smooth_rows` (upstream's drivers): the refusal
+    suggests the names the files do define."""
+    k, h = tmp_path / "k.c", tmp_path / "h.c"
+    k.write_text("void smooth(int *a, int n);\nvoid k(int *a, int n) {\n  smooth(a, n);\n}\n")
+    h.write_text("void smooth_rows(int *a, int n) { for (int i = 1; i < n; i++) a[i] += a[i - 1]; }\n")
+    code, _, err = run_cli(["compile", "--link", str(k), str(h), "--func", "k", "-o", str(tmp_path)])
+    assert code == 2 and err.startswith(f"{k}:3:3: error: [CPL_C_UNSUPPORTED] call of 'smooth', which is not "
+                                        "defined in the files compiled (did you mean 'smooth_rows'?)"), err
