@@ -139,7 +139,8 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
             where = assign_lanes(dfg, adg, router, where)  # each region's first tag: one its traffic can carry
         prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
         regs = bind_registers(dfg, adg, where)  # temporal register edges: not routed (loom/map/temporal)
-        routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), rng)
+        route_rng = random.Random(rng.getrandbits(64))  # its own stream: how long negotiation runs never shifts later placements
+        routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), route_rng)
         hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
         if hopeless:
             raise MapFailure(_why_hopeless(dfg, adg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
