@@ -175,3 +175,13 @@ def test_undefined_callee_names_the_close_definitions(tmp_path):
     code, _, err = run_cli(["compile", "--link", str(k), str(h), "--func", "k", "-o", str(tmp_path)])
     assert code == 2 and err.startswith(f"{k}:3:3: error: [CPL_C_UNSUPPORTED] call of 'smooth', which is not "
                                         "defined in the files compiled (did you mean 'smooth_rows'?)"), err
+
+
+def test_hdl_takes_the_program_files(tmp_path):
+    """`loom hdl a.c b.c` (one input, further C files of the program): the kernel's RTL; the kernel's file alone
+    is refused at the call of the other file's function."""
+    code, _, err = run_cli(["hdl", str(KERNEL), str(UTIL), "--func", "mix_sum", "-o", str(tmp_path / "rtl")])
+    assert code == 0, err
+    assert (tmp_path / "rtl" / "mix_sum.sv").is_file()
+    code, _, err = run_cli(["hdl", str(KERNEL), "--func", "mix_sum", "-o", str(tmp_path / "alone")])
+    assert code == 2 and "call of 'smooth'" in err, err
