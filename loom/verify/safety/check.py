@@ -37,7 +37,7 @@ from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import _DIV_REM, TermValues, Unsupported, dim_term, source_position
 from loom.verify.safety.loops import LoopFacts, nonneg_dims
 from loom.verify.safety.sites import SafetyModel, Site, memref_args
-from loom.verify.safety.slicing import Slicer
+from loom.verify.safety.slicing import Query, Slicer
 from loom.verify.solve import run_query
 from loom.verify.terms import term_ids
 
@@ -52,6 +52,10 @@ EXTREME_RUNS = 27  # at most this many such runs per obligation
 # from this many assertions on, a query is first asked of the unclosed slice and may take its witness from a slice
 # (``SafetyCheck._ask``); a smaller one is asked as before (cheap there, and its reports keep their witnesses)
 LARGE_QUERY = 128
+# at most this many sites of one loop context are asked in one grouped query (``SafetyCheck._groups``): the query of
+# all the sites of a large function's top level grew with the function and ran to the resource limit (three times:
+# the first slice, the closed slice, the whole query), 25 s CPU each at 41,169 ops; a chunk's query stays small
+GROUP_SITES = 32
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
 
@@ -117,10 +121,10 @@ class SafetyCheck:
                 if s is None:
                     self.dims[(n, k)] = dim_term(self.values, f"arg:{n}", t, k)
         assumed = to_z3(ctx.assumptions, self._arg, self._elements)
-        self.base = [x for x in (assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP), *self.values.lemmas)
-                     if not z3.is_true(x)]
-        self.values.slicer.pin(self.base)  # every query repeats them: their applications are walked once
-        self.loops = LoopFacts(self.model, self._refute, self.base)
+        # every query starts with these (``_ask`` adds them): their applications are walked once, here
+        self.base = self.values.slicer.pin([x for x in (assumed, *nonneg_dims(list(self.dims.values()), DIM_CAP),
+                                                         *self.values.lemmas) if not z3.is_true(x)])
+        self.loops = LoopFacts(self.model, self._refute)
 
     def build_model(self):
         """The symbolic model with the sites (``SafetyModel``: the SCF source)."""
@@ -143,17 +147,14 @@ class SafetyCheck:
         return [_as_bv(self.model.load_terms[sym]) for sym, root in sorted(self.model.load_roots.items())
                 if root == f"arg:{mem}"]
 
-    def _proves(self, facts: list[z3.BoolRef], goal: z3.BoolRef) -> bool:
-        return self._query([*facts, z3.Not(goal)], smt2=False, model=False).status == "unsat"
-
-    def _query(self, assertions: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
+    def _query(self, own: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
                witness: bool = False):
         """The answer of ``_ask``."""
-        return self._ask(assertions, smt2, model, sat_checked, witness)[0]
+        return self._ask(own, smt2, model, sat_checked, witness)[0]
 
-    def _ask(self, assertions: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
+    def _ask(self, own: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
              witness: bool = False) -> tuple[Any, bool]:
-        """One query through the preprocessing pipeline (a plain incremental solver was 3x slower here), under
+        """The query of the function's base facts (``self.base``) and ``own``, through the preprocessing pipeline (a plain incremental solver was 3x slower here), under
         the run's deterministic resource limit (and its timeout, when the user gave one); ``model``: the caller
         reads a model; ``witness``: it replays it.
 
@@ -173,6 +174,7 @@ class SafetyCheck:
         query the process made before, so asking the same queries in the same order is what keeps the witnesses
         of small functions' reports; the slices only pay on large ones. The flag says whether the answer is the
         whole query's (False: a ``sat`` of the first slice)."""
+        assertions = Query(self.base, own)
         if not smt2 and len(assertions) < LARGE_QUERY:
             sliced = self.values.slicer.keep(assertions)
             if 2 * len(sliced) <= len(assertions):
@@ -191,11 +193,12 @@ class SafetyCheck:
                     return res, True
                 if res.status == "sat" and sat_checked:
                     return res, False
-        return run_query(assertions, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
+        return run_query(list(assertions), timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
                          want_smt2=smt2), True
 
     def _refute(self, facts: list[z3.BoolRef], goals: list[z3.BoolRef]) -> Optional[list[bool]]:
-        """None when every goal follows from the facts, else which goals a counter-model keeps."""
+        """None when every goal follows from the facts (and the base facts), else which goals a counter-model
+        keeps."""
         # the goals' values only: any model gives the same invariants (Houdini's greatest fixed point)
         res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False)
         if res.status == "unsat":
@@ -209,7 +212,7 @@ class SafetyCheck:
         # Without archived scripts the sites of one loop context are first asked together: one query whose
         # unsat proves them all (most sites hold); a satisfiable one sends each to its own query. With
         # --emit-smt2 every obligation is its own query, so that each has its own script.
-        together: dict[int, tuple[int, str]] = {}
+        together: dict[int, tuple[str, float]] = {}
         if not self.ctx.want_smt2:
             together = self._groups()
         out = []
@@ -221,7 +224,7 @@ class SafetyCheck:
                 n, secs = grouped
                 out.append(Obligation(site.oid, KIND, "proved", secs, f"never: {site.message}", None, site.op.loc,
                                       None, method="smt", assumes=ASSUMES,
-                                      rule=f"safety condition over every trip count (one query with the {n} "
+                                      rule=f"safety condition over every trip count (one query with {n} "
                                            "sites of its loop context)"))
                 continue
             out.append(self._check(site))
@@ -231,23 +234,27 @@ class SafetyCheck:
         """Without the loops' invariants, then with them (when some loop around carries state)."""
         return (False, True) if self.loops.needs_invariants(ctx) else (False,)
 
-    def _groups(self) -> dict[int, tuple[int, float]]:
-        """Sites proved by one query per loop context: id(site) -> (sites in the query, its seconds)."""
+    def _groups(self) -> dict[int, tuple[str, float]]:
+        """Sites proved by one query per loop context (per ``GROUP_SITES`` of its sites, in order): id(site) ->
+        (which of the context's sites the query had, in words; its seconds)."""
         by_ctx: dict[tuple, list[Site]] = {}
         for site in self.model.sites:
             if site.bad is not None:
                 by_ctx.setdefault(tuple((id(f), ph) for f, ph in site.ctx), []).append(site)
-        proved: dict[int, tuple[int, float]] = {}
-        for sites in by_ctx.values():
+        proved: dict[int, tuple[str, float]] = {}
+        chunks = [(whole[k:k + GROUP_SITES], len(whole)) for whole in by_ctx.values()
+                  for k in range(0, len(whole), GROUP_SITES)]
+        for sites, of in chunks:
             if len(sites) < 2:
                 continue
             t0 = time.perf_counter()
             any_bad = z3.Or(*[z3.And(s.pc, *self._passed(s), s.bad) for s in sites])
             for inv in self._tries(sites[0].ctx):
-                facts = [*self.base, *self.loops.at_site(sites[0].ctx, inv)]
+                facts = self.loops.at_site(sites[0].ctx, inv)
                 if self._query([*facts, any_bad], smt2=False, model=False, sat_checked=True).status == "unsat":
                     secs = time.perf_counter() - t0
-                    proved.update({id(s): (len(sites), secs / len(sites)) for s in sites})
+                    n = f"the {len(sites)}" if of == len(sites) else f"{len(sites)} of the {of}"
+                    proved.update({id(s): (n, secs / len(sites)) for s in sites})
                     break
         return proved
 
@@ -297,7 +304,7 @@ class SafetyCheck:
         """The site's query (``_ask``), without the loops' invariants first and with them when needed; its answer,
         the facts it was asked under and whether the answer is the whole query's."""
         for inv in self._tries(site.ctx):  # the loops' own facts first; their invariants only when needed
-            facts = [*self.base, *self.loops.at_site(site.ctx, inv), site.pc, *self._passed(site)]
+            facts = [*self.loops.at_site(site.ctx, inv), site.pc, *self._passed(site)]
             res, exact = self._ask([*facts, site.bad], self.ctx.want_smt2, sat_checked=sat_checked, witness=True)
             if res.status == "unsat":
                 break
@@ -452,8 +459,9 @@ class SafetyCheck:
         """Concrete inputs from a model: scalars as given, memref sizes as given, memory filled with the value
         the model's loads of that buffer read (then with a float that no integer type holds, for casts)."""
         fills = {}
-        for sym, root in sorted(self.model.load_roots.items()):
-            if root.startswith("arg:") and root[4:] not in fills:
+        named = {d.name() for d in model.decls()}  # a load the model does not name evaluates to itself: no fill
+        for sym, root in self._loads():
+            if root.startswith("arg:") and root[4:] not in fills and sym in named:
                 v = model.eval(z3.Const(sym, self._sort_of(sym)), model_completion=False)
                 if z3.is_bv_value(v):
                     fills[root[4:]] = v.as_signed_long()
@@ -497,6 +505,14 @@ class SafetyCheck:
             if v not in out:
                 out.append(v)
         return out
+
+    def _loads(self) -> list[tuple[str, str]]:
+        """The model's loads (symbol, root buffer) in name order, sorted once (every set of replay inputs reads
+        them)."""
+        got = getattr(self, "_loads_cache", None)
+        if got is None:
+            got = self._loads_cache = sorted(self.model.load_roots.items())
+        return got
 
     def _globals(self) -> dict[str, Any]:
         """Contents for the module's memref.globals without an initializer (zeros): a run needs them."""

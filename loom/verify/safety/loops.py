@@ -34,7 +34,8 @@ from loom.verify.refine.model import Ctx, Frame, mentions
 from loom.verify.safety.sites import ForLoop, SafetyModel
 from loom.verify.terms import term_ids
 
-# facts, goals -> None when the facts imply every goal, else for each goal whether a counter-model keeps it
+# facts, goals -> None when the facts (and the function's base facts: assumptions, sizes, lemmas, which the refuter
+# adds) imply every goal, else for each goal whether a counter-model keeps it
 Refuter = Callable[[list[z3.BoolRef], list[z3.BoolRef]], Optional[list[bool]]]
 MAX_HOUDINI_ROUNDS = 2  # rounds per candidate
 
@@ -67,9 +68,8 @@ class LoopFacts:
     """The facts of the loops of one ``SafetyModel``; each loop's invariants are found once, when a query first
     asks for them (most sites are proved from the loops' own facts alone)."""
 
-    def __init__(self, model: SafetyModel, prove: Refuter, base: Sequence[z3.BoolRef]) -> None:
+    def __init__(self, model: SafetyModel, prove: Refuter) -> None:
         self.model = model
-        self.base = list(base)
         self.prove = prove
         self.invariants: dict[Frame, list[z3.BoolRef]] = {}
 
@@ -154,7 +154,7 @@ class LoopFacts:
                     x, n = sv.sym, sv.next
                     bounded += [(x < b, n < b), (x <= b, n <= b), (z3.ULT(x, b), z3.ULT(n, b)),
                                 (z3.ULE(x, b), z3.ULE(n, b))]
-        around = self.base + self.context(f.outer) + [f.pc]
+        around = self.context(f.outer) + [f.pc]
         if bounded and init_of:  # these hold at the first iteration only if the initial state satisfies them:
             # drop those a counter-model falsifies until the rest all hold (each round drops one or gives up)
             for _ in range(len(bounded)):

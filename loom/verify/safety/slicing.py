@@ -22,8 +22,9 @@ and which is asked first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import z3
 
@@ -40,6 +41,24 @@ class _Lemma:
     apps: dict[int, int] = field(default_factory=dict)  # every application in it: id -> its function's id
 
 
+class Query(Sequence):
+    """A query's assertions: the facts every query of a function repeats (``base``, pinned by ``Slicer.pin``), then
+    its own. ``Slicer.keep`` slices it without reading the base again: a large function's base holds every division
+    lemma, and walking it once per query made a function's queries O(sites x lemmas)."""
+
+    def __init__(self, base: tuple, rest: Sequence[z3.BoolRef]) -> None:
+        self.base, self.rest = base, list(rest)
+
+    def __len__(self) -> int:
+        return len(self.base) + len(self.rest)
+
+    def __iter__(self) -> Iterator[z3.BoolRef]:
+        return chain(self.base, self.rest)
+
+    def __getitem__(self, k):
+        return list(self)[k]
+
+
 @dataclass
 class Slicer:
     """The lemmas of one model's division results, indexed by the applications they own."""
@@ -53,12 +72,25 @@ class Slicer:
     # the applications of the assertions every query repeats (``pin``), by their ids: the caller keeps those terms
     # alive, so an id stays theirs (holding other terms here would change which ids Z3 reuses, and so its models)
     pinned: dict[int, dict[int, int]] = field(default_factory=dict)
+    base: tuple = ()  # the assertions pinned last: a ``Query`` over them is sliced without reading them again
+    base_reached: dict[int, int] = field(default_factory=dict)  # the applications of its assertions but the lemmas
+    base_always: list[int] = field(default_factory=list)  # positions in it of what every slice keeps (no lemma)
+    base_at: dict[int, list[int]] = field(default_factory=dict)  # a lemma term's id -> its positions in it
 
-    def pin(self, assertions: Sequence[z3.BoolRef]) -> None:
-        """Walk ``assertions`` once for every later ``keep`` (the caller keeps them alive)."""
-        for a in assertions:
-            if a.get_id() not in self.ids:
-                self.pinned.setdefault(a.get_id(), applications(a))
+    def pin(self, assertions: Sequence[z3.BoolRef]) -> tuple:
+        """Walk ``assertions`` once for every later ``keep`` (the caller keeps them alive); returns them as the base
+        of later ``Query``s."""
+        self.base = tuple(assertions)
+        self.base_reached, self.base_always, self.base_at = {}, [], {}
+        for k, a in enumerate(self.base):
+            i = a.get_id()
+            if i in self.ids:
+                self.base_at.setdefault(i, []).append(k)
+                continue
+            self.base_always.append(k)
+            got = self.pinned.setdefault(i, applications(a))
+            self.base_reached.update(got)
+        return self.base
 
     def add(self, term: z3.BoolRef, owned: Sequence[z3.ExprRef], exact: bool) -> None:
         """Register ``term``, a lemma about the applications ``owned`` (``exact``: it fixes their values)."""
@@ -84,12 +116,15 @@ class Slicer:
         fixes): a subset of the query, so its ``unsat`` is still the query's, but not its ``sat``."""
         if not self.lemmas:
             return list(assertions)
-        ids = [a.get_id() for a in assertions]  # once: a query repeats the whole lemma set
-        rest = [a for a, i in zip(assertions, ids) if i not in self.ids]
-        reached: dict[int, int] = {}
+        based = isinstance(assertions, Query) and assertions.base is self.base
+        own = assertions.rest if based else list(assertions)
+        ids = [a.get_id() for a in own]  # once (the base's were read by ``pin``)
+        reached: dict[int, int] = dict(self.base_reached) if based else {}
         seen: set[int] = set()
-        for a in rest:
-            got = self.pinned.get(a.get_id())
+        for a, i in zip(own, ids):
+            if i in self.ids:
+                continue
+            got = self.pinned.get(i)
             reached.update(got if got is not None else applications(a, seen))
         kept: set[int] = set()
         whole: set[int] = set()  # functions all of whose lemmas are kept
@@ -109,4 +144,8 @@ class Slicer:
                         reached[x] = dx
                         todo.append((x, dx))
         keep_ids = {self.lemmas[j].term.get_id() for j in kept}
-        return [a for a, i in zip(assertions, ids) if i not in self.ids or i in keep_ids]
+        mine = [a for a, i in zip(own, ids) if i not in self.ids or i in keep_ids]
+        if not based:
+            return mine
+        at = sorted(chain(self.base_always, *(self.base_at.get(i, ()) for i in keep_ids)))  # the base's order
+        return [self.base[k] for k in at] + mine

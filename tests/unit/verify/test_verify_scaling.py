@@ -107,6 +107,32 @@ def test_sliced_safety_queries_give_the_same_obligations(monkeypatch):
     assert sum(q) < sum(w) / 2  # and the slicing did cut the queries
 
 
+def test_a_loop_contexts_sites_are_grouped_in_bounded_chunks_with_the_same_verdicts(monkeypatch):
+    # one grouped query per loop context grew with the function (its top level: thousands of sites at 41,169 ops),
+    # and ran to the resource limit three times over (first slice, closed slice, whole query); its sites are now
+    # asked GROUP_SITES at a time, in order: the same verdicts, and no grouped query names more sites than that
+    import re
+
+    from loom.verify.obligation import VerifyContext
+    from loom.verify.safety import check as safety_check
+    from loom.verify.safety.dfg import DfgSafetyCheck
+
+    func, _ = _generated(150)
+
+    def run(limit: int):
+        monkeypatch.setattr(safety_check, "GROUP_SITES", limit)
+        obs = DfgSafetyCheck(func, VerifyContext()).obligations()
+        said = [re.search(r"one query with (?:the )?(\d+) (?:of the \d+ )?sites", o.rule or "") for o in obs]
+        sizes = [int(m.group(1)) for m in said if m]
+        return [(o.id, o.status) for o in obs], sizes, [o.rule for o in obs]
+
+    whole, whole_sizes, _ = run(10**9)
+    chunked, chunked_sizes, rules = run(4)
+    assert chunked == whole
+    assert max(whole_sizes) > 4 and chunked_sizes and max(chunked_sizes) <= 4, (whole_sizes, chunked_sizes)
+    assert any(" of the " in (r or "") for r in rules), rules  # a chunk names its context's size
+
+
 # ---------------------------------------------------------------------------- lemmas of a wide table
 # An extmemory's balance table has a rule per port and a counter per port and shape; each rule's framed step
 # negated the whole next-state invariant (every port's conjunct), so a table of P ports asked P steps of O(P)
