@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import networkx as nx
+import numpy as np
 
 from loom.map.adg.model import ADG, MODULE_IN, MODULE_OUT, Port, net_width
 from loom.map.dfg import DFG
 from loom.map.rules import mem_lanes, mem_port_maps, mem_port_tags, place_lane_base
 from loom.map.techmap import Target
 
+H_CACHE = 512  # heuristic tables kept (one per target set: a sink's ports of one width and tag)
 STALL = 12  # PathFinder rounds without a better result before negotiation gives up (congestion does not clear)
 ANY = -1  # an end that takes a value of whatever tag reaches it
 VNode = tuple[Port, Optional[int]]  # (port, tag): the router's resource
@@ -233,6 +235,9 @@ class Router:
         self.branch = [g.nodes[p]["kind"] == "sw_in" for p in self.nodes]
         self.penalty = [0.0] * len(self.nodes)  # history cost every later route starts from (``penalize``)
         self._h: dict[tuple[int, ...], list[int]] = {}
+        ptr = np.zeros(len(self.nodes) + 1, dtype=np.int64)  # the predecessors as CSR arrays (``_heuristic``)
+        ptr[1:] = np.cumsum([len(p) for p in self.pred])
+        self._pred_csr = (ptr, np.array([u for p in self.pred for u in p], dtype=np.int64))
         n = len(self.nodes)  # A*'s per-node state, valid where stamped with the current search's number
         self._search = 0
         self._seen, self._done, self._came = [0] * n, [0] * n, [-1] * n
@@ -265,18 +270,30 @@ class Router:
         return False
 
     def _heuristic(self, targets: tuple[int, ...]) -> list[int]:
+        """Exact hops from every node to the nearest of ``targets`` (a target is 1; unreachable ``1 << 30``): a
+        breadth-first search backwards, one vectorised frontier per level over the predecessors in CSR form (the
+        per-node Python loop it replaces cost 9 ms a call on a 26x26 mesh). Kept for the last ``H_CACHE`` target
+        sets."""
         h = self._h.get(targets)
         if h is None:
-            h = [1 << 30] * len(self.nodes)
-            q = deque(targets)
-            for t in targets:
-                h[t] = 1
-            while q:
-                v = q.popleft()
-                for u in self.pred[v]:
-                    if h[u] > h[v] + 1:
-                        h[u] = h[v] + 1
-                        q.append(u)
+            ptr, idx = self._pred_csr
+            dist = np.full(len(self.nodes), 1 << 30, dtype=np.int64)
+            front = np.asarray(targets, dtype=np.int64)
+            dist[front] = 1
+            level = 1
+            while front.size:
+                level += 1
+                first, count = ptr[front], ptr[front + 1] - ptr[front]
+                total = int(count.sum())
+                if not total:
+                    break
+                at = np.repeat(first - (np.cumsum(count) - count), count) + np.arange(total)
+                nxt = idx[at]
+                front = np.unique(nxt[dist[nxt] > level])
+                dist[front] = level
+            h = dist.tolist()
+            if len(self._h) >= H_CACHE:
+                del self._h[next(iter(self._h))]  # the oldest: memory stays bounded on large fabrics
             self._h[targets] = h
         return h
 
