@@ -59,26 +59,10 @@ class _NoTime(z3.Solver):
         return "timeout"
 
 
-class Logic:
-    """Trip-count axioms and the queries of one function's length analysis."""
+class _Axioms:
+    """Logic's trip-count axioms: the N applications a term mentions, their instances and closed forms, the
+    domain of a loop nest and a position's facts (a mixin; the loops and the free variables are Logic's)."""
 
-    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", assumptions: tuple = (),
-                 rlimit: Optional[int] = DEFAULT_RLIMIT) -> None:
-        self.assumptions = assumptions  # legal inputs (``--assume``, ``loom.range``): a fact of every query
-        # seconds per query, or a function giving them at each query (what is left of a budget); a
-        # positive limit under 1 ms is 1 ms, never "no limit"
-        self._limit = timeout if callable(timeout) else (lambda: timeout)
-        self.rlimit = rlimit  # Z3 resource units per query (deterministic; always in force)
-        self.loops: dict[str, Loop] = {}  # N decl name -> loop
-        self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
-        self.free = FreeVars()  # shared with the typer: constants and N applications per term
-        self.queries = 0
-        self._facts: list[z3.BoolRef] = []
-
-    def add_loop(self, loop: Loop) -> None:
-        self.loops[loop.n_decl.name()] = loop
-
-    # ------------------------------------------------------------------ axioms
     def n_apps(self, term: z3.ExprRef) -> list[tuple[Loop, z3.ArithRef]]:
         """Every application ``N_L(args)`` in ``term`` as (loop, app) pairs."""
         out = []
@@ -164,68 +148,11 @@ class Logic:
             out.append(lp.exact)
         return out
 
-    def limit(self) -> Optional[float]:
-        """Seconds the next query may take (None: no limit)."""
-        return self._limit()
 
-    # ------------------------------------------------------------------ queries
-    def solver(self) -> z3.Solver:
-        """A new solver bounded by ``rlimit`` resource units per check, and by the time limit when one is set."""
-        limit = self._limit()
-        if limit is not None and limit < 0.001:  # less than 1 ms is no time at all: every check is unknown
-            return _NoTime()
-        s = z3.Solver()
-        s.set("rlimit", rlimit_param(self.rlimit))
-        if limit is not None:
-            s.set("timeout", milliseconds(limit))
-        return s
+class _Witnesses:
+    """Logic's counterexamples: the smallest trip counts under which clocks count differently, with the token
+    positions that differ (a mixin)."""
 
-    def why_unknown(self, s: z3.Solver) -> str:
-        """Why a check of ``s`` (from ``solver``) answered unknown: the limit that ran out, in words."""
-        return unknown_reason(s.reason_unknown(), self._limit(), self.rlimit)
-
-    def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:
-        """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels, or
-        one of them empty: the empty clock has no levels and stands for "no token at any coordinate")."""
-        if a.is_empty != b.is_empty and a.levels != b.levels:
-            other = b if a.is_empty else a
-            body = self.domain(other.levels) + [other.formula()]
-            return self.axioms(body) + body
-        violation = z3.Xor(a.formula(), b.formula())
-        body = self.domain(a.levels) + [violation]
-        return self.axioms(body) + body
-
-    def equal(self, a: "Clock | AnyClock", b: "Clock | AnyClock") -> Outcome:
-        """Prove ``a`` and ``b`` carry tokens for the same coordinates, or find a count witness."""
-        if isinstance(a, AnyClock) or isinstance(b, AnyClock) or a.key == b.key:
-            return Outcome("proved", "identical clocks")
-        reason = "the two streams have different loop nests"
-        if a.is_empty != b.is_empty and a.levels != b.levels:
-            # the empty clock has no levels: "never a token" is one query over the other clock's nest
-            s = self.solver()
-            s.add(*self.equality_query(a, b))
-            self.queries += 1
-            r = s.check()
-            if r == z3.unsat:
-                return Outcome("proved", "never carries a token, for all trip counts (z3)")
-            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
-                      else "a stream that should be empty may carry tokens")
-        elif a.levels == b.levels:
-            s = self.solver()
-            s.add(*self.equality_query(a, b))
-            self.queries += 1
-            r = s.check()
-            if r == z3.unsat:
-                return Outcome("proved", "equal for all trip counts (z3)")
-            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
-                      else "the two streams cover different iterations")
-        w = self.count_witness([a, b])
-        if w is not None:
-            return Outcome("refuted", "token counts differ", w)
-        return Outcome("unknown", reason + "; no token-count difference found up to "
-                       f"{WITNESS_MAX_TRIPS} iterations per loop (misaligned but balanced?)")
-
-    # ------------------------------------------------------------------ witnesses
     def _leaves(self, clock: Clock, bound: int) -> Optional[list[tuple[tuple[int, ...], z3.BoolRef]]]:
         """Every coordinate tuple of ``clock``'s nest up to ``bound`` with the condition that it is a token."""
         ranges = []
@@ -319,6 +246,87 @@ class Logic:
             res[lp.name + ("@" + _coords_label(lp.activation.levels, coords) if coords else "")] = n
         return res
 
+
+class Logic(_Axioms, _Witnesses):
+    """Trip-count axioms and the queries of one function's length analysis (the axioms and the witnesses in
+    the mixins above)."""
+
+    def __init__(self, timeout: "Optional[float] | Callable[[], Optional[float]]", assumptions: tuple = (),
+                 rlimit: Optional[int] = DEFAULT_RLIMIT) -> None:
+        self.assumptions = assumptions  # legal inputs (``--assume``, ``loom.range``): a fact of every query
+        # seconds per query, or a function giving them at each query (what is left of a budget); a
+        # positive limit under 1 ms is 1 ms, never "no limit"
+        self._limit = timeout if callable(timeout) else (lambda: timeout)
+        self.rlimit = rlimit  # Z3 resource units per query (deterministic; always in force)
+        self.loops: dict[str, Loop] = {}  # N decl name -> loop
+        self.args: dict[str, z3.ExprRef] = {}  # argument name -> its constant
+        self.free = FreeVars()  # shared with the typer: constants and N applications per term
+        self.queries = 0
+        self._facts: list[z3.BoolRef] = []
+
+    def add_loop(self, loop: Loop) -> None:
+        self.loops[loop.n_decl.name()] = loop
+
+    def limit(self) -> Optional[float]:
+        """Seconds the next query may take (None: no limit)."""
+        return self._limit()
+
+    # ------------------------------------------------------------------ queries
+    def solver(self) -> z3.Solver:
+        """A new solver bounded by ``rlimit`` resource units per check, and by the time limit when one is set."""
+        limit = self._limit()
+        if limit is not None and limit < 0.001:  # less than 1 ms is no time at all: every check is unknown
+            return _NoTime()
+        s = z3.Solver()
+        s.set("rlimit", rlimit_param(self.rlimit))
+        if limit is not None:
+            s.set("timeout", milliseconds(limit))
+        return s
+
+    def why_unknown(self, s: z3.Solver) -> str:
+        """Why a check of ``s`` (from ``solver``) answered unknown: the limit that ran out, in words."""
+        return unknown_reason(s.reason_unknown(), self._limit(), self.rlimit)
+
+    def equality_query(self, a: Clock, b: Clock) -> list[z3.BoolRef]:
+        """Assertions satisfiable iff some coordinate lies in exactly one of ``a`` and ``b`` (same levels, or
+        one of them empty: the empty clock has no levels and stands for "no token at any coordinate")."""
+        if a.is_empty != b.is_empty and a.levels != b.levels:
+            other = b if a.is_empty else a
+            body = self.domain(other.levels) + [other.formula()]
+            return self.axioms(body) + body
+        violation = z3.Xor(a.formula(), b.formula())
+        body = self.domain(a.levels) + [violation]
+        return self.axioms(body) + body
+
+    def equal(self, a: "Clock | AnyClock", b: "Clock | AnyClock") -> Outcome:
+        """Prove ``a`` and ``b`` carry tokens for the same coordinates, or find a count witness."""
+        if isinstance(a, AnyClock) or isinstance(b, AnyClock) or a.key == b.key:
+            return Outcome("proved", "identical clocks")
+        reason = "the two streams have different loop nests"
+        if a.is_empty != b.is_empty and a.levels != b.levels:
+            # the empty clock has no levels: "never a token" is one query over the other clock's nest
+            s = self.solver()
+            s.add(*self.equality_query(a, b))
+            self.queries += 1
+            r = s.check()
+            if r == z3.unsat:
+                return Outcome("proved", "never carries a token, for all trip counts (z3)")
+            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
+                      else "a stream that should be empty may carry tokens")
+        elif a.levels == b.levels:
+            s = self.solver()
+            s.add(*self.equality_query(a, b))
+            self.queries += 1
+            r = s.check()
+            if r == z3.unsat:
+                return Outcome("proved", "equal for all trip counts (z3)")
+            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
+                      else "the two streams cover different iterations")
+        w = self.count_witness([a, b])
+        if w is not None:
+            return Outcome("refuted", "token counts differ", w)
+        return Outcome("unknown", reason + "; no token-count difference found up to "
+                       f"{WITNESS_MAX_TRIPS} iterations per loop (misaligned but balanced?)")
 
 def _coords_label(levels: Sequence[Loop], coords: Sequence[int]) -> str:
     if not levels:

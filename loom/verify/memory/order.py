@@ -129,24 +129,9 @@ def selector(sel: Value) -> tuple[Value, bool]:
     return sel, False
 
 
-class Recovery:
-    """Reads one domain's ctrl-done network back into a ``Node`` tree (raises ``Unrecognized``)."""
-
-    def __init__(
-        self,
-        layout: Layout,
-        domain: Domain,
-        names: dict[Value, str],
-        taint: Optional[dict[Value, set[str]]] = None,
-        reach: Optional[dict[Value, set[str]]] = None,
-    ) -> None:
-        self.layout = layout
-        self.D = domain.name
-        self.domain = domain
-        self.names = names
-        self.taint = taint if taint is not None else done_domains(layout)
-        self.reach = reach if reach is not None else self._reach()
-        self.steps = 0
+class _Network:
+    """Recovery's view of the ctrl-done network: which values reach the domain's done tokens, their names,
+    their uses through forks, and a control op's outputs (a mixin; the state is Recovery's)."""
 
     def _reach(self) -> dict[Value, set[str]]:
         """For every ctrl value: the domains with an access whose ctrl is reachable from it."""
@@ -226,6 +211,28 @@ class Recovery:
         return []
 
     # -- the walk --
+
+
+class Recovery(_Network):
+    """Reads one domain's ctrl-done network back into a ``Node`` tree (raises ``Unrecognized``): the walk
+    over sequences, loops, branches and parallel parts here, the network's reach and uses in ``_Network``."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        domain: Domain,
+        names: dict[Value, str],
+        taint: Optional[dict[Value, set[str]]] = None,
+        reach: Optional[dict[Value, set[str]]] = None,
+    ) -> None:
+        self.layout = layout
+        self.D = domain.name
+        self.domain = domain
+        self.names = names
+        self.taint = taint if taint is not None else done_domains(layout)
+        self.reach = reach if reach is not None else self._reach()
+        self.steps = 0
+
     def walk(
         self, v: Value, loops: list[Operation], first: Optional[tuple] = None
     ) -> tuple[list[Node], Stop]:

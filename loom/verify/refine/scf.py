@@ -52,8 +52,217 @@ class View:
 Term = Union[z3.ExprRef, View, Unsupported]
 
 
-class ScfModel:
-    """The source function's frames, events and return terms (see the module docstring)."""
+class _Memory:
+    """ScfModel's memory: loads and stores as events on a view, and the views (subview, cast, reshape) a
+    memref value denotes (a mixin; the state is ScfModel's)."""
+
+    def _access(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        is_load = op.name == "memref.load"
+        mem = op.operands[0] if is_load else op.operands[1]
+        idx = op.operands[1:] if is_load else op.operands[2:]
+        ev = Event("load" if is_load else "store", source_position(op.loc), op, ctx, pc)
+        ev.dead = is_load and op.results[0] not in self.used
+        try:
+            vw = self.view(mem)
+            ev.root = vw.root
+            ev.addr = linear(vw.offset, vw.strides, [bv64(self.values, self.term(i)) for i in idx])
+            if not is_load:
+                ev.value = self.term(op.operands[0])
+        except Unsupported as e:
+            ev.why_not = e.reason
+        self.events.append(ev)
+        if is_load:
+            sym = load_symbol(self.values, source_position(op.loc), op.results[0].type)
+            self._own(ctx, sym.decl().name())
+            self.labels[sym.decl().name()] = f"load at {op.loc.line}:{op.loc.col}"
+            self.env[op.results[0]] = sym
+
+    def _view_op(self, op: Operation) -> View:
+        src = self.view(op.operands[0])
+        offs, sizes, strides = _mixed(op, self)
+        if op.name == "memref.reinterpret_cast":
+            # offset and strides address the underlying buffer directly (identity-layout roots)
+            return View(src.root, offs[0], strides, sizes)
+        offset = linear(src.offset, src.strides, offs)
+        new_strides = [z3.simplify(a * b) for a, b in zip(src.strides, strides)]
+        t = op.results[0].type
+        if isinstance(t, MemRefType) and t.rank < len(sizes):
+            keep = _kept_dims(op, sizes, t.rank)
+            new_strides = [new_strides[k] for k in keep]
+            sizes = [sizes[k] for k in keep]
+        return View(src.root, offset, new_strides, sizes)
+
+    def _reshape(self, op: Operation) -> View:
+        """collapse_shape merges each group of (contiguous) dims into one; expand_shape splits each dim
+        into a group, row-major. Either way the view keeps its root and offset."""
+        src = self.view(op.operands[0])
+        groups = _groups(op)
+        t = op.results[0].type
+        if not isinstance(t, MemRefType):
+            raise Unsupported(f"{op.name} without a memref result", op)
+        if op.name == "memref.collapse_shape":
+            strides, sizes = [], []
+            for g in groups:
+                if not g:
+                    raise Unsupported("an empty reassociation group", op)
+                strides.append(src.strides[g[-1]])
+                size: z3.ExprRef = z3.BitVecVal(1, 64)
+                for d in g:
+                    size = size * src.sizes[d]
+                sizes.append(z3.simplify(size))
+            return View(src.root, src.offset, strides, sizes)
+        sizes = expand_sizes(op, self, src, groups, t)
+        strides = [z3.BitVecVal(0, 64)] * t.rank
+        for d, g in enumerate(groups):
+            acc = src.strides[d]
+            for k in reversed(g):
+                strides[k] = z3.simplify(acc)
+                acc = acc * sizes[k]
+        return View(src.root, src.offset, strides, sizes)
+
+
+class _Loops:
+    """ScfModel's loops: scf.for and scf.while as frames with symbolic state, and what their yields
+    carry (a mixin)."""
+
+    def _for(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        lb, ub, step = (self.term(v) for v in op.operands[:3])
+        inits = [self.term(v) for v in op.operands[3:]]
+        frame = Frame("scf", "for", op, source_position(op.loc), f"scf.for@{op.loc.line}:{op.loc.col}", pc,
+                      outer=ctx)
+        self.frames.append(frame)
+        body = op.regions[0].entry
+        inner: Ctx = ctx + ((frame, "body"),)
+        iv, *iters = body.args
+        tag = f"{op.loc.line}:{op.loc.col}"
+        unsigned = "unsignedCmp" in op.attributes
+        width = lb.size() if z3.is_bv(lb) else 0
+        if 1 < width < 64:
+            # the IV runs over the mathematical range lb, lb+step, ... < ub: computed 64 bits wide it never
+            # wraps, and every value the body sees fits the IV's type
+            ext = (lambda x: z3.ZeroExt(64 - width, x)) if unsigned else (lambda x: z3.SignExt(64 - width, x))
+            lb, ub, step = ext(lb), ext(ub), ext(step)
+        iv_sym = self._state(frame, ctx, inner, iv, f"iv@{tag}", lb, z3.BitVecSort(64) if 1 < width < 64 else None)
+        if 1 < width < 64:
+            self.env[iv] = z3.Extract(width - 1, 0, iv_sym)
+        syms = [self._state(frame, ctx, inner, a, f"iter{k}@{tag}", init) for k, (a, init) in
+                enumerate(zip(iters, inits))]
+        frame.cont = z3.ULT(iv_sym, ub) if unsigned else iv_sym < ub
+        term = self._block(body, inner, pc)
+        frame.state[0].next = iv_sym + step
+        self._yields(frame, term, 1, syms)
+        for r, s in zip(op.results, frame.state[1:]):
+            self.env[r] = s.exit
+
+    def _while(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        inits = [self.term(v) for v in op.operands]
+        frame = Frame("scf", "while", op, source_position(op.loc), f"scf.while@{op.loc.line}:{op.loc.col}", pc,
+                      outer=ctx)
+        self.frames.append(frame)
+        before, after = op.regions[0].entry, op.regions[1].entry
+        raw: Ctx = ctx + ((frame, "raw"),)
+        tag = f"{op.loc.line}:{op.loc.col}"
+        syms = [self._state(frame, ctx, raw, a, f"arg{k}@{tag}", init) for k, (a, init) in
+                enumerate(zip(before.args, inits))]
+        cond_op = self._block(before, raw, pc)
+        if cond_op is None or cond_op.name != "scf.condition":
+            raise Unsupported("scf.while before-region without scf.condition", op)
+        try:
+            c = self.term(cond_op.operands[0])
+            frame.cont = c if z3.is_bool(c) else c != 0
+        except Unsupported as e:
+            frame.why_not = e.reason
+        fwd = [self._term_or_error(v) for v in cond_op.operands[1:]]
+        body: Ctx = ctx + ((frame, "body"),)
+        for a, t in zip(after.args, fwd):
+            self.env[a] = t
+        term = self._block(after, body, pc)
+        self._yields(frame, term, 0, syms)
+        owned = self.owned.get(frame, set()) - {s.sym.decl().name() for s in frame.state}
+        for r, t in zip(op.results, fwd):
+            if isinstance(t, Unsupported):
+                self.env[r] = t
+                continue
+            pairs = frame.exit_subst() + exit_reads(t, owned)
+            out = z3.substitute(t, *pairs) if pairs else t
+            bad = mentions(out, owned)
+            self.env[r] = out if bad is None else Unsupported(
+                f"the result of {frame.name} depends on a value read in its last condition evaluation", op)
+
+    def _state(self, frame: Frame, outer: Ctx, inner: Ctx, arg: BlockArgument, name: str,
+               init: z3.ExprRef, sort: Optional[z3.SortRef] = None) -> z3.ExprRef:
+        sym = self._fresh(inner, f"scf:{name}", arg.type, f"{self.name(arg)} (source)", sort)
+        ex = self._fresh(outer, f"scf:exit:{name}", arg.type, f"{self.name(arg)} at exit (source)", sort)
+        frame.state.append(StateVar(self.name(arg), sym, ex, init))
+        self.env[arg] = sym
+        return sym
+
+    def _yields(self, frame: Frame, term: Optional[Operation], first: int, syms: list) -> None:
+        if term is None or term.name != "scf.yield":
+            for s in frame.state[first:]:
+                s.why_not = "loop body without scf.yield"
+            return
+        for s, v in zip(frame.state[first:], term.operands):
+            try:
+                s.next = self.term(v)
+            except Unsupported as e:
+                s.why_not = e.reason
+
+    def _term_or_error(self, v: Value) -> Term:
+        try:
+            return self.term(v)
+        except Unsupported as e:
+            return e
+
+
+class _Branches:
+    """ScfModel's branches: scf.index_switch and scf.if as ite terms (a mixin)."""
+
+    def _switch(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """``scf.index_switch``: case k runs when the value equals its case (cases are distinct), the
+        default region (region 0) when none does."""
+        x = self.term(op.operands[0])
+        cases = op.attributes.get("cases")
+        values = [int(v) for v in cases.values] if isinstance(cases, DenseArrayAttr) else []
+        if len(values) + 1 != len(op.regions) or not z3.is_bv(x):
+            raise Unsupported("a malformed scf.index_switch", op)
+        conds = [x == z3.BitVecVal(v, x.size()) for v in values]
+        default = z3.Not(z3.Or(*conds)) if conds else z3.BoolVal(True)
+        outs: list[list[Term]] = []
+        for region, c in zip(op.regions, [default, *conds]):
+            term = self._block(region.entry, ctx, z3.And(pc, c))
+            outs.append([self._term_or_error(v) for v in (term.operands if term is not None else [])])
+        for k, r in enumerate(op.results):
+            picked = [o[k] if k < len(o) else Unsupported("missing yield", op) for o in outs]
+            bad = next((t for t in picked if isinstance(t, Unsupported)), None)
+            if bad is not None:
+                self.env[r] = bad
+                continue
+            out = picked[0]
+            for c, t in zip(reversed(conds), reversed(picked[1:])):
+                out = z3.If(c, t, out)
+            self.env[r] = out
+
+    def _if(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        c = self.term(op.operands[0])
+        c = c if z3.is_bool(c) else c != 0
+        outs: list[list[Term]] = []
+        for region, branch_pc in zip(op.regions, (z3.And(pc, c), z3.And(pc, z3.Not(c)))):
+            if not region.blocks:
+                outs.append([])
+                continue
+            term = self._block(region.entry, ctx, branch_pc)
+            yielded = term.operands if term is not None and term.name == "scf.yield" else []
+            outs.append([self._term_or_error(v) for v in yielded])
+        for k, r in enumerate(op.results):
+            a = outs[0][k] if len(outs) > 0 and k < len(outs[0]) else Unsupported("missing then-yield", op)
+            b = outs[1][k] if len(outs) > 1 and k < len(outs[1]) else Unsupported("missing else-yield", op)
+            self.env[r] = a if isinstance(a, Unsupported) else b if isinstance(b, Unsupported) else z3.If(c, a, b)
+
+
+class ScfModel(_Memory, _Loops, _Branches):
+    """The source function's frames, events and return terms (see the module docstring): the values and the
+    walk over ops here, memory accesses and views, loops and branches by the mixins above."""
 
     def __init__(self, func: Operation, values: Values, names: Optional[dict[Value, str]] = None) -> None:
         self.func = func
@@ -185,201 +394,6 @@ class ScfModel:
                 self.env[r] = t
             return
         raise Unsupported(f"'{name}' is outside what the refinement check models", op)
-
-    def _access(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
-        is_load = op.name == "memref.load"
-        mem = op.operands[0] if is_load else op.operands[1]
-        idx = op.operands[1:] if is_load else op.operands[2:]
-        ev = Event("load" if is_load else "store", source_position(op.loc), op, ctx, pc)
-        ev.dead = is_load and op.results[0] not in self.used
-        try:
-            vw = self.view(mem)
-            ev.root = vw.root
-            ev.addr = linear(vw.offset, vw.strides, [bv64(self.values, self.term(i)) for i in idx])
-            if not is_load:
-                ev.value = self.term(op.operands[0])
-        except Unsupported as e:
-            ev.why_not = e.reason
-        self.events.append(ev)
-        if is_load:
-            sym = load_symbol(self.values, source_position(op.loc), op.results[0].type)
-            self._own(ctx, sym.decl().name())
-            self.labels[sym.decl().name()] = f"load at {op.loc.line}:{op.loc.col}"
-            self.env[op.results[0]] = sym
-
-    def _view_op(self, op: Operation) -> View:
-        src = self.view(op.operands[0])
-        offs, sizes, strides = _mixed(op, self)
-        if op.name == "memref.reinterpret_cast":
-            # offset and strides address the underlying buffer directly (identity-layout roots)
-            return View(src.root, offs[0], strides, sizes)
-        offset = linear(src.offset, src.strides, offs)
-        new_strides = [z3.simplify(a * b) for a, b in zip(src.strides, strides)]
-        t = op.results[0].type
-        if isinstance(t, MemRefType) and t.rank < len(sizes):
-            keep = _kept_dims(op, sizes, t.rank)
-            new_strides = [new_strides[k] for k in keep]
-            sizes = [sizes[k] for k in keep]
-        return View(src.root, offset, new_strides, sizes)
-
-    def _reshape(self, op: Operation) -> View:
-        """collapse_shape merges each group of (contiguous) dims into one; expand_shape splits each dim
-        into a group, row-major. Either way the view keeps its root and offset."""
-        src = self.view(op.operands[0])
-        groups = _groups(op)
-        t = op.results[0].type
-        if not isinstance(t, MemRefType):
-            raise Unsupported(f"{op.name} without a memref result", op)
-        if op.name == "memref.collapse_shape":
-            strides, sizes = [], []
-            for g in groups:
-                if not g:
-                    raise Unsupported("an empty reassociation group", op)
-                strides.append(src.strides[g[-1]])
-                size: z3.ExprRef = z3.BitVecVal(1, 64)
-                for d in g:
-                    size = size * src.sizes[d]
-                sizes.append(z3.simplify(size))
-            return View(src.root, src.offset, strides, sizes)
-        sizes = expand_sizes(op, self, src, groups, t)
-        strides = [z3.BitVecVal(0, 64)] * t.rank
-        for d, g in enumerate(groups):
-            acc = src.strides[d]
-            for k in reversed(g):
-                strides[k] = z3.simplify(acc)
-                acc = acc * sizes[k]
-        return View(src.root, src.offset, strides, sizes)
-
-    def _for(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
-        lb, ub, step = (self.term(v) for v in op.operands[:3])
-        inits = [self.term(v) for v in op.operands[3:]]
-        frame = Frame("scf", "for", op, source_position(op.loc), f"scf.for@{op.loc.line}:{op.loc.col}", pc,
-                      outer=ctx)
-        self.frames.append(frame)
-        body = op.regions[0].entry
-        inner: Ctx = ctx + ((frame, "body"),)
-        iv, *iters = body.args
-        tag = f"{op.loc.line}:{op.loc.col}"
-        unsigned = "unsignedCmp" in op.attributes
-        width = lb.size() if z3.is_bv(lb) else 0
-        if 1 < width < 64:
-            # the IV runs over the mathematical range lb, lb+step, ... < ub: computed 64 bits wide it never
-            # wraps, and every value the body sees fits the IV's type
-            ext = (lambda x: z3.ZeroExt(64 - width, x)) if unsigned else (lambda x: z3.SignExt(64 - width, x))
-            lb, ub, step = ext(lb), ext(ub), ext(step)
-        iv_sym = self._state(frame, ctx, inner, iv, f"iv@{tag}", lb, z3.BitVecSort(64) if 1 < width < 64 else None)
-        if 1 < width < 64:
-            self.env[iv] = z3.Extract(width - 1, 0, iv_sym)
-        syms = [self._state(frame, ctx, inner, a, f"iter{k}@{tag}", init) for k, (a, init) in
-                enumerate(zip(iters, inits))]
-        frame.cont = z3.ULT(iv_sym, ub) if unsigned else iv_sym < ub
-        term = self._block(body, inner, pc)
-        frame.state[0].next = iv_sym + step
-        self._yields(frame, term, 1, syms)
-        for r, s in zip(op.results, frame.state[1:]):
-            self.env[r] = s.exit
-
-    def _while(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
-        inits = [self.term(v) for v in op.operands]
-        frame = Frame("scf", "while", op, source_position(op.loc), f"scf.while@{op.loc.line}:{op.loc.col}", pc,
-                      outer=ctx)
-        self.frames.append(frame)
-        before, after = op.regions[0].entry, op.regions[1].entry
-        raw: Ctx = ctx + ((frame, "raw"),)
-        tag = f"{op.loc.line}:{op.loc.col}"
-        syms = [self._state(frame, ctx, raw, a, f"arg{k}@{tag}", init) for k, (a, init) in
-                enumerate(zip(before.args, inits))]
-        cond_op = self._block(before, raw, pc)
-        if cond_op is None or cond_op.name != "scf.condition":
-            raise Unsupported("scf.while before-region without scf.condition", op)
-        try:
-            c = self.term(cond_op.operands[0])
-            frame.cont = c if z3.is_bool(c) else c != 0
-        except Unsupported as e:
-            frame.why_not = e.reason
-        fwd = [self._term_or_error(v) for v in cond_op.operands[1:]]
-        body: Ctx = ctx + ((frame, "body"),)
-        for a, t in zip(after.args, fwd):
-            self.env[a] = t
-        term = self._block(after, body, pc)
-        self._yields(frame, term, 0, syms)
-        owned = self.owned.get(frame, set()) - {s.sym.decl().name() for s in frame.state}
-        for r, t in zip(op.results, fwd):
-            if isinstance(t, Unsupported):
-                self.env[r] = t
-                continue
-            pairs = frame.exit_subst() + exit_reads(t, owned)
-            out = z3.substitute(t, *pairs) if pairs else t
-            bad = mentions(out, owned)
-            self.env[r] = out if bad is None else Unsupported(
-                f"the result of {frame.name} depends on a value read in its last condition evaluation", op)
-
-    def _state(self, frame: Frame, outer: Ctx, inner: Ctx, arg: BlockArgument, name: str,
-               init: z3.ExprRef, sort: Optional[z3.SortRef] = None) -> z3.ExprRef:
-        sym = self._fresh(inner, f"scf:{name}", arg.type, f"{self.name(arg)} (source)", sort)
-        ex = self._fresh(outer, f"scf:exit:{name}", arg.type, f"{self.name(arg)} at exit (source)", sort)
-        frame.state.append(StateVar(self.name(arg), sym, ex, init))
-        self.env[arg] = sym
-        return sym
-
-    def _yields(self, frame: Frame, term: Optional[Operation], first: int, syms: list) -> None:
-        if term is None or term.name != "scf.yield":
-            for s in frame.state[first:]:
-                s.why_not = "loop body without scf.yield"
-            return
-        for s, v in zip(frame.state[first:], term.operands):
-            try:
-                s.next = self.term(v)
-            except Unsupported as e:
-                s.why_not = e.reason
-
-    def _term_or_error(self, v: Value) -> Term:
-        try:
-            return self.term(v)
-        except Unsupported as e:
-            return e
-
-    def _switch(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
-        """``scf.index_switch``: case k runs when the value equals its case (cases are distinct), the
-        default region (region 0) when none does."""
-        x = self.term(op.operands[0])
-        cases = op.attributes.get("cases")
-        values = [int(v) for v in cases.values] if isinstance(cases, DenseArrayAttr) else []
-        if len(values) + 1 != len(op.regions) or not z3.is_bv(x):
-            raise Unsupported("a malformed scf.index_switch", op)
-        conds = [x == z3.BitVecVal(v, x.size()) for v in values]
-        default = z3.Not(z3.Or(*conds)) if conds else z3.BoolVal(True)
-        outs: list[list[Term]] = []
-        for region, c in zip(op.regions, [default, *conds]):
-            term = self._block(region.entry, ctx, z3.And(pc, c))
-            outs.append([self._term_or_error(v) for v in (term.operands if term is not None else [])])
-        for k, r in enumerate(op.results):
-            picked = [o[k] if k < len(o) else Unsupported("missing yield", op) for o in outs]
-            bad = next((t for t in picked if isinstance(t, Unsupported)), None)
-            if bad is not None:
-                self.env[r] = bad
-                continue
-            out = picked[0]
-            for c, t in zip(reversed(conds), reversed(picked[1:])):
-                out = z3.If(c, t, out)
-            self.env[r] = out
-
-    def _if(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
-        c = self.term(op.operands[0])
-        c = c if z3.is_bool(c) else c != 0
-        outs: list[list[Term]] = []
-        for region, branch_pc in zip(op.regions, (z3.And(pc, c), z3.And(pc, z3.Not(c)))):
-            if not region.blocks:
-                outs.append([])
-                continue
-            term = self._block(region.entry, ctx, branch_pc)
-            yielded = term.operands if term is not None and term.name == "scf.yield" else []
-            outs.append([self._term_or_error(v) for v in yielded])
-        for k, r in enumerate(op.results):
-            a = outs[0][k] if len(outs) > 0 and k < len(outs[0]) else Unsupported("missing then-yield", op)
-            b = outs[1][k] if len(outs) > 1 and k < len(outs[1]) else Unsupported("missing else-yield", op)
-            self.env[r] = a if isinstance(a, Unsupported) else b if isinstance(b, Unsupported) else z3.If(c, a, b)
-
 
 def _root_name(op: Operation) -> str:
     if op.name == "memref.get_global":
