@@ -752,7 +752,7 @@ def cmd_verify(args) -> int:
         _verify_mapping(paths, reports, args, ctx)
     if args.emit_smt2 is not None:
         _emit_smt2(reports, Path(args.emit_smt2))
-    rtl = _verify_rtl(paths, reports, args) if args.rtl else None  # before the reports: JUnit/SARIF carry it
+    rtl = _verify_rtl(paths, reports, args, given) if args.rtl else None  # before the reports: JUnit/SARIF carry it
     _write_documents(args, reports, rtl)
     rechecked = None
     if args.recheck:
@@ -872,8 +872,9 @@ def _verify_mapping(paths, reports, args, ctx) -> None:
                                                    ctx=ctx, source=sources.get(rep.function))
 
 
-def _verify_rtl(paths, reports, args) -> list:
-    """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts."""
+def _verify_rtl(paths, reports, args, given: Optional[dict[str, str]] = None) -> list:
+    """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts. ``given``: the
+    name a report carries for each verified path (a C input's reports name the C file, not its SCF stage)."""
     from loom.hdl.formal.verify import check_function
     from loom.verify import progress_printer
 
@@ -885,7 +886,7 @@ def _verify_rtl(paths, reports, args) -> list:
         funcs = _inlined_functions(module)
         sources = _scf_sources(path, getattr(args, "source", None))
         for rep in reports:
-            if rep.file not in (str(path), None) or rep.function not in funcs:
+            if rep.file not in (str(path), (given or {}).get(str(path)), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
             witness = {o.id: o.counterexample.get("arguments") for o in rep.obligations  # its run's arguments
