@@ -75,42 +75,10 @@ def _dims(shape) -> str:
     return "".join(("?" if d is None else str(d)) + "x" for d in shape)
 
 
-class Printer:
-    """Prints ops with the names of the scopes they sit in (see ``names.py``)."""
+class _TypeAttrPrinter:
+    """Printer's types and attributes (builtin and dialect types, dense and strided attributes, attribute
+    dictionaries), as MLIR prints them (a mixin)."""
 
-    def __init__(self, debuginfo: bool = False, generic: bool = False) -> None:
-        self.scopes: list[Names] = []
-        self.depth = 0
-        self.debuginfo = debuginfo  # print every op's location, as mlir-opt's -mlir-print-debuginfo does
-        self.generic_only = generic  # every op in the generic form, as mlir-opt's -mlir-print-op-generic does
-
-    # ------------------------------------------------------------------ values
-    def value(self, v: Value) -> str:
-        """``%name`` of ``v`` in the innermost scope (only it is visible: scopes are isolated)."""
-        if not self.scopes:
-            self.scopes.append(Names())
-        names = self.scopes[-1]
-        n = names.values.get(v)
-        if n is None:  # not defined in this scope: printed under a fresh name the parser will reject
-            n = f"%undef_{names.fresh()}"
-            names.values[v] = n
-        return n
-
-    def indent(self) -> str:
-        """The indentation of the op being printed (for syntax that continues on new lines)."""
-        return INDENT * self.depth
-
-    def block_name(self, b: Block) -> str:
-        for names in reversed(self.scopes):
-            n = names.blocks.get(b)
-            if n is not None:
-                return n
-        return "^undefined_block"
-
-    def symbol(self, name: str) -> str:
-        return "@" + (name if _BARE.fullmatch(name) else quote(name))
-
-    # ------------------------------------------------------------------- types
     def type(self, t: Type) -> str:
         if isinstance(t, IntegerType):
             return f"{t.signedness}i{t.width}"
@@ -143,7 +111,6 @@ class Printer:
             return t.text
         return str(t)
 
-    # -------------------------------------------------------------- attributes
     def attr(self, a: Attribute) -> str:
         if isinstance(a, BoolAttr):
             return "true" if a.value else "false"
@@ -220,6 +187,43 @@ class Printer:
             return ""
         body = "{" + ", ".join(self._entry(k, v) for k, v in items) + "}"
         return f" attributes {body}" if keyword else f" {body}"
+
+
+class Printer(_TypeAttrPrinter):
+    """Prints ops with the names of the scopes they sit in (see ``names.py``); types and attributes by
+    ``_TypeAttrPrinter``."""
+
+    def __init__(self, debuginfo: bool = False, generic: bool = False) -> None:
+        self.scopes: list[Names] = []
+        self.depth = 0
+        self.debuginfo = debuginfo  # print every op's location, as mlir-opt's -mlir-print-debuginfo does
+        self.generic_only = generic  # every op in the generic form, as mlir-opt's -mlir-print-op-generic does
+
+    # ------------------------------------------------------------------ values
+    def value(self, v: Value) -> str:
+        """``%name`` of ``v`` in the innermost scope (only it is visible: scopes are isolated)."""
+        if not self.scopes:
+            self.scopes.append(Names())
+        names = self.scopes[-1]
+        n = names.values.get(v)
+        if n is None:  # not defined in this scope: printed under a fresh name the parser will reject
+            n = f"%undef_{names.fresh()}"
+            names.values[v] = n
+        return n
+
+    def indent(self) -> str:
+        """The indentation of the op being printed (for syntax that continues on new lines)."""
+        return INDENT * self.depth
+
+    def block_name(self, b: Block) -> str:
+        for names in reversed(self.scopes):
+            n = names.blocks.get(b)
+            if n is not None:
+                return n
+        return "^undefined_block"
+
+    def symbol(self, name: str) -> str:
+        return "@" + (name if _BARE.fullmatch(name) else quote(name))
 
     # --------------------------------------------------------------------- ops
     def results(self, op: Operation) -> str:
