@@ -90,6 +90,24 @@ ops        lemmas  bmc    safety (DFG alone)
 * ``lemmas`` about n^1.5 (the wide extmemory tables, above); not changed.
 * ``--jobs 1 2 --sizes 2000`` (every checker, 7 units, wall under load): 17.65 s and 12.87 s, x1.37, the same
   report; the safety unit is most of it, so two jobs cannot halve it.
+
+2026-11-28, later (CPU seconds, load 10-13 on the 2 cores; seed 1), issue 28 item 9 at 50,000 ops:
+
+=========  ======  =======  =========  ======  =====  ======  ==========================================
+ops        lemmas  lengths  structure  memory  bmc    refine  safety (DFG alone) before -> after
+=========  ======  =======  =========  ======  =====  ======  ==========================================
+5,022      --      --       --         --      --     --      10.68 -> 5.1
+18,039     --      --       --         --      --     --      84.2 -> 19.6 (same status per obligation)
+27,692     --      --       --         --      --     --      -- -> 81.5 (85 unknown; 23 s: one query)
+46,463     14.98   22.07    7.79       15.44   5.44   0.58    over 650 (44,376 ops) -> 68 (29 s: one query)
+=========  ======  =======  =========  ======  =====  ======  ==========================================
+
+* ``safety``: the one grouped query over all the sites of a loop context (thousands at the top level) ran to the
+  rlimit as first slice, closed slice and whole query (~3,550 assertions, 25 s each at 41,169 ops); sites are now
+  grouped 32 at a time, and the slicer no longer reads every base lemma per query (specs/verification.md).
+* whole ``loom verify /tmp/gen46463.mlir --jobs 2 --json`` (``_module_text`` of ``kernel(50000)``): 102,513
+  obligations, exit 3 (29 safety unknowns), 114.9 s CPU with its units, 630 s wall at load ~12. Not under 60 s:
+  safety is one unit of 68 s CPU, and the rest add up to ~67 s.
 """
 
 from __future__ import annotations
