@@ -93,7 +93,7 @@ def test_a_run_too_long_for_dfg_mem_lowers_its_argument_range(monkeypatch):
         return SbyVerdict(task, "pass", 0.0, [], None, "")
 
     monkeypatch.setattr(verify, "sby_run_task", fake)
-    monkeypatch.setattr(verify, "run_depth", lambda func, bound, buffers=None: depths[bound])
+    monkeypatch.setattr(verify, "run_depth", lambda func, bound, buffers=None: depths[DEFAULT_N if bound is None else bound])
     func, _ = dfg_func(DOT)
     assert verify.default_depth(func) == (2, MEM_STEPS - 20)
     rep = verify.check_function(func, "dot", {})
@@ -105,6 +105,14 @@ def test_a_run_too_long_for_dfg_mem_lowers_its_argument_range(monkeypatch):
     assert verify.default_depth(func) == (1, 13)
     depths[3] = MEM_STEPS - STALLS  # fits: the default range
     assert verify.default_depth(func) == (DEFAULT_N, MEM_STEPS - STALLS)
+    # fixed trip counts longer than MEM_STEPS even at n = 1 (gemm.c: 1609): the first MEM_STEPS cycles, said as such
+    depths.update({3: 1609, 2: 1609, 1: 1609})
+    ran.clear()
+    rep = verify.check_function(func, "dot", {"balance.%x_loop_ctrl": "refuted"})
+    assert (rep.mem_n, rep.run_steps) == (1, 1609) and ("dfg_mem", MEM_STEPS) in ran
+    assert "not a whole run: one needs 1609 cycles" in verify.human(rep)
+    v = next(v for v in rep.verdicts if v.id == "balance.%x_loop_ctrl")
+    assert v.status == verify.NOT_REACHED and not v.disagrees, v  # Z3's witness run is longer than the check
 
 
 def test_a_depth_the_user_gives_is_the_free_task_alone(monkeypatch):

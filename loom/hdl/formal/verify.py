@@ -74,6 +74,7 @@ class RtlReport:
     capacity: Optional[str] = None  # trace of a stall with a full channel FIFO (raise --fifo-depth)
     tool: str = ""  # which SymbiYosys ran (sby.sby_command)
     mem_n: int = DEFAULT_N  # task dfg_mem's argument range [0, mem_n] without --rtl-bound (default_depth)
+    run_steps: Optional[int] = None  # a whole run's depth when even n = 1 exceeds MEM_STEPS: the checks stop short
 
 
 def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
@@ -110,6 +111,8 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
     split = dfg_depth is None and monitors  # the default: dfg_mem over the whole run, dfg over a prefix
     if split and bound is None:
         rep.mem_n, depth = default_depth(func, buffers)
+        if depth + STALLS > MEM_STEPS:  # fixed trip counts (gemm.c, 8x8: 1609 steps): a prefix, said as such
+            rep.run_steps, depth = depth, MEM_STEPS - STALLS
     else:
         depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
     free = min(depth, FREE_DEPTH) if split else None
@@ -427,6 +430,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
                                              if len(pr.proved) < len(mons) else "") + ")")
     if rep.mem is not None:
         runs = "a whole run at trip counts up to " + (f"--rtl-bound {rep.bound}" if rep.bound is not None else str(rep.mem_n))
+        if rep.run_steps is not None:
+            runs = f"not a whole run: one needs {rep.run_steps} cycles at trip counts up to {rep.mem_n}"
         lines.append(f"  (DFG-level monitors: task dfg_mem, bounded model check of {(rep.dfg_depth or 0) + STALLS} "
                      f"cycles from reset under {mem_scope(rep.bound, rep.mem_n)} ({runs}), "
                      f"{'no violation' if rep.mem.status == 'pass' else STATUS[rep.mem.status]} in {rep.mem.seconds:.0f}s)")
