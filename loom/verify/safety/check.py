@@ -32,6 +32,7 @@ from loom.semantics.layout import width_of
 from loom.verify.assume import admits, dim_of, to_z3
 from loom.verify.lengths.inference import py_value
 from loom.verify.lengths.values import symbol
+from loom.verify.ids import numbered
 from loom.verify.inputs import DIM_CAP, describe, flatten, nested, shape_of
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.model import _DIV_REM, TermValues, Unsupported, dim_term, source_position
@@ -58,6 +59,9 @@ LARGE_QUERY = 128
 GROUP_SITES = 32
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
+# tried last, when no small witness replays: an input profile may assume buffers longer than 64 elements
+# (``dim(x, 0) >= 256``), under which a real fault (a zero-length table, a division by a size) needs longer ones
+LARGE = ((4096, None),)
 
 
 class SafetyValues(TermValues):
@@ -356,25 +360,10 @@ class SafetyCheck:
         tried: list[dict] = []
         last = None
         for dim_cap, arg_cap in SMALL:
-            # small sizes, at least 1 first (an empty inner dimension has no nested-list form to replay)
-            narrow = [z3.And(d >= (1 if arg_cap is not None else 0), d <= dim_cap) for d in self.dims.values()]
-            if arg_cap is not None:
-                for n, t in zip(self.names, self.types):
-                    a = self._arg(n)
-                    if a is not None and z3.is_bv(a) and a.size() > 1:
-                        narrow.append(z3.And(a >= -arg_cap, a <= arg_cap) if a.size() > 13 else z3.BoolVal(True))
-            res = self._query([*facts, site.bad, *narrow], smt2=False, sat_checked=sat_checked, witness=True)
-            if res.status != "sat" or res.model is None:
-                continue
-            for inputs in self._inputs(res.model, site):
-                if inputs is None or inputs in tried:
-                    continue
-                tried.append(inputs)
-                err = self._run(inputs, site)
-                if err is not None:
-                    values = {k: _value(res.model, v) for k, v in site.show.items()}
-                    return inputs, err, values
-            last = res.model
+            found, model = self._replay_within(site, facts, sat_checked, tried, dim_cap, arg_cap)
+            if found is not None:
+                return found
+            last = model if model is not None else last
         extra = []
         if site.what == "bounds" and last is not None:
             extra = self._past_the_buffer(last, site) + self._steered(tried[0] if tried else None, site) + \
@@ -388,7 +377,37 @@ class SafetyCheck:
             err = self._run(inputs, site)
             if err is not None:
                 return inputs, err, {}
+        for dim_cap, arg_cap in LARGE:
+            found, _ = self._replay_within(site, facts, sat_checked, tried, dim_cap, arg_cap)
+            if found is not None:
+                return found
         return None
+
+    def _replay_within(self, site: Site, facts: list[z3.BoolRef], sat_checked: bool, tried: list[dict],
+                       dim_cap: int, arg_cap: Optional[int]) -> tuple[Optional[tuple[dict, str, dict]],
+                                                                      Optional[z3.ModelRef]]:
+        """A model of the error condition with every dimension in ``[1, dim_cap]`` (``[0, dim_cap]`` when
+        ``arg_cap`` is None) and every wide integer argument in ``[-arg_cap, arg_cap]``, and the first of its
+        inputs on which the interpreter stops at the site (None when none does; ``tried`` grows by the inputs
+        run)."""
+        # small sizes, at least 1 first (an empty inner dimension has no nested-list form to replay)
+        narrow = [z3.And(d >= (1 if arg_cap is not None else 0), d <= dim_cap) for d in self.dims.values()]
+        if arg_cap is not None:
+            for n, t in zip(self.names, self.types):
+                a = self._arg(n)
+                if a is not None and z3.is_bv(a) and a.size() > 1:
+                    narrow.append(z3.And(a >= -arg_cap, a <= arg_cap) if a.size() > 13 else z3.BoolVal(True))
+        res = self._query([*facts, site.bad, *narrow], smt2=False, sat_checked=sat_checked, witness=True)
+        if res.status != "sat" or res.model is None:
+            return None, None
+        for inputs in self._inputs(res.model, site):
+            if inputs is None or inputs in tried:
+                continue
+            tried.append(inputs)
+            err = self._run(inputs, site)
+            if err is not None:
+                return (inputs, err, {k: _value(res.model, v) for k, v in site.show.items()}), res.model
+        return None, res.model
 
     def _past_the_buffer(self, model: z3.ModelRef, site: Site) -> list[dict]:
         """The model's state may be a generic iteration no run reaches with its arguments: every integer argument
@@ -592,13 +611,8 @@ def _value(model: z3.ModelRef, term: z3.ExprRef) -> Any:
 
 
 def _unique(obs: list[Obligation]) -> list[Obligation]:
-    """Ops that share a source position (a macro, an inlined call) get ``#2``, ``#3`` ... on later ids."""
-    seen: dict[str, int] = {}
-    out = []
-    for o in obs:
-        k = seen.get(o.id, 0) + 1
-        seen[o.id] = k
-        if k > 1:
-            o.id = f"{o.id}#{k}"
-        out.append(o)
-    return out
+    """Ops that share a source position (a macro, an inlined call) get ``#2``, ``#3`` ... on later ids
+    (``ids.numbered``, the numbering the RTL safety monitors follow)."""
+    for o, text in zip(obs, numbered([o.id for o in obs])):
+        o.id = text
+    return obs

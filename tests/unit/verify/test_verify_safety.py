@@ -335,3 +335,20 @@ def test_a_loop_in_a_branch_not_taken_gives_no_facts_after_the_branch(tmp_path):
     inputs.write_text(json.dumps(o["counterexample"]["inputs"]))
     run = json.loads(loom("sim", str(DATA / "branch_spin.scf.mlir"), "--inputs", str(inputs), "--json").stdout)
     assert run["status"] == "error" and run["error"].startswith("RT_MEMREF_OUT_OF_BOUNDS")
+
+
+def test_a_fault_that_needs_a_long_buffer_is_refuted_not_unknown(tmp_path):
+    """Under an assumption that buffers are long (``dim(a) >= 256``, an input profile's), no witness of at most
+    64 elements exists; the replay then tries buffers of up to 4,096 elements, so the real fault (a load at
+    ``n``, any ``n``) is refuted with inputs the interpreter replays instead of left unknown."""
+    src = tmp_path / "long.scf.mlir"
+    src.write_text("""func.func @f(%a: memref<?xi32>, %n: index) -> i32 attributes {loom.assume = ["dim(a) >= 256"]} {
+  %x = memref.load %a[%n] : memref<?xi32>
+  return %x : i32
+}
+""")
+    rc, doc = _verify(src)
+    (got,) = [o for o in doc["obligations"] if o["id"].startswith("safe.load@")]
+    assert rc == 1 and got["status"] == "refuted", got
+    cex = got["counterexample"]
+    assert cex["error"].startswith("RT_MEMREF_OUT_OF_BOUNDS") and len(cex["inputs"]["a"]) >= 256
