@@ -15,6 +15,7 @@ from loom.dialects.dataflow import tagged_problem
 from loom.dialects.registry import known_ops, lookup
 from loom.ir.attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr
 from loom.ir.core import Block, BlockArgument, Module, Operation, OpResult, Region, Value
+from loom.ir.dominance import dominator_sets
 from loom.ir.types import FunctionType, MemRefType, TaggedType, TensorType, Type, VectorType
 
 UNDEFINED = "CPL_IR_UNDEFINED_VALUE"
@@ -245,16 +246,4 @@ def _dominators(region: Region) -> dict[int, set[int]]:
             if s in preds:
                 preds[s].append(b)
     ids = [id(b) for b in blocks if id(b) in reach]
-    dom = {b: set(ids) for b in ids}
-    dom[ids[0]] = {ids[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in ids[1:]:
-            ps = [dom[p] for p in preds[b] if p in dom]
-            new = set.intersection(*ps) if ps else set()
-            new = new | {b}
-            if new != dom[b]:
-                dom[b] = new
-                changed = True
-    return dom
+    return dominator_sets(ids, lambda b: preds[b], [ids[0]])

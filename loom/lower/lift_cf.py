@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from loom.dialects.cf import successor_operands
 from loom.ir.attributes import BoolAttr
 from loom.ir.core import Block, Operation, Region, Value
+from loom.ir.dominance import dominator_sets
 from loom.ir.types import Type, i1
 from loom.lower.clone import clone_op
 from loom.lower.memrefs import unsupported
@@ -67,9 +68,10 @@ class _Cfg:
         for b in blocks:
             for s in g.succ[id(b)]:
                 g.preds.setdefault(id(s), []).append(b)
-        g.dom = _fixpoint(blocks, [blocks[0]], lambda b: g.preds[id(b)])
+        g.dom = dominator_sets([id(b) for b in blocks], lambda b: [id(p) for p in g.preds[b]], [id(blocks[0])])
         exits = [b for b in blocks if not g.succ[id(b)]]
-        g.pdom = _fixpoint(blocks, exits, lambda b: g.succ[id(b)])
+        g.pdom = dominator_sets([id(b) for b in blocks], lambda b: [id(x) for x in g.succ[b]],
+                               [id(b) for b in exits])
         return g
 
     def dominates(self, a: Block, b: Block) -> bool:
@@ -82,23 +84,6 @@ class _Cfg:
             if id(c) in strict and strict - {id(c)} <= self.pdom.get(id(c), set()):
                 return c
         return EXIT
-
-
-def _fixpoint(blocks: list[Block], roots: list[Block], edges_in) -> dict[int, set[int]]:
-    """Classic iterative (post-)dominator sets; unreachable blocks get every block."""
-    everything = {id(b) for b in blocks}
-    sets = {id(b): ({id(b)} if b in roots else set(everything)) for b in blocks}
-    changed = True
-    while changed:
-        changed = False
-        for b in blocks:
-            if b in roots:
-                continue
-            ins = [sets[id(p)] for p in edges_in(b)]
-            new = (set.intersection(*ins) if ins else set()) | {id(b)}
-            if new != sets[id(b)]:
-                sets[id(b)], changed = new, True
-    return sets
 
 
 @dataclass

@@ -21,6 +21,7 @@ parameters swapped) keep the refusal at the swap.
 from __future__ import annotations
 
 from loom.frontend.c.pointers import Ptr
+from loom.ir.dominance import dominator_sets
 
 
 class MirrorRules:
@@ -149,15 +150,4 @@ def _dominators(fn) -> dict[str, set[str]]:
     for b in fn.blocks:
         for s in _successors(b):
             preds[s].append(b.name)
-    everything = set(names)
-    dom = {n: set(everything) for n in names}
-    dom[names[0]] = {names[0]}
-    changed = True
-    while changed:
-        changed = False
-        for n in names[1:]:
-            ps = [dom[p] for p in preds[n]]
-            new = (set.intersection(*ps) if ps else set()) | {n}
-            if new != dom[n]:
-                dom[n], changed = new, True
-    return dom
+    return dominator_sets(names, lambda n: preds[n], [names[0]])

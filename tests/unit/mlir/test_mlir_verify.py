@@ -311,3 +311,25 @@ def test_parse_errors_are_not_verify_errors():
         parse_text("func.func @f( {", "v.mlir")
     assert not isinstance(info.value, VerifyError)
     assert str(info.value).startswith("v.mlir:1:")
+
+
+DIAMOND = """func.func @f(%a: i32, %c: i1) -> i32 {{
+  %e = arith.addi %a, %a : i32
+  cf.cond_br %c, ^l, ^r
+^l:
+  %v = arith.addi %e, %a : i32
+  cf.br ^j
+^r:
+  cf.br ^j
+^j:
+  %w = arith.addi {use}, %a : i32
+  return %w : i32
+}}
+"""
+
+
+def test_dominance_across_blocks():
+    """In a CFG diamond the entry's value dominates the join, one branch's value does not (the dominator sets of
+    loom.ir.dominance)."""
+    parse_text(DIAMOND.format(use="%e"), "v.mlir")  # verifies
+    check(DIAMOND.format(use="%v"), "CPL_IR_DOMINANCE", 10, 3)
