@@ -749,7 +749,7 @@ def cmd_verify(args) -> int:
         print(json.dumps(shard_document(reports, *shard), indent=1))
         return exit_code_of(reports)
     if args.adg is not None:
-        _verify_mapping(paths, reports, args, ctx)
+        _verify_mapping(paths, reports, args, ctx, given)
     if args.emit_smt2 is not None:
         _emit_smt2(reports, Path(args.emit_smt2))
     rtl = _verify_rtl(paths, reports, args, given) if args.rtl else None  # before the reports: JUnit/SARIF carry it
@@ -849,9 +849,10 @@ def _verify_exit_code(reports, rtl, rechecked) -> int:
         code = EXIT_REFUTED if EXIT_REFUTED in (code, rc) else max(code, rc)
     return code
 
-def _verify_mapping(paths, reports, args, ctx) -> None:
+def _verify_mapping(paths, reports, args, ctx, given: Optional[dict[str, str]] = None) -> None:
     """``verify --adg``: map every verified function as ``loom map`` does (nothing written) and append the
-    mapping checker's verdicts to its report, and ``map.fifo.*``: the run's bmc (``ctx``) on the configured routes."""
+    mapping checker's verdicts to its report, and ``map.fifo.*``: the run's bmc (``ctx``) on the configured routes.
+    ``given``: the name a report carries for each verified path (a C input's reports name the C file)."""
     from loom.map.adg.read import load_adg
     from loom.map.dfg import read_dfg
     from loom.map.obligations import mapping_obligations
@@ -866,7 +867,7 @@ def _verify_mapping(paths, reports, args, ctx) -> None:
         funcs = _inlined_functions(module)
         sources = _scf_sources(path, getattr(args, "source", None))
         for rep in reports:
-            if rep.file not in (str(path), None) or rep.function not in funcs:
+            if rep.file not in (str(path), (given or {}).get(str(path)), None) or rep.function not in funcs:
                 continue
             rep.obligations += mapping_obligations(read_dfg(funcs[rep.function]), adg, adg_path.name, seed=args.seed,
                                                    ctx=ctx, source=sources.get(rep.function))

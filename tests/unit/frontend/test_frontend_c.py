@@ -327,3 +327,14 @@ def test_variable_length_array_comes_from_the_host(tmp_path):
     for n in (0, 5):  # the size the kernel would allocate: the host's buffer for the DFG
         shapes = c_native.host_buffer_shapes(tmp_path / "vla.scf.mlir", "vla", {"a": [1], "out": [0], "n": n})
         assert shapes == {"v": [n]}
+
+
+def test_verify_adg_reads_c(tmp_path):
+    """`loom verify X.c --adg F` maps the C kernel's DFG and reports the mapping's obligations beside the rest (the
+    reports name the C file, so they are matched by that name, not the temporary SCF stage's)."""
+    src = str(ROOT / "examples" / "c" / "dot.c")
+    rc, out, err = run_cli(["adg", "mesh", "-o", str(tmp_path / "mesh.fabric.mlir")])
+    assert rc == 0, err
+    rc, out, err = run_cli(["verify", src, "--adg", str(tmp_path / "mesh.fabric.mlir"), "--json"])
+    obs = {o["id"]: o["status"] for o in json.loads(out)["obligations"]}
+    assert obs["map.iso"] == "proved" and obs["map.fifo.bmc.K4.deadlock"] == "proved", (rc, err)
