@@ -153,3 +153,16 @@ def test_a_witness_beyond_dfg_mems_arguments_is_not_reached(monkeypatch):
     assert f"--rtl-bound {DEFAULT_N + 2}" in far.detail and not far.disagrees
     near = report(DEFAULT_N)
     assert near.status == "bounded" and near.disagrees
+
+
+def test_a_memory_answering_in_the_request_cycle_keeps_its_own_order(tmp_path):
+    """ok_memory_ports_2d: an on-chip memory answers a store in the cycle it is made, and the transparent channels
+    let the next store of the chain fire in that cycle too. Its self-order monitors (st0 against its own earlier
+    iterations) counted that done as an earlier request's and failed at step 4, where Z3 proves the order: with
+    the done of the current request allowed, task dfg passes."""
+    need("yowasp-sby")
+    need("yices-smt2")
+    e = emit(hand("ok_memory_ports_2d"), "p2d", free_depth=6)
+    write_all(tmp_path, e.files)
+    v = run_task(tmp_path, "p2d.sby", "dfg", timeout=900)
+    assert v.status == "pass", sby_says(v)

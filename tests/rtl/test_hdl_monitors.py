@@ -163,9 +163,10 @@ def test_order_monitor_states_program_order(monkeypatch):
     assert "lm_n_v_a_stdone >= lm_n_v_x_addr" in ld_st.cond
     assert "lm_n_v_a_stdone == lm_n_v_st_a_addr" in mons["mem.a.order.st0<st0"].cond
     # with transparent FIFOs (--buffers opt) a done and the request it enables can share a cycle: the done
-    # counts include the current cycle's transfer
+    # counts include the current cycle's transfer, which may be the current request's own (a memory that answers
+    # at once), so they reach at least the earlier requests (tests/rtl/test_hdl_dfg_mem.py runs it)
     opt = {m.obligation: m for m in emit(func, "w", source=src).design.monitors.props}
-    assert ("(lm_n_v_a_stdone + 16'((v_a_stdone_valid && v_a_stdone_ready))) == lm_n_v_st_a_addr"
+    assert ("(lm_n_v_a_stdone + 16'((v_a_stdone_valid && v_a_stdone_ready))) >= lm_n_v_st_a_addr"
             in opt["mem.a.order.st0<st0"].cond)
 
 

@@ -8,7 +8,8 @@ and completions (its done token), counted from reset. Where the instance corresp
 tree, the form is program order by counts:
 
 * ``X = Y`` (a store against its own later iterations): a request fires only when every earlier request of it
-  has completed (done count = request count);
+  has completed (done count = request count; done count >= request count where a memory may answer a request in
+  the cycle it is made, the done then being that request's own);
 * ``X`` and ``Y`` in one sequence, below the same loops in the same phase and branch sides, with no loop and
   at most one branch between that sequence and each access: each runs once per instance of the sequence, or,
   under a branch, once per instance whose branch token (the ctrl ``cond_br`` of the network) takes its side.
@@ -40,7 +41,10 @@ def order_monitor(b: _Builder, oid: str, xa, ya, x: tuple[str, str, str], y: tup
     derivable (``loom.verify.memory.shape``), else mutual exclusion of outstanding requests."""
     if shape.kind == "self":
         n_req, n_done = b.count(xa.op.results[-1]), b.upto_now(xa.done)
-        add_parts(b, oid, [f"!{x[1]} || {n_done} == {n_req}"], xa.op,
+        # with transparent channels a memory that answers at once completes the request in the cycle it is made:
+        # then the done counted up to now may be that request's own, one more than its earlier requests
+        rel = ">=" if b.same_cycle else "=="
+        add_parts(b, oid, [f"!{x[1]} || {n_done} {rel} {n_req}"], xa.op,
              f"program order ({shape.why}): a request of {xa.name} fires only when all its earlier requests "
              "have completed")
         return
