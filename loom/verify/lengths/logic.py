@@ -305,28 +305,29 @@ class Logic(_Axioms, _Witnesses):
         reason = "the two streams have different loop nests"
         if a.is_empty != b.is_empty and a.levels != b.levels:
             # the empty clock has no levels: "never a token" is one query over the other clock's nest
-            s = self.solver()
-            s.add(*self.equality_query(a, b))
-            self.queries += 1
-            r = s.check()
-            if r == z3.unsat:
+            proved, reason = self._ask_equal(a, b, "a stream that should be empty may carry tokens")
+            if proved:
                 return Outcome("proved", "never carries a token, for all trip counts (z3)")
-            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
-                      else "a stream that should be empty may carry tokens")
         elif a.levels == b.levels:
-            s = self.solver()
-            s.add(*self.equality_query(a, b))
-            self.queries += 1
-            r = s.check()
-            if r == z3.unsat:
+            proved, reason = self._ask_equal(a, b, "the two streams cover different iterations")
+            if proved:
                 return Outcome("proved", "equal for all trip counts (z3)")
-            reason = (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown
-                      else "the two streams cover different iterations")
         w = self.count_witness([a, b])
         if w is not None:
             return Outcome("refuted", "token counts differ", w)
         return Outcome("unknown", reason + "; no token-count difference found up to "
                        f"{WITNESS_MAX_TRIPS} iterations per loop (misaligned but balanced?)")
+
+    def _ask_equal(self, a: "Clock", b: "Clock", differ: str) -> tuple[bool, str]:
+        """One z3 query of ``equality_query(a, b)``: (True, "") when it is unsat, else (False, why not: z3's
+        reason for giving up, or ``differ`` when a model exists)."""
+        s = self.solver()
+        s.add(*self.equality_query(a, b))
+        self.queries += 1
+        r = s.check()
+        if r == z3.unsat:
+            return True, ""
+        return False, (f"z3 gave up ({self.why_unknown(s)})" if r == z3.unknown else differ)
 
 def _coords_label(levels: Sequence[Loop], coords: Sequence[int]) -> str:
     if not levels:
