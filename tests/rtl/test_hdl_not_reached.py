@@ -110,3 +110,22 @@ def test_the_readme_fault_is_found_at_the_default_depth(tmp_path):
     v = got["balance.%x_loop_ctrl"]
     assert v.status == "refuted" and not v.disagrees and v.trace, (v.status, v.detail)
     assert exit_code([rep]) == 1
+
+
+def test_an_end_of_run_monitor_cannot_reach_a_witness_run_that_never_ends(depths):
+    """bad_nested_bound_once deadlocks for n >= 2: Z3 refutes balance.%iacc with n = 2, a run the token simulator
+    shows never ending, so the end-of-run monitor (which checks counts when the run has ended) never fires on it
+    at any depth -- not reached, not a disagreement; a witness run that completes (n = 1 here) still disagrees,
+    and a bmc.* verdict (no end-of-run form) keeps the depth rule."""
+    from support.hdl import hand
+
+    func = hand("bad_nested_bound_once")
+    rep = RtlReport("triangular", bound=3, verdicts=[
+        RtlVerdict("balance.%iacc", "bounded", "refuted", ["top"], None, "held for 63 cycles"),
+        RtlVerdict("len.L1.raw", "bounded", "refuted", ["top"], None, "held for 63 cycles"),
+        RtlVerdict("bmc.K4.deadlock", "bounded", "refuted", ["top"], None, "bounded: 63 cycles")])
+    not_reached(rep, func, {"balance.%iacc": {"n": 2}, "len.L1.raw": {"n": 1}, "bmc.K4.deadlock": {"n": 2}}, 63, 63)
+    got = {v.id: v for v in rep.verdicts}
+    assert got["balance.%iacc"].status == NOT_REACHED and not got["balance.%iacc"].disagrees
+    assert "never ends (the token simulator: deadlock)" in got["balance.%iacc"].detail
+    assert got["len.L1.raw"].disagrees and got["bmc.K4.deadlock"].disagrees

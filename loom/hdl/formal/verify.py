@@ -236,12 +236,36 @@ def _witness_n(args: Optional[dict]) -> Optional[int]:
     return max(vals) if vals else None
 
 
+# the monitor families checked at the end of a run (``!lm_end || ...``): a run that never ends never fires them
+END_OF_RUN = ("len", "balance", "class")
+WITNESS_STEPS = 200_000  # firings of the witness run: a longer one decides nothing (status error: keep the verdict)
+
+
+def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
+    """How the token simulator's run of ``func`` on Z3's witness arguments stops short of its end (``deadlock``
+    ...), or None when it completes or cannot be run (an argument the witness does not give, such as a memref)."""
+    from loom.runtime import decode_inputs, function_arg_names
+    from loom.sim import simulate
+
+    if not args or func is None:
+        return None
+    try:
+        names = function_arg_names(func)
+        types = [a.type for a in func.regions[0].entry.args]
+        raw = {n: args[n] for n in names if n in args}
+        got = simulate(func, decode_inputs(names, types, raw, "<witness>"), max_steps=WITNESS_STEPS)
+    except Exception:  # noqa: BLE001 -- a witness the simulator cannot take decides nothing: keep the verdict
+        return None
+    return None if got.status in ("completed", "error") else got.status
+
+
 def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_depth: Optional[int],
                 live_depth: Optional[int]) -> None:
     """A bounded RTL check that held (``bounded``) where Z3 refutes with a witness run is a DISAGREE only when the
     check contained that run. It did not when the witness's arguments exceed ``--rtl-bound``, or when the check's
     depth is below the cycles of a whole run at the witness's arguments (``run_depth``, as loom picks its own
-    depth): then it is ``not reached`` (inconclusive, exit 3), with both figures."""
+    depth), or when the witness run never ends and the monitor is an end-of-run form: then it is ``not reached``
+    (inconclusive, exit 3), with why."""
     need: dict[Optional[int], int] = {}
     for v in rep.verdicts:
         if v.status != "bounded" or v.z3 != "refuted":
@@ -250,6 +274,13 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
         args = z3_args.get(v.id)
         n = _witness_n(args)
         shown = ", ".join(f"{k}={x}" for k, x in sorted((args or {}).items())) or "unknown arguments"
+        stuck = _never_ends(func, args) if v.id.split(".", 1)[0] in END_OF_RUN else None
+        if stuck is not None:
+            v.status, v.detail = NOT_REACHED, (
+                f"not reached: Z3's witness ({shown}) is a run that never ends (the token simulator: {stuck}); this "
+                "monitor checks counts at the end of a run, which no run of that witness reaches (the run's own "
+                "fault is bmc.K<k>.deadlock, checked in RTL with --rtl-depth)")
+            continue
         if rep.bound is not None and n is not None and n > rep.bound:
             v.status, v.detail = NOT_REACHED, (f"not reached: Z3's witness ({shown}) is outside --rtl-bound "
                                                f"{rep.bound}")
