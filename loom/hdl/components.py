@@ -455,31 +455,37 @@ def bld_const(e, t: Type) -> str:
     return literal(e.value, t)
 
 
+def handshake_props(macro: str, label: str, valid: str, ready: str, data: Optional[str]) -> list[str]:
+    """One port's handshake protocol as properties ``<label>_valid_stays`` and ``<label>_data_stable`` (none for
+    ``data`` None): offered and not taken, the token stays valid, its data stable, the next cycle. ``macro`` is
+    ``LOOM_ASSUME_NEXT`` (what a module assumes of an input) or ``LOOM_ASSERT_NEXT`` (what it guarantees of an
+    output); the composition's tasks restate the same formulas on the top's wires (``netlist._ag_lines``)."""
+    out = [f"  `{macro}({label}_valid_stays, {valid} && !{ready}, {valid})"]
+    if data is not None:
+        out.append(f"  `{macro}({label}_data_stable, {valid} && !{ready}, $stable({data}))")
+    return out
+
+
 def _properties(m: Machine, ins, rule_emit_sv: list[dict[str, str]], guard_sv: list[str],
                 mem_ports: list[MemPort], base: list[str]) -> list[str]:
     """Protocol assumptions/assertions and the table-conformance property (labelled with its fsm obligation)."""
     out = ["`ifdef LOOM_ASSERTIONS", "  `LOOM_PAST_VALID"]
     for p in ins:
         n = sv_name(p.name)
-        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_valid_stays, {n}_valid && !{n}_ready, {n}_valid)")
-        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_data_stable, {n}_valid && !{n}_ready, $stable({n}_data))")
+        out += handshake_props("LOOM_ASSUME_NEXT", f"a_{n}", f"{n}_valid", f"{n}_ready", f"{n}_data")
     for p in m.outputs:
         n = sv_name(p.name)
-        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_valid_stays, {n}_valid && !{n}_ready, {n}_valid)")
-        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_data_stable, {n}_valid && !{n}_ready, $stable({n}_data))")
+        out += handshake_props("LOOM_ASSERT_NEXT", f"p_{n}", f"{n}_valid", f"{n}_ready", f"{n}_data")
     for mp in mem_ports:
         n = mp.name
         payload = "{" + ", ".join(f"{n}_{x}" for _, x, _ in mp.signals() if x.startswith("req_a") or x == "req_data") + "}"
         # the memory: answers only an outstanding request, and holds its response until taken
         out.append(f"  `LOOM_ASSUME_ALWAYS(a_{n}_resp_requested, !{n}_resp_valid || {n}_pend)")
-        out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_resp_valid_stays, {n}_resp_valid && !{n}_resp_ready, {n}_resp_valid)")
-        if mp.kind == "load":
-            out.append(f"  `LOOM_ASSUME_NEXT(a_{n}_resp_data_stable, {n}_resp_valid && !{n}_resp_ready, "
-                       f"$stable({n}_resp_data))")
+        out += handshake_props("LOOM_ASSUME_NEXT", f"a_{n}_resp", f"{n}_resp_valid", f"{n}_resp_ready",
+                               f"{n}_resp_data" if mp.kind == "load" else None)
         # the request: valid and stable until taken; while it is outstanding the tokens that made it stay
         # at the inputs unchanged, so the response fires the rule on exactly those tokens
-        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_valid_stays, {n}_req_valid && !{n}_req_ready, {n}_req_valid)")
-        out.append(f"  `LOOM_ASSERT_NEXT(p_{n}_req_data_stable, {n}_req_valid && !{n}_req_ready, $stable({payload}))")
+        out += handshake_props("LOOM_ASSERT_NEXT", f"p_{n}_req", f"{n}_req_valid", f"{n}_req_ready", payload)
         out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_one_request, !({n}_pend && {n}_req_valid))")
         out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_resp_fires, !({n}_resp_valid && {n}_resp_ready) || go{mp.rule})")
         out.append(f"  `LOOM_ASSERT_ALWAYS(p_{n}_held, !{n}_pend || ({base[mp.rule]}))")

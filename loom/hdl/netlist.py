@@ -17,7 +17,7 @@ from typing import Optional
 
 from loom.diagnostics import LoomError
 from loom.hdl import buffers as bufs
-from loom.hdl.components import Component, MemPort, build_component, sv_name
+from loom.hdl.components import Component, MemPort, build_component, handshake_props, sv_name
 from loom.hdl.monitors import Monitors, build_monitors
 from loom.hdl.monitors import safety
 from loom.hdl.monitors.safety import SafetyMonitor
@@ -437,25 +437,23 @@ def _ag_lines(d: Design, machines: list[Machine], vsig: dict[Value, str], past_v
             continue
         for k, p in enumerate(m.outputs):
             s = vsig[inst.op.results[k]]
-            g = f"g_{inst.name}_{sv_name(p.name)}"
-            outs += [f"  `LOOM_ASSUME_NEXT({g}_valid_stays, {s}_valid && !{s}_ready, {s}_valid)",
-                     f"  `LOOM_ASSUME_NEXT({g}_data_stable, {s}_valid && !{s}_ready, $stable({s}_data))"]
+            outs += handshake_props("LOOM_ASSUME_NEXT", f"g_{inst.name}_{sv_name(p.name)}", f"{s}_valid",
+                                    f"{s}_ready", f"{s}_data")
         for p in m.inputs:
             if p.kind != "token":
                 continue
             ch = in_ch[(inst.name, p.name)]
             if ch.fifo is None:
                 continue  # an always-valid source's constant: valid and stable by its own (uncut) module
-            f, a = ch.fifo, f"i_{inst.name}_{sv_name(p.name)}"
-            ins += [f"  `LOOM_ASSERT_NEXT({a}_valid_stays, {f}_out_valid && !{f}_out_ready, {f}_out_valid)",
-                    f"  `LOOM_ASSERT_NEXT({a}_data_stable, {f}_out_valid && !{f}_out_ready, $stable({f}_out_data))"]
+            f = ch.fifo
+            ins += handshake_props("LOOM_ASSERT_NEXT", f"i_{inst.name}_{sv_name(p.name)}", f"{f}_out_valid",
+                                   f"{f}_out_ready", f"{f}_out_data")
     # the environment: an argument offered stays valid and stable until the top takes it (the contract every
     # FIFO it pushes into assumes of its input, here on the top's port: a fork's FIFOs are then internal)
     env = []
     for _, ty, a in d.args:
         if not isinstance(ty, MemRefType):
-            env += [f"  `LOOM_ASSUME_NEXT(e_{a}_valid_stays, {a}_valid && !{a}_ready, {a}_valid)",
-                    f"  `LOOM_ASSUME_NEXT(e_{a}_data_stable, {a}_valid && !{a}_ready, $stable({a}_data))"]
+            env += handshake_props("LOOM_ASSUME_NEXT", f"e_{a}", f"{a}_valid", f"{a}_ready", f"{a}_data")
     past = ["  `LOOM_PAST_VALID"] if past_valid else []  # with --rtl-bound the top declares it already
     return ["`ifdef LOOM_ASSERTIONS", "  // the composition's premises, tasks top and top_in (loom.hdl.formal.sby."
             "top_lines): the cut components' handshake properties on the top's wires", f"`ifdef {AG_OUT}", *past,

@@ -123,7 +123,8 @@ def top_lines(d: Design) -> list[str]:
     (``netlist.ag_cut``: outputs free) and read their handshake properties restated on the top's wires
     (``netlist.AG_OUT``/``AG_IN``): what the premises need of a component is only those, and the solver then
     carries the FIFOs alone (stencil2d: 68 + 54 s of CPU with the components in, specs/hdl.md)."""
-    kept = "".join(f" c:{i.name} %d" for i in d.instances if i.name not in set(ag_cut(d)))
+    cut = set(ag_cut(d))
+    kept = "".join(f" c:{i.name} %d" for i in d.instances if i.name not in cut)
     pre = ["hierarchy -top " + d.top, "proc", f"cutpoint c:u_*{kept}", "flatten"]
     # top: of the FIFOs' guarantees only the occupancy bound is a premise (a sibling's in_ready falls only on a
     # push), so their slots and pointers drop out of the model (clamp_count: 38 s -> 6 s of CPU)
