@@ -305,7 +305,12 @@ class Router:
         occ = [0] * n
         hist = list(self.penalty)
         pres = 0.5
-        cost = [1.0 + h for h in hist]  # a node's cost now: (1 + history) * (1 + pres * occupancy), kept current
+
+        def node_cost(v: int) -> float:
+            """A node's cost now: (1 + history) * (1 + present factor * occupancy)."""
+            return (1.0 + hist[v]) * (1.0 + pres * occ[v])
+
+        cost = [node_cost(v) for v in range(n)]  # kept current as occupancy changes
         trees: dict[int, list[int]] = {}
         bad_of: dict[int, list[int]] = {}
         paths: dict[int, list[int]] = {}
@@ -319,13 +324,13 @@ class Router:
                     continue
                 for v in trees.get(ni, ()):
                     occ[v] -= 1
-                    cost[v] = (1.0 + hist[v]) * (1.0 + pres * occ[v])
+                    cost[v] = node_cost(v)
                 tree, npaths, bad = self._route_net(nets[ni], cost)
                 trees[ni] = tree
                 bad_of[ni] = bad
                 for v in tree:
                     occ[v] += 1
-                    cost[v] = (1.0 + hist[v]) * (1.0 + pres * occ[v])
+                    cost[v] = node_cost(v)
                 paths.update(npaths)
             failed = [e for ni in order for e in bad_of[ni]]
             over = [v for v in range(n) if occ[v] > 1]
@@ -342,7 +347,7 @@ class Router:
             for v in over:
                 hist[v] += 1.0
             pres *= 1.8
-            cost = [(1.0 + hist[v]) * (1.0 + pres * occ[v]) for v in range(n)]
+            cost = [node_cost(v) for v in range(n)]
             overset = set(over)
             redo = {ni for ni in order if bad_of[ni] or any(v in overset for v in trees[ni])}
             rng.shuffle(order)
