@@ -15,7 +15,7 @@ Copying ops (fork, br, buffer) emit to every output at once, as a fabric switch'
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 from loom.ir.attributes import IntegerAttr, UnitAttr
 from loom.ir.core import Operation
@@ -34,3 +34,9 @@ def route_capacity(op: Operation) -> Optional[int]:
 def route_marker() -> UnitAttr:
     """The attribute value that marks a buffer as a route (``op.attributes[ROUTE_ATTR]``)."""
     return UnitAttr()
+
+
+def route_full(entry_tokens: int, exit_tokens: Iterable[int], places: int) -> bool:
+    """Whether a route whose entry channel holds ``entry_tokens`` and whose exits hold ``exit_tokens`` has no room
+    for another token (the rule the token simulator and the bounded model checker both apply)."""
+    return entry_tokens + sum(exit_tokens) >= places

@@ -22,6 +22,7 @@ from loom.diagnostics import LoomError, SimulationError
 from loom.ir.core import Operation
 from loom.ir.location import UNKNOWN
 from loom.ir.types import NoneType
+from loom.semantics.routes import route_full
 from loom.sim.network import Actor, Forever, Network, Wired, bind_inputs, wire_network
 from loom.sim.result import SimResult
 
@@ -121,7 +122,7 @@ def has_room(room: tuple) -> bool:
 
 def full_routes(room: tuple) -> list[str]:
     """The names of the bounded routes in ``room`` that hold as many tokens as they have places."""
-    return [name for entry, exits, cap, name in room if len(entry) + sum(len(q) for q in exits) >= cap]
+    return [name for entry, exits, cap, name in room if route_full(len(entry), (len(q) for q in exits), cap)]
 
 
 def residual_count(net: Network) -> int:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 import z3
 
 from loom.ir.types import NoneType
+from loom.semantics.routes import route_full
 from loom.semantics.expr import TOKEN
 from loom.semantics.machine import Complete, Fail
 from loom.verify.bmc import limits
@@ -19,10 +20,7 @@ from loom.verify.bmc.values import OPAQUE, SKIP, concrete
 
 def has_room(chans: list, room: tuple) -> bool:
     """Whether every bounded route (entry channel, exit channels, places) can take one more token."""
-    for entry, exits, cap in room:
-        if len(chans[entry]) + sum(len(chans[c]) for c in exits) >= cap:
-            return False
-    return True
+    return not any(route_full(len(chans[entry]), (len(chans[c]) for c in exits), cap) for entry, exits, cap in room)
 
 
 class Firing:
