@@ -267,6 +267,7 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
     depth), or when the witness run never ends and the monitor is an end-of-run form: then it is ``not reached``
     (inconclusive, exit 3), with why."""
     need: dict[Optional[int], int] = {}
+    ends: dict[str, Optional[str]] = {}  # the witness's arguments (as shown) -> how its run stops short, if it does
     for v in rep.verdicts:
         if v.status != "bounded" or v.z3 != "refuted":
             continue
@@ -274,7 +275,11 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
         args = z3_args.get(v.id)
         n = _witness_n(args)
         shown = ", ".join(f"{k}={x}" for k, x in sorted((args or {}).items())) or "unknown arguments"
-        stuck = _never_ends(func, args) if v.id.split(".", 1)[0] in END_OF_RUN else None
+        stuck = None
+        if v.id.split(".", 1)[0] in END_OF_RUN:
+            if shown not in ends:  # one simulation per witness: monitors refuted by one run share it
+                ends[shown] = _never_ends(func, args)
+            stuck = ends[shown]
         if stuck is not None:
             v.status, v.detail = NOT_REACHED, (
                 f"not reached: Z3's witness ({shown}) is a run that never ends (the token simulator: {stuck}); this "
