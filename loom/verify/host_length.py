@@ -25,6 +25,9 @@ from loom.semantics.layout import int_width
 from loom.semantics.ops import int_op
 from loom.verify.inputs import DIM_CAP
 
+# the longest memref argument ``value`` builds to run the size function on (a list of that many zeros): a model's
+# dim(a,0) may be up to DIM_CAP, which no list holds (a MemoryError); a longer one decides nothing (None)
+VALUE_ELEMENTS = 1 << 20
 _SYMBOLS = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.divui": "/u", "arith.divsi": "/",
             "arith.remui": "%u", "arith.remsi": "%", "arith.shli": "<<", "arith.shrui": ">>u", "arith.shrsi": ">>",
             "arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}
@@ -85,12 +88,13 @@ class HostLength:
 
     def value(self, values: dict[str, int]) -> Optional[int]:
         """The size on concrete (signed) argument values, or None (a missing argument, a faulting size op); a
-        1-D memref argument the size reads the length of is given as that many zeros (``dim(a,0)``)."""
+        1-D memref argument the size reads the length of is given as that many zeros (``dim(a,0)``, at most
+        ``VALUE_ELEMENTS``)."""
         given: dict = dict(values)
         for p, a in zip(self.size.params, self.size.func.regions[0].entry.args):
             if isinstance(a.type, MemRefType) and p not in given:
                 n = values.get(f"dim({p},0)")
-                if a.type.rank != 1 or n is None or not 0 <= n < DIM_CAP:
+                if a.type.rank != 1 or n is None or not 0 <= n <= VALUE_ELEMENTS:
                     return None
                 given[p] = [0] * n
         got = self.size.sizes(given)

@@ -254,3 +254,23 @@ def test_buffer_swapped_with_a_parameter_copies_in_and_out(tmp_path):
     assert re.search(r"%src = memref\.alloc\(%\w+\) : memref<\?xi32>", scf)
     dfg = (tmp_path / "heap_swap_param.dfg.mlir").read_text()
     assert "func.func @src_size(%out: memref<?xi32>, %n: i32) -> index" in dfg
+
+
+def test_a_host_length_on_a_huge_parameter_length_decides_nothing(tmp_path):
+    """heap_swap_param's host length reads ``dim(out, 0)``; checking it on concrete values runs the size function
+    on a list that long. A model may give a length up to 2^48 -- no list holds it (it was a MemoryError) -- so
+    beyond ``VALUE_ELEMENTS`` the check decides nothing; on a real length it gives the kernel's size."""
+    from loom.mlir import parse_file
+    from loom.verify.assume import host_length_assumptions
+    from loom.verify.host_length import VALUE_ELEMENTS, HostLength, holds
+
+    code, _, err = c_native.run_cli(["compile", str(DATA / "c" / "heap" / "heap_swap_param.c"), "-o", str(tmp_path)])
+    assert code == 0, err
+    func = next(op for op in parse_file(str(tmp_path / "heap_swap_param.dfg.mlir")).walk()
+                if op.name == "handshake.func")
+    (length,) = [c.right for a in host_length_assumptions(func) for c in a.atoms if isinstance(c.right, HostLength)]
+    assert sorted(length.names()) == ["dim(out,0)", "n"]
+    assert length.value({"n": 5, "dim(out,0)": 7}) == 5 + 7  # n ints of scratch, then out's mirror
+    assert holds(length, 12, {"n": 5, "dim(out,0)": 7}) is True and holds(length, 11, {"n": 5, "dim(out,0)": 7}) is False
+    assert length.value({"n": 5, "dim(out,0)": VALUE_ELEMENTS + 1}) is None
+    assert holds(length, 3, {"n": 5, "dim(out,0)": 1 << 40}) is None
