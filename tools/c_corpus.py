@@ -1,6 +1,7 @@
 """A C corpus end to end: each public function compiled, run natively and by loom sim, co-simulated, mapped.
 
-Run: ``python tools/c_corpus.py DIR_OR_FILE... [-I DIR]... [-j N] [--rtl] [--map] [--every K] [--json OUT]``.
+Run: ``python tools/c_corpus.py all DIR_OR_FILE... [-I DIR]... [-j N] [--rtl] [--map] [--verify] [--only FUNC]...
+[--every K] [--json OUT]``.
 For every public function but ``main`` of every ``.c`` file (upstream LOOM's tapestry kernels keep their
 driver ``main`` in the same file; the harness renames it):
 
@@ -13,7 +14,8 @@ driver ``main`` in the same file; the harness renames it):
    used: the interpreter checks every access, so the native run of the same inputs is defined.
 3. Native: gcc -O0 -ffp-contract=off of a generated harness that includes the kernel; its arrays and result
    must equal ``loom sim`` of the SCF stage (``native-equal-scf``) and of the DFG (``native-equal``) exactly.
-4. ``--verify``: ``loom verify`` (no assumptions): its counts, and any refuted obligation that is not a
+4. ``--verify``: ``loom verify`` (no assumptions): its counts, each refuted obligation with its replayed fault and
+   inputs, the unknown ones by name, and any refuted obligation that is not a
    safety one whose witness replayed in the interpreter.
 5. ``--rtl``: ``loom sim --rtl`` of the DFG (iverilog, ``LOOM_RTL_SIM=iverilog``) must print the DFG's values.
 6. ``--map``: ``loom map`` onto ``loom adg mesh`` meshes, the smallest square that holds the DFG's op nodes
@@ -137,18 +139,37 @@ def profile_assumptions(params, size: int, length: int, values: str) -> list[str
 
 
 def verify_summary(path: Path, func: str, inc: list[str], assume: list[str] = ()) -> str:
-    """``loom verify FILE --func F`` (under ``assume``, each an ``--assume``): its count line, and which refuted
-    obligations are not safety ones whose witness replayed (those would be wrong code, not inputs the kernel does
-    not expect)."""
+    """``loom verify FILE --func F`` (under ``assume``, each an ``--assume``): its summary (``summarize_verify``)."""
     code, out, err = run_cli(["verify", str(path), "--func", func, *inc, "-q", *[a for x in assume for a in ("--assume", x)]])
+    return summarize_verify(code, out, err)
+
+
+def summarize_verify(code: int, out: str, err: str) -> str:
+    """A ``loom verify -q`` run in one line: its count line; which obligations are not safety ones whose witness
+    replayed (those would be wrong code, not inputs the kernel does not expect); each refuted one with the runtime
+    error and the inputs its witness replayed on (the kernel's fault, to name); the unknown ones' names."""
     lines = out.splitlines()
     count = next((line.strip() for line in lines if re.match(r"\s*\d+ obligations:", line)), None)
     if count is None:
         return "failed: " + ((err.strip().splitlines() or [f"exit {code}"])[0])
-    refuted = [line.split()[1] for line in lines if line.strip().startswith("REFUTED")]
-    odd = [r for r in refuted if not r.startswith("safe.")
-           or "witness replayed" not in next(x for x in lines if r in x)]
-    return count + (f"; refuted beyond replayed safety: {', '.join(odd)}" if odd else "")
+    verdict = {line.split()[1]: line for line in lines if re.match(r"\s+(REFUTED|unknown)\s", line)}
+    refuted = [name for name, line in verdict.items() if line.split()[0] == "REFUTED"]
+    unknown = [name for name, line in verdict.items() if line.split()[0] == "unknown"]
+    odd = [r for r in refuted if not r.startswith("safe.") or "witness replayed" not in verdict[r]]
+    faults = []
+    for name in refuted:  # the counterexample block: '- NAME at ...' then '    error: ...' and '    inputs: ...'
+        start = next((i for i, line in enumerate(lines) if line.strip().startswith(f"- {name} ")), None)
+        block = {}
+        for line in lines[start + 1:] if start is not None else []:
+            if not line.startswith("    "):
+                break
+            key, _, value = line.strip().partition(": ")
+            block.setdefault(key, value)
+        error = block.get("error", "").split(" ", 1)[0]
+        faults.append(f"{name} {error} on {block['inputs'][:120]}" if "inputs" in block else name)
+    return (count + (f"; refuted beyond replayed safety: {', '.join(odd)}" if odd else "")
+            + (f"; refuted: {' | '.join(faults)}" if faults else "")
+            + (f"; unknown: {', '.join(unknown)}" if unknown else ""))
 
 
 def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int,
@@ -310,6 +331,11 @@ def _complete(rec: dict, args) -> bool:
             and (not args.map or str(rec.get("map", "")).startswith("mapped")))
 
 
+def select(kernels: list[tuple[Path, str]], only: list[str], every: int) -> list[tuple[Path, str]]:
+    """The kernels to run: those named by ``--only`` (all when none is), then every ``every``-th of them."""
+    return [k for k in kernels if not only or k[1] in only][::every]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -320,6 +346,8 @@ def main() -> None:
             s.add_argument("-j", type=int, default=1)
             s.add_argument("--timeout", type=float, default=600)
             s.add_argument("--every", type=int, default=1, help="only every K-th kernel (a sample)")
+            s.add_argument("--only", action="append", default=[], metavar="FUNC",
+                           help="only the kernels of this name (repeatable): rerun a few of a large corpus")
             s.add_argument("--json", type=Path)
             s.add_argument("--suffix", action="append", default=None, help="source suffixes (default .c)")
             s.add_argument("--retry", type=Path, help="a --json of an earlier run: run again only the kernels "
@@ -355,7 +383,7 @@ def main() -> None:
             kernels += [(path, f) for f in public_functions(path, args.include)]
         except Exception as e:  # noqa: BLE001 -- a file clang rejects is counted, not fatal
             print(f"{path}: {str(e).splitlines()[0]}")
-    kernels = kernels[::args.every]
+    kernels = select(kernels, args.only, args.every)
     counts: collections.Counter[str] = collections.Counter()
     records = []
     if args.retry:  # keep the kernels that passed every stage asked for; run the others again
