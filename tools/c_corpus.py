@@ -166,7 +166,9 @@ def summarize_verify(code: int, out: str, err: str) -> str:
             key, _, value = line.strip().partition(": ")
             block.setdefault(key, value)
         error = block.get("error", "").split(" ", 1)[0]
-        faults.append(f"{name} {error} on {block['inputs'][:120]}" if "inputs" in block else name)
+        inputs = re.sub(r"\[[^\]]*\]", lambda m: f"[{m[0].count(',') + 1 if m[0] != '[]' else 0} items]",
+                        block.get("inputs", ""))  # an array by its length
+        faults.append(f"{name} {error} on {inputs}" if inputs else name)
     return (count + (f"; refuted beyond replayed safety: {', '.join(odd)}" if odd else "")
             + (f"; refuted: {' | '.join(faults)}" if faults else "")
             + (f"; unknown: {', '.join(unknown)}" if unknown else ""))
@@ -328,7 +330,15 @@ def _complete(rec: dict, args) -> bool:
     if rec.get("compile") != "ok":
         return rec.get("native-scf") == "equal"
     return (rec.get("native") == "equal" and (not args.rtl or rec.get("rtl") == "agrees")
-            and (not args.map or str(rec.get("map", "")).startswith("mapped")))
+            and (not args.map or str(rec.get("map", "")).startswith("mapped"))
+            and (not args.verify or re.match(r"\d+ obligations:", str(rec.get("verify", ""))) is not None))
+
+
+def save(records: list[dict], out: Path) -> None:
+    """The records so far, sorted, replacing ``out`` whole (a run cut short keeps what it measured, for --retry)."""
+    part = out.with_name(out.name + ".part")
+    part.write_text(json.dumps(sorted(records, key=lambda r: (r["file"], r["func"])), indent=1) + "\n")
+    part.replace(out)
 
 
 def select(kernels: list[tuple[Path, str]], only: list[str], every: int) -> list[tuple[Path, str]]:
@@ -398,6 +408,8 @@ def main() -> None:
             counts.update(verdicts(rec))
             detail = "; ".join(f"{k}: {v}" for k, v in rec.items() if k not in ("file", "func"))
             print(f"{rec['file']} @{rec['func']}: {detail}", flush=True)
+            if args.json:
+                save(records, args.json)
     print(f"\n{len(records)} kernels: " + ", ".join(f"{counts[k]} {k}" for k in
                                                     ("scf", "native-equal-scf", "compile", "native-equal", "rtl-agree",
                                                      "maps", "map-proved", "map-runs")))
@@ -410,8 +422,7 @@ def main() -> None:
             print(f"{key}: {len(done)} kernels, {tot[0]} obligations: {tot[1]} proved, {tot[2]} refuted, "
                   f"{tot[3]} unknown")
     if args.json:
-        records.sort(key=lambda r: (r["file"], r["func"]))
-        args.json.write_text(json.dumps(records, indent=1) + "\n")
+        save(records, args.json)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ specs/frontend-c.md are counted from these lines) and which kernels --only and -
 from __future__ import annotations
 
 import importlib.util
+import json
 
 from support.paths import ROOT
 
@@ -26,7 +27,7 @@ VERIFY_OUT = """loom verify: k.c @k
     op: memref.load
     error: RT_MEMREF_OUT_OF_BOUNDS memref.load: index [1] is out of bounds of memref 'g_row_ptr' of shape [1]
     finding: input
-    inputs: g_num_vertices=1, g_row_ptr=[0]
+    inputs: g_num_vertices=1, g_row_ptr=[0], g_col_idx=[0, 7, 2], v=[]
     replayed: scf interpreter
   - refine.store@9:3 at /tmp/x/k.scf.mlir:9:3 (behaviour): differs
     op: memref.store
@@ -37,7 +38,8 @@ def test_verify_summary_names_faults_and_unknowns():
     line = _tool().summarize_verify(0, VERIFY_OUT, "")
     assert line == ("355 obligations: 351 proved, 2 refuted, 2 unknown (20.83 s)"
                     "; refuted beyond replayed safety: refine.store@9:3"
-                    "; refuted: safe.load@124:19.bounds RT_MEMREF_OUT_OF_BOUNDS on g_num_vertices=1, g_row_ptr=[0]"
+                    "; refuted: safe.load@124:19.bounds RT_MEMREF_OUT_OF_BOUNDS on g_num_vertices=1, g_row_ptr=[1 items], "
+                    "g_col_idx=[3 items], v=[0 items]"
                     " | refine.store@9:3"
                     "; unknown: balance.%u.1_inv, safe.store@127:45.bounds")
 
@@ -57,3 +59,19 @@ def test_select_filters_by_name_then_samples():
     assert select(kernels, ["f"], 1) == [(Path("a.c"), "f"), (Path("b.c"), "f")]
     assert select(kernels, ["f", "h"], 2) == [(Path("a.c"), "f"), (Path("b.c"), "h")]
     assert select(kernels, [], 3) == [(Path("a.c"), "f"), (Path("b.c"), "h")]
+
+
+def test_a_record_is_complete_when_every_stage_asked_for_passed(tmp_path):
+    import argparse
+
+    tool = _tool()
+    args = argparse.Namespace(rtl=False, map=False, verify=True)
+    base = {"file": "a.c", "func": "f", "scf": "ok", "compile": "ok", "native": "equal"}
+    assert not tool._complete(base, args)
+    assert tool._complete({**base, "verify": "3 obligations: 2 proved, 1 refuted, 0 unknown (1 s)"}, args)
+    assert not tool._complete({**base, "verify": "failed: exit 1"}, args)
+    assert not tool._complete({**base, "verify": "3 obligations: 3 proved", "timeout": "over 300 s"}, args)
+    out = tmp_path / "run.json"
+    tool.save([{"file": "b.c", "func": "g"}, base], out)  # what a run cut short leaves, sorted
+    assert [r["file"] for r in json.loads(out.read_text())] == ["a.c", "b.c"]
+    assert not list(tmp_path.glob("*.part"))
