@@ -144,9 +144,10 @@ def run_decoded(func: Operation, fresh: Operation, adg: ADG, words: list[int], d
     final memories agree.
     """
     from loom.map.dfg import read_dfg
+    from loom.map.legalize import legalize_for_fabric
     from loom.sim import simulate
 
-    dfg = read_dfg(fresh)
+    dfg = read_dfg(legalize_for_fabric(fresh))  # the graph the mapper placed (``func`` stays the reference)
     connections, intra = decoded_connections(dfg, adg, words, doc)
     rebuilt = rebuild(fresh, dfg, connections, intra)
     return simulate(func, inputs), simulate(rebuilt, inputs)
