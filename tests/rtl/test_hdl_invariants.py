@@ -118,6 +118,30 @@ def test_inner_loop_of_constants_never_takes_a_false_head():
     assert "inv_cs_" not in _inv("dot").files["dot.sv"]
 
 
+def test_inner_loop_of_data_bound_behind_its_guard_never_takes_a_false_head():
+    """triangular (inner bound i + 1, a datum): the inner stream's bound comes from cond_br(0 < ub, ub), so that
+    bound is not cut (the branch passes the token its guard compared), the guard tokens are paired with the
+    predicate of the branch's data tokens, every bound in the stream's FIFO passes it, and the inner gate's
+    head_false is asserted never to fire. The outer loop, entered once, and dot's loop get none of this (their
+    once bounds close the gate), and dot's cut is unchanged."""
+    from loom.hdl.formal.invariants import data_cuts, guarded_streams
+
+    e = _inv("triangular")
+    top, d = e.files["triangular.sv"], e.design
+    gs = guarded_streams(d)
+    assert [(g.stream.name, g.branch.name, g.cmp.name, g.taken) for g in gs] == [("u_index_0", "u_ub_t", "u_guard_0", 1)]
+    assert "v_ub_t_data" not in data_cuts(d) and "v_ub_data" in data_cuts(d)
+    assert "wire [0:0] lm_pr_f_ub_t_s0 = " in top and "$signed(64'h0) < $signed(lm_q_f_ub_t_d0)" in top
+    for label in ("inv_gs_cnt_f_ub_1", "inv_gs_pair_f_guard_0_3_0", "inv_gs_bound_f_ub_t_0", "inv_gs_regs_u_index_0",
+                  "inv_gs_cont_u_index_0", "inv_cs_never_u_afterValue_0_head_false"):
+        assert f"`LOOM_ASSERT_ALWAYS({label}, " in top, label
+    assert "connect -nounset -set lm_q_f_ub_t_d1 \\f_ub_t.slots[1]" in e.files["triangular_prove.sby"]
+    assert "head_false, " not in top.replace("u_afterValue_0_head_false, ", "")  # the outer gate: none
+    dot = _inv("dot")
+    assert not guarded_streams(dot.design) and "inv_gs_" not in dot.files["dot.sv"]
+    assert "w:v_n_t_data" in next(ln for ln in dot.files["dot_prove.sby"].splitlines() if ln.startswith("cutpoint"))
+
+
 SLOW = pytest.mark.sby_slow  # SymbiYosys minutes on 2 cores: .ci/run's `pytest -m sby_slow` step
 
 
@@ -330,4 +354,48 @@ def test_two_level_nest_len_and_balance_monitors_proved_for_every_run(tmp_path):
     assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
     want = {o for o in labels.values() if o.split(".")[0] in ("len", "balance")}
     assert {labels[x] for x in r.proved} == want and len(want) == 18
+    assert {"len.L1.raw", "len.L1.after_cond"} <= want  # the inner loop's
+
+
+@SLOW
+def test_a_wrong_helper_fails_and_is_never_leaned_on(tmp_path):
+    """Every helper is an assertion, never an assumption: one false on longer runs ("the SUM loop's stream sends at
+    most one true cont", appended to the generated helpers) holds from reset for dfg_prove's 2 steps but fails
+    its induction step by its own label; the pruning drops it and the next round proves the monitors without it
+    (~2 min). Were helpers assumed, it would have passed and its claim would stand as proved."""
+    from loom.hdl.formal.invariants import DEFINE, prove
+
+    need("yowasp-sby")
+    need("yices-smt2")
+    e = emit(_sum_func(), "sum")
+    assert "logic [3:0] lm_p1_v_willContinue;" in e.files["sum.sv"]
+    wrong = "`LOOM_ASSERT_ALWAYS(inv_wrong_one_trip, lm_p1_v_willContinue <= 4'd1)"
+    head, sep, tail = e.files["sum.sv"].rpartition("endmodule")
+    e.files["sum.sv"] = (head + f"`ifdef LOOM_ASSERTIONS\n`ifdef LOOM_DFG_MONITORS\n`ifdef {DEFINE}\n  {wrong}\n"
+                         "`endif\n`endif\n`endif\n" + sep + tail)
+    write_all(tmp_path, e.files)
+    r = prove(tmp_path, "sum", e.design, e.invariants, ["loom_props.svh"] + e.sv_files, rounds=2)
+    assert r.runs[0].status in ("fail", "unknown") and "inv_wrong_one_trip" in r.runs[0].failed, r.runs[0].failed
+    assert r.status == "pass" and len(r.runs) == 2, [(v.status, v.failed) for v in r.runs]
+    labels = {m.label: m.obligation for m in e.design.monitors.props}
+    assert {labels[x].split(".")[0] for x in r.proved} >= {"len", "balance"}
+
+
+@SLOW
+def test_inner_loop_of_data_bound_len_and_balance_monitors_proved_for_every_run(tmp_path):
+    """examples/triangular (inner bound i + 1 read from the outer loop, behind its guard 0 < ub): with the
+    guarded-stream helpers (the guard and the bound it routes stay one token, so no inner activation is empty and
+    the inner gate never takes a false head) one k-induction run proves every len.*/balance.* monitor for every
+    run, the inner loop's included."""
+    from loom.hdl.formal.invariants import prove
+
+    need("yowasp-sby")
+    need("yices-smt2")
+    e = _inv("triangular")
+    write_all(tmp_path, e.files)
+    r = prove(tmp_path, "triangular", e.design, e.invariants, ["loom_props.svh"] + e.sv_files, rounds=1)
+    labels = {m.label: m.obligation for m in e.design.monitors.props}
+    assert r.status == "pass", [(v.status, v.failed) for v in r.runs]
+    want = {o for o in labels.values() if o.split(".")[0] in ("len", "balance")}
+    assert {labels[x] for x in r.proved} == want
     assert {"len.L1.raw", "len.L1.after_cond"} <= want  # the inner loop's

@@ -234,6 +234,7 @@ def build_invariants(d: "Design") -> Invariants:
         return b.inv
     once = _at_most_once(b, _once_values(b))
     _const_streams(b)
+    _guarded_streams(b)
     for inst in d.instances:
         _component_relations(b, inst, once)
         _last_token(b, inst)
@@ -515,32 +516,217 @@ def _const_streams(b: _Builder) -> None:
             b.add(f"inv_cs_ones_{inst.name}", f"{b.p(cont_v, True)} == {b.w}'({b.w}'d{t} * {b.w}'({b.p(cont_v)} - "
                   f"{b.p(cont_v, True)}) + {e})",
                   f"{inst.name}: {t} true cont per activation: P1(cont) = {t} * Z(cont) + the trues of this activation")
-        for ch in (c for c in d.channels if c.value is cont_v and c.fifo is not None and c.port == "before_cond"):
-            g = next((i for i in d.instances if i.name == ch.consumer), None)
-            if g is None or g.component.machine.op_name != "dataflow.gate":
-                continue
-            gm = g.component.machine
-            head = b.state(g, gm.states.index(gm.initial))
-            fresh = f"!({on}) || {first}"  # the stream has not emitted in this activation: its next cont is 1
-            cnt = b.count(ch)
-            b.add(f"inv_cs_head_{ch.fifo}", f"{head} == '0 || {cnt} == '0 || {b.at(ch, 0)}",
-                  f"{g.name} waits for a head: the oldest token of {ch.name} is an activation's first, a 1")
-            for j in range(b.depth(ch) - 1):
-                b.add(f"inv_cs_after0_{ch.fifo}_{j}", f"{cnt} <= {b.w}'d{j + 1} || {b.at(ch, j)} || {b.at(ch, j + 1)}",
-                      f"in {ch.name} a token after a 0 starts an activation: a 1")
-            b.add(f"inv_cs_new0_{ch.fifo}", f"{cnt} == '0 || {b.newest(ch)} || {fresh}",
-                  f"{ch.name}'s newest token is a 0: {inst.name} is idle or has not emitted since activating")
-            b.add(f"inv_cs_empty_{ch.fifo}", f"{head} == '0 || {cnt} != '0 || {fresh}",
-                  f"{g.name} waits for a head with {ch.name} empty: {inst.name} is idle or has not emitted")
-            hf = [r for r in gm.rules if r.state == gm.initial and r.next == gm.initial and "before_cond" in r.reads]
-            for r in hf:
-                flag = f"lm_never_{g.name}_{r.name}"
-                fire = (f"{b.state(g, gm.states.index(gm.initial))} != '0 && {ch.fifo}_out_valid && "
-                        f"{ch.fifo}_out_ready && !{ch.fifo}_out_data[0]")
-                if b._sticky(flag, fire):
-                    b.add(f"inv_cs_never_{g.name}_{r.name}", f"!{flag}",
-                          f"{g.name} never fires {r.name}: every activation of {inst.name} starts with a 1")
-                    b.never.add((g.name, r.name))
+        _gate_heads(b, inst, f"!({on}) || {first}")
+
+
+@dataclass(frozen=True)
+class GuardedStream:
+    """A stream whose bound is routed by a branch on a predicate of the bound itself (a loop of data-dependent trip
+    count behind its ``lb < ub`` guard: triangular's ``%ub_t = cond_br(0 < ub, ub)``), its start and step
+    constants: the branch passes only bounds the predicate accepts (``taken`` 1: the true output)."""
+
+    stream: "Instance"
+    branch: "Instance"
+    cmp: "Instance"
+    bound: Value  # the branch output the stream reads as its bound
+    taken: int  # 1: the branch's true output, 0: its false one
+
+
+def guarded_streams(d: "Design") -> list[GuardedStream]:
+    """Every ``GuardedStream`` of design d entered more than once (a nest's inner loop), found from the netlist's
+    structure alone (never a kernel's name)."""
+    producer = {id(r): i for i in d.instances for r in i.op.results}
+    b = _Builder(d)
+    once = _at_most_once(b, _once_values(b)) if d.monitors is not None and d.monitors.props else set()
+    out = []
+    for inst in d.instances:
+        m = inst.component.machine
+        if m.op_name != "dataflow.stream" or len(inst.op.results) < 2:
+            continue
+        chans = {ch.port: ch for ch in d.channels if ch.consumer == inst.name}
+        if chans.get("start") is None or chans["start"].value in once:
+            continue  # a loop entered once: the once bounds (``_false_tokens``) already close its gate
+        bch = chans.get("bound")
+        if any(chans.get(p) is None or chans[p].const is None for p in ("start", "step")) or bch is None \
+                or bch.const is not None or bch.fifo is None or bch.value is None:
+            continue
+        br = producer.get(id(bch.value))
+        if br is None or br.component.machine.op_name != "handshake.cond_br":
+            continue
+        bin_ = {ch.port: ch for ch in d.channels if ch.consumer == br.name and ch.fifo is not None}
+        if "cond" not in bin_ or "data" not in bin_ or bin_["data"].const is not None:
+            continue
+        v = bin_["data"].value
+        cmp = producer.get(id(bin_["cond"].value))
+        if cmp is None or len(cmp.component.machine.states) != 1 or len(cmp.component.machine.rules) != 1:
+            continue
+        cin = [ch for ch in d.channels if ch.consumer == cmp.name]
+        if len(cin) != len(cmp.component.machine.inputs) or sum(ch.const is None for ch in cin) != 1 \
+                or not any(ch.value is v and ch.fifo is not None and ch.const is None for ch in cin):
+            continue
+        out.append(GuardedStream(inst, br, cmp, bch.value, 1 - br.op.results.index(bch.value)))
+    return out
+
+
+class _Render:
+    """SV text of an operator-table expression (``loom.hdl.datapath.expr``, the components' own translation) with
+    its ports and registers bound to helper signals or literals; its wires are prefixed, declared in the helpers."""
+
+    def __init__(self, b: _Builder, prefix: str) -> None:
+        self.b, self.prefix, self.n = b, prefix, 0
+
+    def __call__(self, e, in_types: dict, ins: dict[str, str], reg_types: dict, regs: dict[str, str]) -> Optional[str]:
+        import re
+
+        from loom.hdl.datapath.expr import HdlUnsupported, SvExprBuilder
+
+        bld = SvExprBuilder(in_types, reg_types, lambda p: ins[p], lambda r: regs[r])
+        try:
+            sv, _ = bld.emit(e)
+        except (HdlUnsupported, KeyError):
+            return None
+        if bld.functions or bld.hazards or bld.floats or bld.c_files:
+            return None
+        tag = f"{self.prefix}_{self.n}_"
+        self.n += 1
+        ren = lambda text: re.sub(r"\bt(\d+)\b", lambda mo: tag + "t" + mo.group(1), text)  # noqa: E731
+        for line in bld.lines:
+            self.b.inv.logic.append(ren(line))
+        return ren(sv)
+
+
+def _slot_data(b: _Builder, ch: "Channel", k: int) -> str:
+    """The whole datum in slot k of channel ch's FIFO (the i1 helpers read bit 0 of it under another name)."""
+    return b._reg(f"lm_q_{ch.fifo}_d{k}", ch.width, f"{ch.fifo}.slots[{k}]")
+
+
+def _pick(b: _Builder, ch: "Channel", j: int, bits: list[str], name: str) -> str:
+    """Of per-slot bits ``bits``, the one of the j-th oldest token of channel ch (slot (rptr + j) mod depth)."""
+    depth = b.depth(ch)
+    aw = max(1, (depth - 1).bit_length()) if depth > 1 else 1
+    rp = b._reg(f"lm_q_{ch.fifo}_rptr", aw, f"{ch.fifo}.rptr")
+    picks = [f"{rp} == {aw}'d{r} ? {bits[(r + j) % depth]}" for r in range(depth)]
+    return b._wire(f"{name}{j}_{ch.fifo}", 1, " : ".join(picks) + " : 1'b0")
+
+
+def _guarded_streams(b: _Builder) -> None:
+    """Per-activation facts of a ``GuardedStream`` (a loop whose trip count is data, entered behind its guard): on
+    the free-data design the guard and the bound it routes stay one token (the bound's data is not cut), so every
+    bound the stream activates with passes the guard's predicate, and its first ``cont`` is 1: no activation is
+    empty, and its gate never takes a false head (``_gate_heads``). Along the path: the predicate's bit of every
+    token in the branch's data FIFO equals the paired guard token (FIFO order: the comparison and the branch take
+    the same token of the value), every token in the bound FIFO passes it, the stream's ``bound`` register too while
+    active, and ``next`` and ``step`` hold the constants until it emits (``lm_em_<stream>``, per activation)."""
+    d = b.d
+    for gs in guarded_streams(d):
+        cm = gs.cmp.component.machine
+        sm = gs.stream.component.machine
+        rule = cm.rules[0]
+        if len(rule.emits) != 1:
+            continue
+        expr = rule.emits[0][1]
+        cin = {ch.port: ch for ch in d.channels if ch.consumer == gs.cmp.name}
+        bin_ = {ch.port: ch for ch in d.channels if ch.consumer == gs.branch.name and ch.fifo is not None}
+        v = bin_["data"].value
+        vport = next(p for p, ch in cin.items() if ch.const is None)
+        in_types = {p.name: p.type for p in cm.inputs}
+        render = _Render(b, f"lm_gs_{gs.stream.name}")
+        sname = gs.stream.name
+
+        def pred(x: str) -> Optional[str]:
+            ins = {p: (x if p == vport else ch.const) for p, ch in cin.items()}
+            sv = render(expr, in_types, ins, {}, {})
+            return None if sv is None else (sv if gs.taken else f"!{sv}")
+
+        schans = {ch.port: ch for ch in d.channels if ch.consumer == sname}
+        cont_rule = next((r for r in sm.rules if r.state != sm.initial and dict(r.emits).get("cont") == Const(1)), None)
+        if cont_rule is None or {r.name for r in sm.registers} != {"next", "step", "bound"}:
+            continue
+        ch_w = schans["bound"].width
+        regs = {r.name: b._reg(f"lm_q_{sname}_{r.name}", ch_w, f"{sname}.r_{r.name}") for r in sm.registers}
+        reg_types = {r.name: r.type for r in sm.registers}
+        first = render(cont_rule.guard, {}, {}, reg_types,
+                       {"next": schans["start"].const, "step": schans["step"].const, "bound": regs["bound"]})
+        pb = pred(regs["bound"])
+        if first is None or pb is None:
+            continue
+        uch, gch = bin_["data"], bin_["cond"]
+        u2 = next(ch for ch in d.channels if ch.consumer == gs.cmp.name and ch.port == vport)
+        if uch.value is not v or u2.value is not v or uch.fifo is None or u2.fifo is None:
+            continue
+        # the predicate's bit of every slot of the two FIFOs of v, and the paired guard tokens
+        pu = [b._wire(f"lm_pr_{uch.fifo}_s{k}", 1, pred(_slot_data(b, uch, k))) for k in range(b.depth(uch))]
+        pu2 = [b._wire(f"lm_pr_{u2.fifo}_s{k}", 1, pred(_slot_data(b, u2, k))) for k in range(b.depth(u2))]
+        cg, cu, cu2 = b.count(gch), b.count(uch), b.count(u2)
+        b.add(f"inv_gs_cnt_{uch.fifo}", f"{cu} == {b.w}'({cg} + {cu2})",
+              f"{uch.name} holds the tokens of {d.signals[v]} the branch has not taken: those compared but not "
+              f"taken ({gch.name}) and those not compared ({u2.name})")
+        for j in range(b.depth(gch)):
+            gbit = f"!{b.at(gch, j)}" if not gs.taken else b.at(gch, j)
+            b.add(f"inv_gs_pair_{gch.fifo}_{j}", f"{cg} <= {b.w}'d{j} || {gbit} == {_pick(b, uch, j, pu, 'lm_pru')}",
+                  f"guard token {j} of {gch.name} is the predicate of the paired token of {uch.name}")
+        for a in range(b.depth(gch) + 1):
+            for j in range(b.depth(u2)):
+                if a + j >= b.depth(uch):
+                    continue
+                b.add(f"inv_gs_pair_{u2.fifo}_{a}_{j}", f"{cg} != {b.w}'d{a} || {cu2} <= {b.w}'d{j} || "
+                      f"{_pick(b, u2, j, pu2, 'lm_pru2')} == {_pick(b, uch, a + j, pu, 'lm_pru')}",
+                      f"token {j} of {u2.name} is token {a}+{j} of {uch.name} ({a} compared, not taken)")
+        bch = schans["bound"]
+        pt = [b._wire(f"lm_pr_{bch.fifo}_s{k}", 1, pred(_slot_data(b, bch, k))) for k in range(b.depth(bch))]
+        for j in range(b.depth(bch)):
+            b.add(f"inv_gs_bound_{bch.fifo}_{j}", f"{b.count(bch)} <= {b.w}'d{j} || {_pick(b, bch, j, pt, 'lm_prb')}",
+                  f"every bound in {bch.name} passed the guard")
+        on = f"{b.state(gs.stream, sm.states.index(next(s for s in sm.states if s != sm.initial)))} != '0"
+        em = f"lm_em_{sname}"
+        if em not in b.declared:
+            b.declared.add(em)
+            cs = d.signals[gs.stream.op.results[1]]
+            b.inv.decls.append(f"  logic {em};")
+            b.inv.logic.append(f"  always @(posedge clk) if (rst || !({on})) {em} <= 1'b0; "
+                               f"else if ({cs}_valid && {cs}_ready) {em} <= 1'b1;")
+        b.add(f"inv_gs_regs_{sname}", f"!({on}) || {pb} && {regs['step']} == {schans['step'].const}",
+              f"{sname} active: its bound passed the guard, its step is the constant")
+        b.add(f"inv_gs_first_{sname}", f"!({on}) || {em} || {regs['next']} == {schans['start'].const}",
+              f"{sname} has not emitted since it activated: next is the start")
+        b.add(f"inv_gs_cont_{sname}", f"!({on}) || {em} || {first}",
+              f"{sname}'s first cont of an activation is 1")
+        _gate_heads(b, gs.stream, f"!({on}) || !{em}")
+
+
+def _gate_heads(b: _Builder, inst: "Instance", fresh: str) -> None:
+    """The gate side of a stream whose every activation's first ``cont`` is 1 (``fresh``: the stream is idle or has
+    not emitted since it activated, so its next ``cont`` is 1): with the gate in ``need_head`` the oldest token of
+    its ``before_cond`` FIFO is 1; a token after a 0 is 1; the newest token is 0, or the gate waits for a head with
+    the FIFO empty, only while ``fresh``; so ``head_false`` never fires (a sticky flag, asserted 0, and the rule
+    drops out of the gate's count relations)."""
+    d = b.d
+    cont_v = inst.op.results[1]
+    for ch in (c for c in d.channels if c.value is cont_v and c.fifo is not None and c.port == "before_cond"):
+        g = next((i for i in d.instances if i.name == ch.consumer), None)
+        if g is None or g.component.machine.op_name != "dataflow.gate":
+            continue
+        gm = g.component.machine
+        head = b.state(g, gm.states.index(gm.initial))
+        cnt = b.count(ch)
+        b.add(f"inv_cs_head_{ch.fifo}", f"{head} == '0 || {cnt} == '0 || {b.at(ch, 0)}",
+              f"{g.name} waits for a head: the oldest token of {ch.name} is an activation's first, a 1")
+        for j in range(b.depth(ch) - 1):
+            b.add(f"inv_cs_after0_{ch.fifo}_{j}", f"{cnt} <= {b.w}'d{j + 1} || {b.at(ch, j)} || {b.at(ch, j + 1)}",
+                  f"in {ch.name} a token after a 0 starts an activation: a 1")
+        b.add(f"inv_cs_new0_{ch.fifo}", f"{cnt} == '0 || {b.newest(ch)} || {fresh}",
+              f"{ch.name}'s newest token is a 0: {inst.name} is idle or has not emitted since activating")
+        b.add(f"inv_cs_empty_{ch.fifo}", f"{head} == '0 || {cnt} != '0 || {fresh}",
+              f"{g.name} waits for a head with {ch.name} empty: {inst.name} is idle or has not emitted")
+        hf = [r for r in gm.rules if r.state == gm.initial and r.next == gm.initial and "before_cond" in r.reads]
+        for r in hf:
+            flag = f"lm_never_{g.name}_{r.name}"
+            fire = (f"{b.state(g, gm.states.index(gm.initial))} != '0 && {ch.fifo}_out_valid && "
+                    f"{ch.fifo}_out_ready && !{ch.fifo}_out_data[0]")
+            if b._sticky(flag, fire):
+                b.add(f"inv_cs_never_{g.name}_{r.name}", f"!{flag}",
+                      f"{g.name} never fires {r.name}: every activation of {inst.name} starts with a 1")
+                b.never.add((g.name, r.name))
 
 
 def _last_token(b: _Builder, inst: "Instance") -> None:
@@ -781,9 +967,12 @@ def data_cuts(d: "Design") -> list[str]:
     """The data wires the proof leaves free: every token value's but an i1's (a decision). The len/balance
     monitors and the helpers read only transfers, i1 tokens and FSM states, so freeing the rest over-approximates
     the design (each value's producer drives one free value to every channel of it, as before): a proof of the
-    abstract design holds on the real one, and no multiplier, adder or memory datapath is left in the query."""
+    abstract design holds on the real one, and no multiplier, adder or memory datapath is left in the query. A
+    ``GuardedStream``'s bound is not cut: its branch passes the very token its guard compared (data-dependent trip
+    counts: otherwise an empty activation behind a true guard is reachable)."""
+    kept = {id(gs.bound) for gs in guarded_streams(d)}  # a guarded stream's bound stays the token its guard compared
     return [f"{s}_data" for v, s in sorted(d.values.items(), key=lambda kv: kv[1])
-            if not _is_i1(v) and d.signals.get(v) is not None]
+            if not _is_i1(v) and d.signals.get(v) is not None and id(v) not in kept]
 
 
 def abstract_drops(d: "Design") -> list[str]:
@@ -842,12 +1031,13 @@ class ProofResult:
         return sum(v.seconds for v in self.runs)
 
 
-def prove(wd: Path, stem: str, d: "Design", inv: Invariants, files: list[str], timeout: float = 600.0,
+def prove(wd: Path, stem: str, d: "Design", inv: Invariants, files: list[str], timeout: Optional[float] = None,
           rounds: int = 6) -> ProofResult:
     """Run task dfg_prove, dropping every assertion that fails (its induction step, or the basecase: on the
     design with free data a failure from reset need not be a real run) and trying again (Houdini): what passes
     in the end is proved (k-induction with the remaining helpers, each proved too). The monitors outside
-    ``TARGETS`` are not tried (dropped). Stops at a timeout or a tool error (nothing proved) or after ``rounds``
+    ``TARGETS`` are not tried (dropped). Stops at a timeout (wall-clock seconds a round, only when the caller asks:
+    by default the rounds and the depth are the limits) or a tool error (nothing proved) or after ``rounds``
     rounds; only a passing run proves anything."""
     from loom.hdl.formal.sby import run_task
 
