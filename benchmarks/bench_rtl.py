@@ -1,6 +1,6 @@
 """RTL against the DFG: SymbiYosys against ``loom verify`` on the same obligations, Verilator against ``loom sim``.
 
-Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-dfg] [--prove-timeout S]
+Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--prove] [--no-sby] [--no-sim] [--no-dfg] [--prove-timeout S]
 [--prove-rounds R] [--ref-bound K] [--ref-timeout S]``. For each example:
 
 * component lemmas (``fsm.*``): the obligations whose RTL property lives in a
@@ -31,6 +31,11 @@ Run: ``python benchmarks/bench_rtl.py [EXAMPLE ...] [--no-sby] [--no-sim] [--no-
   or the files named) at its default depth, one at a time: wall seconds and the CPU seconds of its child processes
   (SymbiYosys, Yosys, the solvers: steadier than wall time on a loaded machine), its exit code and the summary line;
   ``--rtl-timeout S`` is passed on (a task stopped by it is unknown). Issue 26's target is 2 minutes each on 2 cores.
+
+* ``--prove``: instead, task dfg_prove alone per example (``examples/*.scf.mlir``, or the stems named), one at a
+  time: the len/balance monitors it proves for every run and those that stay bounded (task ``dfg``), its rounds
+  and status, and the CPU seconds of SymbiYosys, Yosys and the solver (no wall-clock limit unless
+  ``--prove-timeout`` is given: a round stopped by it proves nothing).
 
 * ``--qor``: instead, the QoR table of ``tools/rtl_qor.py`` (issue 26): per example, cycles at a fixed size and
   per loop the measured II under ``--buffers uniform`` and ``opt`` beside the DFG's throughput bound
@@ -369,13 +374,49 @@ def verify_times(files: list[Path], timeout: Optional[float],
     return rows
 
 
+def prove_table(paths: list[Path], timeout: Optional[float], rounds: int) -> list[tuple[str, int, int, str, float]]:
+    """Task dfg_prove alone per example: the len/balance monitors (obligation IDs) proved for every run and those
+    left bounded, the status after at most ``rounds`` rounds, and the child processes' CPU seconds."""
+    import resource
+
+    from loom.hdl.formal.invariants import prove, targets
+
+    _subreaper()
+    rows = []
+    print(f"{'example':<13} {'len/bal':>7} {'proved':>6} {'rounds':>6} {'status':>7} {'CPU s':>7}  bounded", flush=True)
+    for path in paths:
+        stem, _, func = _load(path)
+        e = emit(func, stem)
+        if e.invariants is None or not e.invariants.props:
+            print(f"{stem:<13} {0:>7} {0:>6} {0:>6} {'-':>7} {0.0:>7.0f}  (no monitors)", flush=True)
+            continue
+        by_label = {m.label: m.obligation for m in e.design.monitors.props}
+        tried = targets(e.design)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with tempfile.TemporaryDirectory(prefix="bench-rtl-") as tmp:
+            write_all(Path(tmp), e.files)
+            r = prove(Path(tmp), stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files, timeout=timeout,
+                      rounds=rounds)
+        _reap()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        left = sorted(by_label[x] for x in tried if x not in r.proved)
+        shown = ", ".join(left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else "")
+        print(f"{stem:<13} {len(tried):>7} {len(r.proved):>6} {len(r.runs):>6} {r.status:>7} {cpu:>7.0f}  "
+              f"{shown or '-'}", flush=True)
+        rows.append((stem, len(tried), len(r.proved), r.status, cpu))
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="*", help="example stems (default: every examples/*.scf.mlir)")
     ap.add_argument("--no-sby", action="store_true", help="skip the SymbiYosys part")
     ap.add_argument("--no-sim", action="store_true", help="skip the simulation part")
     ap.add_argument("--no-dfg", action="store_true", help="component lemmas only (no dfg_prove, no dfg_ref)")
-    ap.add_argument("--prove-timeout", type=float, default=300.0, help="seconds per dfg_prove round (default 300)")
+    ap.add_argument("--prove-timeout", type=float, default=None,
+                    help="wall-clock seconds per dfg_prove round (default: none; the rounds and the depth decide)")
+    ap.add_argument("--prove", action="store_true", help="task dfg_prove alone per example, with its CPU seconds")
     ap.add_argument("--prove-rounds", type=int, default=6, help="dfg_prove pruning rounds at most (default 6)")
     ap.add_argument("--ref-bound", type=int, default=3, help="argument bound of the whole runs (default 3)")
     ap.add_argument("--ref-timeout", type=float, default=600.0, help="seconds for the dfg_ref run (default 600)")
@@ -395,6 +436,9 @@ def main() -> int:
     paths = sorted((ROOT / "examples").glob("*.scf.mlir"))
     if args.examples:
         paths = [p for p in paths if p.name[: -len(".scf.mlir")] in args.examples]
+    if args.prove:
+        prove_table(paths, args.prove_timeout, args.prove_rounds)
+        return 0
     do_sby = not args.no_sby and sby_available() is not None
     do_sim = not args.no_sim and find_simulator("verilator") is not None
     if not args.no_sby and not do_sby:
