@@ -15,7 +15,7 @@ Copying ops (fork, br, buffer) emit to every output at once, as a fabric switch'
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Callable, Hashable, Iterable, Iterator, Optional
 
 from loom.ir.attributes import IntegerAttr, UnitAttr
 from loom.ir.core import Operation
@@ -40,3 +40,18 @@ def route_full(entry_tokens: int, exit_tokens: Iterable[int], places: int) -> bo
     """Whether a route whose entry channel holds ``entry_tokens`` and whose exits hold ``exit_tokens`` has no room
     for another token (the rule the token simulator and the bounded model checker both apply)."""
     return entry_tokens + sum(exit_tokens) >= places
+
+
+def bounded_routes(actors: Iterable, key: Callable[[object], Hashable] = lambda ch: ch) -> Iterator[tuple]:
+    """(producer, entry, exits, places) of every bounded route among ``actors`` whose entry has a producer: the
+    one wiring rule of the token simulator's and the bounded model checker's networks. An actor has ``op``,
+    ``inputs`` (a channel per operand) and ``outputs`` (the channels of each result); ``key`` makes a channel a
+    dict key (``id`` for channel objects)."""
+    actors = list(actors)
+    producer = {key(ch): a for a in actors for chans in a.outputs for ch in chans}
+    for a in actors:
+        cap = route_capacity(a.op)
+        entry = a.inputs[0] if cap is not None and a.inputs else None
+        if entry is None or key(entry) not in producer:
+            continue
+        yield producer[key(entry)], entry, tuple(a.outputs[0]), cap

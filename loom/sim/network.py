@@ -26,7 +26,7 @@ from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
 from loom.semantics.rest import rearm_allowance
-from loom.semantics.routes import route_capacity
+from loom.semantics.routes import bounded_routes
 from loom.sim.names import use_channel_names
 
 INPUT_MISSING = "IO_INPUT_MISSING"
@@ -332,13 +332,7 @@ def wire_network(func: Operation) -> Wired:
 def _bound_routes(net: Network) -> None:
     """Bounded routes (``loom.semantics.routes``): a rule emitting into a route's entry fires only with room in
     it, and a rule popping one of its exits wakes the entry's producer."""
-    producer = {id(ch): a for a in net.actors for chans in a.outputs for ch in chans}
-    for a in net.actors:
-        cap = route_capacity(a.op)
-        entry = a.inputs[0] if cap is not None and a.inputs else None
-        if entry is None or id(entry) not in producer:
-            continue
-        src, exits = producer[id(entry)], tuple(a.outputs[0])
+    for src, entry, exits, cap in bounded_routes(net.actors, key=id):
         for rules in src.rules.values():
             for rule in rules:
                 if any(ch is entry for ch in rule.emit_channels):

@@ -11,7 +11,7 @@ from loom.ir.core import BlockArgument
 from loom.ir.types import MemRefType, NoneType
 from loom.semantics.expr import TOKEN, Const
 from loom.semantics.rest import rearm_allowance
-from loom.semantics.routes import route_capacity
+from loom.semantics.routes import bounded_routes
 from loom.verify.bmc.network import Actor, CRule
 from loom.verify.bmc.slicing import relevant_registers
 from loom.verify.bmc.state import State, weight
@@ -105,13 +105,7 @@ class NetworkBuilder:
         in it (``CRule.room``), and popping one of its exits wakes the entry's producer (``freed``)."""
         self.freed: dict[int, int] = {}  # exit channel -> the actor its route's room lets fire again
         self.routes: list[tuple[int, tuple, int]] = []  # (entry, exits, places) of every bounded route
-        producer = {cid: a for a in self.actors for chans in a.outputs for cid in chans}
-        for a in self.actors:
-            cap = route_capacity(a.op)
-            entry = a.inputs[0] if cap is not None and a.inputs else None
-            if entry is None or entry not in producer:
-                continue
-            src, exits = producer[entry], tuple(a.outputs[0])
+        for src, entry, exits, cap in bounded_routes(self.actors):
             for crules in src.crules.values():
                 for cr in crules:
                     if any(entry in src.outputs[e[0]] for e in cr.emits):
