@@ -111,62 +111,23 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
     best: Optional[tuple[tuple[int, int], Routes, dict[str, Target]]] = None
     settled: dict[int, bool] = {}  # edge -> whether any placement could route it (asked once an edge fails)
     attempt = 0
-    n_nodes = len(dfg.nodes)
     slot_why: list[str] = []  # why the last fully routed placement's temporal switches lacked route-table slots
     while True:
         attempt += 1
-        moves = min(200 * n_nodes * attempt, 400_000)
-        prog.update(f"attempt {attempt}: placing {n_nodes} nodes")
-        try:
-            if placer == "cpsat":
-                from loom.map.place_cpsat import place_cpsat
-
-                where = place_cpsat(dfg, adg, cands, rng, dist)
-            else:
-                where = place(dfg, adg, cands, rng, dist, moves)
-        except PlacementFull as e:
-            node = dfg.by_id[e.nid]
-            n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
-            tpes = sum(1 for n in adg.nodes if n.kind == "tpe")
-            pes = f"{len(adg.pes())} PEs" + (f" and {tpes} temporal PEs (a configurable FU of one holds one op)" if tpes else "")
-            raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
-                              f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {pes}, "
-                              f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
-                             partial=_partial(dfg, e.placed, None), attempts=attempt) from None
-        if any(m.defn.tagged for m in adg.memories()):  # type: ignore[attr-defined]
-            from loom.map.mem_lanes import assign_lanes
-
-            where = assign_lanes(dfg, adg, router, where)  # each region's first tag: one its traffic can carry
-        prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
-        regs = bind_registers(dfg, adg, where)  # temporal register edges: not routed (loom/map/temporal)
-        route_rng = random.Random(rng.getrandbits(64))  # its own stream: how long negotiation runs never shifts later placements
-        routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), route_rng)
-        hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
-        if hopeless:
-            raise MapFailure(_why_hopeless(dfg, adg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
+        where = _place_attempt(dfg, adg, cands, rng, dist, router, placer, attempt, prog)
+        regs, routes = _route_attempt(dfg, adg, cands, router, where, rng, settled, attempt, prog)
         score = (len(routes.failed), len(routes.overused))
         if best is None or score < best[0]:
             best = (score, routes, where)
         why: list[tuple[str, str]] = []
         if score == (0, 0):
-            cfg = configure(dfg, adg, where, routes.paths, regs)
-            from loom.map.tsw import fill_slots
-
-            why = fill_slots(adg, cfg, routes.paths, routes.tags)  # temporal_sw route tables: one slot per tag; too many -> route around it
-            for sw, _ in why:
-                router.penalize(sw)
+            cfg, why = _configure_slots(dfg, adg, where, routes, regs, router)
             slot_why = [msg for _, msg in why] or slot_why
         if score == (0, 0) and not why:
             done = Mapping(dfg, adg, where, routes.paths, cfg, seed, attempt,
                            routes.iterations, original if units else None, edge_map if units else None, units, regs)
             if adg.fifos():
-                from loom.map.bufferize import bufferize
-
-                o = options
-                done.timing = bufferize(dfg, adg, done.paths, done.config.bypassed, bool(getattr(o, "bufferization", False)),
-                                        getattr(o, "bufferization_max_iterations", 1),
-                                        getattr(o, "min_throughput_improvement", 0.0),
-                                        getattr(o, "combinational_node_delay", 1.0), getattr(o, "routing_hop_delay", 1.0))
+                done.timing = _bufferize(dfg, adg, done, options)
             if snapshots is not None:
                 snapshots.offer(attempt, done, None)
             return done
@@ -176,16 +137,89 @@ def map_dfg(dfg: DFG, adg: ADG, seed: int = 0, budget: Optional[float] = None,
                 deadline is not None and time.monotonic() >= deadline):
             break
         if sum(best[0]) > congested_limit(len(dfg.edges), attempt):
-            score, routes, where = best  # the best placements still leave ports shared by many values: too small
-            raise MapFailure([f"congested: after {attempt} placement(s) the best routing still leaves {score[0]} edges "
-                              f"unrouted and {score[1]} ports shared by several values (more than "
-                              f"{congested_limit(len(dfg.edges), attempt)} in all), so the fabric is too small for this DFG; "
-                              f"use a larger fabric"] + _why_unrouted(dfg, adg, routes),
-                             partial=_partial(dfg, where, routes), attempts=attempt)
+            raise _congested(dfg, adg, best, attempt)
     score, routes, where = best
     if score == (0, 0) and slot_why:  # every placement routed, but brought more tags to a temporal_sw than it has slots
         raise MapFailure(slot_why, partial=_partial(dfg, where, routes), attempts=attempt)
     raise MapFailure(_why_unrouted(dfg, adg, routes), partial=_partial(dfg, where, routes), attempts=attempt)
+
+
+def _place_attempt(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], rng: random.Random, dist: Any,
+                   router: Router, placer: str, attempt: int, prog: Progress) -> dict[str, Target]:
+    """Attempt ``attempt``'s placement (SA or CP-SAT), tagged memories' lanes assigned; MapFailure when full."""
+    n_nodes = len(dfg.nodes)
+    moves = min(200 * n_nodes * attempt, 400_000)
+    prog.update(f"attempt {attempt}: placing {n_nodes} nodes")
+    try:
+        if placer == "cpsat":
+            from loom.map.place_cpsat import place_cpsat
+
+            where = place_cpsat(dfg, adg, cands, rng, dist)
+        else:
+            where = place(dfg, adg, cands, rng, dist, moves)
+    except PlacementFull as e:
+        node = dfg.by_id[e.nid]
+        n_ops = sum(1 for n in dfg.nodes if n.kind == node.kind)
+        tpes = sum(1 for n in adg.nodes if n.kind == "tpe")
+        pes = f"{len(adg.pes())} PEs" + (f" and {tpes} temporal PEs (a configurable FU of one holds one op)" if tpes else "")
+        raise MapFailure([f"{node.name} %{node.id}: all {len(cands[e.nid])} compatible places are taken "
+                          f"(the DFG has {n_ops} nodes of kind '{node.kind}'; the fabric has {pes}, "
+                          f"{len(adg.memories())} memories, {len(adg.in_types)} inputs, {len(adg.out_widths)} outputs)"],
+                         partial=_partial(dfg, e.placed, None), attempts=attempt) from None
+    if any(m.defn.tagged for m in adg.memories()):  # type: ignore[attr-defined]
+        from loom.map.mem_lanes import assign_lanes
+
+        where = assign_lanes(dfg, adg, router, where)  # each region's first tag: one its traffic can carry
+    return where
+
+
+def _route_attempt(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], router: Router, where: dict[str, Target],
+                   rng: random.Random, settled: dict[int, bool], attempt: int,
+                   prog: Progress) -> tuple[dict, Routes]:
+    """(temporal register edges, not routed; the routes of the rest); MapFailure when an edge can never route."""
+    prog.update(f"attempt {attempt}: routing {len(dfg.edges)} edges")
+    regs = bind_registers(dfg, adg, where)  # temporal register edges: not routed (loom/map/temporal)
+    route_rng = random.Random(rng.getrandbits(64))  # its own stream: how long negotiation runs never shifts later placements
+    routes = router.route(endpoint_ports(dfg, adg, where, frozenset(regs)), route_rng)
+    hopeless = [k for k in routes.failed if not _routable_anywhere(dfg, adg, cands, router, k, settled)]
+    if hopeless:
+        raise MapFailure(_why_hopeless(dfg, adg, hopeless), partial=_partial(dfg, where, routes), attempts=attempt)
+    return regs, routes
+
+
+def _configure_slots(dfg: DFG, adg: ADG, where: dict[str, Target], routes: Routes, regs: dict,
+                     router: Router) -> tuple[Config, list[tuple[str, str]]]:
+    """A fully routed placement's configuration, and the temporal switches short of route-table slots (one per
+    tag), each penalized so the next routing goes around it."""
+    cfg = configure(dfg, adg, where, routes.paths, regs)
+    from loom.map.tsw import fill_slots
+
+    why = fill_slots(adg, cfg, routes.paths, routes.tags)  # temporal_sw route tables: one slot per tag; too many -> route around it
+    for sw, _ in why:
+        router.penalize(sw)
+    return cfg, why
+
+
+def _bufferize(dfg: DFG, adg: ADG, done: Mapping, options: Optional[Any]) -> Any:
+    """The FIFO bufferization of a finished mapping onto a fabric with FIFOs (``options``' settings)."""
+    from loom.map.bufferize import bufferize
+
+    o = options
+    return bufferize(dfg, adg, done.paths, done.config.bypassed, bool(getattr(o, "bufferization", False)),
+                     getattr(o, "bufferization_max_iterations", 1),
+                     getattr(o, "min_throughput_improvement", 0.0),
+                     getattr(o, "combinational_node_delay", 1.0), getattr(o, "routing_hop_delay", 1.0))
+
+
+def _congested(dfg: DFG, adg: ADG, best: tuple[tuple[int, int], Routes, dict[str, Target]],
+               attempt: int) -> MapFailure:
+    """The failure when the best placements still leave ports shared by many values: the fabric is too small."""
+    score, routes, where = best
+    return MapFailure([f"congested: after {attempt} placement(s) the best routing still leaves {score[0]} edges "
+                       f"unrouted and {score[1]} ports shared by several values (more than "
+                       f"{congested_limit(len(dfg.edges), attempt)} in all), so the fabric is too small for this DFG; "
+                       f"use a larger fabric"] + _why_unrouted(dfg, adg, routes),
+                      partial=_partial(dfg, where, routes), attempts=attempt)
 
 
 def _routable_anywhere(dfg: DFG, adg: ADG, cands: dict[str, list[Target]], router: Router, k: int,
