@@ -1137,8 +1137,9 @@ def _add_adg_mesh_parser(asub) -> None:
                          "reached through add_tag/del_tag per lane (numRegion L unless --mem-regions)")
     am.add_argument("--max-join-fanin", type=_int_in(2, 64), default=4, metavar="F",
                     help="inputs of the widest join a PE offers (default 4)")
-    am.add_argument("--tracks", type=_int_in(1, 4), default=3, metavar="T",
-                    help="wires per direction between switches")
+    am.add_argument("--tracks", type=_int_in(1, 4), default=None, metavar="T",
+                    help="wires per direction between switches (default 3; with --fit, 4 when the kernel's memory "
+                         "ports crowd the border)")
     am.add_argument("--fit", action="append", metavar="KERNEL",
                     help="a DFG, SCF or C kernel the fabric must serve: FUs for its ops the palette lacks, and memory "
                          "lanes and rank for its memories (repeatable; rows, columns and interfaces stay as given)")

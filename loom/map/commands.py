@@ -23,19 +23,23 @@ def adg_stem(path: Path) -> str:
 
 
 def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
-    from loom.map.adg.mesh import MeshParams, fit_params, mesh
+    from dataclasses import replace
+
+    from loom.map.adg.mesh import MeshParams, border_tracks, fit_params, mesh
 
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     shared = getattr(args, "mem_ifaces", None)
     tags = getattr(args, "mem_tags", None) or 0
     regions = getattr(args, "mem_regions", None) or (tags or (4 if shared else 1))
     params = MeshParams(rows=args.rows, cols=args.cols, extmem=shared or args.extmem, max_join_fanin=args.max_join_fanin,
-                        tracks=args.tracks, mem_regions=regions, temporal=getattr(args, "temporal", None) or 0,
+                        tracks=args.tracks or 3, mem_regions=regions, temporal=getattr(args, "temporal", None) or 0,
                         mem_tags=tags)
     fit = getattr(args, "fit", None) or []
     if fit:  # --fit: every kernel's ops and memory ports (the DFGs are read before anything is written)
         assert dfg_module is not None
         params = fit_params(params, [_kernel_dfg(Path(f), dfg_module, args) for f in fit])
+        if args.tracks is None:  # the wires the border's memory ports need, unless the user chose
+            params = replace(params, tracks=border_tracks(params))
     text = mesh(params)
     if getattr(args, "verbose", False):  # on stderr: with -o - stdout is the fabric alone
         from loom.map.adg.read import read_adg

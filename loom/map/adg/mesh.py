@@ -107,6 +107,8 @@ class MeshParams:
     extra_fus: tuple[FUSpec, ...] = ()  # appended to the palette (e.g. ``fus_for`` a given DFG)
     temporal: int = 0  # > 0: every PE is a fabric.temporal_pe with this many instruction slots (loom/map/temporal)
     mem_tags: int = 0  # > 0: each extmemory has this many load and store lanes sharing one tagged port per family
+    mem_lanes: tuple[tuple[int, int], ...] = ()  # extmemory k's (load, store) lanes when fitted one by one (else mem_ld/mem_st)
+    onchip_lanes: tuple[tuple[int, int], ...] = ()  # the same for on-chip memory k (else onchip_ld/onchip_st)
 
 
 def _border(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -178,12 +180,13 @@ def _mems(p: MeshParams) -> list[Mem]:
             mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", lanes, lanes,
                          (2 * p.mem_rank + 1) * lanes, 3 * lanes))
             continue
-        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", p.mem_ld, p.mem_st,
-                     (p.mem_ld + p.mem_st) * p.mem_rank + p.mem_st, 2 * p.mem_ld + p.mem_st))
+        ld, st = p.mem_lanes[k] if k < len(p.mem_lanes) else (p.mem_ld, p.mem_st)
+        mems.append((f"extmem{k}", "memref<" + "?x" * p.mem_rank + "i64>", ld, st, (ld + st) * p.mem_rank + st, 2 * ld + st))
     rank = len(p.onchip_shape)
     for k in range(p.onchip):
-        mems.append((f"mem{k}", "memref<" + "".join(f"{d}x" for d in p.onchip_shape) + "i64>", p.onchip_ld,
-                     p.onchip_st, (p.onchip_ld + p.onchip_st) * rank + p.onchip_st, 2 * p.onchip_ld + p.onchip_st))
+        ld, st = p.onchip_lanes[k] if k < len(p.onchip_lanes) else (p.onchip_ld, p.onchip_st)
+        mems.append((f"mem{k}", "memref<" + "".join(f"{d}x" for d in p.onchip_shape) + "i64>", ld, st,
+                     (ld + st) * rank + st, 2 * ld + st))
     return mems
 
 
@@ -363,9 +366,37 @@ def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
         p, extra_fus=tuple(p.extra_fus) + tuple(fus_for(missing)),
         mem_ld=max([p.mem_ld] + [n.ld for n in mems]), mem_st=max([p.mem_st] + [n.st for n in mems]),
         mem_tags=max([p.mem_tags] + [max(n.ld, n.st) for n in mems]) if p.mem_tags else 0,
+        mem_lanes=_lanes_one_by_one(mems) if len(dfgs) == 1 and _one_per_memref(p, mems) else p.mem_lanes,
         mem_rank=max([p.mem_rank] + [n.memref.rank for n in mems if n.memref is not None]),
         **(_onchip_fit(p, onchip, max(sum(n.kind == "mem" and n.name == "handshake.memory" for n in d.nodes)
                                       for d in dfgs)) if onchip else {}))
+
+
+# border wires (memory ports, module inputs and outputs) per border tile above which --fit gives 4 tracks:
+# imu_integrate_ref's 5 interfaces (2.9 a tile on 22x22) leave 422 ports shared with 3 tracks and route with 4
+CROWDED_BORDER = 2.5
+
+
+def border_tracks(p: MeshParams) -> int:
+    """The tracks for a fitted mesh: ``p.tracks``, or 4 (the most the CLI offers) when the border wires per
+    border tile exceed ``CROWDED_BORDER``: each border switch then passes more values inwards than 3 tracks
+    per direction leave room for beside the traffic along the border."""
+    wires = sum(n_in + n_out for _, _, _, _, n_in, n_out in _mems(p)) + p.inputs + p.outputs
+    return max(p.tracks, 4) if wires > CROWDED_BORDER * len(_border(p.rows, p.cols)) else p.tracks
+
+
+def _one_per_memref(p: MeshParams, mems: list) -> bool:
+    """Whether the kernel's memrefs each get their own extmemory (untagged, unshared, as many as memrefs)."""
+    return not p.mem_tags and p.mem_regions == 1 and not p.mem_lanes and len(mems) == p.extmem
+
+
+def _lanes_one_by_one(nodes: list) -> tuple[tuple[int, int], ...]:
+    """Memory k's (load, store) lanes for one kernel's memories ``nodes``: their lanes, largest loads first, each
+    memory as many as the largest of it and the ones after it need (so memref k of that order always fits
+    memory k). The border then carries the lanes the kernel uses: every memory sized for the busiest crowded
+    imu_integrate_ref's border (5 memrefs of 3 to 10 loads: 320 extmemory border wires, 162 this way)."""
+    need = sorted(((max(n.ld, 1), max(n.st, 1)) for n in nodes), reverse=True)
+    return tuple((max(ld for ld, _ in need[k:]), max(st for _, st in need[k:])) for k in range(len(need)))
 
 
 def _onchip_fit(p: MeshParams, onchip: list, count: int) -> dict:
@@ -379,5 +410,7 @@ def _onchip_fit(p: MeshParams, onchip: list, count: int) -> dict:
             dims[rank - 1 - k] = max(dims[rank - 1 - k], d or 1)
     if rank == len(p.onchip_shape):
         dims = [max(a, b) for a, b in zip(dims, p.onchip_shape)]
+    lanes = _lanes_one_by_one(onchip) if len(onchip) == count >= p.onchip and not p.onchip_lanes else p.onchip_lanes
     return {"onchip": max(p.onchip, count), "onchip_ld": max([p.onchip_ld] + [n.ld for n in onchip]),
-            "onchip_st": max([p.onchip_st] + [n.st for n in onchip]), "onchip_shape": tuple(dims)}
+            "onchip_st": max([p.onchip_st] + [n.st for n in onchip]), "onchip_shape": tuple(dims),
+            "onchip_lanes": lanes}

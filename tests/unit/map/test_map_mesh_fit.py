@@ -1,0 +1,76 @@
+"""`loom adg mesh --fit`: each memory interface gets the lanes its memref needs, so the border carries only those."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from loom.cli import main
+from loom.map.adg.mesh import MeshParams, _lanes_one_by_one, _mems
+
+SCF = """module {
+  func.func @two(%a: memref<?xi32>, %b: memref<?xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %n = memref.dim %b, %c0 : memref<?xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      %j = arith.addi %i, %c1 : index
+      %k = arith.addi %i, %c2 : index
+      %x = memref.load %a[%i] : memref<?xi32>
+      %y = memref.load %a[%j] : memref<?xi32>
+      %z = memref.load %a[%k] : memref<?xi32>
+      %s = arith.addi %x, %y : i32
+      %t = arith.addi %s, %z : i32
+      memref.store %t, %b[%i] : memref<?xi32>
+    }
+    return
+  }
+}
+"""
+
+
+class _Mem:
+    def __init__(self, ld: int, st: int) -> None:
+        self.ld, self.st = ld, st
+
+
+def test_lanes_one_by_one_let_memref_k_of_the_order_fit_memory_k() -> None:
+    lanes = _lanes_one_by_one([_Mem(3, 6), _Mem(10, 2), _Mem(3, 0), _Mem(6, 6)])
+    assert lanes == ((10, 6), (6, 6), (3, 6), (3, 1))
+    need = sorted(((max(m.ld, 1), max(m.st, 1)) for m in [_Mem(3, 6), _Mem(10, 2), _Mem(3, 0), _Mem(6, 6)]),
+                  reverse=True)
+    assert all(ld <= a and st <= b for (ld, st), (a, b) in zip(need, lanes))
+    border = {name: n_in + n_out for name, _, _, _, n_in, n_out in _mems(MeshParams(extmem=4, mem_lanes=lanes))}
+    assert border["extmem3"] < border["extmem0"]
+
+
+def test_fit_sizes_each_interface_for_its_memref_and_the_kernel_maps(tmp_path: Path) -> None:
+    src = tmp_path / "two.scf.mlir"
+    src.write_text(SCF)
+    fabric = tmp_path / "m.fabric.mlir"
+    assert main(["adg", "mesh", "--rows", "6", "--cols", "6", "--extmem", "2", "--fit", str(src), "-o", str(fabric),
+                 "-q"]) == 0
+    counts = re.findall(r"extmemory @extmem\d \[ldCount = (\d+), stCount = (\d+)", fabric.read_text())
+    assert counts == [("3", "1"), ("1", "1")]  # a: 3 loads; b: 1 store (every interface keeps a lane of each)
+    assert main(["map", str(src), "--adg", str(fabric), "-o", str(tmp_path / "out"), "-q"]) == 0
+    # shared interfaces (more memrefs than interfaces) keep one size for all: any memref may land on any
+    assert main(["adg", "mesh", "--rows", "6", "--cols", "6", "--extmem", "1", "--fit", str(src), "-o", str(fabric),
+                 "-q"]) == 0
+    assert re.findall(r"extmemory @extmem\d \[ldCount = (\d+), stCount = (\d+)", fabric.read_text()) == [("5", "2")]
+
+
+def _fitted(tmp_path: Path, side: int, *extra: str) -> str:
+    src = tmp_path / "two.scf.mlir"
+    src.write_text(SCF)
+    out = tmp_path / f"m{side}{''.join(extra)}.fabric.mlir"
+    assert main(["adg", "mesh", "--rows", str(side), "--cols", str(side), "--extmem", "2", "--fit", str(src),
+                 *extra, "-o", str(out), "-q"]) == 0
+    return out.read_text()
+
+
+def test_fit_gives_4_tracks_only_when_the_memory_ports_crowd_the_border(tmp_path: Path) -> None:
+    """3x3: 42 border wires on 8 border tiles (over 2.5 a tile) -> 4 tracks; 6x6 (20 tiles) keeps 3; an
+    explicit --tracks always wins."""
+    assert _fitted(tmp_path, 3) == _fitted(tmp_path, 3, "--tracks", "4") != _fitted(tmp_path, 3, "--tracks", "3")
+    assert _fitted(tmp_path, 6) == _fitted(tmp_path, 6, "--tracks", "3") != _fitted(tmp_path, 6, "--tracks", "4")
