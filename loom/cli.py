@@ -876,7 +876,7 @@ def _verify_mapping(paths, reports, args, ctx, given: Optional[dict[str, str]] =
 def _verify_rtl(paths, reports, args, given: Optional[dict[str, str]] = None) -> list:
     """``verify --rtl``: the RTL verdicts of every verified function, paired with its Z3 verdicts. ``given``: the
     name a report carries for each verified path (a C input's reports name the C file, not its SCF stage)."""
-    from loom.hdl.formal.verify import check_function
+    from loom.hdl.formal.verify import RtlOptions, check_function
     from loom.verify import progress_printer
 
     # SymbiYosys's task, step and elapsed time on a terminal's stderr (progress_printer), unless --json or -q
@@ -890,15 +890,17 @@ def _verify_rtl(paths, reports, args, given: Optional[dict[str, str]] = None) ->
             if rep.file not in (str(path), (given or {}).get(str(path)), None) or rep.function not in funcs:
                 continue
             z3 = {o.id: o.status for o in rep.obligations}
-            witness = {o.id: o.counterexample.get("arguments") for o in rep.obligations  # its run's arguments
-                       if o.status == "refuted" and isinstance(o.counterexample, dict)}
+            cex = {o.id: o.counterexample for o in rep.obligations
+                   if o.status == "refuted" and isinstance(o.counterexample, dict)}
+            witness = {k: c.get("arguments") for k, c in cex.items()}  # its run's arguments
+            inputs = {k: c["replay"]["inputs"] for k, c in cex.items()  # and its whole inputs, when Z3 replayed it
+                      if isinstance(c.get("replay"), dict) and isinstance(c["replay"].get("inputs"), dict)}
             depth = args.rtl_depth  # None: the DFG monitors over a whole run, no whole-run bmc check; 0: neither
-            out.append(check_function(funcs[rep.function], _stem(path), z3, top=True, bound=args.rtl_bound,
-                                      monitors=depth != 0, dfg_depth=depth or None, bmc_k=args.bmc_k,
-                                      live_depth=depth or None, source=sources.get(rep.function),
-                                      prove_monitors=getattr(args, "rtl_prove", False), z3_args=witness,
-                                      progress=progress, buffers=getattr(args, "buffers", "opt"),
-                                      timeout=getattr(args, "rtl_timeout", None)))
+            opts = RtlOptions(top=True, bound=args.rtl_bound, monitors=depth != 0, dfg_depth=depth or None,
+                              bmc_k=args.bmc_k, live_depth=depth or None, source=sources.get(rep.function),
+                              prove_monitors=getattr(args, "rtl_prove", False), progress=progress,
+                              buffers=getattr(args, "buffers", "opt"), timeout=getattr(args, "rtl_timeout", None))
+            out.append(check_function(funcs[rep.function], _stem(path), z3, opts, z3_args=witness, z3_inputs=inputs))
     return out
 
 

@@ -508,7 +508,8 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         cycles, ret = _cycles(out)
         say(f"{r.status} after {cycles} cycles in {time.perf_counter() - t1:.1f}s")
         if info is not None:
-            info.update(simulator=sim, version=version, cycles=cycles, return_cycle=ret, loops=loop_ii(out, e.design))
+            info.update(simulator=sim, version=version, cycles=cycles, return_cycle=ret, loops=loop_ii(out, e.design),
+                        monitors=monitor_failures(out))
         if vcd is not None:
             if not (wd / VCD).exists():
                 raise LoomError(f"{sim} wrote no waveform", code="HDL_SIM_BUILD")
@@ -531,6 +532,17 @@ def _run_streaming(exe: list[str], wd: Path, tick: Callable[[int], None]) -> str
             lines.append(line)
     p.wait()
     return "".join(lines)
+
+
+def monitor_failures(out: str) -> dict[str, int]:
+    """Monitor label -> the first cycle it failed, from the ``LOOM assert <scope> <cycle>`` lines a design compiled
+    with ``LOOM_SIM_MONITORS`` prints (loom_props.svh; loom.hdl.formal.replay)."""
+    got: dict[str, int] = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[:2] == ["LOOM", "assert"]:
+            got.setdefault(f[2].rsplit(".", 1)[-1], int(f[3]))
+    return got
 
 
 def _cycles(out: str) -> tuple[Optional[int], Optional[int]]:

