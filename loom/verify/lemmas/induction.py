@@ -27,6 +27,7 @@ from loom.semantics.machine import Machine
 from loom.verify.ids import oid as obligation_id
 from loom.verify.solve import (
     DEFAULT_RLIMIT,
+    QueryResult,
     ScopedChecks,
     conjunction,
     constant,
@@ -581,26 +582,11 @@ def prove(
     model = MachineModel(
         machine, name, data_mode="uf", abstract_steps=abstract_steps or contract.abstract_steps
     )
-    if split_unsat_framed(model, contract, timeout, checks, rlimit):
-        return ProofResult(
-            "proved",
-            "1-induction (plain solver, rule by rule)",
-            contract.statement,
-            time.perf_counter() - t0,
-            (script_of(induction_query(model, contract)) or None) if want_smt2 else None,
-        )
-    query = induction_query(model, contract)
-    spent = time.perf_counter() - t0
-    rest = None if timeout is None else max(0.0, timeout - spent)  # the split attempt counts against it
-    res = run_query(query, rest, want_model=False, want_smt2=want_smt2, rlimit=rlimit)
-    if res.status == "unsat":
-        return ProofResult(
-            "proved", "1-induction (plain solver)", contract.statement, time.perf_counter() - t0, res.smt2
-        )
-
-    def left() -> Optional[float]:
-        return None if timeout is None else timeout - (time.perf_counter() - t0)
-
+    proved, res = _by_induction(model, contract, timeout, checks, rlimit, want_smt2, t0)
+    if proved is not None:
+        return proved
+    assert res is not None  # the whole query was solved
+    left = _time_left(timeout, t0)
     if left() is not None and left() <= 0:
         return ProofResult(
             "unknown", "1-induction", f"timeout after {timeout:g} s", time.perf_counter() - t0, res.smt2
@@ -619,20 +605,9 @@ def prove(
         )
     why = res.reason if res.status == "unknown" else "the contract invariant is not inductive"
     if use_spacer and res.status == "sat" and (left() is None or left() > 0):
-        gave_up: list[str] = []
-        found = spacer_prove(model, contract, left(), rlimit, gave_up)
-        if found is None and gave_up and is_limit_reason(gave_up[0]):
-            why += f"; Spacer: {gave_up[0]}"
-        if found is not None:
-            checked = _recheck_with(model, contract, found, rlimit)
-            if checked is not None:
-                return ProofResult(
-                    "proved",
-                    "Spacer invariant, re-checked by 1-induction",
-                    contract.statement,
-                    time.perf_counter() - t0,
-                    checked,
-                )
+        proved, why = _by_spacer(model, contract, left, rlimit, why, t0)
+        if proved is not None:
+            return proved
     return ProofResult(
         "unknown",
         "1-induction",
@@ -640,6 +615,59 @@ def prove(
         time.perf_counter() - t0,
         res.smt2,
     )
+
+
+def _by_induction(model: MachineModel, contract: Contract, timeout: Optional[float],
+                  checks: Optional[ScopedChecks], rlimit: Optional[int], want_smt2: bool,
+                  t0: float) -> tuple[Optional[ProofResult], Optional[QueryResult]]:
+    """(the proof when 1-induction shows it -- rule by rule, else as one query -- else None; the whole query's
+    answer, None when the rule-by-rule split proved it)."""
+    if split_unsat_framed(model, contract, timeout, checks, rlimit):
+        return ProofResult(
+            "proved",
+            "1-induction (plain solver, rule by rule)",
+            contract.statement,
+            time.perf_counter() - t0,
+            (script_of(induction_query(model, contract)) or None) if want_smt2 else None,
+        ), None
+    query = induction_query(model, contract)
+    spent = time.perf_counter() - t0
+    rest = None if timeout is None else max(0.0, timeout - spent)  # the split attempt counts against it
+    res = run_query(query, rest, want_model=False, want_smt2=want_smt2, rlimit=rlimit)
+    if res.status == "unsat":
+        return ProofResult(
+            "proved", "1-induction (plain solver)", contract.statement, time.perf_counter() - t0, res.smt2
+        ), res
+    return None, res
+
+
+def _time_left(timeout: Optional[float], t0: float) -> Callable[[], Optional[float]]:
+    """The seconds of ``timeout`` left since ``t0``, asked afresh at each call (None: no wall-clock limit)."""
+    def left() -> Optional[float]:
+        return None if timeout is None else timeout - (time.perf_counter() - t0)
+
+    return left
+
+
+def _by_spacer(model: MachineModel, contract: Contract, left: Callable[[], Optional[float]],
+               rlimit: Optional[int], why: str, t0: float) -> tuple[Optional[ProofResult], str]:
+    """(the proof when Spacer finds an invariant that 1-induction re-checks, else None; ``why`` with Spacer's
+    reason appended when a limit stopped it)."""
+    gave_up: list[str] = []
+    found = spacer_prove(model, contract, left(), rlimit, gave_up)
+    if found is None and gave_up and is_limit_reason(gave_up[0]):
+        why += f"; Spacer: {gave_up[0]}"
+    if found is not None:
+        checked = _recheck_with(model, contract, found, rlimit)
+        if checked is not None:
+            return ProofResult(
+                "proved",
+                "Spacer invariant, re-checked by 1-induction",
+                contract.statement,
+                time.perf_counter() - t0,
+                checked,
+            ), why
+    return None, why
 
 
 def _recheck_with(model: MachineModel, contract: Contract, inv_k: z3.ExprRef,
