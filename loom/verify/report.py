@@ -183,58 +183,9 @@ def junit_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> str:
     prefix = len(reports) > 1
     for r in reports:
         c = r.counts()
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            name=f"loom.verify.{r.function}",
-            tests=str(len(r.obligations)),
-            failures=str(c["refuted"]),
-            errors=str(c["unknown"]),
-            skipped=str(c["assumed"] + c["unchecked"]),
-            time=f"{r.seconds:.6f}",
-        )
-        if r.file:
-            suite.set("file", r.file)
-        props = ET.SubElement(suite, "properties")
-        for tool, version in tool_versions().items():
-            ET.SubElement(props, "property", name=f"{tool}.version", value=version)
-        for k, a in enumerate(r.assumptions):
-            ET.SubElement(props, "property", name=f"assume.{k}", value=a)
-        for name, value in r.limits.items():
-            if value is not None:
-                ET.SubElement(props, "property", name=f"limit.{name}", value=f"{value:g}" if isinstance(value, float)
-                              else str(value))
+        suite = _junit_suite(root, r, c)
         for o in r.obligations:
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                name=f"{r.function}:{o.id}" if prefix else o.id,
-                classname=f"loom.verify.{r.function}.{o.kind}",
-                time=f"{o.seconds:.6f}",
-            )
-            if o.loc is not None and o.loc.line > 0:
-                case.set("file", o.loc.file)
-                case.set("line", str(o.loc.line))
-            props = ET.SubElement(case, "properties")
-            for key, value in _how(o).items():
-                ET.SubElement(props, "property", name=key, value=value)
-            if o.status == "refuted":
-                f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
-                f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
-            elif o.status == "unknown":
-                e = ET.SubElement(case, "error", message=o.detail, type="unknown")
-                e.text = o.detail
-            elif o.status == "assumed":
-                ET.SubElement(case, "skipped", message=f"assumed, not checked: {o.detail}")
-            elif o.status == "unchecked":
-                ET.SubElement(case, "skipped", message=o.detail)
-            notes = []
-            if o.bounded is not None:
-                notes.append(f"bounded: holds for trip counts up to K={o.bounded}")
-            if o.assumes:
-                notes.append(f"assumes: {'; '.join(o.assumes)}")
-            if notes:
-                ET.SubElement(case, "system-out").text = "\n".join(notes)
+            _junit_case(suite, r, o, prefix)
         tot["tests"] += len(r.obligations)
         tot["failures"] += c["refuted"]
         tot["errors"] += c["unknown"]
@@ -251,6 +202,66 @@ def junit_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> str:
     root.set("time", f"{sum(r.seconds for r in reports):.6f}")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _junit_suite(root: ET.Element, r: VerifyReport, c: dict) -> ET.Element:
+    """One function's ``<testsuite>`` with its counts and properties (tool versions, assumptions, limits)."""
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        name=f"loom.verify.{r.function}",
+        tests=str(len(r.obligations)),
+        failures=str(c["refuted"]),
+        errors=str(c["unknown"]),
+        skipped=str(c["assumed"] + c["unchecked"]),
+        time=f"{r.seconds:.6f}",
+    )
+    if r.file:
+        suite.set("file", r.file)
+    props = ET.SubElement(suite, "properties")
+    for tool, version in tool_versions().items():
+        ET.SubElement(props, "property", name=f"{tool}.version", value=version)
+    for k, a in enumerate(r.assumptions):
+        ET.SubElement(props, "property", name=f"assume.{k}", value=a)
+    for name, value in r.limits.items():
+        if value is not None:
+            ET.SubElement(props, "property", name=f"limit.{name}", value=f"{value:g}" if isinstance(value, float)
+                          else str(value))
+    return suite
+
+
+def _junit_case(suite: ET.Element, r: VerifyReport, o: Obligation, prefix: bool) -> None:
+    """One obligation's ``<testcase>``: its location, how it was decided, its verdict and notes."""
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=f"{r.function}:{o.id}" if prefix else o.id,
+        classname=f"loom.verify.{r.function}.{o.kind}",
+        time=f"{o.seconds:.6f}",
+    )
+    if o.loc is not None and o.loc.line > 0:
+        case.set("file", o.loc.file)
+        case.set("line", str(o.loc.line))
+    props = ET.SubElement(case, "properties")
+    for key, value in _how(o).items():
+        ET.SubElement(props, "property", name=key, value=value)
+    if o.status == "refuted":
+        f = ET.SubElement(case, "failure", message=o.detail, type="refuted")
+        f.text = format_counterexample(o.counterexample) if o.counterexample else o.detail
+    elif o.status == "unknown":
+        e = ET.SubElement(case, "error", message=o.detail, type="unknown")
+        e.text = o.detail
+    elif o.status == "assumed":
+        ET.SubElement(case, "skipped", message=f"assumed, not checked: {o.detail}")
+    elif o.status == "unchecked":
+        ET.SubElement(case, "skipped", message=o.detail)
+    notes = []
+    if o.bounded is not None:
+        notes.append(f"bounded: holds for trip counts up to K={o.bounded}")
+    if o.assumes:
+        notes.append(f"assumes: {'; '.join(o.assumes)}")
+    if notes:
+        ET.SubElement(case, "system-out").text = "\n".join(notes)
 
 
 def _artifact(path: str) -> str:
@@ -277,40 +288,7 @@ def sarif_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> dict:
         for k in kinds
     ]
     index = {f"loom.{k}": i for i, k in enumerate(kinds)}
-    results = []
-    for r, o, oid in _tagged(reports):
-        level, kind = {
-            "proved": ("none", "pass"),
-            "refuted": ("error" if _how(o).get("nature") == "behaviour" else "warning", "fail"),
-            "unknown": ("warning", "open"),
-            "assumed": ("note", "review"),
-            "unchecked": ("note", "notApplicable"),
-        }[o.status]
-        res = {
-            "ruleId": f"loom.{o.kind}",
-            "ruleIndex": index[f"loom.{o.kind}"],
-            "kind": kind,
-            "level": level,
-            "message": {"text": f"{oid}: {o.detail}"},
-            "partialFingerprints": {"obligationId": oid},
-            "properties": {
-                "obligation": oid,
-                "status": o.status,
-                "seconds": round(o.seconds, 6),
-                "function": r.function,
-                **_how(o),
-            },
-        }
-        if o.bounded is not None:
-            res["properties"]["bounded"] = o.bounded
-        if o.assumes:
-            res["properties"]["assumes"] = list(o.assumes)
-        if o.counterexample is not None:
-            res["properties"]["counterexample"] = _json_safe(o.counterexample)
-        loc = _location(o, r)
-        if loc is not None:
-            res["locations"] = [loc]
-        results.append(res)
+    results = [_sarif_result(r, o, oid, index) for r, o, oid in _tagged(reports)]
     if rtl:
         from loom.hdl.formal.verify import SARIF_RULE, sarif_results
 
@@ -338,6 +316,42 @@ def sarif_of(reports: list[VerifyReport], rtl: Optional[list] = None) -> dict:
             }
         ],
     }
+
+
+def _sarif_result(r: VerifyReport, o: Obligation, oid: str, index: dict[str, int]) -> dict:
+    """One obligation's SARIF result: its rule, level and kind by verdict, properties and location."""
+    level, kind = {
+        "proved": ("none", "pass"),
+        "refuted": ("error" if _how(o).get("nature") == "behaviour" else "warning", "fail"),
+        "unknown": ("warning", "open"),
+        "assumed": ("note", "review"),
+        "unchecked": ("note", "notApplicable"),
+    }[o.status]
+    res = {
+        "ruleId": f"loom.{o.kind}",
+        "ruleIndex": index[f"loom.{o.kind}"],
+        "kind": kind,
+        "level": level,
+        "message": {"text": f"{oid}: {o.detail}"},
+        "partialFingerprints": {"obligationId": oid},
+        "properties": {
+            "obligation": oid,
+            "status": o.status,
+            "seconds": round(o.seconds, 6),
+            "function": r.function,
+            **_how(o),
+        },
+    }
+    if o.bounded is not None:
+        res["properties"]["bounded"] = o.bounded
+    if o.assumes:
+        res["properties"]["assumes"] = list(o.assumes)
+    if o.counterexample is not None:
+        res["properties"]["counterexample"] = _json_safe(o.counterexample)
+    loc = _location(o, r)
+    if loc is not None:
+        res["locations"] = [loc]
+    return res
 
 
 def _location(o: Obligation, r: VerifyReport) -> Optional[dict]:
