@@ -243,7 +243,6 @@ class _Exprs(_Pools):
 
     def expr(self, t: Type, depth: int = 0) -> Value:
         """A new op producing type ``t`` from existing values."""
-        b, r = self.b, self.rng
         self.spend()
         d = depth + 1
 
@@ -251,39 +250,54 @@ class _Exprs(_Pools):
             return self.get(ty, depth=d)
 
         if t == i1:
-            k = r.random()
-            if k < 0.45:
-                it = r.choice([i32, i64, index, i8])
-                lhs = g(it)
-                rhs = g(it)
-                if rhs is lhs:
-                    rhs = self.get(it, fresh=1.0, depth=d)
-                return self.add(b.cmpi(r.choice(list(CMPI)), lhs, rhs))
-            if k < 0.6 and self.cfg.floats:
-                return self.add(b.cmpf(r.choice(list(CMPF)), g(f32), g(f32)))
-            if k < 0.85:
-                return self.add(b.arith(r.choice(["arith.andi", "arith.ori", "arith.xori"]), [g(i1), g(i1)]))
-            return self.add(b.select(g(i1), g(i1), g(i1)))
+            return self.bool_expr(g, d)
         if isinstance(t, FloatType):
-            k = r.random()
-            if k < 0.5:
-                return self.add(b.arith(r.choice(self.float_binary), [g(t), g(t)]))
-            if k < 0.65 and self.float_unary:
-                return self.add(b.arith(r.choice(self.float_unary), [g(t)]))
-            if k < 0.75 and "math.fma" not in self.cfg.exclude:
-                return self.add(b.arith("math.fma", [g(t), g(t), g(t)]))
-            if k < 0.82:
-                src = r.choice([i32, i64, i8])
-                return self.add(b.cast(r.choice(["arith.sitofp", "arith.uitofp"]), g(src), t))
-            if k < 0.88 and t == f32:  # through f64 and back, or reinterpret i32 bits
-                if r.random() < 0.5:
-                    wide = b.cast("arith.extf", g(t), f64)
-                    wide = b.arith(r.choice(["arith.addf", "arith.mulf"]), [wide, wide])
-                    self.spend(2)
-                    return self.add(b.cast("arith.truncf", wide, t))
-                return self.add(b.cast("arith.bitcast", g(i32), t))
-            return self.add(b.select(g(i1), g(t), g(t)))
-        # integers and index
+            return self.float_expr(t, g)
+        return self.int_expr(t, g)
+
+    def bool_expr(self, g: Callable[[Type], Value], d: int) -> Value:
+        """An ``i1``: a comparison, a logic op or a select (``g`` gives an operand of a type)."""
+        b, r = self.b, self.rng
+        k = r.random()
+        if k < 0.45:
+            it = r.choice([i32, i64, index, i8])
+            lhs = g(it)
+            rhs = g(it)
+            if rhs is lhs:
+                rhs = self.get(it, fresh=1.0, depth=d)
+            return self.add(b.cmpi(r.choice(list(CMPI)), lhs, rhs))
+        if k < 0.6 and self.cfg.floats:
+            return self.add(b.cmpf(r.choice(list(CMPF)), g(f32), g(f32)))
+        if k < 0.85:
+            return self.add(b.arith(r.choice(["arith.andi", "arith.ori", "arith.xori"]), [g(i1), g(i1)]))
+        return self.add(b.select(g(i1), g(i1), g(i1)))
+
+    def float_expr(self, t: Type, g: Callable[[Type], Value]) -> Value:
+        """A float of type ``t``: arithmetic, math, an int-to-float cast, a round trip or a select."""
+        b, r = self.b, self.rng
+        k = r.random()
+        if k < 0.5:
+            return self.add(b.arith(r.choice(self.float_binary), [g(t), g(t)]))
+        if k < 0.65 and self.float_unary:
+            return self.add(b.arith(r.choice(self.float_unary), [g(t)]))
+        if k < 0.75 and "math.fma" not in self.cfg.exclude:
+            return self.add(b.arith("math.fma", [g(t), g(t), g(t)]))
+        if k < 0.82:
+            src = r.choice([i32, i64, i8])
+            return self.add(b.cast(r.choice(["arith.sitofp", "arith.uitofp"]), g(src), t))
+        if k < 0.88 and t == f32:  # through f64 and back, or reinterpret i32 bits
+            if r.random() < 0.5:
+                wide = b.cast("arith.extf", g(t), f64)
+                wide = b.arith(r.choice(["arith.addf", "arith.mulf"]), [wide, wide])
+                self.spend(2)
+                return self.add(b.cast("arith.truncf", wide, t))
+            return self.add(b.cast("arith.bitcast", g(i32), t))
+        return self.add(b.select(g(i1), g(t), g(t)))
+
+    def int_expr(self, t: Type, g: Callable[[Type], Value]) -> Value:
+        """An integer or index of type ``t``: arithmetic (shifts and divisions kept defined), a select, a
+        conversion, or a clamped float-to-int cast."""
+        b, r = self.b, self.rng
         k = r.random()
         if k < 0.45:
             name = r.choice(self.int_binary)
