@@ -70,7 +70,7 @@ def _fitted(tmp_path: Path, side: int, *extra: str) -> str:
 
 
 def test_fit_gives_4_tracks_only_when_the_memory_ports_crowd_the_border(tmp_path: Path) -> None:
-    """3x3: 42 border wires on 8 border tiles (over 2.5 a tile) -> 4 tracks; 6x6 (20 tiles) keeps 3; an
+    """3x3: 42 border wires on 8 border tiles (over 1.5 a tile) -> 4 tracks; 10x10 (36 tiles) keeps 3; an
     explicit --tracks always wins."""
     assert _fitted(tmp_path, 3) == _fitted(tmp_path, 3, "--tracks", "4") != _fitted(tmp_path, 3, "--tracks", "3")
-    assert _fitted(tmp_path, 6) == _fitted(tmp_path, 6, "--tracks", "3") != _fitted(tmp_path, 6, "--tracks", "4")
+    assert _fitted(tmp_path, 10) == _fitted(tmp_path, 10, "--tracks", "3") != _fitted(tmp_path, 10, "--tracks", "4")
