@@ -80,14 +80,7 @@ def series(p: Machine, c: Machine, link: Link, op_name: str, summary: str = "") 
 
     Raises ``ValueError`` for parts this construction does not cover (registers, memory, effects other
     than a runtime error, a non-i1 link, a link value that is neither a constant nor a read i1 port)."""
-    lt = p.output(link.out_port).type
-    if not (isinstance(lt, IntegerType) and lt.width == 1) or c.input(link.in_port).type != lt:
-        raise ValueError("the link must be an i1 channel")
-    for m in (p, c):
-        if m.registers or m.memory is not None or m.sources:
-            raise ValueError(f"{m.op_name}: registers, memory or sources are not composed")
-        if any(r.effect is not None and type(r.effect).__name__ != "Fail" for r in m.rules):
-            raise ValueError(f"{m.op_name}: effects other than a runtime error are not composed")
+    _check_composable(p, c, link)
     ps, lk, cs = p.initial, None, c.initial
     prime = _eager_prime(p, ps, link)
     if prime is not None:
@@ -101,40 +94,7 @@ def series(p: Machine, c: Machine, link: Link, op_name: str, summary: str = "") 
         ps, lk, cs = todo.pop(0)
         here = _name(ps, lk, cs)
         states.append(here)
-        found: list[tuple[Rule, tuple[str, LinkState, str]]] = []
-        for r in p.rules_in(ps):
-            reads = tuple(link.rename[("p", x)] for x in r.reads)
-            outs = tuple((link.rename[("p", q)], _sub(e, "p", link, None)) for q, e in r.emits if q != link.out_port)
-            on_link = [e for q, e in r.emits if q == link.out_port]
-            guard = None if r.guard is None else _sub(r.guard, "p", link, None)
-            if not on_link:
-                found.append((Rule(f"p.{r.name}", here, reads, "", guard, outs, (), r.effect), (r.next, lk, cs)))
-                continue
-            if lk is not None:
-                continue  # the link is full: the producer waits
-            e = on_link[0]
-            if isinstance(e, Const) and e.value in (0, 1):
-                found.append((Rule(f"p.{r.name}", here, reads, "", guard, outs, (), r.effect),
-                              (r.next, int(e.value), cs)))
-            elif isinstance(e, In) and e.port in r.reads and guard is None:
-                src = In(link.rename[("p", e.port)])
-                for v in (0, 1):
-                    g = Apply("eq", (src, Const(v)))
-                    found.append((Rule(f"p.{r.name}.{v}", here, reads, "", g, outs, (), r.effect), (r.next, v, cs)))
-            else:
-                raise ValueError(f"{p.op_name}.{r.name}: the link value is neither a constant nor a read i1 port")
-        for r in c.rules_in(cs):
-            uses = link.in_port in r.reads
-            if uses and lk is None:
-                continue  # nothing on the link yet
-            reads = tuple(link.rename[("c", x)] for x in r.reads if x != link.in_port)
-            guard = _fold(None if r.guard is None else _sub(r.guard, "c", link, lk if uses else None))
-            if guard is False:
-                continue
-            outs = tuple((link.rename[("c", q)], _sub(e, "c", link, lk if uses else None)) for q, e in r.emits)
-            nxt = (ps, None if uses else lk, r.next)
-            found.append((Rule(f"c.{r.name}", here, reads, "", None if guard is True else guard, outs, (), r.effect),
-                          nxt))
+        found = _producer_moves(p, link, here, ps, lk, cs) + _consumer_moves(c, link, here, ps, lk, cs)
         for r, nxt in found:
             nxt_name = _name(*nxt)
             rules.append(Rule(r.name, r.state, r.reads, nxt_name, r.guard, r.emits, r.updates, r.effect))
@@ -150,6 +110,68 @@ def series(p: Machine, c: Machine, link: Link, op_name: str, summary: str = "") 
                 residual_states=residual, choice="independent", summary=summary)
     m.check()
     return m
+
+
+def _check_composable(p: Machine, c: Machine, link: Link) -> None:
+    """ValueError unless the link is an i1 channel and neither table has registers, memory, sources or effects
+    other than a runtime error."""
+    lt = p.output(link.out_port).type
+    if not (isinstance(lt, IntegerType) and lt.width == 1) or c.input(link.in_port).type != lt:
+        raise ValueError("the link must be an i1 channel")
+    for m in (p, c):
+        if m.registers or m.memory is not None or m.sources:
+            raise ValueError(f"{m.op_name}: registers, memory or sources are not composed")
+        if any(r.effect is not None and type(r.effect).__name__ != "Fail" for r in m.rules):
+            raise ValueError(f"{m.op_name}: effects other than a runtime error are not composed")
+
+
+def _producer_moves(p: Machine, link: Link, here: str, ps: str, lk: LinkState,
+                    cs: str) -> list[tuple[Rule, tuple[str, LinkState, str]]]:
+    """The producer's rules in composed state ``here`` with their next (producer, link, consumer) states: one
+    that emits on the link waits while it is full, and puts its constant (or each value of a read i1) on it."""
+    found: list[tuple[Rule, tuple[str, LinkState, str]]] = []
+    for r in p.rules_in(ps):
+        reads = tuple(link.rename[("p", x)] for x in r.reads)
+        outs = tuple((link.rename[("p", q)], _sub(e, "p", link, None)) for q, e in r.emits if q != link.out_port)
+        on_link = [e for q, e in r.emits if q == link.out_port]
+        guard = None if r.guard is None else _sub(r.guard, "p", link, None)
+        if not on_link:
+            found.append((Rule(f"p.{r.name}", here, reads, "", guard, outs, (), r.effect), (r.next, lk, cs)))
+            continue
+        if lk is not None:
+            continue  # the link is full: the producer waits
+        e = on_link[0]
+        if isinstance(e, Const) and e.value in (0, 1):
+            found.append((Rule(f"p.{r.name}", here, reads, "", guard, outs, (), r.effect),
+                          (r.next, int(e.value), cs)))
+        elif isinstance(e, In) and e.port in r.reads and guard is None:
+            src = In(link.rename[("p", e.port)])
+            for v in (0, 1):
+                g = Apply("eq", (src, Const(v)))
+                found.append((Rule(f"p.{r.name}.{v}", here, reads, "", g, outs, (), r.effect), (r.next, v, cs)))
+        else:
+            raise ValueError(f"{p.op_name}.{r.name}: the link value is neither a constant nor a read i1 port")
+    return found
+
+
+def _consumer_moves(c: Machine, link: Link, here: str, ps: str, lk: LinkState,
+                    cs: str) -> list[tuple[Rule, tuple[str, LinkState, str]]]:
+    """The consumer's rules in composed state ``here`` with their next states: one that reads the link waits
+    for a value on it and takes it (its guard folded with the value; a rule whose guard folds to false drops)."""
+    found: list[tuple[Rule, tuple[str, LinkState, str]]] = []
+    for r in c.rules_in(cs):
+        uses = link.in_port in r.reads
+        if uses and lk is None:
+            continue  # nothing on the link yet
+        reads = tuple(link.rename[("c", x)] for x in r.reads if x != link.in_port)
+        guard = _fold(None if r.guard is None else _sub(r.guard, "c", link, lk if uses else None))
+        if guard is False:
+            continue
+        outs = tuple((link.rename[("c", q)], _sub(e, "c", link, lk if uses else None)) for q, e in r.emits)
+        nxt = (ps, None if uses else lk, r.next)
+        found.append((Rule(f"c.{r.name}", here, reads, "", None if guard is True else guard, outs, (), r.effect),
+                      nxt))
+    return found
 
 
 __all__ = ["Link", "series"]
