@@ -40,10 +40,12 @@ def _internal(checker: Checker, func: Operation, seconds: float, detail: str) ->
                       func.loc, method="none")
 
 
-def run_checker(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
-    """``checker``'s obligations of ``func``; when it decides nothing (a crash or a skip: only its
-    ``internal.<name>`` entry), also every ID its ``expected`` lists, as unknown with the same reason."""
-    out = _guarded(checker, func, ctx, facts)
+def run_checker(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts,
+                part: Optional[int] = None) -> list[Obligation]:
+    """``checker``'s obligations of ``func`` (of its part ``part`` only, when given: see ``parts``); when it
+    decides nothing (a crash or a skip: only its ``internal.<name>`` entry), also every ID its ``expected``
+    lists, as unknown with the same reason."""
+    out = _guarded(checker, func, ctx, facts, part)
     if len(out) == 1 and out[0].id == str(ObligationId("internal", checker.name)) and out[0].status == "unknown":
         try:
             ids = checker.expected(func, ctx, facts)
@@ -54,7 +56,16 @@ def run_checker(checker: Checker, func: Operation, ctx: VerifyContext, facts: Fa
     return out
 
 
-def _guarded(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts) -> list[Obligation]:
+def parts(checker: Checker, func: Operation) -> int:
+    """How many ``--jobs`` units ``checker`` cuts ``func``'s obligations into (its ``parts``, from the function's
+    size alone; 1 for a checker without one): ``check(..., part=k)`` gives the k-th, and the parts in order give
+    what ``check`` gives."""
+    count = getattr(checker, "parts", None)
+    return 1 if count is None else count(func)
+
+
+def _guarded(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts,
+             part: Optional[int] = None) -> list[Obligation]:
     """Run one checker; an unexpected exception becomes an ``unknown`` obligation (a bug, not a verdict).
 
     With a budget (``ctx.deadline``): a checker that would start with no time left is skipped (listed as
@@ -67,7 +78,7 @@ def _guarded(checker: Checker, func: Operation, ctx: VerifyContext, facts: Facts
         return [_internal(checker, func, 0.0,
                           f"checker '{checker.name}' skipped: the function's budget of {ctx.budget:g}s was used up")]
     try:
-        return checker.check(func, ctx, facts)
+        return checker.check(func, ctx, facts) if part is None else checker.check(func, ctx, facts, part)
     except LoomError:
         raise
     except RecursionError:

@@ -1,6 +1,7 @@
 """``loom verify --jobs N``: a run's obligations spread over processes, one unit (function x checker) each.
 
-The run is cut into units: every checker of the registry on every function of every file, in report order.
+The run is cut into units: every checker of the registry on every function of every file, in report order (a
+checker with ``parts`` -- safety on a large function -- gives one unit per part, in order).
 Each unit runs in a process of its own, forked from this one after parsing and lowering (which build no solver
 terms), so what Z3 does for a unit -- and what its resource limit counts -- never depends on what else a process
 did before: the verdicts are the same with any ``jobs``, and the same when ``shard`` (``--shard I/N``) runs only
@@ -24,7 +25,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.verify import registry
 from loom.verify.checkers.base import Facts
-from loom.verify.driver import finish, functions_to_verify, prepare, run_checker
+from loom.verify.driver import finish, functions_to_verify, parts, prepare, run_checker
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
 
@@ -36,6 +37,7 @@ class Unit:
     index: int     # position in the run's canonical order (what ``--shard I/N`` selects by)
     function: int  # index into ``Plan.functions``
     checker: str
+    part: Optional[int] = None  # which of the checker's parts (``driver.parts``), when it has more than one
 
 
 @dataclass
@@ -76,7 +78,10 @@ def plan(paths: list, ctx: VerifyContext, func: Optional[str] = None, source: Op
                 continue
             k = len(out.functions)
             out.functions.append(Planned(str(p), f, fctx, facts))
-            out.units += [Unit(len(out.units) + i, k, c.name) for i, c in enumerate(plugins)]
+            for c in plugins:
+                n = parts(c, f)
+                out.units += [Unit(len(out.units), k, c.name)] if n == 1 else \
+                    [Unit(len(out.units) + j, k, c.name, j) for j in range(n)]
     return out
 
 
@@ -111,7 +116,7 @@ def _run_unit(unit: Unit) -> Outcome:
         ctx = dataclasses.replace(ctx, deadline=_first_start(unit.function, t0) + ctx.budget)
         facts = facts.under(ctx)  # the parts this unit computes run under its deadline
     try:
-        obs = run_checker(checker, pf.func, ctx, facts)
+        obs = run_checker(checker, pf.func, ctx, facts, unit.part)
     except LoomError as e:
         return e
     return time.perf_counter() - t0, obs

@@ -152,12 +152,12 @@ class SafetyCheck:
                 if root == f"arg:{mem}"]
 
     def _query(self, own: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
-               witness: bool = False):
+               witness: bool = False, weaker: bool = False):
         """The answer of ``_ask``."""
-        return self._ask(own, smt2, model, sat_checked, witness)[0]
+        return self._ask(own, smt2, model, sat_checked, witness, weaker)[0]
 
     def _ask(self, own: list[z3.BoolRef], smt2: bool, model: bool = True, sat_checked: bool = False,
-             witness: bool = False) -> tuple[Any, bool]:
+             witness: bool = False, weaker: bool = False) -> tuple[Any, bool]:
         """The query of the function's base facts (``self.base``) and ``own``, through the preprocessing pipeline (a plain incremental solver was 3x slower here), under
         the run's deterministic resource limit (and its timeout, when the user gave one); ``model``: the caller
         reads a model; ``witness``: it replays it.
@@ -177,7 +177,14 @@ class SafetyCheck:
         ``sat`` is not taken for a witness (the whole query gives it). Z3's models depend on every term and
         query the process made before, so asking the same queries in the same order is what keeps the witnesses
         of small functions' reports; the slices only pay on large ones. The flag says whether the answer is the
-        whole query's (False: a ``sat`` of the first slice)."""
+        whole query's (False: a ``sat`` of the first slice).
+
+        ``weaker``: the caller reads a ``sat``'s model only to drop candidate invariants (``_refute``), so when the
+        closed slice would be most of the query, the first slice's ``sat`` is the answer rather than the whole
+        query's (a candidate its model falsifies may be dropped for nothing; what survives is still only called
+        inductive on an ``unsat``). At 46,463 ops one loop's closed slice was the whole query (4,166 assertions:
+        a division by a variable pulls in every division lemma) and ran to the resource limit, 29 s CPU, and the
+        unknown answer left the loop no invariants at all."""
         assertions = Query(self.base, own)
         if not smt2 and len(assertions) < LARGE_QUERY:
             sliced = self.values.slicer.keep(assertions)
@@ -187,9 +194,12 @@ class SafetyCheck:
                 if res.status == "unsat" or (res.status == "sat" and not witness):
                     return res, True
         elif not smt2:
+            first = None  # the first slice's sat
             for closed in (False, True):
                 sliced = self.values.slicer.keep(assertions, closed)
                 if 2 * len(sliced) > len(assertions):
+                    if closed and weaker and first is not None:
+                        return first, False
                     continue
                 res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
                                 want_smt2=False)
@@ -197,6 +207,7 @@ class SafetyCheck:
                     return res, True
                 if res.status == "sat" and sat_checked:
                     return res, False
+                first = res if res.status == "sat" else None
         return run_query(list(assertions), timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
                          want_smt2=smt2), True
 
@@ -204,7 +215,7 @@ class SafetyCheck:
         """None when every goal follows from the facts (and the base facts), else which goals a counter-model
         keeps."""
         # the goals' values only: any model gives the same invariants (Houdini's greatest fixed point)
-        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False)
+        res = self._query([*facts, z3.Not(z3.And(*goals))], smt2=False, weaker=True)
         if res.status == "unsat":
             return None
         if res.status != "sat" or res.model is None:
@@ -212,15 +223,21 @@ class SafetyCheck:
         return [z3.is_true(res.model.eval(g, model_completion=True)) for g in goals]
 
     # ------------------------------------------------------------------ obligations
-    def obligations(self) -> list[Obligation]:
+    def obligations(self, part: tuple[int, int] = (0, 1)) -> list[Obligation]:
+        """The obligations of part ``(k, n)`` of the sites (``part_of``: the k-th of n runs of them, in order);
+        every part with its own share of the replay budget, so a part's verdicts are the same asked alone (a
+        ``--jobs`` unit) or after the others (``check_safety``)."""
         # Without archived scripts the sites of one loop context are first asked together: one query whose
         # unsat proves them all (most sites hold); a satisfiable one sends each to its own query. With
         # --emit-smt2 every obligation is its own query, so that each has its own script.
+        lo, hi = part_of(len(self.model.sites), part)
+        mine = self.model.sites[lo:hi]
+        self.start_part(part[1])
         together: dict[int, tuple[str, float]] = {}
         if not self.ctx.want_smt2:
-            together = self._groups()
+            together = self._groups(mine)
         out = []
-        for site in self.model.sites:
+        for site in mine:
             if self.ctx.progress is not None:
                 self.ctx.progress(site.oid)
             grouped = together.get(id(site))
@@ -232,17 +249,20 @@ class SafetyCheck:
                                            "sites of its loop context)"))
                 continue
             out.append(self._check(site))
-        return _unique(out)
+        return _unique(out, [s.oid for s in self.model.sites], lo)
+
+    def start_part(self, parts: int) -> None:
+        """Reset what one of ``parts`` parts of the sites may spend (``DfgSafetyCheck``: its replay budget)."""
 
     def _tries(self, ctx) -> tuple[bool, ...]:
         """Without the loops' invariants, then with them (when some loop around carries state)."""
         return (False, True) if self.loops.needs_invariants(ctx) else (False,)
 
-    def _groups(self) -> dict[int, tuple[str, float]]:
-        """Sites proved by one query per loop context (per ``GROUP_SITES`` of its sites, in order): id(site) ->
-        (which of the context's sites the query had, in words; its seconds)."""
+    def _groups(self, sites: list[Site]) -> dict[int, tuple[str, float]]:
+        """Of ``sites``, those proved by one query per loop context (per ``GROUP_SITES`` of its sites, in order):
+        id(site) -> (which of the context's sites the query had, in words; its seconds)."""
         by_ctx: dict[tuple, list[Site]] = {}
-        for site in self.model.sites:
+        for site in sites:
             if site.bad is not None:
                 by_ctx.setdefault(tuple((id(f), ph) for f, ph in site.ctx), []).append(site)
         proved: dict[int, tuple[str, float]] = {}
@@ -596,10 +616,19 @@ class SafetyCheck:
         return f"{err.code} {err.message}"
 
 
-def check_safety(source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> list[Obligation]:
-    """Every safety obligation of SCF function ``source`` (a func.func; ``original`` is the function as written
-    when ``source`` is its structured kernel: replays run it)."""
-    return SafetyCheck(source, ctx, original).obligations()
+def check_safety(source: Operation, ctx: VerifyContext, original: Optional[Operation] = None,
+                 parts: int = 1, only: Optional[int] = None) -> list[Obligation]:
+    """The safety obligations of SCF function ``source`` (a func.func; ``original`` is the function as written
+    when ``source`` is its structured kernel: replays run it): of every one of ``parts`` parts of its sites in
+    order, or of part ``only``."""
+    check = SafetyCheck(source, ctx, original)
+    return [o for k in (range(parts) if only is None else (only,)) for o in check.obligations((k, parts))]
+
+
+def part_of(count: int, part: tuple[int, int]) -> tuple[int, int]:
+    """The sites ``[lo, hi)`` of part ``(k, n)`` of ``count`` sites: n runs of (nearly) equal length, in order."""
+    k, n = part
+    return k * count // n, (k + 1) * count // n
 
 
 def _as_bv(t: z3.ExprRef) -> z3.ExprRef:
@@ -610,9 +639,10 @@ def _value(model: z3.ModelRef, term: z3.ExprRef) -> Any:
     return py_value(model.eval(term, model_completion=True))
 
 
-def _unique(obs: list[Obligation]) -> list[Obligation]:
+def _unique(obs: list[Obligation], every: list[str], start: int) -> list[Obligation]:
     """Ops that share a source position (a macro, an inlined call) get ``#2``, ``#3`` ... on later ids
-    (``ids.numbered``, the numbering the RTL safety monitors follow)."""
-    for o, text in zip(obs, numbered([o.id for o in obs])):
+    (``ids.numbered`` over ``every`` site's id, the numbering the RTL safety monitors follow; ``obs`` are the
+    obligations of the sites from ``start`` on, one each)."""
+    for o, text in zip(obs, numbered(every)[start:]):
         o.id = text
     return obs

@@ -138,6 +138,14 @@ class DfgSafetyCheck(SafetyCheck):
     def build_model(self):
         return DfgSafetyModel(self.source, self.values, self.layout)
 
+    def start_part(self, parts: int) -> None:
+        """Each of ``parts`` parts of the sites replays with an equal share of the function's budget and no runs
+        remembered from another part: what a part may replay does not depend on whether the parts before it ran
+        in this process, and the parts together simulate no more than the whole function did."""
+        self.runs = {}
+        self.replay_left = REPLAY_OPS // parts
+        self.replays_cut = False
+
     def _passed(self, site: Site) -> list[z3.BoolRef]:
         return []  # a graph has no program order to pass through
 
@@ -171,7 +179,9 @@ class DfgSafetyCheck(SafetyCheck):
         return f"{err.code} {err.message}"
 
 
-def check_dfg_safety(func: Operation, ctx, layout: Optional[Layout] = None) -> list:
-    """Every safety obligation of a handshake.func verified without its source (``layout``: its memory layout,
-    when the caller has it)."""
-    return DfgSafetyCheck(func, ctx, layout).obligations()
+def check_dfg_safety(func: Operation, ctx, layout: Optional[Layout] = None, parts: int = 1,
+                     only: Optional[int] = None) -> list:
+    """The safety obligations of a handshake.func verified without its source (``layout``: its memory layout,
+    when the caller has it): of every one of ``parts`` parts of its sites in order, or of part ``only``."""
+    check = DfgSafetyCheck(func, ctx, layout)
+    return [o for k in (range(parts) if only is None else (only,)) for o in check.obligations((k, parts))]
