@@ -166,6 +166,31 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     ops = list(body.ops)
     _check_types(func, ops)
     machines: list[Machine] = [machine_for(op) for op in ops]
+    components, inst_comp = _components(ops, machines)
+    vsig, instances = _named_instances(func, ops, inst_comp)
+    channels = _channels(func, instances, machines, vsig)
+    arg_names, args, memrefs, arg_prefix = _arguments(func)
+    mems = _mem_bindings(body, instances, machines, arg_names)
+    design = Design(
+        top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
+        func=func, instances=instances, channels=channels, components=components, args=args,
+        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source, buffers=buffers,
+        facts=DfgFacts(func, source),
+    )
+    plan = bufs.place(instances, channels, buffers, fifo_depth)
+    for ch in channels:
+        if ch.fifo is not None:
+            ch.buffer = plan[ch.fifo]
+    for inst in instances:
+        if inst.op.name == "handshake.return" and design.ret is None:
+            design.ret = inst
+            design.result_types = [v.type for v in inst.op.operands]
+    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound, monitors)
+    return design
+
+
+def _components(ops: list[Operation], machines: list[Machine]) -> tuple[dict[str, Component], list[Component]]:
+    """(one component per module, by module name; each op's component): ops of one module share it."""
     components: dict[str, Component] = {}
     inst_comp: list[Component] = []
     for op, m in zip(ops, machines):
@@ -175,8 +200,13 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             raise _unsupported(op, e) from None
         components.setdefault(c.module, c)
         inst_comp.append(components[c.module])
+    return components, inst_comp
 
-    taken: set[str] = {"clk", "rst", "done", "residual", "fail", "fail_inst", "fail_code"}
+
+def _named_instances(func: Operation, ops: list[Operation],
+                     inst_comp: list[Component]) -> tuple[dict[Value, str], list[Instance]]:
+    """(every value's SV signal prefix ``v_<name>``, one instance ``u_<name>`` per op), named after the DFG."""
+    body = func.regions[0].entry
     all_values: list[Value] = list(body.args) + [r for op in ops for r in op.results]
     vnames = value_name_map(func, all_values)
     vtaken: set[str] = set()
@@ -186,8 +216,14 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     for i, (op, c) in enumerate(zip(ops, inst_comp)):
         base = vnames[op.results[0]] if op.results else op.name.split(".")[-1]
         instances.append(Instance("u_" + _ident(base, itaken), op, c, i))
+    return vsig, instances
 
-    # channels, in the simulator's use order (memref operands carry no tokens)
+
+def _channels(func: Operation, instances: list[Instance], machines: list[Machine],
+              vsig: dict[Value, str]) -> list[Channel]:
+    """One channel per use of a token value, in the simulator's use order (memref operands carry no tokens, a
+    static input none): a FIFO unless its producer is an always-ready source, its data a literal when every
+    token carries one."""
     uses: list[tuple[Value, int]] = []
     slots: list[tuple[Instance, int]] = []
     seen: dict[Value, int] = {}
@@ -220,7 +256,15 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             value = constant_output(pm, pm.outputs[v.index].name)
             const = None if value is None else literal(value, v.type)
         channels.append(Channel(cname, fifo, bits(v.type), inst.name, port, vsig[v], v, const))
+    return channels
 
+
+def _arguments(func: Operation) -> tuple[list[str], list[tuple[str, Type, str]], list[tuple[str, MemRefType]],
+                                         dict[Value, str]]:
+    """(argument names; token arguments with their top-level port prefix ``in_<name>``; memref arguments;
+    token argument -> its port prefix). Top-level ports have their own namespace."""
+    body = func.regions[0].entry
+    taken: set[str] = {"clk", "rst", "done", "residual", "fail", "fail_inst", "fail_code"}
     arg_names = function_arg_names(func)
     args = []
     memrefs = []
@@ -230,7 +274,11 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
         else:
             args.append((name, a.type, "in_" + _ident(name, taken)))  # top-level ports: their own namespace
     arg_prefix = {a: p for a, (_, _, p) in zip([x for x in body.args if not isinstance(x.type, MemRefType)], args)}
+    return arg_names, args, memrefs, arg_prefix
 
+
+def _mem_bindings(body, instances: list[Instance], machines: list[Machine], arg_names: list[str]) -> list[MemBinding]:
+    """The top-level memory ports of every instance that reads a memref operand, which must be an argument."""
     mems: list[MemBinding] = []
     for inst, m in zip(instances, machines):
         if m.memory is not None and m.memory.source == "operand":
@@ -241,23 +289,7 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
             assert isinstance(mt, MemRefType)
             c = inst.component
             mems.append(MemBinding(inst.name, arg_names[mv.index], mt, list(c.mem.ports), mt.rank, bool(c.mem.dims)))
-
-    design = Design(
-        top=_ident(func.attributes["sym_name"].value + "_dfg", set()),  # type: ignore[union-attr]
-        func=func, instances=instances, channels=channels, components=components, args=args,
-        memrefs=memrefs, mems=mems, fifo_depth=fifo_depth, signals=vsig, source=source, buffers=buffers,
-        facts=DfgFacts(func, source),
-    )
-    plan = bufs.place(instances, channels, buffers, fifo_depth)
-    for ch in channels:
-        if ch.fifo is not None:
-            ch.buffer = plan[ch.fifo]
-    for inst in instances:
-        if inst.op.name == "handshake.return" and design.ret is None:
-            design.ret = inst
-            design.result_types = [v.type for v in inst.op.operands]
-    design.text = _top_text(design, machines, vsig, arg_prefix, rtl_bound, monitors)
-    return design
+    return mems
 
 
 def _top_ports(d: Design) -> list[str]:
