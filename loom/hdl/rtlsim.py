@@ -371,9 +371,9 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
     if mp.kind == "load":
         L += [f"  logic [{w - 1}:0] {px}_q [0:{MEM_SLOTS - 1}];", f"  assign {px}_resp_data = {px}_q[{px}_head];"]
     seed = _port_seed(px, stall or 0)
-    L += [f"  always @(posedge clk) begin",
+    L += ["  always @(posedge clk) begin",
           f"    if (rst) begin {px}_head <= 2'd0; {px}_tail <= 2'd0; {px}_n <= 3'd0; {px}_rng <= 32'd{seed}; end",
-          f"    else begin",
+          "    else begin",
           f"      {px}_rng <= {{{px}_rng[30:0], {px}_rng[31] ^ {px}_rng[21] ^ {px}_rng[1] ^ {px}_rng[0]}};",
           f"      if ({px}_req_fire) begin"]
     if mp.kind == "load":
@@ -465,7 +465,8 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
     given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py; ``defines``:
     more macros, e.g. ``LOOM_SAFETY``, which makes a safety monitor an assertion that stops the run). ``info``,
     when given, receives ``simulator``, ``version``, ``cycles`` (the cycle the run ended, counted from the end
-    of reset) and ``return_cycle`` (the cycle the return fired, None if never); ``vcd`` writes the waveform
+    of reset), ``return_cycle`` (the cycle the return fired, None if never) and ``monitors`` (each monitor label that
+    failed and its first cycle, with ``LOOM_SIM_MONITORS``: loom.hdl.formal.replay); ``vcd`` writes the waveform
     there; ``progress`` receives one line per phase and every ``TICK`` cycles of the run."""
     sim = find_simulator(simulator)
     if sim is None:

@@ -299,8 +299,9 @@ def test_no_wall_clock_unless_asked(fake):
 
     from loom.hdl.formal import liveness, verify
 
-    for f in (run_task, verify.check_function, liveness.run_live, sby.prove_components):
+    for f in (run_task, liveness.run_live, sby.prove_components):
         assert inspect.signature(f).parameters["timeout"].default is None, f.__name__
+    assert verify.RtlOptions().timeout is None  # check_function's options
     v = fake("slow", 1, "PASS", timeout=1)
     assert v.status == "error" and sby.timed_out(v) and v.log == "timeout after 1 s"
     assert fake("slow", 0, "PASS", timeout=None).status == "pass"
