@@ -92,6 +92,20 @@ class _Loop:
     blocks: set[int]
 
 
+@dataclass
+class _LoopExit:
+    """Where a natural loop leaves: its exiting block's ``cf.cond_br``, the side that stays in the loop, and
+    the loop's blocks before the exit condition and after it."""
+
+    block: Block
+    term: Operation
+    k_in: int  # the successor index that stays in the loop
+    s_in: Block
+    s_out: Block
+    before: set[int]
+    after: set[int]
+
+
 class _LoopLifting:
     """_Lifter's loops: a natural loop as an scf.while, carrying the values live across its back edge and out
     of it (a mixin; the CFG, ``env`` and the sequence emission are _Lifter's)."""
@@ -99,9 +113,27 @@ class _LoopLifting:
     def emit_loop(self, h: Block, out: Block) -> Block:
         """``scf.while`` for the loop headed by ``h``; returns the block the loop exits to (its args bound)."""
         loop = self.loop_of(h)
+        loc = h.terminator.loc if h.terminator is not None else self.func.loc
+        ex = self._loop_exit(h, loop, loc)
+        live = self._live_out(ex.before, ex.after | (set(map(id, self.g.blocks)) - loop.blocks))
+        inits = [self.env.get(a, a) for a in h.args]
+        before, term, n_in, n_out, types = self._while_before(h, loop, ex, live)
+        after = self._while_after(h, loop, ex, live, types, n_in, n_out, term)
+        op = Operation.create("scf.while", inits, types, None, [Region.of(before), Region.of(after)], loc=loc)
+        if any(a.type != v.type for a, v in zip(h.args, inits)):  # pragma: no cover - verified branch types
+            raise unsupported("loop entry passes the wrong types", loc)
+        out.append(op)
+        res = list(op.results)
+        for a, v in zip(ex.s_out.args, res[n_in : n_in + n_out]):
+            self.env[a] = v
+        for v, r in zip(live, res[n_in + n_out :]):
+            self.env[v] = r
+        return ex.s_out
+
+    def _loop_exit(self, h: Block, loop: _Loop, loc) -> _LoopExit:
+        """The loop's one exit: a ``cf.cond_br`` staying in the loop on one side, evaluated before the body."""
         exiting = [b for b in self.g.blocks if id(b) in loop.blocks
                    and any(id(s) not in loop.blocks for s in self.g.succ[id(b)])]
-        loc = h.terminator.loc if h.terminator is not None else self.func.loc
         if len(exiting) != 1:
             raise unsupported(f"a loop with {len(exiting)} exiting blocks is not supported (one exit condition "
                               "is)", loc)
@@ -119,58 +151,55 @@ class _LoopLifting:
         before_part = loop.blocks - after_part
         if id(x) not in before_part:
             raise unsupported("a loop's exit condition must be evaluated before its body", xt.loc)
-        live = self._live_out(before_part, after_part | (set(map(id, self.g.blocks)) - loop.blocks))
+        return _LoopExit(x, xt, k_in, s_in, s_out, before_part, after_part)
 
-        inits = [self.env.get(a, a) for a in h.args]
+    def _while_before(self, h: Block, loop: _Loop, ex: _LoopExit,
+                      live: list[Value]) -> tuple[Block, Operation, int, int, list[Type]]:
+        """The ``before`` region: header to exit condition, then ``scf.condition`` forwarding the values the
+        body takes, those the exit takes and those live after the loop; (block, the exit's cond_br, counts of
+        the first two, forwarded types)."""
         before = Block.create([a.type for a in h.args], [a.name_hint for a in h.args])
         for a, na in zip(h.args, before.args):
             self.env[a] = na
-        if h is x:
+        if h is ex.block:
             term = self._copy_body(h, before)
         else:
-            got = self.emit_seq(h, x, loop, before)
+            got = self.emit_seq(h, ex.block, loop, before)
             assert got is not None
-            for a, v in zip(x.args, got):
+            for a, v in zip(ex.block.args, got):
                 self.env[a] = v
-            term = self._copy_body(x, before)
+            term = self._copy_body(ex.block, before)
         cond = self.env.get(term.operands[0], term.operands[0])
-        if k_in == 1:  # stays in the loop on the false side: continue while the condition is false
+        if ex.k_in == 1:  # stays in the loop on the false side: continue while the condition is false
             true = Operation.create("arith.constant", [], [i1], {"value": BoolAttr(True)}, loc=term.loc)
             before.append(true)
             neg = Operation.create("arith.xori", [cond, true.results[0]], [i1], None, loc=term.loc)
             before.append(neg)
             cond = neg.results[0]
-        in_vals = [self.env.get(v, v) for v in successor_operands(term, k_in)]
-        out_vals = [self.env.get(v, v) for v in successor_operands(term, 1 - k_in)]
+        in_vals = [self.env.get(v, v) for v in successor_operands(term, ex.k_in)]
+        out_vals = [self.env.get(v, v) for v in successor_operands(term, 1 - ex.k_in)]
         live_vals = [self.env.get(v, v) for v in live]
         forwarded = in_vals + out_vals + live_vals
         before.append(Operation.create("scf.condition", [cond, *forwarded], [], None, loc=term.loc))
         types: list[Type] = [v.type for v in forwarded]
+        return before, term, len(in_vals), len(out_vals), types
 
+    def _while_after(self, h: Block, loop: _Loop, ex: _LoopExit, live: list[Value], types: list[Type],
+                     n_in: int, n_out: int, term: Operation) -> Block:
+        """The ``after`` region: the body from the side that stays back to the header, yielding its arguments."""
         after = Block.create(types)
-        n_in, n_out = len(in_vals), len(out_vals)
         for v, na in zip(live, after.args[n_in + n_out :]):
             self.env[v] = na
-        if s_in is h:
+        if ex.s_in is h:
             nxt = list(after.args[:n_in])
         else:
-            for a, na in zip(s_in.args, after.args[:n_in]):
+            for a, na in zip(ex.s_in.args, after.args[:n_in]):
                 self.env[a] = na
-            got = self.emit_seq(s_in, h, loop, after)
+            got = self.emit_seq(ex.s_in, h, loop, after)
             assert got is not None
             nxt = got
         after.append(Operation.create("scf.yield", nxt, [], None, loc=term.loc))
-
-        op = Operation.create("scf.while", inits, types, None, [Region.of(before), Region.of(after)], loc=loc)
-        if any(a.type != v.type for a, v in zip(h.args, inits)):  # pragma: no cover - verified branch types
-            raise unsupported("loop entry passes the wrong types", loc)
-        out.append(op)
-        res = list(op.results)
-        for a, v in zip(s_out.args, res[n_in : n_in + n_out]):
-            self.env[a] = v
-        for v, r in zip(live, res[n_in + n_out :]):
-            self.env[v] = r
-        return s_out
+        return after
 
     def _reach(self, start: Block, loop: _Loop) -> set[int]:
         """Loop blocks reachable from ``start`` without passing the header."""
