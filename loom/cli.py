@@ -397,58 +397,20 @@ def _has_handshake_named(module, name: str) -> bool:
 
 
 def cmd_compile(args) -> int:
+    """``loom compile``: lower every input first (nothing is written unless all compile), then write them all."""
     from loom.lower import lower_module
     from loom.mlir import print_module
-    from loom.outputs import check_directory, write_all
+    from loom.outputs import write_all
 
-    to_stdout = args.output == "-"
-    to_file = not to_stdout and args.output.endswith(".dfg.mlir") and not Path(args.output).is_dir()
     inputs = _one_per_program(args.inputs)  # several C files are one program: one target, named below
-    if (to_stdout or to_file) and len(inputs) != 1:
-        raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one input, got {len(inputs)}")
-    if to_file:
-        from loom.outputs import check_output_file
-
-        targets = [(Path(inputs[0]), check_output_file(Path(args.output)))]
-    elif to_stdout:
-        targets = [(Path(inputs[0]), Path("-"))]
-    else:
-        outdir = check_directory(_family_directory(args, "compile", "-o names a directory, one NAME.dfg.mlir "
-                                                                       "file, or - (the DFG on stdout)"))
-        targets = _compile_targets(inputs, outdir)
+    targets, to_stdout, to_file = _compile_destinations(args, inputs)
     # Lower everything first: nothing is written unless every input compiles, and then all or none.
     texts, reports, shapes = [], [], []
     for path, out in targets:
         if path.name.endswith((".c", ".cpp", ".cc", ".cxx")):
-            from loom.frontend.c.driver import lower_kernels
-
-            c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
-            if not (to_stdout or to_file) and c.source is not None:  # several files: named after --func's
-                out = out.with_name(f"{_stem(c.source)}.dfg.mlir")
-            if not (to_stdout or to_file):
-                base = str(out)[: -len(".dfg.mlir")]
-                texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
-                          (Path(base + ".scf.mlir"), c.scf)]
-            if c.per_candidate:  # ../shared/DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
-                reports.extend(c.report)
-                if to_stdout or to_file:
-                    raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one DFG; "
-                                      f"{path} has one per candidate (give -o OUTDIR)")
-                base = str(out)[: -len(".dfg.mlir")]
-                for k in c.kernels:
-                    dfg = lower_kernels(c, _lower_options(args), None, [k])
-                    if args.circt:
-                        from loom.lower.circt_form import circt_form
-
-                        dfg = circt_form(dfg)
-                    texts.append((Path(f"{base}.{k}.dfg.mlir"), print_module(dfg, debuginfo=args.debug_info,
-                                                                             generic=args.generic)))
-                    shapes.append((texts[-1][0], _dfg_shape(dfg)))
+            out, dfg = _compile_c_input(args, path, out, to_stdout or to_file, texts, reports, shapes)
+            if dfg is None:  # one DFG per candidate, already among the texts
                 continue
-            dfg = lower_kernels(c, _lower_options(args), args.func)
-            # whole-function kernels: only what the host must do for them (allocate their scratch buffers)
-            reports.extend(r for r in c.report if "the host allocates" in r
-                           and (args.func is None or r.startswith(f"candidate @{args.func}:")))
         else:
             module = _read_module(path)
             _pick_function(module, args.func, ("func.func",), path)
@@ -471,6 +433,63 @@ def cmd_compile(args) -> int:
     for line in reports:  # C input split into DFG candidates: what each is and what stays on the host
         _say(args, line)
     return EXIT_OK
+
+
+def _compile_destinations(args, inputs: list) -> tuple[list[tuple[Path, Path]], bool, bool]:
+    """(input, output DFG path) pairs of ``compile -o``: a directory, one NAME.dfg.mlir file or - (stdout);
+    with whether it is stdout and whether one file (each of those takes one input)."""
+    from loom.outputs import check_directory
+
+    to_stdout = args.output == "-"
+    to_file = not to_stdout and args.output.endswith(".dfg.mlir") and not Path(args.output).is_dir()
+    if (to_stdout or to_file) and len(inputs) != 1:
+        raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one input, got {len(inputs)}")
+    if to_file:
+        from loom.outputs import check_output_file
+
+        return [(Path(inputs[0]), check_output_file(Path(args.output)))], to_stdout, to_file
+    if to_stdout:
+        return [(Path(inputs[0]), Path("-"))], to_stdout, to_file
+    outdir = check_directory(_family_directory(args, "compile", "-o names a directory, one NAME.dfg.mlir "
+                                                                   "file, or - (the DFG on stdout)"))
+    return _compile_targets(inputs, outdir), to_stdout, to_file
+
+
+def _compile_c_input(args, path: Path, out: Path, single: bool, texts: list, reports: list,
+                     shapes: list) -> tuple[Path, Optional[object]]:
+    """A C input: its stages before SCF as artifacts beside the DFG (unless ``single``: -o - or one file), and
+    (its DFG's path, its DFG) -- or None as the DFG when it has one DFG per candidate, each added to ``texts``."""
+    from loom.frontend.c.driver import lower_kernels
+    from loom.mlir import print_module
+
+    c = _compile_c(path)  # the stages before SCF, each an artifact beside the DFG
+    if not single and c.source is not None:  # several files: named after --func's
+        out = out.with_name(f"{_stem(c.source)}.dfg.mlir")
+    if not single:
+        base = str(out)[: -len(".dfg.mlir")]
+        texts += [(Path(base + ".ll"), c.ll), (Path(base + ".cf.mlir"), c.cf),
+                  (Path(base + ".scf.mlir"), c.scf)]
+    if c.per_candidate:  # ../shared/DESIGN.md: one DFG per candidate, <stem>.<candidate>.dfg.mlir
+        reports.extend(c.report)
+        if single:
+            raise _UsageError(f"loom compile: error: [{USAGE}] -o {args.output} takes one DFG; "
+                              f"{path} has one per candidate (give -o OUTDIR)")
+        base = str(out)[: -len(".dfg.mlir")]
+        for k in c.kernels:
+            dfg = lower_kernels(c, _lower_options(args), None, [k])
+            if args.circt:
+                from loom.lower.circt_form import circt_form
+
+                dfg = circt_form(dfg)
+            texts.append((Path(f"{base}.{k}.dfg.mlir"), print_module(dfg, debuginfo=args.debug_info,
+                                                                     generic=args.generic)))
+            shapes.append((texts[-1][0], _dfg_shape(dfg)))
+        return out, None
+    dfg = lower_kernels(c, _lower_options(args), args.func)
+    # whole-function kernels: only what the host must do for them (allocate their scratch buffers)
+    reports.extend(r for r in c.report if "the host allocates" in r
+                   and (args.func is None or r.startswith(f"candidate @{args.func}:")))
+    return out, dfg
 
 
 def _dfg_shape(module) -> str:
