@@ -11,7 +11,7 @@ from pathlib import Path
 from support.hdl import ROOT, dfg_func, hand, need, sby_says
 
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal import verify
+from loom.hdl.formal import replay, verify
 from loom.hdl.formal.depth import DEFAULT_N
 from loom.hdl.formal.refenv import BOUND, DONE_BY, STALLS as STALLS_DEFINE
 from loom.hdl.formal.sby import FREE_DEPTH, STALLS, SbyVerdict, run_task
@@ -113,6 +113,12 @@ def test_a_run_too_long_for_dfg_mem_lowers_its_argument_range(monkeypatch):
     assert "not a whole run: one needs 1609 cycles" in verify.human(rep)
     v = next(v for v in rep.verdicts if v.id == "balance.%x_loop_ctrl")
     assert v.status == verify.NOT_REACHED and not v.disagrees, v  # Z3's witness run is longer than the check
+    # and whole runs at n = 1 in RTL simulation, every monitor live (loom.hdl.formal.replay.whole_runs)
+    need("iverilog")
+    runs = 1 + len(replay.SEEDS)
+    assert rep.simulated is not None and len(rep.simulated.complete) == runs and not rep.simulated.fired
+    assert f"simulated: {runs} whole runs held every monitor" in verify.human(rep)
+    assert v.detail.endswith("Z3's witness gives no inputs")  # no witness was given: nothing to replay
 
 
 def test_a_depth_the_user_gives_is_the_free_task_alone(monkeypatch):
