@@ -295,48 +295,14 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
         if op.name in IDENTITY_VIEWS:
             pass
         elif op.name == "memref.subview":
-            offsets, sizes, strides = _mixed(op, scope)
-            drop = len(sizes) - len(idx)
-            new: list[Idx] = []
-            it = iter(idx)
-            for o, s, st in zip(offsets, sizes, strides):
-                if drop > 0 and isinstance(s, int) and s == 1:
-                    drop -= 1
-                    new.append(o)
-                else:
-                    i = next(it, None)
-                    if i is None:
-                        raise unsupported(
-                            "'memref.subview': cannot tell which unit dimensions are dropped", op.loc
-                        )
-                    new.append(m.add(o, m.mul(i, st)))
-            if drop:
-                raise unsupported("'memref.subview': cannot tell which unit dimensions are dropped", op.loc)
-            idx = new
+            idx = _through_subview(m, scope, op, idx)
         elif op.name == "memref.collapse_shape":
             new = []
             for g, c in zip(_groups(op), idx):
                 new.extend(_delinearize(m, c, src_t, op, g))
             idx = new
         elif op.name == "memref.expand_shape":
-            res_t = v.type
-            assert isinstance(res_t, MemRefType)
-            dyn_sizes = list(op.operands[1:])
-            sizes: list[Idx] = []
-            for s in res_t.shape:
-                if s is None:
-                    if not dyn_sizes:
-                        raise unsupported("'memref.expand_shape': missing dynamic output size", op.loc)
-                    sizes.append(scope.lookup(dyn_sizes.pop(0)))
-                else:
-                    sizes.append(s)
-            new = []
-            for g in _groups(op):
-                acc: Idx = 0
-                for d in g:
-                    acc = m.add(m.mul(acc, sizes[d]), idx[d])
-                new.append(acc)
-            idx = new
+            idx = _through_expand_shape(m, scope, op, v, idx)
         else:  # memref.reinterpret_cast: offset and strides address the root buffer directly
             offsets, _sizes, strides = _mixed(op, scope)
             linear: Idx = offsets[0] if offsets else 0
@@ -350,6 +316,52 @@ def root_indices(scope: IndexScope, memref: Value, indices: Sequence[Value], loc
             break
         v = src
     return [m.val(i) for i in idx]
+
+
+def _through_subview(m: _Math, scope: IndexScope, op: Operation, idx: list[Idx]) -> list[Idx]:
+    """The indices into a ``memref.subview``'s source: offset plus index times stride, a dropped unit
+    dimension at its offset."""
+    offsets, sizes, strides = _mixed(op, scope)
+    drop = len(sizes) - len(idx)
+    new: list[Idx] = []
+    it = iter(idx)
+    for o, s, st in zip(offsets, sizes, strides):
+        if drop > 0 and isinstance(s, int) and s == 1:
+            drop -= 1
+            new.append(o)
+        else:
+            i = next(it, None)
+            if i is None:
+                raise unsupported(
+                    "'memref.subview': cannot tell which unit dimensions are dropped", op.loc
+                )
+            new.append(m.add(o, m.mul(i, st)))
+    if drop:
+        raise unsupported("'memref.subview': cannot tell which unit dimensions are dropped", op.loc)
+    return new
+
+
+def _through_expand_shape(m: _Math, scope: IndexScope, op: Operation, v: Value, idx: list[Idx]) -> list[Idx]:
+    """The indices into a ``memref.expand_shape``'s source: each group of result indices linearised by the
+    result's (static or dynamic) sizes."""
+    res_t = v.type
+    assert isinstance(res_t, MemRefType)
+    dyn_sizes = list(op.operands[1:])
+    sizes: list[Idx] = []
+    for s in res_t.shape:
+        if s is None:
+            if not dyn_sizes:
+                raise unsupported("'memref.expand_shape': missing dynamic output size", op.loc)
+            sizes.append(scope.lookup(dyn_sizes.pop(0)))
+        else:
+            sizes.append(s)
+    new = []
+    for g in _groups(op):
+        acc: Idx = 0
+        for d in g:
+            acc = m.add(m.mul(acc, sizes[d]), idx[d])
+        new.append(acc)
+    return new
 
 
 def dim_of(
