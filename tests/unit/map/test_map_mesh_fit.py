@@ -74,3 +74,16 @@ def test_fit_gives_4_tracks_only_when_the_memory_ports_crowd_the_border(tmp_path
     explicit --tracks always wins."""
     assert _fitted(tmp_path, 3) == _fitted(tmp_path, 3, "--tracks", "4") != _fitted(tmp_path, 3, "--tracks", "3")
     assert _fitted(tmp_path, 10) == _fitted(tmp_path, 10, "--tracks", "3") != _fitted(tmp_path, 10, "--tracks", "4")
+
+
+def test_fit_refuses_an_op_outside_the_allowlist_at_the_kernel_and_writes_nothing(tmp_path: Path, capsys) -> None:
+    """math.tanh has no upstream FU and no exact rewrite: one error line at the op, exit 2, no fabric written
+    (before, --fit wrote an FU for it that every fabric reader then refused)."""
+    src = tmp_path / "t.scf.mlir"
+    src.write_text(SCF.replace("%t = arith.addi %s, %z : i32", "%f = arith.sitofp %s : i32 to f32\n"
+                               "      %g = math.tanh %f : f32\n      %t = arith.fptosi %g : f32 to i32"))
+    out = tmp_path / "t.fabric.mlir"
+    assert main(["adg", "mesh", "--extmem", "2", "--fit", str(src), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error: [CPL_FABRIC_FU_OP_NOT_ALLOWED] 'math.tanh'" in err[0], err
+    assert not out.exists()
