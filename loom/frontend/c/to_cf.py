@@ -15,6 +15,7 @@ import re
 
 from loom.frontend.c import llvm_text as lt
 from loom.frontend.c.calls import CallRules
+from loom.frontend.c.control import ControlRules
 from loom.frontend.c.emitter import _NAME, UNSUPPORTED, Emitter, Global, float_literal, mlir_type
 from loom.frontend.c.heap import HeapRules, c_variable
 from loom.frontend.c.mirrors import MirrorRules
@@ -22,14 +23,14 @@ from loom.frontend.c.memops import BlockCopies
 from loom.frontend.c.pointers import PointerRules, Ptr
 from loom.frontend.c.records import Record, RecordRules
 from loom.frontend.c.scalars import CASTS, FLOAT_BINOPS, INT_BINOPS, ScalarRules
-from loom.frontend.c.vectors import VectorRules, returned_struct, struct_fields, vector_type
+from loom.frontend.c.vectors import VectorRules, returned_struct
 
 __all__ = ["UNSUPPORTED", "Emitter", "FunctionTranslator", "Global", "float_literal", "global_text", "mlir_type",
            "translate_globals"]
 
 
-class FunctionTranslator(ScalarRules, CallRules, PointerRules, RecordRules, HeapRules, MirrorRules, BlockCopies,
-                         VectorRules):
+class FunctionTranslator(ScalarRules, CallRules, ControlRules, PointerRules, RecordRules, HeapRules, MirrorRules,
+                         BlockCopies, VectorRules):
     """One LLVM function -> the text of one multi-block ``func.func``."""
 
     def __init__(self, fn, em: Emitter, globals_: dict[str, Global],
@@ -131,52 +132,6 @@ class FunctionTranslator(ScalarRules, CallRules, PointerRules, RecordRules, Heap
             return " -> (" + ", ".join([lt.SCALARS[t]] * n) + ")"
         return "" if ret_t == "void" else f" -> {mlir_type(ret_t, em)}"
 
-    def block_arguments(self, blocks: list) -> None:
-        """Name every block and give every phi its block argument(s) first: a block argument is used before
-        its block is printed (a moving pointer: its last index; a vector: one argument per lane)."""
-        em = self.em
-        for k, b in enumerate(blocks):
-            self.block_names[b.name] = f"^bb{k}"
-            self.phis[b.name] = [i for i in b.instructions if i.opcode == "phi"]
-        for b in blocks:
-            for phi in self.phis[b.name]:
-                if str(phi.type) == "ptr":  # a pointer that moves: its last index is the block argument
-                    name = em.fresh(phi.name + "_ix")
-                    em.types[name] = "index"
-                    self.phi_args[phi.name] = (name, "index")
-                    continue
-                vt = vector_type(str(phi.type))
-                if vt is not None:  # one block argument per lane
-                    lanes = [em.fresh(f"{phi.name}_{k}") for k in range(vt[0])]
-                    for lane in lanes:
-                        em.types[lane] = vt[1]
-                    em.vectors[phi.name] = lanes
-                    self.phi_args[phi.name] = (", ".join(f"{x}: {vt[1]}" for x in lanes), "vector")
-                    continue
-                name = em.fresh(phi.name)
-                em.names[phi.name] = name
-                em.types[name] = mlir_type(str(phi.type), em)
-                self.phi_args[phi.name] = (name, em.types[name])
-
-    def block_lines(self, blocks: list) -> list[str]:
-        """The body's lines: each block's label with its arguments, then its instructions' ops in order."""
-        em = self.em
-        body: list[str] = self.body
-        at = 0  # the instruction's position in the function (its entry in em.locs is at + 1)
-        for k, b in enumerate(blocks):
-            em.out = []
-            if k:
-                args = ", ".join(self.phi_args[p.name][0] if self.phi_args[p.name][1] == "vector" else
-                                 f"{self.phi_args[p.name][0]}: {self.phi_args[p.name][1]}" for p in self.phis[b.name])
-                body.append(f"  ^bb{k}({args}):" if args else f"  ^bb{k}:")
-            self.cur_block, self.extra_blocks = k, 0
-            for ins in b.instructions:
-                at += 1
-                em.loc = em.loc_of(em.locs[at] if at < len(em.locs) else None)
-                self.instruction(ins)
-            body.extend(em.out)
-        return body
-
     # ------------------------------------------------------------------ instructions
     def define(self, ins, mtype: str) -> str:
         """A fresh SSA name for ``ins``'s result, of type ``mtype`` (LLVM's nameless ``%i3`` becomes ``%t3``)."""
@@ -268,19 +223,6 @@ class FunctionTranslator(ScalarRules, CallRules, PointerRules, RecordRules, Heap
         em.emit(f"{name} = memref.alloca() : {p.memref()}")
         em.ptrs[ins.name] = p
 
-    def ret(self, ops) -> None:
-        """``func.return`` of the value (or a returned struct's members), a swapped parameter's mirror first."""
-        em = self.em
-        self.mirror_out()  # a parameter swapped with a scratch buffer gets its mirror back (mirrors.py)
-        if ops and self.ret_fields is not None:
-            vals = struct_fields(self, ops[0], *self.ret_fields)
-            em.emit(f"func.return {', '.join(vals)} : {', '.join(em.types[v] for v in vals)}")
-        elif ops:
-            v = self.value(ops[0])
-            em.emit(f"func.return {v} : {em.types[v]}")
-        else:
-            em.emit("func.return")
-
     def refusal(self, op: str):
         """The CPL_C_UNSUPPORTED error of an instruction no rule translates, saying why where it is known."""
         em = self.em
@@ -293,41 +235,6 @@ class FunctionTranslator(ScalarRules, CallRules, PointerRules, RecordRules, Heap
         if op in ("indirectbr", "callbr"):
             return em.error("computed goto and asm goto are not supported")
         return em.error(f"the LLVM instruction '{op}' is not supported")
-
-    def branch_args(self, src, dst) -> str:
-        """``^bbK(%a, %b : T, U)``: the target with the values its phis take when coming from ``src``."""
-        label = self.block_names[dst.name]
-        vals, types = [], []
-        for phi in self.phis[dst.name]:
-            for v, blk in zip(phi.operands, phi.incoming_blocks):
-                if blk.name == src.name:
-                    if phi.name in self.phi_args and self.phi_args[phi.name][1] == "index" and \
-                            str(phi.type) == "ptr":
-                        vals.append(self.ptr_phi_value(phi, v))
-                    elif self.phi_args[phi.name][1] == "vector":
-                        lanes = self.lanes(v)
-                        vals.extend(lanes)
-                        types.extend(self.em.types[x] for x in self.em.vectors[phi.name])
-                        break
-                    else:
-                        vals.append(self.value(v))
-                    types.append(self.phi_args[phi.name][1])
-                    break
-            else:
-                raise self.em.error(f"phi without a value for block {src.name}")
-        return f"{label}({', '.join(vals)} : {', '.join(types)})" if vals else label
-
-    def branch(self, ins, ops) -> None:
-        """``br`` as ``cf.br`` or ``cf.cond_br``, each target with its phis' values."""
-        src = ins.block
-        if len(ops) == 1:
-            self.em.emit(f"cf.br {self.branch_args(src, ops[0])}")
-            return
-        cond = self.value(ops[0])
-        # llvmlite lists a conditional branch's operands as (cond, false dest, true dest), as LLVM stores them
-        f, t = ops[1], ops[2]
-        self.em.emit(f"cf.cond_br {cond}, {self.branch_args(src, t)}, {self.branch_args(src, f)}")
-
 
 def translate_globals(module, file: str, lines_of: dict[int, tuple[int, int]]) -> dict[str, Global]:
     """The module's constant array globals (``static const`` tables) by name."""
