@@ -128,13 +128,10 @@ class OperandAnalysis:
         return Summary(x, cond, start.private + step.private + bound.private + (x,), False)
 
     def _compute(self, v: Value) -> Summary:
+        """The summary of ``v`` by its producer: an argument, a copy, a join, a branch, a mux, a loop's
+        invariant or gate, a constant, an arith/math op; any other value is opaque."""
         if isinstance(v, BlockArgument):
-            if isinstance(v.type, NoneType):
-                return Summary(const_term(None, v.type), z3.BoolVal(True), (), True)
-            if isinstance(v.type, MemRefType):
-                raise ValueError("memref")
-            name = self.arg_names.get(v, f"arg{v.index}")
-            return Summary(z3.Const(smt_symbol(f"arg.{name}"), sort_of(v.type)), z3.BoolVal(True), (), True)
+            return self._argument(v)
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name
@@ -153,18 +150,7 @@ class OperandAnalysis:
             taken = as_bool(c.value) if k == 0 else z3.Not(as_bool(c.value))
             return Summary(d.value, z3.And(d.cond, c.cond, taken), c.private + d.private, c.exact and d.exact)
         if name == "handshake.mux":
-            sel = self.rename(self.summary(op.operands[0]))
-            out = z3.Const(f"opaque.{next(self.counter)}", sort_of(v.type))
-            alts = []
-            private = list(sel.private) + [out]
-            exact = sel.exact
-            for j, x in enumerate(op.operands[1:]):
-                d = self.rename(self.summary(x))
-                private += list(d.private)
-                exact = exact and d.exact
-                pick = sel.value == z3.BitVecVal(j, sel.value.size())
-                alts.append(z3.And(pick, d.cond, out == d.value))
-            return Summary(out, z3.And(sel.cond, z3.Or(*alts)), tuple(private), exact)
+            return self._mux(op, v)
         if name == "dataflow.invariant":
             a = self.summary(op.operands[1])
             return Summary(a.value, a.cond, a.private, False)
@@ -175,31 +161,63 @@ class OperandAnalysis:
             a = self.summary(op.operands[0])
             return Summary(a.value, a.cond, a.private, False)
         if name == "handshake.constant" or (not op.operands and op.dialect in ("arith", "ub")):
-            m = machine_for(op)
-            if op.operands:
-                ctrl = self.rename(self.summary(op.operands[0]))
-                (rule,) = m.rules
-                model = MachineModel(m, f"opd{next(self.counter)}")
-                emitted = dict(model.firing(rule, model.new_state("x"), {}).emits)
-                return Summary(emitted["out"], ctrl.cond, ctrl.private, ctrl.exact)
-            ((_, e),) = m.sources
-            model = MachineModel(m, f"opd{next(self.counter)}")
-            return Summary(model.encoder.encode(e, {}, {}, v.type), z3.BoolVal(True), (), True)
+            return self._constant(op, v)
         if op.dialect in ("arith", "math"):
-            m = machine_for(op)
-            (rule,) = m.rules
-            ins = [self.rename(self.summary(x)) for x in op.operands]
-            model = MachineModel(m, f"opd{next(self.counter)}", data_mode="exact")
-            heads = {f"in{i}": s.value for i, s in enumerate(ins)}
-            f = model.firing(rule, model.new_state("x"), heads)
-            value = z3.simplify(f.emits[f"out{k}"])
-            return Summary(
-                value,
-                z3.And(*[s.cond for s in ins]),
-                tuple(x for s in ins for x in s.private),
-                all(s.exact for s in ins) and not _abstracted(value),
-            )
+            return self._arith(op, k)
         return self._opaque(v)
+
+    def _argument(self, v: BlockArgument) -> Summary:
+        """A function argument: its own constant ``arg.<name>`` (a none token: the unit value)."""
+        if isinstance(v.type, NoneType):
+            return Summary(const_term(None, v.type), z3.BoolVal(True), (), True)
+        if isinstance(v.type, MemRefType):
+            raise ValueError("memref")
+        name = self.arg_names.get(v, f"arg{v.index}")
+        return Summary(z3.Const(smt_symbol(f"arg.{name}"), sort_of(v.type)), z3.BoolVal(True), (), True)
+
+    def _mux(self, op: Operation, v: OpResult) -> Summary:
+        """A mux: a fresh value equal to the selected input's, under its select's and that input's conditions."""
+        sel = self.rename(self.summary(op.operands[0]))
+        out = z3.Const(f"opaque.{next(self.counter)}", sort_of(v.type))
+        alts = []
+        private = list(sel.private) + [out]
+        exact = sel.exact
+        for j, x in enumerate(op.operands[1:]):
+            d = self.rename(self.summary(x))
+            private += list(d.private)
+            exact = exact and d.exact
+            pick = sel.value == z3.BitVecVal(j, sel.value.size())
+            alts.append(z3.And(pick, d.cond, out == d.value))
+        return Summary(out, z3.And(sel.cond, z3.Or(*alts)), tuple(private), exact)
+
+    def _constant(self, op: Operation, v: OpResult) -> Summary:
+        """A constant (triggered by a control token, or a source): the value its table emits."""
+        m = machine_for(op)
+        if op.operands:
+            ctrl = self.rename(self.summary(op.operands[0]))
+            (rule,) = m.rules
+            model = MachineModel(m, f"opd{next(self.counter)}")
+            emitted = dict(model.firing(rule, model.new_state("x"), {}).emits)
+            return Summary(emitted["out"], ctrl.cond, ctrl.private, ctrl.exact)
+        ((_, e),) = m.sources
+        model = MachineModel(m, f"opd{next(self.counter)}")
+        return Summary(model.encoder.encode(e, {}, {}, v.type), z3.BoolVal(True), (), True)
+
+    def _arith(self, op: Operation, k: int) -> Summary:
+        """An arith/math op: its table's exact output ``k`` over its operands' summaries."""
+        m = machine_for(op)
+        (rule,) = m.rules
+        ins = [self.rename(self.summary(x)) for x in op.operands]
+        model = MachineModel(m, f"opd{next(self.counter)}", data_mode="exact")
+        heads = {f"in{i}": s.value for i, s in enumerate(ins)}
+        f = model.firing(rule, model.new_state("x"), heads)
+        value = z3.simplify(f.emits[f"out{k}"])
+        return Summary(
+            value,
+            z3.And(*[s.cond for s in ins]),
+            tuple(x for s in ins for x in s.private),
+            all(s.exact for s in ins) and not _abstracted(value),
+        )
 
 
 def _abstracted(term: z3.ExprRef) -> bool:
