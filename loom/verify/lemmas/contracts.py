@@ -144,67 +144,11 @@ def _states_reading(machine: Machine, port: str) -> list[str]:
 
 
 def carry_contract(machine: Machine) -> Contract:
+    """The carry's shape: per burst the seed a, then one feedback value b per true d, and back to the initial
+    state after each false (the step's checks in ``_carry_step``, the inductive strengthening in
+    ``_carry_invariant``)."""
     fam = family(machine)
-
-    def step(st: Step):
-        m, m2 = st.m, st.m2
-        ra, rb, rd = st.reads("a"), st.reads("b"), st.reads("d")
-        bad = []
-        if ra and rb:
-            bad.append(z3.BoolVal(True))
-        if st.emits("o"):
-            if ra == rb:  # an output is exactly the a or b token consumed by the same firing
-                bad.append(z3.BoolVal(True))
-            else:
-                bad.append(st.out("o") != st.head("a" if ra else "b"))
-        if ra:
-            bad.append(m["a"] >= 1)  # one seed per burst
-        if rb:
-            bad.append(m["b"] >= m["t"])  # a feedback value only for a pending true
-        if rd:
-            # d read after the seed, never with a pending true
-            bad.append(disjunction([m["a"] == 0, m["t"] > m["b"]]))
-        d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
-        a2, b2 = m["a"] + int(ra), m["b"] + int(rb)
-        t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
-        o2 = m["o"] + int(st.emits("o"))
-        if rd:
-            end = negation(d_true)
-            ok_end = conjunction(
-                [o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]]
-            )
-            bad.append(conjunction([end, negation(ok_end)]))
-            upd = ite(
-                end,
-                conjunction([m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0]),
-                conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2]),
-            )
-        else:
-            upd = conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2])
-        return upd, disjunction(bad) if bad else z3.BoolVal(False)
-
     b_states = _states_reading(machine, "b")
-
-    def invariant(model: MachineModel, s, m):
-        init = s.state == model.state_of[model.machine.initial]
-        waits = [s.state == model.state_of[x] for x in b_states]
-        wait_b = disjunction(waits) if waits else z3.BoolVal(False)
-        return conjunction(
-            [
-                z3.Implies(init, conjunction([m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0])),
-                z3.Implies(
-                    negation(init),
-                    conjunction(
-                        [
-                            m["a"] == 1,
-                            m["o"] == 1 + m["b"],
-                            ite(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]),
-                        ]
-                    ),
-                ),
-            ]
-        )
-
     return Contract(
         fam,
         "shape",
@@ -212,8 +156,71 @@ def carry_contract(machine: Machine) -> Contract:
         "the initial state after each false",
         int_vars("a", "b", "t", "o"),
         zero_init("a", "b", "t", "o"),
-        step,
-        invariant,
+        _carry_step,
+        functools.partial(_carry_invariant, b_states),
+    )
+
+
+def _carry_step(st: Step):
+    """One firing of a carry: (the counters' update, what makes it a violation) -- the seed once, a feedback
+    value only for a pending true, each output the a or b token taken, and the burst's end exact."""
+    m, m2 = st.m, st.m2
+    ra, rb, rd = st.reads("a"), st.reads("b"), st.reads("d")
+    bad = []
+    if ra and rb:
+        bad.append(z3.BoolVal(True))
+    if st.emits("o"):
+        if ra == rb:  # an output is exactly the a or b token consumed by the same firing
+            bad.append(z3.BoolVal(True))
+        else:
+            bad.append(st.out("o") != st.head("a" if ra else "b"))
+    if ra:
+        bad.append(m["a"] >= 1)  # one seed per burst
+    if rb:
+        bad.append(m["b"] >= m["t"])  # a feedback value only for a pending true
+    if rd:
+        # d read after the seed, never with a pending true
+        bad.append(disjunction([m["a"] == 0, m["t"] > m["b"]]))
+    d_true = as_bool(st.head("d")) if rd else z3.BoolVal(False)
+    a2, b2 = m["a"] + int(ra), m["b"] + int(rb)
+    t2 = m["t"] + (z3.If(d_true, 1, 0) if rd else 0)
+    o2 = m["o"] + int(st.emits("o"))
+    if rd:
+        end = negation(d_true)
+        ok_end = conjunction(
+            [o2 == a2 + t2, a2 == 1, b2 == t2, st.s2.state == st.model.state_of[st.model.machine.initial]]
+        )
+        bad.append(conjunction([end, negation(ok_end)]))
+        upd = ite(
+            end,
+            conjunction([m2["a"] == 0, m2["b"] == 0, m2["t"] == 0, m2["o"] == 0]),
+            conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2]),
+        )
+    else:
+        upd = conjunction([m2["a"] == a2, m2["b"] == b2, m2["t"] == t2, m2["o"] == o2])
+    return upd, disjunction(bad) if bad else z3.BoolVal(False)
+
+
+def _carry_invariant(b_states: list[str], model: MachineModel, s, m):
+    """The carry's counters in each state: zero initially, else one seed, one output per feedback value and a
+    pending true exactly in the states that wait for b (``b_states``)."""
+    init = s.state == model.state_of[model.machine.initial]
+    waits = [s.state == model.state_of[x] for x in b_states]
+    wait_b = disjunction(waits) if waits else z3.BoolVal(False)
+    return conjunction(
+        [
+            z3.Implies(init, conjunction([m["a"] == 0, m["b"] == 0, m["t"] == 0, m["o"] == 0])),
+            z3.Implies(
+                negation(init),
+                conjunction(
+                    [
+                        m["a"] == 1,
+                        m["o"] == 1 + m["b"],
+                        ite(wait_b, m["t"] == m["b"] + 1, m["t"] == m["b"]),
+                    ]
+                ),
+            ),
+        ]
     )
 
 
