@@ -108,6 +108,28 @@ ops        lemmas  lengths  structure  memory  bmc    refine  safety (DFG alone)
 * whole ``loom verify /tmp/gen46463.mlir --jobs 2 --json`` (``_module_text`` of ``kernel(50000)``): 102,513
   obligations, exit 3 (29 safety unknowns), 114.9 s CPU with its units, 630 s wall at load ~12. Not under 60 s:
   safety is one unit of 68 s CPU, and the rest add up to ~67 s.
+
+2026-11-28, issue 28 item 9 closed out: CPU seconds of each ``--jobs 2`` unit (``time.process_time`` in its
+forked worker, so these include no fork set-up and are lower than one process's ``--checkers`` figures above)
+and of the parent's parsing and lowering (``plan``), the tree before -> after, load 15-18 on the 2 cores:
+
+=========  ===========  ===========  ===========  =========  =========  ===========  =================  ===========
+ops        plan         lemmas       lengths      structure  memory     bmc          safety             units sum
+=========  ===========  ===========  ===========  =========  =========  ===========  =================  ===========
+5,022      0.56 / 0.58  0.80 / 0.84  0.70 / 0.71  .04 / .05  .07 / .08  0.46 / 0.50  4.88 / 5.02        6.95 / 7.20
+18,039     1.50 / 1.47  2.33 / 2.42  4.56 / 3.76  .23 / .23  .82 / .79  4.79 / 4.77  19.00 / 19.44      31.7 / 31.4
+46,463     3.64 / 3.75  9.49 / 7.96  12.75 / 8.63 .94 / 1.02 5.60 / 6.69 4.07 / 4.10  68.14 / 14.33+23.51 101.0 / 66.2
+=========  ===========  ===========  ===========  =========  =========  ===========  =================  ===========
+
+* ``safety`` of a function of 20,000 DFG ops or more is cut into parts of its sites, in order, one ``--jobs`` unit
+  each (``SafetyChecker.parts``; each part builds the model again, ~8 s at 46,463 ops); a Houdini query whose
+  closed slice was the whole query (4,166 assertions, 29 s at the rlimit) takes its first slice's counter-model.
+* ``lengths``: ``_hypothesize`` scanned every group and ``_while_view`` every check once per loop member.
+* Every obligation (id, status, detail) is the same before and after at all three sizes; ``memory`` stays about
+  n^2 (the pairs of a domain's accesses: 52,738 batch obligations at 46,463 ops), the rest about linear: the
+  whole run 5,022 -> 46,463 ops grew x13.9 CPU before (n^1.18), x9.0 after (n^0.99).
+* Wall with 2 jobs on two idle cores is at least plan + max(units / 2, largest unit): before 3.6 + 68.1 = 71.8 s,
+  after 3.8 + max(33.1, 23.5) = 36.9 s, plus the parent's report; the whole run measured 71.0 s CPU (process and units) and 384 s wall at load 15-18.
 """
 
 from __future__ import annotations
@@ -125,10 +147,11 @@ from loom.sim import simulate  # noqa: E402
 from loom.testing.scf_gen import GenConfig, generate_program  # noqa: E402
 from loom.verify.bmc.explore import check_bmc  # noqa: E402
 from loom.verify.bmc.plain import PlainResult, plain_bmc  # noqa: E402
-from loom.verify.driver import verify_file, verify_function  # noqa: E402
+from loom.verify.driver import parts, verify_file, verify_function  # noqa: E402
 from loom.verify.lemmas.check import LemmaCache  # noqa: E402
 from loom.verify.lengths.check import check_lengths  # noqa: E402
 from loom.verify.obligation import VerifyContext  # noqa: E402
+from loom.verify.registry import checkers as registry_checkers  # noqa: E402
 from loom.verify.registry import names as registry_names  # noqa: E402
 from loom.verify.report import without_seconds  # noqa: E402
 
@@ -202,7 +225,7 @@ def jobs_table(sizes: list[int], jobs: list[int], bmc_k: int) -> None:
                 got, t = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT))
                 walls.append(t)
                 docs.append(without_seconds(json.loads(got.stdout)))
-        units = len(docs[0]["summary"]["functions"]) * len(registry_names())
+        units = sum(parts(c, f) for c in registry_checkers())  # a large function's safety is several units
         speed = " ".join(f"{walls[0] / w:.2f}x" for w in walls)
         print(f"{n:6d} {units:5d} " + " ".join(f"{w:8.2f}s" for w in walls) + f"  {speed}  "
               f"{all(d == docs[0] for d in docs)}")

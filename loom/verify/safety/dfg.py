@@ -26,7 +26,8 @@ from loom.semantics.undefined import ub_rules
 from loom.verify.memory.structure import Layout, memory_layout
 from loom.verify.refine.dfg import DfgModel
 from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
-from loom.verify.safety.check import REPLAY_STEPS, SafetyCheck
+from loom.verify.safety.check import SafetyCheck
+from loom.verify.safety.replay import REPLAY_STEPS
 from loom.verify.safety.sites import OOB, ForLoop, Site, any_of
 
 if TYPE_CHECKING:
