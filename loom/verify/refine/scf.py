@@ -327,17 +327,13 @@ class ScfModel(_Memory, _Loops, _Branches):
         return block.terminator
 
     def _op(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """Interpret one SCF-side op under path condition ``pc``: results and memory accesses become events,
+        regions recurse, memref ops make views, arith/math ops terms; any other op is Unsupported."""
         name = op.name
         if name in ("scf.yield", "scf.condition"):
             return
         if name == "func.return":
-            for k, v in enumerate(op.operands):
-                ev = Event("result", k, op, ctx, pc)
-                try:
-                    ev.value = self.term(v)
-                except Unsupported as e:
-                    ev.why_not = e.reason
-                self.events.append(ev)
+            self._return(op, ctx, pc)
             return
         if name == "scf.for":
             self._for(op, ctx, pc)
@@ -361,32 +357,7 @@ class ScfModel(_Memory, _Loops, _Branches):
         if name in ("memref.load", "memref.store"):
             self._access(op, ctx, pc)
             return
-        if name == "memref.dim":
-            vw = self.view(op.operands[0])
-            k = z3.simplify(self.term(op.operands[1]))
-            if not z3.is_bv_value(k) or k.as_long() >= len(vw.sizes):
-                raise Unsupported("memref.dim with a non-constant or out-of-range dimension", op)
-            self.env[op.results[0]] = vw.sizes[k.as_long()]
-            return
-        if name in ("memref.cast", "memref.assume_alignment"):
-            if op.results:  # assume_alignment has no result in older MLIR
-                self.env[op.results[0]] = self.view(op.operands[0])
-            return
-        if name in ("memref.subview", "memref.reinterpret_cast"):
-            self.env[op.results[0]] = self._view_op(op)
-            return
-        if name in ("memref.collapse_shape", "memref.expand_shape"):
-            self.env[op.results[0]] = self._reshape(op)
-            return
-        if name in ("memref.alloc", "memref.alloca", "memref.get_global"):
-            t = op.results[0].type
-            if not isinstance(t, MemRefType) or any(s is None for s in t.shape):
-                raise Unsupported(f"{name} with a dynamic shape", op)
-            root = _root_name(op)
-            self.env[op.results[0]] = View(root, z3.BitVecVal(0, 64), row_major(self.values, root, t),
-                                           [z3.BitVecVal(s, 64) for s in t.shape])
-            return
-        if name == "memref.dealloc":
+        if op.dialect == "memref" and self._memref_view(op):
             return
         if op.dialect in ("arith", "math", "ub"):  # ub.poison: loom fixes poison to zero, as its interpreter does
             args = [self.term(v) for v in op.operands]
@@ -394,6 +365,47 @@ class ScfModel(_Memory, _Loops, _Branches):
                 self.env[r] = t
             return
         raise Unsupported(f"'{name}' is outside what the refinement check models", op)
+
+    def _return(self, op: Operation, ctx: Ctx, pc: z3.BoolRef) -> None:
+        """``func.return``: one result event per operand (its term, or why it has none)."""
+        for k, v in enumerate(op.operands):
+            ev = Event("result", k, op, ctx, pc)
+            try:
+                ev.value = self.term(v)
+            except Unsupported as e:
+                ev.why_not = e.reason
+            self.events.append(ev)
+
+    def _memref_view(self, op: Operation) -> bool:
+        """A memref op other than an access: a size (``memref.dim``), a view of a view, or a fresh root buffer
+        (``dealloc``: nothing); False for any other op."""
+        name = op.name
+        if name == "memref.dim":
+            vw = self.view(op.operands[0])
+            k = z3.simplify(self.term(op.operands[1]))
+            if not z3.is_bv_value(k) or k.as_long() >= len(vw.sizes):
+                raise Unsupported("memref.dim with a non-constant or out-of-range dimension", op)
+            self.env[op.results[0]] = vw.sizes[k.as_long()]
+            return True
+        if name in ("memref.cast", "memref.assume_alignment"):
+            if op.results:  # assume_alignment has no result in older MLIR
+                self.env[op.results[0]] = self.view(op.operands[0])
+            return True
+        if name in ("memref.subview", "memref.reinterpret_cast"):
+            self.env[op.results[0]] = self._view_op(op)
+            return True
+        if name in ("memref.collapse_shape", "memref.expand_shape"):
+            self.env[op.results[0]] = self._reshape(op)
+            return True
+        if name in ("memref.alloc", "memref.alloca", "memref.get_global"):
+            t = op.results[0].type
+            if not isinstance(t, MemRefType) or any(s is None for s in t.shape):
+                raise Unsupported(f"{name} with a dynamic shape", op)
+            root = _root_name(op)
+            self.env[op.results[0]] = View(root, z3.BitVecVal(0, 64), row_major(self.values, root, t),
+                                           [z3.BitVecVal(s, 64) for s in t.shape])
+            return True
+        return name == "memref.dealloc"
 
 def _root_name(op: Operation) -> str:
     if op.name == "memref.get_global":
