@@ -15,7 +15,7 @@ from loom.hdl.formal import verify
 def test_a_c_input_gets_rtl_verdicts(monkeypatch, capsys):
     seen = []
 
-    def fake(func, stem, z3_status, **kw):  # the SymbiYosys runs are other tests' (tests/rtl/test_hdl_formal.py)
+    def fake(func, stem, z3_status, opts=None, **kw):  # the SymbiYosys runs are other tests' (tests/rtl/test_hdl_formal.py)
         seen.append((stem, sorted(z3_status)[:1]))
         return verify.RtlReport(func.attributes["sym_name"].value, note="stub")
 
