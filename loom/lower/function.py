@@ -89,9 +89,19 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
         )
     ftype = _check_signature(func)
     name = _sym_name(func)
-    src_entry = func.regions[0].entry
     arg_names = _arg_names(func)
+    hs, body = _handshake_shell(func, ftype, name, arg_names)
+    _lower_body(func, body, arg_names, options)
+    _wrap_unused_memrefs(body)
+    if options.max_join_fanin is not None:
+        legalize_join_fanin(hs, options.max_join_fanin)
+    return hs
 
+
+def _handshake_shell(func: Operation, ftype: FunctionType, name: str,
+                     arg_names: list[str]) -> tuple[Operation, Block]:
+    """The empty ``handshake.func`` of ``func`` and its body block: the arguments plus a start token, the
+    results plus a done token, and the argument attributes and assumptions carried over."""
     start = _fresh_name(START_NAME, arg_names)
     body = Block.create(list(ftype.inputs) + [none], arg_names + [start])
     attrs = {
@@ -111,7 +121,13 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     if "loom.assume" in func.attributes:  # the function's input assumptions travel with it
         attrs["loom.assume"] = func.attributes["loom.assume"]
     hs = Operation.create("handshake.func", attributes=attrs, regions=[Region.of(body)], loc=func.loc)
+    return hs, body
 
+
+def _lower_body(func: Operation, body: Block, arg_names: list[str], options: LowerOptions) -> None:
+    """Lower ``func``'s body into ``body``: the dataflow of its ops, the memory interfaces, and the return of
+    its results with the done token (the join of every memory domain's last access)."""
+    src_entry = func.regions[0].entry
     b = DfgBuilder(body)
     memory = MemoryAnalysis.build(func, arg_names)
     top = FuncScope(b, body.args[-1], func.loc)
@@ -137,10 +153,6 @@ def lower_function(func: Operation, options: Optional[LowerOptions] = None) -> O
     if pending:  # pragma: no cover - an internal invariant, not a user error
         raise AssertionError(f"lowering left unresolved values: {[f.value for f in pending]}")
     tidy(b)
-    _wrap_unused_memrefs(body)
-    if options.max_join_fanin is not None:
-        legalize_join_fanin(hs, options.max_join_fanin)
-    return hs
 
 
 def _wrap_unused_memrefs(body: Block, func_loc=None) -> None:
