@@ -76,7 +76,7 @@ def test_the_default_runs_dfg_mem_over_the_whole_run_and_dfg_over_a_prefix(monke
     assert mons and all(v.status == "bounded" and "co-simulation's memory" in v.detail
                         and "any memory timing" in v.detail for v in mons)
     text = verify.human(rep)
-    assert "task dfg_mem, bounded model check of 18 cycles" in text and "task dfg, bounded model check of 12" in text
+    assert f"task dfg_mem, bounded model check of {17 + STALLS} cycles" in text and "task dfg, bounded model check of 12" in text
     assert verify.to_json(rep)["dfg_mem"] == "proved" and verify.to_json(rep)["free_depth"] == 12
 
 
