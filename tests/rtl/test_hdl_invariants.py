@@ -382,7 +382,7 @@ def test_a_wrong_helper_fails_and_is_never_leaned_on(tmp_path):
 
 
 
-@SLOW
+@pytest.mark.sby_long  # ~8 CPU minutes in one SymbiYosys run: by hand, not at every CI stop (tests/README.md)
 def test_tile_scale_len_and_balance_monitors_proved_for_every_run(tmp_path):
     """examples/tile_scale (a two-level nest of fixed trip counts 2 x 3, a load and a store in the inner loop, a
     store after it, three memory ports): with the constant-stream helpers one k-induction run proves all 31
