@@ -654,9 +654,12 @@ def _guarded_streams(b: _Builder) -> None:
         u2 = next(ch for ch in d.channels if ch.consumer == gs.cmp.name and ch.port == vport)
         if uch.value is not v or u2.value is not v or uch.fifo is None or u2.fifo is None:
             continue
+        def slot_preds(ch) -> list:
+            """The predicate's bit of every slot of FIFO channel ``ch``, one wire each."""
+            return [b._wire(f"lm_pr_{ch.fifo}_s{k}", 1, pred(_slot_data(b, ch, k))) for k in range(b.depth(ch))]
+
         # the predicate's bit of every slot of the two FIFOs of v, and the paired guard tokens
-        pu = [b._wire(f"lm_pr_{uch.fifo}_s{k}", 1, pred(_slot_data(b, uch, k))) for k in range(b.depth(uch))]
-        pu2 = [b._wire(f"lm_pr_{u2.fifo}_s{k}", 1, pred(_slot_data(b, u2, k))) for k in range(b.depth(u2))]
+        pu, pu2 = slot_preds(uch), slot_preds(u2)
         cg, cu, cu2 = b.count(gch), b.count(uch), b.count(u2)
         b.add(f"inv_gs_cnt_{uch.fifo}", f"{cu} == {b.w}'({cg} + {cu2})",
               f"{uch.name} holds the tokens of {d.signals[v]} the branch has not taken: those compared but not "
@@ -673,7 +676,7 @@ def _guarded_streams(b: _Builder) -> None:
                       f"{_pick(b, u2, j, pu2, 'lm_pru2')} == {_pick(b, uch, a + j, pu, 'lm_pru')}",
                       f"token {j} of {u2.name} is token {a}+{j} of {uch.name} ({a} compared, not taken)")
         bch = schans["bound"]
-        pt = [b._wire(f"lm_pr_{bch.fifo}_s{k}", 1, pred(_slot_data(b, bch, k))) for k in range(b.depth(bch))]
+        pt = slot_preds(bch)
         for j in range(b.depth(bch)):
             b.add(f"inv_gs_bound_{bch.fifo}_{j}", f"{b.count(bch)} <= {b.w}'d{j} || {_pick(b, bch, j, pt, 'lm_prb')}",
                   f"every bound in {bch.name} passed the guard")
