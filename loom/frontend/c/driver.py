@@ -146,7 +146,7 @@ def lower_kernels(art: CArtifacts, options, func: Optional[str] = None, only: Op
     return out
 
 
-_LOC = re.compile(r'loc\("([^"]*)":(\d+):(\d+)\)\s*$')
+_LOC = re.compile(r'loc\((?:callsite\()?"([^"]*)":(\d+):(\d+)(?:\)| at .*\))\s*$')  # an inlined op: its helper's
 
 
 def _in_c_source(e: LoomError, cf: str, cf_name: str) -> LoomError:

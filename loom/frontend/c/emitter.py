@@ -55,14 +55,24 @@ class Emitter:
         return name
 
     def loc_of(self, pos: tuple | None) -> Location:
-        """The C location (line, column, file) from clang's debug info, else the last one seen."""
+        """The C location (line, column, file) from clang's debug info, else the last one seen. A helper's line
+        inlined at a call keeps the calls it was inlined at as an MLIR ``loc(callsite(... at ...))`` text, so
+        that its copies stay apart (refinement pairs each with its own DFG copy)."""
         if pos is not None and pos[0] > 0:
-            return Location(pos[2] if len(pos) > 2 and pos[2] else self.file, pos[0], pos[1])
+            here = Location(pos[2] if len(pos) > 2 and pos[2] else self.file, pos[0], pos[1])
+            callers = pos[3] if len(pos) > 3 else ()
+            if not callers:
+                return here
+            text = f'"{here.file}":{here.line}:{here.col}'
+            chain = f'"{callers[-1][2] or self.file}":{callers[-1][0]}:{callers[-1][1]}'
+            for line, col, file in reversed(callers[:-1]):  # callsite(callee at callsite(caller at ...))
+                chain = f'callsite("{file or self.file}":{line}:{col} at {chain})'
+            return Location(here.file, here.line, here.col, f"loc(callsite({text} at {chain}))")
         return self.loc or Location(self.file, 1, 1)
 
     def loc_text(self) -> str:
         loc = self.loc or Location(self.file, 1, 1)
-        return f' loc("{loc.file}":{loc.line}:{loc.col})'
+        return f" {loc.text}" if loc.text else f' loc("{loc.file}":{loc.line}:{loc.col})'
 
     def emit(self, text: str) -> None:
         self.out.append(f"    {text}{self.loc_text()}")

@@ -147,13 +147,30 @@ _DILOC = re.compile(r"^!(\d+) = !DILocation\(line: (\d+)(?:, column: (\d+))?", r
 _DISUB = re.compile(r"^!(\d+) = (?:distinct )?!DISubprogram\((?:[^\n]*?)\bline: (\d+)", re.M)
 
 
-def debug_lines(module_text: str, inputs: tuple[str, ...] = ()) -> dict[int, tuple[int, int, str | None]]:
-    """``!N`` of every DILocation and DISubprogram in the module text -> (line, column, file): the file is
-    that of the location's scope (a header's or another linked file's line names that file), ``inputs[k]``
-    (the name given on the command line) for the main file of the k-th compile unit."""
+_ANY_DILOC = re.compile(r"^!(\d+) = (?:distinct )?!DILocation\(line: (\d+)(?:, column: (\d+))?([^\n]*)$", re.M)
+_INLINED_AT = re.compile(r"\binlinedAt: !(\d+)")
+
+
+def debug_lines(module_text: str, inputs: tuple[str, ...] = ()) -> dict[int, tuple]:
+    """``!N`` of every DILocation and DISubprogram in the module text -> (line, column, file, callers): the file
+    is that of the location's scope (a header's or another linked file's line names that file), ``inputs[k]``
+    (the name given on the command line) for the main file of the k-th compile unit; ``callers`` the
+    (line, column, file) of each call an inlined location was inlined at (``inlinedAt``, innermost first; ()
+    when not inlined), which tells apart the copies of a helper inlined at several calls."""
     files = source_files(module_text, inputs)
-    out = {int(m[1]): (int(m[2]), int(m[3] or 1), files.get(int(m[1]))) for m in _DILOC.finditer(module_text)}
-    out.update({int(m[1]): (int(m[2]), 1, files.get(int(m[1]))) for m in _DISUB.finditer(module_text)})
+    out: dict[int, tuple] = {int(m[1]): (int(m[2]), 1, files.get(int(m[1])), ())
+                             for m in _DISUB.finditer(module_text)}
+    nodes = {}
+    for m in _ANY_DILOC.finditer(module_text):
+        at = _INLINED_AT.search(m[4])
+        nodes[int(m[1])] = (int(m[2]), int(m[3] or 1), files.get(int(m[1])), int(at[1]) if at else None)
+    for n in (int(m[1]) for m in _DILOC.finditer(module_text)):
+        line, col, file, at = nodes[n]
+        callers: list[tuple] = []
+        while at is not None and at in nodes and len(callers) < len(nodes):  # (a cycle cannot happen; bounded)
+            callers.append(nodes[at][:3])
+            at = nodes[at][3]
+        out[n] = (line, col, file, tuple(callers))
     return out
 
 

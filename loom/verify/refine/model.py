@@ -159,17 +159,37 @@ class Event:
 
 
 _SIMPLE_LOC = re.compile(r'^loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)$')
+_CALLSITE_LOC = re.compile(r'^loc\(callsite\("((?:[^"\\]|\\.)*)":(\d+):(\d+) at ')
+_POSITION = re.compile(r'"(?:[^"\\]|\\.)*":(\d+):(\d+)')
 
 
 def source_position(loc: Location) -> Location:
     """Where an op comes from: its ``loc("file":line:col)`` attribute when it has one (a DFG printed with
-    debug info), else where its text is. The lowering copies each source op's location onto what it emits."""
+    debug info), else where its text is. The lowering copies each source op's location onto what it emits.
+
+    An inlined copy of a helper's op (``loc(callsite("f.c":L:C at ...))``, the C front end's mark of clang's
+    ``inlinedAt``) is at the helper's ``L:C`` but keeps its location text, so that the copies of one helper
+    inlined at several calls are distinct positions (each pairs with its own copy on the other side)."""
     if loc.text:
         m = _SIMPLE_LOC.match(loc.text)
         if m:
-            return Location(m.group(1).replace('\\"', '"').replace("\\\\", "\\"), int(m.group(2)),
-                            int(m.group(3)))
+            return Location(_unescape(m.group(1)), int(m.group(2)), int(m.group(3)))
+        m = _CALLSITE_LOC.match(loc.text)
+        if m:
+            return Location(_unescape(m.group(1)), int(m.group(2)), int(m.group(3)), loc.text)
     return Location(loc.file, loc.line, loc.col)
+
+
+def _unescape(name: str) -> str:
+    return name.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def inline_path(pos: Location) -> tuple[tuple[int, int], ...]:
+    """The call sites (line, column; innermost first) an inlined position (``source_position`` of a callsite
+    location) was inlined at; () for any other -- orders the copies of one helper op by where they were called."""
+    if not pos.text or not pos.text.startswith("loc(callsite("):
+        return ()
+    return tuple((int(a), int(b)) for a, b in _POSITION.findall(pos.text))[1:]
 
 
 def exit_reads(term: z3.ExprRef, owned: set[str]) -> list[tuple[z3.ExprRef, z3.ExprRef]]:

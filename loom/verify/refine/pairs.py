@@ -9,7 +9,7 @@ from typing import Optional
 
 import z3
 
-from loom.verify.refine.model import Frame, StateVar
+from loom.verify.refine.model import Frame, StateVar, inline_path
 from loom.verify.solve import substitute_all
 
 
@@ -143,7 +143,8 @@ def _fmt(v) -> str:
 
 
 def _event_order(key: tuple):
+    """Results last; accesses by source position, the copies of an inlined helper's op by their call sites."""
     kind, k = key
     if kind == "result":
-        return (1, 0, 0, k)
-    return (0, k.line, k.col, 0 if kind == "load" else 1)
+        return (1, 0, 0, (), k)
+    return (0, k.line, k.col, inline_path(k), 0 if kind == "load" else 1)

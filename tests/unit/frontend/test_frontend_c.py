@@ -225,6 +225,28 @@ def test_verify_pairs_the_copies_of_an_inlined_loop():
     assert len({o["id"] for o in obs}) == len(obs)
 
 
+def test_verify_pairs_the_loads_of_a_helper_inlined_three_times(tmp_path):
+    """A helper's load inlined at three calls: the copies share its C position (5:10), so refinement could not
+    pair them ('3 source and 3 DFG loads share this location', unknown). The front end keeps clang's inlinedAt
+    as a callsite location on each copy, so each SCF copy pairs with its own DFG copy and all three are proved,
+    numbered like the safety IDs; a message about a copy still names the helper's line."""
+    src = DATA / "inline_thrice.c"
+    rc, out, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
+    assert rc == 0, err
+    scf = (tmp_path / "inline_thrice.scf.mlir").read_text()
+    calls = sorted(re.findall(r'memref\.load [^\n]* loc\(callsite\("[^"]*":5:10 at "[^"]*":(\d+):(\d+)\)\)', scf))
+    assert calls == [("11", "13"), ("11", "28"), ("11", "47")], scf
+    rc, out, err = run_cli(["verify", str(src), "--json"])
+    assert rc == 1, err  # the loads past x's end are real faults (no assumptions)
+    obs = json.loads(out)["obligations"]
+    loads = {o["id"]: o["status"] for o in obs if o["id"].startswith("refine.load")}
+    assert loads == {"refine.load@5:10": "proved", "refine.load@5:10#2": "proved", "refine.load@5:10#3": "proved"}
+    assert all(o["status"] == "proved" for o in obs if o["kind"] == "refinement"), obs
+    assert len({o["id"] for o in obs}) == len(obs)
+    loads = [op for op in compile_c(src).module.walk() if op.name == "memref.load"]
+    assert [(op.loc.file, op.loc.line, op.loc.col) for op in loads] == [(str(src), 5, 10)] * 3  # the helper's line
+
+
 def test_hdl_and_map_read_c(tmp_path):
     """`loom hdl` and `loom map` take the C file itself: the RTL and the mapping of its DFG are written."""
     src = str(ROOT / "examples" / "c" / "dot.c")
