@@ -14,10 +14,14 @@ from typing import Any, Optional
 import z3
 
 from loom.diagnostics import LoomError
-from loom.ir.core import Module
+from loom.ir.attributes import FloatAttr
+from loom.ir.core import Module, OpResult, Value
 from loom.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from loom.runtime import function_arg_names
+from loom.semantics.expr import ScalarInfo
+from loom.semantics.float_ops import as_fp, float_op, sort_of
 from loom.semantics.layout import width_of
+from loom.semantics.undefined import ub_rules
 from loom.verify.assume import admits
 from loom.verify.inputs import flatten, nested, shape_of
 from loom.verify.lengths.inference import py_value
@@ -31,6 +35,7 @@ GROWN = 64  # a dimension the failing op does not read, grown to this in a secon
 INT_MIN_MARK = -(1 << 200)  # stands for the element type's INT_MIN
 EXTREMES = (INT_MIN_MARK, -1, 1 << 62, 1)  # fills tried for faults of accumulated values (clamped to the type)
 EXTREME_RUNS = 27  # at most this many such runs per obligation
+EXACT_DEPTH = 8  # float ops a cast's operand is followed through for its exact IEEE witness (``_exact_cast``)
 # preferences tried for a replayable witness, smallest first (each only narrows the inputs asked for)
 SMALL = ((8, 64), (64, None))
 # tried last, when no small witness replays: an input profile may assume buffers longer than 64 elements
@@ -47,6 +52,11 @@ class Replays:
         models of the first slice will do, see ``_ask``)."""
         tried: list[dict] = []
         last = None
+        exact = self._exact_cast(site)
+        for dim_cap, arg_cap in SMALL if exact else ():  # a cast's witness in IEEE arithmetic first
+            found, _ = self._replay_within(site, [*facts, *exact], sat_checked, tried, dim_cap, arg_cap)
+            if found is not None:
+                return found
         for dim_cap, arg_cap in SMALL:
             found, model = self._replay_within(site, facts, sat_checked, tried, dim_cap, arg_cap)
             if found is not None:
@@ -96,6 +106,47 @@ class Replays:
             if err is not None:
                 return (inputs, err, {k: _value(res.model, v) for k, v in site.show.items()}), res.model
         return None, res.model
+
+    def _exact_cast(self, site: Site) -> list[z3.BoolRef]:
+        """An fptosi/fptoui site's out-of-range condition on its operand computed in exact IEEE arithmetic (the
+        semantics table's float terms), when float ops build the operand from integer values and constants: the
+        model keeps floats uninterpreted, so its witness says nothing of which integer converts out of range
+        (``(int)(float)y`` faults for the int ``y`` near INT_MAX, which rounds to 2^31); this condition picks
+        one. [] for any other site or operand. It only steers the witness: the replay still decides."""
+        op = site.op
+        if site.what != "cast" or op.name not in ("arith.fptosi", "arith.fptoui"):
+            return []
+        bits = self._ieee(op.operands[0], 0)
+        if bits is None:
+            return []
+        rules, sig = ub_rules(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results])
+        return [rule.term([as_fp(bits, op.operands[0].type)], sig) for rule in rules if rule.what == "cast"]
+
+    def _ieee(self, v: Value, depth: int) -> Optional[z3.ExprRef]:
+        """Float value ``v``'s IEEE encoding as an exact term over the model's integer terms (None when some leaf
+        is not an integer or a float constant, or the chain is deeper than ``EXACT_DEPTH``)."""
+        if not isinstance(v.type, FloatType):
+            dfg = getattr(self.model, "dfg", None)  # a DFG's model (``DfgSafetyModel``) or the SCF source's
+            try:
+                x = dfg._need(v) if dfg is not None else self.model.term(v)
+            except Unsupported:
+                return None
+            return x if x is not None and z3.is_bv(x) else None
+        op = v.owner if isinstance(v, OpResult) else None
+        if op is None or depth > EXACT_DEPTH:
+            return None
+        if op.name == "arith.constant":
+            a = op.attributes.get("value")
+            return z3.fpToIEEEBV(z3.FPVal(a.value, sort_of(v.type))) if isinstance(a, FloatAttr) else None
+        fop = float_op(op.name)
+        if fop is None or fop.z3 is None or fop.result != "float":
+            return None
+        args = [self._ieee(a, depth + 1) for a in op.operands]
+        if any(a is None for a in args):
+            return None
+        info = ScalarInfo(tuple(op.attributes.items()), tuple(a.type for a in op.operands),
+                          tuple(r.type for r in op.results), v.index)
+        return z3.fpToIEEEBV(fop.z3(args, info))
 
     def _past_the_buffer(self, model: z3.ModelRef, site: Site) -> list[dict]:
         """The model's state may be a generic iteration no run reaches with its arguments: every integer argument

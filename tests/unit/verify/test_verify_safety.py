@@ -324,6 +324,41 @@ def test_a_clamped_float_converts_safely_and_an_unclamped_one_is_refuted(tmp_pat
     assert rc == 1 and got["status"] == "refuted" and got["counterexample"]["error"].startswith("RT_ARITH_CAST_RANGE")
 
 
+def test_an_int_converted_to_float_and_back_is_refuted_with_an_int_that_rounds_out_of_range(tmp_path):
+    """``(int)(float)y`` of an int ``y``: i32 -> f32 rounds the ints from 2^31 - 64 up to 2^31, out of i32's range.
+    The models keep floats abstract, so the witness search asks for the cast's condition in exact IEEE arithmetic
+    (the semantics table's float terms) and the interpreter replays the int it picks -- refuted, not unknown; a
+    cast of an i16 converted the same way is proved (its interval fits)."""
+    body = """
+    func.func @f(%a: memref<?x{t}>, %out: memref<?xi32>) attributes {{loom.assume = ["dim(out) >= dim(a)"]}} {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = memref.dim %a, %c0 : memref<?x{t}>
+      scf.for %i = %c0 to %n step %c1 {{
+        %y = memref.load %a[%i] : memref<?x{t}>
+        %f = arith.sitofp %y : {t} to f32
+        %k = arith.fptosi %f : f32 to i32
+        memref.store %k, %out[%i] : memref<?xi32>
+      }}
+      return
+    }}
+    """
+    for t, want in (("i32", "refuted"), ("i16", "proved")):
+        path = tmp_path / f"{t}.scf.mlir"
+        path.write_text(body.format(t=t))
+        rc, doc = _verify(path)
+        (got,) = [o for o in doc["obligations"] if o["id"].startswith("safe.fptosi@")]
+        assert got["status"] == want, got
+        if want == "refuted":
+            err = got["counterexample"]["error"]
+            assert rc == 1 and err.startswith("RT_ARITH_CAST_RANGE"), got
+            a = got["counterexample"]["inputs"]["a"]
+            assert any(x >= (1 << 31) - 64 for x in a), a  # an int that rounds to 2^31
+            (tmp_path / "in.json").write_text(json.dumps(got["counterexample"]["inputs"]))
+            r = loom("sim", str(path), "--inputs", str(tmp_path / "in.json"))
+            assert r.returncode != 0 and "RT_ARITH_CAST_RANGE" in r.stderr + r.stdout  # replayed independently
+
+
 def test_a_loop_in_a_branch_not_taken_gives_no_facts_after_the_branch(tmp_path):
     """The facts of a loop that ended hold only where it ran: a while loop that never ends, in one branch, must
     not make the load after the branch vacuously safe on the other branch (there it reads a[n], any n). The
