@@ -51,7 +51,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
          rtl_bound: Optional[int] = None, dfg_depth: int = DFG_DEPTH, monitors: bool = True,
          bmc_k: int = liveness.DEFAULT_K, live_depth: int = liveness.DEFAULT_DEPTH,
          source: Optional[Operation] = None, buffers: str = bufs.DEFAULT_POLICY,
-         free_depth: Optional[int] = None, mem_n: int = DEFAULT_N) -> Emitted:
+         free_depth: Optional[int] = None, mem_n: int = DEFAULT_N, stalls: Optional[int] = None) -> Emitted:
     """Build every output file of ``func`` in memory (raises ``LoomError`` for bad or unsupported input).
 
     ``monitors=False`` leaves out the DFG-level monitors (they need the verifier's analyses, ~0.3 s a function;
@@ -60,7 +60,8 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     was lowered from (the order monitors then require its program order, as ``loom verify`` does). ``buffers``:
     the policy placing the channel FIFOs (loom.hdl.buffers). ``free_depth``: the depth of task ``dfg`` (any memory
     timing) when it is less than ``dfg_depth`` (``loom.hdl.formal.sby.project``). ``mem_n``: without ``rtl_bound``,
-    task ``dfg_mem`` assumes every integer argument and memref size in [0, mem_n] (``depth.mem_bound``)."""
+    task ``dfg_mem`` assumes every integer argument and memref size in [0, mem_n] (``depth.mem_bound``).
+    ``stalls``: task ``dfg_mem``'s stall budget, default ``sby.STALLS`` (tests raise it to show what 1 misses)."""
     if sva not in SVA_BACKENDS:
         raise LoomError(f"--sva must be one of {', '.join(SVA_BACKENDS)}, got {sva!r}")
     if fifo_depth < 1:
@@ -85,7 +86,7 @@ def emit(func: Operation, stem: str, *, sva: str = "yosys", fifo_depth: int = 2,
     files[f"{stem}.f"] = "\n".join(flist) + "\n"
     files[f"{stem}_formal.sv"] = bundle(d)
     files[f"{stem}.sby"] = project(d, ["loom_props.svh"] + sv + [f"{stem}_formal.sv"], dfg_depth=dfg_depth,
-                                    ref=ref, free_depth=free_depth,
+                                    ref=ref, free_depth=free_depth, **({} if stalls is None else {"stalls": stalls}),
                                     mem_bound=None if rtl_bound is not None else mem_n)
     files[f"{stem}_live.sby"] = liveness.project(d, stem, ["loom_props.svh"] + sv, live_depth)
     if inv.props:

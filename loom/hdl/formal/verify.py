@@ -20,7 +20,7 @@ from loom.hdl.buffers import DEFAULT_POLICY
 from loom.hdl.formal import invariants, liveness, refenv, replay
 from loom.hdl.components import obligation_id
 from loom.hdl.emit import emit, write_all
-from loom.hdl.formal.depth import DEFAULT_N, MEM_STEPS
+from loom.hdl.formal.depth import DEFAULT_N, MEM_STEPS, inputs_at
 from loom.hdl.formal.sby import (DFG_DEPTH, FREE_DEPTH, STALLS, SbyVerdict, limit_out, prove_components,
                                   run_task as sby_run_task, sby_available, sby_command, task_name, timed_out,
                                   tool_error)
@@ -300,13 +300,16 @@ def _witness_checks(p: _Plan, o: RtlOptions, rep: RtlReport, w: Witness) -> None
         _apply_whole_runs(rep, labels)
     sims: dict[str, replay.SimRun] = {}
 
-    def simulate(oid: str) -> Optional[replay.SimRun]:
+    def simulate(oid: str, stall: Optional[int] = None) -> Optional[replay.SimRun]:
         inputs = replay.witness_inputs(p.func, w.inputs.get(oid), w.args.get(oid))
+        if inputs is None and not replay.schedule_free(oid):
+            # an order/access refutation is a schedule: with no arguments named, the run dfg_mem covers at its n
+            inputs = inputs_at(p.func, rep.mem_n, "ramp")
         if inputs is None:
             return None
-        key = repr(sorted(inputs.items()))
-        if key not in sims:  # one simulation per witness: the obligations one run refutes share it
-            sims[key] = replay.run(p.e, p.func, inputs)
+        key = repr((sorted(inputs.items()), stall))
+        if key not in sims:  # one simulation per witness and stall seed: the obligations one run refutes share it
+            sims[key] = replay.run(p.e, p.func, inputs, stall=stall)
         return sims[key]
 
     not_reached(rep, p.func, w.args, p.depth if o.monitors else None, o.live_depth,
@@ -388,7 +391,9 @@ WITNESS_STEPS = 200_000  # firings of the witness run: a longer one decides noth
 
 def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
     """How the token simulator's run of ``func`` on Z3's witness arguments stops short of its end (``deadlock``
-    ...), or None when it completes or cannot be run (an argument the witness does not give, such as a memref)."""
+    ...), or None when it completes or cannot be run. A memref the witness does not give is sized by its largest
+    argument and filled with a ramp (``replay.witness_inputs``, as the RTL replay does): bad_capture_found_le's
+    witness n=0, k=0 deadlocks with any memory, and was a DISAGREE while the missing memref made it unrunnable."""
     from loom.runtime import decode_inputs, function_arg_names
     from loom.sim import simulate
 
@@ -397,7 +402,8 @@ def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
     try:
         names = function_arg_names(func)
         types = [a.type for a in func.regions[0].entry.args]
-        raw = {n: args[n] for n in names if n in args}
+        given = replay.witness_inputs(func, None, args) or {}
+        raw = {n: given[n] for n in names if n in given}
         got = simulate(func, decode_inputs(names, types, raw, "<witness>"), max_steps=WITNESS_STEPS)
     except Exception:  # noqa: BLE001 -- a witness the simulator cannot take decides nothing: keep the verdict
         return None
@@ -405,14 +411,18 @@ def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
 
 
 def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_depth: Optional[int],
-                live_depth: Optional[int], replay_with: Optional[Callable[[str], Optional[replay.SimRun]]] = None,
+                live_depth: Optional[int], replay_with: Optional[Callable[..., Optional[replay.SimRun]]] = None,
                 labels: Optional[dict[str, list[str]]] = None) -> None:
     """A bounded RTL check that held (``bounded``) where Z3 refutes with a witness run is a DISAGREE only when the
     check contained that run. It did not when the witness's arguments exceed ``--rtl-bound``, or when the check's
     depth is below the cycles of a whole run at the witness's arguments (``run_depth``, as loom picks its own
     depth), or when the witness run never ends and the monitor is an end-of-run form: then it is ``not reached``
     (inconclusive, exit 3), with why. A depth too short is then settled by ``replay_with`` (the witness run of an
-    obligation simulated in RTL with the monitors ``labels`` live, ``replay.run``) when it is given: ``_replayed``."""
+    obligation simulated in RTL with the monitors ``labels`` live, ``replay.run``; its second argument a --stall
+    seed) when it is given: ``_replayed``. A schedule-dependent form (``mem.*``, ``done.*``) whose witness the depth
+    contains is not reached either: no bounded check covers every memory timing over a whole run (task ``dfg``'s
+    prefix, task ``dfg_mem``'s ``STALLS`` stalls), and Z3's witness is a schedule with any memory timing
+    (specs/hdl.md, "Later stalls")."""
     need: dict[Optional[int], int] = {}
     ends: dict[str, Optional[str]] = {}  # the witness's arguments (as shown) -> how its run stops short, if it does
     for v in rep.verdicts:
@@ -446,6 +456,8 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
                     f"not reached: Z3's witness ({shown}) is outside task dfg_mem's arguments [0, {rep.mem_n}] and "
                     f"needs {need[n]} cycles, task dfg checked {rep.free_depth} (give --rtl-bound {n})")
                 _replayed(v, replay_with, (labels or {}).get(v.id, []), shown)
+            elif not replay.schedule_free(v.id):
+                _later_stalls(v, rep, rep.free_depth or 0, replay_with, labels, shown)
             continue
         if depth is None:
             continue
@@ -456,14 +468,33 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
             v.status, v.detail = NOT_REACHED, (f"not reached within {depth} cycles (the witness, {shown}, needs "
                                                f"{need[key]}: raise --rtl-depth)")
             _replayed(v, replay_with, (labels or {}).get(v.id, []), shown)
+        elif not replay.schedule_free(v.id):
+            _later_stalls(v, rep, depth, replay_with, labels, shown)
 
 
-def _replayed(v: RtlVerdict, replay_with: Optional[Callable[[str], Optional[replay.SimRun]]], labels: list[str],
+def _later_stalls(v: RtlVerdict, rep: RtlReport, depth: int, replay_with: Optional[Callable[..., Optional[replay.SimRun]]],
+                  labels: Optional[dict[str, list[str]]], shown: str) -> None:
+    """A schedule-dependent form that held where Z3 refutes with a witness the depth contains: ``not reached`` (the
+    bounded checks covered some memory timings, Z3's witness may need others), then replayed, stalls included."""
+    scope = (f"under every memory timing over {depth} cycles" if rep.mem is None else
+             f"under every memory timing over the first {rep.free_depth} cycles (task dfg) and over the whole run "
+             f"with at most {STALLS} memory stall(s) (task dfg_mem)")
+    if shown == "unknown arguments":  # an order refutation names a schedule: simulate ends it at dfg_mem's n
+        shown = f"no arguments named; simulated at integer arguments {rep.mem_n}, memories a ramp"
+    v.status, v.detail = NOT_REACHED, (
+        f"not reached: Z3's witness ({shown}) is a schedule of the DFG under any memory timing; the bounded checks "
+        f"held this form {scope}, not under every memory timing over a whole run")
+    _replayed(v, replay_with, (labels or {}).get(v.id, []), shown)
+
+
+def _replayed(v: RtlVerdict, replay_with: Optional[Callable[..., Optional[replay.SimRun]]], labels: list[str],
               shown: str) -> None:
     """Settle a ``not reached`` verdict by Z3's witness run simulated in RTL, monitors live: the monitor fires
     (``refuted``: RTL agrees with Z3), or the run completes without it (``bounded`` again, now a DISAGREE) when the
     monitor's verdict cannot depend on the run's schedule (``replay.SCHEDULE_FREE``), or it stays ``not reached``
-    with what the simulation showed (no simulator, no build, a run that does not complete)."""
+    with what the simulation showed (no simulator, no build, a run that does not complete). A schedule-dependent
+    monitor that held is replayed again under each of ``replay.SCHEDULE_SEEDS`` (random memory latency and
+    back-pressure) until one shows it failing."""
     if replay_with is None or not (labels or v.id.startswith("bmc.")):
         return
     got = replay_with(v.id)
@@ -475,19 +506,28 @@ def _replayed(v: RtlVerdict, replay_with: Optional[Callable[[str], Optional[repl
         v.detail += f"; no {what}: {got.why}"
         return
     cyc = replay.fires(got, v.id, labels)
+    if cyc is None and got.status == "completed" and not replay.schedule_free(v.id):
+        for seed in replay.SCHEDULE_SEEDS:
+            run_ = replay_with(v.id, seed)
+            hit = replay.fires(run_, v.id, labels) if run_ is not None else None
+            if hit is not None:
+                got, cyc = run_, hit
+                what = f"RTL simulation of Z3's witness ({shown}; {got.simulator}, memory and FIFOs under --stall {seed})"
+                break
     if cyc is not None:
         fired = "the run deadlocks" if v.id.endswith(".deadlock") else (
             "tokens are left after the return" if v.id.startswith("bmc.") else f"{labels[0]} fails at cycle {cyc}")
         v.status, v.detail = "refuted", (f"{what}, {got.cycles} cycles: {fired}, as Z3 says (the bounded check "
                                          f"could not contain that run: {v.detail})")
         v.evidence = "simulation"
-    elif got.status == "completed" and v.id.split(".", 1)[0] in replay.SCHEDULE_FREE:
+    elif got.status == "completed" and replay.schedule_free(v.id):
         v.status, v.detail = "bounded", (f"{what} ran to its end in {got.cycles} cycles and the monitor held where "
                                          f"Z3 refutes ({v.detail})")
         v.evidence = "simulation"
     elif got.status == "completed":
-        v.detail += (f"; {what} ran to its end in {got.cycles} cycles and the monitor held: this form may need "
-                     "another memory timing")
+        v.detail += (f"; {what} ran to its end in {got.cycles} cycles and the monitor held, as it did under --stall "
+                     f"{replay.SCHEDULE_SEEDS[0]}-{replay.SCHEDULE_SEEDS[-1]}: this form may need another memory "
+                     "timing")
     else:
         v.detail += f"; {what} did not complete ({got.status} after {got.cycles} cycles)"
 
