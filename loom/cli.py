@@ -751,8 +751,10 @@ def cmd_verify(args) -> int:
         _check_readable(source)
     # every (function, checker) unit in a process of its own, --jobs at a time: the same verdicts with any --jobs
     # and with --shard + `loom report merge` (loom/verify/parallel.py)
+    # a line per unit as it starts and ends on a terminal or with -v (a long run's only sign of life), never with -q
+    progress = not args.quiet and (args.verbose or sys.stderr.isatty())
     reports = verify_parallel(paths, ctx, args.func, jobs=args.jobs or os.cpu_count() or 1, source=source,
-                              shard=shard)
+                              shard=shard, progress=progress)
     # a C input was verified through its SCF stage in a temporary file: its reports name the C file (the same
     # report on every run, and the file the user gave)
     from loom.stdin import display_name

@@ -41,6 +41,7 @@ class QueryResult:
     model: Optional[z3.ModelRef] = None
     reason: str = ""
     trivial: bool = False  # Z3's simplifier alone reduced the query to false: a rule decided it, not a solver
+    rlimit_used: int = 0  # the resource units the solver's check spent (0 when no solver ran)
 
     @property
     def method(self) -> str:
@@ -157,14 +158,22 @@ def run_query(
     except z3.Z3Exception as e:  # e.g. canceled
         return QueryResult("unknown", time.perf_counter() - t0, text, reason=unknown_reason(str(e), timeout, rlimit))
     seconds = time.perf_counter() - t0
+    used = _rlimit_used(solver)
     if r == z3.unsat:
-        return QueryResult("unsat", seconds, text)
+        return QueryResult("unsat", seconds, text, rlimit_used=used)
     if r == z3.sat:
         model = None
         if want_model:
             model = _model_of(assertions, solver, timeout)
-        return QueryResult("sat", seconds, text, model)
-    return QueryResult("unknown", seconds, text, reason=unknown_reason(solver.reason_unknown(), timeout, rlimit))
+        return QueryResult("sat", seconds, text, model, rlimit_used=used)
+    return QueryResult("unknown", seconds, text, reason=unknown_reason(solver.reason_unknown(), timeout, rlimit),
+                       rlimit_used=used)
+
+
+def _rlimit_used(solver: z3.Solver) -> int:
+    """The resource units ``solver``'s last check spent (its own count, not the process's)."""
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
 class QuerySession:

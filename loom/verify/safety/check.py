@@ -36,7 +36,7 @@ from loom.verify.safety.loops import LoopFacts, nonneg_dims
 from loom.verify.safety.replay import Replays
 from loom.verify.safety.sites import SafetyModel, Site, memref_args
 from loom.verify.safety.slicing import Query, Slicer
-from loom.verify.solve import run_query
+from loom.verify.solve import QueryResult, run_query
 
 KIND = "safety"
 ASSUMES = ("memref dimensions < 2^48",)
@@ -47,6 +47,13 @@ LARGE_QUERY = 128
 # all the sites of a large function's top level grew with the function and ran to the resource limit (three times:
 # the first slice, the closed slice, the whole query), 25 s CPU each at 41,169 ops; a chunk's query stays small
 GROUP_SITES = 32
+# the resource units the whole queries of ``LARGE_QUERY`` assertions or more (``SafetyCheck._ask``'s last resort, when
+# no slice decided) may spend together in one function, in units of the run's per-query rlimit, shared equally by its
+# parts: such a query of a large function keeps most of its division lemmas (thousands of 64-bit multiplications)
+# and ran to the rlimit, ~30 s CPU each; at 50,009 ops every site whose first slice's witness did not replay asked
+# two (without and with the loops' invariants), and one part ran for many minutes. Deterministic, as the rlimit is.
+WHOLE_QUERY_RLIMITS = 1
+WHOLE_SPENT = "the function's resource units for large whole queries ran out"
 
 
 class SafetyValues(TermValues):
@@ -93,6 +100,7 @@ class SafetyCheck(Replays):
     """The obligations of one source function (see the module docstring)."""
 
     replayed_by = "scf interpreter"
+    whole_left: Optional[int] = None  # resource units left for large whole queries (None: no limit; ``start_part``)
 
     def __init__(self, source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> None:
         self.source = source
@@ -193,8 +201,22 @@ class SafetyCheck(Replays):
                 if res.status == "sat" and sat_checked:
                     return res, False
                 first = res if res.status == "sat" else None
-        return run_query(list(assertions), timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
-                         want_smt2=smt2), True
+        if smt2 or len(assertions) < LARGE_QUERY or self.whole_left is None:
+            return run_query(list(assertions), timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
+                             want_smt2=smt2), True
+        return self._whole(list(assertions), model), True
+
+    def _whole(self, assertions: list[z3.BoolRef], model: bool):
+        """A large query asked whole, within what is left of the function's part's budget (``WHOLE_QUERY_RLIMITS``):
+        unknown, saying so, once it is spent."""
+        if self.whole_left <= 0:
+            return QueryResult("unknown", 0.0, "", reason=WHOLE_SPENT)
+        granted = min(self.ctx.rlimit, self.whole_left)
+        res = run_query(assertions, timeout=self.ctx.limit(), rlimit=granted, want_model=model, want_smt2=False)
+        self.whole_left -= max(res.rlimit_used, 1)
+        if res.status == "unknown" and granted < self.ctx.rlimit:
+            res.reason = f"{res.reason} ({WHOLE_SPENT})"
+        return res
 
     def _refute(self, facts: list[z3.BoolRef], goals: list[z3.BoolRef]) -> Optional[list[bool]]:
         """None when every goal follows from the facts (and the base facts), else which goals a counter-model
@@ -237,7 +259,10 @@ class SafetyCheck(Replays):
         return _unique(out, [s.oid for s in self.model.sites], lo)
 
     def start_part(self, parts: int) -> None:
-        """Reset what one of ``parts`` parts of the sites may spend (``DfgSafetyCheck``: its replay budget)."""
+        """Reset what one of ``parts`` parts of the sites may spend: its share of the large whole queries' resource
+        units (``DfgSafetyCheck``: and of its replays), so a part's verdicts are the same alone or after the others."""
+        rlimit = self.ctx.rlimit
+        self.whole_left = WHOLE_QUERY_RLIMITS * rlimit // parts if rlimit and not self.ctx.want_smt2 else None
 
     def _tries(self, ctx) -> tuple[bool, ...]:
         """Without the loops' invariants, then with them (when some loop around carries state)."""

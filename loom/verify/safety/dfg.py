@@ -143,6 +143,7 @@ class DfgSafetyCheck(SafetyCheck):
         """Each of ``parts`` parts of the sites replays with an equal share of the function's budget and no runs
         remembered from another part: what a part may replay does not depend on whether the parts before it ran
         in this process, and the parts together simulate no more than the whole function did."""
+        super().start_part(parts)
         self.runs = {}
         self.replay_left = REPLAY_OPS // parts
         self.replays_cut = False

@@ -214,3 +214,61 @@ def test_a_houdini_query_takes_the_first_slice_when_the_closed_one_is_the_whole(
     fake.asked.clear()
     res, exact = check._ask(own, False)
     assert (res.status, exact, fake.asked) == ("sat", True, [1, len(base) + 1])  # a verdict needs the whole query
+
+
+def test_large_whole_queries_share_the_functions_resource_units(monkeypatch):
+    # at 50,009 ops each site whose first slice's witness did not replay asked the whole query (most of the
+    # function's division lemmas) twice, ~30 s CPU each to the rlimit, and one safety part ran for many minutes: the
+    # whole queries of a part now share its part of one rlimit, and once that is spent a site is unknown, saying so
+    import z3
+
+    from loom.verify.safety import check as safety_check
+
+    asked: list[tuple[int, int]] = []
+    real = safety_check.run_query
+
+    def counting(assertions, **kw):
+        asked.append((len(assertions), kw["rlimit"]))
+        return real(assertions, **kw)
+
+    class Slicer:
+        def keep(self, assertions, closed=True):
+            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
+
+    x = z3.BitVec("x", 8)
+    base = tuple(x != k for k in range(100, 240))  # over LARGE_QUERY assertions
+    monkeypatch.setattr(safety_check, "run_query", counting)
+    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
+    check.base, check.ctx = base, VerifyContext()
+    check.values = type("V", (), {"slicer": Slicer()})()
+    check.start_part(4)
+    assert check.whole_left == VerifyContext().rlimit // 4
+    res, exact = check._ask([x > 3], False)  # the whole query, under the part's share
+    assert (res.status, exact) == ("sat", True) and asked == [(1, VerifyContext().rlimit), (len(base) + 1,
+                                                                                             check.ctx.rlimit // 4)]
+    assert 0 < res.rlimit_used and check.whole_left == VerifyContext().rlimit // 4 - res.rlimit_used
+    check.whole_left = 0
+    asked.clear()
+    res, exact = check._ask([x > 3], False)
+    assert (res.status, res.reason, asked) == ("unknown", safety_check.WHOLE_SPENT, [(1, VerifyContext().rlimit)])
+    res, exact = check._ask([x > 3, x < 2], False)  # a slice's unsat still decides
+    assert res.status == "unsat"
+    # with --emit-smt2 every query is its own archived script: no budget
+    check.ctx = VerifyContext(want_smt2=True)
+    check.start_part(1)
+    assert check.whole_left is None
+
+
+def test_jobs_units_say_on_stderr_when_they_start_and_end(tmp_path):
+    path = ROOT / "examples" / "collatz.scf.mlir"
+    quiet = _loom("verify", str(path), "--jobs", "2", "--json")
+    assert "unit " not in quiet.stderr  # not a terminal and no -v: the report alone
+    loud = _loom("verify", str(path), "--jobs", "2", "-v")
+    lines = [ln for ln in loud.stderr.splitlines() if ln.startswith("loom verify: [")]
+    units = len(plan([str(path)], VerifyContext()).units)
+    assert len(lines) == 2 * units
+    assert sum(ln.endswith(": started") for ln in lines) == units
+    assert all(" done in " in ln or ln.endswith(": started") for ln in lines)
+    assert any(f"unit 1/{units} lemmas of {path} @collatz: done in" in ln for ln in lines)
+    assert without_seconds(json.loads(_loom("verify", str(path), "--jobs", "2", "--json", "-v").stdout)) == \
+        without_seconds(json.loads(quiet.stdout))
