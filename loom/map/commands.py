@@ -25,7 +25,7 @@ def adg_stem(path: Path) -> str:
 def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
     from dataclasses import replace
 
-    from loom.map.adg.mesh import MeshParams, border_tracks, fit_params, mesh
+    from loom.map.adg.mesh import MeshParams, border_tracks, fit_params, memory_lanes, mesh
 
     # the option ranges are checked where they are parsed (loom.cli: --rows/--cols 1..64, --extmem 0..16, ...)
     shared = getattr(args, "mem_ifaces", None)
@@ -37,9 +37,10 @@ def run_adg_mesh(args, dfg_module: Optional[Callable] = None) -> int:
     fit = getattr(args, "fit", None) or []
     if fit:  # --fit: every kernel's ops and memory ports (the DFGs are read before anything is written)
         assert dfg_module is not None
-        params = fit_params(params, [_kernel_dfg(Path(f), dfg_module, args) for f in fit])
-        if args.tracks is None:  # the wires the border's memory ports need, unless the user chose
-            params = replace(params, tracks=border_tracks(params))
+        dfgs = [_kernel_dfg(Path(f), dfg_module, args) for f in fit]
+        params = fit_params(params, dfgs)
+        if args.tracks is None:  # the wires and memory lanes the border must carry, unless the user chose
+            params = replace(params, tracks=border_tracks(params, memory_lanes(dfgs)))
     text = mesh(params)
     if getattr(args, "verbose", False):  # on stderr: with -o - stdout is the fabric alone
         from loom.map.adg.read import read_adg

@@ -383,14 +383,28 @@ def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
 # of its 50 placements and topk_select_heap (1.83 on 28x28) ran past 300 s, and with 4 both map; kernels with a
 # few narrow memrefs (kv_proj_int8: 0.77 on 16x16) keep 3
 CROWDED_BORDER = 1.5
+# the kernel's memory lanes (loads and stores of all its memories) per border tile above which --fit gives 4
+# tracks. Each lane's address, data and done ports hang on different border tiles (round-robin), so every memory
+# operation pulls routes in from several points of the border; the wires alone undercount this once each memory
+# has only its memref's lanes: poseidon_permutation (30 lanes, 9 loads and 9 stores on one memref: 0.30 a tile on
+# 26x26, 1.34 wires) was congested there with 3 tracks and took 487 CPU s to map on 31x31; with 4 it maps on 26x26
+CROWDED_LANES = 0.25
 
 
-def border_tracks(p: MeshParams) -> int:
+def border_tracks(p: MeshParams, lanes: int = 0) -> int:
     """The tracks for a fitted mesh: ``p.tracks``, or 4 (the most the CLI offers) when the border wires per
-    border tile exceed ``CROWDED_BORDER``: each border switch then passes more values inwards than 3 tracks
-    per direction leave room for beside the traffic along the border."""
+    border tile exceed ``CROWDED_BORDER`` or the kernel's ``lanes`` (``memory_lanes``) per border tile exceed
+    ``CROWDED_LANES``: each border switch then passes more values inwards than 3 tracks per direction leave
+    room for beside the traffic along the border."""
     wires = sum(n_in + n_out for _, _, _, _, n_in, n_out in _mems(p)) + p.inputs + p.outputs
-    return max(p.tracks, 4) if wires > CROWDED_BORDER * len(_border(p.rows, p.cols)) else p.tracks
+    tiles = len(_border(p.rows, p.cols))
+    crowded = wires > CROWDED_BORDER * tiles or lanes > CROWDED_LANES * tiles
+    return max(p.tracks, 4) if crowded else p.tracks
+
+
+def memory_lanes(dfgs: list) -> int:
+    """The most load and store lanes, summed over its memories (external and on chip), of any of ``dfgs``."""
+    return max([sum(n.ld + n.st for n in d.nodes if n.kind == "mem") for d in dfgs] or [0])
 
 
 def _one_per_memref(p: MeshParams, mems: list) -> bool:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from loom.cli import main
-from loom.map.adg.mesh import MeshParams, _lanes_one_by_one, _mems
+from loom.map.adg.mesh import CROWDED_LANES, MeshParams, _border, _lanes_one_by_one, _mems, border_tracks, memory_lanes
 
 SCF = """module {
   func.func @two(%a: memref<?xi32>, %b: memref<?xi32>) {
@@ -74,6 +74,32 @@ def test_fit_gives_4_tracks_only_when_the_memory_ports_crowd_the_border(tmp_path
     explicit --tracks always wins."""
     assert _fitted(tmp_path, 3) == _fitted(tmp_path, 3, "--tracks", "4") != _fitted(tmp_path, 3, "--tracks", "3")
     assert _fitted(tmp_path, 10) == _fitted(tmp_path, 10, "--tracks", "3") != _fitted(tmp_path, 10, "--tracks", "4")
+
+
+class _Node:
+    def __init__(self, kind: str, ld: int = 0, st: int = 0) -> None:
+        self.kind, self.ld, self.st = kind, ld, st
+
+
+class _Dfg:
+    def __init__(self, *nodes: _Node) -> None:
+        self.nodes = list(nodes)
+
+
+def test_fit_gives_4_tracks_when_the_kernels_memory_lanes_crowd_the_border() -> None:
+    """poseidon_permutation's case: each memory only as wide as its memref leaves few border wires (under
+    CROWDED_BORDER), but many memory operations still pull routes in from the border -- the lanes a border tile
+    (over CROWDED_LANES) decide 4 tracks; below that the mesh keeps 3."""
+    p = MeshParams(rows=12, cols=12, extmem=1, mem_lanes=((9, 9),), mem_rank=1, onchip=0, inputs=1, outputs=1)
+    tiles = len(_border(12, 12))
+    wires = sum(n_in + n_out for *_, n_in, n_out in _mems(p)) + 2
+    assert wires <= 1.5 * tiles  # the wires alone do not crowd this border
+    assert memory_lanes([_Dfg(_Node("mem", 9, 9), _Node("op"), _Node("mem", 1, 0))]) == 19
+    assert memory_lanes([_Dfg(_Node("mem", 2, 1)), _Dfg(_Node("mem", 5, 5))]) == 10  # the busiest kernel of several
+    below = int(CROWDED_LANES * tiles)
+    assert border_tracks(p) == border_tracks(p, below) == 3
+    assert border_tracks(p, below + 1) == 4
+    assert border_tracks(MeshParams(rows=10, cols=10, tracks=5), below + 1) == 5  # never fewer than asked
 
 
 def test_fit_refuses_an_op_outside_the_allowlist_at_the_kernel_and_writes_nothing(tmp_path: Path, capsys) -> None:
