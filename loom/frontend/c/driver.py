@@ -146,7 +146,8 @@ def lower_kernels(art: CArtifacts, options, func: Optional[str] = None, only: Op
     return out
 
 
-_LOC = re.compile(r'loc\((?:callsite\()?"([^"]*)":(\d+):(\d+)(?:\)| at .*\))\s*$')  # an inlined op: its helper's
+# a plain location, an inlined op's (callsite: its helper's position), a k-th access at one position (a name)
+_LOC = re.compile(r'loc\((?:"[^"]*"\()?(?:callsite\()?"([^"]*)":(\d+):(\d+)(?:\)+| at .*\))\s*$')
 
 
 def _in_c_source(e: LoomError, cf: str, cf_name: str) -> LoomError:

@@ -42,6 +42,7 @@ class Emitter:
     counter: int = 0
     loc: Location | None = None
     globals_used: dict[str, Global] = field(default_factory=dict)
+    accesses_at: dict[str, int] = field(default_factory=dict)  # location text -> memory accesses emitted there
 
     def fresh(self, hint: str) -> str:
         base = "%" + (_NAME.sub("_", hint) or "v")
@@ -75,7 +76,14 @@ class Emitter:
         return f" {loc.text}" if loc.text else f' loc("{loc.file}":{loc.line}:{loc.col})'
 
     def emit(self, text: str) -> None:
-        self.out.append(f"    {text}{self.loc_text()}")
+        loc = self.loc_text()
+        if text.startswith("memref.store ") or " = memref.load " in text:
+            # the k-th memory access at one C position (a struct's fields copied at one call, a macro) is told
+            # apart by a name location: refinement pairs each with the DFG op lowered from it (which keeps it)
+            k = self.accesses_at[loc] = self.accesses_at.get(loc, 0) + 1
+            if k > 1:
+                loc = f' loc("access {k}"({loc.strip()[4:-1]}))'
+        self.out.append(f"    {text}{loc}")
 
     def error(self, message: str) -> LoomError:
         return LoomError(message, loc=self.loc or Location(self.file, 1, 1), code=UNSUPPORTED)

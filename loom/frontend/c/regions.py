@@ -46,7 +46,7 @@ def pragma_lines(path: Path) -> set[int]:
     return out
 
 
-_LOC = re.compile(r'loc\((?:callsite\()?"([^"]*)":(\d+):(\d+)[) ]')  # an inlined op: its helper's position
+_LOC = re.compile(r'loc\((?:"[^"]*"\()?(?:callsite\()?"([^"]*)":(\d+):(\d+)[) ]')  # see driver._LOC
 
 
 def c_loc(op: Operation) -> tuple[str, int, int]:

@@ -159,7 +159,7 @@ class Event:
 
 
 _SIMPLE_LOC = re.compile(r'^loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)$')
-_CALLSITE_LOC = re.compile(r'^loc\(callsite\("((?:[^"\\]|\\.)*)":(\d+):(\d+) at ')
+_CALLSITE_LOC = re.compile(r'^loc\((?:"(?:[^"\\]|\\.)*"\()?(?:callsite\()?"((?:[^"\\]|\\.)*)":(\d+):(\d+)[) ]')
 _POSITION = re.compile(r'"(?:[^"\\]|\\.)*":(\d+):(\d+)')
 
 
@@ -168,8 +168,10 @@ def source_position(loc: Location) -> Location:
     debug info), else where its text is. The lowering copies each source op's location onto what it emits.
 
     An inlined copy of a helper's op (``loc(callsite("f.c":L:C at ...))``, the C front end's mark of clang's
-    ``inlinedAt``) is at the helper's ``L:C`` but keeps its location text, so that the copies of one helper
-    inlined at several calls are distinct positions (each pairs with its own copy on the other side)."""
+    ``inlinedAt``) or the k-th memory access at one C position (``loc("access k"(...))``: a struct's fields
+    copied at one call) is at ``L:C`` but keeps its location text, so that the copies of one helper inlined at
+    several calls, or the accesses of one expression, are distinct positions (each pairs with its own copy on
+    the other side)."""
     if loc.text:
         m = _SIMPLE_LOC.match(loc.text)
         if m:
@@ -187,7 +189,7 @@ def _unescape(name: str) -> str:
 def inline_path(pos: Location) -> tuple[tuple[int, int], ...]:
     """The call sites (line, column; innermost first) an inlined position (``source_position`` of a callsite
     location) was inlined at; () for any other -- orders the copies of one helper op by where they were called."""
-    if not pos.text or not pos.text.startswith("loc(callsite("):
+    if not pos.text or "callsite(" not in pos.text:
         return ()
     return tuple((int(a), int(b)) for a, b in _POSITION.findall(pos.text))[1:]
 

@@ -4,6 +4,7 @@ share."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -142,9 +143,15 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _nth(k) -> int:
+    """k of an access located ``loc("access k"(...))`` (the front end's k-th access at one position), else 1."""
+    m = re.match(r'^loc\("access (\d+)"\(', k.text or "")
+    return int(m[1]) if m else 1
+
+
 def _event_order(key: tuple):
     """Results last; accesses by source position, the copies of an inlined helper's op by their call sites."""
     kind, k = key
     if kind == "result":
         return (1, 0, 0, (), k)
-    return (0, k.line, k.col, inline_path(k), 0 if kind == "load" else 1)
+    return (0, k.line, k.col, inline_path(k), 0 if kind == "load" else 1, _nth(k))

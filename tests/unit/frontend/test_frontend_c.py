@@ -247,6 +247,28 @@ def test_verify_pairs_the_loads_of_a_helper_inlined_three_times(tmp_path):
     assert [(op.loc.file, op.loc.line, op.loc.col) for op in loads] == [(str(src), 5, 10)] * 3  # the helper's line
 
 
+def test_verify_pairs_the_field_accesses_of_a_struct_copied_at_one_call(tmp_path):
+    """A struct passed by value: clang copies its fields at the call, so 4 loads and 2 stores share the call's C
+    position (12:38) -- before, 'refine.load@12:38: 4 source and 4 DFG loads share this location', unknown. The
+    front end names the k-th access at one position (``loc("access k"(...))``, which the DFG op lowered from it
+    keeps), so each pairs with its own and all are proved; the first keeps its plain location."""
+    src = DATA / "struct_copies.c"
+    rc, out, err = run_cli(["compile", str(src), "-o", str(tmp_path)])
+    assert rc == 0, err
+    locs = re.findall(r"memref\.(?:load|store) [^\n]* (loc\(.*\))$", (tmp_path / "struct_copies.scf.mlir").read_text(),
+                      re.M)
+    assert locs == [f'loc("{src}":12:38)'] + [f'loc("access {k}"("{src}":12:38))' for k in range(2, 7)], locs
+    rc, out, err = run_cli(["verify", str(src), "--json"])
+    obs = json.loads(out)["obligations"]
+    refine = {o["id"]: o["status"] for o in obs if o["kind"] == "refinement"}
+    assert set(refine.values()) == {"proved"}, refine
+    assert {k for k in refine if k.startswith(("refine.load", "refine.store"))} == {
+        "refine.load@12:38", "refine.load@12:38#2", "refine.load@12:38#3", "refine.load@12:38#4",
+        "refine.store@12:38", "refine.store@12:38#2"}
+    loads = [op for op in compile_c(src).module.walk() if op.name == "memref.load"]
+    assert {(op.loc.line, op.loc.col) for op in loads} == {(12, 38)}  # messages still name the C position
+
+
 def test_hdl_and_map_read_c(tmp_path):
     """`loom hdl` and `loom map` take the C file itself: the RTL and the mapping of its DFG are written."""
     src = str(ROOT / "examples" / "c" / "dot.c")
