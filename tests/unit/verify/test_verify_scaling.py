@@ -16,7 +16,7 @@ from loom.verify.memory import structure
 from loom.diagnostics import LoomError
 from loom.verify.mutate import OPERATORS, mutants
 
-from support.paths import ROOT
+from support.paths import DATA, ROOT
 
 
 def _funcs(name: str):
@@ -187,3 +187,37 @@ def test_the_first_slice_leaves_out_what_only_the_model_extension_needs():
     whole = z3.Solver()
     whole.add(*query)
     assert whole.check() == z3.sat
+
+
+def test_no_witness_is_searched_for_once_the_replay_budget_is_spent(monkeypatch, tmp_path):
+    # at 50,009 ops a safety part could afford five runs of the simulator, and afterwards every site the solver could
+    # not prove still asked a few witness queries (slices and whole query each) whose inputs could never run: most
+    # of the part's CPU. With the budget spent the search is skipped; a run that never happens changes nothing
+    from loom.verify.obligation import VerifyContext
+    from loom.verify.safety import dfg
+    from loom.verify.safety.replay import Replays
+
+    from loom.cli import main
+    from loom.verify.driver import functions_to_verify
+
+    assert main(["compile", str(DATA / "safety" / "rem_arg.scf.mlir"), "-o", str(tmp_path)]) == 0  # a refuted site
+    func = functions_to_verify(tmp_path / "rem_arg.dfg.mlir")[0][0]
+    refuted = [o.id for o in dfg.DfgSafetyCheck(func, VerifyContext()).obligations() if o.status == "refuted"]
+    assert refuted
+    monkeypatch.setattr(dfg, "REPLAY_OPS", 0)
+    searched: list[str] = []
+    real = Replays._replay_within
+
+    def counting(self, site, *args):
+        searched.append(site.oid)
+        return real(self, site, *args)
+
+    monkeypatch.setattr(Replays, "_replay_within", counting)
+    skipped = dfg.DfgSafetyCheck(func, VerifyContext()).obligations()
+    assert not searched
+    monkeypatch.setattr(dfg.DfgSafetyCheck, "_replay", Replays._replay)  # the search as before: nothing replays
+    searching = dfg.DfgSafetyCheck(func, VerifyContext()).obligations()
+    assert searched  # it did search
+    key = lambda o: (o.id, o.status, o.detail)  # noqa: E731
+    assert [key(o) for o in skipped] == [key(o) for o in searching]
+    assert all("replay budget ran out" in o.detail for o in skipped if o.id in refuted)
