@@ -9,7 +9,7 @@ precondition every firing that stays active makes progress (``Termination.progre
 strictly toward the bound, a strict monotone move in a 64-bit domain, so an activation has finitely many
 firings). The RTL form checks that progress on every instance of the variant: within an activation, each
 index token after the first is related to the one before by the progress relation (with the step latched
-at activation). The exact-hit variants (``!=`` with ``+=``/``-=``) rank by a ghost trip counter the RTL does
+at activation), in every activation whose operands met the precondition. The exact-hit variants (``!=`` with ``+=``/``-=``) rank by a ghost trip counter the RTL does
 not have; their form is the measure of their DFG precondition instead: |bound - index| strictly decreases.
 """
 
@@ -97,15 +97,18 @@ def stream_forms(b: "_Builder") -> None:
         fire, cont = b.fire(op.results[0]), f"{b.sig[op.results[1]]}_data[0]"
         latched = [r for r in ("t", "b") if f"lm_{g}_{r}" in prog]  # the step/bound the relation reads
         regs = ", ".join(f"lm_{g}_{r}" for r in ["x"] + latched)
-        b.m.decls += [f"  logic lm_{g}_on;", f"  logic [{W - 1}:0] {regs};"]
+        b.m.decls += [f"  logic lm_{g}_on, lm_{g}_ok;", f"  logic [{W - 1}:0] {regs};"]
         b.m.logic += [
             "  always @(posedge clk) begin  // in an activation: last index (step, bound)",
             f"    if (rst) lm_{g}_on <= 1'b0; else if ({fire}) lm_{g}_on <= {cont};",
-            f"    if ({fire}) lm_{g}_x <= {b.sig[op.results[0]]}_data;"]
+            f"    if ({fire}) lm_{g}_x <= {b.sig[op.results[0]]}_data;",
+            f"    if ({take}) lm_{g}_ok <= {pre};  // the activation's operands met the precondition"]
         port = {"t": "step", "b": "bound"}
         b.m.logic += [f"    if ({take}) lm_{g}_{r} <= {data[port[r]]};" for r in latched]
         b.m.logic.append("  end")
-        progress_of.setdefault(term_id, []).append(f"(!({fire} && lm_{g}_on) || {prog})")
+        # the lemma is progress under the precondition: an activation whose operands broke it (fsm.stream.pre,
+        # refuted apart) owes none -- bad_stream_mul_zero's 0 *= 2 was a DISAGREE of a lemma Z3 proves
+        progress_of.setdefault(term_id, []).append(f"(!({fire} && lm_{g}_on && lm_{g}_ok) || {prog})")
         ops_of.setdefault(term_id, op)
         texts[term_id] = text
     for term_id, conds in progress_of.items():
