@@ -48,11 +48,11 @@ LARGE_QUERY = 128
 # the first slice, the closed slice, the whole query), 25 s CPU each at 41,169 ops; a chunk's query stays small
 GROUP_SITES = 32
 # the resource units the whole queries of ``LARGE_QUERY`` assertions or more (``SafetyCheck._ask``'s last resort, when
-# no slice decided) may spend together in one function, in units of the run's per-query rlimit, shared equally by its
-# parts: such a query of a large function keeps most of its division lemmas (thousands of 64-bit multiplications)
+# no slice decided) may spend together in one function, as a share of the run's per-query rlimit, split equally over
+# its parts (a fifth: at 50,009 ops a part's whole share went into one query, 24 s CPU, unknown anyway): such a query of a large function keeps most of its division lemmas (thousands of 64-bit multiplications)
 # and ran to the rlimit, ~30 s CPU each; at 50,009 ops every site whose first slice's witness did not replay asked
 # two (without and with the loops' invariants), and one part ran for many minutes. Deterministic, as the rlimit is.
-WHOLE_QUERY_RLIMITS = 1
+WHOLE_QUERY_RLIMITS = 0.2
 WHOLE_SPENT = "the function's resource units for large whole queries ran out"
 
 
@@ -262,7 +262,7 @@ class SafetyCheck(Replays):
         """Reset what one of ``parts`` parts of the sites may spend: its share of the large whole queries' resource
         units (``DfgSafetyCheck``: and of its replays), so a part's verdicts are the same alone or after the others."""
         rlimit = self.ctx.rlimit
-        self.whole_left = WHOLE_QUERY_RLIMITS * rlimit // parts if rlimit and not self.ctx.want_smt2 else None
+        self.whole_left = int(WHOLE_QUERY_RLIMITS * rlimit) // parts if rlimit and not self.ctx.want_smt2 else None
 
     def _tries(self, ctx) -> tuple[bool, ...]:
         """Without the loops' invariants, then with them (when some loop around carries state)."""

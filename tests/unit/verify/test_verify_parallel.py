@@ -242,11 +242,11 @@ def test_large_whole_queries_share_the_functions_resource_units(monkeypatch):
     check.base, check.ctx = base, VerifyContext()
     check.values = type("V", (), {"slicer": Slicer()})()
     check.start_part(4)
-    assert check.whole_left == VerifyContext().rlimit // 4
+    share = int(safety_check.WHOLE_QUERY_RLIMITS * VerifyContext().rlimit) // 4
+    assert check.whole_left == share
     res, exact = check._ask([x > 3], False)  # the whole query, under the part's share
-    assert (res.status, exact) == ("sat", True) and asked == [(1, VerifyContext().rlimit), (len(base) + 1,
-                                                                                             check.ctx.rlimit // 4)]
-    assert 0 < res.rlimit_used and check.whole_left == VerifyContext().rlimit // 4 - res.rlimit_used
+    assert (res.status, exact) == ("sat", True) and asked == [(1, VerifyContext().rlimit), (len(base) + 1, share)]
+    assert 0 < res.rlimit_used and check.whole_left == share - res.rlimit_used
     check.whole_left = 0
     asked.clear()
     res, exact = check._ask([x > 3], False)
