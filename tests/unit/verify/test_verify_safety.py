@@ -21,6 +21,7 @@ from loom.semantics.undefined import ub_rules
 from loom.verify import VerifyContext
 from loom.verify.safety.check import check_safety
 
+from support.cli import loom_here
 from support.paths import DATA, ROOT
 
 DATA = DATA / "safety"
@@ -47,6 +48,8 @@ VIEWS = {"window_past_end", "rows_reshape", "flatten_strided", "cast_static", "c
 
 
 def loom(*args: str) -> subprocess.CompletedProcess:
+    """``loom ARGS`` in a fresh process: ``loom verify``'s verdicts are read from a process of their own (the
+    replays' ``loom sim`` and the ``loom compile`` runs go through ``loom_here``, in this process)."""
     return subprocess.run([sys.executable, "-m", "loom", *args], capture_output=True, text=True, cwd=ROOT)
 
 
@@ -69,7 +72,7 @@ def test_each_fault_is_refuted_with_inputs_the_interpreter_replays(name, tmp_pat
     # an independent run of the reported inputs stops with the same error at the same op
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps(cex["inputs"]))
-    r = loom("sim", str(DATA / f"{name}.scf.mlir"), "--inputs", str(inputs), "--json")
+    r = loom_here("sim", str(DATA / f"{name}.scf.mlir"), "--inputs", str(inputs), "--json")
     run = json.loads(r.stdout)
     line, col = oid.split("@")[1].split(".")[0].split(":")
     assert run["status"] == "error" and run["error"].startswith(code)
@@ -155,7 +158,7 @@ def test_the_interpreter_stops_where_each_rule_holds(tmp_path):
              (2**31 - 1, 1): "RT_ARITH_OVERFLOW", (6, 3): None}
     for (a, b), code in cases.items():
         (tmp_path / "i.json").write_text(json.dumps({"a": a, "b": b}))
-        run = json.loads(loom("sim", str(src), "--inputs", str(tmp_path / "i.json"), "--json").stdout)
+        run = json.loads(loom_here("sim", str(src), "--inputs", str(tmp_path / "i.json"), "--json").stdout)
         if code is None:
             assert run["status"] == "completed"
         else:
@@ -258,7 +261,7 @@ def test_a_dfg_alone_is_checked_through_its_own_addresses(name, tmp_path):
     oid, code = FAULTS[name]
     kind = oid.split(".")[-1]
     for stem in (name, TWINS[name]):
-        assert loom("compile", str(DATA / f"{stem}.scf.mlir"), "-o", str(tmp_path)).returncode == 0
+        assert loom_here("compile", str(DATA / f"{stem}.scf.mlir"), "-o", str(tmp_path)).returncode == 0
     rc, doc = _verify(tmp_path / f"{name}.dfg.mlir")
     op = oid.split("@")[0]
     bad = [o for o in doc["obligations"] if o["id"].startswith(op + "@") and o["id"].endswith("." + kind)
@@ -266,7 +269,7 @@ def test_a_dfg_alone_is_checked_through_its_own_addresses(name, tmp_path):
     assert rc == 1 and bad and bad[0]["counterexample"]["replayed"] == "token simulator"
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps({k: v for k, v in bad[0]["counterexample"]["inputs"].items() if v is not None}))
-    run = json.loads(loom("sim", str(tmp_path / f"{name}.dfg.mlir"), "--inputs", str(inputs), "--json").stdout)
+    run = json.loads(loom_here("sim", str(tmp_path / f"{name}.dfg.mlir"), "--inputs", str(inputs), "--json").stdout)
     assert run["status"] == "error" and run["error"].startswith(code)
     rc, doc = _verify(tmp_path / f"{TWINS[name]}.dfg.mlir")
     safe = [o for o in doc["obligations"] if o["kind"] == "safety"]
@@ -279,7 +282,7 @@ def test_a_dfg_alone_keeps_the_accesses_of_a_view_but_not_its_shape_check(tmp_pa
     buffer's leaves only in-bounds accesses, so the DFG alone proves them and runs the source's failing inputs
     to completion (MLIR leaves the source undefined there: any behaviour refines it)."""
     for stem in ("window_past_end", "rows_reshape"):
-        assert loom("compile", str(DATA / f"{stem}.scf.mlir"), "-o", str(tmp_path)).returncode == 0
+        assert loom_here("compile", str(DATA / f"{stem}.scf.mlir"), "-o", str(tmp_path)).returncode == 0
     rc, doc = _verify(tmp_path / "window_past_end.dfg.mlir")
     bad = [o for o in doc["obligations"] if o["status"] == "refuted"]
     assert rc == 1 and [o["id"].split("@")[0] + "." + o["id"].split(".")[-1] for o in bad] == ["safe.load.bounds"]
@@ -289,7 +292,7 @@ def test_a_dfg_alone_keeps_the_accesses_of_a_view_but_not_its_shape_check(tmp_pa
     (cex,) = [o["counterexample"] for o in src["obligations"] if o["status"] == "refuted"]
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps(cex["inputs"]))
-    run = json.loads(loom("sim", str(tmp_path / "rows_reshape.dfg.mlir"), "--inputs", str(inputs), "--json").stdout)
+    run = json.loads(loom_here("sim", str(tmp_path / "rows_reshape.dfg.mlir"), "--inputs", str(inputs), "--json").stdout)
     assert run["status"] == "completed", run
 
 
@@ -355,7 +358,7 @@ def test_an_int_converted_to_float_and_back_is_refuted_with_an_int_that_rounds_o
             a = got["counterexample"]["inputs"]["a"]
             assert any(x >= (1 << 31) - 64 for x in a), a  # an int that rounds to 2^31
             (tmp_path / "in.json").write_text(json.dumps(got["counterexample"]["inputs"]))
-            r = loom("sim", str(path), "--inputs", str(tmp_path / "in.json"))
+            r = loom_here("sim", str(path), "--inputs", str(tmp_path / "in.json"))
             assert r.returncode != 0 and "RT_ARITH_CAST_RANGE" in r.stderr + r.stdout  # replayed independently
 
 
@@ -368,7 +371,7 @@ def test_a_loop_in_a_branch_not_taken_gives_no_facts_after_the_branch(tmp_path):
     assert rc == 1 and o["status"] == "refuted"
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps(o["counterexample"]["inputs"]))
-    run = json.loads(loom("sim", str(DATA / "branch_spin.scf.mlir"), "--inputs", str(inputs), "--json").stdout)
+    run = json.loads(loom_here("sim", str(DATA / "branch_spin.scf.mlir"), "--inputs", str(inputs), "--json").stdout)
     assert run["status"] == "error" and run["error"].startswith("RT_MEMREF_OUT_OF_BOUNDS")
 
 
