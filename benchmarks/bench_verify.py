@@ -130,6 +130,38 @@ ops        plan         lemmas       lengths      structure  memory     bmc     
   whole run 5,022 -> 46,463 ops grew x13.9 CPU before (n^1.18), x9.0 after (n^0.99).
 * Wall with 2 jobs on two idle cores is at least plan + max(units / 2, largest unit): before 3.6 + 68.1 = 71.8 s,
   after 3.8 + max(33.1, 23.5) = 36.9 s, plus the parent's report; the whole run measured 71.0 s CPU (process and units) and 384 s wall at load 15-18.
+
+2026-11-28, session 20, at the target size: ``kernel(54000)`` = 50,009 ops (seed 1), CPU seconds (``process_time``;
+load 15-22 on the 2 cores, so walls were 5-13x CPU), ``loom verify /tmp/gen.mlir --json --jobs 2 -v``:
+
+* Before, the run did not finish: the parent's parse + lower + plan was 4.3 s CPU (not ~55: that was wall under
+  load), but safety part 2/2 was past 142 s CPU and 4 GB after 15 min wall (stopped). py-spy: every site whose
+  first slice was satisfiable and whose witness did not replay (the part's replay budget, five runs of 50k ops,
+  was spent) asked the whole query, 4,532 assertions (the closure keeps nearly every division lemma: 4,883 bvmul),
+  without and with the loops' invariants, each to the rlimit (~30 s CPU, ``plain`` and the pipeline alike).
+* Now (``loom/verify/safety``): those whole queries share a fifth of one rlimit per function (split over its parts;
+  once spent, unknown saying so); no witness is searched for once a part cannot afford another run; the
+  replay network is built with the cycle collector paused (``loom.sim.prepare`` 11.8 -> 4.0 s CPU); ``plan``
+  pauses it too (4.3 -> 2.6 s). Every obligation (id, status, detail) of DFG safety at 5,022 and 18,039 ops, and
+  the whole ``--jobs 2 --json`` report at 5,022 ops (6,343 obligations, seconds zeroed), are unchanged.
+
+=======  =====  ==========  ==========  =======  ======  ======  ===  =========  ======  =========  =========
+ops      plan   safety 1/2  safety 2/2  lengths  lemmas  memory  bmc  structure  refine  units sum  whole run
+=======  =====  ==========  ==========  =======  ======  ======  ===  =========  ======  =========  =========
+50,009   2.6    32.3        75.7/67.5   11.7     11.5    7.5     5.6  1.1        0.0     145.4      157.9
+=======  =====  ==========  ==========  =======  ======  ======  ===  =========  ======  =========  =========
+
+* Units: CPU of each ``--jobs 2`` worker (its ``-v`` line), with the whole queries' share at one rlimit; safety 2/2
+  with a fifth (the committed value) measured alone in one process: 67.5 (its first whole query 15.8 s instead of
+  23.7; at 5M units that query still costs ~16 s: bit-blasting its multiplications is most of it and counts little
+  against the rlimit). Whole run: ``/usr/bin/time`` user+sys of the parent and its workers, 918 s wall at load ~20.
+* 120,968 obligations: 120,806 proved, 160 unknown (145 safety sites whose witness did not replay, 15 whose large
+  whole query's share was spent, one length and one refinement obligation), exit 3; safety 2/2 alone gives the
+  same counts (7,436 proved, 158 unknown) with a fifth.
+* Two idle cores: safety 2/2 on one core, everything else (69.7 s) on the other, so the wall is about plan 2.6 +
+  67.5 + the parent's collecting and printing (its own CPU was 157.9 - 145.4 - 2.6 = ~10 s): about 80 s. NOT under
+  60 s: safety 2/2 is one unit (its sites in order with their share of the replay budget: cutting it further
+  moves verdicts), and the sites it cannot prove, each decided through several slice queries, are most of it.
 """
 
 from __future__ import annotations
