@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from support.cli import loom_here
 from support.paths import DATA, ROOT
 
 DATA = DATA / "adversarial"
@@ -69,8 +70,7 @@ def test_every_fault_is_refuted_and_its_safety_refutations_replay(name, tmp_path
         cex = o["counterexample"]
         inputs = tmp_path / "in.json"
         inputs.write_text(json.dumps(cex["inputs"]))
-        r = subprocess.run([sys.executable, "-m", "loom", "sim", str(DATA / name), "--inputs", str(inputs),
-                            "--json", "--max-steps", "1000000"], capture_output=True, text=True, cwd=ROOT)
+        r = loom_here("sim", str(DATA / name), "--inputs", str(inputs), "--json", "--max-steps", "1000000")
         run = json.loads(r.stdout)
         assert run["status"] == "error" and cex["error"].startswith(run["error"].split(" ")[0]), (o["id"], run)
 
