@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from loom.verify.assume import holds, parse_assumption, to_z3
 from loom.verify.lemmas.findings import INT_MAX, INT_MIN, wraps
 
+from support.cli import loom_here
 from support.paths import ROOT
 
 FREE = ROOT / "examples" / "findings" / "free_bounds.scf.mlir"
@@ -46,7 +47,7 @@ def test_free_bounds_are_refuted_as_a_finding_about_the_source():
 
 
 def test_a_dfg_without_its_source_says_the_finding_is_about_the_dfg(tmp_path):
-    assert loom("compile", str(FREE), "-o", str(tmp_path)).returncode == 0
+    assert loom_here("compile", str(FREE), "-o", str(tmp_path)).returncode == 0
     code, doc = _json(str(tmp_path / "free_bounds.dfg.mlir"))
     (bad,) = [o for o in doc["obligations"] if o["status"] == "refuted" and o["kind"] != "safety"]
     assert bad["counterexample"]["finding"] == "dfg"
@@ -81,7 +82,7 @@ def test_loom_range_is_carried_through_compile_and_used_by_verify(tmp_path):
     want = ["ub <= dim(a) (loom.assume)", "0 <= lb <= 4096 (loom.range of %lb)", "0 <= ub <= 4096 (loom.range of %ub)"]
     code, doc = _json(str(src))
     assert code == 0 and doc["summary"]["functions"][0]["assumptions"] == want
-    assert loom("compile", str(src), "-o", str(tmp_path / "o")).returncode == 0
+    assert loom_here("compile", str(src), "-o", str(tmp_path / "o")).returncode == 0
     dfg = tmp_path / "o" / "k.dfg.mlir"
     assert "{loom.range = [0, 4096]}" in dfg.read_text() and 'loom.assume = ["ub <= dim(a)"]' in dfg.read_text()
     code, doc = _json(str(dfg))
@@ -211,7 +212,7 @@ def test_a_free_step_is_refuted_as_the_source_s_undefined_step(tmp_path):
     assert run["counterexample"]["source_error"].startswith("RT_SCF_FOR_STEP")
     assert "the source stops on these arguments too" in run["detail"]
     # the same refutation on the DFG alone names no source
-    assert loom("compile", str(src), "-o", str(tmp_path)).returncode == 0
+    assert loom_here("compile", str(src), "-o", str(tmp_path)).returncode == 0
     code, doc = _json(str(tmp_path / "strided.dfg.mlir"))
     run = next(o for o in doc["obligations"] if o["id"] == "bmc.K4.deadlock")
     assert run["status"] == "refuted" and "finding" not in run["counterexample"]

@@ -22,6 +22,7 @@ from loom.verify.mutate import OPERATORS, mutants
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.refine.check import KIND, check_refinement, confirm
 
+from support.cli import loom_here
 from support.paths import DATA, ROOT
 
 EXAMPLES = sorted(p.name[: -len(".scf.mlir")] for p in (ROOT / "examples").glob("*.scf.mlir"))
@@ -126,7 +127,7 @@ def test_cli_verify_source_option(tmp_path):
         return subprocess.run([sys.executable, "-m", "loom", *args], capture_output=True, text=True, cwd=ROOT)
 
     ex = ROOT / "examples" / "saxpy.scf.mlir"
-    r = loom("compile", str(ex), "-o", str(tmp_path), "--debug-info")
+    r = loom_here("compile", str(ex), "-o", str(tmp_path), "--debug-info")
     assert r.returncode == 0, r.stderr
     dfg = tmp_path / "saxpy.dfg.mlir"
     assert 'loc("' in dfg.read_text()

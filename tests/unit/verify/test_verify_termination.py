@@ -26,6 +26,7 @@ from loom.verify.lengths import ranking
 from loom.verify.lengths.check import analyze
 from loom.verify.obligation import Obligation, VerifyContext
 
+from support.cli import loom_here
 from support.paths import DATA, ROOT
 
 DATA = DATA / "termination"
@@ -223,7 +224,7 @@ def test_a_dfg_without_its_source_is_refuted_from_the_token_simulator_alone(tmp_
     def loom(*args):
         return subprocess.run([sys.executable, "-m", "loom", *args], capture_output=True, text=True, cwd=ROOT)
 
-    r = loom("compile", str(_path("down_by_two")), "-o", str(tmp_path))
+    r = loom_here("compile", str(_path("down_by_two")), "-o", str(tmp_path))
     assert r.returncode == 0, r.stderr
     r = loom("verify", "--json", "--bmc-k", "1", str(tmp_path / "down_by_two.dfg.mlir"))
     assert r.returncode == 1, r.stdout + r.stderr
@@ -368,8 +369,8 @@ def test_a_loop_that_spins_on_loaded_data_is_refuted_by_a_run_that_repeats_its_s
     assert cex["source_replay"]["code"] == "RT_SCF_WHILE_REPEATS" and cex["replay"]["code"] == "RT_SIM_STEP_LIMIT"
     inputs = tmp_path / "in.json"
     inputs.write_text(json.dumps(cex["inputs"]))
-    src = subprocess.run([sys.executable, "-m", "loom", "sim", str(_path("spin_on_data")), "--inputs", str(inputs),
-                          "--json", "--max-steps", "50000"], capture_output=True, text=True, cwd=ROOT)
+    src = loom_here("sim", str(_path("spin_on_data")), "--inputs", str(inputs), "--json",
+                    "--max-steps", "50000")
     assert json.loads(src.stdout)["error"].startswith("RT_STEP_LIMIT")
     dfg = simulate(_dfg("spin_on_data"), cex["inputs"], max_steps=50_000)
     assert dfg.error is not None and dfg.error.code == "RT_SIM_STEP_LIMIT"
