@@ -32,6 +32,7 @@ from loom.verify.lengths.check import check_lengths
 from loom.verify.lemmas.check import LemmaCache
 from loom.verify.obligation import VerifyContext
 
+from support.cli import loom_here
 from support.paths import DATA, ROOT
 
 DATA = DATA / "handwritten"
@@ -75,7 +76,8 @@ def test_correct_shape_is_proved_without_unknowns(name):
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_correct_shape_runs_clean_in_the_simulator(name):
     """``loom sim`` on the inputs file: the run completes and leaves no token."""
-    out = _cli("sim", str(DATA / f"{name}.mlir"), "--inputs", str(DATA / f"{name}.inputs.json"), "--json")
+    out = loom_here("sim", str(DATA / f"{name}.mlir"), "--inputs", str(DATA / f"{name}.inputs.json"),
+                    "--json")
     assert out.returncode == 0, out.stdout + out.stderr
     doc = json.loads(out.stdout)
     assert doc["status"] == "completed" and doc["residual_tokens"] == 0, doc
@@ -188,7 +190,8 @@ def test_faulty_twin_is_refuted_with_a_replayed_run(name):
 
 @pytest.mark.parametrize("name", sorted(TWINS.values()))
 def test_faulty_twin_fails_in_the_simulator_and_in_verify(name):
-    out = _cli("sim", str(DATA / f"{name}.mlir"), "--inputs", str(DATA / f"{name}.inputs.json"), "--json")
+    out = loom_here("sim", str(DATA / f"{name}.mlir"), "--inputs", str(DATA / f"{name}.inputs.json"),
+                    "--json")
     doc = json.loads(out.stdout)
     assert doc["status"] == "deadlock" or doc["residual_tokens"] > 0, doc
     ver = _cli("verify", "-q", "--bmc-k", "2", str(DATA / f"{name}.mlir"))
