@@ -68,6 +68,9 @@ def test_an_end_of_run_witness_without_its_memref_still_runs():
     func = hand("bad_capture_found_le")
     assert verify._never_ends(func, {"n": 0, "k": 0}) == "deadlock"
     assert verify._never_ends(func, {"n": 3, "k": 1}) is None
+    # the audit's other two: Z3's balance witnesses n=1 and n=2 name no memref either, and deadlock
+    assert verify._never_ends(hand("bad_extra_done_edge"), {"n": 1}) == "deadlock"
+    assert verify._never_ends(hand("bad_done_exits_swapped_const"), {"n": 2}) == "deadlock"
 
 
 def test_the_late_race_shows_only_under_stalls_in_simulation():
