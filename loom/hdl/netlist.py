@@ -18,6 +18,7 @@ from typing import Optional
 from loom.diagnostics import LoomError
 from loom.hdl import buffers as bufs
 from loom.hdl.components import Component, MemPort, build_component, handshake_props, sv_name
+from loom.hdl.macro_runs import break_macro_runs
 from loom.hdl.monitors import Monitors, build_monitors
 from loom.hdl.monitors import safety
 from loom.hdl.monitors.safety import SafetyMonitor
@@ -527,7 +528,7 @@ def _top_text(d: Design, machines: list[Machine], vsig: dict[Value, str], arg_pr
         lines += ["`ifdef LOOM_DFG_MONITORS", "`ifndef LOOM_LIVENESS", "  `LOOM_ASSUME_RESET_ONCE", "`endif", "`endif"]
     lines.append("endmodule")
     d.fail_sources = fails
-    return "\n".join(lines) + "\n"
+    return "\n".join(break_macro_runs(lines)) + "\n"
 
 
 def _seed(name: str) -> int:
