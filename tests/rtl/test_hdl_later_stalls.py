@@ -71,6 +71,9 @@ def test_an_end_of_run_witness_without_its_memref_still_runs():
     # the audit's other two: Z3's balance witnesses n=1 and n=2 name no memref either, and deadlock
     assert verify._never_ends(hand("bad_extra_done_edge"), {"n": 1}) == "deadlock"
     assert verify._never_ends(hand("bad_done_exits_swapped_const"), {"n": 2}) == "deadlock"
+    # a witness naming no arguments (trip counts only) runs at DEFAULT_N: it was a DISAGREE in the audit
+    assert verify._never_ends(hand("bad_done_exits_swapped_const"), None) == "deadlock"
+    assert verify._never_ends(hand("ok_fork_sum"), None) is None
 
 
 def test_the_late_race_shows_only_under_stalls_in_simulation():
