@@ -54,6 +54,11 @@ GROUP_SITES = 32
 # two (without and with the loops' invariants), and one part ran for many minutes. Deterministic, as the rlimit is.
 WHOLE_QUERY_RLIMITS = 0.2
 WHOLE_SPENT = "the function's resource units for large whole queries ran out"
+# a whole query of more assertions than this is not asked at all (unknown, saying so): Z3 bit-blasts its thousands of
+# 64-bit multiplications (the division lemmas a division by a variable keeps) before its rlimit counts much, so even
+# the share above cost 15.5 s CPU for one query at 50,009 ops (4,532 assertions, unknown); none of 46,463 or 50,009
+# ops' whole queries (4,166-4,532 assertions) ever decided, and 5,022 and 18,039 ops ask none. Deterministic: a count.
+WHOLE_QUERY_MAX = 2_000
 
 
 class SafetyValues(TermValues):
@@ -101,6 +106,9 @@ class SafetyCheck(Replays):
 
     replayed_by = "scf interpreter"
     whole_left: Optional[int] = None  # resource units left for large whole queries (None: no limit; ``start_part``)
+    # the first slices of one site's ``_check`` that were satisfiable (their ids -> the answer and the slice): None
+    # outside ``_check``
+    sat_first: Optional[dict[tuple[int, ...], tuple[Any, list]]] = None
 
     def __init__(self, source: Operation, ctx: VerifyContext, original: Optional[Operation] = None) -> None:
         self.source = source
@@ -194,10 +202,17 @@ class SafetyCheck(Replays):
                     if closed and weaker and first is not None:
                         return first, False
                     continue
+                key = None if closed or self.sat_first is None else tuple(a.get_id() for a in sliced)
+                known = None if key is None else self.sat_first.get(key)
+                if known is not None and not sat_checked:  # its sat again: asking it would only repeat that
+                    first = known[0]
+                    continue
                 res = run_query(sliced, timeout=self.ctx.limit(), rlimit=self.ctx.rlimit, want_model=model,
                                 want_smt2=False)
                 if res.status == "unsat" or (res.status == "sat" and closed):
                     return res, True
+                if key is not None and res.status == "sat":
+                    self.sat_first[key] = (res, sliced)  # the terms stay alive, so the ids stay theirs
                 if res.status == "sat" and sat_checked:
                     return res, False
                 first = res if res.status == "sat" else None
@@ -208,7 +223,10 @@ class SafetyCheck(Replays):
 
     def _whole(self, assertions: list[z3.BoolRef], model: bool):
         """A large query asked whole, within what is left of the function's part's budget (``WHOLE_QUERY_RLIMITS``):
-        unknown, saying so, once it is spent."""
+        unknown, saying so, once it is spent or when it is over ``WHOLE_QUERY_MAX`` assertions."""
+        if len(assertions) > WHOLE_QUERY_MAX:
+            return QueryResult("unknown", 0.0, "", reason=f"the whole query has {len(assertions)} assertions, over the "
+                               f"{WHOLE_QUERY_MAX} one may have, and no slice of it decided")
         if self.whole_left <= 0:
             return QueryResult("unknown", 0.0, "", reason=WHOLE_SPENT)
         granted = min(self.ctx.rlimit, self.whole_left)
@@ -302,12 +320,18 @@ class SafetyCheck(Replays):
         # a satisfiable first slice is replayed before the whole query is asked (``_ask``): a large function's
         # failing sites get their witness from a few lemmas; when that replay fails, the site is decided and
         # replayed as the whole query decides it
-        res, facts, exact = self._decide(site, sat_checked=True)
-        shown = None
-        if res.status == "sat" and not exact:
-            shown = self._replay(site, facts, sat_checked=True)
-            if shown is None:
-                res, facts, exact = self._decide(site, sat_checked=False)
+        # the first slices found satisfiable are remembered for the second ``_decide``, which would ask them again
+        # only to go on to the closed slice and the whole query (at 50,009 ops: 602 queries, 9.6 s of a part's 59 s)
+        self.sat_first = {}
+        try:
+            res, facts, exact = self._decide(site, sat_checked=True)
+            shown = None
+            if res.status == "sat" and not exact:
+                shown = self._replay(site, facts, sat_checked=True)
+                if shown is None:
+                    res, facts, exact = self._decide(site, sat_checked=False)
+        finally:
+            self.sat_first = None
         secs = lambda: time.perf_counter() - t0  # noqa: E731
         if res.status == "unsat":
             return Obligation(site.oid, KIND, "proved", secs(), f"never: {site.message}", None, loc,

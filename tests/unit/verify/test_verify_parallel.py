@@ -272,3 +272,71 @@ def test_jobs_units_say_on_stderr_when_they_start_and_end(tmp_path):
     assert any(f"unit 1/{units} lemmas of {path} @collatz: done in" in ln for ln in lines)
     assert without_seconds(json.loads(_loom("verify", str(path), "--jobs", "2", "--json", "-v").stdout)) == \
         without_seconds(json.loads(quiet.stdout))
+
+
+def test_a_sites_second_decision_does_not_ask_its_satisfiable_first_slice_again(monkeypatch):
+    # a site whose first slice was satisfiable and whose witness did not replay is decided again without taking a
+    # slice's sat (closed slice, then whole query); at 50,009 ops re-asking the same first slices was 602 queries,
+    # 9.6 s CPU of a safety part's 59 s. Within one ``_check`` the remembered answer stands in for them
+    import z3
+
+    from loom.verify.safety import check as safety_check
+
+    asked: list[int] = []
+    real = safety_check.run_query
+
+    def counting(assertions, **kw):
+        asked.append(len(assertions))
+        return real(assertions, **kw)
+
+    class Slicer:
+        def keep(self, assertions, closed=True):
+            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
+
+    x = z3.BitVec("x", 8)
+    base = tuple(x != k for k in range(100, 240))  # over LARGE_QUERY assertions
+    monkeypatch.setattr(safety_check, "run_query", counting)
+    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
+    check.base, check.ctx = base, VerifyContext()
+    check.values = type("V", (), {"slicer": Slicer()})()
+    for remembered, second in ((None, [1, len(base) + 1]), ({}, [len(base) + 1])):
+        check.sat_first = remembered
+        asked.clear()
+        res, exact = check._ask([x > 3], False, sat_checked=True)
+        assert (res.status, exact, asked) == ("sat", False, [1])
+        asked.clear()
+        res, exact = check._ask([x > 3], False)
+        assert (res.status, exact, asked) == ("sat", True, second)
+
+
+def test_a_whole_query_over_the_size_cap_is_not_asked(monkeypatch):
+    # one whole query of 4,532 assertions (thousands of 64-bit multiplications) cost 15.5 s CPU within its share of
+    # the rlimit at 50,009 ops and was unknown anyway: over WHOLE_QUERY_MAX assertions it is not asked at all
+    import z3
+
+    from loom.verify.safety import check as safety_check
+
+    asked: list[int] = []
+    real = safety_check.run_query
+
+    def counting(assertions, **kw):
+        asked.append(len(assertions))
+        return real(assertions, **kw)
+
+    class Slicer:
+        def keep(self, assertions, closed=True):
+            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
+
+    x = z3.BitVec("x", 8)
+    base = tuple(x != k for k in range(100, 240))  # over LARGE_QUERY assertions
+    monkeypatch.setattr(safety_check, "run_query", counting)
+    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
+    check.base, check.ctx = base, VerifyContext()
+    check.values = type("V", (), {"slicer": Slicer()})()
+    check.start_part(1)
+    res, exact = check._ask([x > 3], False)
+    assert (res.status, asked) == ("sat", [1, len(base) + 1])  # under the cap: asked whole
+    monkeypatch.setattr(safety_check, "WHOLE_QUERY_MAX", len(base))
+    asked.clear()
+    res, exact = check._ask([x > 3], False)
+    assert (res.status, asked) == ("unknown", [1]) and f"{len(base) + 1} assertions, over the {len(base)}" in res.reason
