@@ -171,7 +171,8 @@ ops      plan   safety 1/2  safety 2/2  lengths  lemmas  memory  bmc  structure 
   sat queries of ~35 assertions, 17.6 s (602 of them the second decision of a site whose witness did not replay,
   asking the same first slices again); the rest is the model, slicing and replays. A whole query over 2,000
   assertions is no longer asked (``WHOLE_QUERY_MAX``; none at 5,022 or 18,039 ops) and a site's satisfiable first
-  slices are remembered for its second decision: 58.7 -> 34.6 s CPU (queries 33.8 -> 9.5 s), the same 7,436
+  slices are remembered for its second decision (316 of those 602 no longer asked; why the other 286 differ from
+  the first decision's slices is not yet known): 58.7 -> 34.6 s CPU (queries 33.8 -> 9.5 s), the same 7,436
   proved and 158 unknown, 15 unknowns' reason now naming the size; DFG safety at 5,022 and 18,039 ops unchanged
   (id, status, detail). Not re-measured as a whole ``--jobs 2`` run (15 min wall at this load): with safety 1/2
   (32.3) and the other units as above, two idle cores would need about plan 2.6 + (112 s of units / 2) + the
