@@ -167,15 +167,15 @@ ops      plan   safety 1/2  safety 2/2  lengths  lemmas  memory  bmc  structure 
   91.2, bmc 33.7, lemmas 11.4, lengths 9.5, memory 9.4, structure 0.8: about 110 s on two idle cores. The cost
   follows the sites safety cannot prove (209 here, 160 at 50,009 ops) more than the op count.
 * Later (h6): safety 2/2 alone at 50,009 ops (one process, ``process_time``, load ~12): 58.7 s CPU, 33.8 of it in
-  3,825 queries -- one whole query of 4,532 assertions, 15.5 s to its 5M-unit share and unknown; 918 first-slice
-  sat queries of ~35 assertions, 17.6 s (602 of them the second decision of a site whose witness did not replay,
-  asking the same first slices again); the rest is the model, slicing and replays. A whole query over 2,000
+  3,825 queries -- one whole query of 4,532 assertions, 15.5 s to its 5M-unit share and unknown; 918 satisfiable slice
+  queries of ~35 assertions, 17.6 s (602 of them the second decision of a site whose witness did not replay);
+  the rest is the model, slicing and replays. A whole query over 2,000
   assertions is no longer asked (``WHOLE_QUERY_MAX``; none at 5,022 or 18,039 ops) and a site's satisfiable first
-  slices are remembered for its second decision (316 of those 602 no longer asked; why the other 286 differ from
-  the first decision's slices is not yet known): 58.7 -> 34.6 s CPU (queries 33.8 -> 9.5 s), the same 7,436
+  slices are remembered for its second decision (316 of those 602 were the same first slices, now not asked; the
+  other 286 are closed slices, which may decide): 58.7 -> 34.6 s CPU (queries 33.8 -> 9.5 s), the same 7,436
   proved and 158 unknown, 15 unknowns' reason now naming the size; DFG safety at 5,022 and 18,039 ops unchanged
   (id, status, detail). Not re-measured as a whole ``--jobs 2`` run (15 min wall at this load): with safety 1/2
-  (32.3) and the other units as above, two idle cores would need about plan 2.6 + (112 s of units / 2) + the
+  (32.3 as a unit; 27.0 alone in one process now, 7,592 proved, 2 unknown) and the other units as above, two idle cores would need about plan 2.6 + (112 s of units / 2) + the
   parent's ~10 s, some 68 s -- still over the 60 s target, now set by the sum of the units, not one of them.
 """
 
