@@ -51,7 +51,7 @@ def main() -> int:
     print("| function | lines |\n|---|---|")
     for n, name in funcs[: a.n]:
         print(f"| `{name}` | {n} |")
-    print(f"\n| class | lines | methods |\n|---|---|---|")
+    print("\n| class | lines | methods |\n|---|---|---|")
     for n, m, name in classes[: a.n]:
         print(f"| `{name}` | {n} | {m} |")
     return 0

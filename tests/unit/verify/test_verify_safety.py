@@ -89,7 +89,6 @@ def test_each_correct_twin_is_proved(name):
 
 
 def test_examples_prove_every_safety_obligation():
-    rc, doc = 0, None
     r = loom("verify", "--json", *sorted(str(p) for p in (ROOT / "examples").glob("*.scf.mlir")))
     doc = json.loads(r.stdout)
     safe = [o for o in doc["obligations"] if o["kind"] == "safety"]
