@@ -175,8 +175,9 @@ ops      plan   safety 1/2  safety 2/2  lengths  lemmas  memory  bmc  structure 
   other 286 are closed slices, which may decide): 58.7 -> 34.6 s CPU (queries 33.8 -> 9.5 s), the same 7,436
   proved and 158 unknown, 15 unknowns' reason now naming the size; DFG safety at 5,022 and 18,039 ops unchanged
   (id, status, detail). Not re-measured as a whole ``--jobs 2`` run (15 min wall at this load): with safety 1/2
-  (32.3 as a unit; 27.0 alone in one process now, 7,592 proved, 2 unknown) and the other units as above, two idle cores would need about plan 2.6 + (112 s of units / 2) + the
-  parent's ~10 s, some 68 s -- still over the 60 s target, now set by the sum of the units, not one of them.
+  (32.3 as a unit; 27.0 alone in one process now, 7,592 proved, 2 unknown) and the other units as above, two
+  idle cores would need about plan 2.6 + (112 s of units / 2) + the parent's ~10 s, some 68 s -- still over the
+  60 s target, now set by the sum of the units, not one of them.
 """
 
 from __future__ import annotations
