@@ -76,6 +76,20 @@ def test_an_end_of_run_witness_without_its_memref_still_runs():
     assert verify._never_ends(hand("ok_fork_sum"), None) is None
 
 
+def test_a_witness_run_stopped_by_a_fault_or_still_firing_has_no_end():
+    """The session-20 audit's last two DISAGREEs: bad_mux_select_range's balance witness x=2 stops at a select out of
+    range (the DFG run is undefined past it), bad_merge_spin's c=False livelocks; neither run reaches the end an
+    end-of-run monitor waits for. A livelock decides only when the depth's cycles cannot fire WITNESS_STEPS ops."""
+    assert verify._never_ends(hand("bad_mux_select_range"), {"x": 2}, 6) == (
+        "stops at the runtime fault RT_HANDSHAKE_MUX_SELECT_RANGE")
+    assert verify._never_ends(hand("bad_mux_select_range"), {"x": 1}, 6) is None  # completes
+    spin = hand("bad_merge_spin")
+    assert verify._never_ends(spin, {"c": False}, 6).startswith("still firing after")
+    assert verify._never_ends(spin, {"c": False}, None) is None  # no depth: nothing bounds the RTL run
+    assert verify._never_ends(spin, {"c": False}, verify.WITNESS_STEPS) is None  # the RTL could have fired as much
+    assert verify._never_ends(spin, {"c": True}, 6) is None
+
+
 def test_the_late_race_shows_only_under_stalls_in_simulation():
     """late_race's RTL under co-simulation's memory holds the order monitor; under random stalls it fails late."""
     need("iverilog")

@@ -389,13 +389,18 @@ END_OF_RUN = ("len", "balance", "class")
 WITNESS_STEPS = 200_000  # firings of the witness run: a longer one decides nothing (status error: keep the verdict)
 
 
-def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
+def _never_ends(func: Operation, args: Optional[dict], depth: Optional[int] = None) -> Optional[str]:
     """How the token simulator's run of ``func`` on Z3's witness arguments stops short of its end (``deadlock``
     ...), or None when it completes or cannot be run. A memref the witness does not give is sized by its largest
     argument and filled with a ramp (``replay.witness_inputs``, as the RTL replay does): bad_capture_found_le's
-    witness n=0, k=0 deadlocks with any memory, and was a DISAGREE while the missing memref made it unrunnable."""
+    witness n=0, k=0 deadlocks with any memory, and was a DISAGREE while the missing memref made it unrunnable.
+    A run stopped by a runtime fault (bad_mux_select_range: a select out of range) has no end either: the RTL
+    refines the DFG's runs, and this one is undefined past the fault. A run still firing after ``WITNESS_STEPS``
+    firings (bad_merge_spin's livelock) has not ended within ``depth`` cycles when that many cycles cannot fire so
+    many ops (at most one firing per op a cycle)."""
     from loom.runtime import decode_inputs, function_arg_names
     from loom.sim import simulate
+    from loom.sim.engine import STEP_LIMIT
 
     if func is None:
         return None
@@ -409,7 +414,17 @@ def _never_ends(func: Operation, args: Optional[dict]) -> Optional[str]:
         got = simulate(func, decode_inputs(names, types, raw, "<witness>"), max_steps=WITNESS_STEPS)
     except Exception:  # noqa: BLE001 -- a witness the simulator cannot take decides nothing: keep the verdict
         return None
-    return None if got.status in ("completed", "error") else got.status
+    if got.status == "completed":
+        return None
+    if got.status != "error":
+        return got.status
+    code = getattr(got.error, "code", None) or ""
+    if code == STEP_LIMIT:
+        ops = len(func.regions[0].entry.ops)
+        if depth is None or depth * max(ops, 1) >= WITNESS_STEPS:
+            return None  # the RTL could have finished the run within the depth: decides nothing
+        return f"still firing after {WITNESS_STEPS} firings, more than {depth} cycles of {ops} ops can fire"
+    return f"stops at the runtime fault {code}" if code.startswith("RT_") else None
 
 
 def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_depth: Optional[int],
@@ -437,7 +452,7 @@ def not_reached(rep: RtlReport, func: Operation, z3_args: dict[str, dict], dfg_d
         stuck = None
         if v.id.split(".", 1)[0] in END_OF_RUN:
             if shown not in ends:  # one simulation per witness: monitors refuted by one run share it
-                ends[shown] = _never_ends(func, args)
+                ends[shown] = _never_ends(func, args, depth)
             stuck = ends[shown]
         if stuck is not None:
             v.status, v.detail = NOT_REACHED, (
