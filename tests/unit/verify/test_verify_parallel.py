@@ -179,56 +179,18 @@ def test_a_large_functions_safety_parts_give_the_report_of_one_unit(tmp_path, mo
     assert [(i, s) for i, s, _, _ in rows(one)] == [(i, s) for i, s, _, _ in rows(whole)]
 
 
-def test_a_houdini_query_takes_the_first_slice_when_the_closed_one_is_the_whole(monkeypatch):
-    # a loop's invariant query whose closed slice was the whole query (4,166 assertions at 46,463 ops) ran to the
-    # resource limit and left the loop no invariants; a counter-model of the first slice only drops candidates
-    # (what survives is still called inductive on an unsat), so ``_refute`` takes it
+def _counted_check(monkeypatch, record=lambda assertions, kw: len(assertions)):
+    """A bare SafetyCheck over a base of 140 assertions (over LARGE_QUERY) whose closed slice is the whole query, and
+    the list its ``run_query`` calls append ``record(assertions, kw)`` to: the shared setup of the whole-query tests."""
     import z3
 
     from loom.verify.safety import check as safety_check
 
-    class Fake:
-        def __init__(self) -> None:
-            self.asked: list[int] = []
-
-    x = z3.BitVec("x", 8)
-    base = tuple(x != k for k in range(100, 240))  # a large base: the query is over LARGE_QUERY assertions
-    own = [x > 3]
-    fake = Fake()
+    asked: list = []
     real = safety_check.run_query
 
     def counting(assertions, **kw):
-        fake.asked.append(len(assertions))
-        return real(assertions, **kw)
-
-    class Slicer:
-        def keep(self, assertions, closed=True):
-            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
-
-    monkeypatch.setattr(safety_check, "run_query", counting)
-    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
-    check.base, check.ctx = base, VerifyContext()
-    check.values = type("V", (), {"slicer": Slicer()})()
-    res, exact = check._ask(own, False, weaker=True)
-    assert (res.status, exact, fake.asked) == ("sat", False, [1])  # the first slice's model, not the whole query
-    fake.asked.clear()
-    res, exact = check._ask(own, False)
-    assert (res.status, exact, fake.asked) == ("sat", True, [1, len(base) + 1])  # a verdict needs the whole query
-
-
-def test_large_whole_queries_share_the_functions_resource_units(monkeypatch):
-    # at 50,009 ops each site whose first slice's witness did not replay asked the whole query (most of the
-    # function's division lemmas) twice, ~30 s CPU each to the rlimit, and one safety part ran for many minutes: the
-    # whole queries of a part now share its part of one rlimit, and once that is spent a site is unknown, saying so
-    import z3
-
-    from loom.verify.safety import check as safety_check
-
-    asked: list[tuple[int, int]] = []
-    real = safety_check.run_query
-
-    def counting(assertions, **kw):
-        asked.append((len(assertions), kw["rlimit"]))
+        asked.append(record(assertions, kw))
         return real(assertions, **kw)
 
     class Slicer:
@@ -241,6 +203,29 @@ def test_large_whole_queries_share_the_functions_resource_units(monkeypatch):
     check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
     check.base, check.ctx = base, VerifyContext()
     check.values = type("V", (), {"slicer": Slicer()})()
+    return check, asked, x, base
+
+
+def test_a_houdini_query_takes_the_first_slice_when_the_closed_one_is_the_whole(monkeypatch):
+    # a loop's invariant query whose closed slice was the whole query (4,166 assertions at 46,463 ops) ran to the
+    # resource limit and left the loop no invariants; a counter-model of the first slice only drops candidates
+    # (what survives is still called inductive on an unsat), so ``_refute`` takes it
+    check, asked, x, base = _counted_check(monkeypatch)
+    own = [x > 3]
+    res, exact = check._ask(own, False, weaker=True)
+    assert (res.status, exact, asked) == ("sat", False, [1])  # the first slice's model, not the whole query
+    asked.clear()
+    res, exact = check._ask(own, False)
+    assert (res.status, exact, asked) == ("sat", True, [1, len(base) + 1])  # a verdict needs the whole query
+
+
+def test_large_whole_queries_share_the_functions_resource_units(monkeypatch):
+    # at 50,009 ops each site whose first slice's witness did not replay asked the whole query (most of the
+    # function's division lemmas) twice, ~30 s CPU each to the rlimit, and one safety part ran for many minutes: the
+    # whole queries of a part now share its part of one rlimit, and once that is spent a site is unknown, saying so
+    from loom.verify.safety import check as safety_check
+
+    check, asked, x, base = _counted_check(monkeypatch, lambda a, kw: (len(a), kw["rlimit"]))
     check.start_part(4)
     share = int(safety_check.WHOLE_QUERY_RLIMITS * VerifyContext().rlimit) // 4
     assert check.whole_left == share
@@ -278,27 +263,7 @@ def test_a_sites_second_decision_does_not_ask_its_satisfiable_first_slice_again(
     # a site whose first slice was satisfiable and whose witness did not replay is decided again without taking a
     # slice's sat (closed slice, then whole query); at 50,009 ops re-asking the same first slices was 602 queries,
     # 9.6 s CPU of a safety part's 59 s. Within one ``_check`` the remembered answer stands in for them
-    import z3
-
-    from loom.verify.safety import check as safety_check
-
-    asked: list[int] = []
-    real = safety_check.run_query
-
-    def counting(assertions, **kw):
-        asked.append(len(assertions))
-        return real(assertions, **kw)
-
-    class Slicer:
-        def keep(self, assertions, closed=True):
-            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
-
-    x = z3.BitVec("x", 8)
-    base = tuple(x != k for k in range(100, 240))  # over LARGE_QUERY assertions
-    monkeypatch.setattr(safety_check, "run_query", counting)
-    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
-    check.base, check.ctx = base, VerifyContext()
-    check.values = type("V", (), {"slicer": Slicer()})()
+    check, asked, x, base = _counted_check(monkeypatch)
     for remembered, second in ((None, [1, len(base) + 1]), ({}, [len(base) + 1])):
         check.sat_first = remembered
         asked.clear()
@@ -312,27 +277,9 @@ def test_a_sites_second_decision_does_not_ask_its_satisfiable_first_slice_again(
 def test_a_whole_query_over_the_size_cap_is_not_asked(monkeypatch):
     # one whole query of 4,532 assertions (thousands of 64-bit multiplications) cost 15.5 s CPU within its share of
     # the rlimit at 50,009 ops and was unknown anyway: over WHOLE_QUERY_MAX assertions it is not asked at all
-    import z3
-
     from loom.verify.safety import check as safety_check
 
-    asked: list[int] = []
-    real = safety_check.run_query
-
-    def counting(assertions, **kw):
-        asked.append(len(assertions))
-        return real(assertions, **kw)
-
-    class Slicer:
-        def keep(self, assertions, closed=True):
-            return list(assertions) if closed else list(assertions.rest)  # the closed slice: everything
-
-    x = z3.BitVec("x", 8)
-    base = tuple(x != k for k in range(100, 240))  # over LARGE_QUERY assertions
-    monkeypatch.setattr(safety_check, "run_query", counting)
-    check = safety_check.SafetyCheck.__new__(safety_check.SafetyCheck)
-    check.base, check.ctx = base, VerifyContext()
-    check.values = type("V", (), {"slicer": Slicer()})()
+    check, asked, x, base = _counted_check(monkeypatch)
     check.start_part(1)
     res, exact = check._ask([x > 3], False)
     assert (res.status, asked) == ("sat", [1, len(base) + 1])  # under the cap: asked whole
