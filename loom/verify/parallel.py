@@ -26,6 +26,7 @@ from loom.diagnostics import LoomError
 from loom.ir.core import Operation
 from loom.verify import registry
 from loom.verify.checkers.base import Facts
+from loom.verify.collector import collector_paused
 from loom.verify.driver import finish, func_name, functions_to_verify, parts, prepare, run_checker
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
@@ -66,13 +67,8 @@ def plan(paths: list, ctx: VerifyContext, func: Optional[str] = None, source: Op
     # the cycle collector is paused meanwhile: parsing and lowering a large DFG allocate millions of objects that
     # live on, and its full collections re-scanned them (4.3 -> 2.6 s CPU at 50,009 ops); ``run`` collects before
     # it forks, so the workers start from the same heap either way
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _plan(paths, ctx, func, source, checkers)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _plan(paths: list, ctx: VerifyContext, func: Optional[str], source: Optional[Path],

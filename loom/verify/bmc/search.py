@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 import heapq
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import z3
 
@@ -27,6 +25,7 @@ from loom.verify.bmc.network import Actor
 from loom.verify.bmc.outcome import BmcResult, Livelock, OutOfLimit, Pruned
 from loom.verify.bmc.slicing import control_values
 from loom.verify.bmc.state import State
+from loom.verify.collector import collector_paused
 from loom.verify.obligation import DEFAULT_BMC_RLIMIT, DEFAULT_MAX_STATES, DEFAULT_RLIMIT
 
 
@@ -195,7 +194,7 @@ def explore(func: Operation, k: int, budget: Optional[float] = None, merge: bool
     ``ok``, the smallest-bound ``violation``, or ``budget`` (``why`` names the limit that ran out) with the
     largest bound fully explored."""
     deadline = None if budget is None else time.perf_counter() + budget
-    with _collector_paused():
+    with collector_paused():
         ex = Explorer(func, deadline, merge, assumptions, rlimit, max_states, budget, max_units)
         res = ex.explore(k)
     res.queries = ex.queries
@@ -204,15 +203,3 @@ def explore(func: Operation, k: int, budget: Optional[float] = None, merge: bool
     return res
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while exploring: the explorer builds a large network that lives as long as
-    it does and makes no reference cycles, and each full collection walked all of it (at 9,333 ops a third of
-    the build's time, growing faster than the network); reference counting still frees every dropped state."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

@@ -49,9 +49,10 @@ LARGE_QUERY = 128
 GROUP_SITES = 32
 # the resource units the whole queries of ``LARGE_QUERY`` assertions or more (``SafetyCheck._ask``'s last resort, when
 # no slice decided) may spend together in one function, as a share of the run's per-query rlimit, split equally over
-# its parts (a fifth: at 50,009 ops a part's whole share went into one query, 24 s CPU, unknown anyway): such a query of a large function keeps most of its division lemmas (thousands of 64-bit multiplications)
+# its parts. Such a query of a large function keeps most of its division lemmas (thousands of 64-bit multiplications)
 # and ran to the rlimit, ~30 s CPU each; at 50,009 ops every site whose first slice's witness did not replay asked
-# two (without and with the loops' invariants), and one part ran for many minutes. Deterministic, as the rlimit is.
+# two (without and with the loops' invariants), and one part ran for many minutes. A fifth: with a whole rlimit a
+# part's share still went into one query (24 s CPU, unknown anyway). Deterministic, as the rlimit is.
 WHOLE_QUERY_RLIMITS = 0.2
 WHOLE_SPENT = "the function's resource units for large whole queries ran out"
 # a whole query of more assertions than this is not asked at all (unknown, saying so): Z3 bit-blasts its thousands of
