@@ -1166,6 +1166,8 @@ def _add_adg_mesh_parser(asub) -> None:
     am.add_argument("--fit", action="append", metavar="KERNEL",
                     help="a DFG, SCF or C kernel the fabric must serve: FUs for its ops the palette lacks, and memory "
                          "lanes and rank for its memories (repeatable; rows, columns and interfaces stay as given)")
+    am.add_argument("--func", metavar="NAME", help="--fit: the kernel of each file (default: the file's only candidate)")
+    _add_c_options(am)
     am.add_argument("--temporal", type=_int_in(1, 16), metavar="S",
                     help="every PE a fabric.temporal_pe with S instruction slots (each slot its own tagged PE ports)")
     am.add_argument("-o", "--output", default="-", metavar="X.fabric.mlir",

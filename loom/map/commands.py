@@ -68,8 +68,9 @@ def _kernel_dfg(path: Path, dfg_module: Callable, args):
     from loom.map.legalize import legalize_for_fabric
     from loom.stdin import display_name
 
-    module = dfg_module(path, None, args)
-    func = choose_function(module, None, ("handshake.func",), Location(display_name(path), 1, 1))
+    name = getattr(args, "func", None)
+    module = dfg_module(path, name, args)
+    func = choose_function(module, name, ("handshake.func",), Location(display_name(path), 1, 1))
     return read_dfg(legalize_for_fabric(inline_instances(func, module)))
 
 
@@ -159,7 +160,7 @@ def _read_inputs(args, adg_path: Path, in_path: Path, dfg_module: Callable):
     from loom.lower.instances import inline_instances
     from loom.map.adg.read import load_adg
     from loom.map.dfg import read_dfg
-    from loom.map.legalize import legalize_for_fabric
+    from loom.map.legalize import legalize_for_fabric, refuse_unallowed
     from loom.stdin import display_name, is_input_file
 
     for p in (adg_path, in_path):
@@ -174,7 +175,9 @@ def _read_inputs(args, adg_path: Path, in_path: Path, dfg_module: Callable):
         funcs = [f for f in funcs if f.attributes["sym_name"].value == args.func]  # type: ignore[union-attr]
     if len(funcs) != 1:
         raise LoomError("expected one handshake.func to map (choose with --func)", Location(str(in_path), 1, 1))
-    return adg, read_dfg(legalize_for_fabric(inline_instances(funcs[0], module)))
+    dfg = read_dfg(legalize_for_fabric(inline_instances(funcs[0], module)))
+    refuse_unallowed(dfg)  # an op no fabric has an FU for is the kernel's, located, not a fabric too small
+    return adg, dfg
 
 
 def _print_no_fit(e, in_path: Path, adg_path: Path) -> None:

@@ -18,7 +18,8 @@ One rule today, ``math.roundeven`` on f32/f64, by the round-to-nearest-even add-
     r    = select(keep, x, s)          (|x| >= 2^(p-1) and infinities are already integers, a NaN is
                                         returned as it came, and +-0 keeps its sign, which no compare sees)
 
-The tanh and atan2 of libm have no such rewrite (specs/mapping.md).
+The tanh and atan2 of libm have no such rewrite (specs/mapping.md): ``refuse_unallowed`` names such an op, at
+its location, for ``loom map`` and ``loom adg mesh --fit`` alike.
 """
 
 from __future__ import annotations
@@ -38,6 +39,20 @@ def legalize_for_fabric(func: Operation) -> Operation:
     for op in [op for op in block.ops if op.name == "math.roundeven" and str(op.results[0].type) in _BIG]:
         _roundeven(func, block, op)
     return func
+
+
+def refuse_unallowed(dfg) -> None:
+    """Raise a located CPL_FABRIC_FU_OP_NOT_ALLOWED at the first op node of ``dfg`` (``loom.map.dfg.DFG``, read
+    after ``legalize_for_fabric``) outside the FU-body allowlist: no fabric reader accepts an FU for it, so no
+    fabric maps the kernel, which is outside the subset ``loom map`` covers -- not a fabric too small."""
+    from loom.diagnostics import LoomError
+    from loom.map.adg.read import FU_ALLOWED, FU_OP
+
+    for n in dfg.nodes:
+        if n.kind == "op" and n.op is not None and not n.name.startswith("fabric.") and n.name not in FU_ALLOWED:
+            raise LoomError(f"'{n.name}' is outside upstream's FU-body allowlist (spec-fabric-function_unit-ops) "
+                            f"and has no exact rewrite into it (specs/mapping.md), so no fabric can map it",
+                            n.op.loc, FU_OP)
 
 
 def _roundeven(func: Operation, block: Block, op: Operation) -> None:

@@ -352,19 +352,17 @@ def fit_params(p: MeshParams, dfgs: list) -> MeshParams:
     caller's: whether the kernel then fits the mesh is the mapper's answer."""
     from dataclasses import replace
 
-    from loom.diagnostics import LoomError
-    from loom.map.adg.read import FU_ALLOWED, FU_OP, read_adg
+    from loom.map.adg.read import read_adg
+    from loom.map.legalize import refuse_unallowed
     from loom.map.rules import fu_mismatch
     from loom.mlir import parse_text
 
+    for d in dfgs:  # refused here, at the kernel's op, rather than written into a fabric no reader accepts
+        refuse_unallowed(d)
     base = read_adg(parse_text(mesh(p), "<mesh>"), "<mesh>")
     fus = [fu for pe in base.pes()[:1] for fu in pe.defn.fus]  # every mesh PE has the one palette
     ops = [n for d in dfgs for n in d.nodes if n.kind == "op" and n.op is not None and n.name != "fabric.compound"]
     missing = [n.op for n in ops if all(fu_mismatch(n, fu) is not None for fu in fus)]
-    for op in missing:  # refused here, at the kernel's op, rather than written into a fabric no reader accepts
-        if op.name not in FU_ALLOWED:
-            raise LoomError(f"'{op.name}' is outside upstream's FU-body allowlist (spec-fabric-function_unit-ops) and "
-                            f"has no exact rewrite into it (specs/mapping.md), so no fabric can map it", op.loc, FU_OP)
     mems = [n for d in dfgs for n in d.nodes if n.kind == "mem" and n.name == "handshake.extmemory"]
     onchip = [n for d in dfgs for n in d.nodes if n.kind == "mem" and n.name == "handshake.memory"]
     return replace(
