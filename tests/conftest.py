@@ -15,6 +15,7 @@ import os
 import pytest
 from hypothesis import settings
 
+from support import cpu_time
 from support.paths import SHARED
 
 BASE_EXAMPLES = 100  # the dev profile's max_examples: ``scaled(n)`` is n there
@@ -32,6 +33,13 @@ settings.load_profile("ci" if _in_ci() else "dev")
 def scaled(n: int) -> int:
     """``n`` examples under the dev profile, ten times as many under ``ci``."""
     return max(1, n * settings.default.max_examples // BASE_EXAMPLES)
+
+
+pytest_runtest_protocol = cpu_time.pytest_runtest_protocol  # --cpu-times (tests/README.md)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    cpu_time.add_option(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
