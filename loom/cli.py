@@ -876,6 +876,8 @@ def _verify_mapping(paths, reports, args, ctx, given: Optional[dict[str, str]] =
     ``given``: the name a report carries for each verified path (a C input's reports name the C file)."""
     from loom.map.adg.read import load_adg
     from loom.map.dfg import read_dfg
+    from loom.map.fifo import fresh_copy
+    from loom.map.legalize import legalize_for_fabric
     from loom.map.obligations import mapping_obligations
 
     adg_path = Path(args.adg)
@@ -890,7 +892,8 @@ def _verify_mapping(paths, reports, args, ctx, given: Optional[dict[str, str]] =
         for rep in reports:
             if rep.file not in (str(path), (given or {}).get(str(path)), None) or rep.function not in funcs:
                 continue
-            rep.obligations += mapping_obligations(read_dfg(funcs[rep.function]), adg, adg_path.name, seed=args.seed,
+            dfg = read_dfg(legalize_for_fabric(fresh_copy(funcs[rep.function])))  # the graph `loom map` maps
+            rep.obligations += mapping_obligations(dfg, adg, adg_path.name, seed=args.seed,
                                                    ctx=ctx, source=sources.get(rep.function))
 
 

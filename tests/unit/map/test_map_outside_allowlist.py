@@ -100,3 +100,19 @@ def test_adg_mesh_fit_of_a_c_kernel_takes_func_and_includes(tmp_path: Path) -> N
     assert r.returncode == 0 and out.exists(), r
     r = loom_here("adg", "mesh", "--fit", src, "--func", "scale", "-o", tmp_path / "g.fabric.mlir")
     assert r.returncode == 2 and "'halve.h' file not found" in r.stderr, r  # the include directory is what -I gave
+
+
+def test_verify_adg_maps_the_legalized_graph_as_map_does(tmp_path: Path) -> None:
+    """rintf (math.roundeven) has an exact rewrite that ``loom map`` maps; ``loom verify --adg`` maps the same
+    graph, so its map.fit is not refuted for want of a roundeven FU (it was, while ``loom map`` proved the mapping)."""
+    src = tmp_path / "rnd.c"
+    src.write_text("#include <math.h>\nvoid rnd(float *d, int n) {\n"
+                   "    for (int i = 0; i < n; i++) d[i] = rintf(d[i]);\n}\n")
+    fabric = tmp_path / "rnd.fabric.mlir"
+    assert loom_here("adg", "mesh", "--rows", "8", "--cols", "8", "--extmem", "1", "--fit", src, "--func", "rnd",
+                     "-o", fabric, "-q").returncode == 0
+    r = loom_here("map", src, "--func", "rnd", "--adg", fabric, "-o", tmp_path / "out", "-q")
+    assert r.returncode == 0 and "checker: proved" in r.stdout, r
+    r = loom_here("verify", src, "--func", "rnd", "--adg", fabric)
+    ids = {line.split()[1]: line.split()[0] for line in r.stdout.splitlines() if " map." in line[:20]}
+    assert "map.fit" not in ids and ids.get("map.iso") == "proved", r.stdout
