@@ -44,7 +44,7 @@ def yosys_version(yosys: str) -> str:
 
 def missing_options(yosys: str) -> list[str]:
     """The ``OPTIONAL`` formalff options that this Yosys's ``help formalff`` does not list."""
-    text = subprocess.run([yosys, "-q", "-p", "help formalff"], capture_output=True, text=True, timeout=60).stdout
+    text = subprocess.run([yosys, "-p", "help formalff"], capture_output=True, text=True, timeout=60).stdout
     return [opt for opt in OPTIONAL if f"    {opt}\n" not in text]
 
 

