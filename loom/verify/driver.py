@@ -25,6 +25,7 @@ from loom.verify import registry
 from loom.verify.assume import check_names, range_assumptions
 from loom.verify.checkers.base import Checker, Facts
 from loom.verify.ids import ObligationId
+from loom.verify.isolation import fresh_solver_state
 from loom.verify.lemmas.check import LemmaCache
 from loom.verify.obligation import Obligation, VerifyContext
 from loom.verify.report import VerifyReport
@@ -44,12 +45,16 @@ def run_checker(checker: Checker, func: Operation, ctx: VerifyContext, facts: Fa
                 part: Optional[int] = None) -> list[Obligation]:
     """``checker``'s obligations of ``func`` (of its part ``part`` only, when given: see ``parts``); when it
     decides nothing (a crash or a skip: only its ``internal.<name>`` entry), also every ID its ``expected``
-    lists, as unknown with the same reason."""
-    out = _guarded(checker, func, ctx, facts, part)
-    if len(out) == 1 and out[0].id == str(ObligationId("internal", checker.name)) and out[0].status == "unknown":
-        try:
-            ids = checker.expected(func, ctx, facts)
-        except Exception:  # noqa: BLE001 - the list is a courtesy; the internal entry already says unknown
+    lists, as unknown with the same reason. It runs in a solver state of its own (``isolation``), so what it
+    finds does not depend on what the process did before."""
+    with fresh_solver_state():
+        out = _guarded(checker, func, ctx, facts, part)
+        if len(out) == 1 and out[0].id == str(ObligationId("internal", checker.name)) and out[0].status == "unknown":
+            try:
+                ids = checker.expected(func, ctx, facts)
+            except Exception:  # noqa: BLE001 - the list is a courtesy; the internal entry already says unknown
+                ids = []
+        else:
             ids = []
         out += [Obligation(i, checker.kind, "unknown", 0.0, f"not decided: {out[0].detail}", None, func.loc,
                            method="none") for i in ids]
@@ -135,9 +140,10 @@ def verify_function(
     plugins = registry.checkers(checkers, func.loc)
     ctx, facts = prepare(func, ctx, source, cache, t0)
     obs: list[Obligation] = []
-    for k, checker in enumerate(plugins):
-        obs += run_checker(checker, func, ctx, facts)
-        facts.release({p for later in plugins[k + 1:] for p in later.reads})  # kept while a reader is to come
+    for checker in plugins:
+        # each checker from the facts ``prepare`` computed, as a ``loom verify`` unit starts (a part another
+        # checker computed holds terms of that checker's solver state, which is not this one's)
+        obs += run_checker(checker, func, ctx, facts.under(ctx))
     return finish(func, ctx, obs, time.perf_counter() - t0, file)
 
 

@@ -11,7 +11,9 @@ order obligations, the instance correspondence and order of every ordered access
 Lazy, because a part costs what a checker costs: the lengths and memory-order parts run their proofs, so
 computing every part up front would run them ahead of ``--jobs`` (each checker in a process of its own),
 ``--budget`` and ``--checkers``. A part is computed where it is first read -- in the checker that used to compute
-it, under the same context -- so verdicts and Z3's work are what they were. Per run, never global: a
+it, under the same context -- so verdicts and Z3's work are what they were. Each checker of a run reads a copy of
+the facts as ``driver.prepare`` left them (``under``), as each ``loom verify`` unit does in a process of its own: a
+part holding solver terms belongs to its checker's solver state (``loom.verify.isolation``). Per run, never global: a
 ``DfgFacts`` belongs to one function and one ``VerifyContext`` (``under`` gives the same function's facts under
 another context, keeping the parts no context changes); there is no module-level cache.
 
@@ -60,11 +62,6 @@ class _Failed:
     error: Exception
 
 
-@dataclass(frozen=True)
-class _Released:
-    """A part dropped once no later reader declared it (``DfgFacts.release``): reading it is a bug."""
-
-
 class _Part(Generic[T]):
     """A part of ``DfgFacts``: computed on its first read, then cached (its value, or the exception it raised)."""
 
@@ -90,8 +87,6 @@ class _Part(Generic[T]):
         got = parts[self.name]
         if isinstance(got, _Failed):
             raise got.error
-        if isinstance(got, _Released):
-            raise RuntimeError(f"the fact '{self.name}' was released: no reader after it declared it")
         return got
 
 
@@ -132,15 +127,6 @@ class DfgFacts:
         keep = {n for n, p in vars(DfgFacts).items() if isinstance(p, _Part) and p.context_free}
         other._parts.update({n: v for n, v in self._parts.items() if n in keep})
         return other
-
-    def release(self, keep: frozenset[str] | set[str]) -> None:
-        """Drop every computed part not in ``keep`` (what the readers still to come declared), so what a part
-        holds -- the clock calculus's solver terms -- lives as long as it did when its one reader computed it:
-        the terms alive when a later checker builds its queries decide Z3's term ids, hence a witness's
-        values, in a run of several checkers in one process. A released part is never computed again."""
-        for name in list(self._parts):
-            if name not in keep:
-                self._parts[name] = _Released()
 
     def require(self, *names: str) -> "DfgFacts":
         """Compute the parts ``names`` now (raising the first failure): for a reader that must not start

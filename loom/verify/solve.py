@@ -250,8 +250,11 @@ class ScopedChecks:
 
     @property
     def solver(self) -> z3.Solver:
-        """The solver, made at the first check (so making it counts in that check's time)."""
-        if self._solver is None:
+        """The solver, made at the first check (so making it counts in that check's time) -- and again when
+        z3py's default context changed (a new verification unit, ``loom.verify.isolation``): a solver serves
+        only the terms of its own context."""
+        if self._solver is None or self._solver.ctx is not z3.main_ctx():
+            self._limited, self._rlimit = False, None  # the new solver has no limits set yet
             s = z3.Solver()
             # small quantifier-free checks: Z3's simplex-based arithmetic and no relevancy filtering decide
             # them ~15% faster than the defaults (any configuration's unsat is a proof)
@@ -261,15 +264,16 @@ class ScopedChecks:
         return self._solver
 
     def _set_limit(self, seconds: Optional[float], rlimit: Optional[int]) -> None:
+        solver = self.solver  # first: a new solver forgets the limits set on the one before
         if seconds is not None:
-            self.solver.set("timeout", milliseconds(seconds))
+            solver.set("timeout", milliseconds(seconds))
             self._limited = True
         elif self._limited:
-            self.solver.set("timeout", Z3_MAX_MS)
+            solver.set("timeout", Z3_MAX_MS)
             self._limited = False
         if rlimit_param(rlimit) != self._rlimit:  # set once per value: a parameter update is not free
             self._rlimit = rlimit_param(rlimit)
-            self.solver.set("rlimit", self._rlimit)
+            solver.set("rlimit", self._rlimit)
 
     def unsat(self, query: z3.BoolRef, timeout: Optional[float], rlimit: Optional[int] = DEFAULT_RLIMIT) -> bool:
         """Is ``query`` (with the facts assumed) unsat within ``timeout`` seconds and ``rlimit`` resource units?

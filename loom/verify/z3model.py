@@ -417,7 +417,7 @@ class Firing:
     writes: bool = False
 
 
-_ENUMS: dict[tuple[str, tuple[str, ...]], tuple[z3.DatatypeSortRef, list]] = {}
+_ENUMS = "_loom_enum_sorts"  # the attribute of a z3.Context that holds its enumeration sorts (they die with it)
 
 
 _UREM = (z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I)
@@ -475,15 +475,18 @@ def enum_sort(name: str, values: tuple[str, ...]) -> tuple[z3.DatatypeSortRef, l
 
     Z3 refuses to declare one enumeration name twice in a context, so sorts are
     memoized (this mirrors Z3's own declaration table; a name reused with other
-    values is a caller error).
+    values is a caller error). Per context: z3py's default one (a verification unit's own, see
+    ``loom.verify.isolation``).
     """
+    ctx = z3.main_ctx()
+    enums: dict[tuple[str, tuple[str, ...]], tuple[z3.DatatypeSortRef, list]] = ctx.__dict__.setdefault(_ENUMS, {})
     key = (name, values)
-    hit = _ENUMS.get(key)
+    hit = enums.get(key)
     if hit is None:
-        if any(k[0] == name for k in _ENUMS):
+        if any(k[0] == name for k in enums):
             raise ValueError(f"enumeration sort {name!r} already declared with other values")
         hit = z3.EnumSort(name, list(values))
-        _ENUMS[key] = hit
+        enums[key] = hit
     return hit
 
 

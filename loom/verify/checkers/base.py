@@ -10,7 +10,8 @@ from loom.verify.obligation import Obligation, VerifyContext
 
 # what the driver hands every checker of one function: the lazily computed facts of the run (the SCF source,
 # the memory layout, the clock calculus, the memory obligations, the operator-lemma cache ...), each part
-# computed by its first reader and shared with the others -- the same object ``loom hdl``'s monitors read
+# computed by its first reader -- each checker reads its own copy, as in a ``loom verify`` unit of its own; the
+# same kind of object ``loom hdl``'s monitors read
 Facts = DfgFacts
 
 

@@ -35,8 +35,8 @@ from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Fail, Machine
 
 W = 64
-MAX = z3.BitVecVal((1 << (W - 1)) - 1, W)
-MIN = z3.BitVecVal(1 << (W - 1), W)
+MAX = (1 << (W - 1)) - 1  # the signed W-bit range, as numbers (z3py makes the term in the operands' context)
+MIN = -(1 << (W - 1))
 
 STEP_NAMES = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "div", "<<=": "shl", ">>=": "shr"}
 

@@ -66,9 +66,9 @@ class Loop:
         return f"<Loop {self.name} {self.kind}>"
 
 
-_TRUE = z3.BoolVal(True)
-_FALSE = z3.BoolVal(False)
-_TRUE_ID, _FALSE_ID = _TRUE.get_id(), _FALSE.get_id()  # hash-consed: every BoolVal(True) has this id
+# hash-consed: every BoolVal(True) has this id, in every context (Z3 makes true and false first); the terms
+# themselves are made per use, in z3py's default context (a verification unit's own: loom.verify.isolation)
+_TRUE_ID, _FALSE_ID = (lambda c: (z3.BoolVal(True, c).get_id(), z3.BoolVal(False, c).get_id()))(z3.Context())
 
 
 def _flatten(conds: Iterable[z3.BoolRef]) -> list[z3.BoolRef]:
@@ -88,7 +88,7 @@ class Clock:
     built the same way have the same ``key``; an empty clock is always ``levels=(), conds=(False,)``.
     """
 
-    __slots__ = ("levels", "conds", "key")
+    __slots__ = ("levels", "_conds", "key")
 
     def __init__(self, levels: tuple[Loop, ...], conds: Iterable[z3.BoolRef] = (), flat: bool = False) -> None:
         kept: dict[int, z3.BoolRef] = {}
@@ -102,12 +102,17 @@ class Clock:
                 break
             kept.setdefault(cid, c)
         self.levels = () if empty else levels  # one canonical empty clock
-        self.conds: tuple[z3.BoolRef, ...] = (_FALSE,) if empty else tuple(kept[k] for k in sorted(kept))
+        self._conds: tuple[z3.BoolRef, ...] = () if empty else tuple(kept[k] for k in sorted(kept))
         self.key = (tuple(lp.index for lp in self.levels), tuple(sorted(kept)) if not empty else (_FALSE_ID,))
 
     def with_conds(self, more: Iterable[z3.BoolRef]) -> "Clock":
         """This clock restricted by further conditions (only the new ones are flattened)."""
         return Clock(self.levels, list(self.conds) + _flatten(more), flat=True)
+
+    @property
+    def conds(self) -> tuple[z3.BoolRef, ...]:
+        """The conjuncts (``(False,)`` for the empty clock)."""
+        return (z3.BoolVal(False),) if self.is_empty else self._conds
 
     @property
     def is_empty(self) -> bool:
@@ -118,7 +123,7 @@ class Clock:
         return self.levels[-1] if self.levels else None
 
     def formula(self) -> z3.BoolRef:
-        return z3.And(*self.conds) if self.conds else _TRUE
+        return z3.And(*self.conds) if self.conds else z3.BoolVal(True)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Clock) and self.key == other.key
@@ -145,7 +150,7 @@ class AnyClock:
 
 ANY = AnyClock()
 ONE = Clock(())
-EMPTY = Clock((), [_FALSE])
+EMPTY = Clock((), [z3.BoolVal(False, z3.Context())])  # its conds are made per use (``Clock.conds``)
 
 AnyOrClock = "Clock | AnyClock"
 

@@ -24,7 +24,6 @@ from loom.runtime import function_arg_names
 from loom.semantics.handshake_ops import copied_value, is_copy
 from loom.verify.lengths.values import Values, symbol
 from loom.verify.refine.model import (
-    TRUE,
     Event,
     Frame,
     StateVar,
@@ -34,6 +33,7 @@ from loom.verify.refine.model import (
     linear,
     row_major,
     source_position,
+    true,
 )
 from loom.verify.memory.structure import Layout
 from loom.verify.refine.dfg_frames import Node, _data, _first_known
@@ -95,7 +95,7 @@ class DfgModel(DfgOpRules):
             for v in ret.operands:
                 if isinstance(v.type, NoneType):
                     continue
-                ev = Event("result", k, ret, (), TRUE)
+                ev = Event("result", k, ret, (), true())
                 try:
                     n = self.ev(v)
                     ev.value, ev.ctx, ev.pc = n.term, n.ctx or (), n.pc
@@ -230,11 +230,11 @@ class DfgModel(DfgOpRules):
     def _eval(self, v: Value) -> Node:
         if isinstance(v, BlockArgument):
             if isinstance(v.type, NoneType):
-                return Node(None, (), TRUE)
+                return Node(None, (), true())
             if isinstance(v.type, MemRefType):
                 raise Unsupported(f"{self.name(v)} is a memref used as a value")
             n = self.arg_names[v.index]
-            return Node(z3.Const(symbol(f"arg:{n}"), self.values.sort(v.type)), (), TRUE)
+            return Node(z3.Const(symbol(f"arg:{n}"), self.values.sort(v.type)), (), true())
         assert isinstance(v, OpResult)
         op, k = v.op, v.index
         name = op.name

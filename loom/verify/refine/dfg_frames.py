@@ -16,12 +16,12 @@ from loom.semantics.handshake_ops import copied_value
 from loom.verify.lengths.exprs import guard_term
 from loom.verify.lengths.values import symbol
 from loom.verify.refine.model import (
-    TRUE,
     Ctx,
     Frame,
     StateVar,
     Unsupported,
     source_position,
+    true,
 )
 
 
@@ -149,7 +149,7 @@ def _first_known(op: Operation, nodes: list[Node], allow_free: bool = False) -> 
     pc = next((n.pc for n in nodes if n.ctx is not None and n.pc is not None), None)
     if ctx is None:
         if allow_free and all(n.ctx is None for n in nodes):
-            return Node(None, None, TRUE)
+            return Node(None, None, true())
         raise Unsupported(f"{op.name} fires on always-ready inputs only", op)
     if pc is None:
         raise Unsupported(f"the firing condition of {op.name} is not known exactly", op)

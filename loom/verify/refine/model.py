@@ -26,7 +26,12 @@ from loom.verify.lengths.values import Values, symbol
 from loom.verify.terms import constants as term_constants
 
 INDEX = IndexType()
-TRUE = z3.BoolVal(True)
+
+
+def true() -> z3.BoolRef:
+    """``True`` as a term of z3py's default context (made per call: a verification unit has a context of its own,
+    ``loom.verify.isolation``)."""
+    return z3.BoolVal(True)
 
 
 class Unsupported(Exception):
@@ -112,7 +117,7 @@ class Frame:
     op: Operation
     loc: Location
     name: str
-    pc: z3.BoolRef = TRUE  # activation condition (full path condition of the loop op)
+    pc: z3.BoolRef = field(default_factory=true)  # activation condition (full path condition of the loop op)
     state: list[StateVar] = field(default_factory=list)
     cont: Optional[z3.BoolRef] = None  # continue condition over the state symbols
     why_not: str = ""  # why cont could not be given a term

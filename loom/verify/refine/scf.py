@@ -23,7 +23,6 @@ from loom.ir.types import MemRefType
 from loom.runtime import function_arg_names
 from loom.verify.lengths.values import Values, symbol
 from loom.verify.refine.model import (
-    TRUE,
     Ctx,
     Event,
     Frame,
@@ -31,12 +30,13 @@ from loom.verify.refine.model import (
     Unsupported,
     bv64,
     dim_term,
+    exit_reads,
     linear,
     load_symbol,
     mentions,
-    exit_reads,
     row_major,
     source_position,
+    true,
 )
 
 @dataclass
@@ -282,7 +282,7 @@ class ScfModel(_Memory, _Loops, _Branches):
             else:
                 self.env[a] = z3.Const(symbol(f"arg:{n}"), values.sort(a.type))
                 self.labels[symbol(f"arg:{n}")] = n
-        self._block(func.regions[0].entry, (), TRUE)
+        self._block(func.regions[0].entry, (), true())
 
     # ------------------------------------------------------------------ helpers
     def name(self, v: Value) -> str:

@@ -26,7 +26,7 @@ from loom.semantics.undefined import ub_rules
 from loom.verify.collector import collector_paused
 from loom.verify.memory.structure import Layout, memory_layout
 from loom.verify.refine.dfg import DfgModel
-from loom.verify.refine.model import TRUE, Unsupported, bv64, dim_term
+from loom.verify.refine.model import Unsupported, bv64, dim_term, true
 from loom.verify.safety.check import SafetyCheck
 from loom.verify.safety.replay import REPLAY_STEPS
 from loom.verify.safety.sites import OOB, ForLoop, Site, any_of
@@ -58,7 +58,7 @@ class DfgSafetyModel:
     def _access(self, a) -> None:
         op = a.op
         addrs = op.operands[:-2]
-        site = Site(op, "bounds", OOB, "an address is not below its memory's dimension", (), TRUE)
+        site = Site(op, "bounds", OOB, "an address is not below its memory's dimension", (), true())
         try:
             root, t = self.dfg._root(a)
             if a.domain is not None and a.domain.mem is not None:
@@ -66,7 +66,7 @@ class DfgSafetyModel:
             nodes = [self.dfg.ev(v) for v in addrs]
             known = next((n for n in nodes if n.ctx is not None), None)
             site.ctx = known.ctx if known is not None else ()
-            site.pc = known.pc if known is not None and known.pc is not None else TRUE
+            site.pc = known.pc if known is not None and known.pc is not None else true()
             if len(nodes) != t.rank:
                 raise Unsupported(f"{len(nodes)} address(es) for a rank-{t.rank} memory", op)
             out = []
@@ -88,11 +88,11 @@ class DfgSafetyModel:
     def _scalar(self, op: Operation) -> None:
         rules, sig = ub_rules(op.name, op.attributes, [v.type for v in op.operands], [r.type for r in op.results])
         for rule in rules:
-            site = Site(op, rule.what, rule.code, rule.message, (), TRUE)
+            site = Site(op, rule.what, rule.code, rule.message, (), true())
             try:
                 node = self.dfg.ev(op.results[0])
                 site.ctx = node.ctx or ()
-                site.pc = node.pc if node.pc is not None else TRUE
+                site.pc = node.pc if node.pc is not None else true()
                 args = [self.dfg._need(v) for v in op.operands]
                 site.bad = rule.term(args, sig)
                 site.show = {f"operand{k}": x for k, x in enumerate(args) if z3.is_bv(x) or z3.is_bool(x)}

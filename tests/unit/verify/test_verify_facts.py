@@ -45,18 +45,37 @@ def _count(monkeypatch, targets: list[tuple[object, str]]) -> dict:
     return n
 
 
+def _watch_checkers(monkeypatch) -> list[tuple[str, tuple[str, ...], DfgFacts]]:
+    """Record each checker run's name, declared reads and the facts object it was handed."""
+    seen: list[tuple[str, tuple[str, ...], DfgFacts]] = []
+    real = driver.run_checker
+
+    def run_checker(checker, func, ctx, facts, part=None):
+        seen.append((checker.name, checker.reads, facts))
+        return real(checker, func, ctx, facts, part)
+
+    monkeypatch.setattr(driver, "run_checker", run_checker)
+    return seen
+
+
 def test_every_part_is_computed_once_and_only_when_read(monkeypatch):
-    """A whole run computes each part it reads once; a run of some checkers computes only their parts."""
-    seen = _watch_prepare(monkeypatch)
+    """``prepare`` computes the layout; each checker then reads a copy of those facts (as a ``loom verify`` unit
+    does in a process of its own) and computes there, once each, only the parts it reads."""
+    prepared = _watch_prepare(monkeypatch)
+    seen = _watch_checkers(monkeypatch)
     func, src = functions_to_verify(EXAMPLES_DIR / "dot.scf.mlir")[0]
     verify_function(func, VerifyContext(), source=src)
-    f = seen[-1]
-    assert {"layout", "lengths", "length_obligations", "structure_obligations", "order_obligations",
-            "structured_source"} <= set(f.computed)
-    assert set(f.computed.values()) == {1}, f.computed
+    assert set(prepared[-1].computed) == {"layout"}
+    assert len({id(f) for _, _, f in seen}) == len(seen) == 7
+    for name, reads, f in seen:
+        assert set(f.computed) <= set(reads) and set(f.computed.values()) <= {1}, (name, f.computed)
+        assert f.layout is prepared[-1].layout  # no context changes it: computed once, for every checker
+    got = {name: set(f.computed) for name, _, f in seen}
+    assert got["lengths"] == {"lengths", "length_obligations"} and got["safety"] == {"structured_source"}
+    seen.clear()
     verify_function(func, VerifyContext(), source=src, checkers=("structure", "memory"))
-    f = seen[-1]
-    assert set(f.computed) == {"layout", "structure_obligations", "order_obligations"}, f.computed
+    assert [(name, set(f.computed)) for name, _, f in seen] == [
+        ("structure", {"structure_obligations"}), ("memory", {"order_obligations"})]
 
 
 def test_hdl_runs_the_clock_calculus_once(tmp_path, monkeypatch):
@@ -119,16 +138,3 @@ def test_facts_are_read_only_and_per_context():
     g = f.under(dataclasses.replace(f.ctx, rlimit=1000))
     assert g.layout is f.layout and g.ctx.rlimit == 1000 and g.cache is f.cache
     assert g.lengths is not f.lengths
-
-
-def test_a_part_lives_until_its_last_declared_reader(monkeypatch):
-    """In one process, a part no checker still to run declares is dropped after the last one that does (its solver
-    terms live as long as when that checker computed them itself); reading it afterwards is a bug, never a
-    second computation."""
-    seen = _watch_prepare(monkeypatch)
-    func, src = functions_to_verify(EXAMPLES_DIR / "dot.scf.mlir")[0]
-    verify_function(func, VerifyContext(), source=src, checkers=("lengths", "structure", "safety"))
-    f = seen[-1]
-    with pytest.raises(RuntimeError, match="'lengths' was released"):
-        f.lengths
-    assert f.computed["lengths"] == 1
