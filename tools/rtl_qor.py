@@ -5,11 +5,14 @@ placement: `loom sim --rtl` without stalls (memory answering in 2 cycles), with 
 The size is fixed (``--size S``, default 16): each example's inputs file with every dynamic memref dimension
 resized to S (its values repeated in order) and a trip-count argument ``n`` set to S; static shapes and other
 scalars stay as the file has them. A loop's II is measured over whole activations (loom.hdl.rtlsim.loop_ii), so
-short trip counts let a stream run ahead of its recurrence; S = 16 keeps every inner loop past that.
+short trip counts let a stream run ahead of its recurrence; S = 16 keeps every inner loop past that. That II
+counts each activation's fill and drain too (dot at 16: 3.12, its first iteration's sum 6 cycles after the
+carry's initial value); a second table gives the steady-state II of every loop without inner loops: the cycles
+its span grows by from size S to 2S per iteration added (``steady``), where fill and drain cancel.
 
-    .venv/bin/python tools/rtl_qor.py            # the Markdown table (README and specs/hdl.md keep a copy)
+    .venv/bin/python tools/rtl_qor.py            # the Markdown tables (README and specs/hdl.md keep a copy)
     .venv/bin/python tools/rtl_qor.py --json     # one JSON line per example and policy
-    .venv/bin/python tools/rtl_qor.py --size 0   # the inputs files as they are
+    .venv/bin/python tools/rtl_qor.py --size 0   # the inputs files as they are (no steady-state table)
     .venv/bin/python tools/rtl_qor.py --stats    # also cells and flip-flops (Yosys `synth`, as `loom hdl --stats`)
 
 No wall clock enters a figure: the same commit prints the same table on every machine with the same simulator.
@@ -22,7 +25,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -72,6 +75,15 @@ def measure(path: Path, buffers: str, size: int, synth: bool = False) -> dict:
     src = _scf_sources(path).get(func.attributes["sym_name"].value)
     info: dict = {}
     r = simulate_rtl(func, _stem(path), inputs, module, source=src, info=info, buffers=buffers)
+    if r.status == "completed":
+        from loom.hdl.emit import emit
+        from loom.hdl.throughput import activations, loop_bounds
+
+        d = emit(func, _stem(path), monitors=False, source=src, buffers=buffers).design
+        acts, parents = activations(d, r.channels), {b.stream: b.parent for b in loop_bounds(d)}
+        for lp in info.get("loops", []):
+            lp.update(activations=acts.get(lp["stream"], 0),
+                      inner=any(parents.get(s) == lp["stream"] for s in parents))
     if synth:
         from loom.hdl.emit import emit
         from loom.hdl.synth import synth_stats
@@ -87,6 +99,34 @@ def rows(size: int, synth: bool = False) -> list[dict]:
     """Every example under both policies, in example order (uniform first)."""
     return [measure(p, b, size, synth) for p in sorted((ROOT / "examples").glob("*.scf.mlir"))
             for b in ("uniform", "opt")]
+
+
+def steady(a: dict, b: dict) -> list[Optional[float]]:
+    """Per loop of run ``a`` (size S), its steady-state II from run ``b`` (the same example and policy at a larger
+    size): the cycles its index stream's span grows by, per iteration added (index tokens less activations).
+    A loop's fill (its first iteration's latency) and drain cost the same at both sizes and cancel, where
+    (last - first) / (tokens - 1) of one run counts them (dot at 16: 6 + 14 x 3 + 2 cycles over 16 tokens). None
+    for a loop with inner loops (its iteration grows with the size), without added iterations, or a run that failed."""
+    out: list[Optional[float]] = []
+    ok = a["status"] == b["status"] == "completed"
+    for la, lb in zip(a["loops"], b["loops"]):
+        its = [lp["tokens"] - lp.get("activations", 0) for lp in (la, lb)]
+        if not ok or la.get("inner", True) or its[1] <= its[0] or la["first_cycle"] is None:
+            out.append(None)
+            continue
+        grow = (lb["last_cycle"] - lb["first_cycle"]) - (la["last_cycle"] - la["first_cycle"])
+        out.append(round(grow / (its[1] - its[0]), 2))
+    return out
+
+
+def steady_rows(got: list[dict], larger: list[dict]) -> list[dict]:
+    """``got`` (rows at size S) with each loop's ``steady`` II against ``larger`` (the same rows at a larger size)."""
+    by = {(r["example"], r["buffers"]): r for r in larger}
+    out = []
+    for r in got:
+        ii = steady(r, by[(r["example"], r["buffers"])])
+        out.append({**r, "loops": [{**lp, "steady": s} for lp, s in zip(r["loops"], ii)]})
+    return out
 
 
 def _ii(lp: dict) -> str:
@@ -117,6 +157,21 @@ def table(got: list[dict]) -> list[str]:
     return out
 
 
+def steady_table(got: list[dict]) -> list[str]:
+    """The Markdown table of the steady-state IIs (``steady_rows``): per loop without inner loops, uniform -> opt,
+    the bound, opt / bound."""
+    out = ["| example | loop: steady-state II uniform -> opt, bound (opt / bound) |", "|---|---|"]
+    by = {(r["example"], r["buffers"]): r for r in got}
+    for ex in dict.fromkeys(r["example"] for r in got):
+        u, o = by[(ex, "uniform")], by[(ex, "opt")]
+        loops = [f"%{lo['stream']}: {lu['steady']:g} -> {lo['steady']:g}, {lo['bound']:g} "
+                 f"({lo['steady'] / lo['bound']:.2f})" for lu, lo in zip(u["loops"], o["loops"])
+                 if lu.get("steady") is not None and lo.get("steady") is not None and lo["bound"]]
+        if loops:
+            out.append(f"| {ex} | {'; '.join(loops)} |")
+    return out
+
+
 def within_target(got: list[dict]) -> bool:
     """Every run completed and every measured loop under --buffers opt within TARGET x its bound."""
     ok = all(r["status"] == "completed" for r in got)
@@ -132,6 +187,8 @@ def main() -> int:
     args = ap.parse_args()
     os.environ.setdefault("LOOM_RTL_SIM", "iverilog")
     got = rows(args.size, args.stats)
+    if args.size > 0:
+        got = steady_rows(got, rows(2 * args.size))
     if args.json:
         for r in got:
             print(json.dumps(r, sort_keys=True))
@@ -140,6 +197,9 @@ def main() -> int:
         print(f"RTL cycles of every example at {size} ({got[0]['version'] if got else ''}, no stalls, "
               "2-cycle memory)\n")
         print("\n".join(table(got)))
+        if args.size > 0:
+            print(f"\nSteady-state II: cycles per iteration added from size {args.size} to {2 * args.size}\n")
+            print("\n".join(steady_table(got)))
     return 0 if within_target(got) else 1
 
 

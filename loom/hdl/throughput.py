@@ -221,6 +221,18 @@ def run_bound(bounds: list[LoopBound], tokens: dict[str, int]) -> dict[str, floa
     return out
 
 
+def activations(d: "Design", channels: dict[str, int]) -> dict[str, int]:
+    """Per loop (its stream's name), its activations in a run: the tokens into its stream's first operand, the
+    start value, which enters once per activation (``channels``: a run's tokens per channel name)."""
+    out: dict[str, int] = {}
+    for inst in d.instances:
+        if inst.op.name == "dataflow.stream" and inst.op.results:
+            start = inst.op.operands[0]
+            ch = next((c for c in d.channels if c.consumer == inst.name and c.value is start), None)
+            out[_stream_name(d, inst)] = channels.get(ch.name, 0) if ch is not None else 0
+    return out
+
+
 def _cycle_cost(g, cyc: list[str], lat: dict[str, int]) -> tuple[int, int]:
     """(latency, tokens) of one simple cycle: node latencies, one cycle of cut without a memory port, and
     the carry tokens of its edges (the fewest of parallel channels), at least one."""

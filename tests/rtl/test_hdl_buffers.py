@@ -16,7 +16,7 @@ from loom.hdl import buffers
 from loom.hdl.emit import emit
 from loom.hdl.lint import verilator_lint
 from loom.hdl.netlist import build_design
-from loom.hdl.throughput import firings, loop_bounds, run_bound
+from loom.hdl.throughput import activations, firings, loop_bounds, run_bound
 
 from support.paths import DATA
 from support.hdl import EXAMPLES, ROOT, dfg_func, need, stem
@@ -86,6 +86,65 @@ def test_run_bound_adds_the_inner_iterations():
     bounds = loop_bounds(d)
     got = run_bound(bounds, {"index": 3, "index_0": 6, "index_1": 60})
     assert got == {"index_1": 3.0, "index_0": 30.0, "index": 60.0}
+
+
+def test_activations_count_the_start_values():
+    """A loop's activations are the tokens into its stream's start operand: matmul's inner loops start once per
+    iteration of the loop around them (a run's channel counts, as co-simulation reports them)."""
+    d = _design(ROOT / "examples" / "matmul.scf.mlir")
+    starts = {}
+    for i in d.instances:
+        if i.op.name == "dataflow.stream":
+            ch = next(c for c in d.channels if c.consumer == i.name and c.value is i.op.operands[0])
+            starts[ch.name] = {0: 1, 1: 4, 2: 16}[len(starts)]
+    assert activations(d, starts) == {"index": 1, "index_0": 4, "index_1": 16}
+    assert activations(d, {}) == {"index": 0, "index_0": 0, "index_1": 0}
+
+
+def _qor():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rtl_qor", ROOT / "tools" / "rtl_qor.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _loop(tokens, acts, first, last, inner=False):
+    return {"stream": "index", "tokens": tokens, "activations": acts, "first_cycle": first, "last_cycle": last,
+            "inner": inner, "bound": 3.0}
+
+
+def test_steady_ii_cancels_fill_and_drain():
+    """dot at n = 16 and 32 (the index stream's first and last push, as co-simulation measured them): the span
+    grows by 48 cycles for 16 more iterations, 3.0, where one run's (last - first) / (tokens - 1) of its carry
+    counts the first iteration's fill (6 cycles) and the drain (2). An outer loop, a run with no added iteration
+    and a failed run have none."""
+    q = _qor()
+
+    def run(tokens: int, last: int, inner: bool = False, status: str = "completed") -> dict:
+        return {"status": status, "loops": [_loop(tokens, 1, 1, last, inner)]}
+
+    assert q.steady(run(17, 47), run(33, 95)) == [3.0]
+    assert q.steady(run(17, 47), run(33, 143)) == [6.0]  # a bubble every iteration shows
+    assert q.steady(run(17, 47, inner=True), run(33, 95, inner=True)) == [None]
+    assert q.steady(run(17, 47), run(17, 47)) == [None]
+    assert q.steady(run(17, 47), run(33, 95, status="timeout")) == [None]
+
+
+def test_steady_state_table_is_the_one_in_the_spec(monkeypatch):
+    """tools/rtl_qor.py's steady-state table (sizes 16 and 32): dot at 3 cycles an iteration, the bound, and 6
+    before placement; specs/hdl.md and the README keep the table as the tool prints it."""
+    need("iverilog")
+    monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    q = _qor()
+    path = ROOT / "examples" / "dot.scf.mlir"
+    got = q.steady_rows([q.measure(path, b, 16) for b in ("uniform", "opt")],
+                        [q.measure(path, b, 32) for b in ("uniform", "opt")])
+    rows = q.steady_table(got)[2:]
+    assert rows == ["| dot | %index: 6 -> 3, 3 (1.00) |"]
+    for doc in ("specs/hdl.md", "README.md"):
+        assert rows[0] in (ROOT / doc).read_text(), doc
 
 
 # ------------------------------------------------------------------------------------------------ the pass
