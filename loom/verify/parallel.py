@@ -6,9 +6,9 @@ Each unit runs in a process of its own, forked from this one after parsing and l
 terms), so what Z3 does for a unit -- and what its resource limit counts -- never depends on what else a process
 did before: the verdicts are the same with any ``jobs``, and the same when ``shard`` (``--shard I/N``) runs only
 every N-th unit and ``loom report merge`` joins the shards (``loom.verify.shard``). Results come back by unit
-index, so the report's order never depends on which process finished first. (The units inherit the parent's
-solver state: ``loom verify`` starts from a fresh one; a library caller that verifies again in the same process
-gets the same verdicts, but a witness's values may differ, as they may for ``verify_file``.)
+index, so the report's order never depends on which process finished first. (Each unit also runs in a Z3 context
+of its own, ``loom.verify.isolation``, so the parent's solver state never reaches it: ``verify_file`` in one
+process gives the same reports.)
 """
 
 from __future__ import annotations
