@@ -265,12 +265,11 @@ def verify_files(
     """``verify_file`` on each path, in order, sharing one ``LemmaCache``; with ``jobs`` > 1 the files
     are spread over that many forked worker processes (each with its own cache).
 
-    ``isolate``: every file is verified in a process of its own, forked from this one (``jobs`` at a time),
-    so what a file's verdicts are does not depend on which files a process verified before it. Z3's work on a
-    query -- what its resource limit counts -- depends on the terms the process made before (their ids), so
-    without it a verdict cut by a deterministic limit could change with the number of cores or with which
-    worker happened to take the file (``loom verify`` goes further: ``loom.verify.parallel`` runs every checker of
-    every function in a process of its own; the proofs/ generator runs in one process).
+    ``isolate``: every file is verified in a process of its own, forked from this one (``jobs`` at a time).
+    The verdicts are the same either way: every checker runs in a solver state of its own
+    (``loom.verify.isolation``), so what Z3 does for a file never depends on what a process verified before it
+    (``loom verify`` also runs every checker of every function in a process of its own, ``loom.verify.parallel``;
+    the proofs/ generator runs in one process).
 
     A file that fails with a ``LoomError`` is verified again here, in order, so the caller sees the
     same error (the first failing file's) as a sequential run would raise.
