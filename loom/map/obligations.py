@@ -64,10 +64,17 @@ def mapping_obligations(dfg: DFG, adg: ADG, adg_name: str, seed: int = 0,
     limits, default ``VerifyContext()``; ``source``: the SCF function, for its ``loom.range`` assumptions)."""
     from loom.map.artifacts import config_bin, map_json
     from loom.map.check import check
+    from loom.diagnostics import LoomError
     from loom.map.config import from_bytes
+    from loom.map.legalize import refuse_unallowed
     from loom.map.mapper import MapFailure, map_dfg
 
     start = time.perf_counter()
+    try:
+        refuse_unallowed(dfg)
+    except LoomError as e:  # no fabric has an FU for the op: say so, not 'no compatible function unit'
+        return [_ob("map.fit", "fit", False, f"@{dfg.name} does not fit {adg_name}: {e.message}",
+                    time.perf_counter() - start, {"fabric": adg_name, "reasons": [e.message], "attempts": 0})]
     try:
         mapping = map_dfg(dfg, adg, seed=seed, budget=budget)
     except MapFailure as e:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from support.cli import loom_here
@@ -116,3 +117,14 @@ def test_verify_adg_maps_the_legalized_graph_as_map_does(tmp_path: Path) -> None
     r = loom_here("verify", src, "--func", "rnd", "--adg", fabric)
     ids = {line.split()[1]: line.split()[0] for line in r.stdout.splitlines() if " map." in line[:20]}
     assert "map.fit" not in ids and ids.get("map.iso") == "proved", r.stdout
+
+
+def test_verify_adg_refutes_fit_naming_the_op_outside_the_allowlist(tmp_path: Path) -> None:
+    """``loom verify --adg`` of the tanh kernel: map.fit is refuted because no fabric has an FU for math.tanh, said
+    so (not 'no compatible function unit', which a larger fabric might cure)."""
+    src, inc = _source(tmp_path)
+    r = loom_here("verify", src, "--func", "gelu", "-I", inc, "--adg", _mesh(tmp_path), "--json")
+    fit = [o for o in json.loads(r.stdout)["obligations"] if o["id"] == "map.fit"]
+    assert len(fit) == 1 and fit[0]["status"] == "refuted", fit
+    assert "'math.tanh' is outside upstream's FU-body allowlist" in fit[0]["detail"], fit
+    assert fit[0]["counterexample"]["reasons"] == [fit[0]["detail"].split(": ", 1)[1]], fit
