@@ -20,9 +20,10 @@ from typing import Optional, Sequence
 
 TOOLS = {"yosys": ("YOSYS", "yosys"), "smtbmc": ("SMTBMC", "yosys-smtbmc"), "witness": ("WITNESS", "yosys-witness")}
 # formalff options the wheel's driver writes in its model scripts, and the line each becomes without the option:
-# -hierarchy propagates clk2ff's replaced_by_gclk mark through the hierarchy (loom's scripts flatten first, so
-# there is none to cross) and "formalff -assume" constrains the wires so marked (loom's clocks drive flip-flops
-# only); Yosys 0.23 has neither, and its clk2ff marks no wire.
+# -hierarchy carries clk2ff's replaced_by_gclk mark on a clock up through the hierarchy, and "formalff -assume"
+# constrains the marked wires to their value before the clock edge. Both matter only to a design that reads its
+# clock as data; loom's RTL uses clk only in always @(posedge clk) and passes it down through ports. Yosys 0.23
+# has neither option, and SymbiYosys of its time (YosysHQ/sby e8d713c, 2022-11-02) wrote neither.
 OPTIONAL = {"-hierarchy": (" -ff2anyinit -hierarchy\n", " -ff2anyinit\n"), "-assume": ("formalff -assume\n", "")}
 
 
