@@ -201,7 +201,7 @@ def sim_rates(func, module, inputs) -> tuple[int, float, float, float, float]:
     tokens = sum(r.channels.values()) if isinstance(r.channels, dict) else sum(r.channels)
     e = emit(func, "bench")
     timings: dict[str, float] = {}
-    rr = rtl_run(e, inputs, module, simulator="verilator", timings=timings)
+    rr = rtl_run(e, inputs, module, simulator="verilator", timings=timings, cache=False)  # times the build
     rtl_tokens = sum(rr.channels.values()) if isinstance(rr.channels, dict) else sum(rr.channels)
     if rtl_tokens != tokens:
         raise SystemExit(f"RTL moved {rtl_tokens} tokens, the token simulator {tokens}: co-simulation disagrees")

@@ -46,6 +46,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "shared: reads ../shared (the upstream LOOM corpus and specs)")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def rtl_build_cache(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """One cache of built RTL simulations (loom.hdl.simcache) for the whole run, shared by the xdist workers and
+    the ``loom`` processes tests start: a design co-simulated in several tests (other inputs, other stall seeds)
+    is built once. A fresh directory each run, so no run depends on an earlier one; ``LOOM_RTL_CACHE`` set by the
+    caller wins."""
+    if os.environ.get("LOOM_RTL_CACHE", "").strip():
+        return
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if hasattr(request.config, "workerinput") else base  # xdist: gw0, gw1... share the parent
+    os.environ["LOOM_RTL_CACHE"] = str(shared / "rtl-build-cache")
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not (SHARED / "corpus").is_dir() and _in_ci():
         raise pytest.UsageError(

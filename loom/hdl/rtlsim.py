@@ -8,10 +8,17 @@ residual tokens and any runtime error. Python turns that into the same
 ``SimResult`` the token simulator produces, so ``loom sim`` prints the same
 report and the same ``--json`` document. ``--stall SEED`` defines ``LOOM_STALL``:
 every channel FIFO then inserts pseudo-random valid gaps and ready stalls.
+
+What differs between runs of one design is read at run time, not compiled: the argument values
+(``arg_<port>.hex``), the memories (``mem_*.hex``), the stall seed, each argument's start cycle, the memory
+ports' LFSR seeds and the cycle limit (``run.hex``). So the build depends only on the design, whether stalls
+are on, the memref arguments' layouts and the options, and loom.hdl.simcache keeps it for later runs.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import re
 import shutil
@@ -23,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from loom.diagnostics import LoomError, SimulationError
+from loom.hdl import simcache
 from loom.hdl.datapath import libm_c
 from loom.hdl.components import MemPort
 from loom.hdl.emit import Emitted
@@ -44,6 +52,8 @@ MAX_CYCLES = 2_000_000
 TICK = 100_000  # the testbench prints ``LOOM tick <cycle>`` this often: progress of a long run
 VCD = "loom.vcd"  # the waveform's name in the simulation directory (--vcd copies it out)
 SETTLE = 4  # idle cycles before a run with nothing held anywhere ends
+RUN_FILE, RUN_ARRAY = "run.hex", "loom_run"  # the 32-bit values a run reads at run time (stall seed, cycle limit, ...)
+STALL_WIRE = "loom_stall"  # the testbench's stall seed: --stall builds with LOOM_STALL=tb.loom_stall
 
 
 def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
@@ -130,6 +140,13 @@ class _BenchText:
     mem_ports: list[str] = field(default_factory=list)
     mem_act: list[str] = field(default_factory=list)  # memory traffic, and a response still on its way
     watched: list[tuple[str, Any]] = field(default_factory=list)  # loop streams whose pushes are timed
+    run_words: list[int] = field(default_factory=list)  # run.hex: the 32-bit values read at run time
+
+    def word(self, value: int) -> str:
+        """The SV expression of a 32-bit ``value`` the bench reads from ``run.hex`` at run time (the build does
+        not depend on it)."""
+        self.run_words.append(value & 0xFFFFFFFF)
+        return f"{RUN_ARRAY}{len(self.run_words) - 1}"
 
     @property
     def fifos(self) -> list:
@@ -141,13 +158,17 @@ class _BenchText:
 
 
 def _bench_args(b: _BenchText, inputs: dict[str, Any], stall: Optional[int]) -> None:
-    """Each token argument: offered once from its (stall-seeded) start cycle until taken."""
+    """Each token argument: offered once from its (stall-seeded) start cycle until taken; its value and start
+    cycle are read at run time (``arg_<port>.hex``, ``run.hex``)."""
     for k, (name, t, p) in enumerate(b.d.args):
         w = bits(t)
-        v = inputs.get(name, TOKEN)
-        val = encode(v, t)
-        delay = 0 if stall is None else (stall * 7 + k * 13) % 5
-        b.lines += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_data = {w}'h{val:x};",
+        b.hex_files[f"arg_{p}.hex"] = _hex([inputs.get(name, TOKEN)], t)
+        delay = b.word(0 if stall is None else (stall * 7 + k * 13) % 5)
+        b.lines += [f"  logic {p}_valid, {p}_ready, {p}_sent;", f"  logic [{w - 1}:0] {p}_value [0:0];",
+                    # a variable set after the read: iverilog does not re-evaluate a net reading an array word
+                    # when $readmemh fills it
+                    f"  logic [{w - 1}:0] {p}_data;",
+                    f'  initial begin $readmemh("arg_{p}.hex", {p}_value); {p}_data = {p}_value[0]; end',
                     f"  assign {p}_valid = !rst && !{p}_sent && cycle >= {delay};",
                     f"  always @(posedge clk) if (rst) {p}_sent <= 1'b0; else if ({p}_valid && {p}_ready) {p}_sent <= 1'b1;"]
         b.conns += [f".{p}_valid({p}_valid)", f".{p}_ready({p}_ready)", f".{p}_data({p}_data)"]
@@ -183,7 +204,7 @@ def _bench_memories(b: _BenchText, inputs: dict[str, Any], module: Optional[Modu
         for mp in mb.ports:
             px = f"{mb.inst}_{mp.name}"
             b.mem_ports.append(px)
-            L += responder(px, mp, arrays[mb.arg], n, linear, stall)
+            L += responder(px, mp, arrays[mb.arg], n, linear, stall, b.word(_port_seed(px, stall or 0)))
             b.conns += [f".{px}_{x}({px}_{x})" for _, x, _ in mp.signals()]
             addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
             b.oob_terms.append((f"({px}_req_fire && !({linear(addrs)[1]}))", mb, mp.kind, addrs))
@@ -293,6 +314,10 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
                        "  integer cycle = 0, idle = 0, done_cycle = -1;", "  logic done_seen = 1'b0;",
                        # loom sim --rtl --vcd: every signal of the bench and the design, from time 0
                        "`ifdef LOOM_VCD", "  initial begin $dumpfile(`LOOM_VCD); $dumpvars(0, tb); end", "`endif"])
+    at = len(b.lines)  # run.hex's array is declared here once its length is known
+    # the stall seed every channel FIFO's LFSR starts from (LOOM_STALL names this wire) and the cycle limit
+    b.lines += [f"  wire [31:0] {STALL_WIRE} = {b.word(0 if stall is None else stall & 0x7FFFFFFF)};",
+                f"  wire [31:0] loom_max_cycles = {b.word(min(max_cycles, 0x7FFFFFFF))};"]
     _bench_args(b, inputs, stall)
     _bench_memories(b, inputs, module, stall)
     act = _bench_dut(b)
@@ -329,10 +354,17 @@ def testbench(e: Emitted, inputs: dict[str, Any], module: Optional[Module], stal
         # the emptiness check (a sum over every FIFO) only in idle cycles: iverilog evaluates all of an && each
         # cycle, and on a large design (ofdm_pipeline) that sum was about an eighth of the run's CPU
         f"    if (idle > {idle_limit}) report(0); else if (idle > {SETTLE}) begin if ({empty}) report(0); end",
-        f"    if (cycle > {max_cycles}) report(1);",
+        "    if (cycle > loom_max_cycles) report(1);",
         "  end",
         "endmodule",
     ]
+    n = len(b.run_words)
+    # each word a variable set after the read (as an argument's value: iverilog's nets miss $readmemh's writes)
+    L[at:at] = [f"  logic [31:0] {RUN_ARRAY} [0:{n - 1}];",
+                f"  logic [31:0] {', '.join(f'{RUN_ARRAY}{i}' for i in range(n))};",
+                f'  initial begin $readmemh("{RUN_FILE}", {RUN_ARRAY}); '
+                + " ".join(f"{RUN_ARRAY}{i} = {RUN_ARRAY}[{i}];" for i in range(n)) + " end"]
+    b.hex_files[RUN_FILE] = "".join(f"{w:x}\n" for w in b.run_words)
     return Bench("\n".join(L) + "\n", b.hex_files, b.views, max_cycles)
 
 
@@ -347,13 +379,13 @@ def _port_seed(name: str, stall: int) -> int:
     return ((h ^ (stall * 2654435761)) & 0xFFFFFFFF) | 1
 
 
-def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[int]) -> list[str]:
+def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[int], seed: str) -> list[str]:
     """The testbench side of one extmemory port pair: an in-order memory with a latency.
 
     A request is performed when it is accepted (a load reads ``mem``, a store writes it); its response
     comes ``MEM_LATENCY`` cycles later, responses in request order. Under ``--stall`` each response takes
     1 to 32 cycles (drawn per request) and the request channel is back-pressured about a quarter of the
-    cycles, from a per-port LFSR.
+    cycles, from a per-port LFSR started at ``seed`` (an SV expression: the bench reads it at run time).
     """
     w = bits(mp.type)
     addrs = [f"{px}_req_addr{i}" for i in range(mp.addrs)]
@@ -372,9 +404,8 @@ def responder(px: str, mp: MemPort, mem: str, n: int, linear, stall: Optional[in
           f"  assign {px}_resp_valid = {px}_n != 3'd0 && cycle >= {px}_due[{px}_head];"]
     if mp.kind == "load":
         L += [f"  logic [{w - 1}:0] {px}_q [0:{MEM_SLOTS - 1}];", f"  assign {px}_resp_data = {px}_q[{px}_head];"]
-    seed = _port_seed(px, stall or 0)
     L += ["  always @(posedge clk) begin",
-          f"    if (rst) begin {px}_head <= 2'd0; {px}_tail <= 2'd0; {px}_n <= 3'd0; {px}_rng <= 32'd{seed}; end",
+          f"    if (rst) begin {px}_head <= 2'd0; {px}_tail <= 2'd0; {px}_n <= 3'd0; {px}_rng <= {seed}; end",
           "    else begin",
           f"      {px}_rng <= {{{px}_rng[30:0], {px}_rng[31] ^ {px}_rng[21] ^ {px}_rng[1] ^ {px}_rng[0]}};",
           f"      if ({px}_req_fire) begin"]
@@ -462,14 +493,16 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
         simulator: Optional[str] = None, max_cycles: int = MAX_CYCLES, workdir: Optional[Path] = None,
         timings: Optional[dict[str, float]] = None, defines: tuple[str, ...] = (),
         info: Optional[dict[str, Any]] = None, vcd: Optional[Path] = None,
-        progress: Optional[Callable[[str], None]] = None) -> SimResult:
+        progress: Optional[Callable[[str], None]] = None, cache: bool = True) -> SimResult:
     """Simulate the design on ``inputs`` and return what the token simulator would return (``timings``, when
     given, receives the wall seconds of the ``build`` and of the ``run``: benchmarks/bench_rtl.py; ``defines``:
     more macros, e.g. ``LOOM_SAFETY``, which makes a safety monitor an assertion that stops the run). ``info``,
     when given, receives ``simulator``, ``version``, ``cycles`` (the cycle the run ended, counted from the end
     of reset), ``return_cycle`` (the cycle the return fired, None if never) and ``monitors`` (each monitor label that
     failed and its first cycle, with ``LOOM_SIM_MONITORS``: loom.hdl.formal.replay); ``vcd`` writes the waveform
-    there; ``progress`` receives one line per phase and every ``TICK`` cycles of the run."""
+    there; ``progress`` receives one line per phase and every ``TICK`` cycles of the run. The build comes from
+    the cache of built simulations (loom.hdl.simcache) when it holds one; ``cache=False`` neither reads nor
+    writes it (a benchmark timing the build)."""
     sim = find_simulator(simulator)
     if sim is None:
         raise no_simulator(simulator)
@@ -481,27 +514,25 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
     try:
         for name, text in list(e.files.items()) + [("tb.sv", bench.text)] + list(bench.hex_files.items()):
             (wd / name).write_text(text)
-        srcs = e.sv_files + ["tb.sv"]
-        defines = list(defines) + ([] if stall is None else [f"LOOM_STALL={stall & 0x7FFFFFFF}"])
+        # the stall seed is read at run time: every seed shares one build (loom_fifo reads `LOOM_STALL)
+        defines = list(defines) + ([] if stall is None else [f"LOOM_STALL=tb.{STALL_WIRE}"])
         if vcd is not None:
             defines.append(f'LOOM_VCD="{VCD}"')
         t0 = time.perf_counter()
-        say(f"building the simulation with {version}")
-        try:
-            foreign = libm_c.simulator_args(sim, wd, e.c_files)
-        except libm_c.LibmBuildError as err:
-            raise LoomError(str(err), code="HDL_SIM_BUILD") from None
-        if sim == "iverilog":
-            cmd = (["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + foreign + [f"-D{x}" for x in defines]
-                   + srcs)
-            _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "iverilog")
-            exe = ["vvp", "-n", "sim.vvp"]
+        where = simcache.root() if cache else None
+        name = simcache.key(sim, _simulator_id(sim), _command(sim, defines, vcd is not None, e, ["<libm>"]) + _CODE,
+                            {**e.files, "tb.sv": bench.text}) if where is not None else ""
+        made = _artifacts(sim, e)
+        entry = simcache.lookup(where, name, made) if where is not None else None
+        if entry is not None:
+            simcache.link_into(entry, wd, made)
+            say(f"reusing the simulation built with {version} ({entry})")
         else:
-            cmd = (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-                    "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
-                   + (["--trace"] if vcd is not None else []) + [f"-D{x}" for x in defines] + srcs + foreign)
-            _check(subprocess.run(cmd, cwd=wd, capture_output=True, text=True), "verilator")
-            exe = ["obj/Vtb"]
+            say(f"building the simulation with {version}")
+            _build(sim, defines, vcd is not None, e, wd)
+            if where is not None:
+                simcache.store(where, name, wd, made)
+        exe = ["vvp", "-n", "sim.vvp"] if sim == "iverilog" else ["obj/Vtb"]
         t1 = time.perf_counter()
         say(f"built in {t1 - t0:.1f}s; running (at most {max_cycles} cycles)")
         out = _run_streaming(exe, wd, lambda c: say(f"cycle {c} ({time.perf_counter() - t1:.0f}s)"))
@@ -521,6 +552,45 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+
+
+def _command(sim: str, defines: list[str], trace: bool, e: Emitted, foreign: list[str]) -> list[str]:
+    """The build command of ``sim`` on the design's SV and the testbench (``foreign``: the C libm options)."""
+    srcs = e.sv_files + ["tb.sv"]
+    if sim == "iverilog":
+        return (["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + foreign + [f"-D{x}" for x in defines]
+                + srcs)
+    return (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+             "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
+            + (["--trace"] if trace else []) + [f"-D{x}" for x in defines] + srcs + foreign)
+
+
+def _build(sim: str, defines: list[str], trace: bool, e: Emitted, wd: Path) -> None:
+    """Compile the files written in ``wd`` (C libm first: a VPI module for iverilog, sources for Verilator)."""
+    try:
+        foreign = libm_c.simulator_args(sim, wd, e.c_files)
+    except libm_c.LibmBuildError as err:
+        raise LoomError(str(err), code="HDL_SIM_BUILD") from None
+    _check(subprocess.run(_command(sim, defines, trace, e, foreign), cwd=wd, capture_output=True, text=True), sim)
+
+
+def _artifacts(sim: str, e: Emitted) -> list[str]:
+    """What a run needs of a build, relative to its directory: the vvp file (and the libm VPI module), or the binary."""
+    if sim == "verilator":
+        return ["obj/Vtb"]
+    return ["sim.vvp"] + ([f"{libm_c.VPI_MODULE}.vpi"] if e.c_files else [])
+
+
+# the code that writes the build commands, in every cache key: a changed command never reuses an old build
+_CODE = [hashlib.sha256(Path(m.__file__).read_bytes()).hexdigest() for m in (libm_c, simcache)] + \
+    [hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
+
+
+@functools.lru_cache(maxsize=None)
+def _simulator_id(sim: str) -> str:
+    """The simulator's path and version, once per process (part of every cache key)."""
+    tool = "verilator" if sim == "verilator" else "iverilog"
+    return f"{shutil.which(tool)} {simulator_version(sim)}"
 
 
 def _run_streaming(exe: list[str], wd: Path, tick: Callable[[int], None]) -> str:

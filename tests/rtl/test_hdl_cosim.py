@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from loom.cli import main
+from loom.hdl import rtlsim
 from loom.hdl.emit import emit
 from loom.hdl.rtlsim import run
 from loom.runtime import decode_inputs, function_arg_names, run_result_json
@@ -38,13 +39,14 @@ def test_example_agrees_with_token_simulator(path, stall):
     assert rtl == ref
 
 
-def test_verilator_with_assertions_agrees_and_writes_a_vcd(tmp_path):
+def test_verilator_with_assertions_agrees_and_writes_a_vcd(tmp_path, monkeypatch):
     """The default simulator, with every component's properties checked as immediate assertions while it runs:
     saxpy has extmemory load and store port pairs (their request/response assertions and assumptions) and
     arguments forked into several FIFOs, under random stalls and memory latency. The same build traces the
     waveform (Verilator's --trace): one Verilator build of ~20 s CPU serves both (test_vcd_is_written checks the
     CLI's --vcd with iverilog; the flag reaches the simulator through the same ``run(vcd=...)``)."""
     need("verilator")
+    monkeypatch.setenv("LOOM_RTL_CACHE", str(tmp_path / "cache"))  # its own: the second run below must hit it
     path = ROOT / "examples" / "saxpy.scf.mlir"
     vcd = tmp_path / "w" / "saxpy.vcd"
     vcd.parent.mkdir()
@@ -52,6 +54,12 @@ def test_verilator_with_assertions_agrees_and_writes_a_vcd(tmp_path):
     assert rtl == ref
     text = vcd.read_text()
     assert "$enddefinitions" in text and "clk" in text and "cycle" in text
+    # another seed runs the same binary from the build cache (loom.hdl.simcache): no second build, the same
+    # answer, another schedule in the waveform
+    builds = []
+    monkeypatch.setattr(rtlsim, "_build", lambda *a: builds.append(a))
+    ref, rtl = _docs(path, 4, simulator="verilator", vcd=vcd)
+    assert rtl == ref and builds == [] and vcd.read_text() != text
 
 
 def test_cli_same_json_and_exit_code(capsys, monkeypatch):

@@ -95,6 +95,7 @@ def test_missing_iverilog_vpi_is_one_line(kernel, inputs, monkeypatch, capsys):
     real = libm_c.shutil.which
     monkeypatch.setattr(libm_c.shutil, "which", lambda n: None if n == "iverilog-vpi" else real(n))
     monkeypatch.setenv("LOOM_RTL_SIM", "iverilog")
+    monkeypatch.setenv("LOOM_RTL_CACHE", "off")  # the build itself: a cached one (the test above) needs no VPI build
     code, out, err = _sim(["--rtl", str(kernel), "--inputs", str(inputs)], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "[HDL_SIM_BUILD]" in err and "iverilog-vpi" in err
