@@ -5,8 +5,8 @@ query returns) depends on its terms' internal ids, and those depend on every ter
 other functions, other checkers, other files -- and on when Python's collector freed terms (freed ids are
 reused). So every checker run (``driver.run_checker``: one unit of ``loom verify``, or one checker of a
 ``verify_function`` call) runs in ``fresh_solver_state``: a new Z3 context serves as z3py's default context for
-the block, and the heap's survivors are collected and frozen first, so the collector's passes inside the block
-see only what the block allocated. A unit's verdicts, details and witnesses are then the same in a fresh
+the block, and the heap is frozen first (its counters reset), so the collector's passes inside the block see only
+what the block allocated. A unit's verdicts, details and witnesses are then the same in a fresh
 ``loom verify`` process, a ``--jobs`` worker and a library call after any other work.
 
 What a unit makes must not outlive it as a solver term that another unit reads: terms belong to the context they
@@ -30,14 +30,15 @@ def fresh_solver_state() -> Iterator[z3.Context]:
     from a collected, frozen heap; the previous default context and freeze state come back after it."""
     previous = z3core._main_ctx
     frozen_before = gc.get_freeze_count()
-    gc.collect()
-    gc.freeze()  # what the process holds from before is not the block's: its collections scan only the block's
-    gc.collect()  # the collector's counters (and its estimate of the old generation) start from nothing
+    gc.freeze()  # what the process holds from before (its garbage too) is not the block's: never scanned in it
+    gc.collect()  # the collector's counters (and its estimate of the old generation) start from nothing: quick
     ctx = z3.Context()
     z3core._main_ctx = ctx
     try:
         yield ctx
     finally:
         z3core._main_ctx = previous
+        gc.collect()  # the block's garbage, while the rest is still frozen (a collection of everything costs ~7 ms
+        # a checker in a small process, seconds in a large DFG's)
         if frozen_before == 0:  # frozen here: back to the collector (an outer freeze, e.g. a --jobs parent's, stays)
             gc.unfreeze()
