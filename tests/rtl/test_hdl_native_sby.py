@@ -96,6 +96,7 @@ def test_a_broken_component_fails_natively_with_its_property_and_trace(tmp_path,
 
 
 def test_without_a_native_yosys_loom_sby_says_so(monkeypatch, capsys):
+    need("loom-sby")
     monkeypatch.setattr(native_sby, "native_tools", lambda env=None: None)
     assert native_sby.main(["-f", "x.sby"]) == 2
     assert "a native Yosys is not installed" in capsys.readouterr().err
