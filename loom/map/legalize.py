@@ -24,10 +24,15 @@ its location, for ``loom map`` and ``loom adg mesh --fit`` alike.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from loom.ir.attributes import FloatAttr, IntegerAttr
 from loom.ir.core import Block, Operation, Value, replace_all_uses
 from loom.ir.types import FloatType, IntegerType, i1, none
 from loom.semantics.predicates import CMPF_PREDICATES
+
+if TYPE_CHECKING:
+    from loom.map.dfg import DFG
 
 # the constant 2^(p-1) per float type: every float of at least this magnitude is an integer
 _BIG = {"f32": 2.0 ** 23, "f64": 2.0 ** 52}
@@ -41,9 +46,9 @@ def legalize_for_fabric(func: Operation) -> Operation:
     return func
 
 
-def refuse_unallowed(dfg) -> None:
-    """Raise a located CPL_FABRIC_FU_OP_NOT_ALLOWED at the first op node of ``dfg`` (``loom.map.dfg.DFG``, read
-    after ``legalize_for_fabric``) outside the FU-body allowlist: no fabric reader accepts an FU for it, so no
+def refuse_unallowed(dfg: DFG) -> None:
+    """Raise a located CPL_FABRIC_FU_OP_NOT_ALLOWED at the first op node of ``dfg`` (read after
+    ``legalize_for_fabric``) outside the FU-body allowlist: no fabric reader accepts an FU for it, so no
     fabric maps the kernel, which is outside the subset ``loom map`` covers -- not a fabric too small."""
     from loom.diagnostics import LoomError
     from loom.map.adg.read import FU_ALLOWED, FU_OP
