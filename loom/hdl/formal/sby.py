@@ -54,6 +54,12 @@ Z3_ENGINE = f'smtbmc z3 -- --info "(set-option :rlimit {RLIMIT})"'
 LIMIT_OUT = "resource limit"  # how the log of a task stopped by the solver's resource limit starts its last line
 
 
+# Run after every z3 task's prep: Yosys 0.23's write_smt2 (Debian 12's native Yosys) stops at an internal assertion
+# on a memory of one word (ABITS 0: the slot array of a --fifo-depth 1 FIFO); mapped, it is the same state as a
+# flip-flop, and a design with no one-word memory selects nothing here (specs/hdl.md, "Native Yosys")
+ONE_WORD_MAP = "memory_map t:$mem_v2 r:SIZE=1 %i"
+
+
 def task_name(module: str) -> str:
     return "c_" + module
 
@@ -142,7 +148,7 @@ def top_lines(d: Design) -> list[str]:
                     "chformal -assert -assert2assume n:f_*.p_*",
                     f"chformal -assume -assume2assert n:u_*.a_* n:u_*.{ENV_RESP} %d"]
     return [f"{task}: {ln}" for task, script in (("top", top), ("top_in", top_in))
-            for ln in script + [f"prep -top {d.top}"]]
+            for ln in script + [f"prep -top {d.top}", ONE_WORD_MAP]]
 
 
 def dfg_internal_files(d: Design) -> set[str]:
@@ -218,7 +224,7 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
         else:
             lines.append(f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}")
     lines += [f"components: hierarchy -top {BUNDLE}", "components: proc", "components: flatten",
-              "components: setundef -undriven -anyseq", f"components: prep -top {BUNDLE}"]
+              "components: setundef -undriven -anyseq", f"components: prep -top {BUNDLE}", f"components: {ONE_WORD_MAP}"]
     lines += top_lines(d)
     # task dfg: the component and FIFO assertions are proved unbounded by tasks components/fifo, so only the
     # monitors (labels ob_*) and the reference environment's own checks (ref_*) stay asserted; FIFO slot arrays
@@ -230,8 +236,8 @@ def project(d: Design, files: Sequence[str], depth: int = DEPTH, dfg_depth: int 
     lines += [f"{TAG}: chformal -assert -remove {KEEP_MONITORS}", f"{TAG}: prep -top {d.top}",
               f"{TAG}: memory_map", f"{TAG}: opt -fast"]
     lines += [f"fifo: hierarchy -top {FIFO_TOP}", "fifo: proc", "fifo: flatten", "fifo: setundef -undriven -anyseq",
-              f"fifo: prep -top {FIFO_TOP}"]
-    lines += [f"{task_name(m)}: prep -top {m}" for m in mods]
+              f"fifo: prep -top {FIFO_TOP}", f"fifo: {ONE_WORD_MAP}"]
+    lines += [f"{task_name(m)}: {ln}" for m in mods for ln in (f"prep -top {m}", ONE_WORD_MAP)]
     lines += ["", "[files]", *files, ""]
     return "\n".join(lines)
 
@@ -263,6 +269,7 @@ def components_project(sv_files: dict[str, str], modules: Sequence[str], name: s
              Z3_ENGINE, "", "[script]"]
     lines += [f"read_verilog -formal -sv -DLOOM_ASSERTIONS {f}" for f in sv]
     lines += [f"hierarchy -top {BUNDLE}", "proc", "flatten", "setundef -undriven -anyseq", f"prep -top {BUNDLE}",
+              ONE_WORD_MAP,
               "", "[files]", "loom_props.svh", *sv, ""]
     files[f"{name}.sby"] = "\n".join(lines)
     return files
