@@ -8,15 +8,26 @@ exists), never a Python exception.
 
 from __future__ import annotations
 
+import struct
+from dataclasses import dataclass, field
 from typing import Optional
 
 from loom.diagnostics import VerifyError
 from loom.ir.attributes import (
     ArrayAttr,
     Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DictAttr,
+    FloatAttr,
     IntegerAttr,
+    OpaqueAttr,
+    StridedLayoutAttr,
+    StringAttr,
     SymbolRefAttr,
     TypeAttr,
+    UnitAttr,
 )
 from loom.ir.core import OpResult, Operation
 from loom.ir.types import IndexType, IntegerType, MemRefType, NoneType, Type
@@ -244,3 +255,72 @@ def machine_for(op: Operation) -> Machine:
         scalar_fn(name, dict(attrs), operand_types, result_types, op.loc)  # rejects unsupported ops now
         return handshake_ops.combinational(name, attrs, operand_types, result_types)
     raise _err(op, "has no token semantics (not a handshake, dataflow, arith or math op)")
+
+
+FED_BY_SOURCE_OPS = ("handshake.fork", "handshake.lazy_fork", "handshake.br", "handshake.buffer",
+                     "handshake.constant")
+"""Ops whose table also depends on whether operand 0 copies a ``handshake.source`` (``_fed_by_source``)."""
+
+_PLAIN_ATTRS = (BoolAttr, StringAttr, UnitAttr, TypeAttr, SymbolRefAttr, StridedLayoutAttr, OpaqueAttr)
+
+
+def _exact_scalar(v: object) -> object:
+    """``v`` as a key that tells apart what ``==`` does not: -0.0 from 0.0, NaN payloads, True from 1."""
+    if isinstance(v, float):
+        return ("f", struct.pack("<d", v))
+    if isinstance(v, (tuple, list)):
+        return ("seq", tuple(_exact_scalar(x) for x in v))
+    return (type(v).__name__, v)
+
+
+def _exact(a: Attribute) -> Optional[tuple]:
+    """A hashable key equal for two attributes exactly when they are the same attribute (None: no such key)."""
+    if isinstance(a, IntegerAttr):
+        return ("int", type(a.value).__name__, a.value, a.type)
+    if isinstance(a, FloatAttr):
+        return ("float", _exact_scalar(a.value), a.type)
+    if isinstance(a, _PLAIN_ATTRS):  # frozen dataclasses of strings, ints, bools and types: == is exact
+        return (type(a).__name__, a)
+    if isinstance(a, ArrayAttr):
+        parts = [_exact(x) for x in a.elements]
+        return None if None in parts else ("array", tuple(parts))
+    if isinstance(a, DictAttr):
+        parts = [_exact(x) for _, x in a.entries]
+        return None if None in parts else ("dict", tuple(k for k, _ in a.entries), tuple(parts))
+    if isinstance(a, DenseArrayAttr):
+        return ("dense_array", a.element_type, tuple(_exact_scalar(v) for v in a.values))
+    if isinstance(a, DenseElementsAttr):
+        return ("dense", a.type, a.splat, tuple(_exact_scalar(v) for v in a.values))
+    return None
+
+
+def signature(op: Operation) -> Optional[tuple]:
+    """Everything ``machine_for(op)`` reads of ``op`` besides its location: name, attributes, operand and result
+    types, and for ``FED_BY_SOURCE_OPS`` whether operand 0 copies a source. None when an attribute has no exact key."""
+    attrs = []
+    for k in sorted(op.attributes):
+        x = _exact(op.attributes[k])
+        if x is None:
+            return None
+        attrs.append((k, x))
+    fed = op.name in FED_BY_SOURCE_OPS and bool(op.operands) and _fed_by_source(op.operands[0])
+    return (op.name, tuple(attrs), tuple(v.type for v in op.operands), tuple(r.type for r in op.results), fed)
+
+
+@dataclass
+class Machines:
+    """``machine_for`` memoized for one analysis: ops of one ``signature`` share one table.
+
+    Safe because a table is immutable (frozen dataclasses of tuples) and a pure function of the signature; an
+    op that raises is never memoized (each raises at its own location), nor is one without a signature."""
+
+    memo: dict[tuple, Machine] = field(default_factory=dict)
+
+    def __call__(self, op: Operation) -> Machine:
+        key = signature(op)
+        if key is None:
+            return machine_for(op)
+        m = self.memo.get(key)
+        if m is None:
+            m = self.memo[key] = machine_for(op)
+        return m

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from loom.ir.types import Type
-from loom.semantics.expr import Expr, ports_read, registers_read
+from loom.semantics.expr import Apply, Expr, In, Reg, ports_read
 
 
 @dataclass(frozen=True)
@@ -154,17 +154,36 @@ class Machine:
         for r in self.rules:
             if r.state not in self.states or r.next not in self.states:
                 raise ValueError(f"{self.op_name}.{r.name}: unknown state")
-            if not set(r.reads) <= ins or len(set(r.reads)) != len(r.reads):
+            reads = set(r.reads)
+            if not reads <= ins or len(reads) != len(r.reads):
                 raise ValueError(f"{self.op_name}.{r.name}: reads unknown or repeated ports {r.reads}")
-            if not {p for p, _ in r.emits} <= outs or len({p for p, _ in r.emits}) != len(r.emits):
+            emitted = {p for p, _ in r.emits}
+            if not emitted <= outs or len(emitted) != len(r.emits):
                 raise ValueError(f"{self.op_name}.{r.name}: emits unknown or repeated ports")
             if not {n for n, _ in r.updates} <= regs:
                 raise ValueError(f"{self.op_name}.{r.name}: updates unknown registers")
             for e in r.expressions():
-                if not ports_read(e) <= set(r.reads):
+                ports, registers = _mentioned(e)
+                if not ports <= reads:
                     raise ValueError(f"{self.op_name}.{r.name}: uses a port it does not read")
-                if not registers_read(e) <= regs:
+                if not registers <= regs:
                     raise ValueError(f"{self.op_name}.{r.name}: uses an unknown register")
         for port, e in self.sources:
             if port not in outs or ports_read(e):
                 raise ValueError(f"{self.op_name}: bad source port {port}")
+
+
+def _mentioned(e: Expr) -> tuple[set[str], set[str]]:
+    """(``ports_read(e)``, ``registers_read(e)``) in one walk: ``check`` runs on every table a run builds."""
+    ports: set[str] = set()
+    registers: set[str] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Apply):
+            todo.extend(x.args)
+        elif isinstance(x, In):
+            ports.add(x.port)
+        elif isinstance(x, Reg):
+            registers.add(x.name)
+    return ports, registers
