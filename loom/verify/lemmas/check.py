@@ -22,7 +22,8 @@ from typing import Optional
 import z3
 
 from loom.ir.core import Operation
-from loom.semantics import describe, machine_for
+from loom.semantics import describe
+from loom.semantics.build import Machines
 from loom.semantics.machine import Machine
 from loom.verify.ids import oid as obligation_id
 from loom.verify.lemmas.contracts import contracts_for, family
@@ -293,11 +294,18 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
     cache = cache if cache is not None else LemmaCache()
     lemmas: dict[str, Obligation] = {}
     streams: list[tuple[Operation, Machine]] = []
+    machines = Machines()  # ops of one signature share one table (so its key is computed once, by id)
+    keys: dict[int, tuple[Machine, str]] = {}  # the table is kept so its id is never reused
+    merged: set[str] = set()  # keys whose cached lemmas are merged already: merging them again changes nothing
     for op in body_ops(func):
-        m = machine_for(op)
+        m = machines(op)
         if op.name == "dataflow.stream":
             streams.append((op, m))
-        key = lemma_key(m)
+        known = keys.get(id(m))
+        key = known[1] if known is not None else lemma_key(m)
+        keys[id(m)] = (m, key)
+        if key in merged:
+            continue
         got = cache.done.get(key)
         if got is None and ctx.deadline is not None and ctx.limit() == 0:
             _merge(lemmas, _unknown_lemmas(m, op, f"not decided: the function's budget of {ctx.budget:g}s "
@@ -306,9 +314,11 @@ def check_lemmas(func: Operation, ctx: VerifyContext, cache: Optional[LemmaCache
             got = _guarded_lemmas(m, ctx, table_name(key), op, cache.checks)
             if all(o.status != "unknown" for o in got):  # an unknown (a timeout, a crash) is tried again
                 cache.done[key] = got
+                merged.add(key)
             _merge(lemmas, got, op)
         else:  # proved earlier in this run: reported again at no cost
             _merge(lemmas, [dataclasses.replace(o, seconds=0.0) for o in got], op)
+            merged.add(key)
     out = sorted(lemmas.values(), key=lambda o: o.id)
     if streams:
         names = value_name_map(func, [op.results[0] for op, _ in streams])

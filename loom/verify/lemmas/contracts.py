@@ -529,15 +529,21 @@ def _store(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
 
 def _memory(machine: Machine, ins: list[str], outs: list[str]) -> ShapeSet:
     shapes = []
-    st_ports = sorted({p.split(".")[0] for p in ins if p.startswith("st")})
-    ld_ports = sorted({p.split(".")[0] for p in ins if p.startswith("ld")})
+    of_port: dict[str, list[str]] = {}  # port ``j`` -> its inputs ``j.*`` (one pass: wide memories have thousands)
+    for p in ins:
+        j, dot, _ = p.partition(".")
+        members = of_port.setdefault(j, [])
+        if dot:
+            members.append(p)
+    st_ports = sorted(j for j in of_port if j.startswith("st"))
+    ld_ports = sorted(j for j in of_port if j.startswith("ld"))
     for j in st_ports:
-        shapes.append(Shape(f"{j}", F([p for p in ins if p.startswith(j + ".")]), ((f"{j}.done", None),)))
+        shapes.append(Shape(f"{j}", F(of_port[j]), ((f"{j}.done", None),)))
     for j in ld_ports:
         shapes.append(
             Shape(
                 f"{j}",
-                F([p for p in ins if p.startswith(j + ".")]),
+                F(of_port[j]),
                 ((f"{j}.data", None), (f"{j}.done", None)),
             )
         )
@@ -666,10 +672,17 @@ class _ShapeBalance:
     def invariant(self, model: MachineModel, s, m):
         """Each port's counter is the sum of the counters of the shapes that use it; at most one completion."""
         parts = []
+        using_in: dict[str, list[str]] = {}  # port -> the counters of the shapes that use it, in shape order
+        using_out: dict[str, list[str]] = {}  # (one pass over the shapes: a wide memory has thousands of each)
+        for x in self.shapes:
+            for p in x.consumes:
+                using_in.setdefault(p, []).append(f"n.{x.name}")
+            for p in dict(x.emits):
+                using_out.setdefault(p, []).append(f"n.{x.name}")
         for p in self.in_ports:
-            parts.append(m[f"in.{p}"] == _total([m[f"n.{x.name}"] for x in self.shapes if p in x.consumes]))
+            parts.append(m[f"in.{p}"] == _total([m[c] for c in using_in.get(p, ())]))
         for p in self.out_ports:
-            parts.append(m[f"out.{p}"] == _total([m[f"n.{x.name}"] for x in self.shapes if p in dict(x.emits)]))
+            parts.append(m[f"out.{p}"] == _total([m[c] for c in using_out.get(p, ())]))
         parts += [m[v] >= 0 for v in self.cvars]
         if self.once:
             init = s.state == model.state_of[model.machine.initial]

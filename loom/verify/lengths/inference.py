@@ -40,7 +40,7 @@ import z3
 
 from loom.ir.core import Operation, Value
 from loom.ir.types import MemRefType, NoneType
-from loom.semantics import machine_for
+from loom.semantics.build import Machines
 from loom.semantics.handshake_ops import COPY_OPS, is_copy
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
@@ -91,6 +91,7 @@ class Typer(TyperRules, TyperLoops, TyperWhile, TyperIdioms, TyperSilent):
         self.gates: dict[Operation, Loop] = {}
         self.memo = logic.free
         self.machines: dict[Operation, Machine] = {}
+        self.machine_of = Machines()  # ops of one signature share one table: built and checked once
         self.groups: list[Group] = []
         self.waiting: dict[Value, list[Group]] = {}
         self.ready: deque[Group] = deque()
@@ -155,7 +156,7 @@ class Typer(TyperRules, TyperLoops, TyperWhile, TyperIdioms, TyperSilent):
                       recurrent=self.recurrent, tried=self.tried)
 
     def _make_groups(self, op: Operation) -> None:
-        m = machine_for(op)
+        m = self.machine_of(op)
         self.machines[op] = m
         tok = [i for i, p in enumerate(m.inputs) if p.kind == "token"]
         name = op.name
