@@ -61,7 +61,11 @@ def _i1(t: object) -> bool:
     return isinstance(t, IntegerType) and t.width == 1
 
 
-def _uses(ops: list[Operation]) -> dict[int, list[tuple[Operation, int]]]:
+Uses = dict[int, list[tuple[Operation, int]]]  # id of a value -> (op, operand index) of each of its uses
+
+
+def operand_uses(ops: list[Operation]) -> Uses:
+    """Every use of every value ``ops`` read (the finders below share one: a large DFG has ~10^5 operands)."""
     out: dict[int, list[tuple[Operation, int]]] = {}
     for op in ops:
         for i, v in enumerate(op.operands):
@@ -87,10 +91,11 @@ def _select_fanout(start: Value, uses: dict[int, list[tuple[Operation, int]]], w
     return None
 
 
-def find_primed_selects(ops: list[Operation]) -> list[PrimedSelect]:
+def find_primed_selects(ops: list[Operation], uses: Optional[Uses] = None) -> list[PrimedSelect]:
     """Every primed i1 buffer of ``ops`` whose result reaches, through copies only, the selects of two-way
-    i1 muxes and nothing else. Those that fail the shape are returned with ``why`` set."""
-    uses = _uses(ops)
+    i1 muxes and nothing else. Those that fail the shape are returned with ``why`` set. ``uses``: the
+    ``operand_uses`` of ``ops`` (computed when None)."""
+    uses = operand_uses(ops) if uses is None else uses
     found: list[PrimedSelect] = []
     for op in ops:
         if op.name != "handshake.buffer" or "initValues" not in op.attributes or len(op.results) != 1:
@@ -174,10 +179,10 @@ def _loop_branch(v: Value, out: Value) -> Optional[Operation]:
     return None
 
 
-def find_cmerge_loops(ops: list[Operation]) -> list[CmergeLoop]:
+def find_cmerge_loops(ops: list[Operation], uses: Optional[Uses] = None) -> list[CmergeLoop]:
     """Every control_merge with exactly one entry whose other inputs are its own output sent back by one
-    loop cond_br (see ``CmergeLoop``)."""
-    uses = _uses(ops)
+    loop cond_br (see ``CmergeLoop``); ``uses`` as for ``find_primed_selects``."""
+    uses = operand_uses(ops) if uses is None else uses
     found: list[CmergeLoop] = []
     for op in ops:
         if op.name != "handshake.control_merge" or len(op.operands) < 2 or len(op.results) != 2:
@@ -211,12 +216,12 @@ class TokenRing:
     typed: bool = False
 
 
-def find_token_rings(ops: list[Operation], skip: set[int]) -> list[TokenRing]:
+def find_token_rings(ops: list[Operation], skip: set[int], uses: Optional[Uses] = None) -> list[TokenRing]:
     """Every buffer primed with exactly one token (not in ``skip``: the primed selects) whose copies feed
-    only one-firing, read-everything ops."""
+    only one-firing, read-everything ops; ``uses`` as for ``find_primed_selects``."""
     from loom.semantics import machine_for
 
-    uses = _uses(ops)
+    uses = operand_uses(ops) if uses is None else uses
     found: list[TokenRing] = []
     for op in ops:
         if op.name != "handshake.buffer" or id(op) in skip or len(op.results) != 1:
@@ -250,5 +255,5 @@ def carry_operands(ps: PrimedSelect, mux: Operation) -> tuple[Value, Value, Valu
     return ps.buffer.operands[0], mux.operands[1], mux.operands[2]
 
 
-__all__ = ["CmergeLoop", "PrimedSelect", "TokenRing", "carry_operands", "find_token_rings", "composite", "find_cmerge_loops", "find_primed_selects",
+__all__ = ["CmergeLoop", "PrimedSelect", "TokenRing", "Uses", "carry_operands", "operand_uses", "find_token_rings", "composite", "find_cmerge_loops", "find_primed_selects",
            "prove_carry"]

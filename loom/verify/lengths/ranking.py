@@ -79,6 +79,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import z3
+from z3 import z3core as _c
 
 from loom.semantics.ops import CMPI_Z3
 from loom.verify.lengths.clock import Loop
@@ -203,21 +204,7 @@ def positions(w: WhileView, query: list[z3.BoolRef]) -> list[z3.BoolRef]:
     queries never make, would only become less constrained -- an ``unsat`` stays a proof). The query is then
     bit-vectors with a few integer atoms on j, which Z3 bit-blasts instead of combining theories: the
     disjunctive ranking queries take a hundredth of the time."""
-    j = w.loop.j
-    jid = j.get_id()
-    found: dict[int, z3.ExprRef] = {}
-    seen: set[int] = set()
-    todo = list(query)
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_app(x) and x.num_args() > 0 and x.decl().kind() == z3.Z3_OP_UNINTERPRETED and \
-                any(_mentions(a, jid) or z3.is_int_value(a) for a in x.children() if z3.is_int(a)):
-            found[x.get_id()] = x
-            continue
-        todo.extend(x.children())
+    found = _position_apps(query, w.loop.j.get_id())
     if not found:
         return query
     pairs = []
@@ -261,13 +248,63 @@ def _holds(w: WhileView, m: z3.ModelRef, pred: z3.BoolRef) -> bool:
 
 
 def _mentions(term: z3.ExprRef, jid: int) -> bool:
-    todo = [term]
+    return _raw_mentions(term.ctx.ref(), term.as_ast(), jid)
+
+
+def _raw_args(ref, a) -> list:
+    """The raw subterms z3py's ``children()`` gives: an application's arguments, a quantifier's body."""
+    k = _c.Z3_get_ast_kind(ref, a)
+    if k == z3.Z3_APP_AST:
+        app = _c.Z3_to_app(ref, a)
+        return [_c.Z3_get_app_arg(ref, app, i) for i in range(_c.Z3_get_app_num_args(ref, app))]
+    if k == z3.Z3_QUANTIFIER_AST:
+        return [_c.Z3_get_quantifier_body(ref, a)]
+    return []
+
+
+def _raw_mentions(ref, a, jid: int) -> bool:
+    """Does raw term ``a`` contain the term of id ``jid``? (each distinct subterm walked once)"""
+    todo, seen = [a], set()
     while todo:
         x = todo.pop()
-        if x.get_id() == jid:
+        i = _c.Z3_get_ast_id(ref, x)
+        if i == jid:
             return True
-        todo.extend(x.children())
+        if i not in seen:
+            seen.add(i)
+            todo.extend(_raw_args(ref, x))
     return False
+
+
+def _position_apps(query: list[z3.BoolRef], jid: int) -> dict[int, z3.ExprRef]:
+    """``positions``' applications: every uninterpreted application in ``query`` with an integer argument that
+    mentions j (id ``jid``) or is a literal, by id, in the order a depth-first walk (last argument first) meets
+    them; their arguments are not entered. Walks the raw terms: a wrapper per subterm was most of the time."""
+    if not query:
+        return {}
+    ctx = query[0].ctx
+    ref = ctx.ref()
+    found: dict[int, z3.ExprRef] = {}
+    seen: set[int] = set()
+    todo = [q.as_ast() for q in query]
+    while todo:
+        a = todo.pop()
+        i = _c.Z3_get_ast_id(ref, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        args = _raw_args(ref, a)
+        if args and _c.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST and _c.Z3_get_decl_kind(
+                ref, _c.Z3_get_app_decl(ref, _c.Z3_to_app(ref, a))) == z3.Z3_OP_UNINTERPRETED and any(
+                _raw_mentions(ref, x, jid) or _c.Z3_is_numeral_ast(ref, x) for x in args if _is_int(ref, x)):
+            found[i] = z3.z3._to_expr_ref(a, ctx)
+            continue
+        todo.extend(args)
+    return found
+
+
+def _is_int(ref, a) -> bool:
+    return _c.Z3_get_sort_kind(ref, _c.Z3_get_sort(ref, a)) == z3.Z3_INT_SORT
 
 
 # ---------------------------------------------------------------------------------------------- ranking

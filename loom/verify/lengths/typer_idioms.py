@@ -12,6 +12,7 @@ from loom.verify.lengths.idioms import (
     find_cmerge_loops,
     find_primed_selects,
     find_token_rings,
+    operand_uses,
     prove_carry,
 )
 
@@ -24,7 +25,9 @@ class TyperIdioms(TyperBase):
     def _find_idioms(self) -> None:
         """Primed selects (CIRCT loop state): typed as carries only where the composite's lemma is proved."""
         cache: dict = {}
-        for ps in find_primed_selects(list(self.body.ops)):
+        ops = list(self.body.ops)
+        uses = operand_uses(ops)  # one use map for the three finders
+        for ps in find_primed_selects(ops, uses):
             prove_carry(ps, self.logic.limit(), cache, self.logic.rlimit)
             self.idioms.append(ps)
             if not ps.proved:
@@ -35,7 +38,7 @@ class TyperIdioms(TyperBase):
                 self.carry_of[mux] = carry_operands(ps, mux)
         lemma: Optional[str] = None
         checked = any(ps.proved for ps in self.idioms)
-        for cl in find_cmerge_loops(list(self.body.ops)):
+        for cl in find_cmerge_loops(ops, uses):
             if not cl.why and cl.muxes and not checked:
                 # the index muxes of a cmerge loop are primed-select carries: that lemma must hold for them too
                 lemma, checked = self._primed_select_lemma(cache), True
@@ -55,7 +58,7 @@ class TyperIdioms(TyperBase):
                     self.header_of[mux] = cl
         selects = {id(ps.buffer) for ps in self.idioms if not ps.why or ps.muxes}
         primed_i1 = {id(ps.buffer) for ps in self.idioms}
-        for ring in find_token_rings(list(self.body.ops), selects):
+        for ring in find_token_rings(ops, selects, uses):
             if not ring.why:
                 self.rings[ring.buffer] = ring
             elif id(ring.buffer) in primed_i1:
