@@ -52,12 +52,14 @@ def test_verify_file_after_other_kernels_reports_what_loom_verify_reports():
 
 
 def test_fresh_solver_state_is_a_context_of_its_own_and_gives_the_previous_one_back():
-    """Inside: a new default context (terms made there are its own); after: the previous one, and the collector's
-    freeze as it was."""
+    """Inside: a new default context (terms made there are its own) and the cycle collector off; after: the
+    previous context, and the collector and its freeze as they were."""
     before = z3.main_ctx()
-    frozen = gc.get_freeze_count()
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
     with fresh_solver_state() as ctx:
         assert z3.main_ctx() is ctx and ctx is not before
         assert z3.Int("x").ctx is ctx
+        assert not gc.isenabled()  # only reference counts free terms in the block: no collector pass at a moment
+        # that depends on what the process allocated before
     assert z3.main_ctx() is before
-    assert gc.get_freeze_count() == frozen
+    assert (gc.get_freeze_count(), gc.isenabled()) == (frozen, enabled)
