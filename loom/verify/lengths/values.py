@@ -46,6 +46,9 @@ class Values:
     def __init__(self) -> None:
         self._sorts: dict[str, z3.SortRef] = {}
         self._funcs: dict[str, z3.FuncDeclRef] = {}
+        # a sort's printed name by its id, with the sort (held, so that its id stays its own; every such sort is a
+        # domain sort of a function in ``_funcs`` anyway): z3's pretty printer took ~3 s of a 50,009-op DFG's model
+        self._sort_names: dict[int, tuple[z3.SortRef, str]] = {}
         self.literals = TermMap()  # term -> runtime value, for non-bit-vector literals
         self._fresh = 0
 
@@ -110,11 +113,17 @@ class Values:
         return self._uf(name, args, result)
 
     def _uf(self, name: str, args: Sequence[z3.ExprRef], result: Type) -> z3.ExprRef:
-        key = symbol(f"{name}->{result}:" + ",".join(str(a.sort()) for a in args))
+        key = symbol(f"{name}->{result}:" + ",".join(self._sort_name(a.sort()) for a in args))
         f = self._funcs.get(key)
         if f is None:
             f = self._funcs[key] = z3.Function(key, *[a.sort() for a in args], self.sort(result))
         return f(*args)
+
+    def _sort_name(self, s: z3.SortRef) -> str:
+        got = self._sort_names.get(s.get_id())
+        if got is None:
+            got = self._sort_names[s.get_id()] = (s, str(s))
+        return got[1]
 
     # ------------------------------------------------------------------ scalar ops
     def scalar(self, op: Operation, args: Sequence[z3.ExprRef]) -> list[z3.ExprRef]:

@@ -11,7 +11,6 @@ from loom.ir.core import Operation
 from loom.ir.types import NoneType
 from loom.semantics import machine_for
 from loom.semantics.expr import Const
-from loom.semantics.handshake_ops import copied_value
 from loom.verify.lengths.values import is_i1
 from loom.verify.refine.model import (
     Frame,
@@ -97,9 +96,8 @@ class DfgOpRules(DfgFrames):
     def _complete_state(self, f: Frame) -> None:
         """Make sure every data carry of ``f`` has its symbol (exit terms substitute all of them)."""
         cond = f.op.results[1] if f.kind == "for" else next(k for k, g in self.frame_of_key.items() if g is f)
-        for op in self.ops:
-            if (op.name == "dataflow.carry" and op not in self.state_of
-                    and not isinstance(op.results[0].type, NoneType) and copied_value(op.operands[0]) is cond):
+        for op in self.data_carries.get(cond, ()):
+            if op not in self.state_of:
                 try:
                     self.ev(op.results[0])
                 except Unsupported:
