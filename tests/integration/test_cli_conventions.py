@@ -110,7 +110,7 @@ def test_version_names_loom_and_every_tool() -> None:
     lines = r.stdout.splitlines()
     assert lines[0].startswith("loom ")
     tools = dict(line.split(": ", 1) for line in lines[1:])
-    assert list(tools) == ["z3", "yosys", "sby", "iverilog", "verilator", "cvc5", "yices"]
+    assert list(tools) == ["z3", "yosys", "sby", "native yosys", "iverilog", "verilator", "cvc5", "yices"]
     import z3
 
     assert tools["z3"] == z3.get_version_string()
@@ -122,6 +122,7 @@ def test_version_says_not_found_for_a_missing_simulator(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     tools = dict(line.split(": ", 1) for line in r.stdout.splitlines()[1:])
     assert tools["iverilog"] == "not found" and tools["verilator"] == "not found"
+    assert tools["native yosys"] == "not found"  # nor a native Yosys for loom-sby
     assert tools["z3"] != "not found"
 
 
