@@ -85,6 +85,8 @@ class Typer(TyperRules, TyperLoops, TyperWhile, TyperIdioms, TyperSilent):
         self.loops: list[Loop] = []
         self.loop_index: dict[tuple, Loop] = {}
         self.checks: list[Check] = []
+        self.failing: set[int] = set()  # ids of ops with a check not proved, among the first ``failing_read`` checks
+        self.failing_read = 0
         self.unknown: dict[Operation, str] = {}
         self.hyps: dict[Value, Hypothesis] = {}
         self.cond_names = TermMap()

@@ -215,6 +215,15 @@ class TyperWhile(TyperBase):
             self.recurrent[loop] = (hyp.opener, rec)
         self.tried[loop] = (asked + asked2, time.perf_counter() - t0)
 
+    def _failing_ops(self) -> set[int]:
+        """Ids of the ops with a check not proved; only the checks made since the last call are read (checks are
+        only ever appended and their outcomes never change: a wide DFG has ~10^5 checks and dozens of loops)."""
+        for c in self.checks[self.failing_read:]:
+            if c.outcome.status != "proved":
+                self.failing.add(id(c.op))
+        self.failing_read = len(self.checks)
+        return self.failing
+
     def _while_view(self, hyp: Hypothesis) -> Optional[WhileView]:
         """The generic iteration of a while loop (``ranking.WhileView``), or None when some carry of the loop
         is not fully typed and checked (then its outputs are not known to follow its feedback)."""
@@ -223,7 +232,7 @@ class TyperWhile(TyperBase):
             return None
         cond = self.cond_term_bool(hyp.cond_term)
         steps: list[z3.BoolRef] = []
-        failing = {id(c.op) for c in self.checks if c.outcome.status != "proved"}  # one pass, not one per member
+        failing = self._failing_ops()
         for op in hyp.members:
             if op in self.unknown or op.results[0] not in self.types:
                 return None
