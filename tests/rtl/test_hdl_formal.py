@@ -13,7 +13,7 @@ from loom.hdl.emit import emit
 from loom.hdl.properties import LIB
 from loom.hdl.formal.sby import components_project, run_task
 
-from support.hdl import EXAMPLES, ROOT, SUM, dfg_func, need, rtl_says, sby_says, stem
+from support.hdl import EXAMPLES, ROOT, SUM, break_carry_ready, dfg_func, need, rtl_says, sby_says, stem
 
 # SymbiYosys minutes on 2 cores (every example's components ~40 s, collatz's top proof ~70 s): .ci/run's
 # `pytest -m sby_slow` step runs them; the default line keeps the single-component refutation and verify_rtl_json
@@ -137,18 +137,9 @@ def test_z3_tasks_stop_at_a_deterministic_resource_limit(tmp_path):
 def test_verify_rtl_refutes_a_broken_component(tmp_path, monkeypatch):
     """loom verify --rtl on a design whose carry fires without ready: refuted per component, with a trace."""
     need("yowasp-sby")
-    from loom.hdl import components as comp_mod
     from loom.hdl.formal.verify import check_function
 
-    real = comp_mod.build_component
-
-    def broken(m):
-        c = real(m)
-        if m.op_name == "dataflow.carry":
-            c.text = c.text.replace(" && o_ready;", ";")
-        return c
-
-    monkeypatch.setattr("loom.hdl.netlist.build_component", broken)
+    break_carry_ready(monkeypatch)
     src = tmp_path / "sum.scf.mlir"  # a small loop: every per-component task is rerun, so keep it cheap
     src.write_text(SUM)
     func, _ = dfg_func(src)

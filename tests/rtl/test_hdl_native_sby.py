@@ -16,7 +16,7 @@ from loom.hdl.formal import native_sby
 from loom.hdl.formal.native_sby import OPTIONAL, adapt_script, missing_options, yosys_version
 from loom.hdl.formal.sby import ONE_WORD_MAP, RUN_COMMENT, run_task, sby_command
 
-from support.hdl import BIN, ROOT, SUM, dfg_func, need, sby_says
+from support.hdl import BIN, ROOT, SUM, break_carry_ready, dfg_func, need, sby_says
 
 PREP = "formalff -setundef -clk2ff -ff2anyinit -hierarchy\nformalff -assume\nopt_clean\n"
 
@@ -72,17 +72,7 @@ def test_a_broken_component_fails_natively_with_its_property_and_trace(tmp_path,
     """A carry that fires without ready: the native run FAILs, and loom reads the failed properties and the
     counterexample's VCD from the JUnit XML, as with the YoWASP build."""
     _native(monkeypatch)
-    from loom.hdl import components as comp_mod
-
-    real = comp_mod.build_component
-
-    def broken(m):
-        c = real(m)
-        if m.op_name == "dataflow.carry":
-            c.text = c.text.replace(" && o_ready;", ";")
-        return c
-
-    monkeypatch.setattr("loom.hdl.netlist.build_component", broken)
+    break_carry_ready(monkeypatch)
     src = tmp_path / "sum.scf.mlir"
     src.write_text(SUM)
     func, _ = dfg_func(src)

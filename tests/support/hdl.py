@@ -99,3 +99,19 @@ def hand(name: str):
     path = DATA / "handwritten" / f"{name}.mlir"
     ns = argparse.Namespace(max_join_fanin=None, no_rar=False)
     return _pick_function(_dfg_module(path, None, ns), None, ("handshake.func",), path)
+
+
+def break_carry_ready(monkeypatch) -> None:
+    """Every emitted ``dataflow.carry`` component fires without its consumer's ready (a known-bad RTL fault that
+    the table-conformance property refutes), for the tests that must see a formal run FAIL."""
+    from loom.hdl import components as comp_mod
+
+    real = comp_mod.build_component
+
+    def broken(m):
+        c = real(m)
+        if m.op_name == "dataflow.carry":
+            c.text = c.text.replace(" && o_ready;", ";")
+        return c
+
+    monkeypatch.setattr("loom.hdl.netlist.build_component", broken)
