@@ -166,12 +166,45 @@ def summarize_verify(code: int, out: str, err: str) -> str:
             key, _, value = line.strip().partition(": ")
             block.setdefault(key, value)
         error = block.get("error", "").split(" ", 1)[0]
-        inputs = re.sub(r"\[[^\]]*\]", lambda m: f"[{m[0].count(',') + 1 if m[0] != '[]' else 0} items]",
-                        block.get("inputs", ""))  # an array by its length
+        inputs = arrays_by_shape(block.get("inputs", ""))
         faults.append(f"{name} {error} on {inputs}" if inputs else name)
     return (count + (f"; refuted beyond replayed safety: {', '.join(odd)}" if odd else "")
             + (f"; refuted: {' | '.join(faults)}" if faults else "")
             + (f"; unknown: {', '.join(unknown)}" if unknown else ""))
+
+
+def arrays_by_shape(text: str) -> str:
+    """``text`` (a witness's inputs) with each array, nested ones too, shown by its shape: ``[3 items]``,
+    ``[2x4 items]`` -- the values of a 64-element array say nothing a reader of the corpus table needs."""
+    out, k = [], 0
+    while k < len(text):
+        if text[k] != "[":
+            out.append(text[k])
+            k += 1
+            continue
+        depth, end = 0, k
+        for end in range(k, len(text)):
+            depth += {"[": 1, "]": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        out.append(f"[{'x'.join(map(str, _shape(text[k:end + 1])))} items]")
+        k = end + 1
+    return "".join(out)
+
+
+def _shape(array: str) -> list[int]:
+    """The dimensions of one bracketed (possibly nested) array's text: its top-level elements, then its first's."""
+    inner = array[1:-1].strip()
+    if not inner:
+        return [0]
+    depth, parts, start = 0, [], 0
+    for i, ch in enumerate(inner):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(inner[start:i].strip())
+            start = i + 1
+    parts.append(inner[start:].strip())
+    return [len(parts)] + (_shape(parts[0]) if parts[0].startswith("[") else [])
 
 
 def one(path: Path, func: str, includes: list[str], rtl: bool, do_map: bool, seed: int,

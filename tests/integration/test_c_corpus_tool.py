@@ -44,6 +44,14 @@ def test_verify_summary_names_faults_and_unknowns():
                     "; unknown: balance.%u.1_inv, safe.store@127:45.bounds")
 
 
+def test_witness_arrays_are_shown_by_shape():
+    """A 2-D array parameter (orb_descriptor's ``pairs[][4]``) by its shape, not by bracket pieces."""
+    shape = _tool().arrays_by_shape
+    assert shape("img=[1.5, 2], n=1, pairs=[[0, 1, 2, 3], [4, 5, 6, 7]], e=[]") == (
+        "img=[2 items], n=1, pairs=[2x4 items], e=[0 items]")
+    assert shape("a=[[[1], [2]]], b=[[]]") == "a=[1x2x1 items], b=[1x0 items]"
+
+
 def test_verify_summary_of_a_failed_run():
     tool = _tool()
     assert tool.summarize_verify(2, "", "k.c:3:1: error: [CPL_C_X] no\n") == "failed: k.c:3:1: error: [CPL_C_X] no"
