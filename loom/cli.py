@@ -744,8 +744,8 @@ def cmd_verify(args) -> int:
     if args.adg is not None:
         _check_readable(Path(args.adg))
     _check_verify_outputs(args)
-    # several files: spread over the cores, each verified in a process of its own (isolate: its verdicts do not
-    # depend on which files a worker verified before it, nor on the number of cores)
+    # several files: spread over the cores (a unit's verdicts do not depend on which files or units a process ran
+    # before, nor on the number of cores: each checker runs in a solver state of its own, loom/verify/isolation.py)
     source = Path(args.source) if args.source else None
     if source is not None:
         _check_readable(source)
