@@ -21,7 +21,7 @@ from loom.ir.location import Location
 from loom.ir.types import MemRefType, NoneType
 from loom.runtime import Buffer, MemRefView, decode_value, function_arg_names, global_view
 from loom.runtime.memory import row_major_strides
-from loom.semantics import machine_for
+from loom.semantics.build import Machines
 from loom.semantics.expr import TOKEN
 from loom.semantics.functions import compile_expr
 from loom.semantics.machine import Complete, Fail, Machine, Rule, Write
@@ -347,7 +347,8 @@ def _bound_routes(net: Network) -> None:
 def _wire(wired: Wired, body) -> None:
     """Actors and channels of ``body`` (raises the first structural error)."""
     net = wired.net
-    actors = [Actor(op, machine_for(op), i) for i, op in enumerate(body.ops)]
+    machines = Machines()  # ops of one signature share one (immutable) table: a large DFG has few distinct ones
+    actors = [Actor(op, machines(op), i) for i, op in enumerate(body.ops)]
     net.actors = actors
 
     # Channels: one per (consumer op, operand) in walk order, except memref ports.
