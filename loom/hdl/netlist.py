@@ -26,7 +26,7 @@ from loom.hdl.datapath.expr import HdlUnsupported, bits, literal, unique
 from loom.ir.core import BlockArgument, Operation, Value
 from loom.ir.types import IndexType, IntegerType, MemRefType, Type
 from loom.runtime import function_arg_names
-from loom.semantics import machine_for
+from loom.semantics.build import Machines
 from loom.semantics.expr import Const
 from loom.semantics.machine import Machine
 from loom.verify.facts import DfgFacts
@@ -166,7 +166,8 @@ def build_design(func: Operation, fifo_depth: int = 2, rtl_bound: Optional[int] 
     body = func.regions[0].entry
     ops = list(body.ops)
     _check_types(func, ops)
-    machines: list[Machine] = [machine_for(op) for op in ops]
+    tables = Machines()  # ops of one signature share one (immutable) table: a large DFG has few distinct ones
+    machines: list[Machine] = [tables(op) for op in ops]
     components, inst_comp = _components(ops, machines)
     vsig, instances = _named_instances(func, ops, inst_comp)
     channels = _channels(func, instances, machines, vsig)

@@ -11,7 +11,7 @@ import z3
 
 from loom.ir.core import Operation, Value
 from loom.runtime import function_arg_names
-from loom.semantics import machine_for
+from loom.semantics.build import Machines
 from loom.sim.names import value_name_map
 from loom.verify.assume import to_z3
 from loom.verify.bmc.build import NetworkBuilder
@@ -60,7 +60,8 @@ class Explorer(NetworkBuilder, Evaluation, Decisions, Firing, LivelockWatch, Mer
         self._zids: dict[int, tuple] = {}  # Python object id -> (object, Z3 term id)
         body = func.regions[0].entry
         self._names: Optional[dict] = None  # value names, computed when a report needs them
-        self._machines = {op: machine_for(op) for op in body.ops}
+        tables = Machines()  # ops of one signature share one (immutable) table
+        self._machines = {op: tables(op) for op in body.ops}
         self.relevant = control_values(func, self._machines)
         self.arg_names = function_arg_names(func)
         self.solver = z3.Solver()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from loom.ir.core import BlockArgument, Operation, Value
-from loom.semantics import machine_for
+from loom.semantics.build import Machines
 from loom.semantics.expr import Apply, Expr, ports_read, registers_read
 from loom.semantics.functions import MEMORY_READ
 from loom.semantics.machine import Machine
@@ -65,7 +65,9 @@ def havoc_read(e: Expr) -> bool:
 def control_values(func: Operation, machines: Optional[dict] = None) -> set[Value]:
     """Values whose tokens can influence a guard (backward closure through the tables' data flow)."""
     body = func.regions[0].entry
-    machines = machines if machines is not None else {op: machine_for(op) for op in body.ops}
+    if machines is None:
+        tables = Machines()
+        machines = {op: tables(op) for op in body.ops}
     guard_in: dict[Operation, set[int]] = {}
     flow: dict[Operation, dict[int, set[int]]] = {}
     for op, m in machines.items():
