@@ -36,7 +36,6 @@ sys.path.insert(0, str(ROOT))
 
 from loom.ir.core import Module  # noqa: E402
 from loom.lower import LowerOptions, lower_module  # noqa: E402
-from loom.mlir import parse_file  # noqa: E402
 from loom.testing.scf_gen import GenConfig, generate_program  # noqa: E402
 from loom.verify.driver import functions_to_verify, verify_function  # noqa: E402
 from loom.verify.lemmas.check import LemmaCache  # noqa: E402

@@ -10,7 +10,6 @@ to the function's result slots and stops.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional
 
 from loom.diagnostics import SimulationError
 from loom.dialects.cf import cond_br_groups, switch_groups

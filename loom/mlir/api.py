@@ -8,7 +8,6 @@ from pathlib import Path
 from loom.diagnostics import LoomError, ParseError
 from loom.dialects.verify import verify_module
 from loom.ir.core import Module
-from loom.ir.location import Location
 from loom.mlir.parser import parse_module_text
 
 _SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)

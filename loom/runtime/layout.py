@@ -10,7 +10,6 @@ permutations, products of dimensions) is not strided: ``None``.
 from __future__ import annotations
 
 import re
-from typing import Optional
 from collections.abc import Sequence
 
 _MAP = re.compile(r"^affine_map<\((?P<dims>[^)]*)\)\s*(?:\[(?P<syms>[^\]]*)\])?\s*->\s*\((?P<results>.*)\)>$", re.DOTALL)

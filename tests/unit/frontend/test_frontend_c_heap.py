@@ -62,8 +62,8 @@ def test_native_equals_scf_and_dfg(kernel, seed, n):
     inputs_file.write_text(json.dumps(inputs))
     want = c_native.run_native(tmp / "native", params, inputs, result)
     scf = tmp / f"{src.stem}.scf.mlir"
-    for path, given in ((scf, inputs_file), (tmp / f"{src.stem}.dfg.mlir", inputs_file)):  # the DFG allocates
-        got, why = c_native.loom_sim(path, src.stem, given, [])
+    for path, inputs_path in ((scf, inputs_file), (tmp / f"{src.stem}.dfg.mlir", inputs_file)):  # the DFG allocates
+        got, why = c_native.loom_sim(path, src.stem, inputs_path, [])
         assert got is not None, why
         assert not c_native.differs(want, got), f"{path.name} on {inputs}: {c_native.differs(want, got)}"
 

@@ -14,7 +14,6 @@ import pytest
 from loom.cli import main
 from loom.diagnostics import LoomError
 from loom.map.adg.read import read_adg
-from loom.map.adg.verify import verify_fabric
 from loom.map.artifacts import map_json
 from loom.mlir import parse_text, print_module
 
