@@ -193,6 +193,9 @@ unknown, 1 assumed) with the same id, status and detail each. What changed since
   in lengths and lemmas; contracts' memory shapes indexed in one pass (they scanned every port per port);
 * the safety model: a sort's name printed once (``Values._sort_name``), data carries indexed by their condition
   (``DfgModel.data_carries``), a loop context's facts built once (``LoopFacts.at_site``).
+
+Again at d011435 (bmc and the netlist on ``Machines`` too), the machine idle with nothing stopped: 41.6 s wall, 70.4 s
+user + 2.5 s sys, 629 MB peak; bmc 4.3 s CPU; the same report (id, status and detail of all 120,968).
 """
 
 from __future__ import annotations
