@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from loom.ir.types import Type
-from loom.semantics.expr import Apply, Expr, In, Reg, ports_read
+from loom.semantics.expr import Expr, In, Reg, ports_read, subexprs
 
 
 @dataclass(frozen=True)
@@ -174,15 +174,12 @@ class Machine:
 
 
 def _mentioned(e: Expr) -> tuple[set[str], set[str]]:
-    """(``ports_read(e)``, ``registers_read(e)``) in one walk: ``check`` runs on every table a run builds."""
+    """(``ports_read(e)``, ``registers_read(e)``) in one walk (``subexprs``, the walk both read): ``check`` runs on
+    every table a run builds."""
     ports: set[str] = set()
     registers: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, Apply):
-            todo.extend(x.args)
-        elif isinstance(x, In):
+    for x in subexprs(e):
+        if isinstance(x, In):
             ports.add(x.port)
         elif isinstance(x, Reg):
             registers.add(x.name)
