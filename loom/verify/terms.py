@@ -39,6 +39,33 @@ def _apps(term: z3.ExprRef, seen: set[int]) -> Iterator[tuple[int, object, int]]
         stack.extend(arg(ref, app, k) for k in range(n))
 
 
+def raw_children(ref, a) -> list:
+    """The raw subterms z3py's ``children()`` gives of raw term ``a``: an application's arguments, a quantifier's
+    body (``ref``: its context's reference)."""
+    k = _c.Z3_get_ast_kind(ref, a)
+    if k == _APP:
+        app = _c.Z3_to_app(ref, a)
+        return [_c.Z3_get_app_arg(ref, app, i) for i in range(_c.Z3_get_app_num_args(ref, app))]
+    if k == z3.Z3_QUANTIFIER_AST:
+        return [_c.Z3_get_quantifier_body(ref, a)]
+    return []
+
+
+def raw_contains(ref, a, tid: int) -> bool:
+    """Does raw term ``a`` contain the term of id ``tid`` (a quantifier's body included)? Each distinct subterm is
+    walked once, and the walk stops at the first match."""
+    todo, seen = [a], set()
+    while todo:
+        x = todo.pop()
+        i = _c.Z3_get_ast_id(ref, x)
+        if i == tid:
+            return True
+        if i not in seen:
+            seen.add(i)
+            todo.extend(raw_children(ref, x))
+    return False
+
+
 def term_ids(term: z3.ExprRef) -> set[int]:
     """The ids of every application in ``term`` (every subterm of a quantifier-free term)."""
     seen: set[int] = set()

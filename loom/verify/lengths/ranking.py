@@ -84,6 +84,7 @@ from z3 import z3core as _c
 from loom.semantics.ops import CMPI_Z3
 from loom.verify.lengths.clock import Loop
 from loom.verify.lengths.values import symbol
+from loom.verify.terms import raw_children, raw_contains
 
 RLIMIT = 4_000_000  # Z3 resource units per query (deterministic, unlike a time limit)
 MAX_CANDIDATES = 24  # ranking candidates tried per loop
@@ -247,35 +248,6 @@ def _holds(w: WhileView, m: z3.ModelRef, pred: z3.BoolRef) -> bool:
     return z3.is_true(m.eval(positions(w, [pred])[0], model_completion=True))
 
 
-def _mentions(term: z3.ExprRef, jid: int) -> bool:
-    return _raw_mentions(term.ctx.ref(), term.as_ast(), jid)
-
-
-def _raw_args(ref, a) -> list:
-    """The raw subterms z3py's ``children()`` gives: an application's arguments, a quantifier's body."""
-    k = _c.Z3_get_ast_kind(ref, a)
-    if k == z3.Z3_APP_AST:
-        app = _c.Z3_to_app(ref, a)
-        return [_c.Z3_get_app_arg(ref, app, i) for i in range(_c.Z3_get_app_num_args(ref, app))]
-    if k == z3.Z3_QUANTIFIER_AST:
-        return [_c.Z3_get_quantifier_body(ref, a)]
-    return []
-
-
-def _raw_mentions(ref, a, jid: int) -> bool:
-    """Does raw term ``a`` contain the term of id ``jid``? (each distinct subterm walked once)"""
-    todo, seen = [a], set()
-    while todo:
-        x = todo.pop()
-        i = _c.Z3_get_ast_id(ref, x)
-        if i == jid:
-            return True
-        if i not in seen:
-            seen.add(i)
-            todo.extend(_raw_args(ref, x))
-    return False
-
-
 def _position_apps(query: list[z3.BoolRef], jid: int) -> dict[int, z3.ExprRef]:
     """``positions``' applications: every uninterpreted application in ``query`` with an integer argument that
     mentions j (id ``jid``) or is a literal, by id, in the order a depth-first walk (last argument first) meets
@@ -293,10 +265,10 @@ def _position_apps(query: list[z3.BoolRef], jid: int) -> dict[int, z3.ExprRef]:
         if i in seen:
             continue
         seen.add(i)
-        args = _raw_args(ref, a)
+        args = raw_children(ref, a)
         if args and _c.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST and _c.Z3_get_decl_kind(
                 ref, _c.Z3_get_app_decl(ref, _c.Z3_to_app(ref, a))) == z3.Z3_OP_UNINTERPRETED and any(
-                _raw_mentions(ref, x, jid) or _c.Z3_is_numeral_ast(ref, x) for x in args if _is_int(ref, x)):
+                raw_contains(ref, x, jid) or _c.Z3_is_numeral_ast(ref, x) for x in args if _is_int(ref, x)):
             found[i] = z3.z3._to_expr_ref(a, ctx)
             continue
         todo.extend(args)
