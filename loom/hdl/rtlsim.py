@@ -54,6 +54,10 @@ VCD = "loom.vcd"  # the waveform's name in the simulation directory (--vcd copie
 SETTLE = 4  # idle cycles before a run with nothing held anywhere ends
 RUN_FILE, RUN_ARRAY = "run.hex", "loom_run"  # the 32-bit values a run reads at run time (stall seed, cycle limit, ...)
 STALL_WIRE = "loom_stall"  # the testbench's stall seed: --stall builds with LOOM_STALL=tb.loom_stall
+# -O0 for every C++ file of a Verilator build: its make adds -Os after -CFLAGS for the model's hot code and its
+# runtime (OPT_FAST, OPT_GLOBAL), which took 25.5 CPU s to build saxpy where -O0 takes 15.9 (the same output); the
+# runs co-simulation (and the datapath's vector bench) make are short, so the build dominates
+VERILATOR_O0 = ["-CFLAGS", "-O0", "-MAKEFLAGS", "OPT_FAST=-O0", "-MAKEFLAGS", "OPT_GLOBAL=-O0"]
 
 
 def find_simulator(prefer: Optional[str] = None) -> Optional[str]:
@@ -507,7 +511,7 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
     if sim is None:
         raise no_simulator(simulator)
     say = progress or (lambda _msg: None)
-    version = simulator_version(sim) if (info is not None or progress is not None) else sim
+    version = _installed(sim)[1] if (info is not None or progress is not None) else sim
     bench = testbench(e, inputs, module, stall, max_cycles)
     own = workdir is None
     wd = Path(tempfile.mkdtemp(prefix="loom-rtlsim-")) if workdir is None else workdir
@@ -520,8 +524,8 @@ def run(e: Emitted, inputs: dict[str, Any], module: Optional[Module] = None, *, 
             defines.append(f'LOOM_VCD="{VCD}"')
         t0 = time.perf_counter()
         where = simcache.root() if cache else None
-        name = simcache.key(sim, _simulator_id(sim), _command(sim, defines, vcd is not None, e, ["<libm>"]) + _CODE,
-                            {**e.files, "tb.sv": bench.text}) if where is not None else ""
+        name = simcache.key(sim, " ".join(_installed(sim)), _command(sim, defines, vcd is not None, e, ["<libm>"])
+                            + _CODE, {**e.files, "tb.sv": bench.text}) if where is not None else ""
         made = _artifacts(sim, e)
         entry = simcache.lookup(where, name, made) if where is not None else None
         if entry is not None:
@@ -560,11 +564,7 @@ def _command(sim: str, defines: list[str], trace: bool, e: Emitted, foreign: lis
     if sim == "iverilog":
         return (["iverilog", "-g2012", "-I", ".", "-s", "tb", "-o", "sim.vvp"] + foreign + [f"-D{x}" for x in defines]
                 + srcs)
-    # -O0 for every C++ file: Verilator's make adds -Os after -CFLAGS for the model's hot code and its runtime
-    # (OPT_FAST, OPT_GLOBAL), which took 25.5 CPU s to build saxpy where -O0 takes 15.9 (the same output); the
-    # runs co-simulation makes are short, so the build dominates
-    return (["verilator", "--binary", "--timing", "--assert", "-CFLAGS", "-O0", "-MAKEFLAGS", "OPT_FAST=-O0",
-             "-MAKEFLAGS", "OPT_GLOBAL=-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+    return (["verilator", "--binary", "--timing", "--assert", *VERILATOR_O0, "-Wno-fatal", "-Wno-lint", "-Wno-style",
              "-DLOOM_ASSERTIONS", "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb"]
             + (["--trace"] if trace else []) + [f"-D{x}" for x in defines] + srcs + foreign)
 
@@ -591,10 +591,11 @@ _CODE = [hashlib.sha256(Path(m.__file__).read_bytes()).hexdigest() for m in (lib
 
 
 @functools.lru_cache(maxsize=None)
-def _simulator_id(sim: str) -> str:
-    """The simulator's path and version, once per process (part of every cache key)."""
+def _installed(sim: str) -> tuple[str, str]:
+    """The simulator's path and version (``simulator_version``), looked up once per process: the run's report
+    names the version, and every cache key holds both."""
     tool = "verilator" if sim == "verilator" else "iverilog"
-    return f"{shutil.which(tool)} {simulator_version(sim)}"
+    return str(shutil.which(tool)), simulator_version(sim)
 
 
 def _run_streaming(exe: list[str], wd: Path, tick: Callable[[int], None]) -> str:

@@ -146,11 +146,11 @@ def check_vectors(sigs: Sequence[OpSig], simulator: str = "iverilog", seed: int 
                            check=True, capture_output=True, text=True)
             out = subprocess.run(["vvp", "-n", "v.vvp"], cwd=wd, capture_output=True, text=True).stdout
         else:
-            # -O0 throughout (verilated.mk's -Os too): the bench runs each vector once, the C++ build is its cost
-            subprocess.run(["verilator", "--binary", "--timing", "-CFLAGS", "-O0", "-MAKEFLAGS", "OPT_FAST=-O0",
-                            "-MAKEFLAGS", "OPT_GLOBAL=-O0", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-I.",
-                            "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb", *srcs, *foreign], cwd=wd, check=True,
-                           capture_output=True, text=True)
+            from loom.hdl.rtlsim import VERILATOR_O0  # the bench runs each vector once: the C++ build is its cost
+
+            subprocess.run(["verilator", "--binary", "--timing", *VERILATOR_O0, "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                            "-I.", "--top-module", "tb", "-Mdir", "obj", "-o", "Vtb", *srcs, *foreign], cwd=wd,
+                           check=True, capture_output=True, text=True)
             out = subprocess.run(["obj/Vtb"], cwd=wd, capture_output=True, text=True).stdout
     finally:
         shutil.rmtree(wd, ignore_errors=True)
